@@ -1,0 +1,1 @@
+"""The interactive window: tools (select, drag, ruler), step-through, lessons."""

@@ -1,0 +1,506 @@
+"""Load and save map files (TOML, MAPFORMAT.md).
+
+``load(path) -> Battlefield`` reports every problem in a bad file at once as a
+``MapSyntaxError`` or ``MapValidationError`` whose ``problems`` are one line
+each: ``file: place: what is wrong``.  ``save(state, path)`` writes a file
+that loads back to the same state and keeps what the user wrote (a formation
+stays a formation while its models stand where it put them; per-model keys
+stay per-model).  Coordinates in inches, bottom-left origin, y up.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tomllib
+from dataclasses import replace
+from typing import Any
+
+import tomli_w
+from pydantic import ValidationError
+
+from tabletop.board.bases import parse_base
+from tabletop.board.config import make_config
+from tabletop.board.formation import formation_slots
+from tabletop.board.schema import MapIn, ModelIn, UnitIn
+from tabletop.board.state import (
+    DEFAULT_FACING, Battlefield, Decision, Deployment, Formation, Model, Objective, Player,
+    Table, Terrain, Unit,
+)
+from tabletop.errors import MapSyntaxError, MapValidationError
+
+_MESSAGES = {
+    "missing": "missing (required)",
+    "extra_forbidden": "unknown key",
+}
+
+
+def _place(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in ("function-after[_models_or_formation(), UnitIn]",):
+            continue
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+def _clean(msg: str) -> str:
+    msg = re.sub(r"^(Value|Assertion) error, ", "", msg)
+    return msg[:1].lower() + msg[1:]
+
+
+def _format_errors(path: str, err: ValidationError) -> list[str]:
+    lines = []
+    for e in err.errors():
+        loc = tuple(p for p in e["loc"] if not (isinstance(p, str) and ("[" in p and "(" in p)))
+        msg = _MESSAGES.get(e["type"], _clean(e["msg"]))
+        if e["type"] not in _MESSAGES and "input" in e and e["type"] not in ("value_error",) \
+                and not isinstance(e.get("input"), (dict, list)):
+            msg += f", got {e['input']!r}"
+        place = _place(loc)
+        # a model-level message of the form "models[i]: ..." names a deeper place
+        m = re.match(r"^(models\[\d+\]): (.*)$", msg)
+        if m:
+            place, msg = f"{place}.{m.group(1)}", m.group(2)
+        lines.append(f"{path}: {place}: {msg}")
+    return lines
+
+
+def read_toml(path: str) -> dict[str, Any]:
+    """Read TOML from ``path``.
+
+    Raises
+    ------
+    MapSyntaxError
+        When the file is missing, unreadable, or not valid TOML (with line and column).
+    """
+    if not os.path.exists(path):
+        raise MapSyntaxError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise MapSyntaxError(f"{path}: is a folder, not a map file")
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        text = str(exc)
+        m = re.search(r"\(at line (\d+), column (\d+)\)", text)
+        what = re.sub(r"\s*\(at line \d+, column \d+\)", "", text)
+        where = f"line {m.group(1)}, column {m.group(2)}" if m else "toml"
+        raise MapSyntaxError(f"{path}: {where}: invalid TOML: {what[:1].lower() + what[1:]}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MapSyntaxError(f"{path}: cannot read: {exc}") from None
+
+
+def load(path: str) -> Battlefield:
+    """Load a map file.
+
+    Parameters
+    ----------
+    path : str
+        A TOML map file as MAPFORMAT.md describes.
+
+    Returns
+    -------
+    Battlefield
+
+    Raises
+    ------
+    MapSyntaxError
+        Missing file or TOML syntax error.
+    MapValidationError
+        Every other problem, all at once, one line each.
+    """
+    data = read_toml(path)
+    state = from_dict(data, path=path)
+    return replace(state, path=path)
+
+
+def _cross_checks(path: str, data: dict[str, Any]) -> list[str]:
+    """Checks across tables, run on the raw data so they report even when fields are bad."""
+    problems: list[str] = []
+
+    def lst(key: str) -> list[Any]:
+        v = data.get(key, [])
+        return v if isinstance(v, list) else []
+
+    players = [p.get("id") for p in lst("players") if isinstance(p, dict)]
+    seen: dict[str, str] = {}
+    for i, pid in enumerate(players):
+        if isinstance(pid, str) and pid in seen:
+            problems.append(f"{path}: players[{i}].id: duplicate id {pid!r} (also {seen[pid]})")
+        elif isinstance(pid, str):
+            seen[pid] = f"players[{i}]"
+    active = [p for p in lst("players") if isinstance(p, dict) and p.get("active") is True]
+    if lst("players") and len(active) != 1:
+        problems.append(
+            f"{path}: players: exactly one player must have active = true (whose turn it is), "
+            f"found {len(active)}")
+    known = set(p for p in players if isinstance(p, str))
+    ids: dict[str, str] = {}
+    for key in ("units", "terrain", "objectives"):
+        for i, item in enumerate(lst(key)):
+            if not isinstance(item, dict):
+                continue
+            iid = item.get("id")
+            if isinstance(iid, str):
+                if iid in ids:
+                    problems.append(f"{path}: {key}[{i}].id: duplicate id {iid!r} (also {ids[iid]})")
+                else:
+                    ids[iid] = f"{key}[{i}]"
+    for key in ("units", "deployment", "decisions"):
+        for i, item in enumerate(lst(key)):
+            if isinstance(item, dict) and isinstance(item.get("player"), str) \
+                    and item["player"] not in known:
+                problems.append(
+                    f"{path}: {key}[{i}].player: no player {item['player']!r} "
+                    f"(players are {', '.join(sorted(known)) or 'none'})")
+    return problems
+
+
+def from_dict(data: dict[str, Any], path: str = "<map>") -> Battlefield:
+    """Validate a map already read from TOML and build the state (see ``load``)."""
+    problems = _cross_checks(path, data)
+    try:
+        parsed = MapIn.model_validate(data)
+    except ValidationError as err:
+        problems = _format_errors(path, err) + problems
+        raise MapValidationError(problems) from None
+    if problems:
+        raise MapValidationError(problems)
+    try:
+        config = make_config(parsed.map.ruleset, parsed.rules.model_dump(exclude_none=True))
+    except ValueError as exc:
+        raise MapValidationError(f"{path}: rules: {exc}") from None
+    if config.challenges and config.challenges not in ("gambit", "character"):
+        raise MapValidationError(f"{path}: rules.challenges: unknown option {config.challenges!r}")
+    expected = {"fight-phase": "gambit", "rank-and-flank": "character"}[config.ruleset]
+    if config.challenges and config.challenges != expected:
+        raise MapValidationError(
+            f"{path}: rules.challenges: {config.challenges!r} does not apply to "
+            f"{config.ruleset}; use {expected!r}")
+
+    units = []
+    problems = []
+    for i, u in enumerate(parsed.units):
+        try:
+            units.append(_build_unit(u))
+        except ValueError as exc:
+            problems.append(f"{path}: units[{i}]: {exc}")
+    if problems:
+        raise MapValidationError(problems)
+
+    terrain = tuple(_build_terrain(t) for t in parsed.terrain)
+    return Battlefield(
+        name=parsed.map.name,
+        source=parsed.map.source,
+        table=Table(parsed.map.width, parsed.map.depth),
+        rules=config,
+        players=tuple(Player(p.id, p.colour, p.active, p.name) for p in parsed.players),
+        units=tuple(units),
+        terrain=terrain,
+        objectives=tuple(
+            Objective(o.id, (o.at[0], o.at[1]), parse_base(o.marker), o.range, o.name)
+            for o in parsed.objectives),
+        deployment=tuple(
+            Deployment(d.player, tuple((p[0], p[1]) for p in d.polygon), d.name)
+            for d in parsed.deployment),
+        decisions=tuple(Decision(d.player, d.choice, d.value) for d in parsed.decisions),
+        path=path,
+    )
+
+
+def rect_polygon(centre: list[float] | tuple[float, float], width: float, depth: float,
+                 angle: float) -> tuple[tuple[float, float], ...]:
+    """Corners of a rectangle ``width`` along x and ``depth`` along y, turned ``angle`` degrees."""
+    cx, cy = centre
+    t = math.radians(angle)
+    c, s = math.cos(t), math.sin(t)
+    pts = []
+    for dx, dy in ((-width / 2, -depth / 2), (width / 2, -depth / 2),
+                   (width / 2, depth / 2), (-width / 2, depth / 2)):
+        pts.append((round(cx + dx * c - dy * s, 9), round(cy + dx * s + dy * c, 9)))
+    return tuple(pts)
+
+
+def _build_terrain(t: Any) -> Terrain:
+    if t.rect is not None:
+        r = t.rect
+        return Terrain(t.id, t.kind, rect_polygon(r.centre, r.width, r.depth, r.angle),
+                       rect=r.model_dump(), name=t.name)
+    return Terrain(t.id, t.kind, tuple((p[0], p[1]) for p in t.polygon), name=t.name)
+
+
+_MODEL_KEYS = ("facing", "name", "role", "base", "profile", "weapons", "keywords", "status",
+               "wounds_lost")
+
+
+def _make_model(u: UnitIn, n: int, x: float, y: float, m: ModelIn | None,
+                unit_facing: float | None) -> Model:
+    written = frozenset(k for k in _MODEL_KEYS if m is not None and k in m.model_fields_set)
+    profile = dict(u.profile)
+    if m is not None and m.profile:
+        profile.update(m.profile)
+    facing = m.facing if (m is not None and m.facing is not None) else unit_facing
+    return Model(
+        id=f"{u.id}/{n}",
+        x=float(x), y=float(y),
+        facing_deg=float(facing if facing is not None else DEFAULT_FACING),
+        base=parse_base(m.base) if (m is not None and m.base) else parse_base(u.base),
+        profile=profile,
+        weapons=tuple(m.weapons if (m is not None and m.weapons is not None) else u.weapons),
+        keywords=tuple(u.keywords) + tuple(m.keywords or () if m is not None else ()),
+        name=m.name if m is not None else None,
+        role=m.role if m is not None else None,
+        wounds_lost=m.wounds_lost if m is not None else 0,
+        status=tuple(m.status or ()) if m is not None else (),
+        written=written,
+    )
+
+
+def _build_unit(u: UnitIn) -> Unit:
+    base = parse_base(u.base)
+    models: list[Model] = []
+    formation = None
+    layout = None
+    facing = u.facing
+    if u.formation is not None:
+        f = u.formation
+        count = f.count if f.count is not None else f.files * f.ranks
+        formation = Formation((f.front_centre[0], f.front_centre[1]), f.facing, f.files,
+                              f.ranks, count)
+        facing = f.facing if facing is None else facing
+        slots = formation_slots(formation.front_centre, f.facing, f.files, f.ranks, count, base)
+        extras: dict[int, ModelIn] = {}
+        queue = []
+        for i, m in enumerate(u.models or []):
+            if m.file is not None or m.rank is not None:
+                if m.file is None or m.rank is None:
+                    raise ValueError(f"models[{i}]: give both file and rank to place it in the formation")
+                idx = next((k for k, s in enumerate(slots) if s[0] == m.file and s[1] == m.rank), None)
+                if idx is None:
+                    raise ValueError(f"models[{i}]: no slot at file {m.file}, rank {m.rank} in this formation")
+                extras[idx] = m
+            else:
+                queue.append(m)
+        free = [k for k in range(len(slots)) if k not in extras]
+        if len(queue) > len(free):
+            raise ValueError(f"models: {len(u.models or [])} model tables but the formation has {len(slots)} models")
+        for k, m in zip(free, queue):
+            extras[k] = m
+        for k, (_, _, x, y) in enumerate(slots):
+            models.append(_make_model(u, k + 1, x, y, extras.get(k), facing))
+        layout = tuple((m.x, m.y, m.facing_deg) for m in models)
+    else:
+        for k, m in enumerate(u.models or []):
+            models.append(_make_model(u, k + 1, m.at[0], m.at[1], m, facing))
+    return Unit(
+        id=u.id, player=u.player, base=base, models=tuple(models), name=u.name,
+        keywords=tuple(u.keywords), profile=dict(u.profile), weapons=tuple(u.weapons),
+        charged=u.charged, status=tuple(u.status), facing_deg=facing,
+        formation=formation, formation_layout=layout,
+    )
+
+
+# --------------------------------------------------------------------- save
+def _num(v: float) -> float | int:
+    v = round(float(v), 6)
+    return int(v) if v == int(v) and abs(v) < 1e12 else v
+
+
+def _model_table(m: Model, unit: Unit, with_at: bool) -> dict[str, Any]:
+    """The keys of one model worth writing: what the user wrote for it and what changed."""
+    out: dict[str, Any] = {}
+    if with_at:
+        out["at"] = [_num(m.x), _num(m.y)]
+    inherited = unit.facing_deg if unit.facing_deg is not None else DEFAULT_FACING
+    if "facing" in m.written or abs(m.facing_deg - inherited) > 1e-9:
+        out["facing"] = _num(m.facing_deg)
+    if m.name is not None:
+        out["name"] = m.name
+    if m.role is not None:
+        out["role"] = m.role
+    if m.wounds_lost:
+        out["wounds_lost"] = m.wounds_lost
+    if "base" in m.written or m.base.text != unit.base.text:
+        out["base"] = m.base.text
+    own = {k: v for k, v in m.profile.items() if unit.profile.get(k) != v}
+    if own:
+        out["profile"] = own
+    if "weapons" in m.written or tuple(m.weapons) != tuple(unit.weapons):
+        out["weapons"] = [dict(w) for w in m.weapons]
+    own_kw = [k for k in m.keywords if k not in unit.keywords]
+    if own_kw:
+        out["keywords"] = own_kw
+    if m.status:
+        out["status"] = list(m.status)
+    return out
+
+
+def _formation_holds(unit: Unit) -> bool:
+    if unit.formation is None or unit.formation_layout is None:
+        return False
+    if len(unit.models) != len(unit.formation_layout):
+        return False
+    for i, (m, (x, y, f)) in enumerate(zip(unit.models, unit.formation_layout)):
+        if m.id != f"{unit.id}/{i + 1}":
+            return False
+        if abs(m.x - x) > 1e-9 or abs(m.y - y) > 1e-9 or abs(m.facing_deg - f) > 1e-9:
+            return False
+    return True
+
+
+def _unit_table(unit: Unit) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": unit.id}
+    if unit.name:
+        out["name"] = unit.name
+    out["player"] = unit.player
+    out["base"] = unit.base.text
+    if unit.keywords:
+        out["keywords"] = list(unit.keywords)
+    if unit.profile:
+        out["profile"] = dict(unit.profile)
+    if unit.weapons:
+        out["weapons"] = [dict(w) for w in unit.weapons]
+    if unit.charged:
+        out["charged"] = True
+    if unit.status:
+        out["status"] = list(unit.status)
+    if _formation_holds(unit):
+        f = unit.formation
+        assert f is not None
+        if unit.facing_deg is not None and unit.facing_deg != f.facing:
+            out["facing"] = _num(unit.facing_deg)
+        out["formation"] = {"front_centre": [_num(f.front_centre[0]), _num(f.front_centre[1])],
+                            "facing": _num(f.facing), "files": f.files, "ranks": f.ranks,
+                            "count": f.count}
+        tables = [_model_table(m, unit, with_at=False) for m in unit.models]
+        if any(tables):
+            # place each table explicitly by its slot so order never matters
+            slots = formation_slots(f.front_centre, f.facing, f.files, f.ranks, f.count, unit.base)
+            out["models"] = [dict(t, file=slots[i][0], rank=slots[i][1])
+                             for i, t in enumerate(tables) if t]
+        return out
+    if unit.facing_deg is not None:
+        out["facing"] = _num(unit.facing_deg)
+    models: list[Any] = []
+    for m in unit.models:
+        t = _model_table(m, unit, with_at=True)
+        if set(t) == {"at"}:
+            models.append(t["at"])
+        elif set(t) == {"at", "facing"}:
+            models.append(t["at"] + [t["facing"]])
+        else:
+            models.append(t)
+    out["models"] = models
+    return out
+
+
+def to_dict(state: Battlefield) -> dict[str, Any]:
+    """The map as a TOML-ready dict (the inverse of ``from_dict``)."""
+    meta: dict[str, Any] = {"name": state.name, "ruleset": state.ruleset,
+                            "width": _num(state.table.width), "depth": _num(state.table.depth)}
+    if state.source:
+        meta["source"] = state.source
+    out: dict[str, Any] = {"map": meta}
+    if state.rules.written:
+        out["rules"] = dict(state.rules.written)
+    players = []
+    for p in state.players:
+        d: dict[str, Any] = {"id": p.id}
+        if p.name:
+            d["name"] = p.name
+        if p.colour:
+            d["colour"] = p.colour
+        if p.active:
+            d["active"] = True
+        players.append(d)
+    out["players"] = players
+    if state.terrain:
+        terrain = []
+        for t in state.terrain:
+            d = {"id": t.id, "kind": t.kind}
+            if t.name:
+                d["name"] = t.name
+            if t.rect is not None:
+                d["rect"] = {k: (_num(v) if isinstance(v, (int, float)) else [_num(c) for c in v])
+                             for k, v in t.rect.items()}
+            else:
+                d["polygon"] = [[_num(x), _num(y)] for x, y in t.polygon]
+            terrain.append(d)
+        out["terrain"] = terrain
+    if state.objectives:
+        objs = []
+        for o in state.objectives:
+            d = {"id": o.id, "at": [_num(o.at[0]), _num(o.at[1])]}
+            if o.name:
+                d["name"] = o.name
+            if o.marker.text != "40mm":
+                d["marker"] = o.marker.text
+            if o.range is not None:
+                d["range"] = _num(o.range)
+            objs.append(d)
+        out["objectives"] = objs
+    if state.deployment:
+        out["deployment"] = [
+            dict({"player": d.player, "polygon": [[_num(x), _num(y)] for x, y in d.polygon]},
+                 **({"name": d.name} if d.name else {}))
+            for d in state.deployment]
+    if state.units:
+        out["units"] = [_unit_table(u) for u in state.units]
+    if state.decisions:
+        out["decisions"] = [{"player": d.player, "choice": d.choice, "value": d.value}
+                            for d in state.decisions if d.value is not None] + [
+            {"player": d.player, "choice": d.choice} for d in state.decisions if d.value is None]
+    return out
+
+
+_NUM_ARRAY = re.compile(r"\[\s*\n((?:[ \t]*-?[0-9][0-9.eE+-]*,[ \t]*\n)+)[ \t]*\]")
+
+
+def _compact(text: str) -> str:
+    """Put arrays of plain numbers (points) on one line: ``[10, 12]``."""
+    return _NUM_ARRAY.sub(
+        lambda m: "[" + ", ".join(v.strip().rstrip(",") for v in m.group(1).splitlines()) + "]",
+        text)
+
+
+def dumps(state: Battlefield) -> str:
+    """The map as TOML text (tomli-w, with points kept on one line)."""
+    return _compact(tomli_w.dumps(to_dict(state)))
+
+
+def save(state: Battlefield, path: str, *, overwrite: bool = False) -> str:
+    """Write the map to ``path``.
+
+    Raises
+    ------
+    FileExistsError
+        When ``path`` exists and ``overwrite`` is false: nothing the user
+        wrote is overwritten silently.
+    """
+    if os.path.exists(path) and not overwrite:
+        raise FileExistsError(f"{path}: already exists; choose a new file name")
+    text = dumps(state)
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+    return path
+
+
+def next_free_path(path: str) -> str:
+    """``maps/x.toml`` -> ``maps/x-1.toml`` (or -2, ...) that does not exist yet."""
+    stem, ext = os.path.splitext(path)
+    m = re.match(r"^(.*)-(\d+)$", stem)
+    if m:
+        stem = m.group(1)
+    n = 1
+    while os.path.exists(f"{stem}-{n}{ext or '.toml'}"):
+        n += 1
+    return f"{stem}-{n}{ext or '.toml'}"

@@ -1,0 +1,293 @@
+"""Pydantic models of the map file (MAPFORMAT.md), used only for validation.
+
+Every problem is collected, with the place in the file written the way a
+user reads it (``units[2].models[4]``, indices from 0 as in the file's order).
+The validated models are turned into the plain state in ``mapfile``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from tabletop.board.bases import parse_base
+from tabletop.board.config import EDITIONS, RULESETS
+
+TERRAIN_KINDS = ("ruin", "woods", "obstacle", "impassable", "hill", "building")
+ROLES = ("champion", "commander", "standard", "musician")
+
+Number = float
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+def _check_base(value: Any) -> Any:
+    if value is None:
+        return value
+    parse_base(value)   # raises ValueError with a readable message
+    return value
+
+
+def _point(value: Any, what: str = "a point") -> Any:
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ValueError(f"{what} is [x, y] in inches, got {value!r}")
+    for v in value:
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ValueError(f"{what} is [x, y] in inches, got {value!r}")
+    return [float(value[0]), float(value[1])]
+
+
+def _polygon(value: Any) -> Any:
+    if not isinstance(value, (list, tuple)) or len(value) < 3:
+        raise ValueError(f"a polygon needs at least 3 points [[x, y], ...], got {value!r}")
+    return [_point(p, "each polygon point") for p in value]
+
+
+class MapMeta(_Strict):
+    name: str
+    ruleset: str
+    width: float
+    depth: float
+    source: str | None = None
+
+    @field_validator("ruleset")
+    @classmethod
+    def _ruleset(cls, v: str) -> str:
+        if v not in RULESETS:
+            raise ValueError(f"unknown ruleset {v!r}: use one of {', '.join(RULESETS)}")
+        return v
+
+    @field_validator("width", "depth")
+    @classmethod
+    def _positive(cls, v: float) -> float:
+        if v <= 0:
+            raise ValueError(f"the table size must be positive inches, got {v:g}")
+        return v
+
+
+class RulesIn(_Strict):
+    edition: str | None = None
+    contact_tolerance: float | None = Field(default=None, ge=0.0, le=1.0)
+    engagement_range: float | Literal["contact"] | None = None
+    coherency_range: float | Literal["formation"] | None = None
+    coherency_neighbours: int | None = Field(default=None, ge=0)
+    coherency_neighbours_7plus: int | None = Field(default=None, ge=0)
+    coherency_spread: float | Literal["off"] | bool | None = None
+    pile_in_distance: float | None = Field(default=None, ge=0.0)
+    pile_in_target_range: float | None = Field(default=None, ge=0.0)
+    consolidate_distance: float | None = Field(default=None, ge=0.0)
+    objective_range: float | None = Field(default=None, ge=0.0)
+    challenges: str | None = None
+    rank_min_models: int | None = Field(default=None, ge=1)
+
+    @field_validator("edition")
+    @classmethod
+    def _edition(cls, v: str | None) -> str | None:
+        if v is not None and v not in EDITIONS:
+            raise ValueError(f"unknown edition {v!r}: use \"11th\" or \"10th\"")
+        return v
+
+    @field_validator("challenges")
+    @classmethod
+    def _challenges(cls, v: str | None) -> str | None:
+        if v is not None and v not in ("gambit", "character"):
+            raise ValueError(f"unknown challenges option {v!r}: use \"gambit\" (fight-phase) or \"character\" (rank-and-flank)")
+        return v
+
+
+class PlayerIn(_Strict):
+    id: str = Field(min_length=1)
+    colour: str | None = None
+    active: bool = False
+    name: str | None = None
+
+    @field_validator("colour")
+    @classmethod
+    def _colour(cls, v: str | None) -> str | None:
+        if v is None:
+            return v
+        s = v.lstrip("#")
+        if len(s) not in (3, 6) or any(c not in "0123456789abcdefABCDEF" for c in s):
+            raise ValueError(f"a colour is \"#rrggbb\", got {v!r}")
+        return v
+
+
+class RectIn(_Strict):
+    centre: list[float]
+    width: float = Field(gt=0)
+    depth: float = Field(gt=0)
+    angle: float = 0.0
+
+    _centre = field_validator("centre", mode="before")(lambda v: _point(v, "a rect centre"))
+
+
+class TerrainIn(_Strict):
+    id: str = Field(min_length=1)
+    kind: str
+    polygon: list[list[float]] | None = None
+    rect: RectIn | None = None
+    name: str | None = None
+
+    _poly = field_validator("polygon", mode="before")(lambda v: None if v is None else _polygon(v))
+
+    @field_validator("kind")
+    @classmethod
+    def _kind(cls, v: str) -> str:
+        if v not in TERRAIN_KINDS:
+            raise ValueError(f"unknown terrain kind {v!r}: use one of {', '.join(TERRAIN_KINDS)}")
+        return v
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> "TerrainIn":
+        if (self.polygon is None) == (self.rect is None):
+            raise ValueError("give exactly one of polygon = [[x, y], ...] or rect = { centre, width, depth, angle }")
+        return self
+
+
+class ObjectiveIn(_Strict):
+    id: str = Field(min_length=1)
+    at: list[float]
+    marker: str = "40mm"
+    range: float | None = Field(default=None, ge=0.0)
+    name: str | None = None
+
+    _at = field_validator("at", mode="before")(lambda v: _point(v, "an objective's position"))
+    _marker = field_validator("marker")(lambda v: _check_base(v))
+
+
+class DeploymentIn(_Strict):
+    player: str
+    polygon: list[list[float]]
+    name: str | None = None
+
+    _poly = field_validator("polygon", mode="before")(_polygon)
+
+
+def _model_list(value: Any) -> Any:
+    """A model written as [x, y] or [x, y, facing] becomes {at, facing}."""
+    if isinstance(value, (list, tuple)):
+        if len(value) not in (2, 3) or any(
+                isinstance(v, bool) or not isinstance(v, (int, float)) for v in value):
+            raise ValueError(f"a model is [x, y] or [x, y, facing], got {list(value)!r}")
+        out: dict[str, Any] = {"at": [float(value[0]), float(value[1])]}
+        if len(value) == 3:
+            out["facing"] = float(value[2])
+        return out
+    if not isinstance(value, dict):
+        raise ValueError(f"a model is [x, y], [x, y, facing] or a table with at = [x, y], got {value!r}")
+    return value
+
+
+class ModelIn(_Strict):
+    at: list[float] | None = None        # None only inside a formation unit
+    facing: float | None = None
+    name: str | None = None
+    role: str | None = None
+    wounds_lost: int = Field(default=0, ge=0)
+    base: str | None = None
+    profile: dict[str, Any] | None = None
+    weapons: list[dict[str, Any]] | None = None
+    keywords: list[str] | None = None
+    status: list[str] | None = None
+    file: int | None = Field(default=None, ge=1)   # formation slot (1-based, left to right)
+    rank: int | None = Field(default=None, ge=1)   # formation slot (1-based, front to back)
+
+    _at = field_validator("at", mode="before")(lambda v: None if v is None else _point(v, "a model's position"))
+    _base = field_validator("base")(lambda v: _check_base(v))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_list(cls, value: Any) -> Any:
+        return _model_list(value)
+
+    @field_validator("role")
+    @classmethod
+    def _role(cls, v: str | None) -> str | None:
+        if v is not None and v not in ROLES:
+            raise ValueError(f"unknown role {v!r}: use one of {', '.join(ROLES)}")
+        return v
+
+
+class FormationIn(_Strict):
+    front_centre: list[float]
+    facing: float = 90.0
+    files: int = Field(ge=1)
+    ranks: int = Field(ge=1)
+    count: int | None = Field(default=None, ge=1)
+
+    _fc = field_validator("front_centre", mode="before")(lambda v: _point(v, "front_centre"))
+
+    @model_validator(mode="after")
+    def _fits(self) -> "FormationIn":
+        if self.count is not None and self.count > self.files * self.ranks:
+            raise ValueError(
+                f"count {self.count} does not fit in {self.files} files x {self.ranks} ranks")
+        return self
+
+
+class UnitIn(_Strict):
+    id: str = Field(min_length=1)
+    player: str
+    base: str
+    name: str | None = None
+    keywords: list[str] = []
+    profile: dict[str, Any] = {}
+    weapons: list[dict[str, Any]] = []
+    charged: bool = False
+    status: list[str] = []
+    facing: float | None = None
+    models: list[ModelIn] | None = None
+    formation: FormationIn | None = None
+
+    _base = field_validator("base")(lambda v: _check_base(v))
+
+    @field_validator("id")
+    @classmethod
+    def _no_slash(cls, v: str) -> str:
+        if "/" in v:
+            raise ValueError(f"a unit id cannot contain '/', got {v!r} (model ids are <unit id>/<n>)")
+        return v
+
+    @field_validator("profile")
+    @classmethod
+    def _profile(cls, v: dict[str, Any]) -> dict[str, Any]:
+        for key, value in v.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+                raise ValueError(f"profile {key} must be a number, got {value!r}")
+        return v
+
+    @model_validator(mode="after")
+    def _models_or_formation(self) -> "UnitIn":
+        if self.formation is None:
+            if not self.models:
+                raise ValueError("a unit needs models = [[x, y], ...] or a formation = { ... }")
+            for i, m in enumerate(self.models):
+                if m.at is None:
+                    raise ValueError(f"models[{i}]: a model needs at = [x, y]")
+        else:
+            for i, m in enumerate(self.models or []):
+                if m.at is not None:
+                    raise ValueError(
+                        f"models[{i}]: in a formation unit models are laid out by the formation; "
+                        "give file/rank and role, not at")
+        return self
+
+
+class DecisionIn(_Strict):
+    player: str
+    choice: str
+    value: Any = None
+
+
+class MapIn(_Strict):
+    map: MapMeta
+    rules: RulesIn = RulesIn()
+    players: list[PlayerIn] = Field(min_length=1)
+    terrain: list[TerrainIn] = []
+    objectives: list[ObjectiveIn] = []
+    deployment: list[DeploymentIn] = []
+    units: list[UnitIn] = []
+    decisions: list[DecisionIn] = []

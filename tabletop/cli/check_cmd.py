@@ -1,0 +1,129 @@
+"""``tabletop check MAP [--json]``: the layout report (MAPFORMAT.md).
+
+Exit status 0 when clean, 1 when problems are found (overlaps, models off the
+table, models out of coherency), 2 for bad input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.board.state import Battlefield
+from tabletop.cli.common import fmt_in, load_map, print_json
+from tabletop.geometry import Geometry, snapshot
+
+
+def build_report(state: Battlefield, geo: Geometry) -> dict[str, Any]:
+    """The ``check --json`` object: pairs sorted, ids within each pair sorted."""
+    coherency = [{"unit": uid, "models": list(b.models)} for uid, b in sorted(geo.coherency.items())]
+    incoherent = sum(len(c["models"]) for c in coherency)
+    return {
+        "map": state.name,
+        "ruleset": state.ruleset,
+        "models": len(geo.ids),
+        "overlaps": [list(p) for p in geo.overlaps],
+        "off_table": sorted(geo.off_table),
+        "base_contact": [list(p) for p in geo.base_contacts],
+        "engaged": [list(p) for p in geo.engaged_unit_pairs],
+        "coherency": coherency,
+        "objectives": [{"id": oid, "within_range": per} for oid, per in geo.objective_ranges.items()],
+        "problems": len(geo.overlaps) + len(geo.off_table) + incoherent,
+    }
+
+
+def _edge_overrun(state: Battlefield, geo: Geometry, mid: str) -> str:
+    minx, miny, maxx, maxy = geo.footprint(mid).bounds
+    w, d = state.table.width, state.table.depth
+    over = {"left": -minx, "bottom": -miny, "right": maxx - w, "top": maxy - d}
+    edge, by = max(over.items(), key=lambda kv: kv[1])
+    return f"{by:.2f}\" past the {edge} edge"
+
+
+def _control(state: Battlefield, geo: Geometry, per: dict[str, list[str]]) -> str:
+    """Objective control by summed OC (fight-phase), else by model count."""
+    totals = {}
+    for player, models in per.items():
+        total = 0
+        for mid in models:
+            oc = geo.model(mid).profile.get("OC")
+            total += oc if isinstance(oc, (int, float)) else 1
+        totals[player] = total
+    ranked = sorted(totals.items(), key=lambda kv: -kv[1])
+    if not ranked or ranked[0][1] == 0:
+        return "nobody controls it"
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return "contested (equal)"
+    return f"{ranked[0][0]} controls it"
+
+
+def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any]) -> str:
+    """A readable report a tournament organiser would hand to a player."""
+    r = state.rules
+    lines = []
+    edition = f", {r.edition} edition presets" if state.ruleset == "fight-phase" else ""
+    lines.append(f"{state.name} - {state.ruleset}{edition}")
+    lines.append(f"Table {state.table.width:g}\" x {state.table.depth:g}\", "
+                 f"{len(state.units)} units, {report['models']} models, "
+                 f"{len(state.terrain)} terrain pieces, {len(state.objectives)} objectives")
+    if state.source:
+        lines.append(f"Source: {state.source}")
+    er = "base contact" if r.engages_by_contact else f"{r.engagement_range:g}\""
+    coh = "formation" if r.coherency_range is None else (
+        f"{r.coherency_range:g}\" of {r.coherency_neighbours} (7+: {r.coherency_neighbours_7plus})"
+        + (f", all within {r.coherency_spread:g}\"" if r.coherency_spread else ""))
+    lines.append(f"Measured edge to edge; tolerance {r.contact_tolerance:g}\"; engagement {er}; "
+                 f"coherency {coh}")
+    lines.append("")
+
+    def section(title: str, items: list[str], empty: str) -> None:
+        lines.append(f"{title} ({len(items)})" if items else f"{title}: {empty}")
+        lines.extend(f"  {s}" for s in items)
+
+    section("Overlapping bases",
+            [f"{a} and {b} overlap by {fmt_in(-geo.gap(a, b)) if geo.gap(a, b) < 0 else 'their edges'}"
+             for a, b in report["overlaps"]], "none")
+    section("Off the table", [f"{m} goes {_edge_overrun(state, geo, m)}" for m in report["off_table"]],
+            "none")
+    coh_items = []
+    for c in report["coherency"]:
+        b = geo.coherency[c["unit"]]
+        for m in b.models:
+            coh_items.append(f"{m}: {b.reasons[m]}")
+    section("Out of coherency", coh_items, "every unit holds coherency")
+    lines.append("")
+    section("Engaged units", [f"{a} <-> {b}" for a, b in report["engaged"]], "none")
+    section("Base contact with the enemy", [f"{a} touches {b}" for a, b in report["base_contact"]],
+            "none")
+    lines.append("")
+    if state.objectives:
+        lines.append("Objectives (range from the marker's edge)")
+        for o in report["objectives"]:
+            obj = state.objective(o["id"])
+            parts = [f"{p}: {', '.join(ms) if ms else '-'}" for p, ms in o["within_range"].items()]
+            lines.append(f"  {o['id']} at ({obj.at[0]:g}, {obj.at[1]:g}), "
+                         f"{state.objective_range(obj):g}\": " + "; ".join(parts)
+                         + f" -> {_control(state, geo, o['within_range'])}")
+        lines.append("")
+    n = report["problems"]
+    lines.append("Problems: none - the layout is legal" if n == 0 else
+                 f"Problems: {n} (overlaps, models off the table, models out of coherency)")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    state = load_map(args.map)
+    geo = snapshot(state)
+    report = build_report(state, geo)
+    if args.json:
+        print_json(report)
+    else:
+        print(text_report(state, geo, report))
+    return 1 if report["problems"] else 0
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("check", help="layout report: overlaps, off-table, coherency, engagement, objectives",
+                       description="Layout report. Exit 0 clean, 1 problems found, 2 bad input.")
+    p.add_argument("map", metavar="MAP", help="map file (TOML)")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.set_defaults(run=run)

@@ -1,0 +1,53 @@
+"""Helpers shared by the commands: load a map, check ids, write an output map, print JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+from tabletop.board import mapfile
+from tabletop.board.state import Battlefield
+from tabletop.errors import TabletopError, UnknownIdError
+
+
+def load_map(path: str) -> Battlefield:
+    """Load ``path`` (errors become one line each, exit status 2)."""
+    return mapfile.load(path)
+
+
+def need_unit(state: Battlefield, unit_id: str, what: str = "UNIT") -> None:
+    if not state.has_unit(unit_id):
+        ids = ", ".join(u.id for u in state.units) or "none"
+        raise UnknownIdError(f"{state.path}: {what}: no unit {unit_id!r} (units are {ids})")
+
+
+def write_map(state: Battlefield, out: str, source: str | None) -> str:
+    """Write ``state`` to ``out``; never over the input map.
+
+    Raises
+    ------
+    TabletopError
+        When ``out`` is the input map (nothing the user wrote is overwritten)
+        or cannot be written.
+    """
+    if source and os.path.exists(out) and os.path.samefile(out, source):
+        raise TabletopError(f"{out}: -o is the input map; write the result to a new file")
+    if os.path.isdir(out):
+        raise TabletopError(f"{out}: -o is a folder; give a file name such as {os.path.join(out, 'after.toml')}")
+    try:
+        mapfile.save(state, out, overwrite=True)
+    except OSError as exc:
+        raise TabletopError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    return out
+
+
+def print_json(obj: Any) -> None:
+    json.dump(obj, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+def fmt_in(d: float) -> str:
+    """Inches to two decimals with the inch mark."""
+    return f'{d:.2f}"'

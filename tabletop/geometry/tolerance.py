@@ -1,0 +1,31 @@
+"""The one tolerance every comparison uses (DESIGN.md "Tolerance").
+
+``tol`` is the map's ``contact_tolerance`` (default 0.02").  "Within X" means
+not more than X, so ``d <= X + tol``; "in base contact" means a gap of at most
+``tol``; "closer" means nearer by more than ``tol``; "overlap" means
+intersecting by more than ``tol``.  So two 32mm bases 2.0" apart by
+arithmetic that gives 1.9999999999999998 are still "within 2"" and not
+"within 1.99"".
+"""
+
+from __future__ import annotations
+
+
+def within(distance: float, limit: float, tol: float) -> bool:
+    """``distance`` is within ``limit`` (inches): not more than it, give or take ``tol``."""
+    return distance <= limit + tol
+
+
+def in_contact(gap: float, tol: float) -> bool:
+    """A gap (inches, negative when bases intersect) that counts as base contact."""
+    return gap <= tol
+
+
+def overlapping(gap: float, tol: float) -> bool:
+    """Bases that intersect by more than ``tol`` (signed gap below ``-tol``)."""
+    return gap < -tol
+
+
+def closer(new: float, old: float, tol: float) -> bool:
+    """``new`` is closer than ``old`` by more than ``tol`` — or both are in base contact."""
+    return new < old - tol or (new <= tol and old <= tol and new <= old)

@@ -1,0 +1,71 @@
+"""Rulesets by name (after python-chess variants): ``find_ruleset("fight-phase")``.
+
+A ruleset module registers a ``Ruleset`` object with ``register``.  The
+command line and the window only ever go through this registry.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from tabletop.board.state import Battlefield
+
+_MODULES = {
+    "fight-phase": "tabletop.rules.fight_phase",
+    "rank-and-flank": "tabletop.rules.rank_and_flank",
+}
+_REGISTRY: dict[str, "Ruleset"] = {}
+
+
+@dataclass
+class Resolution:
+    """What resolving a phase produced: the final state, the log (events and steps)."""
+
+    state: Battlefield
+    log: Any
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Ruleset:
+    """Hooks a ruleset provides.
+
+    ``fight(state, dice, decisions, log) -> Resolution`` resolves the map's
+    combat phase; ``odds(state, **options) -> dict`` gives exact (or stated
+    Monte Carlo) odds; ``pile_in`` / ``consolidate`` are fight-phase moves.
+    """
+
+    name: str
+    fight: Callable[..., Resolution] | None = None
+    odds: Callable[..., Any] | None = None
+    pile_in: Callable[..., Any] | None = None
+    consolidate: Callable[..., Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    _REGISTRY[ruleset.name] = ruleset
+    return ruleset
+
+
+def find_ruleset(name: str) -> Ruleset:
+    """The ruleset registered as ``name``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, or a ruleset whose module is not built yet.
+    """
+    if name not in _REGISTRY:
+        module = _MODULES.get(name)
+        if module is None:
+            raise ValueError(f"unknown ruleset {name!r}: use one of {', '.join(_MODULES)}")
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name == module:
+                raise ValueError(f"ruleset {name!r} is not available yet") from None
+            raise
+    return _REGISTRY[name]
