@@ -24,8 +24,8 @@ counter-clockwise from +x.  Every test uses the map's one tolerance
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import numpy as np
 import shapely
@@ -109,7 +109,7 @@ def _reach(model: Model) -> float:
     return max(model.base.along, model.base.across) / 2.0
 
 
-def _candidate_gaps(model: Model, cands: np.ndarray, obs: "_Obstacles") -> tuple[np.ndarray, np.ndarray]:
+def _candidate_gaps(model: Model, cands: np.ndarray, obs: _Obstacles) -> tuple[np.ndarray, np.ndarray]:
     """(legal mask, gap matrix (candidates x obstacle bases)) for ``model`` centred on each candidate."""
     tol = obs.tol
     n = len(cands)

@@ -45,10 +45,19 @@ from tabletop.board.state import Battlefield
 from tabletop.geometry import snapshot
 from tabletop.geometry.placement import swap_into_contact, swap_out_of_contact
 from tabletop.rules.challenges.character_duel import (
-    DUEL_EXEMPT, RULE_OVERKILL, DuelResult, duel, duel_odds, fighter,
+    DUEL_EXEMPT,
+    RULE_OVERKILL,
+    DuelResult,
+    duel,
+    duel_odds,
+    fighter,
 )
 from tabletop.rules.challenges.characters import (
-    CHALLENGE_STATUS_PREFIX, DISGRACED, challenge_partner, characteristic, is_character,
+    CHALLENGE_STATUS_PREFIX,
+    DISGRACED,
+    challenge_partner,
+    characteristic,
+    is_character,
 )
 
 RULE_ISSUE = "character-challenge.txt ¶1"
@@ -110,9 +119,7 @@ class CharacterChallenge:
             return False
         if self.directs_at_duel(attacker, attack):
             return target == self.opponent(attacker)
-        if target in self.duellists:
-            return False
-        return True
+        return target not in self.duellists
 
 
 def replaces_commander_duel(state: Battlefield) -> bool:

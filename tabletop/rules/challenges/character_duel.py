@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from tabletop.board.state import Model
 from tabletop.rules.challenges.characters import characteristic
@@ -176,7 +176,7 @@ def duel(dice, a: Fighter, b: Fighter, *, log: bool = True) -> DuelResult:
 
 
 # ------------------------------------------------------------------ exact odds
-@lru_cache(maxsize=None)
+@cache
 def _one_attack(att: Fighter, dfn: Fighter) -> tuple[tuple[int, Fraction], ...]:
     one = Fighter(att.model_id, att.player, att.skill, att.power, att.defense, 1, att.wounds, att.wounds_left,
                   att.killing_blow, att.lethal, att.halberd, att.poisoned)

@@ -32,7 +32,11 @@ from typing import Any
 
 from tabletop.board.state import Model
 from tabletop.rules.challenges.characters import (
-    DISGRACED, characteristic, halved, is_command, is_paragon,
+    DISGRACED,
+    characteristic,
+    halved,
+    is_command,
+    is_paragon,
 )
 
 WEAPON_ABSOLUTE = True
@@ -42,7 +46,7 @@ AP_MODIFIES_SAVE = True
 DISGRACED_HALVES = "round up"
 DEFAULT_WEAPON = "Close combat weapon"
 
-_EDGE = re.compile(r"duell?ist'?s?[\s_-]*edge[\s_-]*\(?\s*(\d+)\s*\)?", re.I)
+_EDGE = re.compile(r"duell?ist'?s?[\s_-]*edge[\s_-]*\(?\s*(\d+)\s*\)?", re.IGNORECASE)
 
 
 def duellists_edge(words: Any) -> int:
@@ -66,7 +70,7 @@ def _mod(value: Any, base: int) -> int:
         return base
     if s.startswith(("+", "-")):
         return base + int(s)
-    if s.startswith("x") or s.startswith("×"):
+    if s.startswith(("x", "×")):
         return base * int(s[1:])
     return int(s)
 
@@ -87,7 +91,7 @@ class Weapon:
     ws_target: int | None = None
 
     @classmethod
-    def from_dict(cls, w: dict[str, Any]) -> "Weapon":
+    def from_dict(cls, w: dict[str, Any]) -> Weapon:
         words = list(w.get("rules", []) or []) + list(w.get("keywords", []) or [])
         im = w.get("IM", w.get("I", 0))
         ap = characteristic(w, "AP", default=0) or 0

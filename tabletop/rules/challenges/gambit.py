@@ -42,12 +42,21 @@ from tabletop.geometry import snapshot
 from tabletop.geometry.placement import find_return_spot
 from tabletop.rules.challenges import odds
 from tabletop.rules.challenges.characters import (
-    DISGRACED, can_fight_challenges, characteristic, has_status,
+    DISGRACED,
+    can_fight_challenges,
+    characteristic,
+    has_status,
 )
 from tabletop.rules.challenges.duellist import Duellist, duellist
 from tabletop.rules.challenges.gambits import GAMBIT_NAMES, face_off, gambit, precedence
 from tabletop.rules.challenges.strike import (
-    RULE_FOCUS, RULE_GLORY, RULE_STRIKE, focus_modifiers, focus_step, glory, strike_profiles,
+    RULE_FOCUS,
+    RULE_GLORY,
+    RULE_STRIKE,
+    focus_modifiers,
+    focus_step,
+    glory,
+    strike_profiles,
     strike_step,
 )
 
@@ -200,7 +209,7 @@ def _put_back(state: Battlefield, model: Model, template: Unit, index: int) -> B
 def _setup(state: Battlefield, players: tuple[str, str], models: dict[str, Model], combat,
            **kw) -> odds.DuelSetup:
     ds = {p: duellist(models[p], p) for p in players}
-    wps = {p: ds[p].weapon(odds.best_weapon(ds[p], ds[[q for q in players if q != p][0]])) for p in players}
+    wps = {p: ds[p].weapon(odds.best_weapon(ds[p], ds[next(q for q in players if q != p)])) for p in players}
     aside = state.without_models([m.id for m in models.values()])
     g = snapshot(aside)
     support = {p: outside_support(aside, combat, p, g)[0] for p in players}
@@ -321,14 +330,14 @@ def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> Non
     while True:
         round_no += 1
         ds = {p: duellist(ch.models[by_player[p]], p) for p in (p1, p2)}
-        wps = {p: ds[p].weapon(odds.best_weapon(ds[p], ds[[q for q in (p1, p2) if q != p][0]]))
+        wps = {p: ds[p].weapon(odds.best_weapon(ds[p], ds[next(q for q in (p1, p2) if q != p)]))
                for p in (p1, p2)}
         setup = odds.DuelSetup((p1, p2), ds, wps, support=support, banked=banked, taunts=taunts,
                                caused=caused, advantage=advantage, active=active, round_no=round_no)
         cache: dict = {}
         fo = face_off(round_no, (p1, p2), p1, advantage, active, decisions, log,
-                      default_for=lambda p, o, c, b: odds.best_gambit(setup, p, o, c, b, cache),
-                      default_ban=lambda p, o: odds.best_ban(setup, p, o, cache))
+                      default_for=lambda p, o, c, b, s=setup, k=cache: odds.best_gambit(s, p, o, c, b, k),
+                      default_ban=lambda p, o, s=setup, k=cache: odds.best_ban(s, p, o, k))
         last = fo.chosen
         for p, g in fo.chosen.items():
             if gambit(g).taunt:
@@ -339,7 +348,7 @@ def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> Non
         # Step 3: weapons, reactive player first; Focus Rolls
         for p in (reactive, active):
             names = [w.name for w in ds[p].weapons]
-            foe = ds[[q for q in (p1, p2) if q != p][0]]
+            foe = ds[next(q for q in (p1, p2) if q != p)]
             w = decisions.choose(p, "weapon", names, default=odds.best_weapon(ds[p], foe), rule=RULE_FOCUS,
                                  why_not=lambda v, n=names: f"{v!r} is not a weapon of this model ({', '.join(n)})")
             wps[p] = ds[p].weapon(w)
@@ -468,8 +477,8 @@ def return_models(state: Battlefield, sub: ChallengeSubphase, log) -> Battlefiel
             else:
                 at, engaged, note = spot.at, spot.engaged, None
             state = _put_back(state, m.moved_to(*at), ch.units[m.id], ch.unit_index[m.id])
-            ev = dict(model=m.id, at=[round(at[0], 4), round(at[1], 4)], engaged=engaged,
-                      unit_left=state.has_unit(m.unit_id) and len(state.unit(m.unit_id).models) > 1)
+            ev = {"model": m.id, "at": [round(at[0], 4), round(at[1], 4)], "engaged": engaged,
+                      "unit_left": state.has_unit(m.unit_id) and len(state.unit(m.unit_id).models) > 1}
             if note:
                 ev["note"] = note
             log.emit("returned", RULE_RESOLUTION, **ev)
@@ -504,5 +513,13 @@ def duellists_of(ch: GambitChallenge) -> dict[str, Duellist]:
     return {p1: duellist(ch.models[ch.challenger], p1), p2: duellist(ch.models[ch.challenged], p2)}
 
 
-__all__ = ["ChallengeSubphase", "GambitChallenge", "challenge_subphase", "eligible", "outside_support",
-           "return_models", "end_phase", "GAMBIT_NAMES"]
+__all__ = [
+    "GAMBIT_NAMES",
+    "ChallengeSubphase",
+    "GambitChallenge",
+    "challenge_subphase",
+    "eligible",
+    "end_phase",
+    "outside_support",
+    "return_models",
+]

@@ -28,8 +28,9 @@ Effects, as the text writes them (``GAMBITS[name].text``), are fields of
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 RULE_FACE_OFF = "gambit-challenge.txt Step 2 (Face-Off)"
 RULE_GAMBITS = "gambit-challenge.txt Basic gambits"

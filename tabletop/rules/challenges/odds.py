@@ -29,14 +29,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb
 from typing import Any
 
 from tabletop.rules.challenges.duellist import Duellist, Weapon
 from tabletop.rules.challenges.gambits import FEINT, GAMBIT_NAMES, allowed, gambit, precedence
 from tabletop.rules.challenges.strike import (
-    Glory, StrikeProfile, focus_dice, focus_modifiers, glory, make_attacks, strike_profiles,
+    Glory,
+    StrikeProfile,
+    focus_dice,
+    focus_modifiers,
+    glory,
+    make_attacks,
+    strike_profiles,
 )
 from tabletop.rules.dice import enumerate_outcomes
 
@@ -73,7 +79,7 @@ class DuelSetup:
         return self.players[1] if p == self.players[0] else self.players[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _focus_faces(name: str) -> tuple[tuple[int, Fraction], ...]:
     g = gambit(name)
     dist = enumerate_outcomes(lambda dice: focus_dice(dice, g, log=False)[1])
@@ -98,7 +104,7 @@ def advantage_chance(setup: DuelSetup, gambits: dict[str, str]) -> dict[str, Fra
     return {a: wa / (wa + wb), b: wb / (wa + wb)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _p_unsaved(ws: int, ws_def: int, s: int, t: int, sv: int | None, inv: int | None, ap: int) -> Fraction:
     prof = StrikeProfile("odds", ws, 1, s, ap, 1)
     dfn = Duellist("odds", "odds", ws_def, 1, t, sv, inv, 99, 1, 1, 7, False, False, 0, False,

@@ -193,8 +193,8 @@ def strike_profiles(sides: dict[str, tuple[Duellist, Weapon, Gambit]], advantage
     support = support or {}
     cur: dict[str, dict[str, Any]] = {}
     for p, (d, wp, g) in sides.items():
-        cur[p] = dict(ws=d.ws, attacks=d.attacks_with(wp), strength=d.strength_with(wp),
-                      ap=wp.ap, damage=wp.damage, notes=[])
+        cur[p] = {"ws": d.ws, "attacks": d.attacks_with(wp), "strength": d.strength_with(wp),
+                      "ap": wp.ap, "damage": wp.damage, "notes": []}
     players = list(sides)
     order = [p for p in players if p != precedence] + [precedence]
     for p in order:
