@@ -38,6 +38,7 @@ from tabletop.geometry.footprints import base_polygon, core_and_pad, shrunk
 from tabletop.geometry.snapshot import Geometry, snapshot
 
 PREFER = "nearest its old position"
+CONTACT_PREFERENCE = "face to face before corners, then the shortest move"
 RING_ANGLES = 72                 # candidate spots every 5 degrees around each base
 Point = tuple[float, float]
 
@@ -264,8 +265,9 @@ def swap_into_contact(state: Battlefield, a: str, b: str,
     """Trade places inside each unit so characters ``a`` and ``b`` are in base contact.
 
     Tries every pair of spots (a model of a's unit, a model of b's unit, the
-    characters themselves included) whose bases touch, fewest and shortest
-    moves first, keeping no overlaps.  Returns ({character: partner it swapped
+    characters themselves included) whose bases touch - face to face before
+    corner to corner (named default ``CONTACT_PREFERENCE``), then the
+    shortest total move, then by id - keeping no overlaps.  Returns ({character: partner it swapped
     with}, new state) - an empty dict when they already touch - or None when
     the table does not allow it (character-challenge.txt ¶5: then they are
     treated as in base contact).
@@ -280,8 +282,9 @@ def swap_into_contact(state: Battlefield, a: str, b: str,
         for pb in ub.models:
             if geom.in_base_contact(pa.id, pb.id):
                 cost = math.hypot(pa.x - ma.x, pa.y - ma.y) + math.hypot(pb.x - mb.x, pb.y - mb.y)
-                pairs.append((cost, pa.id, pb.id))
-    for _, pa, pb in sorted(pairs):
+                face = math.hypot(pa.x - pb.x, pa.y - pb.y) <= _reach(ma) + _reach(mb) + geom.tol
+                pairs.append((not face, round(cost, 9), pa.id, pb.id))
+    for _, _, pa, pb in sorted(pairs):
         after = state
         swaps = {}
         if pa != a:

@@ -58,6 +58,7 @@ from tabletop.rules.challenges.characters import (
     challenge_partner,
     characteristic,
     is_character,
+    on_table,
 )
 
 RULE_ISSUE = "character-challenge.txt ¶1"
@@ -275,11 +276,12 @@ def challenge_step(state: Battlefield, combat, dice, decisions, log,
     return state, ch
 
 
-def _arrows(a: str | None, b: str, state: Battlefield) -> list:
+def _arrows(a: str | None, b: str, state: Battlefield) -> dict:
+    """Two models that traded places: an arrow for each, to where it stands now."""
     if a is None:
-        return []
+        return {}
     pa, pb = state.model(a).at, state.model(b).at
-    return [[list(pb), list(pa)], [list(pa), list(pb)]]
+    return {a: [list(pb), list(pa)], b: [list(pa), list(pb)]}
 
 
 def _into_contact(state: Battlefield, geom, ch: CharacterChallenge, log) -> tuple[Battlefield, CharacterChallenge]:
@@ -293,11 +295,14 @@ def _into_contact(state: Battlefield, geom, ch: CharacterChallenge, log) -> tupl
         ch.moves, state = got
         log.emit("challenge_contact", RULE_FIGHT, models=list(ch.duellists), moved=dict(ch.moves),
                  treated_in_contact=False)
-    arrows = [[list(before[m]), list(state.model(m).at)] for m in ch.duellists if before[m] != state.model(m).at]
+    arrows = {m: [list(before[m]), list(state.model(m).at)] for m in ch.duellists
+              if before[m] != state.model(m).at}
+    for m, partner in ch.moves.items():
+        arrows[partner] = [list(before[m]), list(state.model(partner).at)]
     log.step("Challenge accepted: the characters face each other", RULE_FIGHT, state,
              challenge={"challenger": ch.challenger, "challenged": ch.challenged, "combat": list(ch.combat),
                         "treated_in_contact": ch.treated_in_contact}, arrows=arrows,
-             highlight=list(ch.duellists))
+             highlight={m: "gold" for m in ch.duellists})
     return state, ch
 
 
@@ -334,7 +339,7 @@ def after_round(state: Battlefield, ch: CharacterChallenge, res: DuelResult | No
     """
     if not ch.duellists or res is None:
         return state
-    alive = [m for m in ch.duellists if _on(state, m)]
+    alive = [m for m in ch.duellists if on_table(state, m)]
     changed = []
     for mid in alive:
         m = state.model(mid)
@@ -346,13 +351,6 @@ def after_round(state: Battlefield, ch: CharacterChallenge, res: DuelResult | No
         log.emit("challenge_continues_next_round", RULE_CONTINUE, models=list(alive))
     return state.with_models(changed)
 
-
-def _on(state: Battlefield, mid: str) -> bool:
-    try:
-        state.model(mid)
-        return True
-    except KeyError:
-        return False
 
 
 def apply_duel(state: Battlefield, res: DuelResult, log) -> Battlefield:

@@ -119,3 +119,12 @@ def challenge_partner(model: Model) -> str | None:
 def halved(value: int) -> int:
     """Half a characteristic, rounding up (named default: characteristics round up, never below 1)."""
     return max(1, (value + 1) // 2)
+
+
+def on_table(state, model_id: str) -> bool:
+    """Whether ``model_id`` is still in ``state`` (not removed, not set aside)."""
+    try:
+        state.model(model_id)
+        return True
+    except KeyError:
+        return False

@@ -46,6 +46,7 @@ from tabletop.rules.challenges.characters import (
     can_fight_challenges,
     characteristic,
     has_status,
+    on_table,
 )
 from tabletop.rules.challenges.duellist import Duellist, duellist
 from tabletop.rules.challenges.gambits import GAMBIT_NAMES, face_off, gambit, precedence
@@ -219,8 +220,8 @@ def _setup(state: Battlefield, players: tuple[str, str], models: dict[str, Model
 def _duel_value(state, combat, issuer, c: str, a: str) -> Fraction:
     other = state.owner(a)
     setup = _setup(state, (issuer, other), {issuer: state.model(c), other: state.model(a)}, combat)
-    s = odds.odds_summary(setup)["policy"]
-    return Fraction(s["expected_points"][issuer]) - Fraction(s["expected_points"][other])
+    best, _ = odds.policy_pair(setup)
+    return best.points[issuer] - best.points[other]
 
 
 # ------------------------------------------------------------------ the sub-phase
@@ -451,9 +452,8 @@ def _prolong_default(ds, wps, support, banked, taunts, caused, nxt, active, hold
     stop = (now.points if now.winner == holder else -now.points if now.winner == other else 0)
     setup = odds.DuelSetup(players, ds, wps, support=support, banked=banked, taunts=taunts, caused=caused,
                            advantage=nxt, active=active, round_no=round_no + 1)
-    s = odds.odds_summary(setup)["policy"]
-    go = s["expected_points"][holder] - s["expected_points"][other]
-    return go > stop
+    best, _ = odds.policy_pair(setup, first=nxt)
+    return best.points[holder] - best.points[other] > stop
 
 
 # ------------------------------------------------------------------ Resolution
@@ -484,16 +484,9 @@ def return_models(state: Battlefield, sub: ChallengeSubphase, log) -> Battlefiel
             log.emit("returned", RULE_RESOLUTION, **ev)
     if sub.set_aside:
         log.step("Resolution: challengers return", RULE_RESOLUTION, state,
-                 returned={m.id: state.model(m.id).at for m in sub.set_aside if _on(state, m.id)})
+                 returned={m.id: state.model(m.id).at for m in sub.set_aside if on_table(state, m.id)})
     return state
 
-
-def _on(state: Battlefield, mid: str) -> bool:
-    try:
-        state.model(mid)
-        return True
-    except KeyError:
-        return False
 
 
 def end_phase(state: Battlefield, log=None) -> Battlefield:

@@ -126,6 +126,9 @@ def gambit(name: str) -> Gambit:
     KeyError
         For a name that is not one of the nine basic gambits.
     """
+    g = GAMBITS.get(name)
+    if g is not None:
+        return g
     for n, g in GAMBITS.items():
         if n.lower() == str(name).strip().lower():
             return g

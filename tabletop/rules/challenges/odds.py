@@ -118,15 +118,16 @@ def unsaved_chance(prof: StrikeProfile, defender_ws: int, defender: Duellist) ->
     return _p_unsaved(prof.ws, defender_ws, prof.strength, defender.t, defender.sv, defender.inv, prof.ap)
 
 
-def _binomial(n: int, p: Fraction) -> list[tuple[int, Fraction]]:
-    return [(k, comb(n, k) * p ** k * (1 - p) ** (n - k)) for k in range(n + 1)]
+@cache
+def _binomial(n: int, p: Fraction) -> tuple[tuple[int, Fraction], ...]:
+    return tuple((k, comb(n, k) * p ** k * (1 - p) ** (n - k)) for k in range(n + 1))
 
 
-def _withdraw(setup: DuelSetup, gambits: dict[str, str], removed: list[str], g: Glory) -> str | None:
+def _withdraw(setup: DuelSetup, gs: dict, removed: list[str], g: Glory) -> str | None:
     if not WITHDRAW_WHEN_LOSING:
         return None
     for p in setup.players:
-        if gambit(gambits[p]).may_withdraw and p not in removed and g.winner not in (None, p):
+        if gs[p].may_withdraw and p not in removed and g.winner not in (None, p):
             return p
     return None
 
@@ -134,11 +135,15 @@ def _withdraw(setup: DuelSetup, gambits: dict[str, str], removed: list[str], g: 
 def round_outcomes(setup: DuelSetup, gambits: dict[str, str]) -> list[tuple[Fraction, Glory, tuple[str, ...]]]:
     """Every outcome of one round with these gambits: (probability, Glory, players removed)."""
     out: list[tuple[Fraction, Glory, tuple[str, ...]]] = []
-    sides = {p: (setup.duellists[p], setup.weapons[p], gambit(gambits[p])) for p in setup.players}
+    gs = {p: gambit(gambits[p]) for p in setup.players}
+    sides = {p: (setup.duellists[p], setup.weapons[p], gs[p]) for p in setup.players}
+    taunts = {p: setup.taunts.get(p, 0) + (1 if gs[p].taunt else 0) for p in setup.players}
+    ds = {p: setup.duellists[p] for p in setup.players}
     flurry_sets: list[tuple[dict[str, int], Fraction]] = [({}, Fraction(1))]
     for p in setup.players:
-        if gambit(gambits[p]).attacks_d3:
+        if gs[p].attacks_d3:
             flurry_sets = [({**f, p: k}, q * Fraction(1, 3)) for f, q in flurry_sets for k in (1, 2, 3)]
+    glories: dict[tuple, Glory] = {}
     for first, p_adv in advantage_chance(setup, gambits).items():
         if p_adv == 0:
             continue
@@ -157,24 +162,26 @@ def round_outcomes(setup: DuelSetup, gambits: dict[str, str]) -> list[tuple[Frac
                 if base == 0:
                     continue
                 if dmg1 >= left2:
-                    outcomes = [(base, [second], dmg1, 0)]
+                    outcomes = [(base, (second,), dmg1, 0)]
                 else:
                     outcomes = []
                     for k2, pk2 in _binomial(pr2.attacks, q2):
                         dmg2 = min(k2 * pr2.damage, left1)
-                        outcomes.append((base * pk2, [first] if dmg2 >= left1 else [], dmg1, dmg2))
+                        outcomes.append((base * pk2, (first,) if dmg2 >= left1 else (), dmg1, dmg2))
                 for prob, removed, w1, w2 in outcomes:
                     if prob == 0:
                         continue
-                    caused = {first: setup.caused.get(first, 0) + w1, second: setup.caused.get(second, 0) + w2}
-                    taunts = {p: setup.taunts.get(p, 0) + (1 if gambit(gambits[p]).taunt else 0)
-                              for p in setup.players}
-                    ds = {p: setup.duellists[p] for p in setup.players}
-                    g = glory(ds, removed, caused, taunts)
-                    w = _withdraw(setup, gambits, removed, g)
-                    if w is not None:
-                        g = glory(ds, removed, caused, taunts, withdrawn=w)
-                    out.append((prob, g, tuple(removed)))
+                    key = (first, removed, w1, w2)
+                    g = glories.get(key)
+                    if g is None:
+                        caused = {first: setup.caused.get(first, 0) + w1,
+                                  second: setup.caused.get(second, 0) + w2}
+                        g = glory(ds, list(removed), caused, taunts)
+                        w = _withdraw(setup, gs, list(removed), g)
+                        if w is not None:
+                            g = glory(ds, list(removed), caused, taunts, withdrawn=w)
+                        glories[key] = g
+                    out.append((prob, g, removed))
     return out
 
 
@@ -218,10 +225,7 @@ def gambit_table(setup: DuelSetup, first: str | None = None) -> list[PairOdds]:
 
 
 def _val(setup: DuelSetup, player: str, gambits: dict[str, str], cache: dict) -> tuple:
-    key = (gambits[setup.players[0]], gambits[setup.players[1]])
-    if key not in cache:
-        cache[key] = pair_odds(setup, gambits)
-    return cache[key].value(player)
+    return _odds_of(setup, gambits, cache).value(player)
 
 
 def best_gambit(setup: DuelSetup, player: str, options: list[str], chosen: dict[str, str],
@@ -264,15 +268,32 @@ def best_weapon(att: Duellist, dfn: Duellist) -> str:
     return max(att.weapons, key=lambda wp: expected_wounds(att, wp, dfn, dfn.ws)).name
 
 
-def odds_summary(setup: DuelSetup) -> dict[str, Any]:
-    """JSON-ready: the pair table and the pair the default policy would play."""
-    rows = gambit_table(setup)
-    cache: dict = {}
-    first, second = setup.players
-    g1 = best_gambit(setup, first, allowed(True, [], []), {}, [], cache)
-    banned = [best_ban(setup, first, [n for n in GAMBIT_NAMES if n != g1], cache)] if gambit(g1).bans else []
-    g2 = best_gambit(setup, second, allowed(False, [g1], banned), {first: g1}, banned, cache)
-    best = pair_odds(setup, {first: g1, second: g2})
+def policy_pair(setup: DuelSetup, first: str | None = None, memo: dict | None = None) -> tuple[PairOdds, list[str]]:
+    """The pair the default policy plays (``first`` chooses first) and any gambit Feint and Riposte bans."""
+    memo = {} if memo is None else memo
+    first = first or setup.players[0]
+    second = setup.other(first)
+    g1 = best_gambit(setup, first, allowed(True, [], []), {}, [], memo)
+    banned = [best_ban(setup, first, [n for n in GAMBIT_NAMES if n != g1], memo)] if gambit(g1).bans else []
+    g2 = best_gambit(setup, second, allowed(False, [g1], banned), {first: g1}, banned, memo)
+    return _odds_of(setup, {first: g1, second: g2}, memo), banned
+
+
+def _odds_of(setup: DuelSetup, gambits: dict[str, str], memo: dict) -> PairOdds:
+    key = (gambits[setup.players[0]], gambits[setup.players[1]])
+    if key not in memo:
+        memo[key] = pair_odds(setup, gambits)
+    return memo[key]
+
+
+def odds_summary(setup: DuelSetup, first: str | None = None) -> dict[str, Any]:
+    """JSON-ready: the table of every allowed pair and the pair the default policy would play."""
+    memo: dict = {}
+    first = first or setup.players[0]
+    second = setup.other(first)
+    rows = [_odds_of(setup, {first: g1, second: g2}, memo)
+            for g1 in allowed(True, [], []) for g2 in allowed(False, [g1], [])]
+    best, banned = policy_pair(setup, first, memo)
     return {
         "first": first, "second": second, "rounds": ODDS_ROUNDS,
         "pairs": [_row(r) for r in rows],

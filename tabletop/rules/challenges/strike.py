@@ -192,7 +192,7 @@ def strike_profiles(sides: dict[str, tuple[Duellist, Weapon, Gambit]], advantage
     flurry = flurry or {}
     support = support or {}
     cur: dict[str, dict[str, Any]] = {}
-    for p, (d, wp, g) in sides.items():
+    for p, (d, wp, _g) in sides.items():
         cur[p] = {"ws": d.ws, "attacks": d.attacks_with(wp), "strength": d.strength_with(wp),
                       "ap": wp.ap, "damage": wp.damage, "notes": []}
     players = list(sides)

@@ -1,0 +1,235 @@
+"""Character challenges in a rank-and-flank round (character-challenge.txt ¶1-¶7), from the table.
+
+Formations of 25x25mm bases (0.98425" a side).  Red Spearmen: 5 files x 2 ranks facing north
+(90), front centre (24, 16): front rank centres y = 16 - 0.492 = 15.508, files from the unit's
+left (west) x = 22.031, 23.016, 24.0, 24.984, 25.969; the Captain is file 2 (spears/2).
+Blue Swordsmen: 5 x 2 facing south (270), front centre (24, 16): front rank y = 16.492, files
+from ITS left (east) x = 25.969, 24.984, 24.0, 23.016, 22.031; the Champion is file 2
+(swords/2, x = 24.984); its rank 2 is y = 17.476.
+"""
+
+from __future__ import annotations
+
+import pytest
+from challengekit import battlefield, events, harness, unit
+
+from tabletop.geometry import snapshot
+from tabletop.rules.challenges.character import (
+    after_round,
+    can_refuse,
+    challenge_step,
+    lends_discipline,
+    may_accept,
+    replaces_commander_duel,
+    resolve_blows,
+)
+from tabletop.rules.challenges.character_duel import Fighter, duel_score, save_on, strike, to_hit
+from tabletop.rules.dice import FixedDice
+
+S = 25 / 25.4
+TROOP = {"Move": 4, "Skill": 3, "Power": 3, "Defense": 3, "Attacks": 1, "Wounds": 1, "Discipline": 7}
+CAPTAIN = {"Skill": 5, "Power": 4, "Defense": 4, "Attacks": 3, "Wounds": 2, "Discipline": 9}
+CHAMPION = {"Skill": 4, "Power": 4, "Defense": 3, "Attacks": 2, "Wounds": 1, "Discipline": 8}
+
+
+def formation_unit(uid, player, centre, facing, files, ranks, chars=(), keywords=None):
+    models = [{"file": f, "rank": r, "role": role, "profile": prof, **extra} for f, r, role, prof, extra in chars]
+    return unit(uid, player, models, base="25x25mm", profile=TROOP, weapons=[],
+                formation={"front_centre": list(centre), "facing": facing, "files": files, "ranks": ranks},
+                keywords=keywords)
+
+
+def spears(**kw):
+    return formation_unit("spears", "red", (24, 16), 90, 5, 2, [(2, 1, "commander", CAPTAIN, {})], **kw)
+
+
+def swords(files=5, ranks=2, centre=(24, 16), chars=None):
+    chars = chars if chars is not None else [(2, 1, "champion", CHAMPION, {})]
+    return formation_unit("swords", "blue", centre, 270, files, ranks, chars)
+
+
+def rnf(*units, decisions=None):
+    return battlefield(list(units), ruleset="rank-and-flank", challenges="character", decisions=decisions)
+
+
+COMBAT = ("spears", "swords")
+
+
+# ---------------------------------------------------------------- who may accept (¶2)
+def test_accepting_needs_the_units_in_base_contact():
+    s = rnf(spears(), swords())
+    assert may_accept(s, snapshot(s), COMBAT, "spears/2") == ["swords/2"]
+
+
+def test_a_character_whose_unit_does_not_touch_the_challengers_unit_cannot_accept():
+    # red: spears (x 21.54..26.46) and a Guard 3x1 at (34, 16) (x 32.52..35.48);
+    # blue: a 10-file Swordsmen at (29, 16) (x 24.08..33.92) touching both red units, with its
+    # champion in file 1; a blue Hero unit 3x1 at (36.5, 16) (x 35.02..37.98) touching only the Guard.
+    guard = formation_unit("guard", "red", (34, 16), 90, 3, 1)
+    wide = swords(files=10, ranks=1, centre=(29, 16), chars=[(1, 1, "champion", CHAMPION, {})])
+    hero = formation_unit("hero", "blue", (36.5, 16), 270, 3, 1, [(2, 1, "champion", CHAMPION, {})])
+    s = rnf(spears(), guard, wide, hero)
+    g = snapshot(s)
+    (combat,) = g.engagements
+    assert set(combat) == {"spears", "guard", "swords", "hero"}
+    assert may_accept(s, g, combat, "spears/2") == ["swords/1"]
+    log, dice, dec = harness(s, [], [("red", "issue_challenge", "spears/2"),
+                                     ("blue", "accept_challenge", "hero/2")])
+    _, ch = challenge_step(s, combat, dice, dec, log)
+    (ov,) = events(log, "decision_overridden")
+    assert ov["value"] == "hero/2" and "not in base contact" in ov["reason"]
+    assert ch.challenged in ("swords/1", None)
+
+
+# ---------------------------------------------------------------- accepted (¶5)
+def test_accepted_challenge_moves_both_into_base_contact():
+    s = rnf(spears(), swords())
+    log, dice, dec = harness(s, [], [("red", "issue_challenge", "spears/2"),
+                                     ("blue", "accept_challenge", "swords/2")])
+    after, ch = challenge_step(s, COMBAT, dice, dec, log)
+    assert (ch.challenger, ch.challenged, ch.treated_in_contact) == ("spears/2", "swords/2", False)
+    # face to face, shortest move, then by id: the Champion trades places with swords/4,
+    # the blue model opposite the Captain (x = 24 - 0.984 = 23.016)
+    assert ch.moves == {"swords/2": "swords/4"}
+    assert after.model("swords/2").at == pytest.approx((24 - S, 16 + S / 2))
+    assert after.model("swords/4").at == pytest.approx((24 + S, 16 + S / 2))
+    assert after.model("spears/2").at == s.model("spears/2").at
+    assert snapshot(after).in_base_contact("spears/2", "swords/2")
+    assert events(log, "challenge_issued")[0]["player"] == "red"
+    # their attacks go at each other; nobody else attacks them; breath weapons still hit the unit
+    assert ch.may_attack("spears/2", "swords/2") and not ch.may_attack("spears/2", "swords/1")
+    assert not ch.may_attack("spears/1", "swords/2")
+    assert ch.may_attack("spears/2", "swords/1", "breath weapon")
+    assert not ch.directs_at_duel("swords/2", "stomp") and ch.directs_at_duel("swords/2")
+
+
+# ---------------------------------------------------------------- refused (¶3, ¶4)
+def test_refusal_retires_the_nominee_out_of_base_contact():
+    s = rnf(spears(), swords())
+    log, dice, dec = harness(s, [], [("red", "issue_challenge", "spears/2"),
+                                     ("blue", "accept_challenge", "refuse"), ("red", "disgrace", "swords/2")])
+    after, ch = challenge_step(s, COMBAT, dice, dec, log)
+    # swords/7 (rank 2, file 2, right behind) steps into its place; the Champion goes to (24.984, 17.476)
+    assert (ch.disgraced, ch.swapped_with) == ("swords/2", "swords/7")
+    assert after.model("swords/2").at == pytest.approx((24 + S, 16 + 1.5 * S))
+    assert after.model("swords/7").at == pytest.approx((24 + S, 16 + S / 2))
+    assert snapshot(after).contacts_of("swords/2") == []
+    assert after.model("swords/2").status == ("disgraced",)
+    assert not lends_discipline(after.model("swords/2"))
+    assert ch.no_attack() == {"swords/2"} and not ch.may_attack("swords/2", "spears/1")
+    assert ch.may_attack("spears/2", "swords/7")             # the challenger fights normally
+    assert events(log, "challenge_refused")[0]["disgraced"] == "swords/2"
+
+
+def test_only_those_who_could_have_accepted_may_be_disgraced():
+    s = rnf(spears(), swords())
+    log, dice, dec = harness(s, [], [("red", "issue_challenge", "spears/2"),
+                                     ("blue", "accept_challenge", "refuse"), ("red", "disgrace", "swords/3")])
+    _, ch = challenge_step(s, COMBAT, dice, dec, log)
+    (ov,) = events(log, "decision_overridden")
+    assert ov["choice"] == "disgrace" and "could not have accepted" in ov["reason"]
+    assert ch.disgraced == "swords/2"
+
+
+def test_a_lone_character_cannot_refuse():
+    hero = formation_unit("hero", "blue", (23.016, 16), 270, 1, 1, [(1, 1, "champion", CHAMPION, {})])
+    s = rnf(spears(), hero)
+    g = snapshot(s)
+    assert not can_refuse(s, g, "hero/1")
+    log, dice, dec = harness(s, [], [("red", "issue_challenge", "spears/2"), ("blue", "accept_challenge", "refuse")])
+    _, ch = challenge_step(s, ("spears", "hero"), dice, dec, log)
+    (ov,) = events(log, "decision_overridden")
+    assert "cannot refuse" in ov["reason"]
+    assert ch.challenged == "hero/1" and ch.disgraced is None
+
+
+def test_a_small_unit_all_in_contact_cannot_refuse():
+    # 2 files x 1 rank at (24, 16): both models touch the Spearmen's front
+    pair = swords(files=2, ranks=1, chars=[(1, 1, "champion", CHAMPION, {})])
+    s = rnf(spears(), pair)
+    assert not can_refuse(s, snapshot(s), "swords/1")
+
+
+def test_a_nominee_stuck_in_contact_fights_instead():
+    # blue: Swordsmen 5x2 with its Champion (can step back) and a lone Hero facing west against the
+    # Spearmen's right flank: its front edge on x = 24 + 2.5 * 0.984 = 26.461, y 14.51..15.49
+    hero = formation_unit("hero", "blue", (24 + 2.5 * S, 15.0), 180, 1, 1, [(1, 1, "champion", CHAMPION, {})])
+    s = rnf(spears(), swords(), hero)
+    g = snapshot(s)
+    combat = tuple(g.engagements[0])
+    assert sorted(may_accept(s, g, combat, "spears/2")) == ["hero/1", "swords/2"]
+    log, dice, dec = harness(s, [], [("red", "issue_challenge", "spears/2"),
+                                     ("blue", "accept_challenge", "refuse"), ("red", "disgrace", "hero/1")])
+    _, ch = challenge_step(s, combat, dice, dec, log)
+    assert events(log, "cannot_refuse")[0]["model"] == "hero/1"
+    assert (ch.challenged, ch.forced, ch.disgraced) == ("hero/1", True, None)
+
+
+# ---------------------------------------------------------------- blows, overkill (¶6)
+def F(player, **kw):
+    base = dict(model_id=f"{player}/1", player=player, skill=4, power=4, defense=4, attacks=3, wounds=2,
+                wounds_left=2)
+    base.update(kw)
+    return Fighter(**base)
+
+
+def test_rank_and_flank_tables():
+    assert to_hit(5, 4) == 3 and to_hit(4, 4) == 4 and to_hit(3, 5) == 4
+    assert [save_on(p, 4) for p in (7, 6, 5, 4, 3, 2, 1)] == [6, 5, 5, 4, 3, 3, 2]
+    assert save_on(5, 4, halberd=True) == 5 and save_on(3, 4, halberd=True) == 4
+
+
+@pytest.mark.parametrize("inflicted, left, expected", [
+    (1, 2, (1, 0, 0)),     # not dead: the wounds count
+    (4, 2, (4, 2, 2)),     # dead: 2 to kill + 2 overkill
+    (7, 2, (5, 3, 5)),     # overkill capped at +3
+])
+def test_overkill_counts_up_to_three(inflicted, left, expected):
+    assert duel_score(inflicted, left) == expected
+
+
+def test_killing_blows_score_the_victims_wounds_each():
+    att = F("red", killing_blow=True)
+    dfn = F("blue", wounds=2, wounds_left=2)
+    # 3 attacks, all 6s: 3 Killing Blows x Wounds 2 = 6 wounds, no saves rolled
+    b = strike(FixedDice([6, 6, 6]), att, dfn, log=False)
+    assert (b.killing_blows, b.inflicted) == (3, 6)
+    assert duel_score(b.inflicted, dfn.wounds_left) == (5, 3, 4)     # 2 + min(4, 3)
+
+
+def test_blows_and_combat_score_through_the_round():
+    s = rnf(spears(), swords())
+    # Captain: 3 attacks, Skill 5 > 4: 3+ -> [6, 6, 6] 3 hits; Power 4 v Defense 3: saves on 5+ ->
+    # [1, 1, 1]: 3 wounds on a 1-Wound Champion: 1 + overkill 2 = 3.  Champion (at the same time):
+    # 2 attacks, Skill 4 v 5: 4+ -> [1, 1] no hits.
+    log, dice, dec = harness(s, [6, 6, 6, 1, 1, 1, 1, 1], [("red", "issue_challenge", "spears/2"),
+                                                         ("blue", "accept_challenge", "swords/2")])
+    after, ch = challenge_step(s, COMBAT, dice, dec, log)
+    res = resolve_blows(after, ch, dice, log)
+    assert dice.remaining == []
+    assert res.removed == ["swords/2"] and res.score == {"red": 3, "blue": 0}
+    (r,) = events(log, "challenge_result")
+    assert (r["winner"], r["points"], r["overkill"], r["removed"]) == ("red", 3, 2, ["swords/2"])
+
+
+# ---------------------------------------------------------------- continuing (¶7)
+def test_a_challenge_both_survive_continues_and_blocks_new_ones():
+    s = rnf(spears(), swords())
+    log, dice, dec = harness(s, [1, 1, 1, 1, 1], [("red", "issue_challenge", "spears/2"),
+                                                ("blue", "accept_challenge", "swords/2")])
+    after, ch = challenge_step(s, COMBAT, dice, dec, log)
+    res = resolve_blows(after, ch, dice, log)                  # everything misses
+    assert res.removed == []
+    after = after_round(after, ch, res, log)
+    assert after.model("spears/2").status == ("challenge:swords/2",)
+    log2, dice2, dec2 = harness(after, [], [("red", "issue_challenge", "none")])
+    again, ch2 = challenge_step(after, COMBAT, dice2, dec2, log2)
+    assert (ch2.challenger, ch2.challenged, ch2.continuing) == ("spears/2", "swords/2", True)
+    assert events(log2, "challenge_continues") and not events(log2, "challenge_issued")
+    assert dec2.used == set()                                 # nobody was asked to issue one
+
+
+def test_character_challenges_replace_the_commander_duel():
+    assert replaces_commander_duel(rnf(spears(), swords()))
+    assert not replaces_commander_duel(battlefield([spears(), swords()], ruleset="rank-and-flank",
+                                                   challenges=None))
