@@ -42,8 +42,8 @@ def _check_out(out: str, map_path: str) -> list[str]:
 
 def run(args) -> int:
     headless()
-    from tabletop.render.options import resolve_overlays
     from tabletop.render.image import render_image, save_png
+    from tabletop.render.options import resolve_overlays
 
     problems = []
     try:

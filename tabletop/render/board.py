@@ -12,8 +12,8 @@ any Surface and needs no window.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Iterable
 
 import pygame
 
@@ -174,13 +174,13 @@ def draw_grid(c: Canvas) -> None:
     layer = pygame.Surface(r.size, pygame.SRCALPHA)
     w, d = c.state.table.width, c.state.table.depth
     minor = c.view.scale >= 6
-    for k in range(0, int(math.floor(w)) + 1):
+    for k in range(math.floor(w) + 1):
         if k % 6 and not minor:
             continue
         x = round(c.px(k))
         col = c.theme.grid_major if k % 6 == 0 else c.theme.grid_minor
         pygame.draw.line(layer, col, (x, 0), (x, r.h), 2 if k % 6 == 0 and c.view.scale >= 10 else 1)
-    for k in range(0, int(math.floor(d)) + 1):
+    for k in range(math.floor(d) + 1):
         if k % 6 and not minor:
             continue
         y = round(r.h - c.px(k))
@@ -197,7 +197,7 @@ def draw_edge_labels(c: Canvas) -> None:
     w, d = c.state.table.width, c.state.table.depth
     step = 6 if c.view.scale >= 8 else 12
     tick_col = shade(t.edge_label, 0.8)
-    for k in range(0, int(math.floor(w)) + 1):
+    for k in range(math.floor(w) + 1):
         x = round(c.pt(k, 0)[0])
         big = k % 6 == 0
         if c.view.scale >= 6 or big:
@@ -205,7 +205,7 @@ def draw_edge_labels(c: Canvas) -> None:
             pygame.draw.line(c.surface, tick_col, (x, r.top - 2), (x, r.top - (7 if big else 3)))
         if k % step == 0:
             prims.text(c.surface, f'{k}"', t.font_edge, t.edge_label, (x, r.bottom + 9), "midtop")
-    for k in range(0, int(math.floor(d)) + 1):
+    for k in range(math.floor(d) + 1):
         y = round(c.pt(0, k)[1])
         big = k % 6 == 0
         if c.view.scale >= 6 or big:
@@ -344,8 +344,9 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
             pts = c.pts(ext)
             prims.fill_polygon(c.surface, pts, (*col, 40 if thick else 22), [c.pts(h) for h in holes])
             if thick:
-                prims.outline(c.surface, pts, c.theme.selected, 4)
-            prims.outline(c.surface, pts, (*shade(col, 0.8), c.theme.unit_outline_alpha), 2)
+                prims.outline(c.surface, pts, c.theme.selected, 5)
+            else:
+                prims.outline(c.surface, pts, (*shade(col, 0.8), c.theme.unit_outline_alpha), 2)
 
 
 def draw_bases(c: Canvas) -> None:

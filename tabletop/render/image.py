@@ -5,7 +5,7 @@ legend strip under it, on a plain Surface (no window), saved as PNG.
 from __future__ import annotations
 
 import os
-from typing import Iterable
+from collections.abc import Iterable
 
 import pygame
 
@@ -27,8 +27,8 @@ MAX_SIDE_PX = 16000
 def image_size(state: Battlefield, scale: float = DEFAULT_SCALE, *, legend: bool = True,
                overlays: Iterable[str] = frozenset(), theme: Theme | None = None) -> tuple[int, int]:
     """(width, height) in pixels of ``render_image`` for these settings."""
-    w = int(round(state.table.width * scale)) + 2 * MARGIN_PX
-    h = int(round(state.table.depth * scale)) + 2 * MARGIN_PX
+    w = round(state.table.width * scale) + 2 * MARGIN_PX
+    h = round(state.table.depth * scale) + 2 * MARGIN_PX
     if legend:
         view = View(scale, MARGIN_PX, MARGIN_PX + state.table.depth * scale)
         h += legendmod.legend_height(state, view, w, overlays=overlays, theme=theme)
@@ -59,7 +59,7 @@ def render_image(state: Battlefield, *, geo: Geometry | None = None, overlays: I
     draw_board(surface, state, geo, view, overlays=overlays, selected=selected, highlight=highlight,
                theme=theme)
     if legend:
-        top = int(round(state.table.depth * scale)) + 2 * MARGIN_PX
+        top = round(state.table.depth * scale) + 2 * MARGIN_PX
         legendmod.draw_legend(surface, state, view, pygame.Rect(0, top, w, h - top),
                               overlays=overlays, theme=theme)
     return surface

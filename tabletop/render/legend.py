@@ -9,7 +9,7 @@ scale bar uses the view's pixels per inch, so it stays true when zoomed.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import pygame
 
@@ -71,8 +71,8 @@ def _blocks(state: Battlefield, view: View, overlays: Iterable[str], theme: Them
             prims.disc(s, r.center, 8, col)
             prims.ring(s, r.center, 8, shade(col, t.rim_factor), 2)
         name = (p.name or p.id) + (" (active)" if p.active else "")
-        rows.append((swatch, f"{name}: {len(units)} unit{'s' * (len(units) != 1)}, "
-                             f"{n} model{'s' * (n != 1)}", t.legend_text))
+        rows.append((swatch, (f"{name}: {len(units)} unit{'s' * (len(units) != 1)}, "
+                             f"{n} model{'s' * (n != 1)}"), t.legend_text))
     blocks.append(("Players", rows))
 
     kinds = [k for k in TERRAIN_KINDS if any(tp.kind == k for tp in state.terrain)]
@@ -92,8 +92,8 @@ def _blocks(state: Battlefield, view: View, overlays: Iterable[str], theme: Them
             prims.dashed_circle(s, r.center, 10, t.objective_ring, 1, 4, 3)
             prims.disc(s, r.center, 6, t.objective_fill)
             prims.ring(s, r.center, 6, t.objective_rim, 2)
-        marks.append((obj, f"objective: {'/'.join(sorted(size))} marker, "
-                           f"{'/'.join(f'{x:g}' for x in sorted(rng))}\" range from its edge",
+        marks.append((obj, (f"objective: {'/'.join(sorted(size))} marker, "
+                           f"{'/'.join(f'{x:g}' for x in sorted(rng))}\" range from its edge"),
                       t.legend_text))
     if state.deployment:
         def zone(s, r):
@@ -190,7 +190,7 @@ def _layout(sizes, width: int, horizontal: bool):
     tallest_block = max(h for _, h in sizes)
     everything = sum(h + PAD for _, h in sizes) - PAD
     for limit in list(range(tallest_block, everything, 8)) + [everything]:
-        pos, x, y, col_w, tallest, fits = [], PAD, PAD, 0, 0, True
+        pos, x, y, col_w, tallest = [], PAD, PAD, 0, 0
         for w, h in sizes:
             if y > PAD and y + h > PAD + limit:
                 x, y, col_w = x + col_w + GAP, PAD, 0

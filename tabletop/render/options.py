@@ -6,7 +6,7 @@ not import pygame.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 OVERLAYS = ("contact", "engagement", "coherency", "overlaps", "off-table", "objectives")
 """Overlay names: ``contact`` (a tick where enemy bases touch), ``engagement``

@@ -8,8 +8,9 @@ callers convert with ``View.to_screen``.  No window is needed.
 
 from __future__ import annotations
 
+import itertools
 import math
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import pygame
 
@@ -148,7 +149,7 @@ def dashed_polyline(surface, points: Sequence[Pt], colour, width: int = 1, dash:
     """A dashed line through ``points`` (the dash pattern runs on across corners)."""
     pts = list(points) + ([points[0]] if closed and points else [])
     on, left = True, dash
-    for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
+    for (x1, y1), (x2, y2) in itertools.pairwise(pts):
         seg = math.hypot(x2 - x1, y2 - y1)
         pos = 0.0
         while pos < seg - 1e-9:
@@ -165,7 +166,6 @@ def dashed_polyline(surface, points: Sequence[Pt], colour, width: int = 1, dash:
             if left <= 1e-9:
                 on = not on
                 left = dash if on else gap
-    return None
 
 
 def circle_points(cx: float, cy: float, radius: float, n: int | None = None) -> list[Pt]:
@@ -181,19 +181,26 @@ def dashed_circle(surface, centre: Pt, radius: float, colour, width: int = 1, da
 
 
 def ring(surface, centre: Pt, radius: float, colour, width: int = 2) -> None:
-    """A circle outline (anti-aliased when pygame-ce has ``aacircle``); RGBA blends."""
+    """A circle outline whose stroke is centred on ``radius`` (anti-aliased when
+    pygame-ce has ``aacircle``); RGBA blends."""
+    if width > 1:
+        radius = radius + (width - 1) / 2.0
     if len(colour) == 4:
         r = int(radius + width + 2)
         layer = pygame.Surface((2 * r + 1, 2 * r + 1), pygame.SRCALPHA)
-        ring(layer, (r, r), radius, colour[:3], width)
+        _ring_rgb(layer, (r, r), radius, colour[:3], width)
         layer.set_alpha(colour[3])
         surface.blit(layer, (centre[0] - r, centre[1] - r))
         return
+    _ring_rgb(surface, centre, radius, colour, width)
+
+
+def _ring_rgb(surface, centre: Pt, outer: float, colour, width: int) -> None:
     aa = getattr(pygame.draw, "aacircle", None)
     if aa is not None and width >= 1:
-        aa(surface, colour, centre, radius, width)
+        aa(surface, colour, centre, outer, width)
     else:
-        pygame.draw.circle(surface, colour, centre, radius, width)
+        pygame.draw.circle(surface, colour, centre, outer, width)
 
 
 def disc(surface, centre: Pt, radius: float, colour) -> None:
@@ -278,7 +285,7 @@ def text_plate(surface, lines: Sequence[tuple[str, int]], topleft: Pt, text_colo
 def text(surface, t: str, size: int, colour, pos: Pt, anchor: str = "topleft") -> pygame.Rect:
     """Plain anti-aliased text placed by ``anchor`` (any pygame.Rect point name)."""
     img = font(size).render(t, True, colour)
-    rect = img.get_rect(**{anchor: (int(round(pos[0])), int(round(pos[1])))})
+    rect = img.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
     surface.blit(img, rect)
     return rect
 
@@ -288,7 +295,7 @@ def outlined_text(surface, t: str, size: int, colour, halo, pos: Pt,
     """Text with a one-pixel halo so it reads on any background."""
     img = font(size).render(t, True, colour)
     back = font(size).render(t, True, halo)
-    rect = img.get_rect(**{anchor: (int(round(pos[0])), int(round(pos[1])))})
+    rect = img.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
     for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)):
         surface.blit(back, rect.move(dx, dy))
     surface.blit(img, rect)

@@ -27,10 +27,12 @@ drawn, ``"over"`` ones after.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import re
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import pygame
 
@@ -89,7 +91,7 @@ def _model_or_none(c: Canvas, mid: str):
 
 def _draw_arrows(c: Canvas, value: dict) -> None:
     t = c.theme
-    for mid, path in (value or {}).items():
+    for path in (value or {}).values():
         colour = t.arrow
         if isinstance(path, dict):
             colour = t.colour(path.get("colour"), t.arrow)
@@ -97,7 +99,7 @@ def _draw_arrows(c: Canvas, value: dict) -> None:
         pts = [(float(p[0]), float(p[1])) for p in path]
         if len(pts) < 2:
             continue
-        length = sum(math.hypot(x2 - x1, y2 - y1) for (x1, y1), (x2, y2) in zip(pts, pts[1:]))
+        length = sum(math.hypot(x2 - x1, y2 - y1) for (x1, y1), (x2, y2) in itertools.pairwise(pts))
         prims.arrow(c.surface, c.pts(pts), colour, 3, max(10.0, c.px(0.45)))
         mx, my = c.pt(*pts[len(pts) // 2]) if len(pts) > 2 else c.pt(
             (pts[0][0] + pts[-1][0]) / 2, (pts[0][1] + pts[-1][1]) / 2)
@@ -105,9 +107,11 @@ def _draw_arrows(c: Canvas, value: dict) -> None:
         x1, y1 = c.pt(*pts[-2])
         x2, y2 = c.pt(*pts[-1])
         d = math.hypot(x2 - x1, y2 - y1) or 1.0
-        off = 11
+        nx, ny = -(y2 - y1) / d, (x2 - x1) / d   # screen normal of the last leg
+        tw, th = prims.font(t.font_small).size(label)
+        off = abs(nx) * tw / 2 + abs(ny) * th / 2 + 7   # clear of the shaft whatever its angle
         prims.outlined_text(c.surface, label, t.font_small, colour, (255, 255, 255),
-                            (mx - (y2 - y1) / d * off, my + (x2 - x1) / d * off))
+                            (mx + nx * off, my + ny * off))
 
 
 def _draw_reach(c: Canvas, value: dict) -> None:
@@ -150,17 +154,14 @@ def _draw_closest(c: Canvas, value: dict) -> None:
         if isinstance(target, (list, tuple)):
             tx, ty = float(target[0]), float(target[1])
         else:
-            try:
-                kind = c.geo.kind_of(str(target))
-            except Exception:  # noqa: BLE001 - an unknown target is skipped, not an error
-                continue
-            if kind == "model":
+            objectives = {o.id: o.at for o in c.state.objectives}
+            if str(target) in set(c.geo.ids):
                 tm = c.geo.model(str(target))
                 tx, ty = tm.x, tm.y
-            elif kind == "objective":
-                tx, ty = c.state.objective(str(target)).at
+            elif str(target) in objectives:
+                tx, ty = objectives[str(target)]
             else:
-                continue
+                continue  # a target no longer on the table: nothing to point at
         prims.dashed_polyline(c.surface, [c.pt(m.x, m.y), c.pt(tx, ty)], t.engagement, 2, 6, 4)
 
 
@@ -222,6 +223,8 @@ for _key, _fn, _layer in (
 
 # ---------------------------------------------------------------- caption
 def _short(v: Any, limit: int = 40) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
     if isinstance(v, float):
         s = f"{v:.2f}".rstrip("0").rstrip(".")
     elif isinstance(v, dict):

@@ -48,7 +48,7 @@ def parse_colour(text: str | tuple | list | None, default: RGB = (0, 0, 0)) -> R
     t = text.strip().lower()
     if t in NAMED_COLOURS:
         return NAMED_COLOURS[t]
-    hexpart = t[1:] if t.startswith("#") else t
+    hexpart = t.removeprefix("#")
     if len(hexpart) in (3, 6) and all(c in "0123456789abcdef" for c in hexpart):
         if len(hexpart) == 3:
             hexpart = "".join(c * 2 for c in hexpart)
@@ -70,7 +70,7 @@ def shade(c: RGB, factor: float) -> RGB:
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """``a`` blended towards ``b`` by ``t`` (0..1)."""
-    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))  # type: ignore[return-value]
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
 
 
 def _distance(a: RGB, b: RGB) -> float:
@@ -173,10 +173,10 @@ class Theme:
 
 DEFAULT_THEME = Theme()
 
-_FONTS: dict[int, "pygame.font.Font"] = {}
+_FONTS: dict[int, pygame.font.Font] = {}
 
 
-def font(size: int) -> "pygame.font.Font":
+def font(size: int) -> pygame.font.Font:
     """pygame's default font at ``size`` (cached; initialises pygame.font; no window needed)."""
     f = _FONTS.get(size)
     if f is None:
