@@ -544,7 +544,7 @@ def overlay_overlaps(c: Canvas) -> None:
     for a, b in c.geo.overlaps:
         for mid in (a, b):
             prims.outline(c.surface, c.pts(c.geo.footprint(mid).exterior.coords), t.overlap, 3)
-        for ext, holes in prims.geom_rings(c.geo.overlap_region(a, b)):
+        for ext, _holes in prims.geom_rings(c.geo.overlap_region(a, b)):
             pts = c.pts(ext)
             prims.fill_polygon(c.surface, pts, (*t.overlap, 110))
             prims.pattern_polygon(c.surface, pts, "crosshatch", t.overlap, 5, 2)
