@@ -463,6 +463,26 @@ class Geometry:
         (x1, y1), (x2, y2) = line.coords[0], line.coords[-1]
         return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
 
+    def contact_stretch(self, a: str, b: str) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """Where two bases in contact share their outline: the two far ends (inches) of
+        the part of b's outline within the tolerance of a's base, or None when no part is.
+
+        Two rectangles front to front give their shared edge; round bases a short
+        arc round the contact point (a few tenths of an inch)."""
+        fa, fb = self.footprint(a), self.footprint(b)
+        near = fb.exterior.intersection(fa.buffer(self.tol + 1e-9, quad_segs=8))
+        if near.is_empty:
+            return None
+        pts = np.array(shapely.get_coordinates(near))
+        if len(pts) < 2:
+            return None
+        # the two points furthest apart, along the main direction of the stretch
+        centred = pts - pts.mean(axis=0)
+        axis = np.linalg.svd(centred, full_matrices=False)[2][0]
+        t = centred @ axis
+        p, q = pts[int(np.argmin(t))], pts[int(np.argmax(t))]
+        return (float(p[0]), float(p[1])), (float(q[0]), float(q[1]))
+
     def overlap_region(self, a: str, b: str):
         """The area two models' bases share (a Polygon, possibly empty), inches."""
         return self.footprint(a).intersection(self.footprint(b))

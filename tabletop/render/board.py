@@ -232,24 +232,27 @@ def _centroid(pts: list[tuple[float, float]]) -> tuple[float, float]:
 
 
 def draw_zones(c: Canvas) -> None:
-    """Deployment zones: a tint of the player's colour and a faint watermark name."""
+    """Deployment zones: a tint of the player's colour."""
     for z in c.state.deployment:
         col = c.colours.get(z.player, (128, 128, 128))
-        pts = c.pts(z.polygon)
-        prims.fill_polygon(c.surface, pts, (*col, c.theme.zone_alpha))
-        name = (z.name or f"{_player_name(c, z.player)} deployment").upper()
-        cx, cy = _centroid(pts)
-        img = prims.font(c.theme.font_label + 6).render(name, True, shade(col, 0.7))
-        img.set_alpha(110)
-        box = prims.bbox(pts)
-        if img.get_width() < box.w - 8 and img.get_height() < box.h - 8:
-            c.surface.blit(img, img.get_rect(center=(int(cx), int(cy))))
+        prims.fill_polygon(c.surface, c.pts(z.polygon), (*col, c.theme.zone_alpha))
 
 
 def draw_zone_edges(c: Canvas) -> None:
+    """Each zone's dashed edge, and its name inside its top-left corner (the top-most,
+    then left-most vertex), over the terrain."""
     for z in c.state.deployment:
         col = c.colours.get(z.player, (128, 128, 128))
-        prims.dashed_polyline(c.surface, c.pts(z.polygon), shade(col, 0.8), 2, 12, 7, closed=True)
+        pts = c.pts(z.polygon)
+        prims.dashed_polyline(c.surface, pts, shade(col, 0.8), 2, 12, 7, closed=True)
+    for z in c.state.deployment:
+        col = c.colours.get(z.player, (128, 128, 128))
+        pts = c.pts(z.polygon)
+        name = z.name or f"{_player_name(c, z.player)} deployment"
+        corner = min(pts, key=lambda p: (round(p[1]), p[0]))
+        rect = prims.outlined_text(c.surface, name, c.theme.font_small, shade(col, 0.55),
+                                   shade(col, 1.75), (corner[0] + 7, corner[1] + 6), "topleft")
+        c.taken.append(rect)
 
 
 def _player_name(c: Canvas, pid: str) -> str:
@@ -303,7 +306,9 @@ def draw_terrain(c: Canvas) -> None:
         box = prims.bbox(pts)
         if w > box.w + 20:
             continue
-        prims.outlined_text(c.surface, label, size, readable_on(st.fill), st.fill, (cx, cy))
+        ink = readable_on(st.fill)
+        halo = shade(st.fill, 1.45) if ink[0] < 128 else shade(st.fill, 0.55)
+        prims.outlined_text(c.surface, label, size, ink, halo, (cx, cy))
 
 
 # ---------------------------------------------------------------- objectives
@@ -484,16 +489,30 @@ def draw_unit_labels(c: Canvas) -> None:
 
 # ---------------------------------------------------------------- overlays
 def overlay_contact(c: Canvas) -> None:
-    """A short bright tick across each point where enemy bases touch."""
+    """Where enemy bases touch: a bright bar along the shared stretch of outline
+    (rank-and-flank fronts), or a short tick across the contact point (round bases)."""
     L = max(9.0, c.px(0.45))
     for a, b in c.geo.base_contacts:
-        x, y = c.pt(*c.geo.contact_point(a, b))
         ma, mb = c.geo.model(a), c.geo.model(b)
-        ax, ay = c.pt(ma.x, ma.y)
-        bx, by = c.pt(mb.x, mb.y)
-        d = math.hypot(bx - ax, by - ay) or 1.0
-        nx, ny = -(by - ay) / d, (bx - ax) / d
-        p, q = (x - nx * L, y - ny * L), (x + nx * L, y + ny * L)
+        both_round = ma.base.is_round and mb.base.is_round
+        stretch = None if both_round else c.geo.contact_stretch(a, b)
+        if stretch is not None and math.dist(*stretch) > 0.05:
+            p, q = c.pt(*stretch[0]), c.pt(*stretch[1])
+            d = math.dist(p, q)
+            if d < 8:  # a corner on an edge: at least a short bar, centred, along the edge
+                mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+                ux, uy = (q[0] - p[0]) / d, (q[1] - p[1]) / d
+                p, q = (mx - ux * 4, my - uy * 4), (mx + ux * 4, my + uy * 4)
+            else:  # stop short of the ends so neighbouring bars read as separate contacts
+                ux, uy = (q[0] - p[0]) / d, (q[1] - p[1]) / d
+                p, q = (p[0] + ux * 2, p[1] + uy * 2), (q[0] - ux * 2, q[1] - uy * 2)
+        else:
+            x, y = c.pt(*c.geo.contact_point(a, b))
+            ax, ay = c.pt(ma.x, ma.y)
+            bx, by = c.pt(mb.x, mb.y)
+            d = math.hypot(bx - ax, by - ay) or 1.0
+            nx, ny = -(by - ay) / d, (bx - ax) / d
+            p, q = (x - nx * L, y - ny * L), (x + nx * L, y + ny * L)
         pygame.draw.line(c.surface, (20, 20, 20), p, q, 6)
         pygame.draw.line(c.surface, c.theme.contact, p, q, 3)
 

@@ -83,7 +83,7 @@ def _distance(a: RGB, b: RGB) -> float:
 def readable_on(c: RGB) -> RGB:
     """Black or white, whichever reads better on ``c``."""
     lum = 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
-    return (20, 20, 20) if lum > 150 else (250, 250, 250)
+    return (20, 20, 20) if lum > 135 else (250, 250, 250)
 
 
 @dataclass(frozen=True)
