@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+import numpy as np
 import pygame
 
-from tabletop.board.bases import MM_PER_INCH
 from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
-from tabletop.geometry.footprints import base_polygon
 from tabletop.render import prims
 from tabletop.render.options import OVERLAYS, resolve_overlays  # noqa: F401  (re-exported)
 from tabletop.render.theme import DEFAULT_THEME, RGB, Theme, mix, readable_on, shade
@@ -47,8 +46,7 @@ class Canvas:
     step: object = None  # the teaching Step being drawn, if any
 
     def pts(self, coords) -> list[tuple[float, float]]:
-        to = self.view.to_screen
-        return [to(x, y) for x, y, *_ in coords]
+        return screen_points(self.view, coords)
 
     def pt(self, x: float, y: float) -> tuple[float, float]:
         return self.view.to_screen(x, y)
@@ -121,17 +119,9 @@ def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=No
     if selected_unit is None and selected:
         selected_unit = selected.rsplit("/", 1)[0]
     c.selected_unit = selected_unit
-    surface.fill(c.theme.background)
-    draw_table(c)
-    draw_zones(c)
-    draw_terrain(c)
-    draw_grid(c)
-    draw_zone_edges(c)
-    draw_edge_labels(c)
-    draw_objective_ranges(c)
+    draw_static(c)
     if "engagement" in on:
         overlay_engagement(c)
-    draw_objectives(c)
     draw_unit_outlines(c, selected_unit=selected_unit)
     if "engagement" in on:
         overlay_engaged_pairs(c)
@@ -158,6 +148,35 @@ def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=No
         over(c)
     draw_unit_labels(c)
     return c
+
+
+# ---------------------------------------------------------------- the static layer
+_STATIC: dict = {}
+
+
+def draw_static(c: Canvas) -> None:
+    """What does not change while models move: background, table, zones, terrain,
+    grid, edge labels, objectives.  Kept (one picture) and blitted while the
+    table, view, surface size and theme stay the same, so a window redrawing
+    every frame pays only for the models."""
+    st = c.state
+    key = (c.surface.get_size(), c.view.scale, c.view.origin_x, c.view.origin_y, id(c.theme),
+           st.table, st.terrain, st.deployment, st.objectives, st.players, st.rules.objective_range)
+    hit = _STATIC.get("key") == key
+    if hit:
+        c.surface.blit(_STATIC["picture"], (0, 0))
+        c.taken.extend(r.copy() for r in _STATIC["taken"])
+        return
+    c.surface.fill(c.theme.background)
+    draw_table(c)
+    draw_zones(c)
+    draw_terrain(c)
+    draw_grid(c)
+    draw_zone_edges(c)
+    draw_edge_labels(c)
+    draw_objective_ranges(c)
+    draw_objectives(c)
+    _STATIC.update(key=key, picture=c.surface.copy(), taken=[r.copy() for r in c.taken])
 
 
 # ---------------------------------------------------------------- table, grid, zones
@@ -354,40 +373,71 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
                 prims.outline(c.surface, pts, (*shade(col, 0.8), c.theme.unit_outline_alpha), 2)
 
 
+def screen_points(view: View, coords) -> list[tuple[float, float]]:
+    """Table points (any sequence of (x, y[, ...]) or a coordinate sequence) -> screen points."""
+    arr = np.asarray(coords, dtype=float)
+    if arr.size == 0:
+        return []
+    arr = arr.reshape(-1, arr.shape[-1])[:, :2]
+    out = np.empty_like(arr)
+    out[:, 0] = view.origin_x + arr[:, 0] * view.scale
+    out[:, 1] = view.origin_y - arr[:, 1] * view.scale
+    return out.tolist()
+
+
 def draw_bases(c: Canvas) -> None:
     """Every base true to scale in its player's colour, darker rim, facing tick, role marker."""
     for i, mid in enumerate(c.geo.ids):
         m = c.geo.models[i]
         col = c.colours.get(c.geo.player_of[i], (128, 128, 128))
         draw_base(c.surface, c.view, c.geo.footprint(mid), m, col, c.theme)
-        c.bases.append(prims.bbox(c.pts(c.geo.footprint(mid).exterior.coords), 2))
+        half = c.px(m.base.radius)
+        x, y = c.pt(m.x, m.y)
+        c.bases.append(pygame.Rect(int(x - half) - 2, int(y - half) - 2, int(2 * half) + 5, int(2 * half) + 5))
 
 
 def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: int = 255) -> None:
     """One base: a darker rim (anti-aliased outer edge) round the player's colour,
     a facing tick from the centre to the front edge, and the role glyph.
 
-    The rim is the base minus the same base shape shrunk by the rim width
-    (``footprints.base_polygon``), so round, oval and rectangular rims are even."""
-    to = view.to_screen
-    pts = [to(x, y) for x, y in footprint.exterior.coords]
+    ``footprint`` is the snapshot's ``footprints.base_polygon`` (ovals and
+    rectangles are drawn from it); a round base is drawn as a circle of its
+    radius.  The rim is the same shape shrunk by the rim width along and
+    across the facing (exact for circles and rectangles, the inner ellipse
+    for ovals)."""
+    cx, cy = view.to_screen(m.x, m.y)
     rim = shade(col, theme.rim_factor)
     size_px = view.length(min(m.base.along, m.base.across))
     rim_w = 2 if size_px >= 14 else 1
-    if alpha < 255:
-        prims.fill_polygon(surface, pts, (*col, alpha))
-        prims.outline(surface, pts, (*rim, alpha), 1)
+    if m.base.is_round:
+        r = view.length(m.base.radius)
+        if alpha < 255:
+            prims.disc(surface, (cx, cy), r, (*col, alpha))
+            prims.ring(surface, (cx, cy), r - 0.5, (*rim, alpha), 1)
+        else:
+            prims.disc(surface, (cx, cy), r, rim)
+            prims.disc(surface, (cx, cy), max(0.5, r - rim_w), col)
     else:
-        rim_mm = rim_w / view.scale * MM_PER_INCH
-        inner_base = replace(m.base, along_mm=max(0.1, m.base.along_mm - 2 * rim_mm),
-                             across_mm=max(0.1, m.base.across_mm - 2 * rim_mm))
-        inner = base_polygon(inner_base, m.x, m.y, m.facing_deg)
-        prims.fill_polygon(surface, pts, rim)
-        prims.fill_polygon(surface, [to(x, y) for x, y in inner.exterior.coords], col)
-        pygame.draw.aalines(surface, rim, True, pts)
+        pts = screen_points(view, footprint.exterior.coords)
+        if alpha < 255:
+            prims.fill_polygon(surface, pts, (*col, alpha))
+            prims.outline(surface, pts, (*rim, alpha), 1)
+        else:
+            f = math.radians(m.facing_deg)
+            ux, uy = math.cos(f), -math.sin(f)     # along the facing, on screen
+            wx, wy = -uy, ux                        # across it
+            ka = max(0.0, 1 - rim_w / max(1e-6, view.length(m.base.along / 2)))
+            kb = max(0.0, 1 - rim_w / max(1e-6, view.length(m.base.across / 2)))
+            inner = []
+            for x, y in pts:
+                dx, dy = x - cx, y - cy
+                a, b = (dx * ux + dy * uy) * ka, (dx * wx + dy * wy) * kb
+                inner.append((cx + a * ux + b * wx, cy + a * uy + b * wy))
+            prims.fill_polygon(surface, pts, rim)
+            prims.fill_polygon(surface, inner, col)
+            pygame.draw.aalines(surface, rim, True, pts)
     half = view.length(m.base.along / 2.0)
     f = math.radians(m.facing_deg)
-    cx, cy = to(m.x, m.y)
     dx, dy = math.cos(f), -math.sin(f)
     tick = theme.facing_tick if alpha >= 255 else mix(col, theme.facing_tick, alpha / 255)
     if half >= 4:
@@ -397,6 +447,18 @@ def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: 
     glyph = ROLE_GLYPHS.get((m.role or "").lower())
     if glyph and half >= 5:
         role_glyph(surface, glyph, (cx, cy), max(3.0, size_px * 0.16), readable_on(col))
+    if m.wounds_lost and half >= 5 and alpha >= 255:
+        wound_badge(surface, (cx, cy), view.length(min(m.base.along, m.base.across)) / 2, m.wounds_lost)
+
+
+def wound_badge(surface, centre, r_px: float, wounds: int) -> None:
+    """A small red badge with ``-n`` at the base's lower right: wounds already lost."""
+    x, y = centre[0] + r_px * 0.62, centre[1] + r_px * 0.62
+    img = prims.font(15).render(f"-{wounds}", True, (255, 255, 255))
+    rect = img.get_rect(center=(int(x), int(y))).inflate(6, 2)
+    pygame.draw.rect(surface, (190, 20, 20), rect, border_radius=5)
+    pygame.draw.rect(surface, (90, 0, 0), rect, 1, border_radius=5)
+    surface.blit(img, img.get_rect(center=rect.center))
 
 
 def role_glyph(surface, glyph: str, centre, r: float, colour) -> None:
@@ -446,11 +508,11 @@ def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int 
     for k, r in enumerate(cands):
         clip = r.clip(bounds)
         score = (r.w * r.h - clip.w * clip.h) * 50.0
-        for o in obstacles:
-            cl = r.clip(o)
+        for j in r.collidelistall(obstacles):
+            cl = r.clip(obstacles[j])
             score += cl.w * cl.h * 10.0
-        for o in c.taken:
-            cl = r.clip(o)
+        for j in r.collidelistall(c.taken):
+            cl = r.clip(c.taken[j])
             score += cl.w * cl.h * 6.0
         score += k * 2.0  # prefer the earlier, nearer places
         if score < best_score:

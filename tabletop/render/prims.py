@@ -12,6 +12,7 @@ import itertools
 import math
 from collections.abc import Iterable, Sequence
 
+import numpy as np
 import pygame
 
 from tabletop.render.theme import font
@@ -27,7 +28,7 @@ def geom_rings(geom) -> list[tuple[list[Pt], list[list[Pt]]]]:
         return []
     kind = geom.geom_type
     if kind == "Polygon":
-        return [(list(geom.exterior.coords), [list(r.coords) for r in geom.interiors])]
+        return [(np.asarray(geom.exterior.coords), [np.asarray(r.coords) for r in geom.interiors])]
     if kind in ("MultiPolygon", "GeometryCollection"):
         out = []
         for g in geom.geoms:
