@@ -86,8 +86,9 @@ def draw_board(surface: pygame.Surface, state: Battlefield, geo: Geometry, view:
         Names from ``OVERLAYS`` (or ``"all"``).
     selected : str or None
         A model id: ringed, and its unit outlined thick.
-    highlight : dict
-        ``{model id: colour}`` (name, hex or RGB): a ring round each base.
+    highlight : dict or set
+        ``{model id: colour}`` (name, hex or RGB): a ring round each base; a
+        set of model ids rings them in the selection colour.
     theme : Theme or None
         ``DEFAULT_THEME`` when None.
 
@@ -105,6 +106,14 @@ def draw_legend(surface: pygame.Surface, state: Battlefield, view: View, rect: p
     """The key to the board inside ``rect``; see ``tabletop.render.legend.draw_legend``."""
     from tabletop.render.legend import draw_legend as _draw
     _draw(surface, state, view, rect, overlays=overlays, theme=theme)
+
+
+def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None = None,
+              theme: Theme | None = None, events=None, **options) -> None:
+    """One teaching step (board, ``step.draw`` keys, caption); see
+    ``tabletop.render.steps.draw_step``."""
+    from tabletop.render.steps import draw_step as _draw
+    _draw(surface, step, view, geo=geo, theme=theme, events=events, **options)
 
 
 def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=None, highlight=None,
@@ -139,6 +148,8 @@ def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=No
     if "coherency" in on:
         overlay_coherency(c)
     ids = set(geo.ids)
+    if highlight is not None and not isinstance(highlight, dict):
+        highlight = dict.fromkeys(highlight, c.theme.selected)
     for mid, colour in (highlight or {}).items():
         if mid in ids:
             ring_model(c, mid, c.theme.colour(colour, c.theme.selected), 3)
