@@ -25,6 +25,15 @@ from tabletop.render.options import OVERLAYS, resolve_overlays  # noqa: F401  (r
 from tabletop.render.theme import DEFAULT_THEME, RGB, Theme, mix, readable_on, shade
 from tabletop.render.view import View
 
+LABEL_MARGIN_PX = 34
+"""Named default: how far past the table edge a label may sit (the inch labels' margin)."""
+
+LEADER_GAP_PX = 12
+"""Named default: a label further than this from its unit's box gets a leader line."""
+
+CORNER_CONTACT_IN = 0.1
+"""Named default: a shared stretch of outline this short (inches) is drawn as a corner dot."""
+
 # named default: the roles that get a marker on their base, and the glyph each gets
 ROLE_GLYPHS = {"commander": "diamond", "champion": "ring", "standard": "flag", "musician": "dot"}
 
@@ -321,16 +330,25 @@ def _terrain_shape(surface, pts, holes, kind: str, theme: Theme, scale: float) -
         prims.outline(surface, h, st.outline, 1)
 
 
+def tall_swatch(surface, pts, st) -> None:
+    """The tall part of a piece (walls over 4"): darkened, with a heavy wall line."""
+    prims.fill_polygon(surface, pts, (*st.outline, 70))
+    prims.outline(surface, pts, shade(st.outline, 0.7), 4)
+
+
 def draw_terrain(c: Canvas) -> None:
     """Each piece filled and patterned by kind, outlined, and labelled with its id."""
     for t in c.state.terrain:
         pts = c.pts(t.polygon)
         _terrain_shape(c.surface, pts, [], t.kind, c.theme, c.view.scale)
+        tall = getattr(t, "tall_part", None)
+        if tall:
+            tall_swatch(c.surface, c.pts(tall), c.theme.terrain_style(t.kind))
     for t in c.state.terrain:
         pts = c.pts(t.polygon)
         cx, cy = _centroid(pts)
         st = c.theme.terrain_style(t.kind)
-        label = t.name or t.id
+        label = t.id   # the name is often a sentence; the id reads at any scale
         size = c.theme.font_small
         w, _ = prims.font(size).size(label)
         box = prims.bbox(pts)
@@ -361,7 +379,7 @@ def draw_objectives(c: Canvas) -> None:
         prims.disc(c.surface, centre, r_marker, t.objective_fill)
         prims.ring(c.surface, centre, r_marker, t.objective_rim, 2)
         prims.ring(c.surface, centre, max(2.0, r_marker - 4), (*t.objective_rim, 90), 1)
-        label = o.name or o.id
+        label = o.id   # names are often descriptions; the id fits on the marker
         size = c.theme.font_label if len(label) <= 2 else c.theme.font_small
         prims.outlined_text(c.surface, label, size, t.objective_rim, t.objective_fill, centre)
         c.taken.append(pygame.Rect(0, 0, int(2 * r_marker), int(2 * r_marker)).move(
@@ -500,7 +518,10 @@ def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int 
     left, then the corners, then further out) covering the fewest bases and
     labels and staying on the surface; the chosen rect is marked taken."""
     w, h = size
-    bounds = c.surface.get_rect()
+    # labels stay on the table or in the margin round it, never under a legend
+    bounds = c.table_rect().inflate(2 * LABEL_MARGIN_PX, 2 * LABEL_MARGIN_PX).clip(c.surface.get_rect())
+    if bounds.w < w or bounds.h < h:
+        bounds = c.surface.get_rect()
     cands = []
     for extra in (0, h + 4, 2 * (h + 4)):
         g = gap + extra
@@ -533,27 +554,47 @@ def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int 
 
 
 def draw_unit_labels(c: Canvas) -> None:
-    """A plate beside each unit: its name, then id, model count and status."""
+    """A plate beside each unit: its name, then id, model count and status.
+
+    Plates are placed first (``place_label``), then a thin leader line joins
+    any plate that ended up away from its unit to the nearest model, then
+    the plates are drawn over the lines."""
     t = c.theme
+    placed = []
     for u in c.state.units:
-        idx = c.geo.unit_models(u.id)
-        if not idx:
+        mids = c.geo.unit_models(u.id)
+        if not mids:
             continue
-        col = c.colours.get(u.player, (128, 128, 128))
         lines = [(u.label, t.font_label)]
         sub = [u.id] if u.name else []
-        sub.append(f"{len(idx)} model{'s' if len(idx) != 1 else ''}")
+        sub.append(f"{len(mids)} model{'s' if len(mids) != 1 else ''}")
         sub += list(u.status)
         if u.charged:
             sub.append("charged")
         lines.append((" · ".join(sub), t.font_small))
-        size = prims.text_size(lines, pad=4)
-        geom = c.geo.unit_outline(u.id)
-        minx, miny, maxx, maxy = geom.bounds
+        minx, miny, maxx, maxy = c.geo.unit_outline(u.id).bounds
         x0, y0 = c.pt(minx, maxy)
         x1, y1 = c.pt(maxx, miny)
         anchor = pygame.Rect(int(x0), int(y0), max(1, int(x1 - x0)), max(1, int(y1 - y0)))
-        rect = place_label(c, anchor, size)
+        rect = place_label(c, anchor, prims.text_size(lines, pad=4))
+        placed.append((u, mids, lines, anchor, rect))
+    for u, mids, _lines, anchor, rect in placed:
+        if rect.inflate(2 * LEADER_GAP_PX, 2 * LEADER_GAP_PX).colliderect(anchor):
+            continue
+        col = shade(c.colours.get(u.player, (128, 128, 128)), 0.7)
+        near = min(mids, key=lambda mid: math.dist(c.pt(*c.geo.model(mid).at), rect.center))
+        m = c.geo.model(near)
+        tx, ty = c.pt(m.x, m.y)
+        sx = min(max(tx, rect.left), rect.right)
+        sy = min(max(ty, rect.top), rect.bottom)
+        d = math.dist((sx, sy), (tx, ty)) or 1.0
+        r = c.px(min(m.base.along, m.base.across) / 2)
+        end = (tx + (sx - tx) / d * r, ty + (sy - ty) / d * r)
+        pygame.draw.line(c.surface, (255, 255, 255), (sx, sy), end, 4)
+        pygame.draw.line(c.surface, col, (sx, sy), end, 2)
+        prims.disc(c.surface, end, 3, col)
+    for u, _mids, lines, _anchor, rect in placed:
+        col = c.colours.get(u.player, (128, 128, 128))
         if u.id == c.selected_unit:
             pygame.draw.rect(c.surface, t.selected, rect.inflate(6, 6), border_radius=6)
         prims.text_plate(c.surface, lines, rect.topleft, t.label_text, t.label_plate,
@@ -569,16 +610,19 @@ def overlay_contact(c: Canvas) -> None:
         ma, mb = c.geo.model(a), c.geo.model(b)
         both_round = ma.base.is_round and mb.base.is_round
         stretch = None if both_round else c.geo.contact_stretch(a, b)
-        if stretch is not None and math.dist(*stretch) > 0.05:
+        if not both_round and (stretch is None or math.dist(*stretch) <= CORNER_CONTACT_IN):
+            # corner to corner (or corner to edge): a dot where they touch
+            at = c.pt(*c.geo.contact_point(a, b))
+            prims.disc(c.surface, at, 4.5, (20, 20, 20))
+            prims.disc(c.surface, at, 3, c.theme.contact)
+            continue
+        if stretch is not None:
             p, q = c.pt(*stretch[0]), c.pt(*stretch[1])
-            d = math.dist(p, q)
-            if d < 8:  # a corner on an edge: at least a short bar, centred, along the edge
-                mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
-                ux, uy = (q[0] - p[0]) / d, (q[1] - p[1]) / d
-                p, q = (mx - ux * 4, my - uy * 4), (mx + ux * 4, my + uy * 4)
-            else:  # stop short of the ends so neighbouring bars read as separate contacts
-                ux, uy = (q[0] - p[0]) / d, (q[1] - p[1]) / d
-                p, q = (p[0] + ux * 2, p[1] + uy * 2), (q[0] - ux * 2, q[1] - uy * 2)
+            d = math.dist(p, q) or 1.0
+            # stop short of the ends so neighbouring bars read as separate contacts
+            ux, uy = (q[0] - p[0]) / d, (q[1] - p[1]) / d
+            cut = min(2.0, d / 4)
+            p, q = (p[0] + ux * cut, p[1] + uy * cut), (q[0] - ux * cut, q[1] - uy * cut)
         else:
             x, y = c.pt(*c.geo.contact_point(a, b))
             ax, ay = c.pt(ma.x, ma.y)

@@ -78,9 +78,19 @@ def _blocks(state: Battlefield, view: View, overlays: Iterable[str], theme: Them
     kinds = [k for k in TERRAIN_KINDS if any(tp.kind == k for tp in state.terrain)]
     kinds += sorted({tp.kind for tp in state.terrain} - set(kinds))
     if kinds:
-        blocks.append(("Terrain", [
+        rows_t: list[Row] = [
             (lambda s, r, k=k: board.terrain_swatch(s, r.inflate(-4, -2), k, t), k, t.legend_text)
-            for k in kinds]))
+            for k in kinds]
+        tall_kinds = [tp.kind for tp in state.terrain if getattr(tp, "tall_part", None)]
+        if tall_kinds:
+            def tall(s, r, k=tall_kinds[0]):
+                box = r.inflate(-4, -2)
+                board.terrain_swatch(s, box, k, t)
+                inner = box.inflate(-12, -6)
+                board.tall_swatch(s, [inner.topleft, inner.topright, inner.bottomright, inner.bottomleft],
+                                  t.terrain_style(k))
+            rows_t.append((tall, 'tall part (walls over 4")', t.legend_text))
+        blocks.append(("Terrain", rows_t))
 
     marks: list[Row] = []
     if state.objectives:
