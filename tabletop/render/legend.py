@@ -18,7 +18,7 @@ from tabletop.render import prims
 from tabletop.render.theme import DEFAULT_THEME, TERRAIN_KINDS, Theme, shade
 from tabletop.render.view import View
 
-GLYPH_W, ROW_H, PAD, GAP = 40, 24, 12, 28
+GLYPH_W, ROW_H, PAD, GAP = 40, 22, 10, 26
 
 OVERLAY_KEYS = {
     "contact": "base contact with an enemy",
@@ -42,8 +42,6 @@ def _blocks(state: Battlefield, view: View, overlays: Iterable[str], theme: Them
     t = theme
     blocks: list[tuple[str, list[Row]]] = []
     table = f'{state.table.width:g}" x {state.table.depth:g}" table, {state.ruleset}'
-    blocks.append((state.name, [(None, table, t.legend_dim),
-                                (None, 'grid: 1" squares, 6" lines', t.legend_dim)]))
 
     inches = next((n for n in (12, 6, 3, 2, 1) if n * view.scale <= 280), 1)
 
@@ -58,8 +56,10 @@ def _blocks(state: Battlefield, view: View, overlays: Iterable[str], theme: Them
             x = r.x + k * view.scale
             pygame.draw.line(s, t.legend_text, (x, y - 7), (x, y + 3))
     bar_w = int(inches * view.scale)
-    blocks.append(("Scale", [(scale_bar, " " * 0, (bar_w,)),
-                             (None, f'{inches}" ({view.scale:g} px per inch)', t.legend_dim)]))
+    blocks.append((state.name, [
+        (None, table, t.legend_dim),
+        (scale_bar, "", (bar_w,)),
+        (None, f'scale: {inches}" ({view.scale:g} px per inch); grid 1", lines every 6"', t.legend_dim)]))
 
     rows: list[Row] = []
     for p in state.players:
@@ -70,7 +70,7 @@ def _blocks(state: Battlefield, view: View, overlays: Iterable[str], theme: Them
         def swatch(s, r, col=col):
             prims.disc(s, r.center, 8, col)
             prims.ring(s, r.center, 8, shade(col, t.rim_factor), 2)
-        name = (p.name or p.id) + (" (active)" if p.active else "")
+        name = (p.name or p.id) + (" - active" if p.active else "")
         rows.append((swatch, (f"{name}: {len(units)} unit{'s' * (len(units) != 1)}, "
                              f"{n} model{'s' * (n != 1)}"), t.legend_text))
     blocks.append(("Players", rows))
