@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from fightkit import HEADER, unit
+
 from tabletop.board import mapfile
 from tabletop.cli import main
 
