@@ -238,8 +238,10 @@ def test_r_reloads_after_an_external_edit_and_keeps_state_on_a_bad_file(app):
         fh.write(MAP.replace('base = "32mm"\nmodels = [[20', 'base = "banana"\nmodels = [[20'))
     key(app, pygame.K_r)
     assert app.state.model("orks/1").at == (30, 10)
-    assert app.messages[0].startswith("reload failed")
-    assert any("units[1].base" in line and "banana" in line for line in app.messages[1:])
+    lines = app.message_lines()
+    assert lines[0].startswith("reload failed; the board is unchanged (1 problem)")
+    assert "units[1].base" in lines[1] and "banana" in lines[1]
+    assert lines[1].startswith(path)
 
 
 def test_wheel_zoom_keeps_the_point_under_the_cursor(app):

@@ -57,7 +57,7 @@ DRAG_THRESHOLD_PX = 4           # a press that moves less than this is a click
 CLICK_SLOP_PX = 3               # a click this far outside a base still picks it
 FIT_MARGIN_PX = 30              # margin around the table when fitting the view
 POSITION_DECIMALS = 2           # a dropped model's centre is rounded to 0.01"
-MESSAGES_SHOWN = 8              # message lines kept in the panel
+MESSAGES_SHOWN = 6              # messages kept in the panel (newest first)
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
 
 PANEL_BG = (34, 36, 40)
@@ -426,8 +426,7 @@ class App:
         except TabletopError as exc:
             n = len(exc.problems)
             head = f"reload failed; the board is unchanged ({n} problem{'s' if n != 1 else ''}):"
-            self.messages = [head, *exc.problems]
-            self.refresh()
+            self.message("\n".join([head, *exc.problems]))
             return
         self.undo_stack.clear()
         self.ruler = self.drag = self.press = None
@@ -467,9 +466,14 @@ class App:
             self.selected = None
         self.refresh()
 
-    def message(self, line: str) -> None:
-        self.messages = (self.messages + [line])[-MESSAGES_SHOWN:]
+    def message(self, entry: str) -> None:
+        """Add a message (lines joined by newlines); the panel shows the newest first."""
+        self.messages = (self.messages + [entry])[-MESSAGES_SHOWN:]
         self.refresh()
+
+    def message_lines(self) -> list[str]:
+        """The messages as panel lines, newest entry first."""
+        return [line for entry in reversed(self.messages) for line in entry.split("\n")]
 
     # ------------------------------------------------------------ panel text
     def measure_text(self) -> str:
@@ -501,7 +505,7 @@ class App:
         if self.drag is None:   # the info box follows the state, not every mouse motion
             p.set_text("info", self.info_lines(), bold_first=True)
         p.set_text("measure", [self.measure_text()])
-        p.set_text("messages", self.messages or ["h: help"])
+        p.set_text("messages", self.message_lines() or ["h: help"])
         if self.step_mode:
             p.set_text("step", text.step_lines(self.steps, self.step_index, self.events),
                        bold_first=True)

@@ -19,7 +19,7 @@ KEYS = [
     ("left click", "select a model and its unit (empty table: clear)"),
     ("left drag on the table", "ruler; snaps edge to edge to a base it starts or ends on"),
     ("shift + left drag", "ruler, even from the selected model"),
-    ("left drag a selected model", "move it (refused onto another base); distance shown live"),
+    ("left drag a selected model", "move it (refused onto another base; off in step-through)"),
     ("right drag / arrow keys", "pan"),
     ("mouse wheel", "zoom about the cursor"),
     ("f", "fit the table in the window"),
