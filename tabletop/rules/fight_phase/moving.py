@@ -117,7 +117,8 @@ def _as_tuple(value: Any) -> tuple[str, ...]:
 
 def _solve(state: Battlefield, geo: Geometry, outcome: MoveOutcome, max_distance: float,
            kind: str) -> MoveOutcome:
-    spec = gmoves.MoveSpec(kind, outcome.unit, outcome.targets, max_distance, outcome.rule)
+    clause = R_PILE_IN if kind == "pile_in" else R_CONSOLIDATE   # the move's own clauses
+    spec = gmoves.MoveSpec(kind, outcome.unit, outcome.targets, max_distance, clause)
     plan = gmoves.solve_move(state, geo, spec)
     outcome.plan = plan
     outcome.start = {m: state.model(m).at for m in geo.unit_models(outcome.unit)}
