@@ -1,4 +1,8 @@
-"""``tabletop view MAP [--size WxH]``: the interactive window (keys: press h in it)."""
+"""``tabletop view MAP [--size WxH] [--fight [--seed N]]``: the interactive window (keys: press h in it).
+
+``--fight`` resolves the map's combat phase with its ruleset (as ``tabletop
+fight`` does) and opens the window on its steps: ``n``/``p`` step through.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +24,10 @@ def run(args) -> int:
     size = _size(args.size)
     from tabletop.app.window import run as run_window  # pygame only when a window is wanted
 
+    if getattr(args, "fight", False):
+        from tabletop.cli.fight_cmd import resolve
+        res = resolve(state, args.seed)
+        return run_window(state, args.map, steps=res.log.steps, events=res.log.events, size=size)
     return run_window(state, args.map, size=size)
 
 
@@ -30,4 +38,7 @@ def add_parser(sub) -> None:
                     "overlays, save to a new file. Press h in the window for the keys.")
     p.add_argument("map", metavar="MAP")
     p.add_argument("--size", default="1400x900", metavar="WxH", help="window size in pixels")
+    p.add_argument("--fight", action="store_true",
+                   help="resolve the combat phase and step through it (n/p)")
+    p.add_argument("--seed", type=int, help="dice seed for --fight (default: random)")
     p.set_defaults(run=run)
