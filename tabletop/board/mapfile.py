@@ -25,8 +25,17 @@ from tabletop.board.config import make_config
 from tabletop.board.formation import formation_slots
 from tabletop.board.schema import MapIn, ModelIn, UnitIn
 from tabletop.board.state import (
-    DEFAULT_FACING, Battlefield, Decision, Deployment, Formation, Model, Objective, Player,
-    Table, Terrain, Unit,
+    DEFAULT_FACING,
+    Battlefield,
+    Decision,
+    Deployment,
+    Formation,
+    Model,
+    Objective,
+    Player,
+    Table,
+    Terrain,
+    Unit,
 )
 from tabletop.errors import MapSyntaxError, MapValidationError
 
@@ -307,8 +316,12 @@ def _build_unit(u: UnitIn) -> Unit:
 
 # --------------------------------------------------------------------- save
 def _num(v: float) -> float | int:
-    v = round(float(v), 6)
-    return int(v) if v == int(v) and abs(v) < 1e12 else v
+    """A number as written: 12 for 12.0; full precision for computed positions, so a
+    saved map loads back to exactly the same state."""
+    v = float(v)
+    if v == int(v) and abs(v) < 1e12:
+        return int(v)
+    return v
 
 
 def _model_table(m: Model, unit: Unit, with_at: bool) -> dict[str, Any]:

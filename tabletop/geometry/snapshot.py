@@ -11,9 +11,9 @@ Rules code never calls Shapely: it asks the snapshot.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable
 
 import numpy as np
 import shapely
@@ -340,19 +340,19 @@ class Geometry:
             np.fill_diagonal(g, np.inf)
             reasons: dict[str, str] = {}
             if r.coherency_range is None:
-                ok = (g <= self.tol).sum(axis=1)
+                ok = (g <= self.tol + tolmod.EPS).sum(axis=1)
                 for k in np.nonzero(ok < 1)[0].tolist():
                     reasons[self.ids[idx[k]]] = "not in base contact with another model of its unit"
             else:
                 need = r.coherency_needed(n)
-                near = (g <= r.coherency_range + self.tol).sum(axis=1)
+                near = (g <= r.coherency_range + self.tol + tolmod.EPS).sum(axis=1)
                 for k in np.nonzero(near < need)[0].tolist():
                     reasons[self.ids[idx[k]]] = (
                         f"within {r.coherency_range:g}\" of {int(near[k])} other model"
                         f"{'s' if near[k] != 1 else ''}, needs {need}")
                 if r.coherency_spread is not None:
                     np.fill_diagonal(g, 0.0)
-                    far = g > r.coherency_spread + self.tol
+                    far = g > r.coherency_spread + self.tol + tolmod.EPS
                     for k in np.nonzero(far.any(axis=1))[0].tolist():
                         worst = int(np.argmax(g[k]))
                         msg = (f"{g[k, worst]:.2f}\" from {self.ids[idx[worst]]}, "
@@ -375,7 +375,7 @@ class Geometry:
         if not self.ids:
             return []
         b = shapely.bounds(self.shapes)
-        t = self.tol
+        t = self.tol + tolmod.EPS
         bad = (b[:, 0] < -t) | (b[:, 1] < -t) | (b[:, 2] > w + t) | (b[:, 3] > d + t)
         return [self.ids[i] for i in np.nonzero(bad)[0].tolist()]
 
