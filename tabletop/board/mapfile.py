@@ -236,11 +236,13 @@ def rect_polygon(centre: list[float] | tuple[float, float], width: float, depth:
 
 
 def _build_terrain(t: Any) -> Terrain:
+    tall = tuple((p[0], p[1]) for p in t.tall_part) if t.tall_part is not None else None
     if t.rect is not None:
         r = t.rect
         return Terrain(t.id, t.kind, rect_polygon(r.centre, r.width, r.depth, r.angle),
-                       rect=r.model_dump(), name=t.name)
-    return Terrain(t.id, t.kind, tuple((p[0], p[1]) for p in t.polygon), name=t.name)
+                       rect=r.model_dump(), name=t.name, tall_part=tall)
+    return Terrain(t.id, t.kind, tuple((p[0], p[1]) for p in t.polygon), name=t.name,
+                   tall_part=tall)
 
 
 _MODEL_KEYS = ("facing", "name", "role", "base", "profile", "weapons", "keywords", "status",
@@ -443,6 +445,8 @@ def to_dict(state: Battlefield) -> dict[str, Any]:
                              for k, v in t.rect.items()}
             else:
                 d["polygon"] = [[_num(x), _num(y)] for x, y in t.polygon]
+            if t.tall_part is not None:
+                d["tall_part"] = [[_num(x), _num(y)] for x, y in t.tall_part]
             terrain.append(d)
         out["terrain"] = terrain
     if state.objectives:

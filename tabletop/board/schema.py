@@ -130,8 +130,10 @@ class TerrainIn(_Strict):
     polygon: list[list[float]] | None = None
     rect: RectIn | None = None
     name: str | None = None
+    tall_part: list[list[float]] | None = None   # optional: the part over 4" tall (walls)
 
-    _poly = field_validator("polygon", mode="before")(lambda v: None if v is None else _polygon(v))
+    _poly = field_validator("polygon", "tall_part", mode="before")(
+        lambda v: None if v is None else _polygon(v))
 
     @field_validator("kind")
     @classmethod

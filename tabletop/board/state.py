@@ -33,7 +33,9 @@ class Terrain:
     """A terrain piece: ``kind`` in ruin | woods | obstacle | impassable | hill | building.
 
     ``polygon`` is always the outline (a ``rect`` is expanded at load);
-    ``rect`` keeps the rectangle as written, for saving.
+    ``rect`` keeps the rectangle as written, for saving.  ``tall_part`` is
+    optional: the part of the footprint whose walls are tall (over 4" in the
+    tournament layouts), for drawing; the board stays 2D, movement ignores it.
     """
 
     id: str
@@ -41,6 +43,7 @@ class Terrain:
     polygon: tuple[Point, ...]
     rect: dict[str, Any] | None = field(default=None, compare=False, hash=False)
     name: str | None = None
+    tall_part: tuple[Point, ...] | None = None
 
     @property
     def impassable(self) -> bool:
