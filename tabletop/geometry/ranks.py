@@ -363,7 +363,7 @@ def formation_of(geo: Geometry, unit_id: str) -> UnitFormation:
     along = unit.base.along if not unit.base.is_round else 2 * unit.base.radius
     across = unit.base.across if not unit.base.is_round else 2 * unit.base.radius
     rows: dict[int, list[tuple[str, float, float]]] = {}
-    for mid, (a, b, half_a, half_b) in loc.items():
+    for mid, (a, b, half_a, _half_b) in loc.items():
         depth = front - (a + half_a)
         rank = round(depth / along) + 1 if along > 0 else 1
         rows.setdefault(rank, []).append((mid, a - ca, b - cb))
