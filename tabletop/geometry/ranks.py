@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from shapely.geometry import LineString
@@ -319,6 +319,58 @@ class UnitFormation:
         return out
 
 
+    def step_up(self, removed: Iterable[str], alive: Iterable[str],
+                keep_out: Iterable[str] = ()) -> list[tuple[str, str]]:
+        """Who steps into the places of ``removed`` models that leave a gap in a
+        rank with a rank behind it: ``[(mover, dead)]``, the mover the next
+        rank-and-file model ``casualty_order`` would remove (rear rank first).
+        Named default STEP_UP: the ranks close up front to back, as "another
+        model steps into their place" (character-challenge.txt).  Commanders
+        and models in ``keep_out`` never step up."""
+        keep = set(alive)
+        out: list[tuple[str, str]] = []
+        slots = dict(self.placements)
+        frozen = set(keep_out) | set(self.commanders)
+        for dead in sorted(removed, key=lambda m: (slots[m].rank, slots[m].b)):
+            gap = slots[dead]
+            movers = [m for m in self._order_by(slots, keep) if m not in frozen
+                      and slots[m].rank > gap.rank]
+            if not movers:
+                continue
+            mover = movers[0]
+            out.append((mover, dead))
+            slots[mover] = replace(gap, model=mover)
+        return out
+
+    @staticmethod
+    def _order_by(slots: dict[str, Placement], keep: set[str]) -> list[str]:
+        rows: dict[int, list[Placement]] = {}
+        for m in keep:
+            rows.setdefault(slots[m].rank, []).append(slots[m])
+        out = []
+        for r in sorted(rows, reverse=True):
+            row = sorted(rows[r], key=lambda p: p.b)
+            lo, hi = 0, len(row) - 1
+            while lo <= hi:
+                out.append(row[hi].model)
+                if lo != hi:
+                    out.append(row[lo].model)
+                lo, hi = lo + 1, hi - 1
+        return out
+
+    def after_steps(self, steps: list[tuple[str, str]]) -> UnitFormation:
+        """The formation once each mover stands where its dead model stood."""
+        if not steps:
+            return self
+        places = dict(self.placements)
+        for mover, dead in steps:
+            places[mover] = replace(places[dead], model=mover)
+        return replace(self, placements=places)
+
+
+STEP_UP = "rear rank closes the gap"
+
+
 def formation_of(geo: Geometry, unit_id: str) -> UnitFormation:
     """The rank-and-flank formation of ``unit_id`` read from its models' bases.
 
@@ -486,11 +538,18 @@ class UnitSides:
             enemy_sides[eu] = next(s for s in SIDE_PREFERENCE if s in totals and totals[s] >= best - 1e-9)
         return cls(unit, contacts, enemy_sides, edge_min)
 
-    def restricted(self, alive: Iterable[str]) -> UnitSides:
-        """The same answers once only ``alive`` models remain (casualties removed)."""
+    def restricted(self, alive: Iterable[str], stand_ins: dict[str, str] | None = None) -> UnitSides:
+        """The same answers once only ``alive`` models remain (casualties removed);
+        ``stand_ins`` {dead: mover} hands a dead model's contacts to the model
+        that stepped into its place."""
         keep = set(alive)
-        return UnitSides.build(self.unit, (c for c in self.contacts
-                                           if c.model in keep and c.enemy in keep), self.edge_min)
+        sub = stand_ins or {}
+        out = []
+        for c in self.contacts:
+            m, e = sub.get(c.model, c.model), sub.get(c.enemy, c.enemy)
+            if m in keep and e in keep:
+                out.append(replace(c, model=m, enemy=e) if (m, e) != (c.model, c.enemy) else c)
+        return UnitSides.build(self.unit, out, self.edge_min)
 
     # ------------------------------------------------------------ queries
     @property

@@ -8,13 +8,14 @@ Keys a step's ``draw`` may carry (``render/rank_and_flank.py`` draws them):
 ``rnf_attacks`` {model: {dice, kind, target, side}}  (kind: front, support,
                  flank, lance, commander, duel)
 ``rnf_notes``   [str]   why some models do not attack
-``casualties``  [model ids] about to be removed
+``rnf_casualties`` [model ids] models that die this round, before they are removed
+``casualties``  [[x, y, base, facing]] where they stood, once removed (generic key)
 ``rnf_wounds``  {unit: {pool, removed, carried}}
 ``rnf_score``   {totals, breakdown, winner, difference}
 ``rnf_break``   one break test (BreakResult.to_event())
 ``rnf_flee``    [{unit, from, to, outcome, reason}]
 ``rnf_turn``    [{unit, enemy, side, from, to, centre}]
-``highlight``   [unit ids] of the engagement
+``focus``       [[x, y]] the engagement's models, kept in view (generic key)
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def unit_record(state, form: UnitFormation, sides: UnitSides, alive=None) -> dic
         "files": form.files(alive),
         "rank_bonus_ranks": min(form.full_ranks_behind(P.rank_models(state, form.unit), alive),
                                 P.MAX_RANK_BONUS),
+        "rank_models": P.rank_models(state, form.unit),
         "touched": touched,
         "disrupted": sides.disrupted,
         "disrupted_reasons": sides.disrupted_reasons,

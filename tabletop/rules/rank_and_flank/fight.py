@@ -25,13 +25,7 @@ from tabletop.rules.rank_and_flank import profiles as P
 from tabletop.rules.rank_and_flank.breaks import break_test
 from tabletop.rules.rank_and_flank.draw import attacks_draw, units_draw
 from tabletop.rules.rank_and_flank.flee import flee, turn_to_face_all
-from tabletop.rules.rank_and_flank.round import (
-    RoundContext,
-    casualties,
-    plan_round,
-    strike_all,
-)
-from tabletop.rules.rank_and_flank.score import combat_score
+from tabletop.rules.rank_and_flank.round import RoundContext, plan_round, resolve_round
 from tabletop.rules.rank_and_flank.wounds import allocate
 from tabletop.rules.registry import Resolution
 
@@ -51,6 +45,21 @@ def _apply_casualties(state: Battlefield, cas: dict, log: EventLog, rule: str) -
             log.emit("carried_over", C.CARRY_OVER, unit=u, wounds=c.carried)
     state = state.with_models(wounded)
     return state.without_models(removed)
+
+
+def _step_up(state: Battlefield, before: Battlefield, steps: dict[str, list[tuple[str, str]]],
+             log: EventLog) -> Battlefield:
+    """Move each model that steps up into its dead model's place (``UnitFormation.step_up``);
+    ``before`` is the state the dead models stood in."""
+    moved = {}
+    for u, pairs in steps.items():
+        for mover, dead in pairs:
+            d = before.model(dead)
+            m = moved.get(mover) or state.model(mover)
+            moved[mover] = m.moved_to(d.x, d.y, d.facing_deg)
+            log.emit("stepped_up", C.WOUNDS, unit=u, model=mover, into=dead, at=[d.x, d.y],
+                     text=f"{mover} steps into {dead}'s place")
+    return state.with_models(moved.values())
 
 
 def _summary(ctx: RoundContext, unit: str) -> dict:
@@ -86,24 +95,25 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
     for note in ctx.notes:
         log.emit("note", C.WHO_ATTACKS, text=note)
     plan_draw = units_draw(state, geo, units, ctx.sides)
+    focus = [[m.x, m.y] for u in units for m in state.unit(u).models]
     live_attacks = [a for a in ctx.attacks if a.model not in ctx.excluded]
-    log.step(f"{head}: who attacks", C.WHO_ATTACKS, state, highlight=units, rnf_units=plan_draw,
+    log.step(f"{head}: who attacks", C.WHO_ATTACKS, state, focus=focus, rnf_units=plan_draw,
              rnf_attacks=attacks_draw(live_attacks), rnf_notes=list(ctx.notes))
 
-    blows = strike_all(ctx, dice)
-    cas, alive = casualties(ctx, blows)
+    out = resolve_round(ctx, dice, break_tests=False)
+    blows, cas, alive = out.blows, out.casualties, out.alive
     doomed = [m for c in cas.values() for m in c.removed]
     caused = ", ".join(f"{u} {blows.caused.get(u, 0)}" for u in units)
     log.step(f"{head}: blows struck simultaneously (wounds caused: {caused})", C.SIMULTANEOUS, state,
-             highlight=units, rnf_units=plan_draw, rnf_attacks=attacks_draw(live_attacks),
-             casualties=doomed,
+             focus=focus, rnf_units=plan_draw, rnf_attacks=attacks_draw(live_attacks),
+             rnf_casualties=doomed,
              rnf_wounds={u: {"pool": blows.pools.get(u, 0), "removed": len(cas[u].removed),
                              "carried": cas[u].carried} for u in units})
 
+    gone = [[m.x, m.y, m.base.text, m.facing_deg] for m in map(state.model, doomed)]
     state = _apply_casualties(state, cas, log, C.WOUNDS)
-    every = set().union(*alive.values()) if alive else set()
-    sides_after = {u: ctx.sides[u].restricted(every) for u in units}
-    score = combat_score(ctx.state, units, ctx.forms, sides_after, blows.caused, alive, ctx.score_extra)
+    state = _step_up(state, ctx.state, out.steps, log)
+    sides_after, score = out.sides_after, out.score
     log.emit("combat_score", C.COMBAT_SCORE, scores=dict(score.totals), breakdown=score.breakdown,
              winner=score.winner, difference=score.difference,
              **({} if score.winner else {"result": "tie: nobody tests"}))
@@ -113,20 +123,20 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
                   "winner": score.winner, "difference": score.difference}
     verdict = (f"{score.winner} wins by {score.difference}" if score.winner else "a tie: nobody tests")
     log.step(f"{head}: combat score {' - '.join(f'{p} {t}' for p, t in score.totals.items())}, {verdict}",
-             C.COMBAT_SCORE, state, highlight=units,
+             C.COMBAT_SCORE, state, focus=focus,
              rnf_units=units_draw(state, geo2, left, {u: sides_after[u] for u in left}),
-             rnf_score=score_draw)
+             rnf_score=score_draw, casualties=gone)
 
     if score.winner is not None:
         for u in units:
             if ctx.state.unit(u).player not in score.losers or not alive[u]:
                 continue
-            r = break_test(ctx.state, u, ctx.forms[u], alive[u], score.difference, dice)
+            r = break_test(ctx.state, u, out.forms_after[u], alive[u], score.difference, dice)
             ev = r.to_event()
             log.emit("break_test", C.CRUMBLE if r.kind == "crumble" else C.BREAK_TESTS, **ev)
             flee_draw = []
             if r.kind == "crumble":
-                c = allocate(ctx.state, ctx.forms[u], alive[u], r.wounds)
+                c = allocate(ctx.state, out.forms_after[u], alive[u], r.wounds)
                 state = _apply_casualties(state, {u: c}, log, C.CRUMBLE)
                 title = f"{u} crumbles: D3 = {r.wounds} wound{'s' if r.wounds != 1 else ''}"
                 if not state.has_unit(u):
@@ -142,14 +152,14 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
                 title = f"{u} break test: {r.total} > {r.target}: breaks and {what}"
             geo3 = snapshot(state)
             log.step(title, C.CRUMBLE if r.kind == "crumble" else C.BREAK_TESTS, state,
-                     highlight=units, rnf_units=units_draw(state, geo3, [x for x in units if geo3.unit_models(x)]),
+                     focus=focus, rnf_units=units_draw(state, geo3, [x for x in units if geo3.unit_models(x)]),
                      rnf_score=score_draw, rnf_break=ev, rnf_flee=flee_draw)
 
     state, turns = turn_to_face_all(state, units, log)
     if turns:
         geo4 = snapshot(state)
         log.step(f"{head}: " + "; ".join(f"{t['unit']} turns to face {t['enemy']}" for t in turns),
-                 C.TURN_TO_FACE, state, highlight=units,
+                 C.TURN_TO_FACE, state, focus=focus,
                  rnf_units=units_draw(state, geo4, [x for x in units if geo4.unit_models(x)]),
                  rnf_turn=turns)
     charged = [u for u in units if state.has_unit(u) and state.unit(u).charged]

@@ -117,10 +117,16 @@ class Blows:
 
 @dataclass
 class RoundOutcome:
+    """What a round did: casualties and living models per unit, who stepped
+    up into gaps (``steps`` {unit: [(mover, dead)]}), the formations and
+    sides once casualties are removed, the score and any break tests."""
+
     ctx: RoundContext
     blows: Blows
     casualties: dict[str, Casualties]
     alive: dict[str, set[str]]
+    steps: dict[str, list[tuple[str, str]]]
+    forms_after: dict[str, UnitFormation]
     sides_after: dict[str, UnitSides]
     score: Score
     breaks: list[BreakResult] = field(default_factory=list)
@@ -227,18 +233,28 @@ def casualties(ctx: RoundContext, blows: Blows) -> tuple[dict[str, Casualties], 
     return out, alive
 
 
+def after_casualties(ctx: RoundContext, cas: dict[str, Casualties], alive: dict[str, set[str]]):
+    """Steps up into gaps (``UnitFormation.step_up``), the formations and the
+    sides touched once the casualties are removed."""
+    steps = {u: ctx.forms[u].step_up(cas[u].removed, alive[u]) for u in ctx.units}
+    forms = {u: ctx.forms[u].after_steps(steps[u]) for u in ctx.units}
+    stand_ins = {dead: mover for u in ctx.units for mover, dead in steps[u]}
+    every = set().union(*alive.values()) if alive else set()
+    sides = {u: ctx.sides[u].restricted(every, stand_ins) for u in ctx.units}
+    return steps, forms, sides
+
+
 def resolve_round(ctx: RoundContext, dice: Dice, break_tests: bool = True) -> RoundOutcome:
     """Blows, casualties, combat score and (optionally) break tests; no state change."""
     blows = strike_all(ctx, dice)
     cas, alive = casualties(ctx, blows)
-    every = set().union(*alive.values()) if alive else set()
-    # enemies outside the engagement cannot touch its units; keep their contacts out
-    sides_after = {u: ctx.sides[u].restricted(every) for u in ctx.units}
-    score = combat_score(ctx.state, ctx.units, ctx.forms, sides_after, blows.caused, alive,
+    steps, forms_after, sides_after = after_casualties(ctx, cas, alive)
+    score = combat_score(ctx.state, ctx.units, forms_after, sides_after, blows.caused, alive,
                          ctx.score_extra)
-    out = RoundOutcome(ctx, blows, cas, alive, sides_after, score)
+    out = RoundOutcome(ctx, blows, cas, alive, steps, forms_after, sides_after, score)
     if break_tests and score.winner is not None:
         for u in ctx.units:
             if ctx.state.unit(u).player in score.losers and alive[u]:
-                out.breaks.append(break_test(ctx.state, u, ctx.forms[u], alive[u], score.difference, dice))
+                out.breaks.append(break_test(ctx.state, u, forms_after[u], alive[u],
+                                             score.difference, dice))
     return out
