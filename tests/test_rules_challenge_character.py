@@ -15,16 +15,19 @@ from challengekit import battlefield, events, harness, unit
 
 from tabletop.geometry import snapshot
 from tabletop.rules.challenges.character import (
-    after_round,
     can_refuse,
     challenge_step,
+    clear_finished,
     lends_discipline,
     may_accept,
     replaces_commander_duel,
     resolve_blows,
 )
-from tabletop.rules.challenges.character_duel import Fighter, duel_score, save_on, strike, to_hit
-from tabletop.rules.dice import FixedDice
+from tabletop.rules.challenges.character_duel import duel, duel_score, fighters
+from tabletop.rules.decisions import Decisions
+from tabletop.rules.dice import Dice, FixedDice
+from tabletop.rules.events import EventLog
+from tabletop.rules.registry import find_ruleset
 
 S = 25 / 25.4
 TROOP = {"Move": 4, "Skill": 3, "Power": 3, "Defense": 3, "Attacks": 1, "Wounds": 1, "Discipline": 7}
@@ -166,19 +169,6 @@ def test_a_nominee_stuck_in_contact_fights_instead():
 
 
 # ---------------------------------------------------------------- blows, overkill (¶6)
-def F(player, **kw):
-    base = dict(model_id=f"{player}/1", player=player, skill=4, power=4, defense=4, attacks=3, wounds=2,
-                wounds_left=2)
-    base.update(kw)
-    return Fighter(**base)
-
-
-def test_rank_and_flank_tables():
-    assert to_hit(5, 4) == 3 and to_hit(4, 4) == 4 and to_hit(3, 5) == 4
-    assert [save_on(p, 4) for p in (7, 6, 5, 4, 3, 2, 1)] == [6, 5, 5, 4, 3, 3, 2]
-    assert save_on(5, 4, halberd=True) == 5 and save_on(3, 4, halberd=True) == 4
-
-
 @pytest.mark.parametrize("inflicted, left, expected", [
     (1, 2, (1, 0, 0)),     # not dead: the wounds count
     (4, 2, (4, 2, 2)),     # dead: 2 to kill + 2 overkill
@@ -189,27 +179,68 @@ def test_overkill_counts_up_to_three(inflicted, left, expected):
 
 
 def test_killing_blows_score_the_victims_wounds_each():
-    att = F("red", killing_blow=True)
-    dfn = F("blue", wounds=2, wounds_left=2)
-    # 3 attacks, all 6s: 3 Killing Blows x Wounds 2 = 6 wounds, no saves rolled
-    b = strike(FixedDice([6, 6, 6]), att, dfn, log=False)
-    assert (b.killing_blows, b.inflicted) == (3, 6)
-    assert duel_score(b.inflicted, dfn.wounds_left) == (5, 3, 4)     # 2 + min(4, 3)
+    kb = dict(CAPTAIN, Attacks=3)
+    s = rnf(formation_unit("spears", "red", (24, 16), 90, 5, 2, [(2, 1, "commander", kb, {"keywords": ["killing-blow"]})]),
+            swords(chars=[(2, 1, "champion", dict(CHAMPION, Wounds=2), {})]))
+    fa, fb = fighters(s, "spears/2", "swords/2")
+    # 3 attacks, all natural 6s: 3 Killing Blows x the Champion's Wounds 2 = 6, no save rolled;
+    # the Champion's 2 attacks (4+) [1, 1] miss
+    dice = FixedDice([6, 6, 6, 1, 1])
+    res = duel(dice, fa, fb)
+    assert dice.remaining == []
+    assert (res.blows["spears/2"].killing_blows, res.blows["spears/2"].inflicted) == (3, 6)
+    assert res.score["red"] == 5 and res.overkill["red"] == 3          # 2 + min(6 - 2, 3)
+    assert res.removed == ["swords/2"]
 
 
-def test_blows_and_combat_score_through_the_round():
+def test_blows_use_the_rank_and_flank_tables():
     s = rnf(spears(), swords())
-    # Captain: 3 attacks, Skill 5 > 4: 3+ -> [6, 6, 6] 3 hits; Power 4 v Defense 3: saves on 5+ ->
-    # [1, 1, 1]: 3 wounds on a 1-Wound Champion: 1 + overkill 2 = 3.  Champion (at the same time):
-    # 2 attacks, Skill 4 v 5: 4+ -> [1, 1] no hits.
-    log, dice, dec = harness(s, [6, 6, 6, 1, 1, 1, 1, 1], [("red", "issue_challenge", "spears/2"),
-                                                         ("blue", "accept_challenge", "swords/2")])
-    after, ch = challenge_step(s, COMBAT, dice, dec, log)
-    res = resolve_blows(after, ch, dice, log)
+    fa, fb = fighters(s, "spears/2", "swords/2")
+    # Captain Skill 5 v 4: 3+; Power 4 v Defense 3: saves on 5+.  Champion Skill 4 v 5: 4+;
+    # Power 4 v Defense 4: 4+
+    assert (fa.hit.target, fa.save.target, fb.hit.target, fb.save.target) == (3, 5, 4, 4)
+
+
+def test_challenge_result_and_overkill_through_resolve_blows():
+    s = rnf(spears(), swords())
+    # Captain: 3 attacks at 3+ -> [6, 6, 6]; Champion's saves 5+ -> [1, 1, 1]: 3 wounds on 1 Wound:
+    # 1 + overkill 2 = 3.  Champion, at the same time: 2 attacks at 4+ -> [1, 1] no hits.
+    log, dice, _ = harness(s, [6, 6, 6, 1, 1, 1, 1, 1])
+    res = resolve_blows(s, ("spears/2", "swords/2"), dice, log)
     assert dice.remaining == []
     assert res.removed == ["swords/2"] and res.score == {"red": 3, "blue": 0}
     (r,) = events(log, "challenge_result")
     assert (r["winner"], r["points"], r["overkill"], r["removed"]) == ("red", 3, 2, ["swords/2"])
+
+
+# ---------------------------------------------------------------- in the rank-and-flank round
+def test_the_round_fights_the_challenge_and_scores_it():
+    s = rnf(spears(), swords(), decisions=[("red", "issue_challenge", "spears/2"),
+                                           ("blue", "accept_challenge", "swords/2")])
+    log = EventLog()
+    res = find_ruleset("rank-and-flank").fight(s, Dice(5, log), Decisions(s.decisions, log), log)
+    attackers = [a["model"] for e in events(log, "attackers") for a in e["attacks"]]
+    assert "spears/2" not in attackers and "swords/2" not in attackers     # they fight each other only
+    (r,) = events(log, "challenge_result")
+    (score,) = events(log, "combat_score")
+    items = [i for i in score["breakdown"] if i["source"] == "challenge"]
+    assert sum(i["score"] for i in items) == sum(r["scores"].values())
+    # the duellists took no wound from the units' pools: only the challenge's
+    lost = {e["model"] for e in events(log, "removed")} | {e["model"] for e in events(log, "wounded")}
+    for m in ("spears/2", "swords/2"):
+        assert (m in lost) == (r["inflicted"][("swords/2" if m == "spears/2" else "spears/2")] > 0)
+    if not r["removed"]:
+        assert res.state.model("spears/2").status == ("challenge:swords/2",)
+
+
+def test_commanders_do_not_duel_automatically_when_challenges_are_on():
+    boss = formation_unit("swords", "blue", (24, 16), 270, 5, 2, [(2, 1, "commander", CHAMPION, {})])
+    s = rnf(spears(), boss, decisions=[("red", "issue_challenge", "none"), ("blue", "issue_challenge", "none")])
+    log = EventLog()
+    find_ruleset("rank-and-flank").fight(s, Dice(1, log), Decisions(s.decisions, log), log)
+    assert not events(log, "duel")
+    kinds = {a["model"]: a["kind"] for e in events(log, "attackers") for a in e["attacks"]}
+    assert kinds.get("spears/2") == "commander"
 
 
 # ---------------------------------------------------------------- continuing (¶7)
@@ -218,18 +249,33 @@ def test_a_challenge_both_survive_continues_and_blocks_new_ones():
     log, dice, dec = harness(s, [1, 1, 1, 1, 1], [("red", "issue_challenge", "spears/2"),
                                                 ("blue", "accept_challenge", "swords/2")])
     after, ch = challenge_step(s, COMBAT, dice, dec, log)
-    res = resolve_blows(after, ch, dice, log)                  # everything misses
-    assert res.removed == []
-    after = after_round(after, ch, res, log)
     assert after.model("spears/2").status == ("challenge:swords/2",)
+    res = resolve_blows(after, ("spears/2", "swords/2"), dice, log)      # everything misses
+    assert res.removed == []
+    after = clear_finished(after, COMBAT, log)
+    assert after.model("swords/2").status == ("challenge:spears/2",)
     log2, dice2, dec2 = harness(after, [], [("red", "issue_challenge", "none")])
     again, ch2 = challenge_step(after, COMBAT, dice2, dec2, log2)
     assert (ch2.challenger, ch2.challenged, ch2.continuing) == ("spears/2", "swords/2", True)
     assert events(log2, "challenge_continues") and not events(log2, "challenge_issued")
     assert dec2.used == set()                                 # nobody was asked to issue one
+    # once one of them is gone the challenge is over
+    done = clear_finished(after.without_models(["swords/2"]), COMBAT)
+    assert done.model("spears/2").status == ()
 
 
 def test_character_challenges_replace_the_commander_duel():
     assert replaces_commander_duel(rnf(spears(), swords()))
     assert not replaces_commander_duel(battlefield([spears(), swords()], ruleset="rank-and-flank",
                                                    challenges=None))
+
+
+def test_a_commander_who_retired_in_disgrace_lends_no_discipline():
+    from tabletop.rules.rank_and_flank.breaks import discipline_of
+    boss = formation_unit("swords", "blue", (24, 16), 270, 5, 2, [(2, 1, "commander", CHAMPION, {})])
+    s = rnf(spears(), boss)
+    alive = {m.id for m in s.unit("swords").models}
+    assert discipline_of(s, "swords", alive) == (8, "swords/2")          # the commander's 8
+    m = s.model("swords/2")
+    s2 = s.with_models([m.__class__(**{**m.__dict__, "status": ("disgraced",)})])
+    assert discipline_of(s2, "swords", alive) == (7, "swords/1")         # the retinue's 7

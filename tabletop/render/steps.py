@@ -439,7 +439,7 @@ def save_frames(steps: Sequence, folder: str, events: Sequence | None = None,
 
 
 # rulesets' own drawers register themselves when imported (additive: one module per ruleset)
-RULESET_DRAWERS = ("tabletop.render.rank_and_flank",)
+RULESET_DRAWERS = ("tabletop.render.rank_and_flank", "tabletop.render.challenges")
 for _module in RULESET_DRAWERS:
     try:
         __import__(_module)

@@ -27,8 +27,13 @@ hook, called per engagement after Impact Hits and before blows
   ``directs_at_duel``) and nobody else may attack them (``may_attack``).
 - ¶6 overkill: ``character_duel.duel_score``.
 - ¶7 both survive: the challenge goes on next round (each duellist carries
-  the status ``challenge:<other id>``, saved in the map) and no new one can
-  be issued in that combat.
+  the status ``challenge:<other id>`` from acceptance, saved in the map;
+  ``clear_finished`` drops it once one is gone) and no new one can be
+  issued in that combat.
+
+Wired into the rank-and-flank round by ``rnf_hooks`` (before the round is
+planned: ``challenge_step``; before blows: who attacks whom; after blows:
+``resolve_blows``; after the round: ``clear_finished``).
 
 When the option is on this replaces the automatic commander duel of
 rank-and-flank-combat.txt ("When both sides of a fight have a commander,
@@ -50,7 +55,7 @@ from tabletop.rules.challenges.character_duel import (
     DuelResult,
     duel,
     duel_odds,
-    fighter,
+    fighters,
 )
 from tabletop.rules.challenges.characters import (
     CHALLENGE_STATUS_PREFIX,
@@ -166,7 +171,7 @@ def can_refuse(state: Battlefield, geom, model_id: str) -> bool:
 def _value(state, a: str, b: str) -> Fraction:
     """Expected score difference of one round for ``a``'s player (exact, ``character_duel.duel_odds``)."""
     pa, pb = state.owner(a), state.owner(b)
-    o = duel_odds(fighter(state.model(a), pa), fighter(state.model(b), pb))
+    o = duel_odds(*fighters(state, a, b))
     return o["expected_score"][pa] - o["expected_score"][pb]
 
 
@@ -295,100 +300,71 @@ def _into_contact(state: Battlefield, geom, ch: CharacterChallenge, log) -> tupl
         ch.moves, state = got
         log.emit("challenge_contact", RULE_FIGHT, models=list(ch.duellists), moved=dict(ch.moves),
                  treated_in_contact=False)
+    mark = []
+    for m in ch.duellists:
+        mm = state.model(m)
+        if challenge_partner(mm) != ch.opponent(m):
+            st = tuple(x for x in mm.status if not x.startswith(CHALLENGE_STATUS_PREFIX))
+            mark.append(replace(mm, status=st + (CHALLENGE_STATUS_PREFIX + ch.opponent(m),),
+                                written=mm.written | {"status"}))
+    state = state.with_models(mark)
     arrows = {m: [list(before[m]), list(state.model(m).at)] for m in ch.duellists
               if before[m] != state.model(m).at}
     for m, partner in ch.moves.items():
-        arrows[partner] = [list(before[m]), list(state.model(partner).at)]
+        arrows[partner] = [list(state.model(m).at), list(state.model(partner).at)]
+    ghosts = {m: [*before[m], state.model(m).facing_deg] for m in arrows if m in before}
     log.step("Challenge accepted: the characters face each other", RULE_FIGHT, state,
              challenge={"challenger": ch.challenger, "challenged": ch.challenged, "combat": list(ch.combat),
-                        "treated_in_contact": ch.treated_in_contact}, arrows=arrows,
+                        "treated_in_contact": ch.treated_in_contact}, arrows=arrows, ghosts=ghosts,
              highlight={m: "gold" for m in ch.duellists})
     return state, ch
 
 
-def resolve_blows(state: Battlefield, ch: CharacterChallenge, dice, log) -> DuelResult | None:
-    """The two characters' blows at each other this round (¶5-¶6); None when there is no duel.
+def resolve_blows(state: Battlefield, pair: tuple[str, str], dice, log,
+                  first_round: bool = False) -> DuelResult:
+    """The two characters' blows at each other this round (¶5-¶6).
 
-    Emits ``roll`` events, ``challenge_result`` {winner, removed, points,
-    overkill, scores} where ``points`` is the winner's combat score from the
-    challenge and ``overkill`` the counted part beyond the victim's
-    remaining Wounds (capped at +3).  Does not remove casualties (the round
-    removes them after every attack): see ``DuelResult.removed``.
+    Emits the ``roll`` events (the rank-and-flank roll code), ``challenge_result``
+    {winner, removed, points, overkill, scores, inflicted}: ``points`` is the
+    winner's combat score from the challenge, ``overkill`` the counted part
+    beyond the victim's remaining Wounds (at most +3).  Removes nobody: the
+    round removes casualties after every attack (``DuelResult.removed``).
     """
-    if not ch.duellists:
-        return None
-    a, b = ch.challenger, ch.challenged
-    fa, fb = fighter(state.model(a), state.owner(a)), fighter(state.model(b), state.owner(b))
+    a, b = pair
+    fa, fb = fighters(state, a, b, first_round)
     res = duel(dice, fa, fb)
     winner = None
     if len(res.removed) == 1:
-        winner = state.owner(a) if res.removed == [b] else state.owner(b)
-    log.emit("challenge_result", RULE_OVERKILL, winner=winner, removed=list(res.removed),
-             points=res.score.get(winner, 0) if winner else 0,
-             overkill=res.overkill.get(winner, 0) if winner else 0,
-             overkill_inflicted=res.overkill_inflicted.get(winner, 0) if winner else 0,
-             scores=dict(res.score), inflicted={m: bl.inflicted for m, bl in res.blows.items()})
+        winner = fa.player if res.removed == [b] else fb.player
+    if log is not None:
+        log.emit("challenge_result", RULE_OVERKILL, winner=winner, removed=list(res.removed),
+                 points=res.score.get(winner, 0) if winner else 0,
+                 overkill=res.overkill.get(winner, 0) if winner else 0,
+                 overkill_inflicted=res.overkill_inflicted.get(winner, 0) if winner else 0,
+                 scores=dict(res.score), inflicted={m: bl.inflicted for m, bl in res.blows.items()})
     return res
 
 
-def after_round(state: Battlefield, ch: CharacterChallenge, res: DuelResult | None, log) -> Battlefield:
-    """Carry a challenge both survived into next round (¶7); end it when one died.
-
-    Call after casualties are removed.  Survivors of a finished challenge
-    lose the ``challenge:`` status.
-    """
-    if not ch.duellists or res is None:
-        return state
-    alive = [m for m in ch.duellists if on_table(state, m)]
+def clear_finished(state: Battlefield, units, log=None) -> Battlefield:
+    """Drop the ``challenge:`` status of a duellist whose opponent is gone (¶7: the challenge
+    is resolved); a challenge both survived stays, to go on next round."""
     changed = []
-    for mid in alive:
-        m = state.model(mid)
-        st = tuple(s for s in m.status if not s.startswith(CHALLENGE_STATUS_PREFIX))
-        if len(alive) == 2:
-            st = st + (CHALLENGE_STATUS_PREFIX + ch.opponent(mid),)
-        changed.append(replace(m, status=st, written=m.written | {"status"}))
-    if len(alive) == 2:
-        log.emit("challenge_continues_next_round", RULE_CONTINUE, models=list(alive))
+    for uid in units:
+        if not state.has_unit(uid):
+            continue
+        for m in state.unit(uid).models:
+            other = challenge_partner(m)
+            if other is None:
+                continue
+            if on_table(state, other):
+                if log is not None and m.id < other:
+                    log.emit("challenge_continues_next_round", RULE_CONTINUE, models=[m.id, other])
+                continue
+            st = tuple(x for x in m.status if not x.startswith(CHALLENGE_STATUS_PREFIX))
+            changed.append(replace(m, status=st, written=m.written | {"status"}))
     return state.with_models(changed)
 
 
-
-def apply_duel(state: Battlefield, res: DuelResult, log) -> Battlefield:
-    """Record wounds and remove the duel's casualties (standalone rounds; a resolver does this itself)."""
-    lost = {}
-    for att, bl in res.blows.items():
-        victim = next(m for m in res.blows if m != att)
-        lost[victim] = bl.inflicted
-    changed = []
-    for mid, n in lost.items():
-        if n and mid not in res.removed:
-            m = state.model(mid)
-            changed.append(replace(m, wounds_lost=m.wounds_lost + n, written=m.written | {"wounds_lost"}))
-    state = state.with_models(changed)
-    for mid in res.removed:
-        log.emit("removed", RULE_OVERKILL, model=mid)
-    return state.without_models(res.removed)
-
-
-def challenge_round(state: Battlefield, dice, decisions, log) -> tuple[Battlefield, dict[str, int], list]:
-    """Challenges of every combat for one round, standalone: step, blows, casualties, carry-over.
-
-    What a rank-and-flank round does around its own blows; returns the
-    state, the combat score each player takes from challenges, and the
-    ``CharacterChallenge`` of each combat.
-    """
-    scores: dict[str, int] = {}
-    out = []
-    for combat in snapshot(state).engagements:
-        state, ch = challenge_step(state, combat, dice, decisions, log)
-        res = resolve_blows(state, ch, dice, log)
-        if res is not None:
-            for p, v in res.score.items():
-                scores[p] = scores.get(p, 0) + v
-            state = apply_duel(state, res, log)
-            state = after_round(state, ch, res, log)
-            log.step("Challenge blows", RULE_OVERKILL, state, challenge={
-                "challenger": ch.challenger, "challenged": ch.challenged, "combat": list(ch.combat)},
-                casualties=list(res.removed), scores=dict(res.score), overkill=dict(res.overkill))
-        out.append(ch)
-    return state, scores, out
+def pair_in(state: Battlefield, units) -> tuple[str, str] | None:
+    """The challenge being fought among ``units`` this round (from the duellists' status), or None."""
+    return ongoing(state, units)

@@ -284,7 +284,8 @@ def _combat(state, combat, dice, decisions, log, sub: ChallengeSubphase) -> Batt
         ch.disgraced = who
         log.emit("challenge_refused", RULE_DISGRACED, player=other, disgraced=who)
         log.step("Challenge refused: Disgraced", RULE_DISGRACED, state,
-                 challenge={"challenger": challenger, "combat": list(combat)}, disgraced=[who])
+                 challenge={"challenger": challenger, "combat": list(combat)}, disgraced=[who],
+                 focus=[list(state.model(x).at) for x in (challenger, who)])
         return state
     log.emit("challenge_accepted", RULE_DECLARE, player=other, challenged=answer)
     geom = snapshot(state)
@@ -300,15 +301,21 @@ def _combat(state, combat, dice, decisions, log, sub: ChallengeSubphase) -> Batt
     ch.aside = _aside_spots(state, combat, a, b)
     state = state.without_models([a.id, b.id])
     log.emit("set_aside", RULE_DECLARE, models=[a.id, b.id], combat=list(combat))
-    log.step("Challenge: set aside", RULE_DECLARE, state, challenge=_draw_challenge(ch))
+    log.step("Challenge: set aside", RULE_DECLARE, state, **_draw_challenge(ch, state))
     _fight(state, ch, dice, decisions, log)
     return state
 
 
-def _draw_challenge(ch: GambitChallenge, **extra) -> dict[str, Any]:
-    return {"challenger": ch.challenger, "challenged": ch.challenged, "combat": list(ch.combat),
-            "models": dict(ch.models), "aside": dict(ch.aside), "removed": list(ch.removed),
-            "players": list(ch.players), **extra}
+def _draw_challenge(ch: GambitChallenge, state: Battlefield | None = None) -> dict[str, Any]:
+    """Draw keys every challenge step carries: ``challenge`` (the pair set aside beside the
+    combat: models, where to draw them, who was removed) and ``focus`` (points to keep in view)."""
+    pts = [list(p) for p in ch.aside.values()] + [list(p) for p in ch.origin.values()]
+    if state is not None:
+        pts += [[m.x, m.y] for uid in ch.combat if state.has_unit(uid) for m in state.unit(uid).models]
+    return {"challenge": {"challenger": ch.challenger, "challenged": ch.challenged,
+                          "combat": list(ch.combat), "models": dict(ch.models), "aside": dict(ch.aside),
+                          "removed": list(ch.removed), "players": list(ch.players)},
+            "focus": pts}
 
 
 def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> None:
@@ -344,7 +351,7 @@ def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> Non
             if gambit(g).taunt:
                 taunts[p] = taunts.get(p, 0) + 1
         log.step(f"Face-Off (round {round_no})", "gambit-challenge.txt Step 2 (Face-Off)", state,
-                 challenge=_draw_challenge(ch), gambits=dict(fo.chosen), banned=list(fo.banned),
+                 **_draw_challenge(ch, state), gambits=dict(fo.chosen), banned=list(fo.banned),
                  first=fo.order[0])
         # Step 3: weapons, reactive player first; Focus Rolls
         for p in (reactive, active):
@@ -364,13 +371,16 @@ def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> Non
         winner, totals, rerolls = focus_step(dice, sides)
         for ev in log.events[start:]:
             if ev.type == "roll" and ev.get("player") in focus:
-                focus[ev["player"]]["dice"] = ev["dice"]
-                focus[ev["player"]]["total"] = ev["result"]
+                rec = focus[ev["player"]]
+                keep = gambit(fo.chosen[ev["player"]]).focus_keep
+                rec.update(dice=ev["dice"], total=ev["result"], keep=keep,
+                           kept=max(ev["dice"]) if keep == "highest" else
+                           min(ev["dice"]) if keep == "lowest" else ev["dice"][0])
         banked = {}
         advantage = winner
         log.emit("challenge_advantage", RULE_FOCUS, player=winner, totals=totals, rerolls=rerolls)
-        log.step(f"Focus (round {round_no})", RULE_FOCUS, state, challenge=_draw_challenge(ch),
-                 gambits=dict(fo.chosen), focus=focus, advantage=winner,
+        log.step(f"Focus (round {round_no})", RULE_FOCUS, state, **_draw_challenge(ch, state),
+                 gambits=dict(fo.chosen), focus_roll=focus, advantage=winner,
                  support={p: {"bonus": support[p], "models": counted[p]} for p in (p1, p2)})
         # Step 4: Strike
         flurry = {}
@@ -399,7 +409,7 @@ def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> Non
             log.emit("removed", RULE_STRIKE, model=by_player[p])
         ch.rounds.append({"round": round_no, "gambits": dict(fo.chosen), "focus": totals,
                           "advantage": winner, "blows": {p: vars(b) for p, b in res.blows.items()}})
-        log.step(f"Strike (round {round_no})", RULE_STRIKE, state, challenge=_draw_challenge(ch),
+        log.step(f"Strike (round {round_no})", RULE_STRIKE, state, **_draw_challenge(ch, state),
                  gambits=dict(fo.chosen), advantage=winner,
                  blows={by_player[p]: vars(b) for p, b in res.blows.items()})
         if res.removed:
@@ -439,7 +449,7 @@ def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> Non
              winner_model=by_player[result.winner] if result.winner else None,
              removed=list(ch.removed), points=result.points, overkill=None, reason=result.reason,
              withdrawn=withdrawn, wounds_caused=dict(caused), rounds=round_no)
-    log.step("Glory", RULE_GLORY, state, challenge=_draw_challenge(ch), points={result.winner: result.points}
+    log.step("Glory", RULE_GLORY, state, **_draw_challenge(ch, state), points={result.winner: result.points}
              if result.winner else {}, reason=result.reason)
 
 
@@ -483,8 +493,10 @@ def return_models(state: Battlefield, sub: ChallengeSubphase, log) -> Battlefiel
                 ev["note"] = note
             log.emit("returned", RULE_RESOLUTION, **ev)
     if sub.set_aside:
-        log.step("Resolution: challengers return", RULE_RESOLUTION, state,
-                 returned={m.id: state.model(m.id).at for m in sub.set_aside if on_table(state, m.id)})
+        back = {m.id: {"at": list(state.model(m.id).at), "from": list(ch.origin[m.id])}
+                for ch in sub.challenges for m in ch.survivors if on_table(state, m.id)}
+        log.step("Resolution: challengers return", RULE_RESOLUTION, state, returned=back,
+                 focus=[v["at"] for v in back.values()] + [v["from"] for v in back.values()])
     return state
 
 

@@ -26,10 +26,16 @@ from tabletop.rules.rank_and_flank.odds import odds
 from tabletop.rules.rank_and_flank.round import (
     RoundContext,
     add_after_blows,
+    add_after_round,
     add_before_blows,
+    add_before_plan,
 )
 from tabletop.rules.registry import Ruleset, register
 
 RULESET = register(Ruleset("rank-and-flank", fight=fight, odds=odds))
 
-__all__ = ["RULESET", "RoundContext", "add_after_blows", "add_before_blows", "fight", "odds"]
+__all__ = ["RULESET", "RoundContext", "add_after_blows", "add_after_round", "add_before_blows",
+           "add_before_plan", "fight", "odds"]
+
+# character challenges (character-challenge.txt) plug into the round's hooks
+import tabletop.rules.challenges.rnf_hooks  # noqa: E402,F401

@@ -67,10 +67,11 @@ class BreakResult:
 
 
 def discipline_of(state: Battlefield, unit_id: str, alive: set[str]) -> tuple[int, str]:
-    """The Discipline the unit tests on and the model it comes from (a living commander's first)."""
+    """The Discipline the unit tests on and the model it comes from (a living commander's first;
+    one that retired in disgrace from a challenge lends none that turn, character-challenge.txt ¶3)."""
     unit = state.unit(unit_id)
     for m in unit.models:
-        if m.id in alive and (m.role or "") == "commander":
+        if m.id in alive and (m.role or "") == "commander" and "disgraced" not in m.status:
             return P.model_stat(m, "Discipline"), m.id
     m = P.retinue_profile(state, unit_id, alive)
     return P.model_stat(m, "Discipline"), m.id

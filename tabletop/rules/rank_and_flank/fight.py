@@ -25,7 +25,13 @@ from tabletop.rules.rank_and_flank import profiles as P
 from tabletop.rules.rank_and_flank.breaks import break_test
 from tabletop.rules.rank_and_flank.draw import attacks_draw, units_draw
 from tabletop.rules.rank_and_flank.flee import flee, turn_to_face_all
-from tabletop.rules.rank_and_flank.round import RoundContext, plan_round, resolve_round
+from tabletop.rules.rank_and_flank.round import (
+    AFTER_ROUND,
+    BEFORE_PLAN,
+    RoundContext,
+    plan_round,
+    resolve_round,
+)
 from tabletop.rules.rank_and_flank.wounds import allocate
 from tabletop.rules.registry import Resolution
 
@@ -77,6 +83,10 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
     """One round of one engagement; returns the state after it (see module docstring)."""
     geo = snapshot(state)
     units = [u for u in units if geo.unit_models(u)]
+    for hook in BEFORE_PLAN:              # e.g. character challenges (may move models)
+        after = hook(state, units, dice, decisions, log)
+        if after is not state:
+            state, geo = after, snapshot(after)
     ctx = plan_round(state, geo, units, decisions, log, dice)
     head = f"Engagement {index} of {of} ({' v '.join(units)})"
     log.emit("engagement", C.ENGAGEMENTS, index=index, of=of, units=units,
@@ -162,6 +172,8 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
                  C.TURN_TO_FACE, state, focus=focus,
                  rnf_units=units_draw(state, geo4, [x for x in units if geo4.unit_models(x)]),
                  rnf_turn=turns)
+    for hook in AFTER_ROUND:
+        state = hook(state, units, log)
     charged = [u for u in units if state.has_unit(u) and state.unit(u).charged]
     if charged:
         for u in charged:

@@ -92,8 +92,12 @@ def _count(faces: list[int], target: int) -> int:
 
 
 def roll_to_hit(dice: Dice, n: int, spec: HitSpec, *, player: str | None = None,
-                against: str = "") -> int:
-    """Roll ``n`` attack rolls; returns the hits after re-rolls (events ``roll``)."""
+                against: str = "", faces_out: list[int] | None = None) -> int:
+    """Roll ``n`` attack rolls; returns the hits after re-rolls (events ``roll``).
+
+    ``faces_out``, when given, receives the final face of every die (for
+    rules that look at natural 6s, such as a challenge's Killing Blow).
+    """
     if n <= 0:
         return 0
     mods = {"modifier": spec.modifier} if spec.modifier else {}
@@ -119,6 +123,8 @@ def roll_to_hit(dice: Dice, n: int, spec: HitSpec, *, player: str | None = None,
                             result=lambda f: _count(f, spec.target))
             for i, f in zip(idx, new):
                 faces[i] = f
+    if faces_out is not None:
+        faces_out.extend(faces)
     return _count(faces, spec.target)
 
 

@@ -24,7 +24,12 @@ this text has none) and before any blow is struck; ``AFTER_BLOWS`` with the
 context and the ``Blows`` before casualties are worked out.  A hook may edit
 ``ctx.attacks`` (e.g. point two characters at each other with
 ``target_model``), add ``ctx.duels``, put models in ``ctx.excluded`` (they do
-not attack), and append combat score items to ``ctx.score_extra``.
+not attack), put models in ``ctx.protected`` (no wound from a unit's pool
+reaches them: character-challenge.txt ¶5) and append combat score items to
+``ctx.score_extra``.  ``BEFORE_PLAN`` functions ``(state, units, dice,
+decisions, log) -> state`` run in ``fight.fight_engagement`` before the round
+is planned (issuing a challenge may move models); ``AFTER_ROUND`` functions
+``(state, units, log) -> state`` run once the round is over.
 """
 
 from __future__ import annotations
@@ -48,6 +53,8 @@ from tabletop.rules.rank_and_flank.rolls import hit_spec, save_spec, strike
 from tabletop.rules.rank_and_flank.score import Score, combat_score
 from tabletop.rules.rank_and_flank.wounds import Casualties, allocate
 
+BEFORE_PLAN: list[Callable[..., Battlefield]] = []
+AFTER_ROUND: list[Callable[..., Battlefield]] = []
 BEFORE_BLOWS: list[Callable[[RoundContext], None]] = []
 AFTER_BLOWS: list[Callable[[RoundContext, Blows], None]] = []
 KIND_ORDER = {"front": 0, "lance": 1, "flank": 2, "support": 3, "commander": 4, "duel": 5}
@@ -57,6 +64,20 @@ def add_before_blows(fn: Callable[[RoundContext], None]) -> Callable[[RoundConte
     """Register a hook run after planning and before blows (see module docstring)."""
     if fn not in BEFORE_BLOWS:
         BEFORE_BLOWS.append(fn)
+    return fn
+
+
+def add_before_plan(fn: Callable[..., Battlefield]) -> Callable[..., Battlefield]:
+    """Register a hook run before the round is planned (see module docstring)."""
+    if fn not in BEFORE_PLAN:
+        BEFORE_PLAN.append(fn)
+    return fn
+
+
+def add_after_round(fn: Callable[..., Battlefield]) -> Callable[..., Battlefield]:
+    """Register a hook run once the round is over (see module docstring)."""
+    if fn not in AFTER_ROUND:
+        AFTER_ROUND.append(fn)
     return fn
 
 
@@ -91,6 +112,7 @@ class RoundContext:
     log: EventLog | None = None
     dice: Dice | None = None
     excluded: set[str] = field(default_factory=set)
+    protected: set[str] = field(default_factory=set)
     score_extra: list[dict] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -193,6 +215,8 @@ def strike_all(ctx: RoundContext, dice: Dice) -> Blows:
     """Every attack of the round, simultaneously: rolls grouped by attacker
     unit, target and profile (see the module docstring for the order)."""
     blows = Blows()
+    if ctx.dice is None:
+        ctx.dice = dice            # the AFTER_BLOWS hooks roll with the round's dice
     for key, members in roll_groups(ctx).items():
         unit, target, target_model, hit, save, lethal = key
         n = sum(a.dice for a in members)
@@ -229,7 +253,15 @@ def casualties(ctx: RoundContext, blows: Blows) -> tuple[dict[str, Casualties], 
     out = {}
     for u in ctx.units:
         duel = {m: w for m, w in blows.duel.items() if m in alive[u]}
-        out[u] = allocate(ctx.state, ctx.forms[u], alive[u], blows.pools.get(u, 0), duel)
+        shielded = alive[u] & ctx.protected
+        if not shielded:
+            out[u] = allocate(ctx.state, ctx.forms[u], alive[u], blows.pools.get(u, 0), duel)
+            continue
+        # protected models take their duel wounds only, never the pool's
+        cas = allocate(ctx.state, ctx.forms[u], alive[u], 0, duel)
+        rest = alive[u] - shielded
+        out[u] = allocate(ctx.state, ctx.forms[u], rest, blows.pools.get(u, 0), None, cas)
+        alive[u] = rest | (alive[u] & shielded)
     return out, alive
 
 
