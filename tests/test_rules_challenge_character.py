@@ -279,3 +279,23 @@ def test_a_commander_who_retired_in_disgrace_lends_no_discipline():
     m = s.model("swords/2")
     s2 = s.with_models([m.__class__(**{**m.__dict__, "status": ("disgraced",)})])
     assert discipline_of(s2, "swords", alive) == (7, "swords/1")         # the retinue's 7
+
+
+def test_no_wound_from_the_units_pool_reaches_a_duellist():
+    from tabletop.rules.rank_and_flank.round import Blows, casualties, plan_round
+    s = rnf(spears(), swords())
+    s = s.with_models([s.model("spears/2").__class__(**{**s.model("spears/2").__dict__,
+                                                        "status": ("challenge:swords/2",)}),
+                       s.model("swords/2").__class__(**{**s.model("swords/2").__dict__,
+                                                        "status": ("challenge:spears/2",)})])
+    g = snapshot(s)
+    ctx = plan_round(s, g, list(COMBAT), Decisions([], None), None, FixedDice([]))
+    assert ctx.extra["challenge"] == ("spears/2", "swords/2")
+    assert {"spears/2", "swords/2"} <= ctx.excluded and {"spears/2", "swords/2"} <= ctx.protected
+    # 12 wounds in the Swordsmen's pool: its 9 other models die, 3 are wasted; the Champion stands
+    cas, alive = casualties(ctx, Blows(pools={"swords": 12}))
+    assert "swords/2" not in cas["swords"].removed and len(cas["swords"].removed) == 9
+    assert alive["swords"] == {"swords/2"} and cas["swords"].wasted == 3
+    # its challenge wounds still reach it
+    cas, _ = casualties(ctx, Blows(pools={"swords": 1}, duel={"swords/2": 1}))
+    assert "swords/2" in cas["swords"].removed

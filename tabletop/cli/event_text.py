@@ -97,6 +97,11 @@ _FORMATS: dict[str, Callable[[Event], str]] = {
 }
 
 
+from tabletop.cli.challenge_text import FORMATS as _CHALLENGE_FORMATS  # noqa: E402
+
+_FORMATS.update(_CHALLENGE_FORMATS)
+
+
 def describe(ev: Event) -> str:
     """The text for one event ('' for events not worth a line)."""
     fmt = _FORMATS.get(ev.type)

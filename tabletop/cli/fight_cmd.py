@@ -80,6 +80,15 @@ def run(args) -> int:
     state = load_map(args.map)
     ruleset = ruleset_for(state)
     if args.odds:
+        if state.rules.challenges:          # challenge odds (tabletop.rules.challenges.report)
+            from tabletop.rules.challenges.report import challenge_odds, odds_lines
+            report = challenge_odds(state)
+            if args.json:
+                print_json(report)
+            else:
+                print("\n".join(odds_lines(report)))
+            if ruleset.odds is None or args.json:
+                return 0
         if ruleset.odds is None:
             raise TabletopError(f"{args.map}: no odds for this ruleset ({state.ruleset})")
         odds = ruleset.odds(state)

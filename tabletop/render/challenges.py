@@ -32,33 +32,19 @@ import pygame
 from tabletop.geometry.footprints import base_polygon
 from tabletop.render import prims
 from tabletop.render.board import Canvas, draw_base, ring_model
+from tabletop.render.rank_and_flank import _stack
 from tabletop.render.steps import register_drawer
 from tabletop.render.theme import shade
 
 # named defaults: colours
 DUEL_GOLD = (215, 170, 20)
 DISGRACE_RED = (190, 20, 20)
-PANEL_PLATE = (252, 252, 248, 235)
 PANEL_TEXT = (25, 25, 25)
-_STACKS: dict[int, list[pygame.Rect]] = {}
 
 
 def _panel(c: Canvas, lines, colours, border) -> None:
-    """A text plate stacked upwards from the bottom-right corner, one stack per frame."""
-    stack = _STACKS.setdefault(id(c), [])
-    if len(_STACKS) > 8:
-        for k in list(_STACKS)[:-1]:
-            _STACKS.pop(k, None)
-    size = prims.text_size(lines, pad=6, spacing=2)
-    sw, sh = c.surface.get_size()
-    x, y = sw - size[0] - 10, sh - size[1] - 10
-    for r in stack:
-        if r.left < x + size[0] and x < r.right:
-            y = min(y, r.top - size[1] - 8)
-    rect = prims.text_plate(c.surface, lines, (x, y), PANEL_TEXT, PANEL_PLATE, border, pad=6,
-                            spacing=2, colours=colours)
-    stack.append(rect)
-    c.taken.append(rect)
+    """A text plate in the bottom-right stack the rank-and-flank panels share (no overlaps)."""
+    _stack(c, lines, colours, border, "right")
 
 
 def _pcol(c: Canvas, player: str):

@@ -30,15 +30,9 @@ from functools import cache
 from tabletop.board.state import Battlefield
 from tabletop.rules.dice import enumerate_outcomes
 from tabletop.rules.rank_and_flank import profiles as P
-from tabletop.rules.rank_and_flank.attacks import has_charge_bonus, model_attacks
-from tabletop.rules.rank_and_flank.rolls import (
-    HitSpec,
-    SaveSpec,
-    hit_spec,
-    roll_saves,
-    roll_to_hit,
-    save_spec,
-)
+from tabletop.rules.rank_and_flank.attacks import model_attacks
+from tabletop.rules.rank_and_flank.rolls import HitSpec, SaveSpec, roll_saves, roll_to_hit
+from tabletop.rules.rank_and_flank.round import attack_specs
 
 RULE_BLOWS = "character-challenge.txt ¶5"
 RULE_OVERKILL = "character-challenge.txt ¶6"
@@ -73,17 +67,10 @@ def fighters(state: Battlefield, a: str, b: str, first_round: bool = False) -> t
     """
     def one(me: str, foe: str) -> Fighter:
         m, d = state.model(me), state.model(foe)
-        power = P.model_stat(m, "Power")
-        if first_round and has_charge_bonus(state, m.unit_id):
-            power += P.charge_power(m)
-        reroll = "misses" if P.has(m, P.REROLL_MISSES) else ("ones" if P.has(m, P.REROLL_ONES) else None)
-        mod = P.to_hit_modifier(m) - (1 if P.has(d, P.HARD_TO_HIT) else 0)
-        hit = hit_spec(P.model_stat(m, "Skill"), P.model_stat(d, "Skill"), mod, reroll,
-                       P.has(d, P.FORCE_REROLL_HITS))
-        save = save_spec(power, P.model_stat(d, "Defense"), P.has(m, P.HALBERD), P.has(m, *P.POISONED))
+        hit, save, lethal = attack_specs(state, m, d, first_round)
         w = P.model_stat(m, "Wounds")
         return Fighter(me, state.owner(me), model_attacks(state, me, first_round), w,
-                       max(0, w - m.wounds_lost), hit, save, P.has(m, P.LETHAL), m.has("killing-blow"))
+                       max(0, w - m.wounds_lost), hit, save, lethal, m.has("killing-blow"))
 
     return one(a, b), one(b, a)
 

@@ -177,15 +177,14 @@ def plan_round(state: Battlefield, geo: Geometry, units: list[str], decisions: D
     return ctx
 
 
-def _spec_key(ctx: RoundContext, a: Attack) -> tuple:
-    state = ctx.state
-    m = state.model(a.model)
-    if a.target_model is not None:
-        d = state.model(a.target_model)
-    else:
-        d = P.retinue_profile(state, a.target_unit)
+def attack_specs(state: Battlefield, attacker, defender, first_round: bool) -> tuple:
+    """(HitSpec, SaveSpec, lethal) for ``attacker``'s blows at ``defender`` (models): Skill
+    against Skill with the to-hit modifiers and re-rolls, Power (with a charge bonus in the first
+    round) against Defense, Halberd, Poisoned Attacks, Lethal Strikes.  Used by the round and by
+    character challenges."""
+    m, d = attacker, defender
     power = P.model_stat(m, "Power")
-    if ctx.first_round and has_charge_bonus(state, a.unit):
+    if first_round and has_charge_bonus(state, m.unit_id):
         power += P.charge_power(m)
     reroll = "misses" if P.has(m, P.REROLL_MISSES) else ("ones" if P.has(m, P.REROLL_ONES) else None)
     mod = P.to_hit_modifier(m) - (1 if P.has(d, P.HARD_TO_HIT) else 0)
@@ -193,6 +192,17 @@ def _spec_key(ctx: RoundContext, a: Attack) -> tuple:
                    P.has(d, P.FORCE_REROLL_HITS))
     save = save_spec(power, P.model_stat(d, "Defense"), P.has(m, P.HALBERD), P.has(m, *P.POISONED))
     lethal = P.has(m, P.LETHAL) and P.model_stat(d, "Wounds") > 1
+    return hit, save, lethal
+
+
+def _spec_key(ctx: RoundContext, a: Attack) -> tuple:
+    state = ctx.state
+    m = state.model(a.model)
+    if a.target_model is not None:
+        d = state.model(a.target_model)
+    else:
+        d = P.retinue_profile(state, a.target_unit)
+    hit, save, lethal = attack_specs(state, m, d, ctx.first_round)
     return (a.unit, a.target_unit, a.target_model, hit, save, lethal)
 
 
