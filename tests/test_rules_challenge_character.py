@@ -299,3 +299,19 @@ def test_no_wound_from_the_units_pool_reaches_a_duellist():
     # its challenge wounds still reach it
     cas, _ = casualties(ctx, Blows(pools={"swords": 1}, duel={"swords/2": 1}))
     assert "swords/2" in cas["swords"].removed
+
+
+def test_exact_duel_odds_by_hand():
+    from fractions import Fraction as Fr
+
+    from tabletop.rules.challenges.character_duel import duel_odds
+    killer = dict(CHAMPION)
+    s = rnf(spears(), swords(chars=[(2, 1, "champion", killer, {"keywords": ["killing-blow"]})]))
+    o = duel_odds(*fighters(s, "spears/2", "swords/2"))
+    # Captain: 3 attacks, each wounds with 2/3 (hit 3+) x 2/3 (save 5+ fails) = 4/9; the 1-Wound
+    # Champion dies with 1 - (5/9)^3 = 604/729.  Champion: 2 attacks, each a Killing Blow (a 6,
+    # 2 wounds) 1/6, a 4-5 then a failed 4+ save (1 wound) 1/6, nothing 2/3; the 2-Wound Captain
+    # dies unless the total is 0 or 1: 1 - (4/9 + 2 x 2/3 x 1/6) = 1/3.
+    assert o["win"] == {"red": Fr(604, 729) * Fr(2, 3), "blue": Fr(125, 729) * Fr(1, 3)}
+    assert o["both_die"] == Fr(604, 729) * Fr(1, 3)
+    assert o["both_survive"] == Fr(125, 729) * Fr(2, 3)
