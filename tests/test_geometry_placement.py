@@ -9,8 +9,11 @@ from dataclasses import replace
 
 import pytest
 from challengekit import battlefield, model, unit
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop.board.state import Terrain
+from tabletop.geometry import snapshot
 from tabletop.geometry.placement import find_return_spot, swap_out_of_contact
 
 RING = 2 * 32 / 25.4 / 2 + 0.01
@@ -52,3 +55,22 @@ def test_return_spot_avoids_impassable_terrain():
 def test_swap_out_of_contact_none_for_a_lone_model():
     s = battlefield([unit("a", "red", [model(10, 10)]), unit("b", "blue", [model(10, 11.26)])])
     assert swap_out_of_contact(s, "a/1") is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.floats(4, 16), st.floats(4, 16)), min_size=1, max_size=6),
+       st.floats(4, 16), st.floats(4, 16))
+def test_a_returned_model_never_overlaps_and_touches_its_locked_enemy(enemies, ox, oy):
+    # enemies of unit b scattered (overlaps among them allowed: they are the given table);
+    # the returning model's unit is gone, so it must end in base contact with one of b
+    s = battlefield([unit("b", "blue", [model(x, y) for x, y in enemies])], width=20, depth=20)
+    lone = battlefield([unit("a", "red", [model(ox, oy)])], width=20, depth=20).model("a/1")
+    spot = find_return_spot(s, lone, "red", locked_with=["b"], prefer=(ox, oy))
+    if spot is None:
+        return
+    placed = replace(s, units=s.units + (battlefield([unit("a", "red", [model(spot.x, spot.y)])],
+                                                      width=20, depth=20).unit("a"),))
+    g = snapshot(placed)
+    assert not any("a/1" in pair for pair in g.overlaps)
+    assert any(g.in_base_contact("a/1", m) for m in g.unit_models("b"))
+    assert "a/1" not in g.off_table

@@ -6,9 +6,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from challengekit import duellist_for
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop.rules.challenges.duellist import Weapon
-from tabletop.rules.challenges.gambits import GUARD, TEST, allowed, gambit, precedence
+from tabletop.rules.challenges.gambits import GAMBIT_NAMES, GUARD, TEST, allowed, gambit, precedence
 from tabletop.rules.challenges.odds import (
     DuelSetup,
     best_gambit,
@@ -95,3 +97,16 @@ def test_summary_lists_every_allowed_pair():
     assert len(s["pairs"]) == 8 * 7 + 8
     for row in s["pairs"]:
         assert abs(row["win"]["red"] + row["win"]["blue"] + row["draw"] - 1.0) < 1e-9
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 7), st.integers(2, 7), st.integers(1, 3), st.integers(1, 3), st.integers(2, 6),
+       st.sampled_from(GAMBIT_NAMES), st.sampled_from(GAMBIT_NAMES))
+def test_odds_are_a_distribution(ws_a, ws_b, w_a, a_b, sv, g1, g2):
+    if g1 == g2 or g2 == "Feint and Riposte":
+        return
+    setup = DuelSetup(("red", "blue"), {"red": D("red", ws=ws_a, w=w_a), "blue": D("blue", ws=ws_b, a=a_b, sv=sv)},
+                      {"red": BLADE, "blue": BLADE}, support={"red": 1}, active="blue")
+    o = pair_odds(setup, {"red": g1, "blue": g2})
+    assert o.win["red"] + o.win["blue"] + o.draw == 1
+    assert all(v >= 0 for v in o.points.values())

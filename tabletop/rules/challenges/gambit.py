@@ -22,6 +22,13 @@ still alive goes back to its unit, in coherency and engaged where possible,
 or into base contact with an enemy unit it was locked with if its unit is
 gone - spots found by ``geometry.placement.find_return_spot``.
 
+Disgraced (named default ``DISGRACED_READS``): the status is written on the
+model (``status = ["disgraced"]``, kept in the map ``-o`` writes, since the End
+Phase is not part of a fight); its halved WS and Ld apply wherever a WS or Ld
+characteristic is read (a later challenge: ``duellist.py``); its unit counts
+as under a status for outside support.  The fight-phase attack sequence reads
+a weapon's roll needed, not a WS characteristic, so it is not changed there.
+
 Named defaults: ``ISSUE_ORDER``; ``PROLONG_LIMIT`` (the default policy does
 not prolong past this many rounds) and ``HARD_ROUND_LIMIT`` (the text sets
 no limit; a scripted run that keeps prolonging ends here with an event);
@@ -78,6 +85,7 @@ REFUSE_COST = Fraction(1)
 DISGRACE_POLICY = "the eligible enemy model with the highest Leadership, then Weapon Skill"
 RESOLUTION_AFTER = "fight step"
 WALKER_COUNTS = 5
+DISGRACED_READS = "where a WS or Ld characteristic is read; the unit counts as under a status"
 
 
 @dataclass
