@@ -61,7 +61,7 @@ def test_random_pile_in_keeps_the_hard_clauses(red, blue, red_base, blue_base, e
     after = snapshot(plan.state_after(state))
     moved = set(plan.positions)
     # never more than 3" along its path
-    for m, path in plan.paths.items():
+    for path in plan.paths.values():
         assert sum(math.dist(a, b) for a, b in itertools.pairwise(path)) <= 3.0 + tol
     # no base overlapping at the end
     assert not [pair for pair in after.overlaps if moved & set(pair)]
