@@ -27,7 +27,7 @@ from tabletop.board.state import Battlefield, Model
 from tabletop.errors import IllegalMoveError, UnknownIdError
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.snapshot import Geometry
-from tabletop.geometry.sweeps import cores_at
+from tabletop.geometry.sweeps import core_of, cores_at
 
 KINDS = ("pile_in", "ongoing", "engaging", "objective")
 PILE_IN_RULE = "fight-phase.txt 12.03"
@@ -274,8 +274,7 @@ class MoveContext:
                 self.start_dist[mid] = geo.distance(mid, o.id)
             return
         for t in set(self.spec.targets) | {u for s in self.start_engaged.values() for u in s}:
-            idx = [geo.index_of(e) for e in geo.unit_models(t)]
-            self._parts[t] = (geo.cores[idx], geo.pads[idx], [geo.ids[i] for i in idx])
+            self._parts_for(t)
         for mid in self.ids:
             best, best_d = None, float("inf")
             for t in self.spec.targets:          # ties: the first in spec order
@@ -300,9 +299,10 @@ class MoveContext:
 
     def _parts_for(self, target: str):
         if target not in self._parts:
-            geo = self.geo
-            idx = [geo.index_of(e) for e in geo.unit_models(target)]
-            self._parts[target] = (geo.cores[idx], geo.pads[idx], [geo.ids[i] for i in idx])
+            ids = self.geo.unit_models(target)
+            parts = [core_of(m.base, m.facing_deg, m.at) for m in map(self.state.model, ids)]
+            self._parts[target] = (np.array([c for c, _ in parts], dtype=object),
+                                   np.array([p for _, p in parts], dtype=float), ids)
         return self._parts[target]
 
     def dist_at(self, mid: str, points, target: str | None = None) -> np.ndarray:
