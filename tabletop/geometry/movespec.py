@@ -17,7 +17,7 @@ selected enemy units.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import shapely
@@ -35,6 +35,9 @@ CONSOLIDATE_RULE = "fight-phase.txt 12.08"
 
 #: 12.03 read as written: distance to a target unit is to its closest model.
 CLOSEST_TARGET_READING = "unit's closest model"
+#: extra inches (for base sizes) round what a move can touch: the moving unit's
+#: reach plus target range plus engagement range plus this
+NEIGHBOURHOOD = 4.0
 #: 12.08: "within 3" of one or more enemy units / objectives" picks the mode
 #: (the text gives 3" outright, so it is not the consolidate distance).
 CONSOLIDATION_MODE_RANGE = 3.0
@@ -214,6 +217,7 @@ class MoveContext:
         self.problems: list[Violation] = []
         self.objective = None
         self._check_targets()
+        self.local = self._neighbourhood()
         self.fixed: dict[str, str] = {}
         if spec.kind in ("pile_in", "ongoing"):
             for mid in self.ids:
@@ -258,6 +262,26 @@ class MoveContext:
                 raise UnknownIdError(f"no unit {t!r}")
             if state.unit(t).player == self.player:
                 self.problems.append(self._unit_violation(f"{what} {t} is not an enemy unit"))
+
+    def _neighbourhood(self) -> Battlefield:
+        """The state cut down to the units a move can touch (whole units): the
+        moving unit, its targets, and every unit with a model within
+        ``NEIGHBOURHOOD`` of it (a move's checks read nothing farther)."""
+        r = self.rules
+        reach = (self.spec.max_distance + max(r.pile_in_target_range, CONSOLIDATION_MODE_RANGE)
+                 + max(r.engagement_range, r.coherency_range or 0.0) + NEIGHBOURHOOD)
+        mine = np.array([m.at for m in self.unit.models], dtype=float)
+        keep = []
+        for u in self.state.units:
+            if u.id == self.unit.id or u.id in self.spec.targets:
+                keep.append(u)
+                continue
+            xy = np.array([m.at for m in u.models], dtype=float)
+            rad = max(m.base.radius for m in u.models)
+            d = np.hypot(xy[:, None, 0] - mine[None, :, 0], xy[:, None, 1] - mine[None, :, 1])
+            if d.min() <= reach + rad:
+                keep.append(u)
+        return replace(self.state, units=tuple(keep))
 
     def _unit_violation(self, text: str) -> Violation:
         return Violation(None, self.spec.rule, f"{text} ({self.sec})")
