@@ -411,21 +411,26 @@ def contact_spot(arena: Arena, base: Base, facing_deg: float, start: XY, target:
                         for f in np.linspace(0.0, 1.0, SPOT_COUNT, endpoint=False)])
     pts = pts[np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1])
               <= max_distance + gap + 2.0 * base.radius]
-    if not len(pts):
-        return None
-    inset = base.radius if base.is_round else max(base.along, base.across) / 2.0
-    on_table = ((pts[:, 0] >= inset) & (pts[:, 0] <= arena.width - inset)
-                & (pts[:, 1] >= inset) & (pts[:, 1] <= arena.depth - inset))
-    pts = pts[on_table]
-    if not len(pts):
-        return None
-    clear = _Clearance(arena, base, facing_deg, start, obstacles,
-                       sim_reach(base, max_distance)).clear_at([tuple(p) for p in pts])
-    pts = pts[clear]
+    pts = pts[free_at(arena, base, facing_deg, start, obstacles, pts)] if len(pts) else pts
     if not len(pts):
         return None
     k = int(np.argmin(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1])))
     return (float(pts[k, 0]), float(pts[k, 1]))
+
+
+def free_at(arena: Arena, base: Base, facing_deg: float, start: XY,
+            obstacles: Sequence[Obstacle], points: Sequence[XY]) -> np.ndarray:
+    """For each point: the base standing there is on the table and overlaps no
+    obstacle or impassable terrain (beyond a quarter of the tolerance)."""
+    xy = np.asarray(points, dtype=float).reshape(-1, 2)
+    if not len(xy):
+        return np.zeros(0, dtype=bool)
+    inset = base.radius if base.is_round else max(base.along, base.across) / 2.0
+    on = ((xy[:, 0] >= inset) & (xy[:, 0] <= arena.width - inset)
+          & (xy[:, 1] >= inset) & (xy[:, 1] <= arena.depth - inset))
+    far = float(np.hypot(xy[:, 0] - start[0], xy[:, 1] - start[1]).max())
+    clear = _Clearance(arena, base, facing_deg, start, obstacles, far + 2.0 * base.radius + 1.0)
+    return on & clear.clear_at([tuple(p) for p in xy])
 
 
 def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,

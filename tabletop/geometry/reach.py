@@ -26,6 +26,7 @@ from tabletop.geometry.paths import (
     Route,
     contact_spot,
     find_routes,
+    free_at,
     near_obstacles,
 )
 from tabletop.geometry.sweeps import XY, prefix_to, samples
@@ -34,6 +35,8 @@ from tabletop.geometry.sweeps import XY, prefix_to, samples
 AIMS_PER_MODEL = 3
 #: end points are tried every this many inches along a route
 SAMPLE_STEP = 0.05
+#: spots engaged with several units at once are looked for on a grid this fine
+SPOT_GRID = 0.1
 
 
 @dataclass
@@ -69,10 +72,11 @@ def obstacles_for(ctx: MoveContext, mid: str, where: dict[str, XY]) -> list[Obst
 
 
 def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
-                  goal: str | None = None) -> Reach | None:
+                  goal: str | tuple[str, ...] | None = None) -> Reach | None:
     """The best end point along ``route`` that keeps the model's own clauses, or None.
 
-    ``goal`` is the enemy unit to be engaged with (default: the model's closest target).
+    ``goal`` is the enemy unit to be engaged with (default: the model's closest
+    target), or a tuple of enemy units to be engaged with all at once.
     """
     if len(route.path) < 2:
         return None
@@ -90,9 +94,11 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
         contact = ctx.contact_at(mid, xy)
         dist = ctx.dist_at(mid, xy)
     else:
-        dist = ctx.dist_at(mid, xy, goal)
-        achieved = ctx.engaged_at(mid, xy, goal)
-        contact = np.array([tolmod.in_contact(v, ctx.tol) for v in dist], dtype=bool)
+        units = goal if isinstance(goal, tuple) else (goal,)
+        dists = np.array([ctx.dist_at(mid, xy, u) for u in units])
+        achieved = np.all([ctx.engaged_at(mid, xy, u) for u in units], axis=0)
+        dist = dists.max(axis=0)
+        contact = np.array([tolmod.in_contact(v, ctx.tol) for v in dists.min(axis=0)], dtype=bool)
     best_k, best_key = None, None
     for k in np.nonzero(ok)[0].tolist():
         key = (bool(achieved[k]), bool(contact[k]), -round(float(dist[k]), 6), -pts[k][0])
@@ -160,6 +166,59 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
                 best = r
         if best is not None and (best.contact or (ctx.objective is not None and best.achieved)):
             break
+    if cache is not None:
+        cache[key] = best
+    return best
+
+
+def reach_all(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
+              units: tuple[str, ...], cache: dict | None = None) -> Reach | None:
+    """Move one model to end engaged with every one of ``units`` at once
+    (engaging consolidation, 12.08 AFTER MOVING), others at ``where``.
+
+    It aims at the nearest free spots (``SPOT_GRID`` apart, within the maximum
+    distance as the crow flies) that are engaged with all of them and keep the
+    model's own clauses, nearest first (``AIMS_PER_MODEL`` of them).
+
+    Returns
+    -------
+    Reach or None
+        None when no spot is found or none is reached.
+    """
+    m = ctx.models[mid]
+    start = ctx.start[mid]
+    spec = ctx.spec
+    obstacles = near_obstacles(m.base, start, obstacles_for(ctx, mid, where), spec.max_distance)
+    key = None
+    if cache is not None:
+        key = (mid, units, tuple(sorted((ob.id, ob.x, ob.y) for ob in obstacles)))
+        if key in cache:
+            return cache[key]
+    n = int(spec.max_distance / SPOT_GRID)
+    grid = np.array([(start[0] + i * SPOT_GRID, start[1] + j * SPOT_GRID)
+                     for i in range(-n, n + 1) for j in range(-n, n + 1)
+                     if 0 < math.hypot(i, j) * SPOT_GRID <= spec.max_distance])
+    pts = [tuple(p) for p in grid]
+    keep = free_at(arena, m.base, m.facing_deg, start, obstacles, pts) & ctx.ok_at(mid, pts)
+    for u in units:
+        keep &= ctx.engaged_at(mid, pts, u)
+    spots = grid[keep]
+    best: Reach | None = None
+    if len(spots):
+        order = np.argsort(np.hypot(spots[:, 0] - start[0], spots[:, 1] - start[1]), kind="stable")
+
+        def stop(p: XY) -> bool:
+            return all(ctx.engaged_at(mid, [p], u)[0] for u in units)
+
+        for k in order[:AIMS_PER_MODEL].tolist():
+            aim = (float(spots[k, 0]), float(spots[k, 1]))
+            for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, aim,
+                                     set(), spec.max_distance, stop):
+                r = best_on_route(ctx, mid, route, units[0], units)
+                if r is not None and (best is None or r.score > best.score):
+                    best = r
+            if best is not None and best.achieved:
+                break
     if cache is not None:
         cache[key] = best
     return best

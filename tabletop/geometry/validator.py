@@ -330,7 +330,7 @@ class _Check:
             for t in ctx.spec.targets:
                 if t not in engaged:
                     d = ga.distance(uid, t)
-                    self.add("unit_engaged", None, f"{uid} must end engaged with {t}, but ends "
+                    self.add(f"unit_engaged:{t}", None, f"{uid} must end engaged with {t}, but ends "
                                                    f"{d:.2f}\" from it ({self._engaged_words()})")
         elif kind == "objective":
             o = ctx.objective
