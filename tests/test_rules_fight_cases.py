@@ -8,6 +8,7 @@ move the solver makes is checked by the validator.
 
 from __future__ import annotations
 
+import pytest
 from fightkit import state_from, unit
 
 from tabletop.rules.dice import FixedDice
@@ -137,4 +138,23 @@ def test_ongoing_consolidation_when_still_engaged():
     res = fight(state_from(text), FixedDice([]))
     modes = [(e["unit"], e["mode"]) for e in res.log.of_type("consolidate")]
     assert modes == [("R", "ongoing"), ("B", "ongoing")]
+    assert_validator_agrees(res)
+
+
+def test_scenario_overrun_and_new_foes():
+    # tests/scenarios/fight-overrun-and-new-foes.toml (its comment works the distances).
+    # Dice: R1 kills B (6, 6, save 1); R2 overruns 3" toward D (4" away: ends 1" off, engaged)
+    # and hits, wounds, D saves on a 6; D fights with no weapon; consolidation: R1 engages C
+    # (2.5" away), so C must be selected and fights: 6, 6, R1's save 1: R1 is destroyed.
+    from pathlib import Path
+
+    from tabletop.board import mapfile
+    path = Path(__file__).resolve().parent / "scenarios" / "fight-overrun-and-new-foes.toml"
+    res = fight(mapfile.load(str(path)), FixedDice([6, 6, 1, 6, 6, 6, 6, 6, 1]))
+    assert selected(res) == [("R1", "normal"), ("R2", "overrun"), ("D", "normal"), ("C", "normal")]
+    assert [e["unit"] for e in res.log.of_type("destroyed")] == ["B", "R1"]
+    overrun = [e for e in res.log.of_type("pile_in") if e.rule.endswith("12.06")][0]
+    assert overrun["distances"]["R2/1"] == pytest.approx(3.0, abs=0.02)
+    assert consolidations(res)["R1"] == ("engaging", ["C"])
+    assert res.state.model("R2/1").at[0] == pytest.approx(16.52 - 1.26, abs=0.02)   # touches D
     assert_validator_agrees(res)
