@@ -355,6 +355,22 @@ class MoveContext:
                 ok &= self.engaged_at(mid, points, u)
         return ok
 
+    def goal_range(self) -> float:
+        """How near the target counts as the "if possible" goal: engagement range
+        (0 for base contact) or the objective's range, inches."""
+        if self.objective is not None:
+            return self.state.objective_range(self.objective)
+        return max(0.0, self.rules.engagement_range)
+
+    def out_of_reach(self, mid: str, goal: str | None = None) -> bool:
+        """No path of at most the maximum distance can reach the goal range: the
+        gap can shrink by no more than the distance moved."""
+        if goal is None:
+            d = self.start_dist[mid]
+        else:
+            d = float(self.dist_at(mid, [self.start[mid]], goal)[0])
+        return not tolmod.within(d - self.spec.max_distance, self.goal_range(), self.tol)
+
     def movable(self) -> list[str]:
         """Models that may move (not fixed in base contact), nearest to their target first."""
         return sorted((m for m in self.ids if m not in self.fixed),

@@ -20,7 +20,14 @@ import numpy as np
 
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.movespec import MoveContext
-from tabletop.geometry.paths import Arena, Obstacle, Route, find_routes
+from tabletop.geometry.paths import (
+    Arena,
+    Obstacle,
+    Route,
+    contact_spot,
+    find_routes,
+    near_obstacles,
+)
 from tabletop.geometry.sweeps import XY, prefix_to, samples
 
 #: how many models of the target unit a model tries to reach, nearest first
@@ -75,7 +82,7 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
     if not pts:
         return None
     xy = [p[1] for p in pts]
-    ok = ctx.ok_at(mid, xy)
+    ok = ctx.ok_at(mid, xy) & route.clear_at(xy)
     if not ok.any():
         return None
     if goal is None or ctx.objective is not None:
@@ -97,7 +104,7 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
 
 
 def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
-                goal: str | None = None) -> Reach | None:
+                goal: str | None = None, cache: dict | None = None) -> Reach | None:
     """Move one model from its start toward its closest target, others at ``where``.
 
     Parameters
@@ -106,6 +113,8 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     goal : the enemy unit to aim at and be engaged with (default: the model's
         closest target); it tries that unit's ``AIMS_PER_MODEL`` nearest models.
         The model's own clauses (closer to its closest target) still hold.
+    cache : optional dict remembering answers by model, goal and the
+        positions of the obstacles its routes can meet.
 
     Returns
     -------
@@ -114,8 +123,13 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     """
     m = ctx.models[mid]
     start = ctx.start[mid]
-    obstacles = obstacles_for(ctx, mid, where)
     spec = ctx.spec
+    obstacles = near_obstacles(m.base, start, obstacles_for(ctx, mid, where), spec.max_distance)
+    key = None
+    if cache is not None:
+        key = (mid, goal, tuple(sorted((ob.id, ob.x, ob.y) for ob in obstacles)))
+        if key in cache:
+            return cache[key]
     if ctx.objective is not None:
         o = ctx.objective
         targets = [(o.id, tuple(o.at))]
@@ -127,8 +141,14 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
         tgt = goal or ctx.target[mid]
         ids = ctx.target_models(tgt)
         gaps = ctx.gaps_at(mid, [start], tgt)[0]
-        aims = [ids[k] for k in np.argsort(gaps, kind="stable")[:AIMS_PER_MODEL].tolist()]
-        targets = [(a, ctx.state.model(a).at) for a in aims]
+        tries = 1 if ctx.out_of_reach(mid, goal) else AIMS_PER_MODEL
+        aims = [ids[k] for k in np.argsort(gaps, kind="stable")[:tries].tolist()]
+        targets = []
+        for a in aims:
+            t = next(ob for ob in obstacles_for(ctx, mid, where) if ob.id == a)
+            spot = contact_spot(arena, m.base, m.facing_deg, start, t, obstacles,
+                                spec.max_distance)
+            targets.append((a, spot or (t.x, t.y)))
         goal_ids = set(ids)
         stop = None
     best: Reach | None = None
@@ -140,4 +160,6 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
                 best = r
         if best is not None and (best.contact or (ctx.objective is not None and best.achieved)):
             break
+    if cache is not None:
+        cache[key] = best
     return best

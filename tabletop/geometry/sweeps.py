@@ -116,3 +116,15 @@ def overlap_gap(core_a, pad_a: float, core_b, pad_b: float, tol: float) -> float
             and shrunk(core_a, tol / 2.0).intersects(shrunk(core_b, tol / 2.0))):
         return -2.0 * tol
     return g
+
+
+def gap_matrix(cores_a, pads_a, cores_b, pads_b, tol: float) -> np.ndarray:
+    """``overlap_gap`` for every pair: shape (len a, len b), inches."""
+    ca = np.asarray(cores_a, dtype=object)
+    cb = np.asarray(cores_b, dtype=object)
+    pa = np.asarray(pads_a, dtype=float)
+    pb = np.asarray(pads_b, dtype=float)
+    g = shapely.distance(ca[:, None], cb[None, :]) - pa[:, None] - pb[None, :]
+    for i, j in zip(*np.nonzero((g <= 0.0) & (pa[:, None] == 0.0) & (pb[None, :] == 0.0))):
+        g[i, j] = overlap_gap(ca[i], 0.0, cb[j], 0.0, tol)
+    return g
