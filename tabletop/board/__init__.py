@@ -7,7 +7,16 @@ from tabletop.board.bases import Base, parse_base
 from tabletop.board.config import RulesConfig, make_config
 from tabletop.board.mapfile import dumps, load, save
 from tabletop.board.state import (
-    Battlefield, Decision, Deployment, Formation, Model, Objective, Player, Table, Terrain, Unit,
+    Battlefield,
+    Decision,
+    Deployment,
+    Formation,
+    Model,
+    Objective,
+    Player,
+    Table,
+    Terrain,
+    Unit,
 )
 
 __all__ = [

@@ -25,8 +25,17 @@ from tabletop.board.config import make_config
 from tabletop.board.formation import formation_slots
 from tabletop.board.schema import MapIn, ModelIn, UnitIn
 from tabletop.board.state import (
-    DEFAULT_FACING, Battlefield, Decision, Deployment, Formation, Model, Objective, Player,
-    Table, Terrain, Unit,
+    DEFAULT_FACING,
+    Battlefield,
+    Decision,
+    Deployment,
+    Formation,
+    Model,
+    Objective,
+    Player,
+    Table,
+    Terrain,
+    Unit,
 )
 from tabletop.errors import MapSyntaxError, MapValidationError
 
@@ -227,11 +236,13 @@ def rect_polygon(centre: list[float] | tuple[float, float], width: float, depth:
 
 
 def _build_terrain(t: Any) -> Terrain:
+    tall = tuple((p[0], p[1]) for p in t.tall_part) if t.tall_part is not None else None
     if t.rect is not None:
         r = t.rect
         return Terrain(t.id, t.kind, rect_polygon(r.centre, r.width, r.depth, r.angle),
-                       rect=r.model_dump(), name=t.name)
-    return Terrain(t.id, t.kind, tuple((p[0], p[1]) for p in t.polygon), name=t.name)
+                       rect=r.model_dump(), name=t.name, tall_part=tall)
+    return Terrain(t.id, t.kind, tuple((p[0], p[1]) for p in t.polygon), name=t.name,
+                   tall_part=tall)
 
 
 _MODEL_KEYS = ("facing", "name", "role", "base", "profile", "weapons", "keywords", "status",
@@ -307,8 +318,12 @@ def _build_unit(u: UnitIn) -> Unit:
 
 # --------------------------------------------------------------------- save
 def _num(v: float) -> float | int:
-    v = round(float(v), 6)
-    return int(v) if v == int(v) and abs(v) < 1e12 else v
+    """A number as written: 12 for 12.0; full precision for computed positions, so a
+    saved map loads back to exactly the same state."""
+    v = float(v)
+    if v == int(v) and abs(v) < 1e12:
+        return int(v)
+    return v
 
 
 def _model_table(m: Model, unit: Unit, with_at: bool) -> dict[str, Any]:
@@ -430,6 +445,8 @@ def to_dict(state: Battlefield) -> dict[str, Any]:
                              for k, v in t.rect.items()}
             else:
                 d["polygon"] = [[_num(x), _num(y)] for x, y in t.polygon]
+            if t.tall_part is not None:
+                d["tall_part"] = [[_num(x), _num(y)] for x, y in t.tall_part]
             terrain.append(d)
         out["terrain"] = terrain
     if state.objectives:

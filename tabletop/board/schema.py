@@ -130,8 +130,10 @@ class TerrainIn(_Strict):
     polygon: list[list[float]] | None = None
     rect: RectIn | None = None
     name: str | None = None
+    tall_part: list[list[float]] | None = None   # optional: the part over 4" tall (walls)
 
-    _poly = field_validator("polygon", mode="before")(lambda v: None if v is None else _polygon(v))
+    _poly = field_validator("polygon", "tall_part", mode="before")(
+        lambda v: None if v is None else _polygon(v))
 
     @field_validator("kind")
     @classmethod
@@ -141,7 +143,7 @@ class TerrainIn(_Strict):
         return v
 
     @model_validator(mode="after")
-    def _one_shape(self) -> "TerrainIn":
+    def _one_shape(self) -> TerrainIn:
         if (self.polygon is None) == (self.rect is None):
             raise ValueError("give exactly one of polygon = [[x, y], ...] or rect = { centre, width, depth, angle }")
         return self
@@ -221,7 +223,7 @@ class FormationIn(_Strict):
     _fc = field_validator("front_centre", mode="before")(lambda v: _point(v, "front_centre"))
 
     @model_validator(mode="after")
-    def _fits(self) -> "FormationIn":
+    def _fits(self) -> FormationIn:
         if self.count is not None and self.count > self.files * self.ranks:
             raise ValueError(
                 f"count {self.count} does not fit in {self.files} files x {self.ranks} ranks")
@@ -260,7 +262,7 @@ class UnitIn(_Strict):
         return v
 
     @model_validator(mode="after")
-    def _models_or_formation(self) -> "UnitIn":
+    def _models_or_formation(self) -> UnitIn:
         if self.formation is None:
             if not self.models:
                 raise ValueError("a unit needs models = [[x, y], ...] or a formation = { ... }")

@@ -8,8 +8,9 @@ pymunk or pygame.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from tabletop.board.bases import Base
 from tabletop.board.config import RulesConfig
@@ -32,7 +33,9 @@ class Terrain:
     """A terrain piece: ``kind`` in ruin | woods | obstacle | impassable | hill | building.
 
     ``polygon`` is always the outline (a ``rect`` is expanded at load);
-    ``rect`` keeps the rectangle as written, for saving.
+    ``rect`` keeps the rectangle as written, for saving.  ``tall_part`` is
+    optional: the part of the footprint whose walls are tall (over 4" in the
+    tournament layouts), for drawing; the board stays 2D, movement ignores it.
     """
 
     id: str
@@ -40,6 +43,7 @@ class Terrain:
     polygon: tuple[Point, ...]
     rect: dict[str, Any] | None = field(default=None, compare=False, hash=False)
     name: str | None = None
+    tall_part: tuple[Point, ...] | None = None
 
     @property
     def impassable(self) -> bool:
@@ -96,7 +100,7 @@ class Model:
     def unit_id(self) -> str:
         return self.id.rsplit("/", 1)[0]
 
-    def moved_to(self, x: float, y: float, facing_deg: float | None = None) -> "Model":
+    def moved_to(self, x: float, y: float, facing_deg: float | None = None) -> Model:
         """A copy at (x, y) (and facing), everything else kept."""
         if facing_deg is None:
             return replace(self, x=float(x), y=float(y))
@@ -247,7 +251,7 @@ class Battlefield:
         return objective.range if objective.range is not None else self.rules.objective_range
 
     # --- changes (each returns a new Battlefield) ------------------------
-    def with_unit(self, unit: Unit) -> "Battlefield":
+    def with_unit(self, unit: Unit) -> Battlefield:
         """Replace the unit with the same id (drop it when it has no models)."""
         units = []
         for u in self.units:
@@ -258,7 +262,7 @@ class Battlefield:
                 units.append(u)
         return replace(self, units=tuple(units))
 
-    def with_models(self, models: Iterable[Model]) -> "Battlefield":
+    def with_models(self, models: Iterable[Model]) -> Battlefield:
         """Replace models by id (positions, facing, wounds, status)."""
         by_id = {m.id: m for m in models}
         if not by_id:
@@ -270,11 +274,11 @@ class Battlefield:
             units.append(u)
         return replace(self, units=tuple(units))
 
-    def with_positions(self, positions: dict[str, Point]) -> "Battlefield":
+    def with_positions(self, positions: dict[str, Point]) -> Battlefield:
         """Move models: ``{model id: (x, y)}``."""
         return self.with_models(self.model(mid).moved_to(*xy) for mid, xy in positions.items())
 
-    def without_models(self, model_ids: Iterable[str]) -> "Battlefield":
+    def without_models(self, model_ids: Iterable[str]) -> Battlefield:
         """Remove models (casualties); a unit with none left is dropped."""
         gone = set(model_ids)
         units = []

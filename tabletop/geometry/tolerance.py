@@ -10,22 +10,25 @@ arithmetic that gives 1.9999999999999998 are still "within 2"" and not
 
 from __future__ import annotations
 
+# floating-point slack under every comparison, far below any tolerance a map can set
+EPS = 1e-9
+
 
 def within(distance: float, limit: float, tol: float) -> bool:
     """``distance`` is within ``limit`` (inches): not more than it, give or take ``tol``."""
-    return distance <= limit + tol
+    return distance <= limit + tol + EPS
 
 
 def in_contact(gap: float, tol: float) -> bool:
     """A gap (inches, negative when bases intersect) that counts as base contact."""
-    return gap <= tol
+    return gap <= tol + EPS
 
 
 def overlapping(gap: float, tol: float) -> bool:
     """Bases that intersect by more than ``tol`` (signed gap below ``-tol``)."""
-    return gap < -tol
+    return gap < -tol - EPS
 
 
 def closer(new: float, old: float, tol: float) -> bool:
     """``new`` is closer than ``old`` by more than ``tol`` — or both are in base contact."""
-    return new < old - tol or (new <= tol and old <= tol and new <= old)
+    return new < old - tol - EPS or (new <= tol + EPS and old <= tol + EPS and new <= old + EPS)

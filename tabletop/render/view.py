@@ -49,7 +49,7 @@ class View:
 
     @classmethod
     def fit(cls, width_in: float, depth_in: float, width_px: int, height_px: int,
-            margin_px: int = 40, left_px: int = 0, top_px: int = 0) -> "View":
+            margin_px: int = 40, left_px: int = 0, top_px: int = 0) -> View:
         """A view showing the whole table inside a pixel rectangle with a margin."""
         scale = min((width_px - 2 * margin_px) / width_in, (height_px - 2 * margin_px) / depth_in)
         ox = left_px + (width_px - width_in * scale) / 2.0

@@ -11,7 +11,8 @@ the rules with a ``decision_overridden`` event saying why.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from tabletop.board.state import Decision
 from tabletop.rules.events import EventLog

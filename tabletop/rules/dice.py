@@ -9,9 +9,10 @@ from the same rules code with every outcome enumerated (``enumerate_outcomes``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from tabletop.rules.events import EventLog
 

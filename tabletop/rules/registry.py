@@ -7,8 +7,9 @@ command line and the window only ever go through this registry.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from tabletop.board.state import Battlefield
 
@@ -16,7 +17,7 @@ _MODULES = {
     "fight-phase": "tabletop.rules.fight_phase",
     "rank-and-flank": "tabletop.rules.rank_and_flank",
 }
-_REGISTRY: dict[str, "Ruleset"] = {}
+_REGISTRY: dict[str, Ruleset] = {}
 
 
 @dataclass
