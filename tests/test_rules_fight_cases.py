@@ -162,3 +162,17 @@ def test_scenario_overrun_and_new_foes():
     geo = snapshot(res.state)
     assert geo.distance("R2/1", "D/1") < 1.0 - 0.02 and geo.model_engaged_with_unit("R2/1", "D")
     assert_validator_agrees(res)
+
+
+def test_pile_in_targets_default_to_every_unit_within_5_and_a_script_picks_one():
+    # R charged, unengaged: B1 is 16 - 10 - 1.26 = 4.74" away, B2 13.5 - 10 - 1.26 = 2.24" up.
+    # Both are within 5" (12.03 BEFORE MOVING): by default both are selected; scripted
+    # pile_in_targets = ["B1"] (a sorted list) selects B1 alone.
+    from tabletop.rules.fight_phase import pile_in
+    text = unit("R", "red", [(10, 10)], charged=True) + unit("B1", "blue", [(16, 10)], A=0) \
+        + unit("B2", "blue", [(10, 13.5)], A=0)
+    assert pile_in(state_from(text), "R").targets == ("B1", "B2")
+    script = '\n[[decisions]]\nplayer = "red"\nchoice = "pile_in_targets"\nvalue = ["B1"]\n'
+    outcome = pile_in(state_from(text, extra=script), "R")
+    assert outcome.targets == ("B1",)
+    assert outcome.legal and outcome.validator == []
