@@ -243,7 +243,8 @@ def draw_edge_labels(c: Canvas) -> None:
             pygame.draw.line(c.surface, tick_col, (x, r.bottom + 1), (x, r.bottom + (7 if big else 3)))
             pygame.draw.line(c.surface, tick_col, (x, r.top - 2), (x, r.top - (7 if big else 3)))
         if k % step == 0:
-            prims.text(c.surface, f'{k}"', t.font_edge, t.edge_label, (x, r.bottom + 9), "midtop")
+            c.taken.append(prims.text(c.surface, f'{k}"', t.font_edge, t.edge_label, (x, r.bottom + 9),
+                                      "midtop"))
     for k in range(math.floor(d) + 1):
         y = round(c.pt(0, k)[1])
         big = k % 6 == 0
@@ -251,7 +252,8 @@ def draw_edge_labels(c: Canvas) -> None:
             pygame.draw.line(c.surface, tick_col, (r.left - 2, y), (r.left - (7 if big else 3), y))
             pygame.draw.line(c.surface, tick_col, (r.right + 1, y), (r.right + (7 if big else 3), y))
         if k % step == 0:
-            prims.text(c.surface, f'{k}"', t.font_edge, t.edge_label, (r.left - 9, y), "midright")
+            c.taken.append(prims.text(c.surface, f'{k}"', t.font_edge, t.edge_label, (r.left - 9, y),
+                                      "midright"))
 
 
 def _centroid(pts: list[tuple[float, float]]) -> tuple[float, float]:

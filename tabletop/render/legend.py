@@ -59,7 +59,7 @@ def _blocks(state: Battlefield, view: View, overlays: Iterable[str], theme: Them
     blocks.append((state.name, [
         (None, table, t.legend_dim),
         (scale_bar, "", (bar_w,)),
-        (None, f'scale: {inches}" ({view.scale:g} px per inch); grid 1", lines every 6"', t.legend_dim)]))
+        (None, f'scale: {inches}" ({view.scale:.1f} px per inch); grid 1", lines every 6"', t.legend_dim)]))
 
     rows: list[Row] = []
     for p in state.players:
@@ -242,7 +242,9 @@ def draw_legend(surface: pygame.Surface, state: Battlefield, view: View, rect: p
     pygame.draw.rect(surface, theme.legend_plate, rect)
     for (title, rows), (bx, by) in zip(blocks, pos):
         x, y = rect.x + bx, rect.y + by
-        title_rect = prims.text(surface, title, theme.font_label, theme.legend_text, (x, y))
+        room = rect.right - PAD - x
+        title_rect = prims.text(surface, prims.fit_text(title, theme.font_label, room), theme.font_label,
+                                theme.legend_text, (x, y))
         y = title_rect.bottom + 6
         for glyph, text, extra in rows:
             row = pygame.Rect(x, y, GLYPH_W, ROW_H - 4)
@@ -254,6 +256,7 @@ def draw_legend(surface: pygame.Surface, state: Battlefield, view: View, rect: p
                     glyph(surface, row)
                     tx = x + GLYPH_W + 6
                 colour = extra if isinstance(extra, tuple) and len(extra) == 3 else theme.legend_text
-                prims.text(surface, text, theme.font_small, colour, (tx, row.centery), "midleft")
+                prims.text(surface, prims.fit_text(text, theme.font_small, rect.right - PAD - tx),
+                           theme.font_small, colour, (tx, row.centery), "midleft")
             y += ROW_H
     surface.set_clip(old_clip)

@@ -283,6 +283,16 @@ def text_plate(surface, lines: Sequence[tuple[str, int]], topleft: Pt, text_colo
     return rect
 
 
+def fit_text(t: str, size: int, width: float) -> str:
+    """``t`` cut short with an ellipsis so it is at most ``width`` px wide."""
+    f = font(size)
+    if f.size(t)[0] <= width:
+        return t
+    while t and f.size(t + "…")[0] > width:
+        t = t[:-1]
+    return t + "…"
+
+
 def text(surface, t: str, size: int, colour, pos: Pt, anchor: str = "topleft") -> pygame.Rect:
     """Plain anti-aliased text placed by ``anchor`` (any pygame.Rect point name)."""
     img = font(size).render(t, True, colour)
