@@ -359,3 +359,32 @@ def test_panel_buttons_are_pygame_gui_buttons(app, tmp_path):
     app.update(0.016)
     assert app.overlays == frozenset(["coherency"])
     assert app.selected is None and app.ruler is None     # the panel click never reached the board
+
+
+def test_a_dragged_model_is_drawn_at_the_cursor(app):
+    from tabletop.render.theme import DEFAULT_THEME
+    red = DEFAULT_THEME.player_colours(app.state)["red"]
+    surf = pygame.Surface((1400, 900))
+    click(app, px(10, 10))
+    press(app, px(10, 10))
+    move(app, px(13, 10))          # +3" to the right, not dropped yet
+    app.draw(surf)
+    # 0.3" below its centre (3 px; the base is 6.3 px in radius, the move line runs
+    # through the centre and the facing tick points up)
+    assert tuple(surf.get_at(px(13, 9.7)))[:3] == red
+    assert tuple(surf.get_at(px(16, 9.7)))[:3] != red
+    assert app.state.model("int/1").at == (10, 10)      # the map changes only on the drop
+
+
+def test_panning_shifts_the_last_board_image_until_the_button_is_let_go(app):
+    surf = pygame.Surface((1400, 900))
+    app.draw(surf)
+    first = app._board[2]
+    press(app, (500, 500), button=3)
+    move(app, (520, 490), buttons=(0, 0, 1))
+    app.draw(surf)
+    assert app._board[2] is first            # shifted, not redrawn
+    assert surf.get_at((520, 490)) == first.get_at((500, 500))
+    release(app, (520, 490), button=3)
+    app.draw(surf)
+    assert app._board[2] is not first

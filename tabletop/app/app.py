@@ -42,10 +42,12 @@ from tabletop.board import mapfile
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
 from tabletop.geometry import Geometry, snapshot
+from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.probe import closest_points, models_at, overlaps_at
-from tabletop.render.board import OVERLAYS, draw_board, draw_legend, draw_step
+from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend, draw_step
 from tabletop.render.legend import legend_height
 from tabletop.render.steps import DEFAULT_STEP_OVERLAYS
+from tabletop.render.theme import DEFAULT_THEME
 from tabletop.render.theme import font as theme_font
 from tabletop.render.view import View
 from tabletop.rules.events import Event, Step
@@ -158,7 +160,9 @@ class App:
         self.running = True
         self.help_shown = False
         self.mouse_pos: tuple[int, int] = (0, 0)
-        self._cache: tuple[Any, Battlefield, Geometry, Battlefield] | None = None
+        self._cache: tuple[int, Battlefield, Geometry] | None = None
+        self._board: tuple[Any, Geometry, pygame.Surface] | None = None
+        self._legend: tuple[Any, Battlefield, pygame.Surface] | None = None
         self.size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
         self.manager = pygame_gui.UIManager(self.size)
         self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
@@ -231,22 +235,17 @@ class App:
         return bool(self.steps)
 
     def shown(self) -> tuple[Battlefield, Geometry]:
-        """The state on screen and its snapshot: the step's, the one being dragged, or the map."""
-        if self.step_mode:
-            key: Any = ("step", self.step_index)
-        elif self.drag is not None and self.drag.at != self.drag.start:
-            key = ("drag", self.drag.model_id, self.drag.at)
-        else:
+        """The state on screen and its snapshot: the step's in step-through, else the map's.
+
+        A model being dragged is drawn over the map at the cursor; the
+        snapshot is only rebuilt when it is dropped.
+        """
+        if not self.step_mode:
             return self.state, self.geo
-        if self._cache is not None and self._cache[0] == key and self._cache[3] is self.state:
-            return self._cache[1], self._cache[2]
-        if key[0] == "step":
+        if self._cache is None or self._cache[0] != self.step_index:
             st = self.steps[self.step_index].state
-        else:
-            st = self.state.with_positions({self.drag.model_id: self.drag.at})
-        g = snapshot(st)
-        self._cache = (key, st, g, self.state)
-        return st, g
+            self._cache = (self.step_index, st, snapshot(st))
+        return self._cache[1], self._cache[2]
 
     @property
     def shown_state(self) -> Battlefield:
@@ -554,19 +553,52 @@ class App:
         """Draw the board, the tools and the panel onto ``surface`` (the window)."""
         surface.fill(PANEL_BG)
         state, geo = self.shown()
-        board = surface.subsurface(self.board_rect.clip(surface.get_rect()))
+        rect = self.board_rect.clip(surface.get_rect())
+        board = surface.subsurface(rect)
+        img, offset = self._board_image(rect.size, state, geo)
+        board.blit(img, offset)
+        self._draw_tools(board, geo)
+        legend = self.legend_rect.clip(surface.get_rect())
+        if legend.height > 0:
+            surface.blit(self._legend_image(legend.size, state), legend.topleft)
+        self.manager.draw_ui(surface)
+
+    def _board_image(self, size, state: Battlefield, geo: Geometry):
+        """The board drawn by render and where to blit it.
+
+        Kept until the state, view, overlays or selection change; while the
+        right button drags the view the last image is shifted instead (the
+        board is drawn afresh when the button is let go).
+        """
+        v = self.view
+        key = (size, v.scale, v.origin_x, v.origin_y, self.overlays, self.selected,
+               self.step_index if self.step_mode else None)
+        if self._board is not None and self._board[1] is geo:
+            old = self._board[0]
+            if old == key:
+                return self._board[2], (0, 0)
+            if self.pan_from is not None and old[:2] == key[:2] and old[4:] == key[4:]:
+                return self._board[2], (round(v.origin_x - old[2]), round(v.origin_y - old[3]))
+        img = pygame.Surface(size)
         if self.step_mode:
             # the panel shows the step's title, clause and rolls: no caption plate on the board
-            draw_step(board, self.steps[self.step_index], self.view, geo=geo, events=self.events,
+            draw_step(img, self.steps[self.step_index], v, geo=geo, events=self.events,
                       overlays=self.overlays, caption=False)
-            if self.selected is not None:
-                self._outline(board, geo, self.selected, SELECT_COLOUR)
+            if self.selected is not None and self.selected in geo.ids:
+                self._outline(img, geo, self.selected, SELECT_COLOUR)
         else:
-            draw_board(board, state, geo, self.view, overlays=self.overlays, selected=self.selected)
-        self._draw_tools(board, geo)
-        if self.legend_rect.height > 0:
-            draw_legend(surface, state, self.view, self.legend_rect, overlays=self.overlays)
-        self.manager.draw_ui(surface)
+            draw_board(img, state, geo, v, overlays=self.overlays, selected=self.selected)
+        self._board = (key, geo, img)
+        return img, (0, 0)
+
+    def _legend_image(self, size, state: Battlefield) -> pygame.Surface:
+        key = (size, self.view.scale, self.overlays)
+        if self._legend is not None and self._legend[0] == key and self._legend[1] is state:
+            return self._legend[2]
+        img = pygame.Surface(size)
+        draw_legend(img, state, self.view, img.get_rect(), overlays=self.overlays)
+        self._legend = (key, state, img)
+        return img
 
     def _outline(self, surface, geo: Geometry, model_id: str, colour) -> None:
         pts = [self.view.to_screen(x, y) for x, y in geo.footprint(model_id).exterior.coords]
@@ -593,9 +625,12 @@ class App:
             d = self.drag
             colour = BAD_COLOUR if d.overlaps else DRAG_COLOUR
             s, e = v.to_screen(*d.start), v.to_screen(*d.at)
+            m = self.state.model(d.model_id).moved_to(*d.at)
+            footprint = base_polygon(m.base, m.x, m.y, m.facing_deg)
+            player = DEFAULT_THEME.player_colours(self.state).get(self.state.owner(m.id), (128, 128, 128))
+            draw_base(surface, v, footprint, m, player, DEFAULT_THEME)
+            pygame.draw.lines(surface, colour, True, [v.to_screen(x, y) for x, y in footprint.exterior.coords], 2)
             pygame.draw.line(surface, colour, s, e, 2)
             pygame.draw.circle(surface, colour, (int(s[0]), int(s[1])), 3)
-            if d.model_id in geo.ids:
-                self._outline(surface, geo, d.model_id, colour)
             label = text.inches(d.moved) + (f"  overlaps {', '.join(d.overlaps)}" if d.overlaps else "")
             self._label(surface, label, e, colour)
