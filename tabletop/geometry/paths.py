@@ -28,8 +28,16 @@ from shapely.geometry import Polygon
 
 from tabletop.board.bases import Base
 from tabletop.board.state import Battlefield
-from tabletop.geometry.footprints import base_polygon, core_and_pad
-from tabletop.geometry.sweeps import XY, cores_at, cut_path, path_length, sweep_core
+from tabletop.geometry.footprints import base_polygon
+from tabletop.geometry.sweeps import (
+    XY,
+    core_of,
+    cores_at,
+    cut_path,
+    outline,
+    path_length,
+    sweep_core,
+)
 
 #: one fixed simulated time step (s); the speed sets the step length (pymunk
 #: wants a fixed step: its contact solver carries impulses from step to step)
@@ -300,7 +308,7 @@ class _Clearance:
         self.base, self.facing = base, facing_deg
         cores, pads = [], []
         for ob in obstacles:
-            c, p = core_and_pad(ob.base, ob.x, ob.y, ob.facing_deg)
+            c, p = core_of(ob.base, ob.facing_deg, (ob.x, ob.y))
             cores.append(c)
             pads.append(p)
         for _, poly in arena.terrain_near(start, reach):
@@ -310,7 +318,7 @@ class _Clearance:
         self.pads = np.array(pads, dtype=float)
         # a base may start a hair into a neighbour it touches, and the simulation
         # may graze one: allow a quarter of the tolerance, and no deeper than the start
-        start_gaps = self._gaps_of(*core_and_pad(base, *start, facing_deg))
+        start_gaps = self._gaps_of(*core_of(base, facing_deg, start))
         self.limit = np.minimum(0.0, start_gaps) - arena.tol / 4.0
 
     def _gaps_of(self, core, pad) -> np.ndarray:
@@ -392,10 +400,11 @@ def contact_spot(arena: Arena, base: Base, facing_deg: float, start: XY, target:
         t = np.linspace(0.0, 2.0 * math.pi, SPOT_COUNT, endpoint=False)
         pts = np.column_stack([target.x + gap * np.cos(t), target.y + gap * np.sin(t)])
     else:
-        a = np.array(base_polygon(target.base, target.x, target.y, target.facing_deg)
-                     .simplify(POLY_SIMPLIFY).exterior.coords)
-        b = np.array(base_polygon(base, 0.0, 0.0, facing_deg).simplify(POLY_SIMPLIFY)
-                     .exterior.coords)
+        a = (outline(target.base, target.facing_deg) if not target.base.is_round
+             else np.array(base_polygon(target.base, 0, 0, 0).exterior.coords)) \
+            + np.array([target.x, target.y])
+        b = -(outline(base, facing_deg) if not base.is_round
+              else np.array(base_polygon(base, 0, 0, 0).exterior.coords))
         ring = shapely.MultiPoint((a[:, None, :] + b[None, :, :]).reshape(-1, 2)).convex_hull
         ring = ring.buffer(arena.margin, quad_segs=4).exterior
         pts = np.array([ring.interpolate(f, normalized=True).coords[0]

@@ -60,7 +60,7 @@ class Reach:
 def obstacles_for(ctx: MoveContext, mid: str, where: dict[str, XY]) -> list[Obstacle]:
     """Every other model on the table as an obstacle, at ``where`` (else where it stands)."""
     out = []
-    for m in ctx.state.models():
+    for m in ctx.local.models():
         if m.id == mid:
             continue
         x, y = where.get(m.id, (m.x, m.y))

@@ -135,7 +135,7 @@ class _Check:
             if shift > self.tol or (p is not None and path_length(p) > self.tol):
                 self.moved.append(m)
                 self.paths[m] = [tuple(q) for q in p] if p else [ctx.start[m], self.end[m]]
-        self.after = ctx.state.with_positions({m: self.end[m] for m in ctx.ids
+        self.after = ctx.local.with_positions({m: self.end[m] for m in ctx.ids
                                                if self.end[m] != ctx.start[m]})
         self.ga = snapshot(self.after)
         self.found: list[Found] = []
