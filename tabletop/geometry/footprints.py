@@ -44,6 +44,20 @@ def base_polygon(base: Base, x: float, y: float, facing_deg: float) -> Polygon:
     return affinity.translate(poly, x, y)
 
 
+def reach_polygon(base: Base, x: float, y: float, facing_deg: float, distance: float) -> Polygon:
+    """Where the edge of ``base`` at (x, y) can reach by moving ``distance`` inches.
+
+    The footprint grown by ``distance`` (a circle of radius ``radius +
+    distance`` for a round base): the dashed reach outline a teaching frame
+    draws around a model's start position (fight-phase.txt 12.03: a pile-in
+    moves up to 3").  Raises nothing; ``distance`` <= 0 gives the footprint.
+    """
+    if base.shape == "round":
+        return Point(x, y).buffer(base.radius + max(0.0, distance), quad_segs=CIRCLE_QUAD_SEGS)
+    poly = base_polygon(base, x, y, facing_deg)
+    return poly.buffer(distance, quad_segs=16) if distance > 0 else poly
+
+
 def core_and_pad(base: Base, x: float, y: float, facing_deg: float):
     """(core geometry, pad in inches) for exact edge-to-edge distances."""
     if base.shape == "round":

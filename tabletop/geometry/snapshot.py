@@ -435,6 +435,68 @@ class Geometry:
         return self.nearest(model_id, [o.id for o in self.state.objectives])
 
 
+    # ------------------------------------------------------------ drawing helpers
+    def unit_outline(self, unit_id: str, margin: float = 0.15):
+        """The footprint of a unit for drawing: its bases closed over small gaps.
+
+        The union of the unit's bases grown by ``UNIT_OUTLINE_BRIDGE`` and shrunk
+        back to ``margin`` inches outside the bases, so models less than about
+        2 x (bridge - margin) apart share one outline and stragglers get their
+        own.  Returns a Polygon or a MultiPolygon (inches); None when the unit
+        has no models on the table.
+        """
+        key = (unit_id, margin)
+        cache = self.__dict__.setdefault("_outlines", {})
+        if key not in cache:
+            idx = self._unit_members.get(unit_id, [])
+            if not idx:
+                cache[key] = None
+            else:
+                grown = shapely.union_all(shapely.buffer(self.shapes[idx], UNIT_OUTLINE_BRIDGE,
+                                                         quad_segs=8))
+                cache[key] = grown.buffer(margin - UNIT_OUTLINE_BRIDGE, quad_segs=8)
+        return cache[key]
+
+    def contact_point(self, a: str, b: str) -> tuple[float, float]:
+        """Where two models' bases meet (inches): the middle of the shortest line
+        between their outlines, or the centre of their overlap when they intersect."""
+        fa, fb = self.footprint(a), self.footprint(b)
+        if fa.intersects(fb):
+            c = fa.intersection(fb).centroid
+            return (c.x, c.y)
+        line = shapely.shortest_line(fa, fb)
+        (x1, y1), (x2, y2) = line.coords[0], line.coords[-1]
+        return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
+
+    def contact_stretch(self, a: str, b: str) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """Where two bases in contact share their outline: the two far ends (inches) of
+        the part of b's outline within the tolerance of a's base, or None when no part is.
+
+        Two rectangles front to front give their shared edge; round bases a short
+        arc round the contact point (a few tenths of an inch)."""
+        fa, fb = self.footprint(a), self.footprint(b)
+        near = fb.exterior.intersection(fa.buffer(self.tol + 1e-9, quad_segs=8))
+        if near.is_empty:
+            return None
+        pts = np.array(shapely.get_coordinates(near))
+        if len(pts) < 2:
+            return None
+        # the two points furthest apart, along the main direction of the stretch
+        centred = pts - pts.mean(axis=0)
+        axis = np.linalg.svd(centred, full_matrices=False)[2][0]
+        t = centred @ axis
+        p, q = pts[int(np.argmin(t))], pts[int(np.argmax(t))]
+        return (float(p[0]), float(p[1])), (float(q[0]), float(q[1]))
+
+    def overlap_region(self, a: str, b: str):
+        """The area two models' bases share (a Polygon, possibly empty), inches."""
+        return self.footprint(a).intersection(self.footprint(b))
+
+
+# named default: how far unit outlines bridge between bases (inches), see unit_outline
+UNIT_OUTLINE_BRIDGE = 1.0
+
+
 def snapshot(state: Battlefield) -> Geometry:
     """Build the geometry snapshot of ``state`` (one STRtree; see ``Geometry``)."""
     return Geometry(state)

@@ -1,5 +1,14 @@
 """Drawing to a pygame Surface (headless-safe): board, overlays, theme.
 
 Only ``render/`` and ``app/`` import pygame.  Rendering reads state,
-geometry and events and changes nothing.
+geometry and events and changes nothing.  Modules: ``view`` (inches <->
+pixels, no pygame), ``options`` (overlay names, default scale; no pygame),
+``theme`` (colours, fonts), ``prims`` (drawing primitives), ``board``
+(``draw_board``, ``draw_legend``), ``legend``, ``image`` (whole pictures,
+PNG), ``steps`` (teaching frames: ``draw_step``, ``register_drawer``,
+``save_frames``).
 """
+
+import os
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

@@ -1,0 +1,738 @@
+"""Draw a Battlefield on a pygame Surface: table, grid, terrain, zones,
+objectives, bases true to scale, unit outlines and labels, and overlays.
+
+Coordinates: the state is in inches (origin bottom-left, y up); the
+``View`` turns them into screen pixels (it owns the y-flip).  Shapes come
+from the geometry snapshot (``Geometry.footprint`` is
+``footprints.base_polygon``); this module only reads their coordinates and
+never computes geometry of its own beyond screen arithmetic.  It draws on
+any Surface and needs no window.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pygame
+
+from tabletop.board.state import Battlefield
+from tabletop.geometry import Geometry
+from tabletop.render import prims
+from tabletop.render.options import OVERLAYS, resolve_overlays  # noqa: F401  (re-exported)
+from tabletop.render.theme import DEFAULT_THEME, RGB, Theme, mix, readable_on, shade
+from tabletop.render.view import View
+
+LABEL_MARGIN_PX = 34
+"""Named default: how far past the table edge a label may sit (the inch labels' margin)."""
+
+LEADER_GAP_PX = 12
+"""Named default: a label further than this from its unit's box gets a leader line."""
+
+CORNER_CONTACT_IN = 0.1
+"""Named default: a shared stretch of outline this short (inches) is drawn as a corner dot."""
+
+# named default: the roles that get a marker on their base, and the glyph each gets
+ROLE_GLYPHS = {"commander": "diamond", "champion": "ring", "standard": "flag", "musician": "dot"}
+
+
+@dataclass
+class Canvas:
+    """What one drawing pass needs: surface, view, theme, state, geometry,
+    player colours and the screen rectangles already taken (for labels)."""
+
+    surface: pygame.Surface
+    view: View
+    theme: Theme
+    state: Battlefield
+    geo: Geometry
+    colours: dict[str, RGB] = field(default_factory=dict)
+    taken: list[pygame.Rect] = field(default_factory=list)
+    bases: list[pygame.Rect] = field(default_factory=list)
+    selected_unit: str | None = None
+    step: object = None  # the teaching Step being drawn, if any
+
+    def pts(self, coords) -> list[tuple[float, float]]:
+        return screen_points(self.view, coords)
+
+    def pt(self, x: float, y: float) -> tuple[float, float]:
+        return self.view.to_screen(x, y)
+
+    def px(self, inches: float) -> float:
+        return self.view.length(inches)
+
+    def player_colour(self, model_or_unit_id: str) -> RGB:
+        return self.colours.get(self.state.owner(model_or_unit_id), (128, 128, 128))
+
+    def table_rect(self) -> pygame.Rect:
+        x0, y0 = self.pt(0, self.state.table.depth)
+        x1, y1 = self.pt(self.state.table.width, 0)
+        return pygame.Rect(round(x0), round(y0), round(x1 - x0), round(y1 - y0))
+
+
+def make_canvas(surface, state, geo, view, theme=None) -> Canvas:
+    theme = theme or DEFAULT_THEME
+    return Canvas(surface, view, theme, state, geo, theme.player_colours(state))
+
+
+def draw_board(surface: pygame.Surface, state: Battlefield, geo: Geometry, view: View, *,
+               overlays: Iterable[str] = frozenset(), selected: str | None = None,
+               highlight: dict[str, object] | None = None, theme: Theme | None = None) -> None:
+    """Draw the whole table onto ``surface`` (fills it first).
+
+    Parameters
+    ----------
+    surface : pygame.Surface
+        Any surface; no window needed.
+    state : Battlefield
+    geo : Geometry
+        ``tabletop.geometry.snapshot(state)``.
+    view : View
+        Inches -> pixels.
+    overlays : set of str
+        Names from ``OVERLAYS`` (or ``"all"``).
+    selected : str or None
+        A model id: ringed, and its unit outlined thick.
+    highlight : dict or set
+        ``{model id: colour}`` (name, hex or RGB): a ring round each base; a
+        set of model ids rings them in the selection colour.
+    theme : Theme or None
+        ``DEFAULT_THEME`` when None.
+
+    Raises
+    ------
+    ValueError
+        An unknown overlay name.
+    """
+    board_canvas(surface, state, geo, view, overlays=overlays, selected=selected,
+                 highlight=highlight, theme=theme)
+
+
+def draw_legend(surface: pygame.Surface, state: Battlefield, view: View, rect: pygame.Rect, *,
+                overlays: Iterable[str] = frozenset(), theme: Theme | None = None) -> None:
+    """The key to the board inside ``rect``; see ``tabletop.render.legend.draw_legend``."""
+    from tabletop.render.legend import draw_legend as _draw
+    _draw(surface, state, view, rect, overlays=overlays, theme=theme)
+
+
+def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None = None,
+              theme: Theme | None = None, events=None, **options) -> None:
+    """One teaching step (board, ``step.draw`` keys, caption); see
+    ``tabletop.render.steps.draw_step``."""
+    from tabletop.render.steps import draw_step as _draw
+    _draw(surface, step, view, geo=geo, theme=theme, events=events, **options)
+
+
+def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=None, highlight=None,
+                 theme=None, selected_unit: str | None = None, under=None, over=None) -> Canvas:
+    """``draw_board``, returning the Canvas for callers that draw more.
+
+    ``selected_unit`` outlines a unit thick; ``under(canvas)`` draws after the
+    unit outlines and before the bases, ``over(canvas)`` after the overlays and
+    before the unit labels (the teaching frames use both)."""
+    on = resolve_overlays(overlays)
+    c = make_canvas(surface, state, geo, view, theme)
+    if selected_unit is None and selected:
+        selected_unit = selected.rsplit("/", 1)[0]
+    c.selected_unit = selected_unit
+    draw_static(c)
+    if "engagement" in on:
+        overlay_engagement(c)
+    draw_unit_outlines(c, selected_unit=selected_unit)
+    if "engagement" in on:
+        overlay_engaged_pairs(c)
+    if under is not None:
+        under(c)
+    draw_bases(c)
+    if "overlaps" in on:
+        overlay_overlaps(c)
+    if "contact" in on:
+        overlay_contact(c)
+    if "objectives" in on:
+        overlay_objectives(c)
+    if "off-table" in on:
+        overlay_off_table(c)
+    if "coherency" in on:
+        overlay_coherency(c)
+    ids = set(geo.ids)
+    if highlight is not None and not isinstance(highlight, dict):
+        highlight = dict.fromkeys(highlight, c.theme.selected)
+    for mid, colour in (highlight or {}).items():
+        if mid in ids:
+            ring_model(c, mid, c.theme.colour(colour, c.theme.selected), 3)
+    if selected and selected in ids:
+        ring_model(c, selected, c.theme.selected, 3)
+    if over is not None:
+        over(c)
+    draw_unit_labels(c)
+    return c
+
+
+# ---------------------------------------------------------------- the static layer
+_STATIC: dict = {}
+
+
+def draw_static(c: Canvas) -> None:
+    """What does not change while models move: background, table, zones, terrain,
+    grid, edge labels, objectives.  Kept (one picture) and blitted while the
+    table, view, surface size and theme stay the same, so a window redrawing
+    every frame pays only for the models."""
+    st = c.state
+    key = (c.surface.get_size(), c.view.scale, c.view.origin_x, c.view.origin_y, id(c.theme),
+           st.table, st.terrain, st.deployment, st.objectives, st.players, st.rules.objective_range)
+    hit = _STATIC.get("key") == key
+    if hit:
+        c.surface.blit(_STATIC["picture"], (0, 0))
+        c.taken.extend(r.copy() for r in _STATIC["taken"])
+        return
+    c.surface.fill(c.theme.background)
+    draw_table(c)
+    draw_zones(c)
+    draw_terrain(c)
+    draw_grid(c)
+    draw_zone_edges(c)
+    draw_edge_labels(c)
+    draw_objective_ranges(c)
+    draw_objectives(c)
+    _STATIC.update(key=key, picture=c.surface.copy(), taken=[r.copy() for r in c.taken])
+
+
+# ---------------------------------------------------------------- table, grid, zones
+def draw_table(c: Canvas) -> None:
+    r = c.table_rect()
+    shadow = r.move(4, 4)
+    pygame.draw.rect(c.surface, shade(c.theme.background, 0.6), shadow)
+    pygame.draw.rect(c.surface, c.theme.cloth, r)
+
+
+def draw_grid(c: Canvas) -> None:
+    """1" lines (when at least 6 px apart) and 6" major lines, translucent over the terrain."""
+    r = c.table_rect()
+    layer = pygame.Surface(r.size, pygame.SRCALPHA)
+    w, d = c.state.table.width, c.state.table.depth
+    minor = c.view.scale >= 6
+    for k in range(math.floor(w) + 1):
+        if k % 6 and not minor:
+            continue
+        x = round(c.px(k))
+        col = c.theme.grid_major if k % 6 == 0 else c.theme.grid_minor
+        pygame.draw.line(layer, col, (x, 0), (x, r.h), 2 if k % 6 == 0 and c.view.scale >= 10 else 1)
+    for k in range(math.floor(d) + 1):
+        if k % 6 and not minor:
+            continue
+        y = round(r.h - c.px(k))
+        col = c.theme.grid_major if k % 6 == 0 else c.theme.grid_minor
+        pygame.draw.line(layer, col, (0, y), (r.w, y), 2 if k % 6 == 0 and c.view.scale >= 10 else 1)
+    c.surface.blit(layer, r.topleft)
+    pygame.draw.rect(c.surface, c.theme.table_edge, r.inflate(2, 2), 2)
+
+
+def draw_edge_labels(c: Canvas) -> None:
+    """Inch numbers every 6" below and left of the table, ticks every inch outside it."""
+    r = c.table_rect()
+    t = c.theme
+    w, d = c.state.table.width, c.state.table.depth
+    step = 6 if c.view.scale >= 8 else 12
+    tick_col = shade(t.edge_label, 0.8)
+    for k in range(math.floor(w) + 1):
+        x = round(c.pt(k, 0)[0])
+        big = k % 6 == 0
+        if c.view.scale >= 6 or big:
+            pygame.draw.line(c.surface, tick_col, (x, r.bottom + 1), (x, r.bottom + (7 if big else 3)))
+            pygame.draw.line(c.surface, tick_col, (x, r.top - 2), (x, r.top - (7 if big else 3)))
+        if k % step == 0:
+            c.taken.append(prims.text(c.surface, f'{k}"', t.font_edge, t.edge_label, (x, r.bottom + 9),
+                                      "midtop"))
+    for k in range(math.floor(d) + 1):
+        y = round(c.pt(0, k)[1])
+        big = k % 6 == 0
+        if c.view.scale >= 6 or big:
+            pygame.draw.line(c.surface, tick_col, (r.left - 2, y), (r.left - (7 if big else 3), y))
+            pygame.draw.line(c.surface, tick_col, (r.right + 1, y), (r.right + (7 if big else 3), y))
+        if k % step == 0:
+            c.taken.append(prims.text(c.surface, f'{k}"', t.font_edge, t.edge_label, (r.left - 9, y),
+                                      "midright"))
+
+
+def _centroid(pts: list[tuple[float, float]]) -> tuple[float, float]:
+    """Area centroid of a simple polygon (screen or table units); the mean for degenerate ones."""
+    a = cx = cy = 0.0
+    n = len(pts)
+    for i in range(n):
+        x1, y1 = pts[i]
+        x2, y2 = pts[(i + 1) % n]
+        cr = x1 * y2 - x2 * y1
+        a += cr
+        cx += (x1 + x2) * cr
+        cy += (y1 + y2) * cr
+    if abs(a) < 1e-9:
+        return sum(p[0] for p in pts) / n, sum(p[1] for p in pts) / n
+    return cx / (3 * a), cy / (3 * a)
+
+
+def draw_zones(c: Canvas) -> None:
+    """Deployment zones: a tint of the player's colour."""
+    for z in c.state.deployment:
+        col = c.colours.get(z.player, (128, 128, 128))
+        prims.fill_polygon(c.surface, c.pts(z.polygon), (*col, c.theme.zone_alpha))
+
+
+def draw_zone_edges(c: Canvas) -> None:
+    """Each zone's dashed edge, and its name inside its top-left corner (the top-most,
+    then left-most vertex), over the terrain."""
+    for z in c.state.deployment:
+        col = c.colours.get(z.player, (128, 128, 128))
+        pts = c.pts(z.polygon)
+        prims.dashed_polyline(c.surface, pts, shade(col, 0.8), 2, 12, 7, closed=True)
+    for z in c.state.deployment:
+        col = c.colours.get(z.player, (128, 128, 128))
+        pts = c.pts(z.polygon)
+        name = z.name or f"{_player_name(c, z.player)} deployment"
+        corner = min(pts, key=lambda p: (round(p[1]), p[0]))
+        rect = prims.outlined_text(c.surface, name, c.theme.font_small, shade(col, 0.55),
+                                   shade(col, 1.75), (corner[0] + 7, corner[1] + 6), "topleft")
+        c.taken.append(rect)
+
+
+def _player_name(c: Canvas, pid: str) -> str:
+    try:
+        p = c.state.player(pid)
+    except KeyError:
+        return pid
+    return p.name or p.id
+
+
+# ---------------------------------------------------------------- terrain
+def terrain_swatch(surface, rect: pygame.Rect, kind: str, theme: Theme) -> None:
+    """A legend swatch drawn exactly as the board draws ``kind``."""
+    pts = [rect.topleft, rect.topright, rect.bottomright, rect.bottomleft]
+    _terrain_shape(surface, pts, [], kind, theme, 1.0)
+
+
+def _terrain_shape(surface, pts, holes, kind: str, theme: Theme, scale: float) -> None:
+    st = theme.terrain_style(kind)
+    prims.fill_polygon(surface, pts, st.fill, holes)
+    spacing = max(7.0, min(14.0, scale * 0.5))
+    if st.pattern == "contour":
+        cx, cy = _centroid(pts)
+        for f in (0.72, 0.44):
+            inner = [(cx + (x - cx) * f, cy + (y - cy) * f) for x, y in pts]
+            prims.outline(surface, inner, (*st.outline, 150), 1)
+    elif st.pattern == "roof":
+        prims.pattern_polygon(surface, pts, "roof", (*st.outline, 150), spacing, 1, holes)
+        prims.pattern_polygon(surface, pts, "hatch", (*st.outline, 60), spacing * 0.5, 1, holes)
+    else:
+        alpha = 200 if st.pattern == "trees" else 110
+        prims.pattern_polygon(surface, pts, st.pattern, (*st.outline, alpha),
+                              spacing * (1.3 if st.pattern == "trees" else 1.0), 1, holes)
+    prims.outline(surface, pts, st.outline, 2)
+    for h in holes:
+        prims.outline(surface, h, st.outline, 1)
+
+
+def tall_swatch(surface, pts, st) -> None:
+    """The tall part of a piece (walls over 4"): darkened, with a heavy wall line."""
+    prims.fill_polygon(surface, pts, (*st.outline, 70))
+    prims.outline(surface, pts, shade(st.outline, 0.7), 4)
+
+
+def draw_terrain(c: Canvas) -> None:
+    """Each piece filled and patterned by kind, outlined, and labelled with its id."""
+    for t in c.state.terrain:
+        pts = c.pts(t.polygon)
+        _terrain_shape(c.surface, pts, [], t.kind, c.theme, c.view.scale)
+        tall = getattr(t, "tall_part", None)
+        if tall:
+            tall_swatch(c.surface, c.pts(tall), c.theme.terrain_style(t.kind))
+    for t in c.state.terrain:
+        pts = c.pts(t.polygon)
+        cx, cy = _centroid(pts)
+        st = c.theme.terrain_style(t.kind)
+        label = t.id   # the name is often a sentence; the id reads at any scale
+        size = c.theme.font_small
+        w, _ = prims.font(size).size(label)
+        box = prims.bbox(pts)
+        if w > box.w + 20:
+            continue
+        ink = readable_on(st.fill)
+        halo = shade(st.fill, 1.45) if ink[0] < 128 else shade(st.fill, 0.55)
+        prims.outlined_text(c.surface, label, size, ink, halo, (cx, cy))
+
+
+# ---------------------------------------------------------------- objectives
+def draw_objective_ranges(c: Canvas) -> None:
+    """Each objective's range ring, measured from the marker's edge (radius + range)."""
+    t = c.theme
+    for o in c.state.objectives:
+        centre = c.pt(*o.at)
+        r_range = c.px(o.marker.radius + c.state.objective_range(o))
+        prims.disc(c.surface, centre, r_range, (*t.objective_ring, 34))
+        prims.dashed_circle(c.surface, centre, r_range, t.objective_ring, 2, 10, 6)
+
+
+def draw_objectives(c: Canvas) -> None:
+    """Each marker true to size (40mm by default), labelled with its id."""
+    t = c.theme
+    for o in c.state.objectives:
+        centre = c.pt(*o.at)
+        r_marker = c.px(o.marker.radius)
+        prims.disc(c.surface, centre, r_marker, t.objective_fill)
+        prims.ring(c.surface, centre, r_marker, t.objective_rim, 2)
+        prims.ring(c.surface, centre, max(2.0, r_marker - 4), (*t.objective_rim, 90), 1)
+        label = o.id   # names are often descriptions; the id fits on the marker
+        size = c.theme.font_label if len(label) <= 2 else c.theme.font_small
+        prims.outlined_text(c.surface, label, size, t.objective_rim, t.objective_fill, centre)
+        c.taken.append(pygame.Rect(0, 0, int(2 * r_marker), int(2 * r_marker)).move(
+            int(centre[0] - r_marker), int(centre[1] - r_marker)))
+
+
+# ---------------------------------------------------------------- units
+def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
+    """An outline round each unit's models (the snapshot's ``unit_outline``)."""
+    for u in c.state.units:
+        geom = c.geo.unit_outline(u.id)
+        col = c.colours.get(u.player, (128, 128, 128))
+        thick = u.id == selected_unit
+        for ext, holes in prims.geom_rings(geom):
+            pts = c.pts(ext)
+            prims.fill_polygon(c.surface, pts, (*col, 40 if thick else 22), [c.pts(h) for h in holes])
+            if thick:
+                prims.outline(c.surface, pts, c.theme.selected, 5)
+            else:
+                prims.outline(c.surface, pts, (*shade(col, 0.8), c.theme.unit_outline_alpha), 2)
+
+
+def screen_points(view: View, coords) -> list[tuple[float, float]]:
+    """Table points (any sequence of (x, y[, ...]) or a coordinate sequence) -> screen points."""
+    arr = np.asarray(coords, dtype=float)
+    if arr.size == 0:
+        return []
+    arr = arr.reshape(-1, arr.shape[-1])[:, :2]
+    out = np.empty_like(arr)
+    out[:, 0] = view.origin_x + arr[:, 0] * view.scale
+    out[:, 1] = view.origin_y - arr[:, 1] * view.scale
+    return out.tolist()
+
+
+def draw_bases(c: Canvas) -> None:
+    """Every base true to scale in its player's colour, darker rim, facing tick, role marker."""
+    for i, mid in enumerate(c.geo.ids):
+        m = c.geo.models[i]
+        col = c.colours.get(c.geo.player_of[i], (128, 128, 128))
+        draw_base(c.surface, c.view, c.geo.footprint(mid), m, col, c.theme)
+        half = c.px(m.base.radius)
+        x, y = c.pt(m.x, m.y)
+        c.bases.append(pygame.Rect(int(x - half) - 2, int(y - half) - 2, int(2 * half) + 5, int(2 * half) + 5))
+
+
+def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: int = 255) -> None:
+    """One base: a darker rim (anti-aliased outer edge) round the player's colour,
+    a facing tick from the centre to the front edge, and the role glyph.
+
+    ``footprint`` is the snapshot's ``footprints.base_polygon`` (ovals and
+    rectangles are drawn from it); a round base is drawn as a circle of its
+    radius.  The rim is the same shape shrunk by the rim width along and
+    across the facing (exact for circles and rectangles, the inner ellipse
+    for ovals)."""
+    cx, cy = view.to_screen(m.x, m.y)
+    rim = shade(col, theme.rim_factor)
+    size_px = view.length(min(m.base.along, m.base.across))
+    rim_w = 2 if size_px >= 14 else 1
+    if m.base.is_round:
+        r = view.length(m.base.radius)
+        if alpha < 255:
+            prims.disc(surface, (cx, cy), r, (*col, alpha))
+            prims.ring(surface, (cx, cy), r - 0.5, (*rim, alpha), 1)
+        else:
+            prims.disc(surface, (cx, cy), r, rim)
+            prims.disc(surface, (cx, cy), max(0.5, r - rim_w), col)
+    else:
+        pts = screen_points(view, footprint.exterior.coords)
+        if alpha < 255:
+            prims.fill_polygon(surface, pts, (*col, alpha))
+            prims.outline(surface, pts, (*rim, alpha), 1)
+        else:
+            f = math.radians(m.facing_deg)
+            ux, uy = math.cos(f), -math.sin(f)     # along the facing, on screen
+            wx, wy = -uy, ux                        # across it
+            ka = max(0.0, 1 - rim_w / max(1e-6, view.length(m.base.along / 2)))
+            kb = max(0.0, 1 - rim_w / max(1e-6, view.length(m.base.across / 2)))
+            inner = []
+            for x, y in pts:
+                dx, dy = x - cx, y - cy
+                a, b = (dx * ux + dy * uy) * ka, (dx * wx + dy * wy) * kb
+                inner.append((cx + a * ux + b * wx, cy + a * uy + b * wy))
+            prims.fill_polygon(surface, pts, rim)
+            prims.fill_polygon(surface, inner, col)
+            pygame.draw.aalines(surface, rim, True, pts)
+    half = view.length(m.base.along / 2.0)
+    f = math.radians(m.facing_deg)
+    dx, dy = math.cos(f), -math.sin(f)
+    tick = theme.facing_tick if alpha >= 255 else mix(col, theme.facing_tick, alpha / 255)
+    if half >= 4:
+        a = (cx + dx * half * 0.4, cy + dy * half * 0.4)
+        b = (cx + dx * (half - rim_w - 0.5), cy + dy * (half - rim_w - 0.5))
+        pygame.draw.line(surface, tick, a, b, 3 if half >= 12 else 2)
+    glyph = ROLE_GLYPHS.get((m.role or "").lower())
+    if glyph and half >= 5:
+        role_glyph(surface, glyph, (cx, cy), max(3.0, size_px * 0.16), readable_on(col))
+    if m.wounds_lost and half >= 5 and alpha >= 255:
+        wound_badge(surface, (cx, cy), view.length(min(m.base.along, m.base.across)) / 2, m.wounds_lost)
+
+
+def wound_badge(surface, centre, r_px: float, wounds: int) -> None:
+    """A small red badge with ``-n`` at the base's lower right: wounds already lost."""
+    x, y = centre[0] + r_px * 0.62, centre[1] + r_px * 0.62
+    img = prims.font(15).render(f"-{wounds}", True, (255, 255, 255))
+    rect = img.get_rect(center=(int(x), int(y))).inflate(6, 2)
+    pygame.draw.rect(surface, (190, 20, 20), rect, border_radius=5)
+    pygame.draw.rect(surface, (90, 0, 0), rect, 1, border_radius=5)
+    surface.blit(img, img.get_rect(center=rect.center))
+
+
+def role_glyph(surface, glyph: str, centre, r: float, colour) -> None:
+    """The small role marker at a base's centre (commander, champion, standard, musician)."""
+    x, y = centre
+    if glyph == "diamond":
+        pygame.draw.polygon(surface, colour, [(x, y - r * 1.3), (x + r, y), (x, y + r * 1.3), (x - r, y)])
+    elif glyph == "ring":
+        pygame.draw.circle(surface, colour, (x, y), r, 2)
+    elif glyph == "flag":
+        pygame.draw.line(surface, colour, (x - r * 0.6, y + r), (x - r * 0.6, y - r), 2)
+        pygame.draw.polygon(surface, colour, [(x - r * 0.6, y - r), (x + r, y - r * 0.5), (x - r * 0.6, y)])
+    else:
+        pygame.draw.circle(surface, colour, (x, y), r * 0.6)
+
+
+def ring_model(c: Canvas, mid: str, colour, width: int = 3, pad_px: float = 3.0) -> None:
+    """A ring just outside a model's base (its bounding circle)."""
+    m = c.geo.model(mid)
+    r = c.px(m.base.radius) + pad_px
+    prims.ring(c.surface, c.pt(m.x, m.y), r, colour, width)
+
+
+# ---------------------------------------------------------------- labels
+def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int = 5,
+                avoid_bases: bool = True) -> pygame.Rect:
+    """Where a label of ``size`` px goes beside ``anchor`` (below, above, right,
+    left, then the corners, then further out) covering the fewest bases and
+    labels and staying on the surface; the chosen rect is marked taken."""
+    w, h = size
+    # labels stay on the table or in the margin round it, never under a legend
+    bounds = c.table_rect().inflate(2 * LABEL_MARGIN_PX, 2 * LABEL_MARGIN_PX).clip(c.surface.get_rect())
+    if bounds.w < w or bounds.h < h:
+        bounds = c.surface.get_rect()
+    cands = []
+    for extra in (0, h + 4, 2 * (h + 4)):
+        g = gap + extra
+        cands += [
+            pygame.Rect(anchor.centerx - w // 2, anchor.bottom + g, w, h),
+            pygame.Rect(anchor.centerx - w // 2, anchor.top - g - h, w, h),
+            pygame.Rect(anchor.right + g, anchor.centery - h // 2, w, h),
+            pygame.Rect(anchor.left - g - w, anchor.centery - h // 2, w, h),
+            pygame.Rect(anchor.right + g, anchor.bottom + g, w, h),
+            pygame.Rect(anchor.left - g - w, anchor.top - g - h, w, h),
+            pygame.Rect(anchor.right + g, anchor.top - g - h, w, h),
+            pygame.Rect(anchor.left - g - w, anchor.bottom + g, w, h),
+        ]
+    best, best_score = cands[0], float("inf")
+    obstacles = c.bases if avoid_bases else []
+    for k, r in enumerate(cands):
+        clip = r.clip(bounds)
+        score = (r.w * r.h - clip.w * clip.h) * 50.0
+        for j in r.collidelistall(obstacles):
+            cl = r.clip(obstacles[j])
+            score += cl.w * cl.h * 10.0
+        for j in r.collidelistall(c.taken):
+            cl = r.clip(c.taken[j])
+            score += cl.w * cl.h * 6.0
+        score += k * 2.0  # prefer the earlier, nearer places
+        if score < best_score:
+            best, best_score = r, score
+    c.taken.append(best)
+    return best
+
+
+def draw_unit_labels(c: Canvas) -> None:
+    """A plate beside each unit: its name, then id, model count and status.
+
+    Plates are placed first (``place_label``), then a thin leader line joins
+    any plate that ended up away from its unit to the nearest model, then
+    the plates are drawn over the lines."""
+    t = c.theme
+    placed = []
+    for u in c.state.units:
+        mids = c.geo.unit_models(u.id)
+        if not mids:
+            continue
+        lines = [(u.label, t.font_label)]
+        sub = [u.id] if u.name else []
+        sub.append(f"{len(mids)} model{'s' if len(mids) != 1 else ''}")
+        sub += list(u.status)
+        if u.charged:
+            sub.append("charged")
+        lines.append((" · ".join(sub), t.font_small))
+        minx, miny, maxx, maxy = c.geo.unit_outline(u.id).bounds
+        x0, y0 = c.pt(minx, maxy)
+        x1, y1 = c.pt(maxx, miny)
+        anchor = pygame.Rect(int(x0), int(y0), max(1, int(x1 - x0)), max(1, int(y1 - y0)))
+        rect = place_label(c, anchor, prims.text_size(lines, pad=4))
+        placed.append((u, mids, lines, anchor, rect))
+    for u, mids, _lines, anchor, rect in placed:
+        if rect.inflate(2 * LEADER_GAP_PX, 2 * LEADER_GAP_PX).colliderect(anchor):
+            continue
+        col = shade(c.colours.get(u.player, (128, 128, 128)), 0.7)
+        near = min(mids, key=lambda mid: math.dist(c.pt(*c.geo.model(mid).at), rect.center))
+        m = c.geo.model(near)
+        tx, ty = c.pt(m.x, m.y)
+        sx = min(max(tx, rect.left), rect.right)
+        sy = min(max(ty, rect.top), rect.bottom)
+        d = math.dist((sx, sy), (tx, ty)) or 1.0
+        r = c.px(min(m.base.along, m.base.across) / 2)
+        end = (tx + (sx - tx) / d * r, ty + (sy - ty) / d * r)
+        pygame.draw.line(c.surface, (255, 255, 255), (sx, sy), end, 4)
+        pygame.draw.line(c.surface, col, (sx, sy), end, 2)
+        prims.disc(c.surface, end, 3, col)
+    for u, _mids, lines, _anchor, rect in placed:
+        col = c.colours.get(u.player, (128, 128, 128))
+        if u.id == c.selected_unit:
+            pygame.draw.rect(c.surface, t.selected, rect.inflate(6, 6), border_radius=6)
+        prims.text_plate(c.surface, lines, rect.topleft, t.label_text, t.label_plate,
+                         shade(col, 0.85), pad=4, colours=[shade(col, 0.6), (70, 70, 70)])
+
+
+# ---------------------------------------------------------------- overlays
+def overlay_contact(c: Canvas) -> None:
+    """Where enemy bases touch: a bright bar along the shared stretch of outline
+    (rank-and-flank fronts), or a short tick across the contact point (round bases)."""
+    L = max(9.0, c.px(0.45))
+    for a, b in c.geo.base_contacts:
+        ma, mb = c.geo.model(a), c.geo.model(b)
+        both_round = ma.base.is_round and mb.base.is_round
+        stretch = None if both_round else c.geo.contact_stretch(a, b)
+        if not both_round and (stretch is None or math.dist(*stretch) <= CORNER_CONTACT_IN):
+            # corner to corner (or corner to edge): a dot where they touch
+            at = c.pt(*c.geo.contact_point(a, b))
+            prims.disc(c.surface, at, 4.5, (20, 20, 20))
+            prims.disc(c.surface, at, 3, c.theme.contact)
+            continue
+        if stretch is not None:
+            p, q = c.pt(*stretch[0]), c.pt(*stretch[1])
+            d = math.dist(p, q) or 1.0
+            # stop short of the ends so neighbouring bars read as separate contacts
+            ux, uy = (q[0] - p[0]) / d, (q[1] - p[1]) / d
+            cut = min(2.0, d / 4)
+            p, q = (p[0] + ux * cut, p[1] + uy * cut), (q[0] - ux * cut, q[1] - uy * cut)
+        else:
+            x, y = c.pt(*c.geo.contact_point(a, b))
+            ax, ay = c.pt(ma.x, ma.y)
+            bx, by = c.pt(mb.x, mb.y)
+            d = math.hypot(bx - ax, by - ay) or 1.0
+            nx, ny = -(by - ay) / d, (bx - ax) / d
+            p, q = (x - nx * L, y - ny * L), (x + nx * L, y + ny * L)
+        pygame.draw.line(c.surface, (20, 20, 20), p, q, 6)
+        pygame.draw.line(c.surface, c.theme.contact, p, q, 3)
+
+
+def overlay_engagement(c: Canvas) -> None:
+    """The engagement-range halo round each engaged unit and a line between engaged models."""
+    t = c.theme
+    er = c.state.rules.engagement_range
+    engaged = {u for pair in c.geo.engaged_unit_pairs for u in pair}
+    if er > 0:
+        for uid in sorted(engaged):
+            for ext, holes in prims.geom_rings(c.geo.unit_outline(uid, margin=er)):
+                pts = c.pts(ext)
+                prims.fill_polygon(c.surface, pts, (*t.engagement, 30), [c.pts(h) for h in holes])
+                prims.dashed_polyline(c.surface, pts, t.engagement, 2, 7, 5, closed=True)
+
+
+def overlay_engaged_pairs(c: Canvas) -> None:
+    """A line between the centres of each pair of engaged enemy models (under the bases)."""
+    t = c.theme
+    for a, b in c.geo.engaged_model_pairs:
+        ma, mb = c.geo.model(a), c.geo.model(b)
+        pygame.draw.line(c.surface, t.engagement, c.pt(ma.x, ma.y), c.pt(mb.x, mb.y), 3)
+
+
+def overlay_coherency(c: Canvas) -> None:
+    """A red ring on each model breaking coherency and a plate with the reason."""
+    t = c.theme
+    for uid, br in sorted(c.geo.coherency.items()):
+        for mid in br.models:
+            ring_model(c, mid, t.coherency, 3, 4)
+        lines = [(f"{uid}: out of coherency", t.font_small)]
+        for mid in br.models[:3]:
+            lines.append((f"{mid}: {br.reasons[mid]}", t.font_small))
+        if len(br.models) > 3:
+            lines.append((f"+{len(br.models) - 3} more", t.font_small))
+        m = c.geo.model(br.models[0])
+        r = c.px(m.base.radius) + 6
+        x, y = c.pt(m.x, m.y)
+        anchor = pygame.Rect(int(x - r), int(y - r), int(2 * r), int(2 * r))
+        rect = place_label(c, anchor, prims.text_size(lines))
+        prims.text_plate(c.surface, lines, rect.topleft, t.coherency, (255, 240, 240, 235), t.coherency)
+
+
+def overlay_overlaps(c: Canvas) -> None:
+    """Overlapping bases: both outlined bright, their shared area hatched, the depth labelled."""
+    t = c.theme
+    for a, b in c.geo.overlaps:
+        for mid in (a, b):
+            prims.outline(c.surface, c.pts(c.geo.footprint(mid).exterior.coords), t.overlap, 3)
+        for ext, _holes in prims.geom_rings(c.geo.overlap_region(a, b)):
+            pts = c.pts(ext)
+            prims.fill_polygon(c.surface, pts, (*t.overlap, 110))
+            prims.pattern_polygon(c.surface, pts, "crosshatch", t.overlap, 5, 2)
+            prims.outline(c.surface, pts, t.overlap, 2)
+        x, y = c.pt(*c.geo.contact_point(a, b))
+        depth = -c.geo.gap(a, b)
+        text = f'{a} × {b} overlap' + (f' {depth:.2f}"' if depth > 0 else "")
+        anchor = pygame.Rect(int(x) - 6, int(y) - 6, 12, 12)
+        lines = [(text, t.font_small)]
+        rect = place_label(c, anchor, prims.text_size(lines), gap=max(8, int(c.px(0.6))))
+        prims.text_plate(c.surface, lines, rect.topleft, shade(t.overlap, 0.55), (255, 240, 252, 235),
+                         t.overlap)
+
+
+def overlay_off_table(c: Canvas) -> None:
+    t = c.theme
+    for mid in c.geo.off_table:
+        m = c.geo.model(mid)
+        prims.dashed_circle(c.surface, c.pt(m.x, m.y), c.px(m.base.radius) + 5, t.off_table, 3, 6, 4)
+        r = c.px(m.base.radius) + 6
+        x, y = c.pt(m.x, m.y)
+        lines = [(f"{mid}: off the table", t.font_small)]
+        rect = place_label(c, pygame.Rect(int(x - r), int(y - r), int(2 * r), int(2 * r)),
+                           prims.text_size(lines))
+        prims.text_plate(c.surface, lines, rect.topleft, shade(t.off_table, 0.6), (255, 245, 235, 235),
+                         t.off_table)
+
+
+def overlay_objectives(c: Canvas) -> None:
+    """Models within each objective's range get a dot; the marker gets a per-player count."""
+    t = c.theme
+    for oid, per in c.geo.objective_ranges.items():
+        o = c.state.objective(oid)
+        parts = []
+        for pid, mids in per.items():
+            for mid in mids:
+                m = c.geo.model(mid)
+                # the dot sits inside the base on the side towards the objective
+                dx, dy = o.at[0] - m.x, o.at[1] - m.y
+                d = math.hypot(dx, dy) or 1.0
+                k = min(m.base.along, m.base.across) / 2.0 * 0.62
+                at = c.pt(m.x + dx / d * k, m.y + dy / d * k)
+                r = max(2.5, c.px(0.11))
+                prims.disc(c.surface, at, r, t.objective_hold)
+                prims.ring(c.surface, at, r, (40, 30, 0), 1)
+            parts.append((f"{_player_name(c, pid)} {len(mids)}", c.colours.get(pid, (0, 0, 0))))
+        x, y = c.pt(*o.at)
+        r = c.px(o.marker.radius)
+        lines = [(s, t.font_small) for s, _ in parts] or [("nobody in range", t.font_small)]
+        rect = place_label(c, pygame.Rect(int(x - r), int(y - r), int(2 * r), int(2 * r)),
+                           prims.text_size(lines), avoid_bases=True)
+        prims.text_plate(c.surface, lines, rect.topleft, t.label_text, (255, 250, 225, 235),
+                         t.objective_ring, colours=[shade(col, 0.8) for _, col in parts])

@@ -1,0 +1,88 @@
+"""Whole pictures of a map: the board with margins for the inch labels and a
+legend strip under it, on a plain Surface (no window), saved as PNG.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+import pygame
+
+from tabletop.board.state import Battlefield
+from tabletop.geometry import Geometry, snapshot
+from tabletop.render import legend as legendmod
+from tabletop.render.board import draw_board
+from tabletop.render.options import DEFAULT_SCALE
+from tabletop.render.theme import DEFAULT_THEME, Theme
+from tabletop.render.view import View
+
+MARGIN_PX = 40
+"""Room round the table for the inch labels."""
+
+MAX_SIDE_PX = 16000
+"""The largest image side ``render_image`` will make (pygame's limit is about 16384)."""
+
+
+def image_size(state: Battlefield, scale: float = DEFAULT_SCALE, *, legend: bool = True,
+               overlays: Iterable[str] = frozenset(), theme: Theme | None = None) -> tuple[int, int]:
+    """(width, height) in pixels of ``render_image`` for these settings."""
+    w = round(state.table.width * scale) + 2 * MARGIN_PX
+    h = round(state.table.depth * scale) + 2 * MARGIN_PX
+    if legend:
+        view = View(scale, MARGIN_PX, MARGIN_PX + state.table.depth * scale)
+        h += legendmod.legend_height(state, view, w, overlays=overlays, theme=theme)
+    return w, h
+
+
+def render_image(state: Battlefield, *, geo: Geometry | None = None, overlays: Iterable[str] = frozenset(),
+                 scale: float = DEFAULT_SCALE, legend: bool = True, selected: str | None = None,
+                 highlight: dict | None = None, theme: Theme | None = None) -> pygame.Surface:
+    """The map drawn at ``scale`` px per inch, with an optional legend strip below.
+
+    Raises
+    ------
+    ValueError
+        ``scale`` not positive, the image would be larger than ``MAX_SIDE_PX``,
+        or an unknown overlay name.
+    """
+    if not scale > 0:
+        raise ValueError(f"scale must be a positive number of pixels per inch, got {scale!r}")
+    theme = theme or DEFAULT_THEME
+    w, h = image_size(state, scale, legend=legend, overlays=overlays, theme=theme)
+    if max(w, h) > MAX_SIDE_PX:
+        raise ValueError(f"the image would be {w} x {h} px at {scale:g} px per inch; "
+                         f"use a smaller --scale (at most {MAX_SIDE_PX} px a side)")
+    geo = geo if geo is not None else snapshot(state)
+    surface = pygame.Surface((w, h))
+    view = View(scale, MARGIN_PX, MARGIN_PX + state.table.depth * scale)
+    draw_board(surface, state, geo, view, overlays=overlays, selected=selected, highlight=highlight,
+               theme=theme)
+    if legend:
+        top = round(state.table.depth * scale) + 2 * MARGIN_PX
+        legendmod.draw_legend(surface, state, view, pygame.Rect(0, top, w, h - top),
+                              overlays=overlays, theme=theme)
+    return surface
+
+
+def save_png(surface: pygame.Surface, path: str) -> str:
+    """Write ``surface`` as PNG to ``path`` (through a temporary file, so a failed
+    write leaves nothing half-written).
+
+    Raises
+    ------
+    OSError
+        When the folder does not exist or cannot be written.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"no folder {folder}")
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.tmp.png")
+    try:
+        pygame.image.save(surface, tmp)
+        os.replace(tmp, path)
+    except (pygame.error, OSError) as exc:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise OSError(str(exc)) from None
+    return path
