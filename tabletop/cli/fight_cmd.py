@@ -1,0 +1,122 @@
+"""``tabletop fight MAP [--seed N] [-o OUT.toml] [--frames DIR] [--json] [--odds]``.
+
+Resolves the map's combat phase end to end through its ruleset,
+``find_ruleset(state.ruleset).fight(state, dice, decisions, log) ->
+Resolution``, so it serves every ruleset that registers a ``fight`` hook.
+The text output prints each event as it happens (every roll with its
+purpose, dice, target and result); ``--json`` prints
+``{"events": [...], "steps": [...], "seed": N, ...}`` at the end.  ``-o``
+writes the state after the phase (removed models dropped, a unit with none
+left dropped, moved models moved, wounds lost and status recorded);
+``--frames DIR`` writes one PNG per step.  ``--odds`` prints the ruleset's
+odds (``ruleset.odds(state)``) instead of resolving.
+
+Named default ``DEFAULT_SEED``: without ``--seed`` a seed is drawn at random
+and printed, so any run can be replayed.  Exit status 0, or 2 for bad input
+(and "no odds for this ruleset").
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any
+
+from tabletop.board.state import Battlefield
+from tabletop.cli.common import load_map, print_json, write_map
+from tabletop.cli.event_text import printer
+from tabletop.errors import TabletopError
+from tabletop.rules.decisions import Decisions
+from tabletop.rules.dice import Dice
+from tabletop.rules.events import EventLog
+from tabletop.rules.registry import Resolution, Ruleset, find_ruleset
+
+DEFAULT_SEED = "random, printed"
+
+
+def ruleset_for(state: Battlefield) -> Ruleset:
+    """The map's ruleset (bad names become one-line errors, exit 2)."""
+    try:
+        return find_ruleset(state.ruleset)
+    except ValueError as exc:
+        raise TabletopError(f"{state.path}: {exc}") from None
+
+
+def resolve(state: Battlefield, seed: int | None = None, log: EventLog | None = None) -> Resolution:
+    """Resolve ``state``'s combat phase with its ruleset: seeded dice, the map's scripted
+    decisions.  Used by ``fight`` and by ``view --fight``.
+
+    Raises
+    ------
+    TabletopError
+        The ruleset has no ``fight`` hook, or the map lacks what it needs.
+    """
+    ruleset = ruleset_for(state)
+    if ruleset.fight is None:
+        raise TabletopError(f"{state.path}: ruleset {state.ruleset!r} cannot resolve a fight")
+    log = log if log is not None else EventLog()
+    dice = Dice(seed, log)
+    return ruleset.fight(state, dice, Decisions(state.decisions, log), log)
+
+
+def steps_json(log: EventLog) -> list[dict[str, Any]]:
+    return [{"title": s.title, "rule": s.rule, "events": [s.events.start, s.events.stop]}
+            for s in log.steps]
+
+
+def write_frames(log: EventLog, folder: str) -> list[str]:
+    """One PNG per step (``tabletop.render.steps.save_frames``)."""
+    try:
+        from tabletop.render.steps import save_frames
+    except ImportError as exc:
+        raise TabletopError(f"{folder}: --frames needs the renderer ({exc})") from None
+    try:
+        return save_frames(log.steps, folder, log.events)
+    except OSError as exc:
+        raise TabletopError(f"{folder}: cannot write frames: {exc.strerror or exc}") from None
+
+
+def run(args) -> int:
+    state = load_map(args.map)
+    ruleset = ruleset_for(state)
+    if args.odds:
+        if ruleset.odds is None:
+            raise TabletopError(f"{args.map}: no odds for this ruleset ({state.ruleset})")
+        odds = ruleset.odds(state)
+        if args.json:
+            print_json(odds)
+        else:
+            for k, v in (odds.items() if isinstance(odds, dict) else [("odds", odds)]):
+                print(f"{k}: {v}")
+        return 0
+    seed = args.seed if args.seed is not None else random.randrange(1, 1_000_000)
+    log = EventLog()
+    if not args.json:
+        print(f"{state.name} - {state.ruleset}, seed {seed}")
+        log.listeners.append(printer(sys.stdout))
+    res = resolve(state, seed, log)
+    written = write_map(res.state, args.out, state.path) if args.out else None
+    frames = write_frames(log, args.frames) if args.frames else []
+    if args.json:
+        print_json({"map": state.name, "ruleset": state.ruleset, "seed": seed,
+                    "events": log.to_list(), "steps": steps_json(log), "output": written,
+                    "frames": frames})
+        return 0
+    if written:
+        print(f"Wrote {written}")
+    if frames:
+        print(f"Wrote {len(frames)} frames to {args.frames}")
+    return 0
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("fight", help="resolve the map's combat phase end to end, printing each roll",
+                       description="Resolve the map's combat phase with its ruleset, printing each "
+                                   "roll. Exit 0, or 2 for bad input.")
+    p.add_argument("map", metavar="MAP", help="map file (TOML)")
+    p.add_argument("--seed", type=int, help="dice seed (default: random, printed)")
+    p.add_argument("-o", "--out", metavar="OUT.toml", help="write the state after the phase here")
+    p.add_argument("--frames", metavar="DIR", help="write one PNG per step into DIR")
+    p.add_argument("--json", action="store_true", help="print {\"events\": [...], ...} as JSON")
+    p.add_argument("--odds", action="store_true", help="print the ruleset's odds instead of resolving")
+    p.set_defaults(run=run)

@@ -1,0 +1,122 @@
+"""Shared by ``pile-in`` and ``consolidate``: make one move, report it, write the map after it.
+
+Exit status (MAPFORMAT.md): 0 the move was made; 1 the unit is not eligible
+or no legal move exists (the reason and every broken clause are printed);
+2 bad input (unknown unit, a map whose ruleset has no such move).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from tabletop.board.state import Battlefield
+from tabletop.cli.common import load_map, need_unit, print_json, write_map
+from tabletop.errors import TabletopError
+from tabletop.geometry import snapshot
+from tabletop.rules.decisions import Decisions
+from tabletop.rules.events import EventLog
+from tabletop.rules.registry import find_ruleset
+
+
+def _ruleset_hook(state: Battlefield, hook: str, command: str) -> Callable[..., Any]:
+    try:
+        ruleset = find_ruleset(state.ruleset)
+    except ValueError as exc:
+        raise TabletopError(f"{state.path}: {exc}") from None
+    fn = getattr(ruleset, hook, None)
+    if fn is None:
+        raise TabletopError(f"{state.path}: {command} is a fight-phase move; this map's ruleset is "
+                            f"{state.ruleset!r}")
+    return fn
+
+
+def move_lines(state: Battlefield, after: Battlefield, outcome) -> list[str]:
+    """One line per model: where it went, how far, and how close it ends to its closest target."""
+    geo = snapshot(after)
+    paths = outcome.paths
+    dist = outcome.distances
+    closest = getattr(outcome.plan, "closest", {}) or {}
+    lines = []
+    for m in geo.unit_models(outcome.unit):
+        if m in paths:
+            a, b = paths[m][0], paths[m][-1]
+            text = (f"  {m}: ({a[0]:.2f}, {a[1]:.2f}) -> ({b[0]:.2f}, {b[1]:.2f}) "
+                    f"moved {dist[m]:.2f}\"")
+        else:
+            why = "in base contact with an enemy model" if m in outcome.fixed else "not moved"
+            text = f"  {m}: stays ({why})"
+        target = closest.get(m)
+        if target:
+            try:
+                d = geo.distance(m, target)
+                engaged = " (engaged)" if geo.model_engaged(m) else ""
+                text += f"; {d:.2f}\" from {target}{engaged}"
+            except TabletopError:
+                pass
+        lines.append(text)
+    return lines
+
+
+def outcome_json(outcome, out: str | None) -> dict[str, Any]:
+    from tabletop.rules.fight_phase.moving import violation_dicts
+    return {
+        "unit": outcome.unit, "mode": outcome.mode, "rule": outcome.rule,
+        "targets": list(outcome.targets), "legal": outcome.legal,
+        "reason": outcome.refusal if outcome.refusal else (None if outcome.legal else "no legal move"),
+        "moves": {m: [[round(x, 4), round(y, 4)] for x, y in p] for m, p in outcome.paths.items()}
+        if outcome.legal else {},
+        "distances": {m: round(d, 4) for m, d in outcome.distances.items()} if outcome.legal else {},
+        "violations": violation_dicts(outcome),
+        "output": out,
+    }
+
+
+def run_move(args, hook: str, command: str, verb: str, **kw: Any) -> int:
+    """Make the move ``hook`` ("pile_in" | "consolidate") for ``args.unit``; see module docstring."""
+    state = load_map(args.map)
+    need_unit(state, args.unit)
+    fn = _ruleset_hook(state, hook, command)
+    log = EventLog()
+    outcome = fn(state, args.unit, Decisions(state.decisions, log), log, **kw)
+    for ev in log.of_type("decision_overridden"):
+        print(f"{args.map}: decision {ev['choice']} = {ev['value']!r} overridden: {ev['reason']}",
+              file=sys.stderr)
+    if not outcome.legal:
+        if args.json:
+            print_json(outcome_json(outcome, None))
+        elif outcome.refusal:
+            print(f"{args.unit}: not eligible: {outcome.refusal}")
+        else:
+            print(f"{args.unit}: no legal move ({outcome.rule}); targets "
+                  f"{', '.join(outcome.targets)}")
+            for v in outcome.violation_lines():
+                print(f"  {v}")
+        return 1
+    after = outcome.state_after(state)
+    written = write_map(after, args.out, state.path) if args.out else None
+    if args.json:
+        print_json(outcome_json(outcome, written))
+        return 0
+    mode = "" if outcome.mode == "pile_in" else f" ({outcome.mode})"
+    print(f"{args.unit} {verb}{mode} toward {', '.join(outcome.targets)} ({outcome.rule}): "
+          f"{len(outcome.paths)} model{'s' if len(outcome.paths) != 1 else ''} moved")
+    for line in move_lines(state, after, outcome):
+        print(line)
+    print("The validator finds no broken clause.")
+    if written:
+        print(f"Wrote {written}")
+    return 0
+
+
+def add_move_parser(sub, command: str, help_text: str, run: Callable[[Any], int]):
+    p = sub.add_parser(command, help=help_text, description=help_text + (
+        ". Exit 0 moved, 1 not eligible or no legal move (the broken clauses listed), "
+        "2 bad input."))
+    p.add_argument("map", metavar="MAP", help="map file (TOML)")
+    p.add_argument("unit", metavar="UNIT", help="unit id")
+    p.add_argument("-o", "--out", metavar="OUT.toml", help="write the map after the move here")
+    p.add_argument("--json", action="store_true", help="print the move as one JSON object")
+    p.set_defaults(run=run)
+    return p

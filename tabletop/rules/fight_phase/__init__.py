@@ -1,0 +1,96 @@
+"""The ``fight-phase`` ruleset: fight-phase.txt 12.01-12.09 from the geometry.
+
+Public API (registered as ``Ruleset("fight-phase", fight=..., pile_in=..., consolidate=...)``):
+
+``fight(state, dice, decisions, log, options=None) -> Resolution``
+    Runs the whole phase (``sequence.PHASE_STEPS``): pile-in step, the Fights
+    First / Remaining Combats alternation with normal and overrun fights and
+    the standard attack sequence, consolidation step.  ``Resolution.state``
+    is the state after it; ``Resolution.log`` the EventLog (events and one
+    Step per move, fight, start and end); ``Resolution.extra`` holds
+    ``selected`` (units in the order they were selected to fight) and
+    ``moves`` (every ``MoveOutcome``, with the validator's verdict).
+``pile_in(state, unit_id, decisions=None, log=None) -> MoveOutcome``
+``consolidate(state, unit_id, decisions=None, log=None, fought=False) -> MoveOutcome``
+    One move outside a phase (the ``pile-in`` / ``consolidate`` commands):
+    eligibility from the geometry (``refusal`` says why not), targets through
+    Decisions, the solver's move and the validator's verdict.
+
+Raises ``MapValidationError`` (one line per problem) when a profile or
+weapon the attack sequence needs is missing or malformed.  Named defaults
+are listed in the docstrings of ``eligibility``, ``sequence``, ``actions``,
+``moving``, ``attacks``, ``casualties`` and ``profiles``.
+"""
+
+from __future__ import annotations
+
+from tabletop.board.state import Battlefield
+from tabletop.errors import MapValidationError
+from tabletop.rules.decisions import Decisions
+from tabletop.rules.dice import Dice
+from tabletop.rules.events import EventLog
+from tabletop.rules.fight_phase.context import FightOptions, PhaseContext
+from tabletop.rules.fight_phase.eligibility import pile_in_refusal
+from tabletop.rules.fight_phase.moving import MoveOutcome, plan_consolidation, plan_pile_in
+from tabletop.rules.fight_phase.profiles import check_profiles
+from tabletop.rules.fight_phase.sequence import run_phase
+from tabletop.rules.registry import Resolution, Ruleset, register
+
+__all__ = ["FightOptions", "MoveOutcome", "PhaseContext", "consolidate", "fight", "pile_in"]
+
+CONSOLIDATE_ELIGIBLE_OUTSIDE_PHASE = "engaged, charged this turn, or said to have fought (--fought)"
+
+
+def fight(state: Battlefield, dice: Dice, decisions: Decisions | None = None,
+          log: EventLog | None = None, options: FightOptions | None = None) -> Resolution:
+    """Resolve the Fight phase of ``state`` (see the module docstring)."""
+    problems = check_profiles(state)
+    if problems:
+        raise MapValidationError(problems)
+    log = log if log is not None else EventLog()
+    if dice.log is None:
+        dice.log = log
+    decisions = decisions if decisions is not None else Decisions(state.decisions, log)
+    if decisions.log is None:
+        decisions.log = log
+    ctx = PhaseContext(state, dice, decisions, log, options or FightOptions())
+    run_phase(ctx)
+    return Resolution(ctx.state, log, {"selected": list(ctx.selected), "moves": list(ctx.moves),
+                                       "context": ctx})
+
+
+def _context(state: Battlefield, decisions: Decisions | None, log: EventLog | None) -> PhaseContext:
+    log = log if log is not None else EventLog()
+    decisions = decisions if decisions is not None else Decisions(state.decisions, log)
+    return PhaseContext(state, Dice(0), decisions, log)
+
+
+def pile_in(state: Battlefield, unit_id: str, decisions: Decisions | None = None,
+            log: EventLog | None = None) -> MoveOutcome:
+    """One pile-in move for ``unit_id`` (12.03): eligible if engaged or charged this turn."""
+    ctx = _context(state, decisions, log)
+    refusal = pile_in_refusal(ctx, unit_id)
+    if refusal is not None:
+        return MoveOutcome(unit_id, "pile_in", "fight-phase.txt 12.03", refusal=refusal)
+    return plan_pile_in(state, ctx.geo, unit_id, ctx.decisions)
+
+
+def consolidate(state: Battlefield, unit_id: str, decisions: Decisions | None = None,
+                log: EventLog | None = None, fought: bool = False) -> MoveOutcome:
+    """One consolidation move for ``unit_id`` (12.08).
+
+    Outside a phase, "was eligible to fight this phase" is read from the map
+    (named default ``CONSOLIDATE_ELIGIBLE_OUTSIDE_PHASE``): the unit is
+    engaged, made a charge move this turn, or ``fought`` says it was
+    eligible (e.g. it destroyed the unit it fought).
+    """
+    ctx = _context(state, decisions, log)
+    unit = state.unit(unit_id)
+    if not (fought or unit.charged or ctx.geo.unit_engaged(unit_id)):
+        return MoveOutcome(unit_id, "none", "fight-phase.txt 12.08", refusal=(
+            f"{unit_id} is not engaged and did not charge, so it was not eligible to fight this "
+            f"phase (fight-phase.txt 12.08 ELIGIBLE IF); pass --fought if it fought"))
+    return plan_consolidation(state, ctx.geo, unit_id, ctx.decisions)
+
+
+register(Ruleset("fight-phase", fight=fight, pile_in=pile_in, consolidate=consolidate))

@@ -1,0 +1,67 @@
+"""Allocating attacks, losing wounds and removing casualties (the standard Making Attacks sequence).
+
+Named defaults (fight-phase.txt cites "Making Attacks (04)" without giving it):
+
+- ``ALLOCATE_WOUNDED_FIRST``: an attack is allocated to a model of the
+  target unit that has already lost wounds, if there is one (the one with
+  most wounds lost, then the removal order below);
+- ``REMOVAL_ORDER``: otherwise to the model the defender would remove first:
+  one whose removal leaves the rest of the unit in coherency, farthest from
+  the nearest enemy model (``tabletop.geometry.removal.removal_order``);
+- a model whose wounds lost reach its ``W`` is removed as a casualty at
+  once; excess damage is lost; a unit with no models left is destroyed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from tabletop.geometry.removal import removal_order
+from tabletop.rules.fight_phase.profiles import characteristic
+
+if TYPE_CHECKING:
+    from tabletop.rules.fight_phase.context import PhaseContext
+
+ALLOCATE_WOUNDED_FIRST = True
+REMOVAL_ORDER = "keeps coherency, then farthest from the enemy"
+ATTACKS_RULE = "fight-phase.txt 12.05 (Making Attacks 04, standard sequence)"
+
+
+def allocate(ctx: PhaseContext, unit_id: str) -> str | None:
+    """The model of ``unit_id`` the next attack is allocated to, or None when none is left."""
+    order = removal_order(ctx.geo, unit_id)
+    if not order:
+        return None
+    if ALLOCATE_WOUNDED_FIRST:
+        wounded = [m for m in order if ctx.state.model(m).wounds_lost > 0]
+        if wounded:
+            return max(wounded, key=lambda m: (ctx.state.model(m).wounds_lost, -order.index(m)))
+    return order[0]
+
+
+def lose_wounds(ctx: PhaseContext, model_id: str, damage: int, by: str) -> bool:
+    """Apply ``damage`` to one model; remove it when its wounds lost reach W.
+
+    Emits ``wounded`` {model, unit, damage, wounds_lost, wounds_left}; when
+    the model dies ``removed`` {model, unit, by} and, for the unit's last
+    model, ``destroyed`` {unit, reason}.  Returns True when the model was
+    removed.
+    """
+    m = ctx.state.model(model_id)
+    w = characteristic(m, "W")
+    left = max(0, w - m.wounds_lost)
+    lost = min(damage, left)
+    now = m.wounds_lost + lost
+    ctx.log.emit("wounded", ATTACKS_RULE, model=model_id, unit=m.unit_id, damage=damage,
+                 wounds_lost=now, wounds_left=w - now)
+    if now < w:
+        ctx.state = ctx.state.with_models([replace(m, wounds_lost=now)])
+        return False
+    ctx.note_casualty(m)
+    ctx.state = ctx.state.without_models([model_id])
+    ctx.log.emit("removed", ATTACKS_RULE, model=model_id, unit=m.unit_id, by=by)
+    if not ctx.state.has_unit(m.unit_id):
+        ctx.log.emit("destroyed", ATTACKS_RULE, unit=m.unit_id,
+                     reason=f"its last model was removed as a casualty (attacks by {by})")
+    return True

@@ -1,0 +1,119 @@
+"""Who may pile in, fight (and how), and consolidate (fight-phase.txt 12.03-12.08).
+
+Everything is read from the geometry snapshot and the phase's history,
+never from hand-set flags (``Unit.charged`` is the map's record that the
+unit made a charge move this turn).
+
+Named default ``ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE = False``.  12.04 lists
+"it is engaged, or it was engaged at the start of this step" as a reason to
+be eligible to fight.  Players read it (issue 3) as: a unit that did not
+charge, and whose only enemy models within engagement range are removed as
+casualties before it is selected, is no longer eligible to fight (nor to
+pile in: it is not selected for an overrun fight).  We follow the players:
+by default only being engaged now, or having charged this turn, makes a
+unit eligible.  ``FightOptions(engaged_at_step_start_keeps_eligible=True)``
+applies the sentence literally (such a unit stays eligible and, being
+unengaged, may make an overrun fight, 12.06).  Engagement at the start of
+the Fight step still decides the overrun fight type (12.06) either way.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tabletop.board.state import Unit
+
+if TYPE_CHECKING:
+    from tabletop.rules.fight_phase.context import PhaseContext
+
+ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE = False
+
+R_PILE_IN = "fight-phase.txt 12.03"
+R_FIGHT = "fight-phase.txt 12.04"
+R_NORMAL = "fight-phase.txt 12.05"
+R_OVERRUN = "fight-phase.txt 12.06"
+R_CONSOLIDATE = "fight-phase.txt 12.08"
+
+NORMAL = "normal"
+OVERRUN = "overrun"
+
+
+def is_fights_first(unit: Unit) -> bool:
+    """Fights First (12.04): it made a charge move this turn, or has the ``fights-first`` keyword."""
+    return bool(unit.charged) or unit.has("fights-first")
+
+
+def pile_in_refusal(ctx: PhaseContext, unit_id: str, overrun: bool = False) -> str | None:
+    """Why ``unit_id`` may not make a pile-in move (12.03 ELIGIBLE IF), or None when it may.
+
+    ``overrun`` is True when the unit was selected to make an overrun fight
+    this phase (12.06).
+    """
+    if not ctx.alive(unit_id):
+        return f"{unit_id} has no models left on the table"
+    unit = ctx.state.unit(unit_id)
+    if ctx.geo.unit_engaged(unit_id) or unit.charged or overrun:
+        return None
+    return (f"{unit_id} is not engaged, did not make a charge move this turn and was not "
+            f"selected to make an overrun fight ({R_PILE_IN} ELIGIBLE IF)")
+
+
+def eligible_to_fight(ctx: PhaseContext, unit_id: str) -> bool:
+    """12.04: not yet selected to fight this phase, and engaged (or, with the literal
+    reading, engaged at the start of the Fight step) or charged this turn."""
+    if not ctx.alive(unit_id) or unit_id in ctx.selected:
+        return False
+    unit = ctx.state.unit(unit_id)
+    ok = unit.charged or ctx.geo.unit_engaged(unit_id) or (
+        ctx.options.engaged_at_step_start_keeps_eligible and unit_id in ctx.engaged_at_fight_start)
+    if ok:
+        ctx.ever_eligible.add(unit_id)
+    return ok
+
+
+def fight_refusal(ctx: PhaseContext, unit_id: str) -> str:
+    """Why ``unit_id`` is not eligible to fight (for overridden decisions and the CLI)."""
+    if not ctx.alive(unit_id):
+        return f"{unit_id} has no models left on the table"
+    if unit_id in ctx.selected:
+        return f"{unit_id} has already been selected to fight this phase ({R_FIGHT})"
+    return f"{unit_id} is not engaged and did not make a charge move this turn ({R_FIGHT})"
+
+
+def eligible_units(ctx: PhaseContext, player: str | None = None,
+                   fights_first: bool | None = None) -> list[str]:
+    """Units eligible to fight now, in file order; filtered by owner and Fights First."""
+    out = []
+    for u in ctx.state.units:
+        if player is not None and u.player != player:
+            continue
+        if fights_first is not None and is_fights_first(u) != fights_first:
+            continue
+        if eligible_to_fight(ctx, u.id):
+            out.append(u.id)
+    return out
+
+
+def fight_types(ctx: PhaseContext, unit_id: str) -> list[str]:
+    """The fight types ``unit_id`` is eligible to make (12.05, 12.06), normal first.
+
+    Normal: it is engaged.  Overrun: it is unengaged, or was unengaged at the
+    start of the Fight step and became engaged during the Fight phase.
+    """
+    engaged = ctx.geo.unit_engaged(unit_id)
+    out = []
+    if engaged:
+        out.append(NORMAL)
+    if not engaged or unit_id not in ctx.engaged_at_fight_start:
+        out.append(OVERRUN)
+    return out
+
+
+def consolidation_refusal(ctx: PhaseContext, unit_id: str) -> str | None:
+    """Why ``unit_id`` may not consolidate (12.08 ELIGIBLE IF: it was eligible to fight
+    this phase), or None."""
+    if not ctx.alive(unit_id):
+        return f"{unit_id} has no models left on the table"
+    if unit_id in ctx.ever_eligible or unit_id in ctx.selected:
+        return None
+    return f"{unit_id} was not eligible to fight this phase ({R_CONSOLIDATE} ELIGIBLE IF)"

@@ -1,0 +1,222 @@
+"""Pile-in and consolidation moves in rules terms (fight-phase.txt 12.03, 12.06, 12.08).
+
+The geometry layer (``tabletop.geometry.moves``) finds the candidate
+targets, solves the move and validates it; this module makes the players'
+choices through ``Decisions``, runs the validator on every move the solver
+proposes, and records the move as an event.
+
+Named defaults for the choices the text leaves to the player:
+
+``PILE_IN_TARGETS``
+    An unengaged unit selects every enemy unit within 5" (12.03 "one or
+    more"): each model then moves toward whichever is closest to it.
+``ENGAGING_TARGETS``
+    Engaging consolidation selects the single closest of the enemy units
+    within 3" (12.08 "one or more"): the unit must end engaged with all it
+    selects, so one is the least it must reach.
+``OBJECTIVE_TARGET``
+    Objective consolidation selects the closest objective within 3".
+
+Scripted ``[[decisions]]``: ``pile_in_targets`` and ``consolidation_targets``
+take a unit id, an objective id, or a list of unit ids sorted by id.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.board.state import Battlefield
+from tabletop.geometry import Geometry
+from tabletop.geometry import moves as gmoves
+from tabletop.rules.decisions import Decisions
+from tabletop.rules.events import EventLog
+
+R_PILE_IN = "fight-phase.txt 12.03"
+R_OVERRUN = "fight-phase.txt 12.06"
+R_CONSOLIDATE = "fight-phase.txt 12.08"
+
+PILE_IN_TARGETS = "every enemy unit within 5\""
+ENGAGING_TARGETS = "the closest enemy unit within 3\""
+OBJECTIVE_TARGET = "the closest objective within 3\""
+
+MAX_SUBSET_CANDIDATES = 5   # beyond this only single targets and "all" are offered
+
+
+@dataclass
+class MoveOutcome:
+    """A pile-in or consolidation move the solver made and the validator checked.
+
+    ``mode`` is "pile_in", "ongoing", "engaging" or "objective"; ``plan`` the
+    geometry ``MovePlan`` (None when no move was attempted); ``violations``
+    what the solver could not meet plus what the validator found in its
+    answer (empty for a legal move); ``refusal`` why no move was attempted
+    (not eligible, no targets).
+    """
+
+    unit: str
+    mode: str
+    rule: str
+    targets: tuple[str, ...] = ()
+    plan: Any = None
+    violations: list[Any] = field(default_factory=list)
+    validator: list[Any] = field(default_factory=list)
+    refusal: str | None = None
+    start: dict[str, tuple[float, float]] = field(default_factory=dict)
+    fixed: frozenset[str] = frozenset()
+
+    @property
+    def legal(self) -> bool:
+        return self.refusal is None and self.plan is not None and not self.violations
+
+    @property
+    def paths(self) -> dict[str, list[tuple[float, float]]]:
+        """Paths of the models that moved (start to end, inches)."""
+        if self.plan is None:
+            return {}
+        out = {}
+        for m, path in self.plan.paths.items():
+            pts = [tuple(map(float, p)) for p in path]
+            if len(pts) >= 2 and _length(pts) > 1e-9:
+                out[m] = pts
+        return out
+
+    @property
+    def distances(self) -> dict[str, float]:
+        """Distance each moved model travelled along its path, inches."""
+        return {m: _length(p) for m, p in self.paths.items()}
+
+    def state_after(self, state: Battlefield) -> Battlefield:
+        return self.plan.state_after(state) if self.legal else state
+
+    def violation_lines(self) -> list[str]:
+        return [getattr(v, "message", str(v)) for v in self.violations]
+
+
+def _length(path: list[tuple[float, float]]) -> float:
+    return sum(math.dist(a, b) for a, b in itertools.pairwise(path))
+
+
+def _target_options(candidates: list[str]) -> list[Any]:
+    """Single ids, then sorted lists of two or more (every subset up to MAX_SUBSET_CANDIDATES),
+    then each id as a one-element list (so a scripted ``["B1"]`` means ``"B1"``)."""
+    opts: list[Any] = list(candidates)
+    ordered = sorted(candidates)
+    if len(ordered) <= MAX_SUBSET_CANDIDATES:
+        for k in range(2, len(ordered) + 1):
+            opts.extend(list(c) for c in itertools.combinations(ordered, k))
+    elif len(ordered) > 1:
+        opts.append(ordered)
+    return opts + [[c] for c in candidates]
+
+
+def _as_tuple(value: Any) -> tuple[str, ...]:
+    return tuple(value) if isinstance(value, (list, tuple)) else (value,)
+
+
+def _solve(state: Battlefield, geo: Geometry, outcome: MoveOutcome, max_distance: float,
+           kind: str) -> MoveOutcome:
+    clause = R_PILE_IN if kind == "pile_in" else R_CONSOLIDATE   # the move's own clauses
+    spec = gmoves.MoveSpec(kind, outcome.unit, outcome.targets, max_distance, clause)
+    plan = gmoves.solve_move(state, geo, spec)
+    outcome.plan = plan
+    outcome.start = {m: state.model(m).at for m in geo.unit_models(outcome.unit)}
+    if kind in ("pile_in", "ongoing"):
+        outcome.fixed = frozenset(m for m in outcome.start if geo.contacts_of(m))
+    outcome.validator = list(gmoves.validate_move(state, geo, spec, plan.positions, plan.paths))
+    outcome.violations = list(plan.violations) + [
+        v for v in outcome.validator if not _same_violation(v, plan.violations)]
+    return outcome
+
+
+def _same_violation(v: Any, others: list[Any]) -> bool:
+    return any(getattr(o, "message", o) == getattr(v, "message", v) for o in others)
+
+
+def plan_pile_in(state: Battlefield, geo: Geometry, unit_id: str, decisions: Decisions,
+                 overrun: bool = False) -> MoveOutcome:
+    """Choose the pile-in targets (12.03 BEFORE MOVING), solve and validate the move.
+
+    Engaged: every enemy unit it is engaged with.  Otherwise one or more
+    enemy units within 5" (choice ``pile_in_targets``, default
+    ``PILE_IN_TARGETS``).  Eligibility is the caller's (``eligibility.py``).
+    """
+    rule = R_OVERRUN if overrun else R_PILE_IN
+    out = MoveOutcome(unit_id, "pile_in", rule)
+    targets, case = gmoves.pile_in_targets(state, geo, unit_id)
+    targets = list(targets)
+    if not targets:
+        out.refusal = (f"{unit_id} is not engaged and no enemy unit is within "
+                       f"{state.rules.pile_in_target_range:g}\" ({R_PILE_IN} BEFORE MOVING)")
+        return out
+    if geo.unit_engaged(unit_id):
+        chosen: tuple[str, ...] = tuple(targets)
+    else:
+        player = state.unit(unit_id).player
+        value = decisions.choose(player, "pile_in_targets", _target_options(targets),
+                                 default=sorted(targets) if len(targets) > 1 else targets[0],
+                                 rule=R_PILE_IN, context={"unit": unit_id, "case": case})
+        chosen = _as_tuple(value)
+    out.targets = chosen
+    return _solve(state, geo, out, state.rules.pile_in_distance, "pile_in")
+
+
+def plan_consolidation(state: Battlefield, geo: Geometry, unit_id: str,
+                       decisions: Decisions) -> MoveOutcome:
+    """Select the consolidation mode as 12.08 requires, choose its targets, solve and validate.
+
+    Ongoing (engaged): every engaged enemy unit.  Engaging (within 3" of
+    enemy units): one or more of them (choice ``consolidation_targets``,
+    default ``ENGAGING_TARGETS``).  Objective (within 3" of objectives): one
+    of them (default ``OBJECTIVE_TARGET``).  ``refusal`` says when no mode
+    applies.
+    """
+    mode, ids = gmoves.consolidation_options(state, geo, unit_id)
+    ids = list(ids)
+    out = MoveOutcome(unit_id, mode or "none", R_CONSOLIDATE)
+    if mode is None or not ids:
+        out.refusal = (f"{unit_id} is not engaged and no enemy unit and no objective is within "
+                       f"{state.rules.consolidate_distance:g}\" ({R_CONSOLIDATE} BEFORE MOVING)")
+        return out
+    player = state.unit(unit_id).player
+    if mode == "ongoing":
+        chosen: tuple[str, ...] = tuple(ids)
+    elif mode == "engaging":
+        closest = min(ids, key=lambda u: (geo.distance(unit_id, u), u))
+        chosen = _as_tuple(decisions.choose(player, "consolidation_targets", _target_options(ids),
+                                            default=closest, rule=R_CONSOLIDATE,
+                                            context={"unit": unit_id, "mode": mode}))
+    else:
+        closest = min(ids, key=lambda o: (geo.distance(unit_id, o), o))
+        chosen = _as_tuple(decisions.choose(player, "consolidation_targets", ids, default=closest,
+                                            rule=R_CONSOLIDATE,
+                                            context={"unit": unit_id, "mode": mode}))
+    out.targets = chosen
+    return _solve(state, geo, out, state.rules.consolidate_distance, mode)
+
+
+def violation_dicts(outcome: MoveOutcome) -> list[dict[str, Any]]:
+    """Violations as JSON-ready objects {model, clause, message}."""
+    return [{"model": getattr(v, "model", None), "clause": getattr(v, "clause", ""),
+             "message": getattr(v, "message", str(v))} for v in outcome.violations]
+
+
+def record_move(log: EventLog, outcome: MoveOutcome, state: Battlefield, player: str) -> Battlefield:
+    """Emit the move (``pile_in`` or ``consolidate``) or ``no_move``; return the state after it.
+
+    ``pile_in``/``consolidate`` carry {unit, player, mode, targets, moves:
+    {model: [[x, y], ...]}, distances: {model: inches}, violations: []}.
+    """
+    if not outcome.legal:
+        log.emit("no_move", outcome.rule, unit=outcome.unit, player=player, mode=outcome.mode,
+                 targets=list(outcome.targets),
+                 reason=outcome.refusal or "no legal move", violations=violation_dicts(outcome))
+        return state
+    kind = "pile_in" if outcome.mode == "pile_in" else "consolidate"
+    log.emit(kind, outcome.rule, unit=outcome.unit, player=player, mode=outcome.mode,
+             targets=list(outcome.targets),
+             moves={m: [list(p) for p in path] for m, path in outcome.paths.items()},
+             distances=outcome.distances, violations=[])
+    return outcome.state_after(state)

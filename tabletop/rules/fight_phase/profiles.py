@@ -1,0 +1,203 @@
+"""Characteristics the attack sequence reads: model profiles and melee weapons.
+
+fight-phase.txt 12.05 and 12.06 say a unit "fights as described in Making
+Attacks (04)" without giving section 04; the attack sequence in
+``attacks.py`` uses the standard one, and these are the characteristics it
+reads (named defaults, see ``attacks.py``):
+
+- profile ``T`` (Toughness), ``Sv`` (Save, 3 means 3+), ``W`` (Wounds); an
+  optional invulnerable save as profile ``Inv`` (4 means 4+) or a keyword
+  ``invulnerable-4+``;
+- a weapon ``{name, A, WS, S, AP, D}``: ``A`` and ``D`` are a number or a dice
+  expression (``"D3"``, ``"D6+1"``, ``"2D6"``), ``WS`` the hit roll needed
+  (3 or ``"3+"``), ``AP`` 0, -1, -2 ... (a positive AP is read as its
+  negative, ``AP_SIGN``).
+
+Named default ``MELEE_WEAPON``: a model fights with the first of its weapons
+that has a ``WS`` (a melee weapon); a model with none makes no attacks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tabletop.board.state import Battlefield, Model
+
+MELEE_WEAPON = "first weapon with a WS"
+AP_SIGN = "a positive AP is read as its negative: AP 1 is AP -1"
+
+_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(3|6)\s*(?:\+\s*(\d+))?\s*$")
+_INV = re.compile(r"^invulnerable[- ]?(?:save[- ]?)?(\d)\+?$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class DiceExpr:
+    """``n`` dice of ``sides`` (3 or 6) plus ``plus``: ``"2D6+1"``."""
+
+    n: int
+    sides: int
+    plus: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.n if self.n != 1 else ''}D{self.sides}{f'+{self.plus}' if self.plus else ''}"
+
+
+Amount = int | DiceExpr
+
+
+def parse_amount(value: object) -> Amount:
+    """A number or a dice expression (``3``, ``"D3"``, ``"2D6"``, ``"D6+1"``).
+
+    Raises
+    ------
+    ValueError
+        With a lowercase message showing the input.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    if isinstance(value, float) and value.is_integer() and value >= 0:
+        return int(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isdigit():
+            return int(text)
+        m = _DICE.match(text)
+        if m:
+            return DiceExpr(int(m.group(1) or 1), int(m.group(2)), int(m.group(3) or 0))
+    raise ValueError(f"must be a whole number or dice such as \"D3\" or \"D6+1\", got {value!r}")
+
+
+def parse_target(value: object) -> int:
+    """A roll needed, ``3`` or ``"3+"``, as an int 2..7."""
+    text = str(value).strip().rstrip("+") if isinstance(value, (int, float, str)) else ""
+    try:
+        v = float(text)
+    except ValueError:
+        raise ValueError(f"must be a roll needed such as 3 or \"3+\", got {value!r}") from None
+    if not v.is_integer() or not 1 <= v <= 7:
+        raise ValueError(f"must be a roll needed from 2 to 7, got {value!r}")
+    return int(v)
+
+
+def parse_ap(value: object) -> int:
+    """AP as written (0, -1, "-2"), always returned as 0 or negative (``AP_SIGN``)."""
+    try:
+        v = float(str(value).strip())
+    except ValueError:
+        raise ValueError(f"must be a number such as 0 or -1, got {value!r}") from None
+    if not v.is_integer():
+        raise ValueError(f"must be a whole number such as 0 or -1, got {value!r}")
+    return -abs(int(v))
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A melee weapon's characteristics, parsed (see the module docstring)."""
+
+    name: str
+    A: Amount
+    WS: int
+    S: int
+    AP: int
+    D: Amount
+    place: str
+
+    @property
+    def key(self) -> tuple:
+        return (self.name, str(self.A), self.WS, self.S, self.AP, str(self.D))
+
+
+def _unit_index(state: Battlefield, unit_id: str) -> int:
+    return next(k for k, u in enumerate(state.units) if u.id == unit_id)
+
+
+def model_place(state: Battlefield, model: Model) -> str:
+    """``units[i].models[j]`` for a model (file order)."""
+    i = _unit_index(state, model.unit_id)
+    j = next(k for k, m in enumerate(state.unit(model.unit_id).models) if m.id == model.id)
+    return f"units[{i}].models[{j}]"
+
+
+def _weapon_place(state: Battlefield, model: Model, k: int) -> str:
+    if "weapons" in model.written:
+        return f"{model_place(state, model)}.weapons[{k}]"
+    return f"units[{_unit_index(state, model.unit_id)}].weapons[{k}]"
+
+
+def melee_weapon(state: Battlefield, model: Model) -> Weapon | None:
+    """The weapon ``model`` fights with (``MELEE_WEAPON``), parsed, or None.
+
+    Raises
+    ------
+    ValueError
+        One line per bad characteristic: ``place.key: what is wrong``.
+    """
+    for k, w in enumerate(model.weapons):
+        if "WS" not in w:
+            continue
+        place = _weapon_place(state, model, k)
+        problems, vals = [], {}
+        for key, parse in (("A", parse_amount), ("WS", parse_target), ("S", parse_target_s),
+                           ("AP", parse_ap), ("D", parse_amount)):
+            if key not in w:
+                problems.append(f"{place}.{key}: missing (needed to make attacks)")
+                continue
+            try:
+                vals[key] = parse(w[key])
+            except ValueError as exc:
+                problems.append(f"{place}.{key}: {exc}")
+        if problems:
+            raise ValueError("\n".join(problems))
+        return Weapon(str(w.get("name", f"weapon {k + 1}")), place=place, **vals)
+    return None
+
+
+def parse_target_s(value: object) -> int:
+    """Strength: a whole number of at least 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 1 \
+            or not float(value).is_integer():
+        raise ValueError(f"must be a whole number of at least 1, got {value!r}")
+    return int(value)
+
+
+def characteristic(model: Model, key: str) -> int:
+    """A whole-number profile characteristic (``T``, ``Sv``, ``W``); KeyError if missing."""
+    return int(model.profile[key])
+
+
+def invulnerable(model: Model) -> int | None:
+    """The model's invulnerable save (profile ``Inv`` or keyword ``invulnerable-4+``), or None."""
+    if "Inv" in model.profile:
+        return int(model.profile["Inv"])
+    for k in model.keywords:
+        m = _INV.match(k.strip())
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def check_profiles(state: Battlefield) -> list[str]:
+    """Every problem that would stop the attack sequence, one line each (``file: place: ...``).
+
+    Checks each model's ``T``, ``Sv`` and ``W`` and its melee weapon.
+    """
+    path = state.path or "<map>"
+    problems: list[str] = []
+    for i, u in enumerate(state.units):
+        reported: set[str] = set()
+        for m in u.models:
+            own = "profile" in m.written
+            for key in ("T", "Sv", "W"):
+                place = f"{model_place(state, m)}.profile" if own else f"units[{i}].profile"
+                if key not in m.profile and (place, key) not in reported:
+                    reported.add((place, key))
+                    problems.append(f"{path}: {place}.{key}: missing (needed to make attacks)")
+            try:
+                melee_weapon(state, m)
+            except ValueError as exc:
+                for line in str(exc).splitlines():
+                    if line not in reported:
+                        reported.add(line)
+                        problems.append(f"{path}: {line}")
+    return problems

@@ -1,0 +1,135 @@
+"""The Fight phase as a table of steps (after boardgame.io): fight-phase.txt 12.01-12.09.
+
+``PHASE_STEPS`` lists the phase's steps in order; ``COMBAT_STEPS`` the two
+steps of the 12.04 sequence with where each goes next:
+
+- Resolve Fights First Combats: starting with the player whose turn it is,
+  players alternate selecting a friendly eligible Fights First unit.  When
+  the player to select has none: if no Fights First unit is eligible at
+  all, move to Resolve Remaining Combats, where this player selects next;
+  otherwise the other player selects.
+- Resolve Remaining Combats: starting with the player who moved the
+  sequence onto it, players alternate selecting a friendly eligible unit.
+  When the player to select has none: if no unit is eligible the Fight step
+  ends, otherwise the other player selects.  After a fight here, if a
+  Fights First unit is now eligible, return to Resolve Fights First Combats.
+
+Named default ``RETURN_STARTS_WITH = "active"``: on returning to Resolve
+Fights First Combats, the step starts again "with the player whose turn it
+is", as its own text says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tabletop.rules.fight_phase import actions
+from tabletop.rules.fight_phase.eligibility import eligible_units, fight_refusal
+
+if TYPE_CHECKING:
+    from tabletop.rules.fight_phase.context import PhaseContext
+
+RETURN_STARTS_WITH = "active"
+
+
+@dataclass(frozen=True)
+class PhaseStep:
+    """One step of the phase: its name, title, clause and action."""
+
+    name: str
+    title: str
+    rule: str
+    run: Callable[[PhaseContext], None]
+
+
+@dataclass(frozen=True)
+class CombatStep:
+    """One step of the 12.04 sequence.
+
+    ``fights_first_only``: only Fights First units may be selected.
+    ``when_none_eligible``: the step to move to (the same player selecting
+    next) when no unit it allows is eligible; None ends the Fight step.
+    ``return_after_fight``: the step to return to after a fight here when a
+    Fights First unit is then eligible (None: stay).
+    """
+
+    name: str
+    title: str
+    rule: str
+    fights_first_only: bool
+    when_none_eligible: str | None
+    return_after_fight: str | None
+
+
+COMBAT_STEPS: dict[str, CombatStep] = {
+    "fights_first": CombatStep("fights_first", "Resolve Fights First Combats",
+                               "fight-phase.txt 12.04 (1)", True, "remaining", None),
+    "remaining": CombatStep("remaining", "Resolve Remaining Combats",
+                            "fight-phase.txt 12.04 (2)", False, None, "fights_first"),
+}
+FIRST_COMBAT_STEP = "fights_first"
+
+FightUnit = Callable[["PhaseContext", str, str, str], None]
+
+
+def _enter(ctx: PhaseContext, step: CombatStep, player: str, why: str) -> None:
+    ctx.log.emit("combat_step", step.rule, step=step.name, title=step.title, player=player,
+                 reason=why)
+
+
+def fight_step(ctx: PhaseContext, fight_unit: FightUnit | None = None) -> None:
+    """12.04: run the alternation until every eligible unit has been selected and has fought.
+
+    ``fight_unit(ctx, unit_id, player, step_name)`` resolves one selected
+    unit (``actions.fight_unit`` by default).
+    """
+    fight_unit = fight_unit or actions.fight_unit
+    actions.start_fight_step(ctx)
+    step = COMBAT_STEPS[FIRST_COMBAT_STEP]
+    player = ctx.active
+    _enter(ctx, step, player, "the Fight step starts with the player whose turn it is")
+    while True:
+        ff = True if step.fights_first_only else None
+        mine = eligible_units(ctx, player, fights_first=ff)
+        if mine:
+            unit = ctx.decisions.choose(player, "fight", mine, default=mine[0], rule=step.rule,
+                                        context={"step": step.name},
+                                        why_not=lambda v: fight_refusal(ctx, str(v)))
+            fight_unit(ctx, unit, player, step.name)
+            back = step.return_after_fight
+            if back is not None and eligible_units(ctx, fights_first=True):
+                step = COMBAT_STEPS[back]
+                player = ctx.active if RETURN_STARTS_WITH == "active" else ctx.other(player)
+                _enter(ctx, step, player, "a Fights First unit is now eligible to fight")
+            else:
+                player = ctx.other(player)
+            continue
+        if not eligible_units(ctx, fights_first=ff):
+            if step.when_none_eligible is None:
+                ctx.log.emit("combat_step", step.rule, step="end", title="The Fight step ends",
+                             player=player, reason="no unit is eligible to fight")
+                return
+            step = COMBAT_STEPS[step.when_none_eligible]
+            _enter(ctx, step, player, "no Fights First unit is eligible to fight; "
+                                      "this player selects next")
+            continue
+        ctx.log.emit("pass", step.rule, player=player, step=step.name,
+                     reason="no eligible unit to select: the other player selects")
+        player = ctx.other(player)
+
+
+PHASE_STEPS: tuple[PhaseStep, ...] = (
+    PhaseStep("start", "Start of the Fight phase", actions.R_START, actions.start_of_phase),
+    PhaseStep("pile_in", "Pile in", actions.R_PILE_IN_STEP, actions.pile_in_step),
+    PhaseStep("fight", "Fight", "fight-phase.txt 12.04", fight_step),
+    PhaseStep("consolidate", "Consolidate", actions.R_CONSOLIDATE_STEP, actions.consolidate_step),
+    PhaseStep("end", "End of the Fight phase", actions.R_END, actions.end_of_phase),
+)
+
+
+def run_phase(ctx: PhaseContext) -> None:
+    """Run every step of ``PHASE_STEPS`` in order."""
+    for step in PHASE_STEPS:
+        step.run(ctx)
