@@ -61,14 +61,15 @@ class Reach:
 
 
 def obstacles_for(ctx: MoveContext, mid: str, where: dict[str, XY]) -> list[Obstacle]:
-    """Every other model on the table as an obstacle, at ``where`` (else where it stands)."""
+    """Every other model on the table as an obstacle, at ``where`` (else where it
+    stands), in id order (so a route does not depend on the order of the map's units)."""
     out = []
     for m in ctx.local.models():
         if m.id == mid:
             continue
         x, y = where.get(m.id, (m.x, m.y))
         out.append(Obstacle(m.id, m.base, x, y, m.facing_deg))
-    return out
+    return sorted(out, key=lambda ob: ob.id)
 
 
 def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
