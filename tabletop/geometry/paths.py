@@ -5,11 +5,15 @@ impassable terrain piece ("impassable", "building") a ring of static
 segments, the table edges walls; the moving base is a dynamic body pulled
 through a force-limited pivot joint by a kinematic control body (the pymunk
 tank example), so obstacles push back and bases slide around each other.
-The body is steered at an aim point; when it presses head-on into an
-obstacle it turns along the obstacle's tangent, to one side and then the
-other.  Shapely then pulls the route tight (the shortest polyline through the
-route's own points whose sweep stays clear of every base and terrain piece)
-and cuts it at the maximum distance.
+The body is steered at an aim point (``contact_spot``: the free spot in base
+contact with the target nearest as the crow flies); pressing head-on into an
+obstacle it follows the obstacle's outline, keeping it on one hand (on a
+second try the other), until heading for the aim leads away from it (a bug
+algorithm).  Shapely then pulls the route tight (the shortest polyline
+through the route's own points whose sweep stays clear of every base and
+terrain piece) and cuts it at the maximum distance.  The simulation runs at
+a fixed time step; the step length follows the clearance to the nearest base
+it is not touching, so it never jumps into one.
 
 Inches, origin bottom-left, y up; bases keep their facing (no rotation).
 """
