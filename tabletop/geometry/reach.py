@@ -223,3 +223,18 @@ def reach_all(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     if cache is not None:
         cache[key] = best
     return best
+
+
+def reach_best(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
+               cache: dict | None = None) -> Reach | None:
+    """``reach_model``; when that does not end engaged (within range), and the
+    goal is not out of reach, also the nearest free spots engaged with the
+    closest target (``reach_all``), whichever is better."""
+    best = reach_model(ctx, arena, mid, where, cache=cache)
+    if (best is not None and best.achieved) or ctx.objective is not None \
+            or ctx.out_of_reach(mid):
+        return best
+    alt = reach_all(ctx, arena, mid, where, (ctx.target[mid],), cache=cache)
+    if alt is not None and (best is None or alt.score > best.score):
+        return alt
+    return best

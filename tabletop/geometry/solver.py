@@ -30,7 +30,7 @@ from tabletop.board.state import Battlefield
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.movespec import MoveContext, MovePlan, MoveSpec
 from tabletop.geometry.paths import Arena
-from tabletop.geometry.reach import Reach, reach_all, reach_model
+from tabletop.geometry.reach import Reach, reach_all, reach_best, reach_model
 from tabletop.geometry.snapshot import Geometry
 from tabletop.geometry.sweeps import XY, core_of, cut_path, gap_matrix, samples
 from tabletop.geometry.validator import Found, check
@@ -159,7 +159,7 @@ class _Solver:
                 cur = self.moves.get(mid)
                 if (cur is not None and cur.achieved) or ctx.out_of_reach(mid):
                     continue
-                r = reach_model(ctx, self.arena, mid, self.where(but=mid), cache=self.cache)
+                r = reach_best(ctx, self.arena, mid, self.where(but=mid), cache=self.cache)
                 if r is None or (cur is not None and r.score <= cur.score):
                     continue
                 new = self.try_change(mid, r, now)
