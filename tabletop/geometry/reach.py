@@ -211,11 +211,13 @@ def reach_all(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
         def stop(p: XY) -> bool:
             return all(ctx.engaged_at(mid, [p], u)[0] for u in units)
 
+        ids = ctx.target_models(units[0])
         for k in order[:AIMS_PER_MODEL].tolist():
             aim = (float(spots[k, 0]), float(spots[k, 1]))
+            near = ids[int(np.argmin(ctx.gaps_at(mid, [aim], units[0])[0]))]
             for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, aim,
                                      set(), spec.max_distance, stop):
-                r = best_on_route(ctx, mid, route, units[0], units)
+                r = best_on_route(ctx, mid, route, near, units)
                 if r is not None and (best is None or r.score > best.score):
                     best = r
             if best is not None and best.achieved:
