@@ -329,9 +329,16 @@ class UnitFormation:
         and models in ``keep_out`` never step up."""
         keep = set(alive)
         out: list[tuple[str, str]] = []
-        slots = dict(self.placements)
+        if not keep:
+            return out
+        slots = self.placements
+        deepest = max(slots[m].rank for m in keep)
+        gaps = [m for m in removed if slots[m].rank < deepest]
+        if not gaps:          # the usual case: casualties came off the rear rank
+            return out
+        slots = dict(slots)
         frozen = set(keep_out) | set(self.commanders)
-        for dead in sorted(removed, key=lambda m: (slots[m].rank, slots[m].b)):
+        for dead in sorted(gaps, key=lambda m: (slots[m].rank, slots[m].b)):
             gap = slots[dead]
             movers = [m for m in self._order_by(slots, keep) if m not in frozen
                       and slots[m].rank > gap.rank]

@@ -39,8 +39,11 @@ def _apply_casualties(state: Battlefield, cas: dict, log: EventLog, rule: str) -
             removed.append(mid)
         for mid, w in c.wounded.items():
             if mid not in c.removed:
-                log.emit("wounded", rule, model=mid, unit=u, wounds_lost=w)
-                wounded.append(replace(state.model(mid), wounds_lost=w))
+                m = state.model(mid)
+                left = P.model_stat(m, "Wounds") - w
+                log.emit("wounded", rule, model=mid, unit=u, damage=w - m.wounds_lost,
+                         wounds_lost=w, wounds_left=left)
+                wounded.append(replace(m, wounds_lost=w))
         if c.carried:
             log.emit("carried_over", C.CARRY_OVER, unit=u, wounds=c.carried)
     state = state.with_models(wounded)

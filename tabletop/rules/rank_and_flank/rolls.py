@@ -127,7 +127,7 @@ def roll_saves(dice: Dice, n: int, spec: SaveSpec, *, player: str | None = None,
     """Roll ``n`` damage saves; returns the failed saves (events ``roll``)."""
     if n <= 0:
         return 0
-    mods = {"halberd: never better than 4+": spec.target - spec.base} if spec.target != spec.base else {}
+    mods = {"halberd (never better than 4+)": spec.target - spec.base} if spec.target != spec.base else {}
     rule = C.HALBERD if spec.target != spec.base else C.DAMAGE_SAVE
     what = f"damage save{' vs ' + against if against else ''}"
     faces = dice.roll(n, purpose=what, rule=rule, player=player, modifiers=mods,
