@@ -214,7 +214,7 @@ BASES = st.sampled_from(["32mm", "60x35mm oval", "25x50mm", "40mm"])
 @given(base=BASES, facing=st.floats(0, 359.9), x=st.floats(3.3, 8.7), y=st.floats(3.3, 8.7))
 def test_bases_true_to_scale_with_facing(base, facing, x, y):
     """Whatever the shape and facing, the base covers its along/across extents and no more:
-    0.15" inside the back and side edges is the player's colour, 0.3" outside (past the unit outline) is not."""
+    0.2" inside the back and side edges is the player's colour, 0.3" outside (past the unit outline) is not."""
     state = mapfile.from_dict({
         "map": {"name": "t", "ruleset": "fight-phase", "width": 12.0, "depth": 12.0},
         "players": [{"id": "p", "colour": "#b03a2e", "active": True}],
@@ -227,9 +227,43 @@ def test_bases_true_to_scale_with_facing(base, facing, x, y):
     sx, sy = -fy, fx                           # across it
     half_along, half_across = m.base.along / 2, m.base.across / 2
     assert px(s, v, x, y) == RED
-    back_in = px(s, v, x - fx * (half_along - 0.15), y - fy * (half_along - 0.15))
-    side_in = px(s, v, x + sx * (half_across - 0.15), y + sy * (half_across - 0.15))
+    back_in = px(s, v, x - fx * (half_along - 0.2), y - fy * (half_along - 0.2))
+    side_in = px(s, v, x + sx * (half_across - 0.2), y + sy * (half_across - 0.2))
     assert near(back_in, RED, 2) and near(side_in, RED, 2)
     back_out = px(s, v, x - fx * (half_along + 0.3), y - fy * (half_along + 0.3))
     side_out = px(s, v, x + sx * (half_across + 0.3), y + sy * (half_across + 0.3))
-    assert not near(back_out, RED, 40) and not near(side_out, RED, 40)
+    assert not near(back_out, RED, 12) and not near(side_out, RED, 12)
+
+
+def small_map(units, objectives=()):
+    return mapfile.from_dict({
+        "map": {"name": "t", "ruleset": "fight-phase", "width": 12.0, "depth": 12.0},
+        "players": [{"id": "p", "colour": "#b03a2e", "active": True}, {"id": "q"}],
+        "units": units, "objectives": list(objectives),
+    })
+
+
+def test_off_table_ring_only_with_the_overlay():
+    # a 32mm base centred 0.3" from the left edge goes 0.33" past it; the dashed ring is
+    # 5 px outside its 0.63" radius, dashes 6 on / 4 off
+    state = small_map([{"id": "u", "player": "p", "base": "32mm", "models": [[0.3, 6.5]]}])
+    on, v = draw(state, overlays={"off-table"})
+    off, _ = draw(state)
+    colour = DEFAULT_THEME.off_table
+    assert ring_hits(on, v, (0.3, 6.5), 0.63, colour, 5, tol=30) > 60
+    assert ring_hits(off, v, (0.3, 6.5), 0.63, colour, 5, tol=30) == 0
+
+
+def test_objective_overlay_dots_the_models_in_range():
+    # objective at (6, 6): marker radius 0.787", range 3" -> models whose edge is within
+    # 3.787" of the centre.  u/1 at (6, 9.5): edge 3.5 - 0.63 = 2.87" from the centre, in
+    # range; u/2 at (6, 11.2): 4.57" away, out.  The dot sits 0.62 x 0.63" = 0.39" from the
+    # model's centre towards the objective.
+    state = small_map([{"id": "u", "player": "p", "base": "32mm", "models": [[6, 9.5], [6, 11.2]]}],
+                      [{"id": "A", "at": [6, 6]}])
+    on, v = draw(state, overlays={"objectives"})
+    off, _ = draw(state)
+    hold = DEFAULT_THEME.objective_hold
+    assert px(on, v, 6, 9.5 - 0.39) == hold
+    assert px(off, v, 6, 9.5 - 0.39) == RED
+    assert px(on, v, 6, 11.2 - 0.39) == RED

@@ -88,3 +88,13 @@ def test_render_output_folder_refused(tmp_path, capsys):
     folder.mkdir()
     assert main(["render", PIXELS, "-o", str(folder)]) == 2
     assert "folder" in capsys.readouterr().err
+
+
+MAPS = sorted((Path(__file__).resolve().parent.parent / "maps").glob("*.toml"))
+
+
+@pytest.mark.parametrize("map_path", MAPS, ids=[p.stem for p in MAPS])
+def test_every_shipped_map_renders(tmp_path, map_path):
+    out = tmp_path / f"{map_path.stem}.png"
+    assert main(["render", str(map_path), "-o", str(out), "--overlay", "all", "--scale", "8"]) == 0
+    assert pygame.image.load(str(out)).get_width() > 0

@@ -52,7 +52,8 @@ def _move(ev: Event) -> str:
 
 def _no_move(ev: Event) -> str:
     d = ev.data
-    head = f"{d.get('player')}: {d.get('unit')} makes no {d.get('mode')} move: {d.get('reason')}"
+    what = "pile-in" if d.get("mode") == "pile_in" else "consolidation"
+    head = f"{d.get('player')}: {d.get('unit')} makes no {what} move: {d.get('reason')}"
     lines = [head + _rule(ev)]
     lines += [f"    {v['message']}" for v in d.get("violations") or []]
     return "\n".join(lines)

@@ -12,6 +12,8 @@ tolerance applies.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from tabletop.geometry import tolerance as tolmod
@@ -63,7 +65,8 @@ def removal_order(geo: Geometry, unit_id: str) -> list[str]:
     list of model ids
         Models whose removal leaves the rest in coherency first, then the
         others; within each group the model farthest (edge to edge) from its
-        nearest enemy model first, ties broken by the later model id.  Empty
+        nearest enemy model first (distances compared in steps of the map's
+        tolerance), ties broken by the later model id.  Empty
         for a unit with no models on the table.
     """
     ids = geo.unit_models(unit_id)
@@ -76,6 +79,8 @@ def removal_order(geo: Geometry, unit_id: str) -> list[str]:
         rest = [j for j in everyone if j != k]
         keeps = coherent_subset(geo, gaps, rest)
         _, d = geo.nearest_enemy(mid)
-        scored.append((0 if keeps else 1, -d, -k, mid))
+        # distances within the one tolerance count as equal (bases all touching read 0.0002")
+        far = math.floor(d / geo.tol) if math.isfinite(d) and geo.tol > 0 else d
+        scored.append((0 if keeps else 1, -far, -k, mid))
     scored.sort()
     return [s[3] for s in scored]

@@ -13,18 +13,26 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+import numpy as np
 import pygame
 
-from tabletop.board.bases import MM_PER_INCH
 from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
-from tabletop.geometry.footprints import base_polygon
 from tabletop.render import prims
 from tabletop.render.options import OVERLAYS, resolve_overlays  # noqa: F401  (re-exported)
 from tabletop.render.theme import DEFAULT_THEME, RGB, Theme, mix, readable_on, shade
 from tabletop.render.view import View
+
+LABEL_MARGIN_PX = 34
+"""Named default: how far past the table edge a label may sit (the inch labels' margin)."""
+
+LEADER_GAP_PX = 12
+"""Named default: a label further than this from its unit's box gets a leader line."""
+
+CORNER_CONTACT_IN = 0.1
+"""Named default: a shared stretch of outline this short (inches) is drawn as a corner dot."""
 
 # named default: the roles that get a marker on their base, and the glyph each gets
 ROLE_GLYPHS = {"commander": "diamond", "champion": "ring", "standard": "flag", "musician": "dot"}
@@ -47,8 +55,7 @@ class Canvas:
     step: object = None  # the teaching Step being drawn, if any
 
     def pts(self, coords) -> list[tuple[float, float]]:
-        to = self.view.to_screen
-        return [to(x, y) for x, y, *_ in coords]
+        return screen_points(self.view, coords)
 
     def pt(self, x: float, y: float) -> tuple[float, float]:
         return self.view.to_screen(x, y)
@@ -88,8 +95,9 @@ def draw_board(surface: pygame.Surface, state: Battlefield, geo: Geometry, view:
         Names from ``OVERLAYS`` (or ``"all"``).
     selected : str or None
         A model id: ringed, and its unit outlined thick.
-    highlight : dict
-        ``{model id: colour}`` (name, hex or RGB): a ring round each base.
+    highlight : dict or set
+        ``{model id: colour}`` (name, hex or RGB): a ring round each base; a
+        set of model ids rings them in the selection colour.
     theme : Theme or None
         ``DEFAULT_THEME`` when None.
 
@@ -109,6 +117,14 @@ def draw_legend(surface: pygame.Surface, state: Battlefield, view: View, rect: p
     _draw(surface, state, view, rect, overlays=overlays, theme=theme)
 
 
+def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None = None,
+              theme: Theme | None = None, events=None, **options) -> None:
+    """One teaching step (board, ``step.draw`` keys, caption); see
+    ``tabletop.render.steps.draw_step``."""
+    from tabletop.render.steps import draw_step as _draw
+    _draw(surface, step, view, geo=geo, theme=theme, events=events, **options)
+
+
 def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=None, highlight=None,
                  theme=None, selected_unit: str | None = None, under=None, over=None) -> Canvas:
     """``draw_board``, returning the Canvas for callers that draw more.
@@ -121,17 +137,9 @@ def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=No
     if selected_unit is None and selected:
         selected_unit = selected.rsplit("/", 1)[0]
     c.selected_unit = selected_unit
-    surface.fill(c.theme.background)
-    draw_table(c)
-    draw_zones(c)
-    draw_terrain(c)
-    draw_grid(c)
-    draw_zone_edges(c)
-    draw_edge_labels(c)
-    draw_objective_ranges(c)
+    draw_static(c)
     if "engagement" in on:
         overlay_engagement(c)
-    draw_objectives(c)
     draw_unit_outlines(c, selected_unit=selected_unit)
     if "engagement" in on:
         overlay_engaged_pairs(c)
@@ -149,6 +157,8 @@ def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=No
     if "coherency" in on:
         overlay_coherency(c)
     ids = set(geo.ids)
+    if highlight is not None and not isinstance(highlight, dict):
+        highlight = dict.fromkeys(highlight, c.theme.selected)
     for mid, colour in (highlight or {}).items():
         if mid in ids:
             ring_model(c, mid, c.theme.colour(colour, c.theme.selected), 3)
@@ -158,6 +168,35 @@ def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=No
         over(c)
     draw_unit_labels(c)
     return c
+
+
+# ---------------------------------------------------------------- the static layer
+_STATIC: dict = {}
+
+
+def draw_static(c: Canvas) -> None:
+    """What does not change while models move: background, table, zones, terrain,
+    grid, edge labels, objectives.  Kept (one picture) and blitted while the
+    table, view, surface size and theme stay the same, so a window redrawing
+    every frame pays only for the models."""
+    st = c.state
+    key = (c.surface.get_size(), c.view.scale, c.view.origin_x, c.view.origin_y, id(c.theme),
+           st.table, st.terrain, st.deployment, st.objectives, st.players, st.rules.objective_range)
+    hit = _STATIC.get("key") == key
+    if hit:
+        c.surface.blit(_STATIC["picture"], (0, 0))
+        c.taken.extend(r.copy() for r in _STATIC["taken"])
+        return
+    c.surface.fill(c.theme.background)
+    draw_table(c)
+    draw_zones(c)
+    draw_terrain(c)
+    draw_grid(c)
+    draw_zone_edges(c)
+    draw_edge_labels(c)
+    draw_objective_ranges(c)
+    draw_objectives(c)
+    _STATIC.update(key=key, picture=c.surface.copy(), taken=[r.copy() for r in c.taken])
 
 
 # ---------------------------------------------------------------- table, grid, zones
@@ -204,7 +243,8 @@ def draw_edge_labels(c: Canvas) -> None:
             pygame.draw.line(c.surface, tick_col, (x, r.bottom + 1), (x, r.bottom + (7 if big else 3)))
             pygame.draw.line(c.surface, tick_col, (x, r.top - 2), (x, r.top - (7 if big else 3)))
         if k % step == 0:
-            prims.text(c.surface, f'{k}"', t.font_edge, t.edge_label, (x, r.bottom + 9), "midtop")
+            c.taken.append(prims.text(c.surface, f'{k}"', t.font_edge, t.edge_label, (x, r.bottom + 9),
+                                      "midtop"))
     for k in range(math.floor(d) + 1):
         y = round(c.pt(0, k)[1])
         big = k % 6 == 0
@@ -212,7 +252,8 @@ def draw_edge_labels(c: Canvas) -> None:
             pygame.draw.line(c.surface, tick_col, (r.left - 2, y), (r.left - (7 if big else 3), y))
             pygame.draw.line(c.surface, tick_col, (r.right + 1, y), (r.right + (7 if big else 3), y))
         if k % step == 0:
-            prims.text(c.surface, f'{k}"', t.font_edge, t.edge_label, (r.left - 9, y), "midright")
+            c.taken.append(prims.text(c.surface, f'{k}"', t.font_edge, t.edge_label, (r.left - 9, y),
+                                      "midright"))
 
 
 def _centroid(pts: list[tuple[float, float]]) -> tuple[float, float]:
@@ -291,16 +332,25 @@ def _terrain_shape(surface, pts, holes, kind: str, theme: Theme, scale: float) -
         prims.outline(surface, h, st.outline, 1)
 
 
+def tall_swatch(surface, pts, st) -> None:
+    """The tall part of a piece (walls over 4"): darkened, with a heavy wall line."""
+    prims.fill_polygon(surface, pts, (*st.outline, 70))
+    prims.outline(surface, pts, shade(st.outline, 0.7), 4)
+
+
 def draw_terrain(c: Canvas) -> None:
     """Each piece filled and patterned by kind, outlined, and labelled with its id."""
     for t in c.state.terrain:
         pts = c.pts(t.polygon)
         _terrain_shape(c.surface, pts, [], t.kind, c.theme, c.view.scale)
+        tall = getattr(t, "tall_part", None)
+        if tall:
+            tall_swatch(c.surface, c.pts(tall), c.theme.terrain_style(t.kind))
     for t in c.state.terrain:
         pts = c.pts(t.polygon)
         cx, cy = _centroid(pts)
         st = c.theme.terrain_style(t.kind)
-        label = t.name or t.id
+        label = t.id   # the name is often a sentence; the id reads at any scale
         size = c.theme.font_small
         w, _ = prims.font(size).size(label)
         box = prims.bbox(pts)
@@ -331,7 +381,7 @@ def draw_objectives(c: Canvas) -> None:
         prims.disc(c.surface, centre, r_marker, t.objective_fill)
         prims.ring(c.surface, centre, r_marker, t.objective_rim, 2)
         prims.ring(c.surface, centre, max(2.0, r_marker - 4), (*t.objective_rim, 90), 1)
-        label = o.name or o.id
+        label = o.id   # names are often descriptions; the id fits on the marker
         size = c.theme.font_label if len(label) <= 2 else c.theme.font_small
         prims.outlined_text(c.surface, label, size, t.objective_rim, t.objective_fill, centre)
         c.taken.append(pygame.Rect(0, 0, int(2 * r_marker), int(2 * r_marker)).move(
@@ -354,40 +404,71 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
                 prims.outline(c.surface, pts, (*shade(col, 0.8), c.theme.unit_outline_alpha), 2)
 
 
+def screen_points(view: View, coords) -> list[tuple[float, float]]:
+    """Table points (any sequence of (x, y[, ...]) or a coordinate sequence) -> screen points."""
+    arr = np.asarray(coords, dtype=float)
+    if arr.size == 0:
+        return []
+    arr = arr.reshape(-1, arr.shape[-1])[:, :2]
+    out = np.empty_like(arr)
+    out[:, 0] = view.origin_x + arr[:, 0] * view.scale
+    out[:, 1] = view.origin_y - arr[:, 1] * view.scale
+    return out.tolist()
+
+
 def draw_bases(c: Canvas) -> None:
     """Every base true to scale in its player's colour, darker rim, facing tick, role marker."""
     for i, mid in enumerate(c.geo.ids):
         m = c.geo.models[i]
         col = c.colours.get(c.geo.player_of[i], (128, 128, 128))
         draw_base(c.surface, c.view, c.geo.footprint(mid), m, col, c.theme)
-        c.bases.append(prims.bbox(c.pts(c.geo.footprint(mid).exterior.coords), 2))
+        half = c.px(m.base.radius)
+        x, y = c.pt(m.x, m.y)
+        c.bases.append(pygame.Rect(int(x - half) - 2, int(y - half) - 2, int(2 * half) + 5, int(2 * half) + 5))
 
 
 def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: int = 255) -> None:
     """One base: a darker rim (anti-aliased outer edge) round the player's colour,
     a facing tick from the centre to the front edge, and the role glyph.
 
-    The rim is the base minus the same base shape shrunk by the rim width
-    (``footprints.base_polygon``), so round, oval and rectangular rims are even."""
-    to = view.to_screen
-    pts = [to(x, y) for x, y in footprint.exterior.coords]
+    ``footprint`` is the snapshot's ``footprints.base_polygon`` (ovals and
+    rectangles are drawn from it); a round base is drawn as a circle of its
+    radius.  The rim is the same shape shrunk by the rim width along and
+    across the facing (exact for circles and rectangles, the inner ellipse
+    for ovals)."""
+    cx, cy = view.to_screen(m.x, m.y)
     rim = shade(col, theme.rim_factor)
     size_px = view.length(min(m.base.along, m.base.across))
     rim_w = 2 if size_px >= 14 else 1
-    if alpha < 255:
-        prims.fill_polygon(surface, pts, (*col, alpha))
-        prims.outline(surface, pts, (*rim, alpha), 1)
+    if m.base.is_round:
+        r = view.length(m.base.radius)
+        if alpha < 255:
+            prims.disc(surface, (cx, cy), r, (*col, alpha))
+            prims.ring(surface, (cx, cy), r - 0.5, (*rim, alpha), 1)
+        else:
+            prims.disc(surface, (cx, cy), r, rim)
+            prims.disc(surface, (cx, cy), max(0.5, r - rim_w), col)
     else:
-        rim_mm = rim_w / view.scale * MM_PER_INCH
-        inner_base = replace(m.base, along_mm=max(0.1, m.base.along_mm - 2 * rim_mm),
-                             across_mm=max(0.1, m.base.across_mm - 2 * rim_mm))
-        inner = base_polygon(inner_base, m.x, m.y, m.facing_deg)
-        prims.fill_polygon(surface, pts, rim)
-        prims.fill_polygon(surface, [to(x, y) for x, y in inner.exterior.coords], col)
-        pygame.draw.aalines(surface, rim, True, pts)
+        pts = screen_points(view, footprint.exterior.coords)
+        if alpha < 255:
+            prims.fill_polygon(surface, pts, (*col, alpha))
+            prims.outline(surface, pts, (*rim, alpha), 1)
+        else:
+            f = math.radians(m.facing_deg)
+            ux, uy = math.cos(f), -math.sin(f)     # along the facing, on screen
+            wx, wy = -uy, ux                        # across it
+            ka = max(0.0, 1 - rim_w / max(1e-6, view.length(m.base.along / 2)))
+            kb = max(0.0, 1 - rim_w / max(1e-6, view.length(m.base.across / 2)))
+            inner = []
+            for x, y in pts:
+                dx, dy = x - cx, y - cy
+                a, b = (dx * ux + dy * uy) * ka, (dx * wx + dy * wy) * kb
+                inner.append((cx + a * ux + b * wx, cy + a * uy + b * wy))
+            prims.fill_polygon(surface, pts, rim)
+            prims.fill_polygon(surface, inner, col)
+            pygame.draw.aalines(surface, rim, True, pts)
     half = view.length(m.base.along / 2.0)
     f = math.radians(m.facing_deg)
-    cx, cy = to(m.x, m.y)
     dx, dy = math.cos(f), -math.sin(f)
     tick = theme.facing_tick if alpha >= 255 else mix(col, theme.facing_tick, alpha / 255)
     if half >= 4:
@@ -397,6 +478,18 @@ def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: 
     glyph = ROLE_GLYPHS.get((m.role or "").lower())
     if glyph and half >= 5:
         role_glyph(surface, glyph, (cx, cy), max(3.0, size_px * 0.16), readable_on(col))
+    if m.wounds_lost and half >= 5 and alpha >= 255:
+        wound_badge(surface, (cx, cy), view.length(min(m.base.along, m.base.across)) / 2, m.wounds_lost)
+
+
+def wound_badge(surface, centre, r_px: float, wounds: int) -> None:
+    """A small red badge with ``-n`` at the base's lower right: wounds already lost."""
+    x, y = centre[0] + r_px * 0.62, centre[1] + r_px * 0.62
+    img = prims.font(15).render(f"-{wounds}", True, (255, 255, 255))
+    rect = img.get_rect(center=(int(x), int(y))).inflate(6, 2)
+    pygame.draw.rect(surface, (190, 20, 20), rect, border_radius=5)
+    pygame.draw.rect(surface, (90, 0, 0), rect, 1, border_radius=5)
+    surface.blit(img, img.get_rect(center=rect.center))
 
 
 def role_glyph(surface, glyph: str, centre, r: float, colour) -> None:
@@ -427,7 +520,10 @@ def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int 
     left, then the corners, then further out) covering the fewest bases and
     labels and staying on the surface; the chosen rect is marked taken."""
     w, h = size
-    bounds = c.surface.get_rect()
+    # labels stay on the table or in the margin round it, never under a legend
+    bounds = c.table_rect().inflate(2 * LABEL_MARGIN_PX, 2 * LABEL_MARGIN_PX).clip(c.surface.get_rect())
+    if bounds.w < w or bounds.h < h:
+        bounds = c.surface.get_rect()
     cands = []
     for extra in (0, h + 4, 2 * (h + 4)):
         g = gap + extra
@@ -446,11 +542,11 @@ def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int 
     for k, r in enumerate(cands):
         clip = r.clip(bounds)
         score = (r.w * r.h - clip.w * clip.h) * 50.0
-        for o in obstacles:
-            cl = r.clip(o)
+        for j in r.collidelistall(obstacles):
+            cl = r.clip(obstacles[j])
             score += cl.w * cl.h * 10.0
-        for o in c.taken:
-            cl = r.clip(o)
+        for j in r.collidelistall(c.taken):
+            cl = r.clip(c.taken[j])
             score += cl.w * cl.h * 6.0
         score += k * 2.0  # prefer the earlier, nearer places
         if score < best_score:
@@ -460,27 +556,47 @@ def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int 
 
 
 def draw_unit_labels(c: Canvas) -> None:
-    """A plate beside each unit: its name, then id, model count and status."""
+    """A plate beside each unit: its name, then id, model count and status.
+
+    Plates are placed first (``place_label``), then a thin leader line joins
+    any plate that ended up away from its unit to the nearest model, then
+    the plates are drawn over the lines."""
     t = c.theme
+    placed = []
     for u in c.state.units:
-        idx = c.geo.unit_models(u.id)
-        if not idx:
+        mids = c.geo.unit_models(u.id)
+        if not mids:
             continue
-        col = c.colours.get(u.player, (128, 128, 128))
         lines = [(u.label, t.font_label)]
         sub = [u.id] if u.name else []
-        sub.append(f"{len(idx)} model{'s' if len(idx) != 1 else ''}")
+        sub.append(f"{len(mids)} model{'s' if len(mids) != 1 else ''}")
         sub += list(u.status)
         if u.charged:
             sub.append("charged")
         lines.append((" · ".join(sub), t.font_small))
-        size = prims.text_size(lines, pad=4)
-        geom = c.geo.unit_outline(u.id)
-        minx, miny, maxx, maxy = geom.bounds
+        minx, miny, maxx, maxy = c.geo.unit_outline(u.id).bounds
         x0, y0 = c.pt(minx, maxy)
         x1, y1 = c.pt(maxx, miny)
         anchor = pygame.Rect(int(x0), int(y0), max(1, int(x1 - x0)), max(1, int(y1 - y0)))
-        rect = place_label(c, anchor, size)
+        rect = place_label(c, anchor, prims.text_size(lines, pad=4))
+        placed.append((u, mids, lines, anchor, rect))
+    for u, mids, _lines, anchor, rect in placed:
+        if rect.inflate(2 * LEADER_GAP_PX, 2 * LEADER_GAP_PX).colliderect(anchor):
+            continue
+        col = shade(c.colours.get(u.player, (128, 128, 128)), 0.7)
+        near = min(mids, key=lambda mid: math.dist(c.pt(*c.geo.model(mid).at), rect.center))
+        m = c.geo.model(near)
+        tx, ty = c.pt(m.x, m.y)
+        sx = min(max(tx, rect.left), rect.right)
+        sy = min(max(ty, rect.top), rect.bottom)
+        d = math.dist((sx, sy), (tx, ty)) or 1.0
+        r = c.px(min(m.base.along, m.base.across) / 2)
+        end = (tx + (sx - tx) / d * r, ty + (sy - ty) / d * r)
+        pygame.draw.line(c.surface, (255, 255, 255), (sx, sy), end, 4)
+        pygame.draw.line(c.surface, col, (sx, sy), end, 2)
+        prims.disc(c.surface, end, 3, col)
+    for u, _mids, lines, _anchor, rect in placed:
+        col = c.colours.get(u.player, (128, 128, 128))
         if u.id == c.selected_unit:
             pygame.draw.rect(c.surface, t.selected, rect.inflate(6, 6), border_radius=6)
         prims.text_plate(c.surface, lines, rect.topleft, t.label_text, t.label_plate,
@@ -496,16 +612,19 @@ def overlay_contact(c: Canvas) -> None:
         ma, mb = c.geo.model(a), c.geo.model(b)
         both_round = ma.base.is_round and mb.base.is_round
         stretch = None if both_round else c.geo.contact_stretch(a, b)
-        if stretch is not None and math.dist(*stretch) > 0.05:
+        if not both_round and (stretch is None or math.dist(*stretch) <= CORNER_CONTACT_IN):
+            # corner to corner (or corner to edge): a dot where they touch
+            at = c.pt(*c.geo.contact_point(a, b))
+            prims.disc(c.surface, at, 4.5, (20, 20, 20))
+            prims.disc(c.surface, at, 3, c.theme.contact)
+            continue
+        if stretch is not None:
             p, q = c.pt(*stretch[0]), c.pt(*stretch[1])
-            d = math.dist(p, q)
-            if d < 8:  # a corner on an edge: at least a short bar, centred, along the edge
-                mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
-                ux, uy = (q[0] - p[0]) / d, (q[1] - p[1]) / d
-                p, q = (mx - ux * 4, my - uy * 4), (mx + ux * 4, my + uy * 4)
-            else:  # stop short of the ends so neighbouring bars read as separate contacts
-                ux, uy = (q[0] - p[0]) / d, (q[1] - p[1]) / d
-                p, q = (p[0] + ux * 2, p[1] + uy * 2), (q[0] - ux * 2, q[1] - uy * 2)
+            d = math.dist(p, q) or 1.0
+            # stop short of the ends so neighbouring bars read as separate contacts
+            ux, uy = (q[0] - p[0]) / d, (q[1] - p[1]) / d
+            cut = min(2.0, d / 4)
+            p, q = (p[0] + ux * cut, p[1] + uy * cut), (q[0] - ux * cut, q[1] - uy * cut)
         else:
             x, y = c.pt(*c.geo.contact_point(a, b))
             ax, ay = c.pt(ma.x, ma.y)

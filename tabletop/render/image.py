@@ -80,7 +80,9 @@ def save_png(surface: pygame.Surface, path: str) -> str:
     tmp = os.path.join(folder, f".{os.path.basename(path)}.tmp.png")
     try:
         pygame.image.save(surface, tmp)
-    except pygame.error as exc:
+        os.replace(tmp, path)
+    except (pygame.error, OSError) as exc:
+        if os.path.exists(tmp):
+            os.remove(tmp)
         raise OSError(str(exc)) from None
-    os.replace(tmp, path)
     return path

@@ -18,7 +18,7 @@ from tabletop.render import prims
 from tabletop.render.theme import DEFAULT_THEME, TERRAIN_KINDS, Theme, shade
 from tabletop.render.view import View
 
-GLYPH_W, ROW_H, PAD, GAP = 40, 24, 12, 28
+GLYPH_W, ROW_H, PAD, GAP = 40, 22, 10, 26
 
 OVERLAY_KEYS = {
     "contact": "base contact with an enemy",
@@ -42,8 +42,6 @@ def _blocks(state: Battlefield, view: View, overlays: Iterable[str], theme: Them
     t = theme
     blocks: list[tuple[str, list[Row]]] = []
     table = f'{state.table.width:g}" x {state.table.depth:g}" table, {state.ruleset}'
-    blocks.append((state.name, [(None, table, t.legend_dim),
-                                (None, 'grid: 1" squares, 6" lines', t.legend_dim)]))
 
     inches = next((n for n in (12, 6, 3, 2, 1) if n * view.scale <= 280), 1)
 
@@ -58,8 +56,10 @@ def _blocks(state: Battlefield, view: View, overlays: Iterable[str], theme: Them
             x = r.x + k * view.scale
             pygame.draw.line(s, t.legend_text, (x, y - 7), (x, y + 3))
     bar_w = int(inches * view.scale)
-    blocks.append(("Scale", [(scale_bar, " " * 0, (bar_w,)),
-                             (None, f'{inches}" ({view.scale:g} px per inch)', t.legend_dim)]))
+    blocks.append((state.name, [
+        (None, table, t.legend_dim),
+        (scale_bar, "", (bar_w,)),
+        (None, f'scale: {inches}" ({view.scale:.1f} px per inch); grid 1", lines every 6"', t.legend_dim)]))
 
     rows: list[Row] = []
     for p in state.players:
@@ -70,7 +70,7 @@ def _blocks(state: Battlefield, view: View, overlays: Iterable[str], theme: Them
         def swatch(s, r, col=col):
             prims.disc(s, r.center, 8, col)
             prims.ring(s, r.center, 8, shade(col, t.rim_factor), 2)
-        name = (p.name or p.id) + (" (active)" if p.active else "")
+        name = (p.name or p.id) + (" - active" if p.active else "")
         rows.append((swatch, (f"{name}: {len(units)} unit{'s' * (len(units) != 1)}, "
                              f"{n} model{'s' * (n != 1)}"), t.legend_text))
     blocks.append(("Players", rows))
@@ -78,9 +78,19 @@ def _blocks(state: Battlefield, view: View, overlays: Iterable[str], theme: Them
     kinds = [k for k in TERRAIN_KINDS if any(tp.kind == k for tp in state.terrain)]
     kinds += sorted({tp.kind for tp in state.terrain} - set(kinds))
     if kinds:
-        blocks.append(("Terrain", [
+        rows_t: list[Row] = [
             (lambda s, r, k=k: board.terrain_swatch(s, r.inflate(-4, -2), k, t), k, t.legend_text)
-            for k in kinds]))
+            for k in kinds]
+        tall_kinds = [tp.kind for tp in state.terrain if getattr(tp, "tall_part", None)]
+        if tall_kinds:
+            def tall(s, r, k=tall_kinds[0]):
+                box = r.inflate(-4, -2)
+                board.terrain_swatch(s, box, k, t)
+                inner = box.inflate(-12, -6)
+                board.tall_swatch(s, [inner.topleft, inner.topright, inner.bottomright, inner.bottomleft],
+                                  t.terrain_style(k))
+            rows_t.append((tall, 'tall part (walls over 4")', t.legend_text))
+        blocks.append(("Terrain", rows_t))
 
     marks: list[Row] = []
     if state.objectives:
@@ -232,7 +242,9 @@ def draw_legend(surface: pygame.Surface, state: Battlefield, view: View, rect: p
     pygame.draw.rect(surface, theme.legend_plate, rect)
     for (title, rows), (bx, by) in zip(blocks, pos):
         x, y = rect.x + bx, rect.y + by
-        title_rect = prims.text(surface, title, theme.font_label, theme.legend_text, (x, y))
+        room = rect.right - PAD - x
+        title_rect = prims.text(surface, prims.fit_text(title, theme.font_label, room), theme.font_label,
+                                theme.legend_text, (x, y))
         y = title_rect.bottom + 6
         for glyph, text, extra in rows:
             row = pygame.Rect(x, y, GLYPH_W, ROW_H - 4)
@@ -244,6 +256,7 @@ def draw_legend(surface: pygame.Surface, state: Battlefield, view: View, rect: p
                     glyph(surface, row)
                     tx = x + GLYPH_W + 6
                 colour = extra if isinstance(extra, tuple) and len(extra) == 3 else theme.legend_text
-                prims.text(surface, text, theme.font_small, colour, (tx, row.centery), "midleft")
+                prims.text(surface, prims.fit_text(text, theme.font_small, rect.right - PAD - tx),
+                           theme.font_small, colour, (tx, row.centery), "midleft")
             y += ROW_H
     surface.set_clip(old_clip)

@@ -12,6 +12,7 @@ import itertools
 import math
 from collections.abc import Iterable, Sequence
 
+import numpy as np
 import pygame
 
 from tabletop.render.theme import font
@@ -27,7 +28,7 @@ def geom_rings(geom) -> list[tuple[list[Pt], list[list[Pt]]]]:
         return []
     kind = geom.geom_type
     if kind == "Polygon":
-        return [(list(geom.exterior.coords), [list(r.coords) for r in geom.interiors])]
+        return [(np.asarray(geom.exterior.coords), [np.asarray(r.coords) for r in geom.interiors])]
     if kind in ("MultiPolygon", "GeometryCollection"):
         out = []
         for g in geom.geoms:
@@ -280,6 +281,16 @@ def text_plate(surface, lines: Sequence[tuple[str, int]], topleft: Pt, text_colo
         surface.blit(img, (rect.x + pad, y))
         y += img.get_height() + spacing
     return rect
+
+
+def fit_text(t: str, size: int, width: float) -> str:
+    """``t`` cut short with an ellipsis so it is at most ``width`` px wide."""
+    f = font(size)
+    if f.size(t)[0] <= width:
+        return t
+    while t and f.size(t + "…")[0] > width:
+        t = t[:-1]
+    return t + "…"
 
 
 def text(surface, t: str, size: int, colour, pos: Pt, anchor: str = "topleft") -> pygame.Rect:

@@ -259,25 +259,16 @@ def describe_event(ev) -> str:
     return f"{ev.type}: " + ", ".join(f"{k} {_short(v)}" for k, v in data.items())
 
 
-def _fit(text: str, size: int, width: int) -> str:
-    f = prims.font(size)
-    if f.size(text)[0] <= width:
-        return text
-    while text and f.size(text + "…")[0] > width:
-        text = text[:-1]
-    return text + "…"
-
-
 def caption_lines(step, events: Sequence | None, theme: Theme, width: int) -> list[tuple[str, int]]:
     """The caption's ``(text, font size)`` lines: title, rule, the step's last events."""
-    lines = [(_fit(step.title, theme.font_caption, width), theme.font_caption)]
+    lines = [(prims.fit_text(step.title, theme.font_caption, width), theme.font_caption)]
     if step.rule:
-        lines.append((_fit(step.rule, theme.font_small, width), theme.font_small))
+        lines.append((prims.fit_text(step.rule, theme.font_small, width), theme.font_small))
     evs = _step_events(step, events)
     if len(evs) > CAPTION_EVENTS:
         lines.append((f"... {len(evs) - CAPTION_EVENTS} earlier event(s)", theme.font_small))
     for ev in evs[-CAPTION_EVENTS:]:
-        lines.append((_fit(describe_event(ev), theme.font_small, width), theme.font_small))
+        lines.append((prims.fit_text(describe_event(ev), theme.font_small, width), theme.font_small))
     return lines
 
 

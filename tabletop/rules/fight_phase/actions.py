@@ -130,6 +130,7 @@ def pile_in_step(ctx: PhaseContext) -> None:
     """12.02: both players pile in with their eligible units, the active player first."""
     ctx.log.emit("phase_step", R_PILE_IN_STEP, step="pile_in", title="Pile in",
                  player=ctx.active)
+    mark(ctx, f"Pile-in step: {ctx.active} (whose turn it is) moves first", R_PILE_IN_STEP)
     _move_each(ctx, "pile_in", R_PILE_IN_STEP, ctx.piled_in, pile_in_refusal,
                lambda c, u: pile_in(c, u))
 
@@ -150,9 +151,11 @@ def fight_unit(ctx: PhaseContext, unit_id: str, player: str, step: str) -> None:
                  fights_first=is_fights_first(ctx.state.unit(unit_id)))
     if kind == OVERRUN and OVERRUN_PILE_IN and pile_in_refusal(ctx, unit_id, overrun=True) is None:
         pile_in(ctx, unit_id, overrun=True)
+    engaged = engaged_highlight(ctx)          # as the attacks are made, before casualties
     if ctx.alive(unit_id):
         resolve_attacks(ctx, unit_id)
-    mark(ctx, f"{player}: {unit_id} fights ({kind} fight)", rule, selected_unit=unit_id)
+    mark(ctx, f"{player}: {unit_id} fights ({kind} fight)", rule, selected_unit=unit_id,
+         highlight=engaged)
 
 
 # ---------------------------------------------------------------- 12.07 / 12.08
@@ -187,6 +190,7 @@ def consolidate_step(ctx: PhaseContext) -> None:
     """12.07: both players consolidate with their eligible units, the active player first."""
     ctx.log.emit("phase_step", R_CONSOLIDATE_STEP, step="consolidate", title="Consolidate",
                  player=ctx.active)
+    mark(ctx, f"Consolidation step: {ctx.active} (whose turn it is) moves first", R_CONSOLIDATE_STEP)
     _move_each(ctx, "consolidate", R_CONSOLIDATE_STEP, ctx.consolidated, consolidation_refusal,
                consolidate)
 

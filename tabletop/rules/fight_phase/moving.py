@@ -100,7 +100,8 @@ def _length(path: list[tuple[float, float]]) -> float:
 
 
 def _target_options(candidates: list[str]) -> list[Any]:
-    """Single ids, then sorted lists of two or more (every subset up to MAX_SUBSET_CANDIDATES)."""
+    """Single ids, then sorted lists of two or more (every subset up to MAX_SUBSET_CANDIDATES),
+    then each id as a one-element list (so a scripted ``["B1"]`` means ``"B1"``)."""
     opts: list[Any] = list(candidates)
     ordered = sorted(candidates)
     if len(ordered) <= MAX_SUBSET_CANDIDATES:
@@ -108,7 +109,7 @@ def _target_options(candidates: list[str]) -> list[Any]:
             opts.extend(list(c) for c in itertools.combinations(ordered, k))
     elif len(ordered) > 1:
         opts.append(ordered)
-    return opts
+    return opts + [[c] for c in candidates]
 
 
 def _as_tuple(value: Any) -> tuple[str, ...]:
@@ -117,7 +118,8 @@ def _as_tuple(value: Any) -> tuple[str, ...]:
 
 def _solve(state: Battlefield, geo: Geometry, outcome: MoveOutcome, max_distance: float,
            kind: str) -> MoveOutcome:
-    spec = gmoves.MoveSpec(kind, outcome.unit, outcome.targets, max_distance, outcome.rule)
+    clause = R_PILE_IN if kind == "pile_in" else R_CONSOLIDATE   # the move's own clauses
+    spec = gmoves.MoveSpec(kind, outcome.unit, outcome.targets, max_distance, clause)
     plan = gmoves.solve_move(state, geo, spec)
     outcome.plan = plan
     outcome.start = {m: state.model(m).at for m in geo.unit_models(outcome.unit)}

@@ -1,0 +1,636 @@
+"""The window's logic, apart from the main loop so tests can post events to it.
+
+``App(state, path, size, steps=None, events=None)`` takes pygame events in
+``handle(event)`` and draws in ``draw(surface)``.  The board fills the left
+of the window (its top-left corner is the window's, so board pixels are
+window pixels); the pygame_gui panel fills the right.  Table coordinates
+are inches, origin bottom-left, y up; ``self.view`` maps them to pixels.
+
+Tools (see ``text.KEYS`` for the full list):
+
+- a left click selects the model under the cursor and its unit;
+- a left drag from empty table (or from a base that is not selected, or
+  with shift held) is a ruler; an end on a base snaps edge to edge to it,
+  so base to base it reads ``Geometry.distance`` exactly;
+- a left drag from the selected model moves it; on release onto another
+  base (``probe.overlaps_at``) it goes back to where it started;
+- the right button drags the view, the wheel zooms about the cursor.
+
+The legend (``render.board.draw_legend``) is a strip under the board, ``l``
+hides it.  Drawing is ``render.board.draw_board`` / ``draw_step``; this
+module draws only the tools' feedback (ruler, move line, labels).
+
+The state is never changed in place: a move makes a new ``Battlefield``
+(``with_positions``) and a new snapshot; ``u`` goes back.  ``s`` writes a new
+file next to the map (``mapfile.next_free_path``), never over one.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from tabletop.app import text
+from tabletop.app.panel import Panel
+from tabletop.board import mapfile
+from tabletop.board.state import Battlefield
+from tabletop.errors import TabletopError
+from tabletop.geometry import Geometry, snapshot
+from tabletop.geometry.footprints import base_polygon
+from tabletop.geometry.probe import closest_points, models_at, overlaps_at
+from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend, draw_step
+from tabletop.render.legend import legend_height
+from tabletop.render.steps import DEFAULT_STEP_OVERLAYS
+from tabletop.render.theme import DEFAULT_THEME
+from tabletop.render.theme import font as theme_font
+from tabletop.render.view import View
+from tabletop.rules.events import Event, Step
+
+# named defaults of the window
+DEFAULT_SIZE = (1400, 900)      # pixels
+MIN_SIZE = (800, 500)           # pixels; smaller resizes are clamped
+PANEL_WIDTH = 400               # pixels of the right-hand panel
+ZOOM_STEP = 1.15                # scale factor per wheel notch
+PAN_STEP_PX = 40                # pixels per arrow key press
+DRAG_THRESHOLD_PX = 4           # a press that moves less than this is a click
+CLICK_SLOP_PX = 3               # a click this far outside a base still picks it
+FIT_MARGIN_PX = 30              # margin around the table when fitting the view
+POSITION_DECIMALS = 2           # a dropped model's centre is rounded to 0.01"
+LABEL_FONT_PX = 22              # the ruler and drag labels
+LEGEND_MAX_FRACTION = 0.3       # the legend strip takes at most this share of the window height
+MESSAGES_SHOWN = 6              # messages kept in the panel (newest first)
+DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
+
+PANEL_BG = (34, 36, 40)
+RULER_COLOUR = (255, 214, 64)
+DRAG_COLOUR = (120, 220, 255)
+BAD_COLOUR = (235, 70, 60)
+SELECT_COLOUR = (255, 240, 120)
+
+XY = tuple[float, float]
+
+
+@dataclass
+class Press:
+    """A left-button press not yet known to be a click, a ruler or a move."""
+
+    pos: tuple[int, int]          # window pixels
+    table: XY                     # inches
+    hit: str | None               # model under the cursor
+    shift: bool
+
+
+@dataclass
+class Ruler:
+    """A measurement: ends are model ids or table points; ``a``/``b`` the drawn ends (inches)."""
+
+    start: str | XY
+    end: str | XY
+    a: XY
+    b: XY
+    length: float
+    active: bool = True
+
+    def describe(self) -> str:
+        def name(e):
+            return e if isinstance(e, str) else f"({e[0]:.2f}, {e[1]:.2f})"
+        how = "edge to edge" if isinstance(self.start, str) or isinstance(self.end, str) else "straight"
+        return f"ruler: {text.inches(self.length)}  {name(self.start)} to {name(self.end)}, {how}"
+
+
+@dataclass
+class Drag:
+    """A model being moved: its centre at the start, the grab offset, where it is now."""
+
+    model_id: str
+    start: XY
+    offset: XY
+    at: XY
+    overlaps: list[str] = field(default_factory=list)
+
+    @property
+    def moved(self) -> float:
+        """Straight-line distance of the centre from its start, inches."""
+        return math.hypot(self.at[0] - self.start[0], self.at[1] - self.start[1])
+
+
+class App:
+    """The interactive board.
+
+    Parameters
+    ----------
+    state : Battlefield
+    path : str, optional
+        The map file (``r`` reloads it; ``s`` saves next to it).  Defaults to
+        ``state.path``.
+    size : (int, int)
+        Window size in pixels.
+    steps : list of Step, optional
+        Step-through mode: ``n``/``p`` move between steps, drawn with
+        ``draw_step``; moving models is off (the states belong to the rules).
+    events : list of Event or EventLog, optional
+        The events the steps index into (for the rolls panel).
+    """
+
+    def __init__(self, state: Battlefield, path: str | None = None,
+                 size: tuple[int, int] = DEFAULT_SIZE, steps: Sequence[Step] | None = None,
+                 events: Sequence[Event] | Any = None):
+        pygame.font.init()
+        self.state = state
+        self.geo: Geometry = snapshot(state)
+        self.path = path if path is not None else state.path
+        self.steps: list[Step] = list(steps or [])
+        self.step_index = 0
+        self.events: list[Event] = list(getattr(events, "events", events) or [])
+        self.overlays: frozenset[str] = DEFAULT_STEP_OVERLAYS if self.steps else frozenset()
+        self.selected: str | None = None
+        self.ruler: Ruler | None = None
+        self.drag: Drag | None = None
+        self.press: Press | None = None
+        self.pan_from: tuple[int, int] | None = None
+        self.undo_stack: list[Battlefield] = []
+        self.messages: list[str] = []
+        self.saved: list[str] = []
+        self.running = True
+        self.help_shown = False
+        self.mouse_pos: tuple[int, int] = (0, 0)
+        self._cache: tuple[int, Battlefield, Geometry] | None = None
+        self._board: tuple[Any, Geometry, pygame.Surface] | None = None
+        self._legend: tuple[Any, Battlefield, pygame.Surface] | None = None
+        self.size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
+        self.manager = pygame_gui.UIManager(self.size)
+        self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
+                                     "antialiased": "1"}])
+        self.legend_shown = True
+        self.legend_rect = pygame.Rect(0, 0, 0, 0)
+        self.board_rect, self.panel_rect = self._rects(self.size)
+        self.view = self.fitted_view()     # the legend's scale bar needs a scale first
+        self._place_legend()
+        self.view = self.fitted_view()
+        actions = {"save": self.save, "reload": self.reload, "undo": self.undo,
+                   "help": self.toggle_help, "fit": self.fit, "prev": lambda: self.go_step(-1),
+                   "next": lambda: self.go_step(+1)}
+        for name in OVERLAYS:
+            actions[f"overlay:{name}"] = lambda n=name: self.toggle_overlay(n)
+        self.panel = Panel(self.manager, self.panel_rect, OVERLAYS, actions, steps=bool(self.steps))
+        self.refresh()
+
+    # ------------------------------------------------------------ layout
+    @staticmethod
+    def _rects(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect]:
+        w, h = size
+        pw = min(PANEL_WIDTH, w // 2)
+        return pygame.Rect(0, 0, w - pw, h), pygame.Rect(w - pw, 0, pw, h)
+
+    def _place_legend(self) -> None:
+        """Split the board column: the board above, the legend strip below (``l`` hides it).
+
+        The strip is as tall as the legend needs with every overlay's key, at
+        most ``LEGEND_MAX_FRACTION`` of the window, so toggling overlays never
+        moves the board.
+        """
+        col = pygame.Rect(0, 0, self.panel_rect.x, self.size[1])
+        if not self.legend_shown:
+            self.board_rect, self.legend_rect = col, pygame.Rect(0, col.bottom, col.width, 0)
+            return
+        need = legend_height(self.state, self.view, col.width, overlays=OVERLAYS)
+        h = min(need, int(col.height * LEGEND_MAX_FRACTION))
+        self.board_rect = pygame.Rect(0, 0, col.width, col.height - h)
+        self.legend_rect = pygame.Rect(0, col.height - h, col.width, h)
+
+    def toggle_legend(self) -> None:
+        """``l``: show or hide the legend strip under the board."""
+        self.legend_shown = not self.legend_shown
+        self._place_legend()
+
+    def fitted_view(self) -> View:
+        t = self.state.table
+        return View.fit(t.width, t.depth, self.board_rect.width, self.board_rect.height,
+                        margin_px=FIT_MARGIN_PX)
+
+    def fit(self) -> None:
+        """Show the whole table (``f``)."""
+        self.view = self.fitted_view()
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """The window changed size: the board keeps its scale, the panel is rebuilt."""
+        self.size = (max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1])))
+        self.manager.set_window_resolution(self.size)
+        self.board_rect, self.panel_rect = self._rects(self.size)
+        self._place_legend()
+        self.panel.layout(self.panel_rect)
+        if self.help_shown:
+            self.panel.show_help(text.help_lines(), self.board_rect)
+        self.refresh(force=True)
+
+    # ------------------------------------------------------------ what is shown
+    @property
+    def step_mode(self) -> bool:
+        return bool(self.steps)
+
+    def shown(self) -> tuple[Battlefield, Geometry]:
+        """The state on screen and its snapshot: the step's in step-through, else the map's.
+
+        A model being dragged is drawn over the map at the cursor; the
+        snapshot is only rebuilt when it is dropped.
+        """
+        if not self.step_mode:
+            return self.state, self.geo
+        if self._cache is None or self._cache[0] != self.step_index:
+            st = self.steps[self.step_index].state
+            self._cache = (self.step_index, st, snapshot(st))
+        return self._cache[1], self._cache[2]
+
+    @property
+    def shown_state(self) -> Battlefield:
+        return self.shown()[0]
+
+    @property
+    def shown_geo(self) -> Geometry:
+        return self.shown()[1]
+
+    def selected_unit(self) -> list[str]:
+        """Model ids of the selected model's unit (empty when nothing is selected)."""
+        if self.selected is None:
+            return []
+        return self.shown_geo.unit_models(self.selected.rsplit("/", 1)[0])
+
+    # ------------------------------------------------------------ events
+    def handle(self, event: pygame.event.Event) -> bool:
+        """Take one pygame event; returns whether the window should stay open."""
+        consumed = self.manager.process_events(event)
+        t = event.type
+        if t == pygame.QUIT:
+            self.running = False
+        elif t == pygame.VIDEORESIZE:
+            self.resize(event.size)
+        elif t == pygame.KEYDOWN and not consumed:
+            self._key(event)
+        elif t == pygame.MOUSEMOTION:
+            self.mouse_pos = tuple(event.pos)
+            self._motion(event.pos)
+        elif t == pygame.MOUSEBUTTONDOWN:
+            self.mouse_pos = tuple(event.pos)
+            if not consumed and self.board_rect.collidepoint(event.pos):
+                self._down(event)
+        elif t == pygame.MOUSEBUTTONUP:
+            self._up(event)
+        elif t == pygame.MOUSEWHEEL and not consumed:
+            pos = getattr(event, "pos", None) or self.mouse_pos
+            if self.board_rect.collidepoint(pos):
+                notches = getattr(event, "precise_y", None) or event.y
+                self.zoom(pos, ZOOM_STEP ** notches)
+        return self.running
+
+    def _key(self, event) -> None:
+        k = event.key
+        if k == pygame.K_ESCAPE:
+            if self.drag is not None:
+                self.message(f"{self.drag.model_id}: move cancelled")
+                self.drag = self.press = None
+                self.refresh()
+            else:
+                self.running = False
+        elif k == pygame.K_q:
+            self.running = False
+        elif k == pygame.K_h:
+            self.toggle_help()
+        elif k == pygame.K_o:
+            self.cycle_overlays()
+        elif k == pygame.K_s:
+            self.save()
+        elif k == pygame.K_r:
+            self.reload()
+        elif k == pygame.K_u:
+            self.undo()
+        elif k == pygame.K_n:
+            self.go_step(+1)
+        elif k == pygame.K_p:
+            self.go_step(-1)
+        elif k == pygame.K_f:
+            self.fit()
+        elif k == pygame.K_l:
+            self.toggle_legend()
+        elif k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
+            dx = {pygame.K_LEFT: PAN_STEP_PX, pygame.K_RIGHT: -PAN_STEP_PX}.get(k, 0)
+            dy = {pygame.K_UP: PAN_STEP_PX, pygame.K_DOWN: -PAN_STEP_PX}.get(k, 0)
+            self.view.pan(dx, dy)
+
+    def _down(self, event) -> None:
+        if event.button == 1:
+            tx, ty = self.view.to_table(*event.pos)
+            hits = models_at(self.shown_geo, tx, ty, slop=CLICK_SLOP_PX / self.view.scale)
+            shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+            self.press = Press(tuple(event.pos), (tx, ty), hits[0] if hits else None, shift)
+        elif event.button in (2, 3):
+            self.pan_from = tuple(event.pos)
+
+    def _motion(self, pos) -> None:
+        if self.pan_from is not None:
+            self.view.pan(pos[0] - self.pan_from[0], pos[1] - self.pan_from[1])
+            self.pan_from = tuple(pos)
+        p = self.press
+        if p is None:
+            return
+        if self.drag is None and (self.ruler is None or not self.ruler.active):
+            if math.hypot(pos[0] - p.pos[0], pos[1] - p.pos[1]) < DRAG_THRESHOLD_PX:
+                return
+            self._start_tool(p)
+        tx, ty = self.view.to_table(*pos)
+        if self.drag is not None:
+            self._drag_to(tx, ty)
+        elif self.ruler is not None and self.ruler.active:
+            self._ruler_to(tx, ty)
+
+    def _start_tool(self, p: Press) -> None:
+        if p.hit is not None and p.hit == self.selected and not p.shift:
+            if self.step_mode:
+                self.message("step-through: the states belong to the rules; moving models is off "
+                             "(ruler instead)")
+            else:
+                m = self.state.model(p.hit)
+                self.drag = Drag(p.hit, (m.x, m.y), (m.x - p.table[0], m.y - p.table[1]), (m.x, m.y))
+                self.ruler = None
+                return
+        start = p.hit if p.hit is not None else p.table
+        self.ruler = Ruler(start, p.table, p.table, p.table, 0.0)
+
+    def _drag_to(self, tx: float, ty: float) -> None:
+        d = self.drag
+        x = round(tx + d.offset[0], POSITION_DECIMALS)
+        y = round(ty + d.offset[1], POSITION_DECIMALS)
+        d.at = (x, y)
+        d.overlaps = overlaps_at(self.state, d.model_id, x, y, geo=self.geo)
+        self.refresh()
+
+    def _ruler_to(self, tx: float, ty: float) -> None:
+        r = self.ruler
+        geo = self.shown_geo
+        hits = [h for h in models_at(geo, tx, ty, slop=CLICK_SLOP_PX / self.view.scale)
+                if h != r.start]
+        r.end = hits[0] if hits else (tx, ty)
+        r.a, r.b, r.length = closest_points(geo, r.start, r.end)
+        self.refresh()
+
+    def _up(self, event) -> None:
+        if event.button in (2, 3):
+            self.pan_from = None
+            return
+        if event.button != 1:
+            return
+        if self.drag is not None:
+            self._drop()
+        elif self.ruler is not None and self.ruler.active:
+            self.ruler.active = False
+        elif self.press is not None:
+            self.select(self.press.hit)
+            if self.press.hit is None:
+                self.ruler = None
+        self.press = None
+        self.refresh()
+
+    def _drop(self) -> None:
+        d, self.drag = self.drag, None
+        if d.at == d.start:
+            return
+        if d.overlaps:
+            self.message(f"{d.model_id} not moved: its base would overlap {', '.join(d.overlaps)}; "
+                         f"back at ({d.start[0]:.2f}, {d.start[1]:.2f})")
+            return
+        self.undo_stack.append(self.state)
+        self.set_state(self.state.with_positions({d.model_id: d.at}))
+        note = " (off the table)" if d.model_id in self.geo.off_table else ""
+        self.message(f"moved {d.model_id} {text.inches(d.moved)} to ({d.at[0]:.2f}, {d.at[1]:.2f}){note}")
+
+    # ------------------------------------------------------------ actions
+    def zoom(self, pos, factor: float) -> None:
+        """Zoom by ``factor`` keeping the table point under ``pos`` (pixels) fixed."""
+        self.view.zoom_about(pos[0], pos[1], factor)
+
+    def select(self, model_id: str | None) -> None:
+        """Select a model (and so its unit), or nothing."""
+        self.selected = model_id
+        self.refresh()
+
+    def set_state(self, state: Battlefield) -> None:
+        self.state = state
+        self.geo = snapshot(state)
+        self._cache = None
+        if self.selected is not None and self.selected not in self.geo.ids:
+            self.selected = None
+        self.refresh()
+
+    def undo(self) -> None:
+        """Put back the state before the last move (``u``)."""
+        if not self.undo_stack:
+            self.message("nothing to undo")
+            return
+        self.set_state(self.undo_stack.pop())
+        self.message("undid the last move")
+
+    def save(self) -> str | None:
+        """Write the state shown to a new file beside the map (``s``); returns its path."""
+        target = mapfile.next_free_path(self.path or DEFAULT_SAVE_NAME)
+        try:
+            mapfile.save(self.shown_state, target)
+        except OSError as exc:
+            self.message(f"{target}: cannot write: {exc}")
+            return None
+        self.saved.append(target)
+        what = f"step {self.step_index + 1} " if self.step_mode else ""
+        self.message(f"saved {what}to {os.path.basename(target)} ({target})")
+        return target
+
+    def reload(self) -> None:
+        """Load the map file again (``r``); a bad file leaves the state as it is."""
+        if not self.path:
+            self.message("nothing to reload: this board has no map file")
+            return
+        try:
+            state = mapfile.load(self.path)
+        except TabletopError as exc:
+            n = len(exc.problems)
+            head = f"reload failed; the board is unchanged ({n} problem{'s' if n != 1 else ''}):"
+            self.message("\n".join([head, *exc.problems]))
+            return
+        self.undo_stack.clear()
+        self.ruler = self.drag = self.press = None
+        self.set_state(state)
+        self._place_legend()
+        self.message(f"reloaded {os.path.basename(self.path)}")
+
+    def toggle_help(self) -> None:
+        self.help_shown = not self.help_shown
+        if self.help_shown:
+            self.panel.show_help(text.help_lines(), self.board_rect)
+        else:
+            self.panel.hide_help()
+
+    def toggle_overlay(self, name: str) -> None:
+        self.overlays = self.overlays ^ {name}
+        self.refresh()
+
+    def cycle_overlays(self) -> None:
+        """``o``: none, then each overlay alone, then all of them, then none again."""
+        modes = [frozenset()] + [frozenset([o]) for o in OVERLAYS] + [frozenset(OVERLAYS)]
+        k = modes.index(self.overlays) if self.overlays in modes else 0
+        self.overlays = modes[(k + 1) % len(modes)]
+        self.message("overlays: " + (", ".join(o for o in OVERLAYS if o in self.overlays) or "none"))
+
+    def go_step(self, delta: int) -> None:
+        """``n`` / ``p``: the next or previous step (step-through only)."""
+        if not self.step_mode:
+            self.message("no steps to go through (step-through comes from the rules commands)")
+            return
+        k = self.step_index + delta
+        if not 0 <= k < len(self.steps):
+            self.message("at the last step" if delta > 0 else "at the first step")
+            return
+        self.step_index = k
+        self.ruler = None
+        if self.selected is not None and self.selected not in self.shown_geo.ids:
+            self.selected = None
+        self.refresh()
+
+    def message(self, entry: str) -> None:
+        """Add a message (lines joined by newlines); the panel shows the newest first."""
+        self.messages = (self.messages + [entry])[-MESSAGES_SHOWN:]
+        self.refresh()
+
+    def message_lines(self) -> list[str]:
+        """The messages as panel lines, newest entry first."""
+        return [line for entry in reversed(self.messages) for line in entry.split("\n")]
+
+    # ------------------------------------------------------------ panel text
+    def measure_text(self) -> str:
+        if self.drag is not None:
+            d = self.drag
+            s = f"moving {d.model_id}: {text.inches(d.moved)} from its start"
+            return s + (f"; would overlap {', '.join(d.overlaps)}" if d.overlaps else "")
+        if self.ruler is not None:
+            return self.ruler.describe()
+        return "left-drag on the table to measure"
+
+    def info_lines(self) -> list[str]:
+        state, geo = self.shown()
+        if self.selected is None:
+            return ["click a model to see it here"]
+        return text.model_lines(state, geo, self.selected)
+
+    def refresh(self, force: bool = False) -> None:
+        """Push the current texts to the panel (each box only rebuilds when it changed)."""
+        if not hasattr(self, "panel"):
+            return
+        p = self.panel
+        st = self.shown_state if self.step_mode else self.state
+        p.set_text("title", st.name)
+        fname = os.path.basename(self.path) if self.path else "(no file)"
+        if self.saved:
+            fname += f"  - saved {os.path.basename(self.saved[-1])}"
+        p.set_text("file", fname)
+        if self.drag is None:   # the info box follows the state, not every mouse motion
+            p.set_text("info", self.info_lines(), bold_first=True)
+        p.set_text("measure", [self.measure_text()])
+        p.set_text("messages", self.message_lines() or ["h: help"])
+        if self.step_mode:
+            p.set_text("step", text.step_lines(self.steps, self.step_index, self.events),
+                       bold_first=True)
+            p.set_text("step_label", f"step {self.step_index + 1} / {len(self.steps)}")
+        p.set_overlays(self.overlays, force=force)
+
+    # ------------------------------------------------------------ drawing
+    def update(self, dt: float) -> None:
+        """Advance the widgets by ``dt`` seconds."""
+        self.manager.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the board, the tools and the panel onto ``surface`` (the window)."""
+        surface.fill(PANEL_BG)
+        state, geo = self.shown()
+        rect = self.board_rect.clip(surface.get_rect())
+        board = surface.subsurface(rect)
+        img, offset = self._board_image(rect.size, state, geo)
+        board.blit(img, offset)
+        self._draw_tools(board, geo)
+        legend = self.legend_rect.clip(surface.get_rect())
+        if legend.height > 0:
+            surface.blit(self._legend_image(legend.size, state), legend.topleft)
+        self.manager.draw_ui(surface)
+
+    def _board_image(self, size, state: Battlefield, geo: Geometry):
+        """The board drawn by render and where to blit it.
+
+        Kept until the state, view, overlays or selection change; while the
+        right button drags the view the last image is shifted instead (the
+        board is drawn afresh when the button is let go).
+        """
+        v = self.view
+        key = (size, v.scale, v.origin_x, v.origin_y, self.overlays, self.selected,
+               self.step_index if self.step_mode else None)
+        if self._board is not None and self._board[1] is geo:
+            old = self._board[0]
+            if old == key:
+                return self._board[2], (0, 0)
+            if self.pan_from is not None and old[:2] == key[:2] and old[4:] == key[4:]:
+                return self._board[2], (round(v.origin_x - old[2]), round(v.origin_y - old[3]))
+        img = pygame.Surface(size)
+        if self.step_mode:
+            # the panel shows the step's title, clause and rolls: no caption plate on the board
+            draw_step(img, self.steps[self.step_index], v, geo=geo, events=self.events,
+                      overlays=self.overlays, caption=False)
+            if self.selected is not None and self.selected in geo.ids:
+                self._outline(img, geo, self.selected, SELECT_COLOUR)
+        else:
+            draw_board(img, state, geo, v, overlays=self.overlays, selected=self.selected)
+        self._board = (key, geo, img)
+        return img, (0, 0)
+
+    def _legend_image(self, size, state: Battlefield) -> pygame.Surface:
+        key = (size, self.view.scale, self.overlays)
+        if self._legend is not None and self._legend[0] == key and self._legend[1] is state:
+            return self._legend[2]
+        img = pygame.Surface(size)
+        draw_legend(img, state, self.view, img.get_rect(), overlays=self.overlays)
+        self._legend = (key, state, img)
+        return img
+
+    def _outline(self, surface, geo: Geometry, model_id: str, colour) -> None:
+        pts = [self.view.to_screen(x, y) for x, y in geo.footprint(model_id).exterior.coords]
+        pygame.draw.lines(surface, colour, True, pts, 2)
+
+    def _label(self, surface, s: str, at: XY, colour) -> None:
+        img = theme_font(LABEL_FONT_PX).render(s, True, colour)
+        r = img.get_rect(midbottom=(int(at[0]), int(at[1]) - 6))
+        bg = r.inflate(8, 4)
+        pygame.draw.rect(surface, (20, 20, 20), bg, border_radius=4)
+        surface.blit(img, r)
+
+    def _draw_tools(self, surface, geo: Geometry) -> None:
+        v = self.view
+        if self.ruler is not None:
+            r = self.ruler
+            a, b = v.to_screen(*r.a), v.to_screen(*r.b)
+            pygame.draw.line(surface, RULER_COLOUR, a, b, 2)
+            for p in (a, b):
+                pygame.draw.circle(surface, RULER_COLOUR, (int(p[0]), int(p[1])), 4)
+            self._label(surface, text.inches(r.length), ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2),
+                        RULER_COLOUR)
+        if self.drag is not None:
+            d = self.drag
+            colour = BAD_COLOUR if d.overlaps else DRAG_COLOUR
+            s, e = v.to_screen(*d.start), v.to_screen(*d.at)
+            m = self.state.model(d.model_id).moved_to(*d.at)
+            footprint = base_polygon(m.base, m.x, m.y, m.facing_deg)
+            player = DEFAULT_THEME.player_colours(self.state).get(self.state.owner(m.id), (128, 128, 128))
+            draw_base(surface, v, footprint, m, player, DEFAULT_THEME)
+            pygame.draw.lines(surface, colour, True, [v.to_screen(x, y) for x, y in footprint.exterior.coords], 2)
+            pygame.draw.line(surface, colour, s, e, 2)
+            pygame.draw.circle(surface, colour, (int(s[0]), int(s[1])), 3)
+            label = text.inches(d.moved) + (f"  overlaps {', '.join(d.overlaps)}" if d.overlaps else "")
+            self._label(surface, label, e, colour)

@@ -1,0 +1,166 @@
+"""The side panel of the window, built with pygame_gui (labels, buttons, text boxes).
+
+The panel holds no logic: ``App`` gives it plain text lines and callbacks,
+it shows them.  Text is escaped before it reaches pygame_gui's HTML-like
+markup, so ids such as ``<unit>/<n>`` show as written.  Everything is
+rebuilt on a window resize (``layout``), keeping the texts.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIButton, UILabel, UITextBox
+
+PAD = 8                 # pixels between panel elements
+ROW = 30                # pixel height of a button or label row
+OVERLAY_BUTTONS_PER_ROW = 3
+
+
+def as_html(lines: list[str], bold_first: bool = False) -> str:
+    """Plain text lines -> pygame_gui markup (escaped, ``<br>`` between lines)."""
+    out = [html.escape(line, quote=False) for line in lines]
+    if bold_first and out:
+        out[0] = f"<b>{out[0]}</b>"
+    return "<br>".join(out)
+
+
+class Panel:
+    """Widgets on the right of the window.
+
+    Parameters
+    ----------
+    manager : pygame_gui.UIManager
+    rect : pygame.Rect
+        Where the panel goes, window pixels.
+    overlays : sequence of str
+        Overlay names, one toggle button each.
+    actions : dict[str, Callable[[], None]]
+        Callbacks by button name: ``save``, ``reload``, ``undo``, ``help``,
+        ``fit``, ``prev``, ``next`` and ``overlay:<name>``.
+    steps : bool
+        Whether to show the step-through row and text box.
+    """
+
+    def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect, overlays, actions:
+                 dict[str, Callable[[], None]], steps: bool = False):
+        self.manager = manager
+        self.overlays = list(overlays)
+        self.actions = actions
+        self.steps = steps
+        self.texts: dict[str, str] = {"title": "", "file": "", "info": "", "measure": "",
+                                      "step": "", "messages": "", "step_label": ""}
+        self.selected_overlays: frozenset[str] = frozenset()
+        self.elements: list = []
+        self.buttons: dict[str, UIButton] = {}
+        self.boxes: dict[str, UITextBox | UILabel] = {}
+        self.help_box: UITextBox | None = None
+        self.layout(rect)
+
+    # ------------------------------------------------------------ building
+    def _button(self, name: str, rect: pygame.Rect, text: str, tip: str) -> None:
+        action = self.actions.get(name)
+
+        def command() -> None:      # pygame_gui passes data to one-parameter commands
+            if action is not None:
+                action()
+
+        b = UIButton(rect, text, self.manager, tool_tip_text=tip, command=command)
+        self.buttons[name] = b
+        self.elements.append(b)
+
+    def _box(self, name: str, rect: pygame.Rect, label: bool = False) -> None:
+        if label:
+            box = UILabel(rect, self.texts[name] or " ", self.manager)
+        else:
+            box = UITextBox(self.texts[name], rect, self.manager)
+        self.boxes[name] = box
+        self.elements.append(box)
+
+    def layout(self, rect: pygame.Rect) -> None:
+        """(Re)build every widget inside ``rect`` (window pixels), keeping the texts."""
+        for e in self.elements:
+            e.kill()
+        self.elements, self.buttons, self.boxes = [], {}, {}
+        self.rect = pygame.Rect(rect)
+        x, w = rect.x + PAD, rect.width - 2 * PAD
+        y = rect.y + PAD
+        self._box("title", pygame.Rect(x, y, w, ROW - 4), label=True)
+        y += ROW - 4
+        self._box("file", pygame.Rect(x, y, w, ROW - 6), label=True)
+        y += ROW
+        per_row = OVERLAY_BUTTONS_PER_ROW
+        bw = (w - (per_row - 1) * 4) // per_row
+        for k, name in enumerate(self.overlays):
+            row, col = divmod(k, per_row)
+            self._button(f"overlay:{name}", pygame.Rect(x + col * (bw + 4), y + row * (ROW + 4), bw, ROW),
+                         name, f"show or hide the {name} overlay (o cycles)")
+        y += ((len(self.overlays) + per_row - 1) // per_row) * (ROW + 4)
+        row = [("save", "Save (s)", "save to a new file"), ("reload", "Reload (r)", "reload from disk"),
+               ("undo", "Undo (u)", "undo the last move"), ("fit", "Fit (f)", "fit the table"),
+               ("help", "Help (h)", "keys and mouse")]
+        bw = (w - (len(row) - 1) * 4) // len(row)
+        for k, (name, text, tip) in enumerate(row):
+            self._button(name, pygame.Rect(x + k * (bw + 4), y, bw, ROW), text, tip)
+        y += ROW + PAD
+        if self.steps:
+            bw = 90
+            self._button("prev", pygame.Rect(x, y, bw, ROW), "< Prev (p)", "previous step")
+            self._box("step_label", pygame.Rect(x + bw + 4, y, w - 2 * bw - 8, ROW), label=True)
+            self._button("next", pygame.Rect(x + w - bw, y, bw, ROW), "Next (n) >", "next step")
+            y += ROW + 4
+        avail = max(200, rect.bottom - PAD - y)
+        parts = [("info", 0.5), ("measure", 0.15), ("messages", 0.35)]
+        if self.steps:
+            parts = [("step", 0.36), ("info", 0.34), ("measure", 0.1), ("messages", 0.2)]
+        scale = 1.0 / sum(f for _, f in parts)
+        for name, frac in parts:
+            h = int(avail * frac * scale) - 4
+            self._box(name, pygame.Rect(x, y, w, h))
+            y += h + 4
+        self.set_overlays(self.selected_overlays, force=True)
+        if self.help_box is not None:
+            self.help_box.kill()
+            self.help_box = None
+
+    # ------------------------------------------------------------ updating
+    def set_text(self, name: str, lines: list[str] | str, bold_first: bool = False) -> None:
+        """Show ``lines`` in box ``name`` (only rebuilt when the text changed)."""
+        box = self.boxes.get(name)
+        if isinstance(box, UILabel):
+            text = lines if isinstance(lines, str) else " ".join(lines)
+            if text != self.texts[name]:
+                self.texts[name] = text
+                box.set_text(text or " ")
+            return
+        text = lines if isinstance(lines, str) else as_html(lines, bold_first)
+        if text != self.texts.get(name):
+            self.texts[name] = text
+            if box is not None:
+                box.set_text(text)
+
+    def set_overlays(self, shown: frozenset[str], force: bool = False) -> None:
+        """Mark the overlay buttons that are on."""
+        if shown == self.selected_overlays and not force:
+            return
+        self.selected_overlays = frozenset(shown)
+        for name in self.overlays:
+            b = self.buttons.get(f"overlay:{name}")
+            if b is not None:
+                b.select() if name in shown else b.unselect()
+
+    def show_help(self, lines: list[str], board: pygame.Rect) -> None:
+        """A text box over the middle of the board."""
+        self.hide_help()
+        w, h = min(560, board.width - 40), min(520, board.height - 40)
+        rect = pygame.Rect(board.centerx - w // 2, board.centery - h // 2, w, h)
+        self.help_box = UITextBox(as_html(lines, bold_first=True), rect, self.manager,
+                                  starting_height=5)
+
+    def hide_help(self) -> None:
+        if self.help_box is not None:
+            self.help_box.kill()
+            self.help_box = None

@@ -1,0 +1,71 @@
+"""The main loop of ``tabletop view``: a resizable pygame-ce window around ``App``.
+
+``run(state, path, steps=None, events=None)`` opens the window, feeds every
+pygame event to ``App.handle``, draws with ``App.draw`` and returns when the
+window is closed (``Esc``, ``q`` or the close button).  The rules commands
+pass ``steps`` (``EventLog.steps``) and ``events`` for the step-through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pygame
+
+from tabletop.app.app import DEFAULT_SIZE, App
+from tabletop.board.state import Battlefield
+from tabletop.errors import TabletopError
+from tabletop.rules.events import Event, Step
+
+FPS = 60        # named default: frames per second of the window
+
+
+def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | None = None,
+        events: Sequence[Event] | Any = None, size: tuple[int, int] = DEFAULT_SIZE) -> int:
+    """Open the board window and run until it is closed.
+
+    Parameters
+    ----------
+    state : Battlefield
+    path : str, optional
+        The map file, for ``r`` (reload) and ``s`` (save beside it).
+    steps : list of Step, optional
+        Step through these (``n``/``p``) instead of editing the map.
+    events : list of Event or EventLog, optional
+        The events the steps' ranges index into.
+    size : (int, int)
+        Initial window size in pixels (resizable).
+
+    Returns
+    -------
+    int
+        0 (exit status).
+
+    Raises
+    ------
+    TabletopError
+        When no window can be opened (no display).
+    """
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        pygame.display.set_caption(f"tabletop - {state.name}")
+        try:
+            screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        except pygame.error as exc:
+            raise TabletopError(f"cannot open a window: {exc} (is there a display? "
+                                f"`tabletop render` draws without one)") from None
+        app = App(state, path, screen.get_size(), steps=steps, events=events)
+        clock = pygame.time.Clock()
+        while app.running:
+            dt = clock.tick(FPS) / 1000.0
+            for event in pygame.event.get():
+                app.handle(event)
+            app.update(dt)
+            screen = pygame.display.get_surface()
+            app.draw(screen)
+            pygame.display.flip()
+    finally:
+        pygame.display.quit()   # fonts stay valid: render caches them across calls
+    return 0

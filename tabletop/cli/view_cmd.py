@@ -1,0 +1,44 @@
+"""``tabletop view MAP [--size WxH] [--fight [--seed N]]``: the interactive window (keys: press h in it).
+
+``--fight`` resolves the map's combat phase with its ruleset (as ``tabletop
+fight`` does) and opens the window on its steps: ``n``/``p`` step through.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tabletop.cli.common import load_map
+from tabletop.errors import TabletopError
+
+
+def _size(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not m:
+        raise TabletopError(f"--size: {text!r} is not WIDTHxHEIGHT in pixels, e.g. 1400x900")
+    return int(m.group(1)), int(m.group(2))
+
+
+def run(args) -> int:
+    state = load_map(args.map)
+    size = _size(args.size)
+    from tabletop.app.window import run as run_window  # pygame only when a window is wanted
+
+    if getattr(args, "fight", False):
+        from tabletop.cli.fight_cmd import resolve
+        res = resolve(state, args.seed)
+        return run_window(state, args.map, steps=res.log.steps, events=res.log.events, size=size)
+    return run_window(state, args.map, size=size)
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "view", help="the interactive window",
+        description="Open the board: select, measure (ruler snaps edge to edge), move models, "
+                    "overlays, save to a new file. Press h in the window for the keys.")
+    p.add_argument("map", metavar="MAP")
+    p.add_argument("--size", default="1400x900", metavar="WxH", help="window size in pixels")
+    p.add_argument("--fight", action="store_true",
+                   help="resolve the combat phase and step through it (n/p)")
+    p.add_argument("--seed", type=int, help="dice seed for --fight (default: random)")
+    p.set_defaults(run=run)

@@ -1,0 +1,401 @@
+"""What a pile-in or consolidation move must do, and the facts it starts from.
+
+fight-phase.txt 12.03 (pile-in) and 12.08 (consolidation, modes ongoing,
+engaging, objective).  ``MoveSpec`` names the move; ``MoveContext`` holds
+what the clauses measure from the state before the move (which models may
+move, each model's closest target and its distance, the enemy units each
+model starts engaged with) and evaluates candidate end points for one model
+(vectorised over many points).  Inches, origin bottom-left, y up.
+
+Reading of 12.03 as written (a named default, ``CLOSEST_TARGET_READING``):
+the pile-in targets are *units*, so "closer to the closest pile-in target"
+picks, for each model, the target unit whose closest model is nearest to it,
+and measures the model's distance to that unit (edge to edge, to the unit's
+closest model) before and after the move.  12.08 is read the same way for the
+selected enemy units.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import shapely
+from shapely.geometry import Point
+
+from tabletop.board.state import Battlefield, Model
+from tabletop.errors import IllegalMoveError, UnknownIdError
+from tabletop.geometry import tolerance as tolmod
+from tabletop.geometry.snapshot import Geometry
+from tabletop.geometry.sweeps import core_of, cores_at
+
+KINDS = ("pile_in", "ongoing", "engaging", "objective")
+PILE_IN_RULE = "fight-phase.txt 12.03"
+CONSOLIDATE_RULE = "fight-phase.txt 12.08"
+
+#: 12.03 read as written: distance to a target unit is to its closest model.
+CLOSEST_TARGET_READING = "unit's closest model"
+#: extra inches (for base sizes) round what a move can touch: the moving unit's
+#: reach plus target range plus engagement range plus this
+NEIGHBOURHOOD = 4.0
+#: 12.08: "within 3" of one or more enemy units / objectives" picks the mode
+#: (the text gives 3" outright, so it is not the consolidate distance).
+CONSOLIDATION_MODE_RANGE = 3.0
+
+
+@dataclass(frozen=True)
+class MoveSpec:
+    """One pile-in or consolidation move to make or check.
+
+    Attributes
+    ----------
+    kind : "pile_in" | "ongoing" | "engaging" | "objective"
+        12.03 pile-in, or the 12.08 consolidation mode.
+    unit : str
+        The moving unit's id.
+    targets : tuple of str
+        Enemy unit ids (the pile-in targets, or the selected enemy units), or
+        ``(objective id,)`` for "objective".
+    max_distance : float
+        Inches (``rules.pile_in_distance`` / ``rules.consolidate_distance``).
+    rule : str
+        "fight-phase.txt 12.03" or "fight-phase.txt 12.08".
+    """
+
+    kind: str
+    unit: str
+    targets: tuple[str, ...]
+    max_distance: float
+    rule: str
+
+    @property
+    def section(self) -> str:
+        """The clause number, e.g. "12.03"."""
+        return self.rule.rsplit(" ", 1)[-1]
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken clause: the model (None for the unit), the rule, the numbers."""
+
+    model: str | None
+    clause: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass
+class MovePlan:
+    """A move: paths and end points of the models that move, and what it breaks.
+
+    Attributes
+    ----------
+    paths : {model id: [(x, y), ...]}
+        Polyline of centres from start to end, inches, for every moved model.
+    positions : {model id: (x, y)}
+        End centre of every moved model.
+    closest : {model id: id}
+        The target model (or objective) each moved model moved toward.
+    violations : list of Violation
+        Empty when the move is legal.
+    order : list of model ids
+        An order in which the models can make their moves one at a time.
+    """
+
+    spec: MoveSpec
+    paths: dict[str, list[tuple[float, float]]]
+    positions: dict[str, tuple[float, float]]
+    closest: dict[str, str]
+    violations: list[Violation]
+    order: list[str] = field(default_factory=list)
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    def state_after(self, state: Battlefield) -> Battlefield:
+        """``state`` with the moved models at their end positions."""
+        return state.with_positions(self.positions)
+
+
+# --------------------------------------------------------------- before moving
+def pile_in_targets(state: Battlefield, geo: Geometry, unit_id: str) -> tuple[list[str], str]:
+    """The pile-in targets of a unit (fight-phase.txt 12.03 BEFORE MOVING).
+
+    Returns
+    -------
+    (unit ids, case)
+        ``(every enemy unit it is engaged with, "engaged")`` when the unit is
+        engaged, else ``(enemy units within rules.pile_in_target_range,
+        "within")`` (the player may select one or more of these; the list may
+        be empty).
+
+    Raises
+    ------
+    UnknownIdError
+        When ``unit_id`` is not a unit on the map.
+    """
+    _need_unit(state, unit_id)
+    engaged = geo.engaged_units(unit_id)
+    if engaged:
+        return engaged, "engaged"
+    return geo.enemy_units_within(unit_id, state.rules.pile_in_target_range), "within"
+
+
+def consolidation_options(state: Battlefield, geo: Geometry,
+                          unit_id: str) -> tuple[str | None, list[str]]:
+    """The consolidation mode the unit must select, and what it may select (12.08).
+
+    Returns
+    -------
+    ("ongoing", engaged enemy units) if the unit is engaged; else
+    ("engaging", enemy units within 3") ; else ("objective", objectives
+    within 3" — unit edge to marker edge); else (None, []).
+    ``CONSOLIDATION_MODE_RANGE`` is the 3".
+
+    Raises
+    ------
+    UnknownIdError
+        When ``unit_id`` is not a unit on the map.
+    """
+    _need_unit(state, unit_id)
+    engaged = geo.engaged_units(unit_id)
+    if engaged:
+        return "ongoing", engaged
+    near = geo.enemy_units_within(unit_id, CONSOLIDATION_MODE_RANGE)
+    if near:
+        return "engaging", near
+    objs = [o.id for o in state.objectives if geo.within(unit_id, o.id, CONSOLIDATION_MODE_RANGE)]
+    if objs:
+        return "objective", objs
+    return None, []
+
+
+def _need_unit(state: Battlefield, unit_id: str) -> None:
+    if not state.has_unit(unit_id):
+        raise UnknownIdError(f"no unit {unit_id!r}")
+
+
+# --------------------------------------------------------------- the context
+class MoveContext:
+    """The facts a move is judged against, taken from the state before it.
+
+    Attributes
+    ----------
+    ids : list of model ids of the moving unit, in order.
+    fixed : {model id: enemy model id} models in base contact with an enemy
+        (pile-in and ongoing consolidation: they cannot be moved).
+    target : {model id: unit or objective id} each model's closest target.
+    aim : {model id: model or objective id} the closest model of that target.
+    start_dist : {model id: inches} distance to that target before moving.
+    start_engaged : {model id: frozenset of enemy unit ids} engaged at the start.
+    problems : spec-level violations (no target, a target that is not an enemy).
+
+    Raises
+    ------
+    UnknownIdError
+        For an unknown unit, target unit or objective.
+    IllegalMoveError
+        For an unknown move kind.
+    """
+
+    def __init__(self, state: Battlefield, geo: Geometry, spec: MoveSpec):
+        if spec.kind not in KINDS:
+            raise IllegalMoveError(f"unknown move kind {spec.kind!r}: use one of {', '.join(KINDS)}")
+        _need_unit(state, spec.unit)
+        self.state, self.geo, self.spec = state, geo, spec
+        self.rules = state.rules
+        self.tol = state.rules.tol
+        self.sec = spec.section
+        self.unit = state.unit(spec.unit)
+        self.player = self.unit.player
+        self.ids = [m.id for m in self.unit.models]
+        self.models: dict[str, Model] = {m.id: m for m in self.unit.models}
+        self.start = {m.id: (m.x, m.y) for m in self.unit.models}
+        self.problems: list[Violation] = []
+        self.objective = None
+        self._check_targets()
+        self.local = self._neighbourhood()
+        self.fixed: dict[str, str] = {}
+        if spec.kind in ("pile_in", "ongoing"):
+            for mid in self.ids:
+                contacts = geo.contacts_of(mid, enemies=True)
+                if contacts:
+                    self.fixed[mid] = contacts[0]
+        self.start_engaged: dict[str, frozenset[str]] = {}
+        for mid in self.ids:
+            self.start_engaged[mid] = frozenset(
+                geo.unit_of[geo.index_of(e)] for e in geo.engaged_models(mid))
+        self.target: dict[str, str] = {}
+        self.aim: dict[str, str] = {}
+        self.start_dist: dict[str, float] = {}
+        self._parts: dict[str, tuple] = {}
+        if not self.problems:
+            self._closest_targets()
+
+    # ------------------------------------------------------------ set-up
+    def _check_targets(self) -> None:
+        spec, state = self.spec, self.state
+        what = "pile-in target" if spec.kind == "pile_in" else "selected enemy unit"
+        if spec.kind == "objective":
+            if len(spec.targets) != 1:
+                self.problems.append(self._unit_violation(
+                    f"objective consolidation selects one objective, got {len(spec.targets)}"))
+                return
+            try:
+                self.objective = state.objective(spec.targets[0])
+            except KeyError:
+                raise UnknownIdError(f"no objective {spec.targets[0]!r}") from None
+            return
+        if not spec.targets:
+            if spec.kind == "pile_in":
+                msg = (f"{spec.unit} has no pile-in target: not engaged and no enemy unit within "
+                       f"{self.rules.pile_in_target_range:g}\"")
+            else:
+                msg = f"{spec.unit} has no selected enemy unit"
+            self.problems.append(self._unit_violation(msg))
+            return
+        for t in spec.targets:
+            if not state.has_unit(t):
+                raise UnknownIdError(f"no unit {t!r}")
+            if state.unit(t).player == self.player:
+                self.problems.append(self._unit_violation(f"{what} {t} is not an enemy unit"))
+
+    def _neighbourhood(self) -> Battlefield:
+        """The state cut down to the units a move can touch (whole units): the
+        moving unit, its targets, and every unit with a model within
+        ``NEIGHBOURHOOD`` of it (a move's checks read nothing farther)."""
+        r = self.rules
+        reach = (self.spec.max_distance + max(r.pile_in_target_range, CONSOLIDATION_MODE_RANGE)
+                 + max(r.engagement_range, r.coherency_range or 0.0) + NEIGHBOURHOOD)
+        mine = np.array([m.at for m in self.unit.models], dtype=float)
+        keep = []
+        for u in self.state.units:
+            if u.id == self.unit.id or u.id in self.spec.targets:
+                keep.append(u)
+                continue
+            xy = np.array([m.at for m in u.models], dtype=float)
+            rad = max(m.base.radius for m in u.models)
+            d = np.hypot(xy[:, None, 0] - mine[None, :, 0], xy[:, None, 1] - mine[None, :, 1])
+            if d.min() <= reach + rad:
+                keep.append(u)
+        return replace(self.state, units=tuple(keep))
+
+    def _unit_violation(self, text: str) -> Violation:
+        return Violation(None, self.spec.rule, f"{text} ({self.sec})")
+
+    def _closest_targets(self) -> None:
+        geo = self.geo
+        if self.objective is not None:
+            o = self.objective
+            self._parts[o.id] = (np.array([Point(*o.at)], dtype=object),
+                                 np.array([o.marker.radius]), [o.id])
+            for mid in self.ids:
+                self.target[mid] = o.id
+                self.aim[mid] = o.id
+                self.start_dist[mid] = geo.distance(mid, o.id)
+            return
+        for t in set(self.spec.targets) | {u for s in self.start_engaged.values() for u in s}:
+            self._parts_for(t)
+        for mid in self.ids:
+            best, best_d = None, float("inf")
+            for t in self.spec.targets:          # ties: the first in spec order
+                d = geo.distance(mid, t)
+                if d < best_d:
+                    best, best_d = t, d
+            self.target[mid] = best
+            self.start_dist[mid] = best_d
+            self.aim[mid] = geo.nearest(mid, geo.unit_models(best))[0]
+
+    # ------------------------------------------------------------ measuring
+    def target_models(self, target: str) -> list[str]:
+        """Model ids of a target unit (or ``[objective id]``)."""
+        return list(self._parts_for(target)[2])
+
+    def gaps_at(self, mid: str, points, target: str) -> np.ndarray:
+        """Signed gaps, shape (n points, n target models): model ``mid`` placed at each point."""
+        m = self.models[mid]
+        cores, pad = cores_at(m.base, m.facing_deg, points)
+        tc, tp, _ = self._parts_for(target)
+        return shapely.distance(cores[:, None], tc[None, :]) - pad - tp[None, :]
+
+    def _parts_for(self, target: str):
+        if target not in self._parts:
+            ids = self.geo.unit_models(target)
+            parts = [core_of(m.base, m.facing_deg, m.at) for m in map(self.state.model, ids)]
+            self._parts[target] = (np.array([c for c, _ in parts], dtype=object),
+                                   np.array([p for _, p in parts], dtype=float), ids)
+        return self._parts[target]
+
+    def dist_at(self, mid: str, points, target: str | None = None) -> np.ndarray:
+        """Distance (inches, >= 0) from ``mid`` at each point to a target (default its closest)."""
+        g = self.gaps_at(mid, points, target or self.target[mid])
+        return np.maximum(0.0, g.min(axis=1))
+
+    def engaged_at(self, mid: str, points, unit_id: str) -> np.ndarray:
+        """Whether ``mid`` at each point is engaged with enemy unit ``unit_id`` (rules range)."""
+        d = self.dist_at(mid, points, unit_id)
+        if self.rules.engages_by_contact:
+            return np.array([tolmod.in_contact(v, self.tol) for v in d], dtype=bool)
+        return np.array([tolmod.within(v, self.rules.engagement_range, self.tol) for v in d],
+                        dtype=bool)
+
+    def in_range_at(self, mid: str, points) -> np.ndarray:
+        """Objective mode: whether ``mid`` at each point is within range of the objective."""
+        rng = self.state.objective_range(self.objective)
+        return np.array([tolmod.within(v, rng, self.tol)
+                         for v in self.dist_at(mid, points)], dtype=bool)
+
+    def achieved_at(self, mid: str, points) -> np.ndarray:
+        """The "if possible" goal at each point: engaged with the closest target
+        (pile-in, ongoing, engaging) or within range of the objective."""
+        if self.objective is not None:
+            return self.in_range_at(mid, points)
+        return self.engaged_at(mid, points, self.target[mid])
+
+    def contact_at(self, mid: str, points) -> np.ndarray:
+        """Whether ``mid`` at each point is in base contact with its closest target unit."""
+        if self.objective is not None:
+            return np.zeros(len(points), dtype=bool)
+        d = self.dist_at(mid, points)
+        return np.array([tolmod.in_contact(v, self.tol) for v in d], dtype=bool)
+
+    def ok_at(self, mid: str, points) -> np.ndarray:
+        """The per-model clauses at each point (the move's end, if it ended there).
+
+        12.03 / 12.08 ongoing and engaging: closer to the closest target;
+        12.03 / 12.08 ongoing: still engaged with every enemy unit it started
+        engaged with.  Objective: within range of the objective, or closer.
+        """
+        d0 = self.start_dist[mid]
+        d = self.dist_at(mid, points)
+        ok = np.array([tolmod.closer(v, d0, self.tol) for v in d], dtype=bool)
+        if self.objective is not None:
+            return ok | self.in_range_at(mid, points)
+        if self.spec.kind in ("pile_in", "ongoing"):
+            for u in self.start_engaged[mid]:
+                ok &= self.engaged_at(mid, points, u)
+        return ok
+
+    def goal_range(self) -> float:
+        """How near the target counts as the "if possible" goal: engagement range
+        (0 for base contact) or the objective's range, inches."""
+        if self.objective is not None:
+            return self.state.objective_range(self.objective)
+        return max(0.0, self.rules.engagement_range)
+
+    def out_of_reach(self, mid: str, goal: str | None = None) -> bool:
+        """No path of at most the maximum distance can reach the goal range: the
+        gap can shrink by no more than the distance moved."""
+        if goal is None:
+            d = self.start_dist[mid]
+        else:
+            d = float(self.dist_at(mid, [self.start[mid]], goal)[0])
+        return not tolmod.within(d - self.spec.max_distance, self.goal_range(), self.tol)
+
+    def movable(self) -> list[str]:
+        """Models that may move (not fixed in base contact), nearest to their target first."""
+        return sorted((m for m in self.ids if m not in self.fixed),
+                      key=lambda m: (self.start_dist.get(m, 0.0), self.ids.index(m)))

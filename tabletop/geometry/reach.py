@@ -1,0 +1,165 @@
+"""Where one model of a moving unit can get to, and the best end point on the way.
+
+Used by the solver (to move each model) and by the validator (to decide
+whether ending engaged, or within range of the objective, was possible).
+A model aims at base contact with the closest enemy model of its closest
+target (fight-phase.txt 12.03, 12.08), trying the next closest models of that
+unit when contact is out of reach (``AIMS_PER_MODEL``); in objective mode it
+aims at the marker's centre and stops once within range.  Along each route it
+ends at the best point that keeps its own clauses (``MoveContext.ok_at``):
+engaged (or within range) first, then base contact, then nearest to the
+target, then the shortest move.  Inches, origin bottom-left, y up.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from tabletop.geometry import tolerance as tolmod
+from tabletop.geometry.movespec import MoveContext
+from tabletop.geometry.paths import (
+    Arena,
+    Obstacle,
+    Route,
+    contact_spot,
+    find_routes,
+    near_obstacles,
+)
+from tabletop.geometry.sweeps import XY, prefix_to, samples
+
+#: how many models of the target unit a model tries to reach, nearest first
+AIMS_PER_MODEL = 3
+#: end points are tried every this many inches along a route
+SAMPLE_STEP = 0.05
+
+
+@dataclass
+class Reach:
+    """The best end point found for one model, and the path to it."""
+
+    model: str
+    path: list[XY]
+    aim: str                    # the target model (or objective) it moved toward
+    achieved: bool              # engaged with its closest target / within range of the objective
+    contact: bool               # in base contact with its closest target
+    dist: float                 # inches to its closest target at the end
+    length: float
+
+    @property
+    def end(self) -> XY:
+        return self.path[-1]
+
+    @property
+    def score(self) -> tuple:
+        return (self.achieved, self.contact, -round(self.dist, 6), -self.length)
+
+
+def obstacles_for(ctx: MoveContext, mid: str, where: dict[str, XY]) -> list[Obstacle]:
+    """Every other model on the table as an obstacle, at ``where`` (else where it stands)."""
+    out = []
+    for m in ctx.local.models():
+        if m.id == mid:
+            continue
+        x, y = where.get(m.id, (m.x, m.y))
+        out.append(Obstacle(m.id, m.base, x, y, m.facing_deg))
+    return out
+
+
+def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
+                  goal: str | None = None) -> Reach | None:
+    """The best end point along ``route`` that keeps the model's own clauses, or None.
+
+    ``goal`` is the enemy unit to be engaged with (default: the model's closest target).
+    """
+    if len(route.path) < 2:
+        return None
+    pts = samples(route.path, SAMPLE_STEP)
+    start = ctx.start[mid]
+    pts = [p for p in pts if math.dist(p[1], start) > ctx.tol]
+    if not pts:
+        return None
+    xy = [p[1] for p in pts]
+    ok = ctx.ok_at(mid, xy) & route.clear_at(xy)
+    if not ok.any():
+        return None
+    if goal is None or ctx.objective is not None:
+        achieved = ctx.achieved_at(mid, xy)
+        contact = ctx.contact_at(mid, xy)
+        dist = ctx.dist_at(mid, xy)
+    else:
+        dist = ctx.dist_at(mid, xy, goal)
+        achieved = ctx.engaged_at(mid, xy, goal)
+        contact = np.array([tolmod.in_contact(v, ctx.tol) for v in dist], dtype=bool)
+    best_k, best_key = None, None
+    for k in np.nonzero(ok)[0].tolist():
+        key = (bool(achieved[k]), bool(contact[k]), -round(float(dist[k]), 6), -pts[k][0])
+        if best_key is None or key > best_key:
+            best_k, best_key = k, key
+    s, p, seg = pts[best_k]
+    return Reach(mid, prefix_to(route.path, seg, p), aim, bool(achieved[best_k]),
+                 bool(contact[best_k]), float(dist[best_k]), s)
+
+
+def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
+                goal: str | None = None, cache: dict | None = None) -> Reach | None:
+    """Move one model from its start toward its closest target, others at ``where``.
+
+    Parameters
+    ----------
+    where : {model id: (x, y)} positions of other models that differ from the state.
+    goal : the enemy unit to aim at and be engaged with (default: the model's
+        closest target); it tries that unit's ``AIMS_PER_MODEL`` nearest models.
+        The model's own clauses (closer to its closest target) still hold.
+    cache : optional dict remembering answers by model, goal and the
+        positions of the obstacles its routes can meet.
+
+    Returns
+    -------
+    Reach or None
+        None when no end point keeps the model's clauses (it stays put).
+    """
+    m = ctx.models[mid]
+    start = ctx.start[mid]
+    spec = ctx.spec
+    obstacles = near_obstacles(m.base, start, obstacles_for(ctx, mid, where), spec.max_distance)
+    key = None
+    if cache is not None:
+        key = (mid, goal, tuple(sorted((ob.id, ob.x, ob.y) for ob in obstacles)))
+        if key in cache:
+            return cache[key]
+    if ctx.objective is not None:
+        o = ctx.objective
+        targets = [(o.id, tuple(o.at))]
+        goal_ids: set[str] = set()
+
+        def stop(p: XY) -> bool:
+            return bool(ctx.in_range_at(mid, [p])[0])
+    else:
+        tgt = goal or ctx.target[mid]
+        ids = ctx.target_models(tgt)
+        gaps = ctx.gaps_at(mid, [start], tgt)[0]
+        tries = 1 if ctx.out_of_reach(mid, goal) else AIMS_PER_MODEL
+        aims = [ids[k] for k in np.argsort(gaps, kind="stable")[:tries].tolist()]
+        targets = []
+        for a in aims:
+            t = next(ob for ob in obstacles_for(ctx, mid, where) if ob.id == a)
+            spot = contact_spot(arena, m.base, m.facing_deg, start, t, obstacles,
+                                spec.max_distance)
+            targets.append((a, spot or (t.x, t.y)))
+        goal_ids = set(ids)
+        stop = None
+    best: Reach | None = None
+    for aim_id, aim_xy in targets:
+        for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, aim_xy,
+                                 goal_ids, spec.max_distance, stop):
+            r = best_on_route(ctx, mid, route, aim_id, goal)
+            if r is not None and (best is None or r.score > best.score):
+                best = r
+        if best is not None and (best.contact or (ctx.objective is not None and best.achieved)):
+            break
+    if cache is not None:
+        cache[key] = best
+    return best
