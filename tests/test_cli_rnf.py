@@ -113,3 +113,15 @@ def test_charge_fight_phase_and_bad_input(capsys, write_map):
     assert "not an enemy" in capsys.readouterr().err
     assert main(["charge", path, "w", "nobody"]) == 2
     assert "no unit 'nobody'" in capsys.readouterr().err
+
+
+def test_charge_arcs_lesson(capsys):
+    # maps/lesson-charge-arcs.toml states each answer in its header, worked by hand
+    want = {"wolf-riders": ("left", "8/9", 12.0), "orc-mob": ("front", "3/4", 8.0),
+            "goblins": ("rear", "35/36", 6.0), "trolls": ("right", "1/1", 6.5704)}
+    for charger, (side, odds, dist) in want.items():
+        assert main(["charge", str(MAPS / "lesson-charge-arcs.toml"), charger, "spearmen",
+                     "--json"]) == 0
+        p = json.loads(capsys.readouterr().out)
+        assert (p["side"], p["odds_fraction"]) == (side, odds)
+        assert abs(p["distance"] - dist) < 1e-3
