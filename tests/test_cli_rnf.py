@@ -125,3 +125,12 @@ def test_charge_arcs_lesson(capsys):
         p = json.loads(capsys.readouterr().out)
         assert (p["side"], p["odds_fraction"]) == (side, odds)
         assert abs(p["distance"] - dist) < 1e-3
+
+
+def test_fight_with_a_profile_missing_stats_is_bad_input(capsys, write_map):
+    text = CHARGE_MAP.format(ruleset="rank-and-flank", x=24 + 2.5 * 25 / 25.4)
+    text = text.replace("profile = {{ Move = 4, Skill = 3,".replace("{{", "{"), "profile = { Move = 4,", 1)
+    path = write_map(text)
+    assert main(["fight", path, "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "unit 'a': profile has no Skill" in err and "Traceback" not in err
