@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pygame
-
 from rnf_maps import B25 as B
 from rnf_maps import rnf_map, run, unit
+
 from tabletop.render import rank_and_flank as R
 from tabletop.render.steps import draw_step, drawer_keys
 from tabletop.render.view import View
