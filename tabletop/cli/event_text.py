@@ -97,6 +97,16 @@ _FORMATS: dict[str, Callable[[Event], str]] = {
 }
 
 
+def _merge_ruleset_formats() -> None:
+    """Rulesets' own event lines (additive; one module per ruleset)."""
+    from tabletop.cli.rnf_event_text import FORMATS as RNF
+    for key, fn in RNF.items():
+        _FORMATS.setdefault(key, fn)
+
+
+_merge_ruleset_formats()
+
+
 def describe(ev: Event) -> str:
     """The text for one event ('' for events not worth a line)."""
     fmt = _FORMATS.get(ev.type)

@@ -85,6 +85,8 @@ def run(args) -> int:
         odds = ruleset.odds(state)
         if args.json:
             print_json(odds)
+        elif isinstance(odds, dict) and isinstance(odds.get("text"), str):
+            print(odds["text"])
         else:
             for k, v in (odds.items() if isinstance(odds, dict) else [("odds", odds)]):
                 print(f"{k}: {v}")
