@@ -136,8 +136,17 @@ class _Solver:
         violations = [f.violation for f in check(ctx, self.positions(), self.paths(),
                                                  arena=self.arena, cache=self.cache)]
         return MovePlan(ctx.spec, self.paths(), self.positions(),
-                        {m: r.aim for m, r in self.moves.items()}, violations,
+                        {m: self.closest(m, r.end) for m, r in self.moves.items()}, violations,
                         [m for m in order if m in self.moves])
+
+    def closest(self, mid: str, end: XY) -> str:
+        """The model of the model's closest target nearest to where it ends (the one
+        its distance to the target is measured to), or the objective."""
+        ctx = self.ctx
+        if ctx.objective is not None:
+            return ctx.objective.id
+        ids = ctx.target_models(ctx.target[mid])
+        return ids[int(np.argmin(ctx.gaps_at(mid, [end], ctx.target[mid])[0]))]
 
     def sanitise(self) -> None:
         """Put back every model whose move breaks one of its own clauses."""
