@@ -45,3 +45,35 @@ def rnf_map(*units: dict, width: float = 48.0, depth: float = 48.0, rules: dict 
     if decisions:
         data["decisions"] = decisions
     return from_dict(data)
+
+
+def plan(state, units=None):
+    """The planned round of the (first) engagement: a RoundContext."""
+    from tabletop.geometry import snapshot
+    from tabletop.rules.decisions import Decisions
+    from tabletop.rules.rank_and_flank.round import plan_round
+    geo = snapshot(state)
+    units = units or geo.engagements[0]
+    return plan_round(state, geo, units, Decisions(state.decisions))
+
+
+def attacks_of(ctx, unit_id):
+    """{model: (kind, dice, target)} for one unit's planned attacks."""
+    return {a.model: (a.kind, a.dice, a.target_model or a.target_unit)
+            for a in ctx.attacks if a.unit == unit_id}
+
+
+def run(state, faces):
+    """Resolve the combat phase with scripted dice; returns (Resolution, log, dice)."""
+    from tabletop.rules.decisions import Decisions
+    from tabletop.rules.dice import FixedDice
+    from tabletop.rules.events import EventLog
+    from tabletop.rules.rank_and_flank import fight
+    log = EventLog()
+    dice = FixedDice(faces, log)
+    res = fight(state, dice, Decisions(state.decisions, log), log)
+    return res, log, dice
+
+
+def events(log, type_):
+    return [e.data for e in log.events if e.type == type_]

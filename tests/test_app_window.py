@@ -77,6 +77,9 @@ def px(x: float, y: float) -> tuple[int, int]:
 def app(write_map):
     path = write_map(MAP)
     a = App(mapfile.load(path), path, (1400, 900))
+    assert a.legend_shown and a.board_rect.bottom == a.legend_rect.top
+    a.toggle_legend()       # the board takes the whole left column (1000 x 900 px)
+    assert a.board_rect == pygame.Rect(0, 0, 1000, 900)
     a.view = View(scale=10.0, origin_x=50.0, origin_y=850.0)
     return a
 
@@ -296,6 +299,9 @@ def test_draw_runs_and_resizes(app, display):
     app.draw(display)
     app.handle(E(pygame.VIDEORESIZE, size=(1000, 700), w=1000, h=700))
     assert app.board_rect.width == 600 and app.panel_rect.x == 600
+    key(app, pygame.K_l)    # the legend strip comes back under the board
+    assert app.legend_rect.top == app.board_rect.bottom and app.legend_rect.bottom == 700
+    assert 0 < app.legend_rect.height <= 0.3 * 700
     surf = pygame.Surface((1000, 700))
     app.update(0.016)
     app.draw(surf)
@@ -332,6 +338,7 @@ def test_n_and_p_change_the_step(write_map):
     assert app.step_index == 0
     assert "rolls: none in this step" in app.panel.texts["step"]
     # moving models is off in step-through: a drag from the selected model measures instead
+    app.toggle_legend()
     app.view = View(scale=10.0, origin_x=50.0, origin_y=850.0)
     click(app, px(10, 10))
     drag(app, px(10, 10), px(20, 10))
@@ -352,3 +359,32 @@ def test_panel_buttons_are_pygame_gui_buttons(app, tmp_path):
     app.update(0.016)
     assert app.overlays == frozenset(["coherency"])
     assert app.selected is None and app.ruler is None     # the panel click never reached the board
+
+
+def test_a_dragged_model_is_drawn_at_the_cursor(app):
+    from tabletop.render.theme import DEFAULT_THEME
+    red = DEFAULT_THEME.player_colours(app.state)["red"]
+    surf = pygame.Surface((1400, 900))
+    click(app, px(10, 10))
+    press(app, px(10, 10))
+    move(app, px(13, 10))          # +3" to the right, not dropped yet
+    app.draw(surf)
+    # 0.3" below its centre (3 px; the base is 6.3 px in radius, the move line runs
+    # through the centre and the facing tick points up)
+    assert tuple(surf.get_at(px(13, 9.7)))[:3] == red
+    assert tuple(surf.get_at(px(16, 9.7)))[:3] != red
+    assert app.state.model("int/1").at == (10, 10)      # the map changes only on the drop
+
+
+def test_panning_shifts_the_last_board_image_until_the_button_is_let_go(app):
+    surf = pygame.Surface((1400, 900))
+    app.draw(surf)
+    first = app._board[2]
+    press(app, (500, 500), button=3)
+    move(app, (520, 490), buttons=(0, 0, 1))
+    app.draw(surf)
+    assert app._board[2] is first            # shifted, not redrawn
+    assert surf.get_at((520, 490)) == first.get_at((500, 500))
+    release(app, (520, 490), button=3)
+    app.draw(surf)
+    assert app._board[2] is not first

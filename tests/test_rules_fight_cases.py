@@ -8,6 +8,7 @@ move the solver makes is checked by the validator.
 
 from __future__ import annotations
 
+import pytest
 from fightkit import state_from, unit
 
 from tabletop.rules.dice import FixedDice
@@ -138,3 +139,40 @@ def test_ongoing_consolidation_when_still_engaged():
     modes = [(e["unit"], e["mode"]) for e in res.log.of_type("consolidate")]
     assert modes == [("R", "ongoing"), ("B", "ongoing")]
     assert_validator_agrees(res)
+
+
+def test_scenario_overrun_and_new_foes():
+    # tests/scenarios/fight-overrun-and-new-foes.toml (its comment works the distances).
+    # Dice: R1 kills B (6, 6, save 1); R2 overruns 3" toward D (4" away: ends 1" off, engaged)
+    # and hits, wounds, D saves on a 6; D fights with no weapon; consolidation: R1 engages C
+    # (2.5" away), so C must be selected and fights: 6, 6, R1's save 1: R1 is destroyed.
+    from pathlib import Path
+
+    from tabletop.board import mapfile
+    path = Path(__file__).resolve().parent / "scenarios" / "fight-overrun-and-new-foes.toml"
+    res = fight(mapfile.load(str(path)), FixedDice([6, 6, 1, 6, 6, 6, 6, 6, 1]))
+    assert selected(res) == [("R1", "normal"), ("R2", "overrun"), ("D", "normal"), ("C", "normal")]
+    assert [e["unit"] for e in res.log.of_type("destroyed")] == ["B", "R1"]
+    overrun = [e for e in res.log.of_type("pile_in") if e.rule.endswith("12.06")][0]
+    assert overrun["distances"]["R2/1"] == pytest.approx(3.0, abs=0.02)
+    assert consolidations(res)["R1"] == ("engaging", ["C"])
+    # R2's ongoing consolidation: it started 1" from D (14.26 + 1.26 + 1.0 = 16.52) and ends
+    # closer, still engaged (12.08 ongoing: closer, and engaged if possible)
+    from tabletop.geometry import snapshot
+    geo = snapshot(res.state)
+    assert geo.distance("R2/1", "D/1") < 1.0 - 0.02 and geo.model_engaged_with_unit("R2/1", "D")
+    assert_validator_agrees(res)
+
+
+def test_pile_in_targets_default_to_every_unit_within_5_and_a_script_picks_one():
+    # R charged, unengaged: B1 is 16 - 10 - 1.26 = 4.74" away, B2 13.5 - 10 - 1.26 = 2.24" up.
+    # Both are within 5" (12.03 BEFORE MOVING): by default both are selected; scripted
+    # pile_in_targets = ["B1"] (a sorted list) selects B1 alone.
+    from tabletop.rules.fight_phase import pile_in
+    text = unit("R", "red", [(10, 10)], charged=True) + unit("B1", "blue", [(16, 10)], A=0) \
+        + unit("B2", "blue", [(10, 13.5)], A=0)
+    assert pile_in(state_from(text), "R").targets == ("B1", "B2")
+    script = '\n[[decisions]]\nplayer = "red"\nchoice = "pile_in_targets"\nvalue = ["B1"]\n'
+    outcome = pile_in(state_from(text, extra=script), "R")
+    assert outcome.targets == ("B1",)
+    assert outcome.legal and outcome.validator == []

@@ -10,6 +10,8 @@ turn it is.
 from __future__ import annotations
 
 from fightkit import context, state_from, unit
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop.rules.dice import FixedDice
 from tabletop.rules.fight_phase import actions, fight
@@ -110,3 +112,36 @@ def test_return_to_fights_first_after_a_remaining_combat():
     entered = [(e["step"], e["player"]) for e in ctx.log.of_type("combat_step")]
     assert entered == [("fights_first", "red"), ("remaining", "red"), ("fights_first", "red"),
                        ("remaining", "blue"), ("end", "red")]
+
+
+def _reading(units, active="red"):
+    """12.04 read directly, for units that all stay eligible (no one dies, nobody moves):
+    Fights First units alternate starting with ``active``; a player with none passes to the
+    other; when none is left, Remaining Combats start with the player who would select next."""
+    other = {"red": "blue", "blue": "red"}
+    out, p = [], active
+    for ff in (True, False):
+        pool = {pl: [u for u, owner, f in units if owner == pl and f == ff] for pl in other}
+        while pool["red"] or pool["blue"]:
+            if pool[p]:
+                out.append((p, pool[p].pop(0)))
+            p = other[p]
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["none", "charged", "keyword"]),
+                          st.sampled_from(["none", "charged", "keyword"])), min_size=1, max_size=4))
+def test_alternation_matches_the_text_for_any_mix(flags):
+    # Pair k: red Rk at (5, 3 + 4k) touching blue Bk; flags give each side's Fights First source.
+    text, units = "", []
+    for k, (rf, bf) in enumerate(flags):
+        y = 2 + 4 * k
+        text += seq_unit(f"R{k}", "red", 5, y, rf == "charged", rf == "keyword")
+        text += seq_unit(f"B{k}", "blue", 6.26, y, bf == "charged", bf == "keyword")
+        units += [(f"R{k}", "red", rf != "none"), (f"B{k}", "blue", bf != "none")]
+    order_of = {u: k for k, (u, _, _) in enumerate(units)}
+    units.sort(key=lambda u: (u[1] == "blue", order_of[u[0]]))       # file order per player
+    ctx = context(state_from(text))
+    fight_step(ctx)
+    assert order(ctx.log) == _reading(units)

@@ -16,6 +16,10 @@ Tools (see ``text.KEYS`` for the full list):
   base (``probe.overlaps_at``) it goes back to where it started;
 - the right button drags the view, the wheel zooms about the cursor.
 
+The legend (``render.board.draw_legend``) is a strip under the board, ``l``
+hides it.  Drawing is ``render.board.draw_board`` / ``draw_step``; this
+module draws only the tools' feedback (ruler, move line, labels).
+
 The state is never changed in place: a move makes a new ``Battlefield``
 (``with_positions``) and a new snapshot; ``u`` goes back.  ``s`` writes a new
 file next to the map (``mapfile.next_free_path``), never over one.
@@ -38,14 +42,15 @@ from tabletop.board import mapfile
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
 from tabletop.geometry import Geometry, snapshot
+from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.probe import closest_points, models_at, overlaps_at
+from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend, draw_step
+from tabletop.render.legend import legend_height
+from tabletop.render.steps import DEFAULT_STEP_OVERLAYS
+from tabletop.render.theme import DEFAULT_THEME
+from tabletop.render.theme import font as theme_font
 from tabletop.render.view import View
 from tabletop.rules.events import Event, Step
-
-try:
-    from tabletop.render.board import OVERLAYS, draw_board, draw_legend, draw_step
-except ImportError:  # TEMPORARY until the render branch lands
-    from tabletop.app._fallback import OVERLAYS, draw_board, draw_legend, draw_step
 
 # named defaults of the window
 DEFAULT_SIZE = (1400, 900)      # pixels
@@ -57,6 +62,8 @@ DRAG_THRESHOLD_PX = 4           # a press that moves less than this is a click
 CLICK_SLOP_PX = 3               # a click this far outside a base still picks it
 FIT_MARGIN_PX = 30              # margin around the table when fitting the view
 POSITION_DECIMALS = 2           # a dropped model's centre is rounded to 0.01"
+LABEL_FONT_PX = 22              # the ruler and drag labels
+LEGEND_MAX_FRACTION = 0.3       # the legend strip takes at most this share of the window height
 MESSAGES_SHOWN = 6              # messages kept in the panel (newest first)
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
 
@@ -141,7 +148,7 @@ class App:
         self.steps: list[Step] = list(steps or [])
         self.step_index = 0
         self.events: list[Event] = list(getattr(events, "events", events) or [])
-        self.overlays: frozenset[str] = frozenset()
+        self.overlays: frozenset[str] = DEFAULT_STEP_OVERLAYS if self.steps else frozenset()
         self.selected: str | None = None
         self.ruler: Ruler | None = None
         self.drag: Drag | None = None
@@ -153,13 +160,18 @@ class App:
         self.running = True
         self.help_shown = False
         self.mouse_pos: tuple[int, int] = (0, 0)
-        self._cache: tuple[Any, Battlefield, Geometry, Battlefield] | None = None
-        self._font: pygame.font.Font | None = None
+        self._cache: tuple[int, Battlefield, Geometry] | None = None
+        self._board: tuple[Any, Geometry, pygame.Surface] | None = None
+        self._legend: tuple[Any, Battlefield, pygame.Surface] | None = None
         self.size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
         self.manager = pygame_gui.UIManager(self.size)
         self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
                                      "antialiased": "1"}])
+        self.legend_shown = True
+        self.legend_rect = pygame.Rect(0, 0, 0, 0)
         self.board_rect, self.panel_rect = self._rects(self.size)
+        self.view = self.fitted_view()     # the legend's scale bar needs a scale first
+        self._place_legend()
         self.view = self.fitted_view()
         actions = {"save": self.save, "reload": self.reload, "undo": self.undo,
                    "help": self.toggle_help, "fit": self.fit, "prev": lambda: self.go_step(-1),
@@ -176,6 +188,27 @@ class App:
         pw = min(PANEL_WIDTH, w // 2)
         return pygame.Rect(0, 0, w - pw, h), pygame.Rect(w - pw, 0, pw, h)
 
+    def _place_legend(self) -> None:
+        """Split the board column: the board above, the legend strip below (``l`` hides it).
+
+        The strip is as tall as the legend needs with every overlay's key, at
+        most ``LEGEND_MAX_FRACTION`` of the window, so toggling overlays never
+        moves the board.
+        """
+        col = pygame.Rect(0, 0, self.panel_rect.x, self.size[1])
+        if not self.legend_shown:
+            self.board_rect, self.legend_rect = col, pygame.Rect(0, col.bottom, col.width, 0)
+            return
+        need = legend_height(self.state, self.view, col.width, overlays=OVERLAYS)
+        h = min(need, int(col.height * LEGEND_MAX_FRACTION))
+        self.board_rect = pygame.Rect(0, 0, col.width, col.height - h)
+        self.legend_rect = pygame.Rect(0, col.height - h, col.width, h)
+
+    def toggle_legend(self) -> None:
+        """``l``: show or hide the legend strip under the board."""
+        self.legend_shown = not self.legend_shown
+        self._place_legend()
+
     def fitted_view(self) -> View:
         t = self.state.table
         return View.fit(t.width, t.depth, self.board_rect.width, self.board_rect.height,
@@ -190,6 +223,7 @@ class App:
         self.size = (max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1])))
         self.manager.set_window_resolution(self.size)
         self.board_rect, self.panel_rect = self._rects(self.size)
+        self._place_legend()
         self.panel.layout(self.panel_rect)
         if self.help_shown:
             self.panel.show_help(text.help_lines(), self.board_rect)
@@ -201,22 +235,17 @@ class App:
         return bool(self.steps)
 
     def shown(self) -> tuple[Battlefield, Geometry]:
-        """The state on screen and its snapshot: the step's, the one being dragged, or the map."""
-        if self.step_mode:
-            key: Any = ("step", self.step_index)
-        elif self.drag is not None and self.drag.at != self.drag.start:
-            key = ("drag", self.drag.model_id, self.drag.at)
-        else:
+        """The state on screen and its snapshot: the step's in step-through, else the map's.
+
+        A model being dragged is drawn over the map at the cursor; the
+        snapshot is only rebuilt when it is dropped.
+        """
+        if not self.step_mode:
             return self.state, self.geo
-        if self._cache is not None and self._cache[0] == key and self._cache[3] is self.state:
-            return self._cache[1], self._cache[2]
-        if key[0] == "step":
+        if self._cache is None or self._cache[0] != self.step_index:
             st = self.steps[self.step_index].state
-        else:
-            st = self.state.with_positions({self.drag.model_id: self.drag.at})
-        g = snapshot(st)
-        self._cache = (key, st, g, self.state)
-        return st, g
+            self._cache = (self.step_index, st, snapshot(st))
+        return self._cache[1], self._cache[2]
 
     @property
     def shown_state(self) -> Battlefield:
@@ -286,6 +315,8 @@ class App:
             self.go_step(-1)
         elif k == pygame.K_f:
             self.fit()
+        elif k == pygame.K_l:
+            self.toggle_legend()
         elif k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             dx = {pygame.K_LEFT: PAN_STEP_PX, pygame.K_RIGHT: -PAN_STEP_PX}.get(k, 0)
             dy = {pygame.K_UP: PAN_STEP_PX, pygame.K_DOWN: -PAN_STEP_PX}.get(k, 0)
@@ -431,6 +462,7 @@ class App:
         self.undo_stack.clear()
         self.ruler = self.drag = self.press = None
         self.set_state(state)
+        self._place_legend()
         self.message(f"reloaded {os.path.basename(self.path)}")
 
     def toggle_help(self) -> None:
@@ -521,30 +553,59 @@ class App:
         """Draw the board, the tools and the panel onto ``surface`` (the window)."""
         surface.fill(PANEL_BG)
         state, geo = self.shown()
-        board = surface.subsurface(self.board_rect.clip(surface.get_rect()))
-        if self.step_mode:
-            draw_step(board, self.steps[self.step_index], self.view, geo=geo, events=self.events)
-            if self.selected is not None:
-                self._outline(board, geo, self.selected, SELECT_COLOUR)
-        else:
-            draw_board(board, state, geo, self.view, overlays=self.overlays,
-                       selected=self.selected, highlight=frozenset(self.selected_unit()) or None)
+        rect = self.board_rect.clip(surface.get_rect())
+        board = surface.subsurface(rect)
+        img, offset = self._board_image(rect.size, state, geo)
+        board.blit(img, offset)
         self._draw_tools(board, geo)
-        if self.panel.legend_rect.height > 20:
-            draw_legend(surface, state, self.view, self.panel.legend_rect)
+        legend = self.legend_rect.clip(surface.get_rect())
+        if legend.height > 0:
+            surface.blit(self._legend_image(legend.size, state), legend.topleft)
         self.manager.draw_ui(surface)
 
-    def font(self) -> pygame.font.Font:
-        if self._font is None:
-            self._font = pygame.font.Font(None, 22)
-        return self._font
+    def _board_image(self, size, state: Battlefield, geo: Geometry):
+        """The board drawn by render and where to blit it.
+
+        Kept until the state, view, overlays or selection change; while the
+        right button drags the view the last image is shifted instead (the
+        board is drawn afresh when the button is let go).
+        """
+        v = self.view
+        key = (size, v.scale, v.origin_x, v.origin_y, self.overlays, self.selected,
+               self.step_index if self.step_mode else None)
+        if self._board is not None and self._board[1] is geo:
+            old = self._board[0]
+            if old == key:
+                return self._board[2], (0, 0)
+            if self.pan_from is not None and old[:2] == key[:2] and old[4:] == key[4:]:
+                return self._board[2], (round(v.origin_x - old[2]), round(v.origin_y - old[3]))
+        img = pygame.Surface(size)
+        if self.step_mode:
+            # the panel shows the step's title, clause and rolls: no caption plate on the board
+            draw_step(img, self.steps[self.step_index], v, geo=geo, events=self.events,
+                      overlays=self.overlays, caption=False)
+            if self.selected is not None and self.selected in geo.ids:
+                self._outline(img, geo, self.selected, SELECT_COLOUR)
+        else:
+            draw_board(img, state, geo, v, overlays=self.overlays, selected=self.selected)
+        self._board = (key, geo, img)
+        return img, (0, 0)
+
+    def _legend_image(self, size, state: Battlefield) -> pygame.Surface:
+        key = (size, self.view.scale, self.overlays)
+        if self._legend is not None and self._legend[0] == key and self._legend[1] is state:
+            return self._legend[2]
+        img = pygame.Surface(size)
+        draw_legend(img, state, self.view, img.get_rect(), overlays=self.overlays)
+        self._legend = (key, state, img)
+        return img
 
     def _outline(self, surface, geo: Geometry, model_id: str, colour) -> None:
         pts = [self.view.to_screen(x, y) for x, y in geo.footprint(model_id).exterior.coords]
         pygame.draw.lines(surface, colour, True, pts, 2)
 
     def _label(self, surface, s: str, at: XY, colour) -> None:
-        img = self.font().render(s, True, colour)
+        img = theme_font(LABEL_FONT_PX).render(s, True, colour)
         r = img.get_rect(midbottom=(int(at[0]), int(at[1]) - 6))
         bg = r.inflate(8, 4)
         pygame.draw.rect(surface, (20, 20, 20), bg, border_radius=4)
@@ -564,9 +625,12 @@ class App:
             d = self.drag
             colour = BAD_COLOUR if d.overlaps else DRAG_COLOUR
             s, e = v.to_screen(*d.start), v.to_screen(*d.at)
+            m = self.state.model(d.model_id).moved_to(*d.at)
+            footprint = base_polygon(m.base, m.x, m.y, m.facing_deg)
+            player = DEFAULT_THEME.player_colours(self.state).get(self.state.owner(m.id), (128, 128, 128))
+            draw_base(surface, v, footprint, m, player, DEFAULT_THEME)
+            pygame.draw.lines(surface, colour, True, [v.to_screen(x, y) for x, y in footprint.exterior.coords], 2)
             pygame.draw.line(surface, colour, s, e, 2)
             pygame.draw.circle(surface, colour, (int(s[0]), int(s[1])), 3)
-            if d.model_id in geo.ids:
-                self._outline(surface, geo, d.model_id, colour)
             label = text.inches(d.moved) + (f"  overlaps {', '.join(d.overlaps)}" if d.overlaps else "")
             self._label(surface, label, e, colour)

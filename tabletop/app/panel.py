@@ -17,7 +17,7 @@ from pygame_gui.elements import UIButton, UILabel, UITextBox
 
 PAD = 8                 # pixels between panel elements
 ROW = 30                # pixel height of a button or label row
-LEGEND_HEIGHT = 150     # pixels kept at the bottom of the panel for the legend
+OVERLAY_BUTTONS_PER_ROW = 3
 
 
 def as_html(lines: list[str], bold_first: bool = False) -> str:
@@ -58,7 +58,6 @@ class Panel:
         self.buttons: dict[str, UIButton] = {}
         self.boxes: dict[str, UITextBox | UILabel] = {}
         self.help_box: UITextBox | None = None
-        self.legend_rect = pygame.Rect(0, 0, 0, 0)
         self.layout(rect)
 
     # ------------------------------------------------------------ building
@@ -93,12 +92,13 @@ class Panel:
         y += ROW - 4
         self._box("file", pygame.Rect(x, y, w, ROW - 6), label=True)
         y += ROW
-        n = max(1, len(self.overlays))
-        bw = (w - (n - 1) * 4) // n
+        per_row = OVERLAY_BUTTONS_PER_ROW
+        bw = (w - (per_row - 1) * 4) // per_row
         for k, name in enumerate(self.overlays):
-            self._button(f"overlay:{name}", pygame.Rect(x + k * (bw + 4), y, bw, ROW), name,
-                         f"show or hide the {name} overlay (o cycles)")
-        y += ROW + 4
+            row, col = divmod(k, per_row)
+            self._button(f"overlay:{name}", pygame.Rect(x + col * (bw + 4), y + row * (ROW + 4), bw, ROW),
+                         name, f"show or hide the {name} overlay (o cycles)")
+        y += ((len(self.overlays) + per_row - 1) // per_row) * (ROW + 4)
         row = [("save", "Save (s)", "save to a new file"), ("reload", "Reload (r)", "reload from disk"),
                ("undo", "Undo (u)", "undo the last move"), ("fit", "Fit (f)", "fit the table"),
                ("help", "Help (h)", "keys and mouse")]
@@ -112,17 +112,15 @@ class Panel:
             self._box("step_label", pygame.Rect(x + bw + 4, y, w - 2 * bw - 8, ROW), label=True)
             self._button("next", pygame.Rect(x + w - bw, y, bw, ROW), "Next (n) >", "next step")
             y += ROW + 4
-        bottom = rect.bottom - PAD - LEGEND_HEIGHT
-        avail = max(200, bottom - y)
-        parts = [("info", 0.36), ("measure", 0.12), ("messages", 0.16)]
+        avail = max(200, rect.bottom - PAD - y)
+        parts = [("info", 0.5), ("measure", 0.15), ("messages", 0.35)]
         if self.steps:
-            parts = [("step", 0.36), ("info", 0.28), ("measure", 0.12), ("messages", 0.14)]
+            parts = [("step", 0.36), ("info", 0.34), ("measure", 0.1), ("messages", 0.2)]
         scale = 1.0 / sum(f for _, f in parts)
         for name, frac in parts:
             h = int(avail * frac * scale) - 4
             self._box(name, pygame.Rect(x, y, w, h))
             y += h + 4
-        self.legend_rect = pygame.Rect(x, y + 4, w, max(0, rect.bottom - PAD - y - 4))
         self.set_overlays(self.selected_overlays, force=True)
         if self.help_box is not None:
             self.help_box.kill()

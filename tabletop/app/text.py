@@ -23,6 +23,7 @@ KEYS = [
     ("right drag / arrow keys", "pan"),
     ("mouse wheel", "zoom about the cursor"),
     ("f", "fit the table in the window"),
+    ("l", "show or hide the legend under the board"),
     ("o", "cycle overlays: none, contact, engagement, coherency, overlaps, all"),
     ("u", "undo the last move"),
     ("s", "save to a new file (never overwrites)"),

@@ -67,5 +67,5 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
             app.draw(screen)
             pygame.display.flip()
     finally:
-        pygame.quit()
+        pygame.display.quit()   # fonts stay valid: render caches them across calls
     return 0

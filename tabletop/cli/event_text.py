@@ -97,9 +97,15 @@ _FORMATS: dict[str, Callable[[Event], str]] = {
 }
 
 
-from tabletop.cli.challenge_text import FORMATS as _CHALLENGE_FORMATS  # noqa: E402
+def _merge_ruleset_formats() -> None:
+    """Rulesets' own event lines (additive; one module per ruleset)."""
+    from tabletop.cli.challenge_text import FORMATS as CHALLENGES
+    from tabletop.cli.rnf_event_text import FORMATS as RNF
+    for key, fn in [*RNF.items(), *CHALLENGES.items()]:
+        _FORMATS.setdefault(key, fn)
 
-_FORMATS.update(_CHALLENGE_FORMATS)
+
+_merge_ruleset_formats()
 
 
 def describe(ev: Event) -> str:

@@ -96,6 +96,8 @@ def run(args) -> int:
         if args.json:
             print_json({**odds, "challenge_odds": report} if report is not None and isinstance(odds, dict)
                        else odds)
+        elif isinstance(odds, dict) and isinstance(odds.get("text"), str):
+            print(odds["text"])
         else:
             for k, v in (odds.items() if isinstance(odds, dict) else [("odds", odds)]):
                 print(f"{k}: {v}")

@@ -17,7 +17,7 @@ selected enemy units.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import shapely
@@ -27,7 +27,7 @@ from tabletop.board.state import Battlefield, Model
 from tabletop.errors import IllegalMoveError, UnknownIdError
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.snapshot import Geometry
-from tabletop.geometry.sweeps import cores_at
+from tabletop.geometry.sweeps import core_of, cores_at
 
 KINDS = ("pile_in", "ongoing", "engaging", "objective")
 PILE_IN_RULE = "fight-phase.txt 12.03"
@@ -35,6 +35,9 @@ CONSOLIDATE_RULE = "fight-phase.txt 12.08"
 
 #: 12.03 read as written: distance to a target unit is to its closest model.
 CLOSEST_TARGET_READING = "unit's closest model"
+#: extra inches (for base sizes) round what a move can touch: the moving unit's
+#: reach plus target range plus engagement range plus this
+NEIGHBOURHOOD = 4.0
 #: 12.08: "within 3" of one or more enemy units / objectives" picks the mode
 #: (the text gives 3" outright, so it is not the consolidate distance).
 CONSOLIDATION_MODE_RANGE = 3.0
@@ -94,7 +97,9 @@ class MovePlan:
     positions : {model id: (x, y)}
         End centre of every moved model.
     closest : {model id: id}
-        The target model (or objective) each moved model moved toward.
+        For each moved model, the model of its closest target nearest to where
+        it ends (its distance to the target is measured to it), or the
+        objective: the line to draw.
     violations : list of Violation
         Empty when the move is legal.
     order : list of model ids
@@ -214,6 +219,7 @@ class MoveContext:
         self.problems: list[Violation] = []
         self.objective = None
         self._check_targets()
+        self.local = self._neighbourhood()
         self.fixed: dict[str, str] = {}
         if spec.kind in ("pile_in", "ongoing"):
             for mid in self.ids:
@@ -259,6 +265,26 @@ class MoveContext:
             if state.unit(t).player == self.player:
                 self.problems.append(self._unit_violation(f"{what} {t} is not an enemy unit"))
 
+    def _neighbourhood(self) -> Battlefield:
+        """The state cut down to the units a move can touch (whole units): the
+        moving unit, its targets, and every unit with a model within
+        ``NEIGHBOURHOOD`` of it (a move's checks read nothing farther)."""
+        r = self.rules
+        reach = (self.spec.max_distance + max(r.pile_in_target_range, CONSOLIDATION_MODE_RANGE)
+                 + max(r.engagement_range, r.coherency_range or 0.0) + NEIGHBOURHOOD)
+        mine = np.array([m.at for m in self.unit.models], dtype=float)
+        keep = []
+        for u in self.state.units:
+            if u.id == self.unit.id or u.id in self.spec.targets:
+                keep.append(u)
+                continue
+            xy = np.array([m.at for m in u.models], dtype=float)
+            rad = max(m.base.radius for m in u.models)
+            d = np.hypot(xy[:, None, 0] - mine[None, :, 0], xy[:, None, 1] - mine[None, :, 1])
+            if d.min() <= reach + rad:
+                keep.append(u)
+        return replace(self.state, units=tuple(keep))
+
     def _unit_violation(self, text: str) -> Violation:
         return Violation(None, self.spec.rule, f"{text} ({self.sec})")
 
@@ -274,8 +300,7 @@ class MoveContext:
                 self.start_dist[mid] = geo.distance(mid, o.id)
             return
         for t in set(self.spec.targets) | {u for s in self.start_engaged.values() for u in s}:
-            idx = [geo.index_of(e) for e in geo.unit_models(t)]
-            self._parts[t] = (geo.cores[idx], geo.pads[idx], [geo.ids[i] for i in idx])
+            self._parts_for(t)
         for mid in self.ids:
             best, best_d = None, float("inf")
             for t in self.spec.targets:          # ties: the first in spec order
@@ -300,9 +325,10 @@ class MoveContext:
 
     def _parts_for(self, target: str):
         if target not in self._parts:
-            geo = self.geo
-            idx = [geo.index_of(e) for e in geo.unit_models(target)]
-            self._parts[target] = (geo.cores[idx], geo.pads[idx], [geo.ids[i] for i in idx])
+            ids = self.geo.unit_models(target)
+            parts = [core_of(m.base, m.facing_deg, m.at) for m in map(self.state.model, ids)]
+            self._parts[target] = (np.array([c for c, _ in parts], dtype=object),
+                                   np.array([p for _, p in parts], dtype=float), ids)
         return self._parts[target]
 
     def dist_at(self, mid: str, points, target: str | None = None) -> np.ndarray:
@@ -354,6 +380,22 @@ class MoveContext:
             for u in self.start_engaged[mid]:
                 ok &= self.engaged_at(mid, points, u)
         return ok
+
+    def goal_range(self) -> float:
+        """How near the target counts as the "if possible" goal: engagement range
+        (0 for base contact) or the objective's range, inches."""
+        if self.objective is not None:
+            return self.state.objective_range(self.objective)
+        return max(0.0, self.rules.engagement_range)
+
+    def out_of_reach(self, mid: str, goal: str | None = None) -> bool:
+        """No path of at most the maximum distance can reach the goal range: the
+        gap can shrink by no more than the distance moved."""
+        if goal is None:
+            d = self.start_dist[mid]
+        else:
+            d = float(self.dist_at(mid, [self.start[mid]], goal)[0])
+        return not tolmod.within(d - self.spec.max_distance, self.goal_range(), self.tol)
 
     def movable(self) -> list[str]:
         """Models that may move (not fixed in base contact), nearest to their target first."""

@@ -49,6 +49,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+import shapely
 from shapely.geometry import LineString
 
 from tabletop.geometry.footprints import base_polygon, shrunk
@@ -329,9 +330,16 @@ class UnitFormation:
         and models in ``keep_out`` never step up."""
         keep = set(alive)
         out: list[tuple[str, str]] = []
-        slots = dict(self.placements)
+        if not keep:
+            return out
+        slots = self.placements
+        deepest = max(slots[m].rank for m in keep)
+        gaps = [m for m in removed if slots[m].rank < deepest]
+        if not gaps:          # the usual case: casualties came off the rear rank
+            return out
+        slots = dict(slots)
         frozen = set(keep_out) | set(self.commanders)
-        for dead in sorted(removed, key=lambda m: (slots[m].rank, slots[m].b)):
+        for dead in sorted(gaps, key=lambda m: (slots[m].rank, slots[m].b)):
             gap = slots[dead]
             movers = [m for m in self._order_by(slots, keep) if m not in frozen
                       and slots[m].rank > gap.rank]
@@ -464,7 +472,22 @@ def _choose_side(lengths: dict[str, float], edge_min: float) -> str:
     return touched[0] if touched else "front"
 
 
+def _corner_side(geo: Geometry, form: UnitFormation, mid: str, eid: str) -> str:
+    """The side of the unit's outline a point (corner) contact lies on: the
+    contact point in the unit's frame, on the edge it is nearest to (ties:
+    front, then flank, then rear)."""
+    line = shapely.shortest_line(geo.footprint(mid), geo.footprint(eid))
+    (x1, y1), (x2, y2) = line.coords[0], line.coords[-1]
+    a, b = form.to_local((x1 + x2) / 2.0, (y1 + y2) / 2.0)
+    excess = {"front": a - form.front, "left": form.left - b, "right": b - form.right_b,
+              "rear": form.rear - a}
+    best = max(excess.values())
+    return next(s for s in SIDE_PREFERENCE if excess[s] >= best - 2 * geo.tol)
+
+
 def _model_contact(geo: Geometry, form: UnitFormation, mid: str, eid: str) -> SideContact:
+    """Classify one contact: along a base edge (the longest covered edge of the
+    model's rectangle decides), else a corner contact (``_corner_side``)."""
     m = geo.model(mid)
     enemy_fp = geo.footprint(eid)
     edge_min = EDGE_MIN_TOL * geo.tol
@@ -483,26 +506,20 @@ def _model_contact(geo: Geometry, form: UnitFormation, mid: str, eid: str) -> Si
             ((ha, -hb), (ha, hb), (1, 0)), ((-ha, -hb), (-ha, hb), (-1, 0)),
             ((-ha, -hb), (ha, -hb), (0, -1)), ((-ha, hb), (ha, hb), (0, 1)),
         ):
-            seg = LineString([pt(a1, b1), pt(a2, b2)])
-            covered = seg.intersection(grown).length
+            covered = LineString([pt(a1, b1), pt(a2, b2)]).intersection(grown).length
             if covered <= 0.0:
                 continue
             nx, ny = na * f[0] + nb * r[0], na * f[1] + nb * r[1]
-            rel = math.degrees(math.atan2(ny, nx)) - form.facing_deg
-            side = side_of_angle(rel)
+            side = side_of_angle(math.degrees(math.atan2(ny, nx)) - form.facing_deg)
             lengths[side] = max(lengths.get(side, 0.0), covered)
+    if any(v > edge_min for v in lengths.values()):
+        side = _choose_side(lengths, edge_min)
+        length = lengths[side]
+        touched = tuple(s for s in SIDE_PREFERENCE if lengths.get(s, 0.0) > edge_min)
     else:
-        from shapely.geometry import Point as SPoint
-        from shapely.ops import nearest_points
-        near = nearest_points(SPoint(m.x, m.y), enemy_fp)[1]
-        rel = math.degrees(math.atan2(near.y - m.y, near.x - m.x)) - form.facing_deg
-        lengths[side_of_angle(rel)] = 1e-6
-    side = _choose_side(lengths, edge_min)
-    length = lengths.get(side, 0.0)
-    firm = [s for s in SIDE_PREFERENCE if lengths.get(s, 0.0) > edge_min]
-    touched = tuple(firm) if firm else tuple(s for s in SIDE_PREFERENCE if s in lengths)
-    return SideContact(mid, eid, geo.unit_of[geo.index_of(eid)], side,
-                       round(length if length > edge_min else 0.0, 6), touched)
+        side = _corner_side(geo, form, mid, eid)
+        length, touched = 0.0, (side,)
+    return SideContact(mid, eid, geo.unit_of[geo.index_of(eid)], side, round(length, 6), touched)
 
 
 @dataclass

@@ -25,16 +25,15 @@ violations naming the clause.  Inches, origin bottom-left, y up.
 from __future__ import annotations
 
 import numpy as np
-import shapely
 
 from tabletop.board.state import Battlefield
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.movespec import MoveContext, MovePlan, MoveSpec
 from tabletop.geometry.paths import Arena
-from tabletop.geometry.reach import Reach, reach_model
+from tabletop.geometry.reach import Reach, reach_all, reach_best, reach_model
 from tabletop.geometry.snapshot import Geometry
-from tabletop.geometry.sweeps import XY, core_of, cut_path, samples
-from tabletop.geometry.validator import Found, check, validate_move
+from tabletop.geometry.sweeps import XY, core_of, cut_path, gap_matrix, samples
+from tabletop.geometry.validator import Found, check
 
 #: improvement rounds (each retries every unengaged model once)
 IMPROVE_ROUNDS = 2
@@ -80,6 +79,7 @@ class _Solver:
         self.ctx = ctx
         self.arena = arena
         self.moves: dict[str, Reach] = {}
+        self.cache: dict = {}
 
     # ------------------------------------------------------------ state
     def where(self, but: str | None = None) -> dict[str, XY]:
@@ -121,7 +121,7 @@ class _Solver:
     def solve(self) -> MovePlan:
         ctx = self.ctx
         for mid in ctx.movable():
-            r = reach_model(ctx, self.arena, mid, self.where())
+            r = reach_model(ctx, self.arena, mid, self.where(), cache=self.cache)
             if r is not None:
                 self.moves[mid] = r
         self.sanitise()
@@ -133,10 +133,20 @@ class _Solver:
         self.sanitise()
         order: list[str] = []
         self.found(order)
-        violations = validate_move(ctx.state, ctx.geo, ctx.spec, self.positions(), self.paths())
+        violations = [f.violation for f in check(ctx, self.positions(), self.paths(),
+                                                 arena=self.arena, cache=self.cache)]
         return MovePlan(ctx.spec, self.paths(), self.positions(),
-                        {m: r.aim for m, r in self.moves.items()}, violations,
+                        {m: self.closest(m, r.end) for m, r in self.moves.items()}, violations,
                         [m for m in order if m in self.moves])
+
+    def closest(self, mid: str, end: XY) -> str:
+        """The model of the model's closest target nearest to where it ends (the one
+        its distance to the target is measured to), or the objective."""
+        ctx = self.ctx
+        if ctx.objective is not None:
+            return ctx.objective.id
+        ids = ctx.target_models(ctx.target[mid])
+        return ids[int(np.argmin(ctx.gaps_at(mid, [end], ctx.target[mid])[0]))]
 
     def sanitise(self) -> None:
         """Put back every model whose move breaks one of its own clauses."""
@@ -156,9 +166,9 @@ class _Solver:
             changed = False
             for mid in ctx.movable():
                 cur = self.moves.get(mid)
-                if cur is not None and cur.achieved:
+                if (cur is not None and cur.achieved) or ctx.out_of_reach(mid):
                     continue
-                r = reach_model(ctx, self.arena, mid, self.where(but=mid))
+                r = reach_best(ctx, self.arena, mid, self.where(but=mid), cache=self.cache)
                 if r is None or (cur is not None and r.score <= cur.score):
                     continue
                 new = self.try_change(mid, r, now)
@@ -168,66 +178,83 @@ class _Solver:
                 return
 
     def engage_all(self) -> None:
-        """Engaging consolidation: aim models at each selected unit not yet engaged (12.08)."""
+        """Engaging consolidation: the unit must end engaged with every selected
+        unit (12.08).  For each selected unit not engaged yet, the models nearest
+        to it try to reach it — and, when a model is the only one engaged with
+        another selected unit, to stay engaged with that one too."""
         ctx = self.ctx
         for t in ctx.spec.targets:
-            now = self.keys(self.found())
-            if ("unit_engaged", None) not in now:
-                return
             if self._engaged_with(t):
                 continue
+            now = self.keys(self.found())
             order = sorted(ctx.movable(), key=lambda m: float(ctx.dist_at(m, [ctx.start[m]], t)[0]))
             for mid in order[:ENGAGE_TRIES]:
-                r = reach_model(ctx, self.arena, mid, self.where(but=mid), goal=t)
+                keep = tuple(u for u in ctx.spec.targets if u != t and self._engaged_with(u)
+                             and not self._engaged_with(u, but=mid))
+                if keep:
+                    r = reach_all(ctx, self.arena, mid, self.where(but=mid), (t, *keep),
+                                  cache=self.cache)
+                else:
+                    r = reach_model(ctx, self.arena, mid, self.where(but=mid), goal=t,
+                                    cache=self.cache)
                 if r is None or not r.achieved:
                     continue
                 old = self.moves.get(mid)
                 self.moves[mid] = r
                 new = self.keys(self.found())
-                if new - {("unit_engaged", None)} <= now and self._engaged_with(t):
+                if self._engaged_with(t) and new - now <= {("possible", mid)}:
                     break
                 if old is None:
                     self.moves.pop(mid)
                 else:
                     self.moves[mid] = old
 
-    def _engaged_with(self, t: str) -> bool:
+    def _engaged_with(self, t: str, but: str | None = None) -> bool:
+        """Some model of the unit (other than ``but``) ends engaged with enemy unit ``t``."""
         ctx = self.ctx
         for m in ctx.ids:
+            if m == but:
+                continue
             at = self.moves[m].end if m in self.moves else ctx.start[m]
             if ctx.engaged_at(m, [at], t)[0]:
                 return True
         return False
 
     # ------------------------------------------------------------ coherency
-    def incoherent(self, moves: dict[str, Reach]) -> set[str]:
-        """Models of the unit out of coherency with these moves (core rules 03.03)."""
+    def incoherent(self, moves: dict[str, Reach]) -> tuple[set[str], float]:
+        """Models of the unit out of coherency with these moves (core rules 03.03),
+        and by how much in all (inches short of the range, over the spread)."""
         ctx = self.ctx
         r, tol = ctx.rules, ctx.tol
         n = len(ctx.ids)
         if n < 2:
-            return set()
-        cores, pads = [], []
-        for m in ctx.ids:
-            mod = ctx.models[m]
-            c, p = core_of(mod.base, mod.facing_deg, moves[m].end if m in moves else ctx.start[m])
-            cores.append(c)
-            pads.append(p)
-        cores_a = np.array(cores, dtype=object)
-        pads_a = np.array(pads)
-        g = shapely.distance(cores_a[:, None], cores_a[None, :]) - pads_a[:, None] - pads_a[None, :]
+            return set(), 0.0
+        at = [moves[m].end if m in moves else ctx.start[m] for m in ctx.ids]
+        if all(ctx.models[m].base.is_round for m in ctx.ids):
+            xy = np.asarray(at, dtype=float)
+            rad = np.array([ctx.models[m].base.radius for m in ctx.ids])
+            g = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) \
+                - rad[:, None] - rad[None, :]
+        else:
+            parts = [core_of(ctx.models[m].base, ctx.models[m].facing_deg, p)
+                     for m, p in zip(ctx.ids, at)]
+            g = gap_matrix([c for c, _ in parts], [p for _, p in parts],
+                           [c for c, _ in parts], [p for _, p in parts], tol)
         np.fill_diagonal(g, np.inf)
         if r.coherency_range is None:
-            bad = np.array([sum(tolmod.in_contact(v, tol) for v in row) < 1 for row in g])
+            kth = g.min(axis=1)
+            bad = ~tolmod.in_contact(kth, tol)
+            excess = np.maximum(0.0, kth)
         else:
-            need = r.coherency_needed(n)
-            near = np.array([sum(tolmod.within(v, r.coherency_range, tol) for v in row) for row in g])
-            bad = near < need
+            kth = np.sort(g, axis=1)[:, min(r.coherency_needed(n), n - 1) - 1]
+            bad = ~tolmod.within(kth, r.coherency_range, tol)
+            excess = np.maximum(0.0, kth - r.coherency_range)
             if r.coherency_spread is not None:
                 np.fill_diagonal(g, 0.0)
-                bad |= np.array([not all(tolmod.within(v, r.coherency_spread, tol) for v in row)
-                                 for row in g])
-        return {ctx.ids[k] for k in np.nonzero(bad)[0].tolist()}
+                far = ~tolmod.within(g, r.coherency_spread, tol)
+                bad |= far.any(axis=1)
+                excess = excess + np.maximum(0.0, g - r.coherency_spread).sum(axis=1)
+        return {ctx.ids[k] for k in np.nonzero(bad)[0].tolist()}, float(excess[bad].sum())
 
     def shorter(self, mid: str) -> list[Reach | None]:
         """Shorter versions of a model's move that keep its own clauses, longest first, then none."""
@@ -247,9 +274,11 @@ class _Solver:
         return out
 
     def cohere(self) -> None:
-        """Shorten or drop moves, one at a time, until the unit is in coherency."""
-        for _ in range(2 * len(self.ctx.ids)):
-            bad = self.incoherent(self.moves)
+        """Shorten or drop moves, one at a time, until the unit is in coherency:
+        each step takes the change leaving fewest models out of coherency, then
+        least shortfall, then most models engaged, then the longest moves."""
+        for _ in range(4 * len(self.ctx.ids)):
+            bad, short = self.incoherent(self.moves)
             if not bad:
                 return
             now = self.keys(self.found())
@@ -261,15 +290,16 @@ class _Solver:
                         del trial[mid]
                     else:
                         trial[mid] = alt
-                    left = self.incoherent(trial)
+                    left, left_short = self.incoherent(trial)
                     engaged = sum(1 for x in trial.values() if x.achieved)
-                    options.append((len(left), -engaged, -sum(x.length for x in trial.values()),
-                                    mid, alt))
-            options.sort(key=lambda o: o[:3])
+                    key = (len(left), round(left_short, 6), -engaged,
+                           -sum(x.length for x in trial.values()))
+                    options.append((key, mid, alt))
+            options.sort(key=lambda o: o[0])
             allowed = now | {("coherency", m) for m in self.ctx.ids}
             applied = False
-            for n_left, _, _, mid, alt in options:
-                if n_left >= len(bad):
+            for key, mid, alt in options:
+                if key[:2] >= (len(bad), round(short, 6)):
                     break
                 if self.try_change(mid, alt, allowed) is not None:
                     applied = True

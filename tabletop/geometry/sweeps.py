@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 import shapely
@@ -18,7 +19,7 @@ from shapely.geometry import LineString, Point
 from shapely.ops import unary_union
 
 from tabletop.board.bases import Base
-from tabletop.geometry.footprints import base_polygon, core_and_pad, shrunk
+from tabletop.geometry.footprints import base_polygon, shrunk
 
 XY = tuple[float, float]
 
@@ -72,6 +73,19 @@ def prefix_to(path: Sequence[XY], k: int, point: XY) -> list[XY]:
     return out
 
 
+#: moves measure non-round bases on their outline simplified to within this
+#: (inches; the snapshot's exact outlines judge the end positions)
+OUTLINE_SIMPLIFY = 0.001
+
+
+@lru_cache(maxsize=256)
+def outline(base: Base, facing_deg: float) -> np.ndarray:
+    """Vertices (k, 2) of a non-round base's outline centred on the origin,
+    simplified to within ``OUTLINE_SIMPLIFY`` (closed: the first vertex repeated)."""
+    poly = base_polygon(base, 0.0, 0.0, facing_deg).simplify(OUTLINE_SIMPLIFY)
+    return np.asarray(poly.exterior.coords, dtype=float)
+
+
 def sweep_core(base: Base, facing_deg: float, path: Sequence[XY]):
     """(core, pad) of the area a base sweeps along ``path``.
 
@@ -84,24 +98,28 @@ def sweep_core(base: Base, facing_deg: float, path: Sequence[XY]):
         if len(pts) < 2 or path_length(pts) == 0.0:
             return Point(pts[0]), base.radius
         return LineString(pts), base.radius
-    polys = [base_polygon(base, x, y, facing_deg) for x, y in pts]
-    if len(polys) == 1:
-        return polys[0], 0.0
-    hulls = [unary_union([polys[k], polys[k + 1]]).convex_hull for k in range(len(polys) - 1)]
-    return unary_union(hulls), 0.0
+    ring = outline(base, facing_deg)[:-1]
+    if len(pts) == 1:
+        return shapely.polygons(ring + np.asarray(pts[0])), 0.0
+    hulls = [shapely.multipoints(np.vstack([ring + np.asarray(pts[k]), ring + np.asarray(pts[k + 1])]))
+             .convex_hull for k in range(len(pts) - 1)]
+    return (hulls[0] if len(hulls) == 1 else unary_union(hulls)), 0.0
 
 
 def cores_at(base: Base, facing_deg: float, points: Sequence[XY]):
     """(array of cores, pad) of the base placed at each of ``points``."""
+    xy = np.asarray(points, dtype=float).reshape(-1, 2)
     if base.is_round:
-        return shapely.points(np.asarray(points, dtype=float).reshape(-1, 2)), base.radius
-    return np.array([core_and_pad(base, x, y, facing_deg)[0] for x, y in points],
-                    dtype=object), 0.0
+        return shapely.points(xy), base.radius
+    ring = outline(base, facing_deg)
+    return shapely.polygons(ring[None, :, :] + xy[:, None, :]), 0.0
 
 
 def core_of(base: Base, facing_deg: float, at: XY):
     """(core, pad) of one base at ``at``."""
-    return core_and_pad(base, at[0], at[1], facing_deg)
+    if base.is_round:
+        return Point(at), base.radius
+    return shapely.polygons(outline(base, facing_deg) + np.asarray(at, dtype=float)), 0.0
 
 
 def overlap_gap(core_a, pad_a: float, core_b, pad_b: float, tol: float) -> float:
@@ -115,4 +133,16 @@ def overlap_gap(core_a, pad_a: float, core_b, pad_b: float, tol: float) -> float
     if (g <= 0.0 and pad_a == 0.0 and pad_b == 0.0
             and shrunk(core_a, tol / 2.0).intersects(shrunk(core_b, tol / 2.0))):
         return -2.0 * tol
+    return g
+
+
+def gap_matrix(cores_a, pads_a, cores_b, pads_b, tol: float) -> np.ndarray:
+    """``overlap_gap`` for every pair: shape (len a, len b), inches."""
+    ca = np.asarray(cores_a, dtype=object)
+    cb = np.asarray(cores_b, dtype=object)
+    pa = np.asarray(pads_a, dtype=float)
+    pb = np.asarray(pads_b, dtype=float)
+    g = shapely.distance(ca[:, None], cb[None, :]) - pa[:, None] - pb[None, :]
+    for i, j in zip(*np.nonzero((g <= 0.0) & (pa[:, None] == 0.0) & (pb[None, :] == 0.0))):
+        g[i, j] = overlap_gap(ca[i], 0.0, cb[j], 0.0, tol)
     return g

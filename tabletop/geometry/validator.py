@@ -50,9 +50,16 @@ from tabletop.errors import UnknownIdError
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.movespec import MoveContext, MoveSpec, Violation
 from tabletop.geometry.paths import Arena
-from tabletop.geometry.reach import reach_model
+from tabletop.geometry.reach import reach_best
 from tabletop.geometry.snapshot import Geometry, snapshot
-from tabletop.geometry.sweeps import XY, core_of, overlap_gap, path_length, sweep_core
+from tabletop.geometry.sweeps import (
+    XY,
+    core_of,
+    gap_matrix,
+    overlap_gap,
+    path_length,
+    sweep_core,
+)
 
 MOVE_ORDER = "one at a time, any order that works"
 POSSIBLE_MEANS = "reachable within the maximum distance, breaking nothing more"
@@ -98,20 +105,23 @@ def validate_move(state: Battlefield, geo: Geometry, spec: MoveSpec,
 
 def check(ctx: MoveContext, positions: Mapping[str, XY],
           paths: Mapping[str, Sequence[XY]] | None = None, *, possible: bool = True,
-          arena: Arena | None = None, order_out: list[str] | None = None) -> list[Found]:
+          arena: Arena | None = None, order_out: list[str] | None = None,
+          cache: dict | None = None) -> list[Found]:
     """``validate_move`` on a prepared context; ``possible=False`` skips the
     (costly) "engaged if possible" search.  ``order_out`` receives an order of
-    the moved models that lets every path pass clear, when one exists."""
+    the moved models that lets every path pass clear, when one exists;
+    ``cache`` is handed to ``reach_model``."""
     paths = dict(paths or {})
     bad = sorted(set(positions) - set(ctx.ids)) + sorted(set(paths) - set(ctx.ids))
     if bad:
         raise UnknownIdError([f"{m} is not a model of unit {ctx.spec.unit}" for m in bad])
-    return _Check(ctx, positions, paths, arena).run(possible, order_out)
+    return _Check(ctx, positions, paths, arena, cache).run(possible, order_out)
 
 
 class _Check:
-    def __init__(self, ctx: MoveContext, positions, paths, arena):
+    def __init__(self, ctx: MoveContext, positions, paths, arena, cache):
         self.ctx = ctx
+        self.cache = {} if cache is None else cache
         self.tol = ctx.tol
         self.sec = ctx.sec
         self.rule = ctx.spec.rule
@@ -125,7 +135,7 @@ class _Check:
             if shift > self.tol or (p is not None and path_length(p) > self.tol):
                 self.moved.append(m)
                 self.paths[m] = [tuple(q) for q in p] if p else [ctx.start[m], self.end[m]]
-        self.after = ctx.state.with_positions({m: self.end[m] for m in ctx.ids
+        self.after = ctx.local.with_positions({m: self.end[m] for m in ctx.ids
                                                if self.end[m] != ctx.start[m]})
         self.ga = snapshot(self.after)
         self.found: list[Found] = []
@@ -196,8 +206,8 @@ class _Check:
             if other == m or other in moved:
                 continue
             g = overlap_gap(core, pad, ga.cores[j], ga.pads[j], self.tol)
-            if not tolmod.overlapping(g, self.tol):
-                continue
+            if not tolmod.overlapping(g, self.tol) or ga.overlapping(m, other):
+                continue                      # clear, or ending on it (reported as an overlap)
             g0 = geo.gap(m, other)
             if tolmod.overlapping(g0, self.tol) and g >= g0 - self.tol:
                 continue                      # it started overlapping and did not go deeper
@@ -217,23 +227,33 @@ class _Check:
         """Models move one at a time (``MOVE_ORDER``): find an order, report when none works."""
         ctx = self.ctx
         before: dict[str, set[str]] = {m: set() for m in self.moved}   # m -> models that must move first
-        for i in self.moved:
-            core, pad = sweeps[i]
-            for j in self.moved:
-                if i == j:
-                    continue
-                mj = ctx.models[j]
-                cs, ps = core_of(mj.base, mj.facing_deg, ctx.start[j])
-                ce, pe = core_of(mj.base, mj.facing_deg, self.end[j])
-                at_start = tolmod.overlapping(overlap_gap(core, pad, cs, ps, self.tol), self.tol)
-                at_end = tolmod.overlapping(overlap_gap(core, pad, ce, pe, self.tol), self.tol)
-                if at_start and at_end:
-                    self.add("through_base", i, f"{i} path passes through {j} both where {j} "
-                                                f"starts and where it ends")
-                elif at_start:
-                    before[i].add(j)
-                elif at_end:
-                    before[j].add(i)
+        moved = self.moved
+        if len(moved) > 1:
+            cores = [sweeps[m][0] for m in moved]
+            pads = [sweeps[m][1] for m in moved]
+            starts = [core_of(ctx.models[m].base, ctx.models[m].facing_deg, ctx.start[m])
+                      for m in moved]
+            ends = [core_of(ctx.models[m].base, ctx.models[m].facing_deg, self.end[m])
+                    for m in moved]
+            end_cores, end_pads = [c for c, _ in ends], [p for _, p in ends]
+            at_start = tolmod.overlapping(gap_matrix(
+                cores, pads, [c for c, _ in starts], [p for _, p in starts], self.tol), self.tol)
+            at_end = tolmod.overlapping(gap_matrix(cores, pads, end_cores, end_pads, self.tol),
+                                        self.tol)
+            # two models ending on each other are reported as an overlap, not here
+            ends_meet = tolmod.overlapping(gap_matrix(end_cores, end_pads, end_cores, end_pads,
+                                                      self.tol), self.tol)
+            for a, i in enumerate(moved):
+                for b, j in enumerate(moved):
+                    if a == b or ends_meet[a, b]:
+                        continue
+                    if at_start[a, b] and at_end[a, b]:
+                        self.add("through_base", i, f"{i} path passes through {j} both where {j} "
+                                                    f"starts and where it ends")
+                    elif at_start[a, b]:
+                        before[i].add(j)
+                    elif at_end[a, b]:
+                        before[j].add(i)
         order: list[str] = []
         left = {m: set(b) for m, b in before.items()}
         while left:
@@ -310,7 +330,7 @@ class _Check:
             for t in ctx.spec.targets:
                 if t not in engaged:
                     d = ga.distance(uid, t)
-                    self.add("unit_engaged", None, f"{uid} must end engaged with {t}, but ends "
+                    self.add(f"unit_engaged:{t}", None, f"{uid} must end engaged with {t}, but ends "
                                                    f"{d:.2f}\" from it ({self._engaged_words()})")
         elif kind == "objective":
             o = ctx.objective
@@ -325,17 +345,17 @@ class _Check:
         if br is None:
             return
         for m in br.models:
-            self.add("coherency", m, f"{m} ends out of coherency: {br.reasons[m]} (03.03)")
+            self.add("coherency", m, f"{m} ends out of coherency (03.03): {br.reasons[m]}")
 
     # ------------------------------------------------------------ if possible
     def _possible(self, m: str) -> None:
         """``POSSIBLE_MEANS``: a moved model that is not engaged (within range) but could be."""
         ctx = self.ctx
         end = self.end[m]
-        if ctx.achieved_at(m, [end])[0]:
+        if ctx.achieved_at(m, [end])[0] or ctx.out_of_reach(m):
             return
         where = {k: v for k, v in self.end.items() if k != m}
-        alt = reach_model(ctx, self.arena, m, where)
+        alt = reach_best(ctx, self.arena, m, where, cache=self.cache)
         if alt is None or not alt.achieved:
             return
         mine = {(f.code, f.model) for f in self.found if f.code != "possible"}
@@ -344,7 +364,7 @@ class _Check:
         paths = dict(self.paths)
         paths[m] = alt.path
         theirs = {(f.code, f.model) for f in check(ctx, positions, paths, possible=False,
-                                                    arena=self.arena)}
+                                                    arena=self.arena, cache=self.cache)}
         if not theirs <= mine:
             return
         d = float(ctx.dist_at(m, [end])[0])

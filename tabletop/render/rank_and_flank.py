@@ -245,7 +245,9 @@ def draw_break(c: Canvas, value: dict) -> None:
 
 
 def draw_flee(c: Canvas, value: list) -> None:
-    """The flee arrow from the unit's centre; destroyed units get a red cross at the end."""
+    """The flee arrow from the unit's old centre to its new one, its length on it (a red
+    cross at the end when the unit is destroyed instead), and a panel saying why."""
+    t = c.theme
     for rec in value or []:
         a, b = rec.get("from"), rec.get("to")
         if not a or not b:
@@ -258,13 +260,23 @@ def draw_flee(c: Canvas, value: list) -> None:
         if dead:
             prims.cross(c.surface, pb, 14, (255, 255, 255), 8)
             prims.cross(c.surface, pb, 12, col, 4)
-        label = (f"{rec['unit']} flees {rec.get('distance', 0):.1f}\" directly away from "
-                 f"{', '.join(rec.get('away_from') or [])}")
+        d = math.hypot(pb[0] - pa[0], pb[1] - pa[1]) or 1.0
+        nx, ny = -(pb[1] - pa[1]) / d, (pb[0] - pa[0]) / d
+        prims.outlined_text(c.surface, f"{rec.get('distance', 0):.1f}\"", t.font_label,
+                            shade(col, 0.8), (255, 255, 255),
+                            ((pa[0] + pb[0]) / 2 + nx * 22, (pa[1] + pb[1]) / 2 + ny * 22))
+        away = ", ".join(rec.get("away_from") or []) or "the enemy"
         if dead:
-            label = f"{rec['unit']} destroyed: {rec.get('reason')}"
-        mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
-        prims.outlined_text(c.surface, label, c.theme.font_label, shade(col, 0.8), (255, 255, 255),
-                            (mx, my - 18))
+            lines = [(f"{rec['unit']} is destroyed", t.font_label),
+                     (f"{rec.get('reason')}", t.font_small)]
+        else:
+            lines = [(f"{rec['unit']} flees {rec.get('distance', 0):.1f}\" (its full Move "
+                      f"{rec.get('move', 0):g}\")", t.font_label),
+                     (f"directly away from {away}: heading {rec.get('direction', 0):.0f} deg,",
+                      t.font_small),
+                     ("from their centroid through its own; faint bases: where it stood",
+                      t.font_small)]
+        _stack(c, lines, [col] + [(60, 60, 60)] * (len(lines) - 1), col, "right")
 
 
 def draw_turn(c: Canvas, value: list) -> None:

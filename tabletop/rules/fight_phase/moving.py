@@ -100,7 +100,8 @@ def _length(path: list[tuple[float, float]]) -> float:
 
 
 def _target_options(candidates: list[str]) -> list[Any]:
-    """Single ids, then sorted lists of two or more (every subset up to MAX_SUBSET_CANDIDATES)."""
+    """Single ids, then sorted lists of two or more (every subset up to MAX_SUBSET_CANDIDATES),
+    then each id as a one-element list (so a scripted ``["B1"]`` means ``"B1"``)."""
     opts: list[Any] = list(candidates)
     ordered = sorted(candidates)
     if len(ordered) <= MAX_SUBSET_CANDIDATES:
@@ -108,7 +109,7 @@ def _target_options(candidates: list[str]) -> list[Any]:
             opts.extend(list(c) for c in itertools.combinations(ordered, k))
     elif len(ordered) > 1:
         opts.append(ordered)
-    return opts
+    return opts + [[c] for c in candidates]
 
 
 def _as_tuple(value: Any) -> tuple[str, ...]:

@@ -17,12 +17,12 @@ Modules (each names its clause and its named defaults):
 - ``flee``       fleeing, destruction, turning to face
 - ``round``      one engagement's round; the challenge hooks
                  (``add_before_blows``, ``add_after_blows``)
-- ``fight``      the phase, engagement after engagement, with steps to draw
+- ``phase``      ``fight``: the phase, engagement after engagement, with steps to draw
 - ``odds``       exact (or stated Monte Carlo) odds from the same code
 """
 
-from tabletop.rules.rank_and_flank.fight import fight
-from tabletop.rules.rank_and_flank.odds import odds
+from tabletop.rules.rank_and_flank import odds as _odds
+from tabletop.rules.rank_and_flank.phase import fight
 from tabletop.rules.rank_and_flank.round import (
     RoundContext,
     add_after_blows,
@@ -32,10 +32,10 @@ from tabletop.rules.rank_and_flank.round import (
 )
 from tabletop.rules.registry import Ruleset, register
 
-RULESET = register(Ruleset("rank-and-flank", fight=fight, odds=odds))
+RULESET = register(Ruleset("rank-and-flank", fight=fight, odds=_odds.odds))
 
 __all__ = ["RULESET", "RoundContext", "add_after_blows", "add_after_round", "add_before_blows",
-           "add_before_plan", "fight", "odds"]
+           "add_before_plan", "fight"]
 
 # character challenges (character-challenge.txt) plug into the round's hooks
 import tabletop.rules.challenges.rnf_hooks  # noqa: E402,F401

@@ -25,10 +25,10 @@ from tabletop.board.state import Battlefield
 from tabletop.geometry import snapshot
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import Dice, monte_carlo
-from tabletop.rules.rank_and_flank.round import plan_round, resolve_round
+from tabletop.rules.rank_and_flank.round import plan_round, resolve_round, roll_groups
 
 MAX_PATHS = 100_000
-RUNS = 20_000
+RUNS = 10_000
 
 
 @lru_cache(maxsize=4096)
@@ -109,6 +109,15 @@ def enumerate_pools(fn: Callable[[Dice], Any], max_paths: int = MAX_PATHS) -> tu
         prefix = used[:k] + [used[k] + 1]
 
 
+def histories_estimate(ctx) -> int:
+    """A rough count of exact histories: one branch per possible count of
+    wounding attacks in each roll group, times one break test (36 faces)."""
+    n = 36
+    for members in roll_groups(ctx).values():
+        n *= sum(a.dice for a in members) + 1
+    return n
+
+
 def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int = MAX_PATHS,
                     runs: int = RUNS, seed: int = 1, exact: bool = True) -> dict[str, Any]:
     """Odds of one engagement's round (see the module docstring).
@@ -133,9 +142,12 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int = MA
 
     dist: dict[Any, Any]
     result: dict[str, Any] = {"units": list(units), "players": players}
+    bound = histories_estimate(ctx)
     try:
         if not exact:
             raise ValueError("exact odds not asked for")
+        if bound > max_paths:
+            raise ValueError(f"about {bound} histories, more than {max_paths} to enumerate")
         dist, n = enumerate_pools(run, max_paths)
         result.update(method="exact", histories=n)
         probs = {k: v for k, v in dist.items()}

@@ -90,11 +90,16 @@ _TO_HIT = re.compile(r"^to-hit([+-]\d+)$")
 _CHARGE_POWER = re.compile(r"^charge-power\+(\d+)$")
 
 
-def stat(profile: dict[str, Any], name: str) -> int:
-    """An integer stat from a profile (key matched case-insensitively); KeyError when absent."""
+def stat(profile: dict[str, Any], name: str) -> Any:
+    """A stat from a profile (key matched case-insensitively): an int when it is
+    whole, else a float (a Move of 0.5"); KeyError when absent, ValueError when
+    not a number."""
     for k, v in profile.items():
         if k.lower() == name.lower():
-            return int(v)
+            if isinstance(v, bool):
+                raise ValueError(name)
+            f = float(v)
+            return int(f) if f.is_integer() else f
     raise KeyError(name)
 
 
@@ -188,8 +193,9 @@ def rank_models(state: Battlefield, unit_id: str) -> int:
     if "rank_min_models" in state.rules.written:
         return state.rules.rank_min_models
     unit = state.unit(unit_id)
+    words = _words(tuple(unit.keywords))
     for word, n in RANK_MODELS.items():
-        if has(unit, word):
+        if word in words:
             return n
     return state.rules.rank_min_models
 

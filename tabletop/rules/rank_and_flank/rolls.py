@@ -91,6 +91,17 @@ def _count(faces: list[int], target: int) -> int:
     return sum(1 for f in faces if f >= target)
 
 
+def _reroll(dice: Dice, faces: list[int], idx: list[int], what: str, rule: str,
+            player: str | None, target: int) -> None:
+    """Re-roll the dice at ``idx`` in place, as one logged roll."""
+    if not idx:
+        return
+    new = dice.roll(len(idx), purpose=what, rule=rule, player=player, target=f"{target}+",
+                    result=lambda f: _count(f, target))
+    for i, f in zip(idx, new):
+        faces[i] = f
+
+
 def roll_to_hit(dice: Dice, n: int, spec: HitSpec, *, player: str | None = None,
                 against: str = "", faces_out: list[int] | None = None) -> int:
     """Roll ``n`` attack rolls; returns the hits after re-rolls (events ``roll``).
@@ -104,25 +115,17 @@ def roll_to_hit(dice: Dice, n: int, spec: HitSpec, *, player: str | None = None,
     what = f"attack roll{' vs ' + against if against else ''}"
     faces = dice.roll(n, purpose=what, rule=C.ATTACK_ROLL, player=player, modifiers=mods,
                       target=f"{spec.target}+", result=lambda f: _count(f, spec.target))
-    rerolled = [False] * n
+    rerolled: set[int] = set()
     if spec.reroll in ("misses", "ones"):
         idx = [i for i, f in enumerate(faces)
                if (f < spec.target if spec.reroll == "misses" else f == 1)]
-        if idx:
-            new = dice.roll(len(idx), purpose=f"{what}: re-roll {spec.reroll}", rule=C.ATTACK_ROLL,
-                            player=player, target=f"{spec.target}+",
-                            result=lambda f: _count(f, spec.target))
-            for i, f in zip(idx, new):
-                faces[i] = f
-                rerolled[i] = True
+        _reroll(dice, faces, idx, f"{what}: re-roll {spec.reroll}", C.ATTACK_ROLL, player, spec.target)
+        rerolled.update(idx)
     if spec.forced:
-        idx = [i for i, f in enumerate(faces) if f >= spec.target and not (REROLL_ONCE and rerolled[i])]
-        if idx:
-            new = dice.roll(len(idx), purpose=f"{what}: hits re-rolled (forced)", rule=C.ATTACK_ROLL,
-                            player=player, target=f"{spec.target}+",
-                            result=lambda f: _count(f, spec.target))
-            for i, f in zip(idx, new):
-                faces[i] = f
+        idx = [i for i, f in enumerate(faces)
+               if f >= spec.target and not (REROLL_ONCE and i in rerolled)]
+        _reroll(dice, faces, idx, f"{what}: hits re-rolled (forced)", C.ATTACK_ROLL, player,
+                spec.target)
     if faces_out is not None:
         faces_out.extend(faces)
     return _count(faces, spec.target)
@@ -133,19 +136,15 @@ def roll_saves(dice: Dice, n: int, spec: SaveSpec, *, player: str | None = None,
     """Roll ``n`` damage saves; returns the failed saves (events ``roll``)."""
     if n <= 0:
         return 0
-    mods = {"halberd: never better than 4+": spec.target - spec.base} if spec.target != spec.base else {}
-    rule = C.HALBERD if spec.target != spec.base else C.DAMAGE_SAVE
+    halberd = spec.target != spec.base
+    mods = {"halberd (never better than 4+)": spec.target - spec.base} if halberd else {}
     what = f"damage save{' vs ' + against if against else ''}"
-    faces = dice.roll(n, purpose=what, rule=rule, player=player, modifiers=mods,
-                      target=f"{spec.target}+", result=lambda f: _count(f, spec.target))
+    faces = dice.roll(n, purpose=what, rule=C.HALBERD if halberd else C.DAMAGE_SAVE, player=player,
+                      modifiers=mods, target=f"{spec.target}+",
+                      result=lambda f: _count(f, spec.target))
     if spec.poisoned:
         idx = [i for i, f in enumerate(faces) if f == 6]
-        if idx:
-            new = dice.roll(len(idx), purpose=f"{what}: poisoned, re-roll 6s", rule=C.POISONED,
-                            player=player, target=f"{spec.target}+",
-                            result=lambda f: _count(f, spec.target))
-            for i, f in zip(idx, new):
-                faces[i] = f
+        _reroll(dice, faces, idx, f"{what}: poisoned, re-roll 6s", C.POISONED, player, spec.target)
     return n - _count(faces, spec.target)
 
 

@@ -221,34 +221,44 @@ def roll_groups(ctx: RoundContext) -> dict[tuple, list[Attack]]:
     return groups
 
 
+def _group_facts(ctx: RoundContext, key: tuple, members: list[Attack]) -> dict:
+    """What a roll group says about itself before the dice (cached with the groups)."""
+    unit, target, target_model, hit, save, lethal = key
+    kinds: dict[str, int] = {}
+    for a in members:
+        kinds[a.kind] = kinds.get(a.kind, 0) + a.dice
+    return {"unit": unit, "player": ctx.state.unit(unit).player, "target": target,
+            "target_model": target_model, "models": [a.model for a in members],
+            "dice": sum(a.dice for a in members), "by_kind": kinds,
+            "to_hit": f"{hit.target}+", "save": f"{save.target}+", "lethal": lethal,
+            "defender": ctx.state.unit(target).player,
+            "label": f"{target_model or target} ({unit})",
+            "rule": C.LETHAL if lethal else C.SIMULTANEOUS}
+
+
 def strike_all(ctx: RoundContext, dice: Dice) -> Blows:
     """Every attack of the round, simultaneously: rolls grouped by attacker
     unit, target and profile (see the module docstring for the order)."""
     blows = Blows()
     if ctx.dice is None:
         ctx.dice = dice            # the AFTER_BLOWS hooks roll with the round's dice
-    for key, members in roll_groups(ctx).items():
+    groups = roll_groups(ctx)
+    facts = ctx.extra.get("_group_facts")
+    if facts is None or facts[0] is not groups:
+        facts = (groups, [_group_facts(ctx, k, m) for k, m in groups.items()])
+        ctx.extra["_group_facts"] = facts
+    for key, f in zip(groups, facts[1]):
         unit, target, target_model, hit, save, lethal = key
-        n = sum(a.dice for a in members)
-        attacker = ctx.state.unit(unit).player
-        defender = ctx.state.unit(target).player
-        label = target_model or target
-        hits, unsaved = strike(dice, n, hit, save, attacker=attacker, defender=defender,
-                               label=f"{label} ({unit})")
+        hits, unsaved = strike(dice, f["dice"], hit, save, attacker=f["player"],
+                               defender=f["defender"], label=f["label"])
         wounds = unsaved * (2 if lethal else 1)
         if target_model is not None:
             blows.duel[target_model] = blows.duel.get(target_model, 0) + wounds
         else:
             blows.pools[target] = blows.pools.get(target, 0) + wounds
         blows.caused[unit] = blows.caused.get(unit, 0) + wounds
-        kinds: dict[str, int] = {}
-        for a in members:
-            kinds[a.kind] = kinds.get(a.kind, 0) + a.dice
-        g = {"unit": unit, "player": attacker, "target": target, "target_model": target_model,
-             "models": [a.model for a in members], "dice": n, "by_kind": kinds,
-             "to_hit": f"{hit.target}+", "save": f"{save.target}+", "hits": hits,
-             "unsaved": unsaved, "lethal": lethal, "wounds": wounds,
-             "rule": C.LETHAL if lethal else C.SIMULTANEOUS}
+        g = {k: v for k, v in f.items() if k not in ("defender", "label")}
+        g.update(hits=hits, unsaved=unsaved, wounds=wounds)
         blows.groups.append(g)
         if ctx.log is not None:
             ctx.log.emit("blows", g["rule"], **{k: v for k, v in g.items() if k != "rule"})

@@ -44,6 +44,25 @@ class Score:
     difference: int = 0
 
 
+_BANNERS: dict[tuple[int, str], tuple] = {}
+
+
+def _banners(state: Battlefield, unit_id: str):
+    """(True or the ids of models with a war banner, ids of standard bearers), per unit."""
+    unit = state.unit(unit_id)
+    key = (id(unit), unit_id)
+    got = _BANNERS.get(key)
+    if got is None or got[0] is not unit:
+        banners = True if P.has(unit, P.WAR_BANNER) else {m.id for m in unit.models
+                                                          if P.has(m, P.WAR_BANNER)}
+        standards = {m.id for m in unit.models if (m.role or "") == "standard"}
+        got = (unit, banners, standards)
+        if len(_BANNERS) > 256:
+            _BANNERS.clear()
+        _BANNERS[key] = got
+    return got[1], got[2]
+
+
 def combat_score(state: Battlefield, units: list[str], forms: dict[str, UnitFormation],
                  sides_after: dict[str, UnitSides], caused: dict[str, int],
                  alive: dict[str, set[str]], extra: list[dict] | None = None) -> Score:
@@ -85,10 +104,10 @@ def combat_score(state: Battlefield, units: list[str], forms: dict[str, UnitForm
         else:
             item(u, "ranks", ranks, C.COMBAT_SCORE,
                  f"{ranks} rank{'s' if ranks != 1 else ''} of {P.rank_models(state, u)}+ behind the front")
-        living = [state.model(m) for m in alive[u]]
-        if P.has(state.unit(u), P.WAR_BANNER) or any(P.has(m, P.WAR_BANNER) for m in living):
+        banners, standards = _banners(state, u)
+        if banners is True or (banners & alive[u]):
             item(u, "war banner", P.WAR_BANNER_SCORE, C.COMBAT_SCORE)
-        if any((m.role or "") == "standard" for m in living):
+        if standards & alive[u]:
             item(u, "standard", P.STANDARD_SCORE, C.COMBAT_SCORE)
     items.extend(extra or [])
     totals = {p: 0 for p in players}

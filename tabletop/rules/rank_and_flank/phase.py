@@ -45,8 +45,11 @@ def _apply_casualties(state: Battlefield, cas: dict, log: EventLog, rule: str) -
             removed.append(mid)
         for mid, w in c.wounded.items():
             if mid not in c.removed:
-                log.emit("wounded", rule, model=mid, unit=u, wounds_lost=w)
-                wounded.append(replace(state.model(mid), wounds_lost=w))
+                m = state.model(mid)
+                left = P.model_stat(m, "Wounds") - w
+                log.emit("wounded", rule, model=mid, unit=u, damage=w - m.wounds_lost,
+                         wounds_lost=w, wounds_left=left)
+                wounded.append(replace(m, wounds_lost=w))
         if c.carried:
             log.emit("carried_over", C.CARRY_OVER, unit=u, wounds=c.carried)
     state = state.with_models(wounded)
@@ -145,6 +148,7 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
             ev = r.to_event()
             log.emit("break_test", C.CRUMBLE if r.kind == "crumble" else C.BREAK_TESTS, **ev)
             flee_draw = []
+            extra_draw: dict = {}
             if r.kind == "crumble":
                 c = allocate(ctx.state, out.forms_after[u], alive[u], r.wounds)
                 state = _apply_casualties(state, {u: c}, log, C.CRUMBLE)
@@ -156,14 +160,20 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
                 title = f"{u} break test: {r.total} <= {r.target}: holds"
             else:
                 away = sides_after[u].enemy_units or ctx.sides[u].enemy_units
+                where = {m.id: [m.x, m.y, m.facing_deg] for m in state.unit(u).models}
+                bases = [[m.x, m.y, m.base.text, m.facing_deg] for m in state.unit(u).models]
                 state, rec = flee(state, u, away, sides_after[u].surrounded, log)
                 flee_draw.append(rec)
+                if state.has_unit(u):
+                    extra_draw["ghosts"] = where
+                else:
+                    extra_draw["casualties"] = bases
                 what = "flees" if rec["outcome"] == "fled" else f"is destroyed ({rec['reason']})"
                 title = f"{u} break test: {r.total} > {r.target}: breaks and {what}"
             geo3 = snapshot(state)
             log.step(title, C.CRUMBLE if r.kind == "crumble" else C.BREAK_TESTS, state,
                      focus=focus, rnf_units=units_draw(state, geo3, [x for x in units if geo3.unit_models(x)]),
-                     rnf_score=score_draw, rnf_break=ev, rnf_flee=flee_draw)
+                     rnf_score=score_draw, rnf_break=ev, rnf_flee=flee_draw, **extra_draw)
 
     state, turns = turn_to_face_all(state, units, log)
     if turns:
