@@ -105,7 +105,8 @@ def strike_each_other(ctx, blows) -> None:
         player = state.owner(att)
         score = res.score.get(player, 0)
         if score:
-            why = f"{res.blows[att].inflicted} wounds inflicted"
+            n = res.blows[att].inflicted
+            why = f"{n} wound{'s' if n != 1 else ''} inflicted"
             if res.overkill_inflicted.get(player):
                 why += (f", {res.overkill_inflicted[player]} beyond what was needed: "
                         f"+{res.overkill[player]} counted (at most +3)")
