@@ -72,11 +72,10 @@ def save_png(surface: pygame.Surface, path: str) -> str:
     Raises
     ------
     OSError
-        When the folder does not exist or cannot be written.
+        When the folder cannot be made or written.
     """
     folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise FileNotFoundError(f"no folder {folder}")
+    os.makedirs(folder, exist_ok=True)
     tmp = os.path.join(folder, f".{os.path.basename(path)}.tmp.png")
     try:
         pygame.image.save(surface, tmp)
