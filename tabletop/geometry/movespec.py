@@ -27,7 +27,7 @@ from tabletop.board.state import Battlefield, Model
 from tabletop.errors import IllegalMoveError, UnknownIdError
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.snapshot import Geometry
-from tabletop.geometry.sweeps import core_of, cores_at
+from tabletop.geometry.sweeps import core_of, cores_at, tie, ties
 
 KINDS = ("pile_in", "ongoing", "engaging", "objective")
 PILE_IN_RULE = "fight-phase.txt 12.03"
@@ -303,13 +303,14 @@ class MoveContext:
             self._parts_for(t)
         for mid in self.ids:
             best, best_d = None, float("inf")
-            for t in self.spec.targets:          # ties: the first in spec order
+            for t in self.spec.targets:          # ties (TIE_DECIMALS): the first in spec order
                 d = geo.distance(mid, t)
-                if d < best_d:
+                if best is None or tie(d) < tie(best_d):
                     best, best_d = t, d
             self.target[mid] = best
             self.start_dist[mid] = best_d
-            self.aim[mid] = geo.nearest(mid, geo.unit_models(best))[0]
+            gaps = ties(self.gaps_at(mid, [self.start[mid]], best)[0])
+            self.aim[mid] = self.target_models(best)[int(np.argmin(gaps))]
 
     # ------------------------------------------------------------ measuring
     def target_models(self, target: str) -> list[str]:
@@ -400,4 +401,4 @@ class MoveContext:
     def movable(self) -> list[str]:
         """Models that may move (not fixed in base contact), nearest to their target first."""
         return sorted((m for m in self.ids if m not in self.fixed),
-                      key=lambda m: (self.start_dist.get(m, 0.0), self.ids.index(m)))
+                      key=lambda m: (tie(self.start_dist.get(m, 0.0)), self.ids.index(m)))

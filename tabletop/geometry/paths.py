@@ -24,11 +24,12 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pymunk
 import shapely
-from shapely.geometry import Polygon
+from shapely.geometry import Point, Polygon
 
 from tabletop.board.bases import Base
 from tabletop.board.state import Battlefield
@@ -41,6 +42,7 @@ from tabletop.geometry.sweeps import (
     outline,
     path_length,
     sweep_core,
+    ties,
 )
 
 #: one fixed simulated time step (s); the speed sets the step length (pymunk
@@ -131,19 +133,40 @@ class Arena:
 
 
 def _poly_vertices(base: Base, x: float, y: float, facing_deg: float, grow: float) -> list[XY]:
-    poly = base_polygon(base, x, y, facing_deg)
+    """Convex outline of a base standing at (x, y): built round the origin and then
+    shifted, so the shape does not depend on where it stands."""
+    poly = base_polygon(base, 0.0, 0.0, facing_deg)
     if grow > 0:
         poly = poly.buffer(grow, quad_segs=4, join_style="mitre")
     poly = poly.simplify(POLY_SIMPLIFY).convex_hull
-    return [tuple(c) for c in poly.exterior.coords[:-1]]
+    return [(_snap(cx + x), _snap(cy + y)) for cx, cy in poly.exterior.coords[:-1]]
+
+
+#: the simulation runs in a frame centred on the mover's start, every coordinate
+#: rounded to this many decimals (inches): the same fight anywhere on the table
+#: gives the same numbers, so the same route (translation-invariant)
+SIM_DECIMALS = 9
+
+
+def _snap(v: float) -> float:
+    return round(float(v), SIM_DECIMALS)
 
 
 class _Sim:
-    """One pymunk space: the obstacles static, the mover dynamic."""
+    """One pymunk space: the obstacles static, the mover dynamic.
+
+    Coordinates inside the space are relative to the mover's start (``SIM_DECIMALS``);
+    ``steer`` takes and returns table coordinates."""
 
     def __init__(self, arena: Arena, base: Base, facing_deg: float, start: XY,
                  obstacles: Sequence[Obstacle], reach: float):
         self.arena = arena
+        self.origin = (float(start[0]), float(start[1]))
+        ox, oy = self.origin
+
+        def rel(x: float, y: float) -> XY:
+            return (_snap(x - ox), _snap(y - oy))
+
         self.base, self.facing = base, facing_deg
         space = pymunk.Space()
         space.iterations = 20
@@ -156,22 +179,27 @@ class _Sim:
         static = space.static_body
         shapes = []
         for ob in obstacles:
+            x, y = rel(ob.x, ob.y)
             if ob.base.is_round:
-                s = pymunk.Circle(static, ob.base.radius, offset=(ob.x, ob.y))
+                s = pymunk.Circle(static, ob.base.radius, offset=(x, y))
             else:
-                s = pymunk.Poly(static, _poly_vertices(ob.base, ob.x, ob.y, ob.facing_deg, 0.0))
+                s = pymunk.Poly(static, _poly_vertices(ob.base, x, y, ob.facing_deg, 0.0))
             self.shape_id[s] = ob.id
             shapes.append(s)
         for tid, poly in arena.terrain_near(start, reach):
-            ring = list(poly.exterior.coords)
+            ring = [rel(x, y) for x, y in poly.exterior.coords]
             for a, b in itertools.pairwise(ring):
                 s = pymunk.Segment(static, a, b, 0.0)
                 self.shape_id[s] = tid
                 shapes.append(s)
         w, d = arena.width, arena.depth
-        for a, b in (((-1, -1), (w + 1, -1)), ((w + 1, -1), (w + 1, d + 1)),
-                     ((w + 1, d + 1), (-1, d + 1)), ((-1, d + 1), (-1, -1))):
-            edge = pymunk.Segment(static, a, b, 1.0)
+        sx, sy = start
+        edges = ((sy, ((-1, -1), (w + 1, -1))), (w - sx, ((w + 1, -1), (w + 1, d + 1))),
+                 (d - sy, ((w + 1, d + 1), (-1, d + 1))), (sx, ((-1, d + 1), (-1, -1))))
+        for off, (a, b) in edges:
+            if off > reach + 2.0 * max(base.along, base.across, 2.0 * base.radius):
+                continue                  # out of reach: left out, so it cannot sway the route
+            edge = pymunk.Segment(static, rel(*a), rel(*b), 1.0)
             self.shape_id[edge] = TABLE_EDGE
             shapes.append(edge)
         self.shapes_of: dict[str, list[pymunk.Shape]] = {}
@@ -232,15 +260,26 @@ class _Sim:
 
     def steer(self, start: XY, aim: XY, goal_ids: set[str], stop: Callable[[XY], bool] | None,
               limit: float, side: int) -> tuple[list[XY], bool, bool]:
-        """Run the mover from ``start`` toward ``aim``.
+        """Run the mover from ``start`` (table coordinates) toward ``aim``.
 
         Pressing head-on into an obstacle, it follows the obstacle's outline
         (keeping it on the same hand, ``side`` +1 or -1) until heading for the
         aim leads away from it.
 
-        Returns (raw route, reached: touching a goal base or ``stop`` true,
-        turned: it followed an obstacle's outline).
+        Returns (raw route in table coordinates, reached: touching a goal base
+        or ``stop`` true, turned: it followed an obstacle's outline).
         """
+        ox, oy = self.origin
+        rel_stop = None if stop is None else (lambda p: stop((ox + p[0], oy + p[1])))
+        route, reached, turned = self._steer((_snap(start[0] - ox), _snap(start[1] - oy)),
+                                             (_snap(aim[0] - ox), _snap(aim[1] - oy)),
+                                             goal_ids, rel_stop, limit, side)
+        out = [(ox + x, oy + y) for x, y in route]
+        out[0] = (float(start[0]), float(start[1]))
+        return out, reached, turned
+
+    def _steer(self, start: XY, aim: XY, goal_ids: set[str], stop: Callable[[XY], bool] | None,
+               limit: float, side: int) -> tuple[list[XY], bool, bool]:
         body = self.body
         body.position = start
         body.velocity = (0.0, 0.0)
@@ -308,7 +347,7 @@ class _Clearance:
     """Shapely test that a straight move of the base stays clear of every obstacle."""
 
     def __init__(self, arena: Arena, base: Base, facing_deg: float, start: XY,
-                 obstacles: Sequence[Obstacle], reach: float):
+                 obstacles: Sequence[Obstacle], reach: float, strict: bool = False):
         self.base, self.facing = base, facing_deg
         cores, pads = [], []
         for ob in obstacles:
@@ -322,7 +361,8 @@ class _Clearance:
         self.pads = np.array(pads, dtype=float)
         # a base may start a hair into a neighbour it touches, and the simulation
         # may graze one: allow a quarter of the tolerance, and no deeper than the start
-        start_gaps = self._gaps_of(*core_of(base, facing_deg, start))
+        start_gaps = (np.zeros(len(cores)) if strict
+                      else self._gaps_of(*core_of(base, facing_deg, start)))
         self.limit = np.minimum(0.0, start_gaps) - arena.tol / 4.0
 
     def _gaps_of(self, core, pad) -> np.ndarray:
@@ -390,42 +430,65 @@ def near_obstacles(base: Base, start: XY, obstacles: Sequence[Obstacle],
             if math.hypot(ob.x - start[0], ob.y - start[1]) <= reach + ob.base.radius]
 
 
+def ring_offsets(base: Base, facing_deg: float, other: Base, other_facing_deg: float,
+                 gap: float, count: int = SPOT_COUNT) -> np.ndarray:
+    """Offsets (count, 2) from another base's centre of the centres where ``base``
+    stands ``gap`` inches off its edge, evenly round it, the first due east of it.
+
+    The ring is the Minkowski sum of the two footprints grown by ``gap`` (exact
+    for round bases: a circle).  Offsets, not points, so the same ring results
+    wherever the other base stands (translation-invariant)."""
+    if base.is_round and other.is_round:
+        t = np.linspace(0.0, 2.0 * math.pi, count, endpoint=False)
+        r = base.radius + other.radius + gap
+        return np.column_stack([r * np.cos(t), r * np.sin(t)])
+    ring = ring_line(base, facing_deg, other, other_facing_deg, gap)
+    pts = np.array([ring.interpolate(f, normalized=True).coords[0]
+                    for f in np.linspace(0.0, 1.0, count, endpoint=False)])
+    return pts
+
+
+@lru_cache(maxsize=512)
+def ring_line(base: Base, facing_deg: float, other: Base, other_facing_deg: float,
+              gap: float) -> shapely.LinearRing:
+    """The ring of ``ring_offsets`` as a closed line round the origin."""
+    if base.is_round and other.is_round:
+        return Point(0.0, 0.0).buffer(base.radius + other.radius + gap, quad_segs=64).exterior
+    a = (outline(other, other_facing_deg) if not other.is_round
+         else np.array(base_polygon(other, 0, 0, 0).exterior.coords))
+    b = -(outline(base, facing_deg) if not base.is_round
+          else np.array(base_polygon(base, 0, 0, 0).exterior.coords))
+    hull = shapely.MultiPoint((a[:, None, :] + b[None, :, :]).reshape(-1, 2)).convex_hull
+    return hull.buffer(gap, quad_segs=8).exterior if gap > 0 else hull.exterior
+
+
 def contact_spot(arena: Arena, base: Base, facing_deg: float, start: XY, target: Obstacle,
                  obstacles: Sequence[Obstacle], max_distance: float) -> XY | None:
     """The free spot in base contact with ``target`` nearest to ``start`` (as the crow flies).
 
     The ring of centres touching the target (``SPOT_COUNT`` points, ``margin``
-    off its edge) is the Minkowski sum of the two footprints; a spot is free
-    when the base standing there overlaps no other base or impassable terrain
-    and stays on the table.  None when no spot is free.
+    off its edge; ``ring_offsets``); a spot is free when the base standing there
+    overlaps no other base or impassable terrain and stays on the table.  Ties
+    (``TIE_DECIMALS``) go to the first round the ring.  None when no spot is free.
     """
     gap = base.radius + target.base.radius + arena.margin
-    if base.is_round and target.base.is_round:
-        t = np.linspace(0.0, 2.0 * math.pi, SPOT_COUNT, endpoint=False)
-        pts = np.column_stack([target.x + gap * np.cos(t), target.y + gap * np.sin(t)])
-    else:
-        a = (outline(target.base, target.facing_deg) if not target.base.is_round
-             else np.array(base_polygon(target.base, 0, 0, 0).exterior.coords)) \
-            + np.array([target.x, target.y])
-        b = -(outline(base, facing_deg) if not base.is_round
-              else np.array(base_polygon(base, 0, 0, 0).exterior.coords))
-        ring = shapely.MultiPoint((a[:, None, :] + b[None, :, :]).reshape(-1, 2)).convex_hull
-        ring = ring.buffer(arena.margin, quad_segs=4).exterior
-        pts = np.array([ring.interpolate(f, normalized=True).coords[0]
-                        for f in np.linspace(0.0, 1.0, SPOT_COUNT, endpoint=False)])
+    pts = ring_offsets(base, facing_deg, target.base, target.facing_deg, arena.margin) \
+        + np.array([target.x, target.y])
     pts = pts[np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1])
               <= max_distance + gap + 2.0 * base.radius]
     pts = pts[free_at(arena, base, facing_deg, start, obstacles, pts)] if len(pts) else pts
     if not len(pts):
         return None
-    k = int(np.argmin(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1])))
+    k = int(np.argmin(ties(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1]))))
     return (float(pts[k, 0]), float(pts[k, 1]))
 
 
 def free_at(arena: Arena, base: Base, facing_deg: float, start: XY,
-            obstacles: Sequence[Obstacle], points: Sequence[XY]) -> np.ndarray:
+            obstacles: Sequence[Obstacle], points: Sequence[XY],
+            strict: bool = False) -> np.ndarray:
     """For each point: the base standing there is on the table and overlaps no
-    obstacle or impassable terrain (beyond a quarter of the tolerance)."""
+    obstacle or impassable terrain (beyond a quarter of the tolerance; unless
+    ``strict``, no deeper than where it stands at ``start``)."""
     xy = np.asarray(points, dtype=float).reshape(-1, 2)
     if not len(xy):
         return np.zeros(0, dtype=bool)
@@ -433,8 +496,25 @@ def free_at(arena: Arena, base: Base, facing_deg: float, start: XY,
     on = ((xy[:, 0] >= inset) & (xy[:, 0] <= arena.width - inset)
           & (xy[:, 1] >= inset) & (xy[:, 1] <= arena.depth - inset))
     far = float(np.hypot(xy[:, 0] - start[0], xy[:, 1] - start[1]).max())
-    clear = _Clearance(arena, base, facing_deg, start, obstacles, far + 2.0 * base.radius + 1.0)
+    clear = _Clearance(arena, base, facing_deg, start, obstacles, far + 2.0 * base.radius + 1.0,
+                       strict=strict)
     return on & clear.clear_at([tuple(p) for p in xy])
+
+
+def clear_of(base: Base, facing_deg: float, points: Sequence[XY],
+             obstacles: Sequence[Obstacle], tol: float) -> np.ndarray:
+    """For each point: the base standing there overlaps none of ``obstacles``
+    (beyond a quarter of the tolerance); the table and terrain are not looked at."""
+    if not len(points):
+        return np.zeros(0, dtype=bool)
+    if not obstacles:
+        return np.ones(len(points), dtype=bool)
+    parts = [core_of(ob.base, ob.facing_deg, (ob.x, ob.y)) for ob in obstacles]
+    oc = np.array([c for c, _ in parts], dtype=object)
+    op = np.array([p for _, p in parts], dtype=float)
+    cores, pad = cores_at(base, facing_deg, points)
+    g = shapely.distance(cores[:, None], oc[None, :]) - pad - op[None, :]
+    return (g >= -tol / 4.0).all(axis=1)
 
 
 def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,

@@ -14,6 +14,7 @@ target, then the shortest move.  Inches, origin bottom-left, y up.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,12 +25,13 @@ from tabletop.geometry.paths import (
     Arena,
     Obstacle,
     Route,
+    clear_of,
     contact_spot,
     find_routes,
     free_at,
     near_obstacles,
 )
-from tabletop.geometry.sweeps import XY, prefix_to, samples
+from tabletop.geometry.sweeps import XY, prefix_to, samples, tie, ties
 
 #: how many models of the target unit a model tries to reach, nearest first
 AIMS_PER_MODEL = 3
@@ -57,7 +59,7 @@ class Reach:
 
     @property
     def score(self) -> tuple:
-        return (self.achieved, self.contact, -round(self.dist, 6), -self.length)
+        return (self.achieved, self.contact, -tie(self.dist), -tie(self.length))
 
 
 def obstacles_for(ctx: MoveContext, mid: str, where: dict[str, XY]) -> list[Obstacle]:
@@ -73,11 +75,14 @@ def obstacles_for(ctx: MoveContext, mid: str, where: dict[str, XY]) -> list[Obst
 
 
 def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
-                  goal: str | tuple[str, ...] | None = None) -> Reach | None:
+                  goal: str | tuple[str, ...] | None = None,
+                  avoid: Sequence[Obstacle] = ()) -> Reach | None:
     """The best end point along ``route`` that keeps the model's own clauses, or None.
 
     ``goal`` is the enemy unit to be engaged with (default: the model's closest
-    target), or a tuple of enemy units to be engaged with all at once.
+    target), or a tuple of enemy units to be engaged with all at once.  No end
+    point overlaps one of ``avoid`` (spots kept for models that move later; the
+    path may cross them).
     """
     if len(route.path) < 2:
         return None
@@ -88,6 +93,9 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
         return None
     xy = [p[1] for p in pts]
     ok = ctx.ok_at(mid, xy) & route.clear_at(xy)
+    if avoid and ok.any():
+        m = ctx.models[mid]
+        ok &= clear_of(m.base, m.facing_deg, xy, avoid, ctx.tol)
     if not ok.any():
         return None
     if goal is None or ctx.objective is not None:
@@ -102,7 +110,7 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
         contact = np.array([tolmod.in_contact(v, ctx.tol) for v in dists.min(axis=0)], dtype=bool)
     best_k, best_key = None, None
     for k in np.nonzero(ok)[0].tolist():
-        key = (bool(achieved[k]), bool(contact[k]), -round(float(dist[k]), 6), -pts[k][0])
+        key = (bool(achieved[k]), bool(contact[k]), -tie(dist[k]), -tie(pts[k][0]))
         if best_key is None or key > best_key:
             best_k, best_key = k, key
     s, p, seg = pts[best_k]
@@ -111,7 +119,9 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
 
 
 def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
-                goal: str | None = None, cache: dict | None = None) -> Reach | None:
+                goal: str | None = None, cache: dict | None = None,
+                spots: Sequence[tuple[str, XY]] | None = None,
+                avoid: Sequence[Obstacle] = ()) -> Reach | None:
     """Move one model from its start toward its closest target, others at ``where``.
 
     Parameters
@@ -122,6 +132,10 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
         The model's own clauses (closer to its closest target) still hold.
     cache : optional dict remembering answers by model, goal and the
         positions of the obstacles its routes can meet.
+    spots : [(target model id, (x, y))] aim at these spots (in this order)
+        instead of the nearest free contact spots.
+    avoid : bases standing where other models will end (kept spots): the
+        model does not end on them, nor aims at a spot on them.
 
     Returns
     -------
@@ -131,10 +145,13 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     m = ctx.models[mid]
     start = ctx.start[mid]
     spec = ctx.spec
-    obstacles = near_obstacles(m.base, start, obstacles_for(ctx, mid, where), spec.max_distance)
+    everyone = obstacles_for(ctx, mid, where)
+    obstacles = near_obstacles(m.base, start, everyone, spec.max_distance)
+    avoid = near_obstacles(m.base, start, avoid, spec.max_distance)
     key = None
     if cache is not None:
-        key = (mid, goal, tuple(sorted((ob.id, ob.x, ob.y) for ob in obstacles)))
+        key = (mid, goal, tuple(sorted((ob.id, ob.x, ob.y) for ob in obstacles)),
+               tuple(spots or ()), tuple((ob.x, ob.y) for ob in avoid))
         if key in cache:
             return cache[key]
     if ctx.objective is not None:
@@ -147,22 +164,26 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     else:
         tgt = goal or ctx.target[mid]
         ids = ctx.target_models(tgt)
-        gaps = ctx.gaps_at(mid, [start], tgt)[0]
-        tries = 1 if ctx.out_of_reach(mid, goal) else AIMS_PER_MODEL
-        aims = [ids[k] for k in np.argsort(gaps, kind="stable")[:tries].tolist()]
-        targets = []
-        for a in aims:
-            t = next(ob for ob in obstacles_for(ctx, mid, where) if ob.id == a)
-            spot = contact_spot(arena, m.base, m.facing_deg, start, t, obstacles,
-                                spec.max_distance)
-            targets.append((a, spot or (t.x, t.y)))
+        if spots is not None:
+            targets = list(spots)
+        else:
+            gaps = ties(ctx.gaps_at(mid, [start], tgt)[0])
+            tries = 1 if ctx.out_of_reach(mid, goal) else AIMS_PER_MODEL
+            aims = [ids[k] for k in np.argsort(gaps, kind="stable")[:tries].tolist()]
+            targets = []
+            by_id = {ob.id: ob for ob in everyone}
+            for a in aims:
+                t = by_id[a]
+                spot = contact_spot(arena, m.base, m.facing_deg, start, t, [*obstacles, *avoid],
+                                    spec.max_distance)
+                targets.append((a, spot or (t.x, t.y)))
         goal_ids = set(ids)
         stop = None
     best: Reach | None = None
     for aim_id, aim_xy in targets:
         for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, aim_xy,
                                  goal_ids, spec.max_distance, stop):
-            r = best_on_route(ctx, mid, route, aim_id, goal)
+            r = best_on_route(ctx, mid, route, aim_id, goal, avoid)
             if r is not None and (best is None or r.score > best.score):
                 best = r
         if best is not None and (best.contact or (ctx.objective is not None and best.achieved)):
@@ -206,7 +227,8 @@ def reach_all(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     spots = grid[keep]
     best: Reach | None = None
     if len(spots):
-        order = np.argsort(np.hypot(spots[:, 0] - start[0], spots[:, 1] - start[1]), kind="stable")
+        order = np.argsort(ties(np.hypot(spots[:, 0] - start[0], spots[:, 1] - start[1])),
+                           kind="stable")
 
         def stop(p: XY) -> bool:
             return all(ctx.engaged_at(mid, [p], u)[0] for u in units)
@@ -214,7 +236,7 @@ def reach_all(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
         ids = ctx.target_models(units[0])
         for k in order[:AIMS_PER_MODEL].tolist():
             aim = (float(spots[k, 0]), float(spots[k, 1]))
-            near = ids[int(np.argmin(ctx.gaps_at(mid, [aim], units[0])[0]))]
+            near = ids[int(np.argmin(ties(ctx.gaps_at(mid, [aim], units[0])[0])))]
             for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, aim,
                                      set(), spec.max_distance, stop):
                 r = best_on_route(ctx, mid, route, near, units)

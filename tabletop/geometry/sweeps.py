@@ -23,6 +23,22 @@ from tabletop.geometry.footprints import base_polygon, shrunk
 
 XY = tuple[float, float]
 
+#: distances that decide an order or a choice are rounded to this many decimals
+#: (inches) first, and ties go to the first in a fixed order (unit order, id): a
+#: difference in the last bits of a float, which depends on where on the table a
+#: fight stands, never decides (moves are translation-invariant)
+TIE_DECIMALS = 6
+
+
+def tie(v) -> float:
+    """``v`` (inches) rounded for comparing (``TIE_DECIMALS``)."""
+    return round(float(v), TIE_DECIMALS)
+
+
+def ties(a) -> np.ndarray:
+    """An array of inches rounded for comparing (``TIE_DECIMALS``)."""
+    return np.round(np.asarray(a, dtype=float), TIE_DECIMALS)
+
 
 def path_length(path: Sequence[XY]) -> float:
     """Sum of the segment lengths of a polyline, inches."""
@@ -57,7 +73,7 @@ def samples(path: Sequence[XY], step: float) -> list[tuple[float, XY, int]]:
     for k in range(len(path) - 1):
         a, b = path[k], path[k + 1]
         seg = math.dist(a, b)
-        n = max(1, math.ceil(seg / step))
+        n = max(1, math.ceil(tie(seg / step)))     # a float hair over a whole step is not a step more
         for i in range(1, n + 1):
             t = i / n
             out.append((s + seg * t, (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t), k))
