@@ -29,6 +29,7 @@ from functools import lru_cache
 import numpy as np
 import pymunk
 import shapely
+import shapely.affinity
 from shapely.geometry import Point, Polygon
 
 from tabletop.board.bases import Base
@@ -462,6 +463,30 @@ def ring_line(base: Base, facing_deg: float, other: Base, other_facing_deg: floa
     return hull.buffer(gap, quad_segs=8).exterior if gap > 0 else hull.exterior
 
 
+def ring_crossings(base: Base, facing_deg: float, a: Obstacle, gap_a: float,
+                   b: Obstacle, gap_b: float) -> list[XY]:
+    """Centres where ``base`` stands ``gap_a`` off the edge of ``a`` and ``gap_b``
+    off the edge of ``b`` at once (where their rings cross; exact for round bases)."""
+    if base.is_round and a.base.is_round and b.base.is_round:
+        ra = base.radius + a.base.radius + gap_a
+        rb = base.radius + b.base.radius + gap_b
+        d = math.hypot(b.x - a.x, b.y - a.y)
+        if d == 0 or d > ra + rb or d < abs(ra - rb):
+            return []
+        along = (ra * ra - rb * rb + d * d) / (2 * d)
+        h = math.sqrt(max(0.0, ra * ra - along * along))
+        ux, uy = (b.x - a.x) / d, (b.y - a.y) / d
+        mx, my = a.x + along * ux, a.y + along * uy
+        return [(mx - h * uy, my + h * ux), (mx + h * uy, my - h * ux)]
+    la = shapely.affinity.translate(ring_line(base, facing_deg, a.base, a.facing_deg, gap_a),
+                                    a.x, a.y)
+    lb = shapely.affinity.translate(ring_line(base, facing_deg, b.base, b.facing_deg, gap_b),
+                                    b.x, b.y)
+    cross = la.intersection(lb)
+    return [(float(p.x), float(p.y)) for p in getattr(cross, "geoms", [cross])
+            if p.geom_type == "Point"]
+
+
 def contact_spot(arena: Arena, base: Base, facing_deg: float, start: XY, target: Obstacle,
                  obstacles: Sequence[Obstacle], max_distance: float) -> XY | None:
     """The free spot in base contact with ``target`` nearest to ``start`` (as the crow flies).
@@ -515,6 +540,18 @@ def clear_of(base: Base, facing_deg: float, points: Sequence[XY],
     cores, pad = cores_at(base, facing_deg, points)
     g = shapely.distance(cores[:, None], oc[None, :]) - pad - op[None, :]
     return (g >= -tol / 4.0).all(axis=1)
+
+
+def straight_clear(arena: Arena, base: Base, facing_deg: float, start: XY,
+                   obstacles: Sequence[Obstacle], end: XY) -> bool:
+    """Whether the straight move ``start`` -> ``end`` stays on the table and clear of
+    every obstacle and impassable terrain (the table is convex: both ends on it
+    keep the whole sweep on it)."""
+    if not free_at(arena, base, facing_deg, start, obstacles, [end])[0]:
+        return False
+    reach = math.dist(start, end) + 2.0 * base.radius + 1.0
+    return bool(_Clearance(arena, base, facing_deg, start, obstacles, reach)
+                .clear_from(start, [end])[0])
 
 
 def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,

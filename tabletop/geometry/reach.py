@@ -30,8 +30,9 @@ from tabletop.geometry.paths import (
     find_routes,
     free_at,
     near_obstacles,
+    straight_clear,
 )
-from tabletop.geometry.sweeps import XY, prefix_to, samples, tie, ties
+from tabletop.geometry.sweeps import XY, path_length, prefix_to, samples, tie, ties
 
 #: how many models of the target unit a model tries to reach, nearest first
 AIMS_PER_MODEL = 3
@@ -191,6 +192,55 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     if cache is not None:
         cache[key] = best
     return best
+
+
+def reach_spot(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
+               spot: XY) -> Reach | None:
+    """Move one model to end at ``spot``, others at ``where``: straight when the
+    straight line is clear, else round the bases in the way (``find_routes``).
+
+    Returns
+    -------
+    Reach or None
+        None when the spot breaks one of the model's own clauses
+        (``MoveContext.ok_at``) or no path of at most the maximum distance
+        ends within half the tolerance of it.
+    """
+    m = ctx.models[mid]
+    start = ctx.start[mid]
+    spec = ctx.spec
+    spot = (float(spot[0]), float(spot[1]))
+    if not ctx.ok_at(mid, [spot])[0]:
+        return None
+    obstacles = near_obstacles(m.base, start, obstacles_for(ctx, mid, where), spec.max_distance)
+    path = None
+    if math.dist(start, spot) <= spec.max_distance and \
+            straight_clear(arena, m.base, m.facing_deg, start, obstacles, spot):
+        path = [start, spot]
+    else:
+        near = ctx.tol / 2.0
+        for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, spot, set(),
+                                 spec.max_distance, lambda p: math.dist(p, spot) <= near):
+            if route.reached and math.dist(route.path[-1], spot) <= near \
+                    and route.clear_at([route.path[-1]])[0]:
+                path = route.path
+                break
+    if path is None:
+        return None
+    return reach_at(ctx, mid, path)
+
+
+def reach_at(ctx: MoveContext, mid: str, path: list[XY]) -> Reach:
+    """The ``Reach`` of a model that moves along ``path`` (measured at its end)."""
+    end = path[-1]
+    if ctx.objective is not None:
+        aim = ctx.objective.id
+    else:
+        ids = ctx.target_models(ctx.target[mid])
+        aim = ids[int(np.argmin(ties(ctx.gaps_at(mid, [end], ctx.target[mid])[0])))]
+    return Reach(mid, [tuple(p) for p in path], aim, bool(ctx.achieved_at(mid, [end])[0]),
+                 bool(ctx.contact_at(mid, [end])[0]), float(ctx.dist_at(mid, [end])[0]),
+                 path_length(path))
 
 
 def reach_all(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],

@@ -1,25 +1,42 @@
 """The pile-in and consolidation move solver (fight-phase.txt 12.03, 12.08).
 
 ``solve_move(state, geo, spec) -> MovePlan``.  The models move one at a
-time, those nearest their closest target first; each aims at base contact
-with the closest model of its closest target unit (the next closest when
-that is out of reach) and ends at the best point of its path that keeps its
-own clauses (``reach.py``; pymunk finds the path around the other bases,
-Shapely pulls it tight and checks it).  Then, keeping every hard clause:
+time, those nearest their closest target first (ties: unit order).  The
+first pass is made twice and the better kept (more models engaged, then in
+base contact): once with contact slots assigned to all the models together
+(``assign.py``: slots touching two enemy models first, as many models as can
+have one, least total distance), once with each model aiming at the free
+contact spot nearest to it on the closest models of its closest target.  A
+model ends at the best point of its path that keeps its own clauses
+(``reach.py``; pymunk finds the path around the other bases, Shapely pulls
+it tight and checks it).  Then, keeping every hard clause:
 
 1. improve: a model that is not engaged tries again with every other model
    where it ended, and takes the new end when it breaks nothing new;
 2. engaging consolidation: an unengaged selected enemy unit is aimed at by
    the models nearest to it, until every selected unit is engaged;
-3. coherency: while the unit is out of coherency, the move of one model is
-   shortened (or dropped) — the choice that leaves fewest models out of
-   coherency and most models engaged;
+3. coherency: while the unit is out of coherency, one model's move changes
+   — shortened along its path, dropped, or sent to a spot near its friends
+   (``cohere.repair_spots``: within coherency range of a friend, and where it
+   can, still engaged with its target) — the change that leaves fewest
+   models out of coherency, then least shortfall, then most models engaged;
 4. the validator (``validator.py``) judges the result; a model whose move
    still breaks one of its own clauses stays where it started.
 
+Named default ``MIN_GAIN``: the solver makes no move that gains nothing a
+player could measure.  A move is kept only if it ends at least ``MIN_GAIN``
+closer to the model's closest target (or objective), or it makes the model
+engaged (within range of the objective) or in base contact where it started
+not, or dropping it would break a clause (coherency).  The rule itself asks
+only "closer" (more than the tolerance, ``tolerance.closer``): the validator
+accepts any such move; the solver just does not propose shuffles of a few
+hundredths of an inch.
+
 The result keeps every hard clause it can; what it cannot keep (no target,
 the unit cannot end engaged, cannot end in coherency) comes back as
-violations naming the clause.  Inches, origin bottom-left, y up.
+violations naming the clause.  Every choice compares rounded distances and
+breaks ties by unit order (``sweeps.TIE_DECIMALS``), so the same fight
+anywhere on the table gives the same moves.  Inches, origin bottom-left, y up.
 """
 
 from __future__ import annotations
@@ -27,12 +44,20 @@ from __future__ import annotations
 import numpy as np
 
 from tabletop.board.state import Battlefield
-from tabletop.geometry import tolerance as tolmod
+from tabletop.geometry.assign import assign_slots
+from tabletop.geometry.cohere import UnitCoherency, repair_spots
 from tabletop.geometry.movespec import MoveContext, MovePlan, MoveSpec
-from tabletop.geometry.paths import Arena
-from tabletop.geometry.reach import Reach, reach_all, reach_best, reach_model
+from tabletop.geometry.paths import Arena, Obstacle, free_at
+from tabletop.geometry.reach import (
+    Reach,
+    obstacles_for,
+    reach_all,
+    reach_best,
+    reach_model,
+    reach_spot,
+)
 from tabletop.geometry.snapshot import Geometry
-from tabletop.geometry.sweeps import XY, core_of, cut_path, gap_matrix, samples
+from tabletop.geometry.sweeps import XY, cut_path, samples, tie, ties
 from tabletop.geometry.validator import Found, check
 
 #: improvement rounds (each retries every unengaged model once)
@@ -41,6 +66,11 @@ IMPROVE_ROUNDS = 2
 SHORTEN_STEP = 0.25
 #: models tried per unengaged selected enemy unit (engaging consolidation)
 ENGAGE_TRIES = 4
+#: inches: a move that gains less than this, and makes the model neither engaged
+#: nor in base contact, is not made (see the module docstring)
+MIN_GAIN = 0.1
+#: spots near its friends tried per model and round when repairing coherency
+REPAIR_TRIES = 4
 
 # a model whose move breaks one of these of its own clauses is put back where it started
 _OWN_CODES = {"path_start", "path_end", "fixed", "distance", "through_base", "terrain", "order",
@@ -120,17 +150,23 @@ class _Solver:
     # ------------------------------------------------------------ passes
     def solve(self) -> MovePlan:
         ctx = self.ctx
-        for mid in ctx.movable():
-            r = reach_model(ctx, self.arena, mid, self.where(), cache=self.cache)
-            if r is not None:
-                self.moves[mid] = r
-        self.sanitise()
+        best = None
+        for use_slots in (True, False):
+            self.moves = {}
+            self.first_pass(use_slots)
+            self.sanitise()
+            key = self.quality()
+            if best is None or key > best[0]:
+                best = (key, dict(self.moves))
+        self.moves = best[1]
+        self.prune()
         self.improve()
         if ctx.spec.kind == "engaging":
             self.engage_all()
         self.cohere()
         self.improve()
         self.sanitise()
+        self.prune()
         order: list[str] = []
         self.found(order)
         violations = [f.violation for f in check(ctx, self.positions(), self.paths(),
@@ -139,6 +175,47 @@ class _Solver:
                         {m: self.closest(m, r.end) for m, r in self.moves.items()}, violations,
                         [m for m in order if m in self.moves])
 
+    def quality(self) -> tuple:
+        """How good the moves are: fewest broken clauses, then most models engaged
+        (within range of the objective), then most in base contact, then nearest."""
+        ctx = self.ctx
+        found = self.keys(self.found())
+        achieved = contact = 0
+        dist = 0.0
+        for m in ctx.ids:
+            at = [self.moves[m].end if m in self.moves else ctx.start[m]]
+            achieved += bool(ctx.achieved_at(m, at)[0]) if ctx.target.get(m) else 0
+            contact += bool(ctx.contact_at(m, at)[0]) if ctx.target.get(m) else 0
+            dist += float(ctx.dist_at(m, at)[0]) if ctx.target.get(m) else 0.0
+        return (-len(found), achieved, contact, -tie(dist))
+
+    def first_pass(self, use_slots: bool) -> None:
+        """Every model that may move, nearest its target first: toward its contact
+        slot (``assign.py``) when ``use_slots`` and it has one, else (or when the
+        slot is not reached) toward the nearest free contact spot; never ending
+        on a slot kept for a model that moves later."""
+        ctx = self.ctx
+        movers = ctx.movable()
+        slots = {}
+        if use_slots:
+            static = [ob for ob in obstacles_for(ctx, None, {}) if ob.id not in set(movers)]
+            slots = assign_slots(ctx, self.arena, movers, static)
+        for k, mid in enumerate(movers):
+            later = [Obstacle(f"(slot {m})", ctx.models[m].base, *slots[m].xy,
+                              ctx.models[m].facing_deg) for m in movers[k + 1:] if m in slots]
+            r = None
+            if mid in slots:
+                s = slots[mid]
+                r = reach_model(ctx, self.arena, mid, self.where(), cache=self.cache,
+                                spots=[(s.aim, s.xy)], avoid=later)
+            if r is None or not r.contact:
+                alt = reach_model(ctx, self.arena, mid, self.where(), cache=self.cache,
+                                  avoid=later)
+                if alt is not None and (r is None or alt.score > r.score):
+                    r = alt
+            if r is not None and self.worth(mid, r):
+                self.moves[mid] = r
+
     def closest(self, mid: str, end: XY) -> str:
         """The model of the model's closest target nearest to where it ends (the one
         its distance to the target is measured to), or the objective."""
@@ -146,7 +223,27 @@ class _Solver:
         if ctx.objective is not None:
             return ctx.objective.id
         ids = ctx.target_models(ctx.target[mid])
-        return ids[int(np.argmin(ctx.gaps_at(mid, [end], ctx.target[mid])[0]))]
+        return ids[int(np.argmin(ties(ctx.gaps_at(mid, [end], ctx.target[mid])[0])))]
+
+    def worth(self, mid: str, r: Reach) -> bool:
+        """``MIN_GAIN``: the move gains at least that much, or makes the model
+        engaged (within range of the objective) or in base contact."""
+        ctx = self.ctx
+        start = [ctx.start[mid]]
+        if r.achieved and not ctx.achieved_at(mid, start)[0]:
+            return True
+        if r.contact and not ctx.contact_at(mid, start)[0]:
+            return True
+        return tie(ctx.start_dist[mid] - r.dist) >= MIN_GAIN
+
+    def prune(self) -> None:
+        """Drop every move not ``worth`` making, unless dropping it breaks a clause."""
+        now = self.keys(self.found())
+        for mid in [m for m in self.ctx.ids if m in self.moves]:
+            if not self.worth(mid, self.moves[mid]):
+                new = self.try_change(mid, None, now)
+                if new is not None:
+                    now = new
 
     def sanitise(self) -> None:
         """Put back every model whose move breaks one of its own clauses."""
@@ -154,7 +251,6 @@ class _Solver:
             bad = {f.model for f in self.found() if f.code in _OWN_CODES and f.model in self.moves}
             if not bad:
                 return
-            # the model that moved last in the first pass is the likeliest culprit
             for m in bad:
                 self.moves.pop(m, None)
 
@@ -169,7 +265,8 @@ class _Solver:
                 if (cur is not None and cur.achieved) or ctx.out_of_reach(mid):
                     continue
                 r = reach_best(ctx, self.arena, mid, self.where(but=mid), cache=self.cache)
-                if r is None or (cur is not None and r.score <= cur.score):
+                if r is None or (cur is not None and r.score <= cur.score) \
+                        or not self.worth(mid, r):
                     continue
                 new = self.try_change(mid, r, now)
                 if new is not None:
@@ -187,7 +284,9 @@ class _Solver:
             if self._engaged_with(t):
                 continue
             now = self.keys(self.found())
-            order = sorted(ctx.movable(), key=lambda m: float(ctx.dist_at(m, [ctx.start[m]], t)[0]))
+            order = sorted(ctx.movable(),
+                           key=lambda m: (tie(ctx.dist_at(m, [ctx.start[m]], t)[0]),
+                                          ctx.ids.index(m)))
             for mid in order[:ENGAGE_TRIES]:
                 keep = tuple(u for u in ctx.spec.targets if u != t and self._engaged_with(u)
                              and not self._engaged_with(u, but=mid))
@@ -221,40 +320,10 @@ class _Solver:
         return False
 
     # ------------------------------------------------------------ coherency
-    def incoherent(self, moves: dict[str, Reach]) -> tuple[set[str], float]:
-        """Models of the unit out of coherency with these moves (core rules 03.03),
-        and by how much in all (inches short of the range, over the spread)."""
-        ctx = self.ctx
-        r, tol = ctx.rules, ctx.tol
-        n = len(ctx.ids)
-        if n < 2:
-            return set(), 0.0
-        at = [moves[m].end if m in moves else ctx.start[m] for m in ctx.ids]
-        if all(ctx.models[m].base.is_round for m in ctx.ids):
-            xy = np.asarray(at, dtype=float)
-            rad = np.array([ctx.models[m].base.radius for m in ctx.ids])
-            g = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) \
-                - rad[:, None] - rad[None, :]
-        else:
-            parts = [core_of(ctx.models[m].base, ctx.models[m].facing_deg, p)
-                     for m, p in zip(ctx.ids, at)]
-            g = gap_matrix([c for c, _ in parts], [p for _, p in parts],
-                           [c for c, _ in parts], [p for _, p in parts], tol)
-        np.fill_diagonal(g, np.inf)
-        if r.coherency_range is None:
-            kth = g.min(axis=1)
-            bad = ~tolmod.in_contact(kth, tol)
-            excess = np.maximum(0.0, kth)
-        else:
-            kth = np.sort(g, axis=1)[:, min(r.coherency_needed(n), n - 1) - 1]
-            bad = ~tolmod.within(kth, r.coherency_range, tol)
-            excess = np.maximum(0.0, kth - r.coherency_range)
-            if r.coherency_spread is not None:
-                np.fill_diagonal(g, 0.0)
-                far = ~tolmod.within(g, r.coherency_spread, tol)
-                bad |= far.any(axis=1)
-                excess = excess + np.maximum(0.0, g - r.coherency_spread).sum(axis=1)
-        return {ctx.ids[k] for k in np.nonzero(bad)[0].tolist()}, float(excess[bad].sum())
+    def at_list(self, moves: dict[str, Reach] | None = None) -> list[XY]:
+        """Every model's position (unit order) with these moves (default: the current ones)."""
+        moves = self.moves if moves is None else moves
+        return [moves[m].end if m in moves else self.ctx.start[m] for m in self.ctx.ids]
 
     def shorter(self, mid: str) -> list[Reach | None]:
         """Shorter versions of a model's move that keep its own clauses, longest first, then none."""
@@ -273,36 +342,134 @@ class _Solver:
         out.append(None)
         return out
 
+    def keep_mask(self, mid: str, pts) -> np.ndarray:
+        """For each spot: moving ``mid`` there keeps the unit's own after-moving
+        clause where ``mid`` alone keeps it now (12.03 the unit engaged; 12.08
+        engaging: engaged with each selected unit; objective: within range)."""
+        ctx = self.ctx
+        at = dict(zip(ctx.ids, self.at_list()))
+        others = [m for m in ctx.ids if m != mid]
+        ok = np.ones(len(pts), dtype=bool)
+        kind = ctx.spec.kind
+        if kind == "objective":
+            if ctx.in_range_at(mid, [at[mid]])[0] and \
+                    not any(ctx.in_range_at(m, [at[m]])[0] for m in others):
+                ok &= ctx.in_range_at(mid, pts)
+            return ok
+        units = ctx.spec.targets if kind == "engaging" else (None,) if kind == "pile_in" else ()
+        for u in units:
+            group = ctx.spec.targets if u is None else (u,)
+
+            def engaged(m, where, group=group):
+                return np.any([ctx.engaged_at(m, where, t) for t in group], axis=0)
+            if engaged(mid, [at[mid]])[0] and not any(engaged(m, [at[m]])[0] for m in others):
+                ok &= engaged(mid, pts)
+        return ok
+
+    def repairs(self, mid: str, coh: UnitCoherency, bad: int, short: float) -> list[Reach]:
+        """Moves of ``mid`` to spots nearer its friends that leave the unit nearer
+        coherency (``cohere.repair_spots``), keeping its own clauses and the
+        unit's: up to ``REPAIR_TRIES`` of them, best first."""
+        ctx = self.ctx
+        m = ctx.models[mid]
+        at = dict(zip(ctx.ids, self.at_list()))
+        goals = ctx.spec.targets if ctx.spec.kind == "engaging" else ()
+        pts = repair_spots(ctx, mid, at, goals, self.arena.margin)
+        if not len(pts):
+            return []
+        start = ctx.start[mid]
+        obstacles = obstacles_for(ctx, mid, self.where(but=mid))
+        plist = [tuple(p) for p in pts]
+        ok = ctx.ok_at(mid, plist) & self.keep_mask(mid, plist)
+        if ok.any():
+            idx = np.nonzero(ok)[0]
+            ok[idx] &= free_at(self.arena, m.base, m.facing_deg, start, obstacles,
+                               [plist[k] for k in idx.tolist()])
+        idx = np.nonzero(ok)[0]
+        if not len(idx):
+            return []
+        pts = pts[idx]
+        i = ctx.ids.index(mid)
+        nbad, nshort = coh.score_moving(i, pts, self.at_list())
+        nshort = ties(nshort)
+        better = (nbad < bad) | ((nbad == bad) & (nshort < tie(short)))
+        if not better.any():
+            return []
+        pts, nbad, nshort = pts[better], nbad[better], nshort[better]
+        plist = [tuple(p) for p in pts]
+        achieved = ctx.achieved_at(mid, plist)
+        contact = ctx.contact_at(mid, plist)
+        # nearer the target by less than the tolerance is not nearer (tolerance.closer)
+        dist = np.floor(ties(ctx.dist_at(mid, plist)) / ctx.tol)
+        crow = ties(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1]))
+        order = sorted(range(len(pts)), key=lambda k: (int(nbad[k]), nshort[k], not achieved[k],
+                                                       not contact[k], dist[k], crow[k], k))
+        out: list[Reach] = []
+        tried: list[XY] = []
+        for k in order:
+            if len(tried) >= 2 * REPAIR_TRIES or len(out) >= REPAIR_TRIES:
+                break
+            p = plist[k]
+            if any(np.hypot(p[0] - q[0], p[1] - q[1]) < 2 * ctx.tol for q in tried):
+                continue
+            tried.append(p)
+            r = reach_spot(ctx, self.arena, mid, self.where(but=mid), p)
+            if r is not None:
+                out.append(r)
+        return out
+
     def cohere(self) -> None:
-        """Shorten or drop moves, one at a time, until the unit is in coherency:
-        each step takes the change leaving fewest models out of coherency, then
-        least shortfall, then most models engaged, then the longest moves."""
-        for _ in range(4 * len(self.ctx.ids)):
-            bad, short = self.incoherent(self.moves)
+        """Change one model's move at a time until the unit is in coherency: shorten
+        or drop a move, or send a model out of coherency (failing that, any other)
+        to a spot near its friends; each step takes the change leaving fewest
+        models out of coherency, then least shortfall, then most models engaged,
+        then the models nearest their targets (in all, to the tolerance), then the
+        shortest moves."""
+        ctx = self.ctx
+        coh = UnitCoherency(ctx)
+        for _ in range(4 * len(ctx.ids)):
+            bad, short = coh.score(self.at_list())
             if not bad:
                 return
             now = self.keys(self.found())
-            options = []
-            for mid in list(self.moves):
-                for alt in self.shorter(mid):
-                    trial = dict(self.moves)
-                    if alt is None:
-                        del trial[mid]
-                    else:
-                        trial[mid] = alt
-                    left, left_short = self.incoherent(trial)
-                    engaged = sum(1 for x in trial.values() if x.achieved)
-                    key = (len(left), round(left_short, 6), -engaged,
-                           -sum(x.length for x in trial.values()))
-                    options.append((key, mid, alt))
-            options.sort(key=lambda o: o[0])
-            allowed = now | {("coherency", m) for m in self.ctx.ids}
+            allowed = now | {("coherency", m) for m in ctx.ids}
+            current = (len(bad), tie(short))
+            movable = [m for m in ctx.movable()]
+            first = [m for m in movable if m in bad]
+            rest = [m for m in movable if m not in bad]
             applied = False
-            for key, mid, alt in options:
-                if key[:2] >= (len(bad), round(short, 6)):
-                    break
-                if self.try_change(mid, alt, allowed) is not None:
-                    applied = True
+            for who in (first, rest):
+                options = []
+                for mid in [m for m in ctx.ids if m in self.moves]:
+                    if who is rest:
+                        break                 # shortening was tried with the first group
+                    for alt in self.shorter(mid):
+                        options.append(self._option(coh, mid, alt))
+                for mid in who:
+                    for alt in self.repairs(mid, coh, *current):
+                        options.append(self._option(coh, mid, alt))
+                options.sort(key=lambda o: o[0])
+                for key, _, mid, alt in options:
+                    if key[:2] >= current:
+                        break
+                    if self.try_change(mid, alt, allowed) is not None:
+                        applied = True
+                        break
+                if applied:
                     break
             if not applied:
                 return
+
+    def _option(self, coh: UnitCoherency, mid: str, alt: Reach | None) -> tuple:
+        trial = dict(self.moves)
+        if alt is None:
+            del trial[mid]
+        else:
+            trial[mid] = alt
+        left, left_short = coh.score(self.at_list(trial))
+        engaged = sum(1 for x in trial.values() if x.achieved)
+        near = sum(x.dist for x in trial.values()) + sum(
+            self.ctx.start_dist[m] for m in self.ctx.ids if m not in trial)
+        key = (len(left), tie(left_short), -engaged, int(tie(near) / self.ctx.tol),
+               tie(sum(x.length for x in trial.values())), self.ctx.ids.index(mid))
+        return key, 0, mid, alt

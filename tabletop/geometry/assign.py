@@ -1,0 +1,212 @@
+"""Contact slots round the target units, assigned to the moving models all at once.
+
+Pile-in (fight-phase.txt 12.03) and ongoing or engaging consolidation (12.08):
+each moved model must end "engaged with [its closest target] if possible", and
+the solver aims for base contact.  Taking the nearest free contact spot one
+model at a time packs badly (a model touching one enemy model squarely blocks
+the gap beside it, where a base would touch two); here every model's contact
+spot is chosen together:
+
+1. slots: spots in base contact with a model of a target unit (``SLOT_RING``
+   round each, and the exact spots touching two target models at once), free
+   of every base that does not move, on the table, reachable as the crow flies
+   and keeping the model's own clauses (``MoveContext.ok_at``).  They are
+   packed greedily, spots touching most target models first, then those
+   nearest a moving model: a set of slots no two of which overlap;
+2. assignment: models to slots, as many as can be, least total distance as the
+   crow flies (``min_cost_assignment``, the Hungarian method).
+
+The slots are measured from the target models' centres and ordered by rounded
+distances (``TIE_DECIMALS``), so the same fight anywhere on the table gets the
+same slots.  Models with different bases get slots in separate rounds, each
+round's slots standing in the way of the next.  Inches, origin bottom-left, y up.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from tabletop.geometry.movespec import MoveContext
+from tabletop.geometry.paths import Arena, Obstacle, free_at, ring_crossings, ring_offsets
+from tabletop.geometry.sweeps import XY, cores_at, tie, ties
+
+#: contact spots tried round each target model
+SLOT_RING = 72
+#: assignment cost of leaving a model without a slot (more than any sum of distances)
+NO_SLOT = 1.0e4
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A spot in base contact with one or more target models."""
+
+    xy: XY
+    touches: tuple[str, ...]      # the target models it touches, the one it aims at first
+
+    @property
+    def aim(self) -> str:
+        return self.touches[0]
+
+
+def min_cost_assignment(cost: np.ndarray) -> list[int]:
+    """The column for each row that minimises the total cost (Hungarian method).
+
+    ``cost`` has shape (rows, cols) with rows <= cols, finite.  O(rows^2 cols);
+    ties go the same way every time (rows and columns in order).
+    """
+    n, m = cost.shape
+    if n > m:
+        raise ValueError("more rows than columns")
+    inf = float("inf")
+    u = [0.0] * (n + 1)
+    v = [0.0] * (m + 1)
+    p = [0] * (m + 1)          # p[j]: the row (1-based) holding column j
+    way = [0] * (m + 1)
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv = [inf] * (m + 1)
+        used = [False] * (m + 1)
+        while True:
+            used[j0] = True
+            i0, delta, j1 = p[j0], inf, 0
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = cost[i0 - 1, j - 1] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j], way[j] = cur, j0
+                    if minv[j] < delta:
+                        delta, j1 = minv[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+    out = [-1] * n
+    for j in range(1, m + 1):
+        if p[j]:
+            out[p[j] - 1] = j - 1
+    return out
+
+
+def assign_slots(ctx: MoveContext, arena: Arena, movers: list[str],
+                 static: list[Obstacle]) -> dict[str, Slot]:
+    """A contact slot for as many of ``movers`` as can have one.
+
+    Parameters
+    ----------
+    movers : model ids that may move (in the order moves are made).
+    static : every base that does not move (other units, the unit's models
+        that stay), where it stands.
+
+    Returns
+    -------
+    {model id: Slot}
+        Models left out get no slot (they move toward their target as usual).
+    """
+    if ctx.objective is not None or not movers:
+        return {}
+    groups: dict[tuple, list[str]] = {}
+    for mid in movers:
+        m = ctx.models[mid]
+        groups.setdefault((m.base, m.facing_deg), []).append(mid)
+    out: dict[str, Slot] = {}
+    taken: list[Obstacle] = []
+    for (base, facing), group in groups.items():
+        slots = _pack(ctx, arena, base, facing, group, [*static, *taken])
+        if not slots:
+            continue
+        cost = np.full((len(group), len(slots) + len(group)), NO_SLOT)
+        for i, mid in enumerate(group):
+            feasible, crow = _feasible(ctx, mid, slots)
+            cost[i, :len(slots)] = np.where(feasible, ties(crow), NO_SLOT * 10.0)
+        for i, j in enumerate(min_cost_assignment(cost)):
+            if j < len(slots) and cost[i, j] < NO_SLOT:
+                out[group[i]] = slots[j]
+                taken.append(Obstacle(f"(slot {group[i]})", base, *slots[j].xy, facing))
+    return out
+
+
+def _feasible(ctx: MoveContext, mid: str, slots: list[Slot]) -> tuple[np.ndarray, np.ndarray]:
+    """For each slot: whether ``mid`` may take it, and the distance to it as the crow flies."""
+    start = ctx.start[mid]
+    xy = np.array([s.xy for s in slots], dtype=float)
+    crow = np.hypot(xy[:, 0] - start[0], xy[:, 1] - start[1])
+    mine = set(ctx.target_models(ctx.target[mid]))
+    ok = (crow <= ctx.spec.max_distance) & np.array([s.aim in mine for s in slots])
+    if ok.any():
+        idx = np.nonzero(ok)[0]
+        ok[idx] &= ctx.ok_at(mid, [slots[k].xy for k in idx.tolist()])
+    return ok, crow
+
+
+def _pack(ctx: MoveContext, arena: Arena, base, facing: float, group: list[str],
+          standing: list[Obstacle]) -> list[Slot]:
+    """Non-overlapping contact slots for bases like ``base`` that some of ``group`` may take."""
+    units = []
+    for mid in group:
+        if ctx.target[mid] not in units:
+            units.append(ctx.target[mid])
+    by_id = {ob.id: ob for ob in standing}
+    targets = [by_id[t] for u in units for t in ctx.target_models(u) if t in by_id]
+    gap = arena.margin
+    spots: list[XY] = []
+    touches: list[tuple[str, ...]] = []
+    for t in targets:
+        ring = ring_offsets(base, facing, t.base, t.facing_deg, gap, SLOT_RING) + (t.x, t.y)
+        spots.extend(map(tuple, ring.tolist()))
+        touches.extend([(t.id,)] * len(ring))
+    reach = 2.0 * base.radius + 2.0 * gap
+    for a, b in itertools.combinations(targets, 2):
+        if math.hypot(a.x - b.x, a.y - b.y) > a.base.radius + b.base.radius + reach + 1e-9:
+            continue
+        for p in ring_crossings(base, facing, a, gap, b, gap):
+            spots.append(p)
+            touches.append((a.id, b.id))
+    if not spots:
+        return []
+    starts = np.array([ctx.start[m] for m in group], dtype=float)
+    xy = np.array(spots, dtype=float)
+    crow = np.hypot(xy[:, None, 0] - starts[None, :, 0], xy[:, None, 1] - starts[None, :, 1])
+    near = crow.min(axis=1) <= ctx.spec.max_distance
+    keep = np.nonzero(near)[0]
+    if not len(keep):
+        return []
+    free = free_at(arena, base, facing, tuple(xy[keep[0]]), standing,
+                   [tuple(p) for p in xy[keep]], strict=True)
+    keep = keep[free]
+    cands = [Slot(tuple(map(float, xy[k])), touches[k]) for k in keep.tolist()]
+    if not cands:
+        return []
+    anyone = np.zeros(len(cands), dtype=bool)
+    for mid in group:
+        anyone |= _feasible(ctx, mid, cands)[0]
+    cands = [c for c, ok in zip(cands, anyone) if ok]
+    if not cands:
+        return []
+    near_d = [tie(min(math.dist(c.xy, ctx.start[m]) for m in group)) for c in cands]
+    order = sorted(range(len(cands)), key=lambda k: (-len(cands[k].touches), near_d[k], k))
+    chosen: list[Slot] = []
+    for k in order:
+        c = cands[k]
+        if chosen:
+            cores, pad = cores_at(base, facing, [c.xy])
+            others, _ = cores_at(base, facing, [s.xy for s in chosen])
+            g = shapely.distance(cores[0], others) - 2.0 * pad
+            if (g < -ctx.tol / 4.0).any():
+                continue
+        chosen.append(c)
+    return chosen

@@ -1,0 +1,192 @@
+"""Coherency for a unit that is moving (core rules 03.03, kept by fight-phase.txt
+12.03 and 12.08 "Your unit moves as described in Moving (03)").
+
+``UnitCoherency`` measures how far a set of end positions leaves the unit out
+of coherency — for one set, or for many candidate spots of one model at once
+(vectorised) — and ``repair_spots`` lists the spots a model could move to
+that may bring it back: a grid round its start, and rings round its friends
+and its targets at just under coherency and engagement range, with the spots
+where those rings cross (a model that must stay engaged with one enemy and
+come back within range of a friend).  Every spot is measured from a model's
+centre, so the same fight anywhere on the table gets the same spots.
+Inches, origin bottom-left, y up.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+import shapely
+
+from tabletop.geometry import tolerance as tolmod
+from tabletop.geometry.movespec import MoveContext
+from tabletop.geometry.paths import Obstacle, ring_crossings, ring_offsets
+from tabletop.geometry.sweeps import XY, core_of, cores_at, gap_matrix
+
+#: inches between spots of the grid round a model's start
+REPAIR_GRID = 0.1
+#: spots round each friend and each target model
+REPAIR_RING = 72
+
+
+class UnitCoherency:
+    """Coherency of the moving unit (03.03) from its models' positions.
+
+    ``score`` gives (models out of coherency, shortfall): the shortfall is how
+    many inches in all the models out of coherency are short of it (beyond
+    the range to their needed neighbour, beyond the spread), so that moves
+    that bring the unit nearer to coherency can be told apart.
+    """
+
+    def __init__(self, ctx: MoveContext):
+        self.ctx = ctx
+        self.ids = list(ctx.ids)
+        self.n = len(self.ids)
+        self.rules = ctx.rules
+        self.tol = ctx.tol
+        self.round = all(ctx.models[m].base.is_round for m in self.ids)
+        self.radius = np.array([ctx.models[m].base.radius for m in self.ids])
+
+    # ------------------------------------------------------------ gaps
+    def gaps(self, at: list[XY]) -> np.ndarray:
+        """Edge-to-edge gaps (n, n) with the models at ``at`` (unit order), inf on the diagonal."""
+        ctx = self.ctx
+        if self.round:
+            xy = np.asarray(at, dtype=float)
+            g = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) \
+                - self.radius[:, None] - self.radius[None, :]
+        else:
+            parts = [core_of(ctx.models[m].base, ctx.models[m].facing_deg, p)
+                     for m, p in zip(self.ids, at)]
+            cores, pads = [c for c, _ in parts], [p for _, p in parts]
+            g = gap_matrix(cores, pads, cores, pads, self.tol)
+        np.fill_diagonal(g, np.inf)
+        return g
+
+    def gaps_from(self, i: int, points, at: list[XY]) -> np.ndarray:
+        """Gaps (k, n) from model ``i`` standing at each of ``points`` to every
+        model at ``at``; inf in column ``i``."""
+        ctx = self.ctx
+        pts = np.asarray(points, dtype=float).reshape(-1, 2)
+        if self.round:
+            xy = np.asarray(at, dtype=float)
+            h = np.hypot(pts[:, None, 0] - xy[None, :, 0], pts[:, None, 1] - xy[None, :, 1]) \
+                - self.radius[i] - self.radius[None, :]
+        else:
+            m = ctx.models[self.ids[i]]
+            cores, pad = cores_at(m.base, m.facing_deg, pts)
+            parts = [core_of(ctx.models[o].base, ctx.models[o].facing_deg, p)
+                     for o, p in zip(self.ids, at)]
+            oc = np.array([c for c, _ in parts], dtype=object)
+            op = np.array([p for _, p in parts], dtype=float)
+            h = shapely.distance(cores[:, None], oc[None, :]) - pad - op[None, :]
+        h[:, i] = np.inf
+        return h
+
+    # ------------------------------------------------------------ scores
+    def _score(self, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(bad (..., n) bool, excess (..., n) inches) for gap matrices (..., n, n)."""
+        r, tol = self.rules, self.tol
+        if r.coherency_range is None:
+            kth = g.min(axis=-1)
+            return kth > tol + tolmod.EPS, np.maximum(0.0, kth)
+        need = min(r.coherency_needed(self.n), self.n - 1)
+        kth = np.sort(g, axis=-1)[..., need - 1]
+        bad = kth > r.coherency_range + tol + tolmod.EPS
+        excess = np.maximum(0.0, kth - r.coherency_range)
+        if r.coherency_spread is not None:
+            finite = np.where(np.isinf(g), 0.0, g)
+            far = finite > r.coherency_spread + tol + tolmod.EPS
+            bad = bad | far.any(axis=-1)
+            excess = excess + np.maximum(0.0, finite - r.coherency_spread).sum(axis=-1)
+        return bad, excess
+
+    def score(self, at: list[XY]) -> tuple[set[str], float]:
+        """(models out of coherency, shortfall in inches) with the models at ``at``."""
+        if self.n < 2:
+            return set(), 0.0
+        bad, excess = self._score(self.gaps(at))
+        return {self.ids[k] for k in np.nonzero(bad)[0].tolist()}, float(excess[bad].sum())
+
+    def score_moving(self, i: int, points, at: list[XY]) -> tuple[np.ndarray, np.ndarray]:
+        """For model ``i`` moved to each of ``points`` (the others at ``at``):
+        (models out of coherency (k,), shortfall (k,) inches)."""
+        k = len(points)
+        if self.n < 2 or not k:
+            return np.zeros(k, dtype=int), np.zeros(k)
+        g = self.gaps(at)
+        h = self.gaps_from(i, points, at)
+        big = np.broadcast_to(g, (k, self.n, self.n)).copy()
+        big[:, i, :] = h
+        big[:, :, i] = h
+        big[:, i, i] = np.inf
+        bad, excess = self._score(big)
+        return bad.sum(axis=1), np.where(bad, excess, 0.0).sum(axis=1)
+
+
+@lru_cache(maxsize=16)
+def _grid(step: float, reach: float) -> np.ndarray:
+    n = int(reach / step)
+    ij = np.array([(i, j) for i in range(-n, n + 1) for j in range(-n, n + 1)
+                   if 0 < math.hypot(i, j) * step <= reach + 1e-9], dtype=float)
+    return ij * step
+
+
+def repair_spots(ctx: MoveContext, mid: str, at: dict[str, XY], goals: tuple[str, ...],
+                 margin: float) -> np.ndarray:
+    """Spots (k, 2) where model ``mid`` could end to come back into coherency:
+    the grid round its start (``REPAIR_GRID``), rings round each friend (at
+    ``at``) at just under coherency range, half of it and base contact, rings
+    round each model of its closest target and of ``goals`` at just under
+    engagement range and base contact, and where friend and target rings
+    cross.  Only spots within the maximum distance of its start (as the crow
+    flies) are kept; none is checked for room or clauses.
+    """
+    m = ctx.models[mid]
+    start = np.asarray(ctx.start[mid], dtype=float)
+    reach = ctx.spec.max_distance
+    r = ctx.rules
+    out = [start + _grid(REPAIR_GRID, reach)]
+    span = reach + 2.0 * m.base.radius
+    friends = []
+    for f in ctx.ids:
+        if f == mid:
+            continue
+        fm = ctx.models[f]
+        x, y = at.get(f, ctx.start[f])
+        if math.hypot(x - start[0], y - start[1]) > span + fm.base.radius + (r.coherency_range or 0):
+            continue
+        friends.append(Obstacle(f, fm.base, x, y, fm.facing_deg))
+    coh = r.coherency_range if r.coherency_range is not None else 0.0
+    friend_gaps = sorted({max(margin, coh - ctx.tol / 2), max(margin, coh / 2), margin})
+    for ob in friends:
+        for gap in friend_gaps:
+            out.append(ring_offsets(m.base, m.facing_deg, ob.base, ob.facing_deg, gap,
+                                    REPAIR_RING) + (ob.x, ob.y))
+    targets = []
+    if ctx.objective is None:
+        seen = set()
+        for u in (ctx.target[mid], *goals):
+            if u in seen:
+                continue
+            seen.add(u)
+            for t in ctx.target_models(u):
+                tm = ctx.state.model(t)
+                if math.hypot(tm.x - start[0], tm.y - start[1]) \
+                        <= span + tm.base.radius + r.engagement_range:
+                    targets.append(Obstacle(t, tm.base, tm.x, tm.y, tm.facing_deg))
+    eng = max(0.0, r.engagement_range)
+    target_gaps = sorted({max(margin, eng - ctx.tol / 2), margin})
+    for ob in targets:
+        for gap in target_gaps:
+            out.append(ring_offsets(m.base, m.facing_deg, ob.base, ob.facing_deg, gap,
+                                    REPAIR_RING) + (ob.x, ob.y))
+    cross = [p for f in friends for t in targets for gf in friend_gaps[-1:]
+             for gt in target_gaps for p in ring_crossings(m.base, m.facing_deg, f, gf, t, gt)]
+    if cross:
+        out.append(np.array(cross, dtype=float))
+    pts = np.vstack(out)
+    crow = np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1])
+    return pts[(crow <= reach) & (crow > ctx.tol)]
