@@ -12,11 +12,21 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from moves_support import length, pile_in_spec, scenario
 
 from tabletop.bench.pile_in_bench import BLUE, RED, pile_in_battlefield
+from tabletop.board.mapfile import from_dict
 from tabletop.board.state import Table
 from tabletop.geometry import snapshot
-from tabletop.geometry.moves import PILE_IN_RULE, MoveSpec, solve_move
+from tabletop.geometry.moves import (
+    CONSOLIDATE_RULE,
+    PILE_IN_RULE,
+    MoveSpec,
+    consolidation_options,
+    solve_move,
+    validate_move,
+)
+from tabletop.geometry.solver import MIN_GAIN
 
 
 def moved_by(state, dx: float, dy: float, width: float = 80.0, depth: float = 80.0):
@@ -51,3 +61,73 @@ def test_the_same_fight_translated_gives_the_same_moves_translated():
     engaged = [m for m in after.unit_models(RED) if after.model_engaged(m)]
     assert len(engaged) == 15
     assert not any(m in engaged for m in (f"{RED}/{k}" for k in range(16, 21)))
+
+
+def test_a_model_is_pointed_back_at_its_friend_to_keep_coherency():
+    state, geo = scenario("pile_in_cohere_back")
+    assert geo.in_coherency("r")                       # 2.01575" <= 2" + 0.02"
+    assert geo.distance("r/1", "b") == pytest.approx(4.40091, abs=1e-4)
+    assert geo.distance("r/2", "b") == pytest.approx(5.34031, abs=1e-4)
+    spec = pile_in_spec(state, geo)
+    # the auditor's hand-made move is legal: the solver must find one too
+    legal = {"r/1": (14.886, 26.215), "r/2": (17.4, 26.8)}
+    assert validate_move(state, geo, spec, legal) == []
+    plan = solve_move(state, geo, spec)
+    assert plan.violations == []
+    after = snapshot(plan.state_after(state))
+    assert after.in_coherency("r")
+    assert after.model_engaged_with_unit("r/1", "b")   # 4.40 - 3 = 1.40" <= 2": it must
+    assert not after.model_engaged("r/2")              # 5.34 - 3 = 2.34" > 2": it cannot
+    for m in ("r/1", "r/2"):                           # every moved model ends closer
+        assert after.distance(m, "b") < geo.distance(m, "b") - state.rules.tol
+        assert length(plan.paths[m]) <= 3.0 + state.rules.tol
+    assert after.distance("r/1", "r/2") <= 2.0 + state.rules.tol
+
+
+def test_engaging_consolidation_toward_two_units_finds_the_narrow_windows():
+    state, geo = scenario("consolidate_engaging_two")
+    assert consolidation_options(state, geo, "r") == ("engaging", ["x", "y"])
+    spec = MoveSpec("engaging", "r", ("x", "y"), 3.0, CONSOLIDATE_RULE)
+    assert validate_move(state, geo, spec, {"r/1": (19.15, 20.0), "r/2": (22.35, 20.0)}) == []
+    # 1" each along their own paths is not enough: 3.5 - 1.25984 = 2.24" apart
+    assert [v.message for v in validate_move(state, geo, spec,
+                                             {"r/1": (19.0, 20.0), "r/2": (22.5, 20.0)})] == [
+        'r/1 ends out of coherency (03.03): within 2" of 0 other models, needs 1 (12.08)',
+        'r/2 ends out of coherency (03.03): within 2" of 0 other models, needs 1 (12.08)']
+    plan = solve_move(state, geo, spec)
+    assert plan.violations == []
+    after = snapshot(plan.state_after(state))
+    assert after.engaged_units("r") == ["x", "y"]
+    assert after.in_coherency("r")
+    # the windows worked out in the scenario: r/1 x in [19.04, 19.18], r/2 x >= 22.32
+    # (measured along the line; the solver may step off it a little)
+    assert after.distance("r/1", "x") <= 2.0 + state.rules.tol
+    assert after.distance("r/2", "y") <= 2.0 + state.rules.tol
+
+
+def test_no_shuffle_of_hundredths_of_an_inch():
+    state, geo = scenario("consolidate_boxed")
+    assert consolidation_options(state, geo, "r") == ("ongoing", ["e"])
+    assert geo.distance("r/2", "e") == pytest.approx(2.27569, abs=1e-4)
+    spec = MoveSpec("ongoing", "r", ("e",), 3.0, CONSOLIDATE_RULE)
+    plan = solve_move(state, geo, spec)
+    # r/1 touches e/1 (cannot be moved); r/2 could gain at most 2.27569 - 2.24741 = 0.028"
+    # (its box's far corner), under MIN_GAIN: nobody moves, and that is legal
+    assert MIN_GAIN == 0.1
+    assert plan.positions == {} and plan.violations == []
+
+
+def test_a_short_move_into_base_contact_is_made():
+    # r/1 0.05" below e/1 (centres 1.25984 + 0.05 apart): the move gains 0.05" < MIN_GAIN
+    # but ends in base contact, so it is worth making (it was engaged already, 0.05 <= 2")
+    state = from_dict({
+        "map": {"name": "short", "ruleset": "fight-phase", "width": 44, "depth": 44},
+        "players": [{"id": "red", "active": True}, {"id": "blue"}],
+        "units": [{"id": "r", "player": "red", "base": "32mm", "models": [[20, 18.69016]]},
+                  {"id": "e", "player": "blue", "base": "32mm", "models": [[20, 20]]}]})
+    geo = snapshot(state)
+    assert geo.distance("r/1", "e") == pytest.approx(0.05, abs=1e-5)
+    plan = solve_move(state, geo, pile_in_spec(state, geo))
+    assert plan.violations == []
+    assert length(plan.paths["r/1"]) == pytest.approx(0.05, abs=0.02)
+    assert snapshot(plan.state_after(state)).in_base_contact("r/1", "e/1")
