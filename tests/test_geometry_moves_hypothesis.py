@@ -1,7 +1,10 @@
 """Invariants of the pile-in solver on random layouts (fight-phase.txt 12.03):
 no pile-in ever overlaps bases, moves more than 3", passes through a base that
 stays put, moves a model in base contact with an enemy, or leaves an engaged
-model unengaged from the enemy unit it started engaged with."""
+model unengaged from the enemy unit it started engaged with.  A unit that
+starts in coherency ends in it, and when the solver answers "no legal move"
+for a unit of one or two models, a brute-force search of straight moves
+(``moves_brute.py``) finds none either."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import math
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from moves_brute import simple_legal_move
 from moves_support import min_gap_along
 
 from tabletop.board.mapfile import from_dict
@@ -64,7 +68,8 @@ def test_random_pile_in_keeps_the_hard_clauses(red, blue, red_base, blue_base, e
     targets, _ = pile_in_targets(state, geo, "r")
     assume(targets)
     tol = state.rules.tol
-    plan = solve_move(state, geo, MoveSpec("pile_in", "r", tuple(targets), 3.0, PILE_IN_RULE))
+    spec = MoveSpec("pile_in", "r", tuple(targets), 3.0, PILE_IN_RULE)
+    plan = solve_move(state, geo, spec)
     after = snapshot(plan.state_after(state))
     moved = set(plan.positions)
     # never more than 3" along its path
@@ -89,6 +94,9 @@ def test_random_pile_in_keeps_the_hard_clauses(red, blue, red_base, blue_base, e
     # what cannot be met is the unit's (engaged), or coherency it did not have to begin with
     for v in plan.violations:
         assert v.model is None or ("coherency" in v.message and not geo.in_coherency("r"))
+    # "no legal move" must be true: on small cases no simple legal move exists either
+    if plan.violations:
+        assert simple_legal_move(state, geo, spec) is None
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -121,9 +129,52 @@ def test_random_consolidation_keeps_the_hard_clauses(red, blue, more, edition):
     for path in plan.paths.values():
         assert sum(math.dist(a, b) for a, b in itertools.pairwise(path)) <= 3.0 + state.rules.tol
     assert not [pair for pair in after.overlaps if moved & set(pair)]
-    # no model breaks a clause of its own: what is left is the unit's (or coherency)
-    assert all(v.model is None or "coherency" in v.message for v in plan.violations)
+    # no model breaks a clause of its own: what is left is the unit's, or coherency the
+    # unit did not have to begin with (a unit that starts in coherency ends in it)
+    assert all(v.model is None or ("coherency" in v.message and not geo.in_coherency("r"))
+               for v in plan.violations)
+    # "no legal move" must be true: on small cases no simple legal move exists either
+    if plan.violations:
+        assert simple_legal_move(state, geo, spec) is None
     if not plan.violations and mode == "engaging":
         assert set(targets) <= set(after.engaged_units("r"))
     if not plan.violations and mode == "objective":
         assert after.within("r", "A", state.objective_range(state.objective("A")))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(red=st.lists(spot, min_size=2, max_size=2), blue=st.lists(spot, min_size=1, max_size=3),
+       more=st.lists(spot, max_size=2), base=st.sampled_from(sorted(BASES)),
+       edition=st.sampled_from(["11th", "10th"]), consolidate=st.booleans())
+def test_small_units_move_legally_whenever_a_simple_legal_move_exists(red, blue, more, base,
+                                                                      edition, consolidate):
+    # two red models against one or two enemy units: the solver's "no legal move" is
+    # checked against a brute-force search of straight moves (moves_brute.py)
+    taken: list = []
+    reds, blues, greens = (place(red, BASES[base], taken), place(blue, BASES[base], taken),
+                           place(more, BASES[base], taken))
+    assume(len(reds) == 2 and blues)
+    units = [{"id": "r", "player": "red", "base": base, "charged": True, "models": reds},
+             {"id": "b", "player": "blue", "base": base, "models": blues}]
+    if greens:
+        units.append({"id": "g", "player": "blue", "base": base, "models": greens})
+    state = from_dict({
+        "map": {"name": "random", "ruleset": "fight-phase", "width": 44, "depth": 44},
+        "rules": {"edition": edition},
+        "players": [{"id": "red", "active": True}, {"id": "blue"}],
+        "objectives": [{"id": "A", "at": [22, 22]}],
+        "units": units,
+    })
+    geo = snapshot(state)
+    if consolidate:
+        mode, options = consolidation_options(state, geo, "r")
+        assume(mode is not None)
+        targets = tuple(options[:1]) if mode == "objective" else tuple(options)
+        spec = MoveSpec(mode, "r", targets, 3.0, CONSOLIDATE_RULE)
+    else:
+        targets, _ = pile_in_targets(state, geo, "r")
+        assume(targets)
+        spec = MoveSpec("pile_in", "r", tuple(targets), 3.0, PILE_IN_RULE)
+    plan = solve_move(state, geo, spec)
+    if plan.violations:
+        assert simple_legal_move(state, geo, spec) is None, [v.message for v in plan.violations]

@@ -26,7 +26,7 @@ from tabletop.geometry.paths import Obstacle, ring_crossings, ring_offsets
 from tabletop.geometry.sweeps import XY, core_of, cores_at, gap_matrix
 
 #: inches between spots of the grid round a model's start
-REPAIR_GRID = 0.1
+REPAIR_GRID = 0.2
 #: spots round each friend and each target model
 REPAIR_RING = 72
 

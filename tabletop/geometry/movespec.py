@@ -341,15 +341,13 @@ class MoveContext:
         """Whether ``mid`` at each point is engaged with enemy unit ``unit_id`` (rules range)."""
         d = self.dist_at(mid, points, unit_id)
         if self.rules.engages_by_contact:
-            return np.array([tolmod.in_contact(v, self.tol) for v in d], dtype=bool)
-        return np.array([tolmod.within(v, self.rules.engagement_range, self.tol) for v in d],
-                        dtype=bool)
+            return np.asarray(tolmod.in_contact(d, self.tol), dtype=bool)
+        return np.asarray(tolmod.within(d, self.rules.engagement_range, self.tol), dtype=bool)
 
     def in_range_at(self, mid: str, points) -> np.ndarray:
         """Objective mode: whether ``mid`` at each point is within range of the objective."""
         rng = self.state.objective_range(self.objective)
-        return np.array([tolmod.within(v, rng, self.tol)
-                         for v in self.dist_at(mid, points)], dtype=bool)
+        return np.asarray(tolmod.within(self.dist_at(mid, points), rng, self.tol), dtype=bool)
 
     def achieved_at(self, mid: str, points) -> np.ndarray:
         """The "if possible" goal at each point: engaged with the closest target
@@ -362,8 +360,7 @@ class MoveContext:
         """Whether ``mid`` at each point is in base contact with its closest target unit."""
         if self.objective is not None:
             return np.zeros(len(points), dtype=bool)
-        d = self.dist_at(mid, points)
-        return np.array([tolmod.in_contact(v, self.tol) for v in d], dtype=bool)
+        return np.asarray(tolmod.in_contact(self.dist_at(mid, points), self.tol), dtype=bool)
 
     def ok_at(self, mid: str, points) -> np.ndarray:
         """The per-model clauses at each point (the move's end, if it ended there).
@@ -374,7 +371,7 @@ class MoveContext:
         """
         d0 = self.start_dist[mid]
         d = self.dist_at(mid, points)
-        ok = np.array([tolmod.closer(v, d0, self.tol) for v in d], dtype=bool)
+        ok = tolmod.closer_all(d, d0, self.tol)
         if self.objective is not None:
             return ok | self.in_range_at(mid, points)
         if self.spec.kind in ("pile_in", "ongoing"):

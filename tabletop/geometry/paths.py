@@ -523,7 +523,7 @@ def free_at(arena: Arena, base: Base, facing_deg: float, start: XY,
     far = float(np.hypot(xy[:, 0] - start[0], xy[:, 1] - start[1]).max())
     clear = _Clearance(arena, base, facing_deg, start, obstacles, far + 2.0 * base.radius + 1.0,
                        strict=strict)
-    return on & clear.clear_at([tuple(p) for p in xy])
+    return on & clear.clear_at(xy)
 
 
 def clear_of(base: Base, facing_deg: float, points: Sequence[XY],

@@ -41,6 +41,8 @@ anywhere on the table gives the same moves.  Inches, origin bottom-left, y up.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from tabletop.board.state import Battlefield
@@ -377,40 +379,36 @@ class _Solver:
         pts = repair_spots(ctx, mid, at, goals, self.arena.margin)
         if not len(pts):
             return []
-        start = ctx.start[mid]
-        obstacles = obstacles_for(ctx, mid, self.where(but=mid))
-        plist = [tuple(p) for p in pts]
-        ok = ctx.ok_at(mid, plist) & self.keep_mask(mid, plist)
-        if ok.any():
-            idx = np.nonzero(ok)[0]
-            ok[idx] &= free_at(self.arena, m.base, m.facing_deg, start, obstacles,
-                               [plist[k] for k in idx.tolist()])
-        idx = np.nonzero(ok)[0]
-        if not len(idx):
-            return []
-        pts = pts[idx]
         i = ctx.ids.index(mid)
         nbad, nshort = coh.score_moving(i, pts, self.at_list())
         nshort = ties(nshort)
         better = (nbad < bad) | ((nbad == bad) & (nshort < tie(short)))
-        if not better.any():
-            return []
         pts, nbad, nshort = pts[better], nbad[better], nshort[better]
-        plist = [tuple(p) for p in pts]
-        achieved = ctx.achieved_at(mid, plist)
-        contact = ctx.contact_at(mid, plist)
+        if not len(pts):
+            return []
+        ok = ctx.ok_at(mid, pts) & self.keep_mask(mid, pts)
+        pts, nbad, nshort = pts[ok], nbad[ok], nshort[ok]
+        if not len(pts):
+            return []
+        start = ctx.start[mid]
+        ok = free_at(self.arena, m.base, m.facing_deg, start,
+                     obstacles_for(ctx, mid, self.where(but=mid)), pts)
+        pts, nbad, nshort = pts[ok], nbad[ok], nshort[ok]
+        if not len(pts):
+            return []
+        achieved = ctx.achieved_at(mid, pts)
+        contact = ctx.contact_at(mid, pts)
         # nearer the target by less than the tolerance is not nearer (tolerance.closer)
-        dist = np.floor(ties(ctx.dist_at(mid, plist)) / ctx.tol)
+        dist = np.floor(ties(ctx.dist_at(mid, pts)) / ctx.tol)
         crow = ties(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1]))
-        order = sorted(range(len(pts)), key=lambda k: (int(nbad[k]), nshort[k], not achieved[k],
-                                                       not contact[k], dist[k], crow[k], k))
+        order = np.lexsort((np.arange(len(pts)), crow, dist, ~contact, ~achieved, nshort, nbad))
         out: list[Reach] = []
         tried: list[XY] = []
-        for k in order:
+        for k in order.tolist():
             if len(tried) >= 2 * REPAIR_TRIES or len(out) >= REPAIR_TRIES:
                 break
-            p = plist[k]
-            if any(np.hypot(p[0] - q[0], p[1] - q[1]) < 2 * ctx.tol for q in tried):
+            p = (float(pts[k, 0]), float(pts[k, 1]))
+            if any(math.dist(p, q) < 2 * ctx.tol for q in tried):
                 continue
             tried.append(p)
             r = reach_spot(ctx, self.arena, mid, self.where(but=mid), p)

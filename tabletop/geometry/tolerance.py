@@ -10,6 +10,8 @@ arithmetic that gives 1.9999999999999998 are still "within 2"" and not
 
 from __future__ import annotations
 
+import numpy as np
+
 # floating-point slack under every comparison, far below any tolerance a map can set
 EPS = 1e-9
 
@@ -32,3 +34,9 @@ def overlapping(gap: float, tol: float) -> bool:
 def closer(new: float, old: float, tol: float) -> bool:
     """``new`` is closer than ``old`` by more than ``tol`` — or both are in base contact."""
     return new < old - tol - EPS or (new <= tol + EPS and old <= tol + EPS and new <= old + EPS)
+
+
+def closer_all(new, old: float, tol: float):
+    """``closer`` for an array of ``new`` distances (numpy, element by element)."""
+    new = np.asarray(new, dtype=float)
+    return (new < old - tol - EPS) | ((new <= tol + EPS) & (old <= tol + EPS) & (new <= old + EPS))
