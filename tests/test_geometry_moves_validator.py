@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from moves_support import pile_in_spec, scenario
 
+from tabletop.board.mapfile import from_dict
 from tabletop.errors import UnknownIdError
+from tabletop.geometry import snapshot
 from tabletop.geometry.moves import solve_move, validate_move
 
 
@@ -97,3 +99,21 @@ def test_solver_plans_validate_clean(name):
     assert plan.violations == []
     assert validate_move(state, geo, spec, plan.positions, plan.paths) == []
     assert sorted(plan.order) == sorted(plan.positions)
+
+
+def test_a_path_that_leaves_the_table_on_the_way_is_reported():
+    # r/1 (32mm, radius 0.62992) at (1, 20), 2" from e/1 at (1, 23.25984) (centres 3.25984
+    # apart).  Round by (0.2, 21): its base reaches x = 0.2 - 0.62992 = -0.43" (off the
+    # table's left edge by more than the 0.02" tolerance); it ends at (1, 21), on the table
+    # and 1.0" from e/1 (closer).  Path 2 x sqrt(0.8^2 + 0.5^2) = 1.887" <= 3".
+    state = from_dict({
+        "map": {"name": "edge", "ruleset": "fight-phase", "width": 44, "depth": 44},
+        "players": [{"id": "red", "active": True}, {"id": "blue"}],
+        "units": [{"id": "r", "player": "red", "base": "32mm", "models": [[1, 20]]},
+                  {"id": "e", "player": "blue", "base": "32mm", "models": [[1, 23.25984]]}]})
+    geo = snapshot(state)
+    path = [(1.0, 20.0), (0.2, 20.5), (1.0, 21.0)]
+    got = messages(state, geo, {"r/1": (1.0, 21.0)}, {"r/1": path})
+    assert got == [("r/1", "r/1 path leaves the table at (0.20, 20.50) (12.03)")]
+    # the straight path between the same ends stays on the table: nothing to report
+    assert messages(state, geo, {"r/1": (1.0, 21.0)}) == []

@@ -75,8 +75,8 @@ MIN_GAIN = 0.1
 REPAIR_TRIES = 4
 
 # a model whose move breaks one of these of its own clauses is put back where it started
-_OWN_CODES = {"path_start", "path_end", "fixed", "distance", "through_base", "terrain", "order",
-              "overlap", "off_table", "closer", "engaged_lost"}
+_OWN_CODES = {"path_start", "path_end", "path_off_table", "fixed", "distance", "through_base",
+              "terrain", "order", "overlap", "off_table", "closer", "engaged_lost"}
 
 
 def solve_move(state: Battlefield, geo: Geometry, spec: MoveSpec) -> MovePlan:

@@ -9,8 +9,8 @@ per model with the numbers and the rule reference, e.g.
 Clauses (all comparisons through ``tolerance.py`` with ``rules.tol``):
 
 - each path at most ``max_distance`` (sum of its segments), through no other
-  base (friend or foe) and no impassable terrain, ending on the table and
-  overlapping no base;
+  base (friend or foe) and no impassable terrain, on the table all the way,
+  ending on the table and overlapping no base;
 - pile-in and ongoing consolidation: a model in base contact with an enemy
   model cannot be moved;
 - each moved model ends closer to its closest target (distance to the target
@@ -154,6 +154,7 @@ class _Check:
                   for m in self.moved}
         for m in self.moved:
             self._path_ends(m)
+            self._path_on_table(m)
             self._fixed(m)
             self._length(m)
             self._static_crossings(m, sweeps[m])
@@ -182,6 +183,22 @@ class _Check:
         if math.dist(p[-1], e) > self.tol:
             self.add("path_end", m, f"{m} path ends at ({p[-1][0]:.2f}, {p[-1][1]:.2f}), "
                                     f"not at its end position ({e[0]:.2f}, {e[1]:.2f})")
+
+    def _path_on_table(self, m: str) -> None:
+        """The whole path stays on the table.  The table is convex and so is the area
+        a base sweeps along one straight segment (the hull of its footprint at the
+        two ends), so it is enough that the base at every bend of the path is on the
+        table; the end is reported as ending off the table instead."""
+        ctx = self.ctx
+        model = ctx.models[m]
+        w, d = ctx.state.table.width, ctx.state.table.depth
+        t = self.tol + tolmod.EPS
+        for x, y in self.paths[m][1:-1]:
+            core, pad = core_of(model.base, model.facing_deg, (x, y))
+            x0, y0, x1, y1 = core.bounds
+            if x0 - pad < -t or y0 - pad < -t or x1 + pad > w + t or y1 + pad > d + t:
+                self.add("path_off_table", m, f"{m} path leaves the table at ({x:.2f}, {y:.2f})")
+                return
 
     def _fixed(self, m: str) -> None:
         e = self.ctx.fixed.get(m)
