@@ -14,6 +14,7 @@ from tabletop.geometry.moves import PILE_IN_RULE, MoveSpec, pile_in_targets
 from tabletop.geometry.sweeps import path_length
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+MAPS = Path(__file__).resolve().parent.parent / "maps"
 R32 = 32 / 25.4 / 2          # 0.62992" radius of a 32mm base
 D32 = 2 * R32                # 1.25984"
 

@@ -64,6 +64,30 @@ def test_model_5_inches_away_ends_closer_but_not_engaged():
                          'is 2.00" away (engagement range 1") (12.03)')
 
 
+def test_model_6_inches_away_ends_closer_but_not_engaged_in_the_default_preset():
+    state, geo = scenario("pile_in_far_11th")
+    assert state.rules.edition == "11th" and state.rules.engagement_range == 2.0
+    assert geo.distance("r/1", "e") == pytest.approx(6.0, abs=1e-4)
+    assert pile_in_targets(state, geo, "r") == (["e"], "within")
+    _spec, plan, after = solve(state, geo)
+    assert plan.violations == []
+    # 3" toward e/1: 6.0 - 3.0 = 3.0" from it, closer but outside 2"
+    assert length(plan.paths["r/1"]) == pytest.approx(3.0, abs=0.01)
+    assert after.distance("r/1", "e") == pytest.approx(3.0, abs=0.02)
+    assert not after.model_engaged("r/1")
+    # r/2 (3.5" away) ends engaged: the unit is engaged, in coherency
+    assert after.model_engaged_with_unit("r/2", "e") and after.in_coherency("r")
+
+
+def test_model_5_inches_away_ends_engaged_in_the_default_preset():
+    # the 10th-edition scenario under the 11th preset: 5.0 - 3.0 = 2.0" <= 2": engaged
+    state, geo = scenario("pile_in_far_10th", edition="11th")
+    _spec, plan, after = solve(state, geo)
+    assert plan.violations == []
+    assert after.distance("r/1", "e") == pytest.approx(2.0, abs=0.02)
+    assert after.model_engaged_with_unit("r/1", "e")
+
+
 def test_path_round_impassable_terrain_never_crosses_it():
     state, geo = scenario("pile_in_terrain")
     rock = Polygon(state.terrain_piece("rock").polygon)

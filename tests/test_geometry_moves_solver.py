@@ -12,10 +12,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from moves_support import length, pile_in_spec, scenario
+from moves_support import MAPS, length, pile_in_spec, scenario
 
 from tabletop.bench.pile_in_bench import BLUE, RED, pile_in_battlefield
-from tabletop.board.mapfile import from_dict
+from tabletop.board.mapfile import from_dict, load
 from tabletop.board.state import Table
 from tabletop.geometry import snapshot
 from tabletop.geometry.moves import (
@@ -117,9 +117,9 @@ def test_no_shuffle_of_hundredths_of_an_inch():
     assert plan.positions == {} and plan.violations == []
 
 
-def test_a_short_move_into_base_contact_is_made():
-    # r/1 0.05" below e/1 (centres 1.25984 + 0.05 apart): the move gains 0.05" < MIN_GAIN
-    # but ends in base contact, so it is worth making (it was engaged already, 0.05 <= 2")
+def test_closing_the_last_hundredths_to_base_contact_is_no_move():
+    # r/1 0.05" below e/1 (centres 1.25984 + 0.05 apart), engaged already (0.05 <= 2"): into
+    # base contact it would gain 0.05" < MIN_GAIN and engage nothing new, so it stays
     state = from_dict({
         "map": {"name": "short", "ruleset": "fight-phase", "width": 44, "depth": 44},
         "players": [{"id": "red", "active": True}, {"id": "blue"}],
@@ -127,7 +127,37 @@ def test_a_short_move_into_base_contact_is_made():
                   {"id": "e", "player": "blue", "base": "32mm", "models": [[20, 20]]}]})
     geo = snapshot(state)
     assert geo.distance("r/1", "e") == pytest.approx(0.05, abs=1e-5)
+    spec = pile_in_spec(state, geo)
+    # the rule allows it (0.05" closer, more than the 0.02" tolerance) ...
+    assert validate_move(state, geo, spec, {"r/1": (20.0, 18.74016)}) == []
+    # ... the solver does not propose it
+    plan = solve_move(state, geo, spec)
+    assert plan.positions == {} and plan.violations == []
+
+
+def test_a_short_move_that_engages_is_made():
+    state, geo = scenario("pile_in_boxed_engages")
+    assert geo.distance("r/1", "e") == pytest.approx(1.06, abs=1e-4)
+    assert not geo.model_engaged("r/1")                # 1.06 > 1" + 0.02" ("10th")
     plan = solve_move(state, geo, pile_in_spec(state, geo))
     assert plan.violations == []
-    assert length(plan.paths["r/1"]) == pytest.approx(0.05, abs=0.02)
-    assert snapshot(plan.state_after(state)).in_base_contact("r/1", "e/1")
+    after = snapshot(plan.state_after(state))
+    assert after.model_engaged_with_unit("r/1", "e")
+    # at most 0.05 x sqrt(2) = 0.0707" of move in the box: under MIN_GAIN, made anyway
+    assert length(plan.paths["r/1"]) <= 0.0707 + 1e-3
+    assert geo.distance("r/1", "e") - after.distance("r/1", "e") < MIN_GAIN
+
+
+def test_the_lesson_boyz_do_not_shuffle():
+    # maps/lesson-pile-in.toml, the pile-in step of `tabletop fight --seed 3`: after the
+    # marines pile in, intercessors/4 ends 0.05" from boyz/2; boyz/2 used to close that gap
+    # by 0.03" into base contact, a move that gains nothing (MIN_GAIN)
+    state = load(str(MAPS / "lesson-pile-in.toml"))
+    geo = snapshot(state)
+    marines = solve_move(state, geo, pile_in_spec(state, geo, "intercessors"))
+    assert marines.violations == []
+    mid = marines.state_after(state)
+    mgeo = snapshot(mid)
+    assert not mgeo.in_base_contact("boyz/2", "intercessors/4")
+    boyz = solve_move(mid, mgeo, pile_in_spec(mid, mgeo, "boyz"))
+    assert "boyz/2" not in boyz.positions and boyz.violations == []

@@ -282,8 +282,9 @@ def test_lesson_pile_in_distances():
     assert geo.in_base_contact("intercessors/1", "boyz/1")
     # intercessors/2 (11.24, 10.6): 14 - 11.24 - 1.2598 = 1.5002 from boyz/3 (level with it)
     assert geo.nearest_enemy("intercessors/2") == ("boyz/3", pytest.approx(14 - 11.24 - 2 * R32))
-    # intercessors/3 (7.74, 10.6): 14 - 7.74 - 1.2598 = 5.0002
-    assert geo.nearest_enemy("intercessors/3") == ("boyz/3", pytest.approx(14 - 7.74 - 2 * R32))
+    # intercessors/3 (6.74, 10.6): 14 - 6.74 - 1.2598 = 6.0002 (3" of move leaves it 3.0"
+    # away, outside the 2" engagement range: it only gets closer)
+    assert geo.nearest_enemy("intercessors/3") == ("boyz/3", pytest.approx(14 - 6.74 - 2 * R32))
     # intercessors/4 (10, 8), intercessors/1 (12.74, 8) and boyz/1 (14, 8) lie on one line:
     # the straight way in is through a friendly base; it is 2.74" from the enemy, not engaged
     assert state.model("intercessors/4").y == state.model("intercessors/1").y \

@@ -600,9 +600,9 @@ def lesson_pile_in(ref: Reference) -> dict:
     marines = [
         [12.74, 8.0],   # 1: base contact with o1: 14 - 12.74 - 1.26 = 0
         [11.24, 10.6],  # 2: 1.5" from o3: 14 - 11.24 - 1.26 = 1.5
-        [7.74, 10.6],   # 3: 5" from o3: 14 - 7.74 - 1.26 = 5.0
+        [6.74, 10.6],   # 3: 6" from o3: 14 - 6.74 - 1.26 = 6.0 (3" of move leaves it 3.0")
         [10.0, 8.0],    # 4: marine 1 stands between it and o1 (2.74" away): it must go round
-        [9.3, 10.6],    # 5: keeps 3 and 4 in coherency (0.3" and 1.43" away)
+        [9.3, 10.6],    # 5: keeps 3 and 4 in coherency (1.3" and 1.43" away)
     ]
     units = [
         make_unit(src, MARINE_UNITS, "intercessors", MARINES, marines,
@@ -693,7 +693,8 @@ HEADERS = {
         "# enemy cannot be moved (intercessors/1); every other model moves up to 3\" and must end\n"
         "# closer to the closest pile-in target, engaged with it if possible: intercessors/2 is\n"
         "# 1.5\" away (already within 2\" engagement range, it may close to base contact),\n"
-        "# intercessors/3 is 5\" away (3\" cannot reach engagement range: it only gets closer),\n"
+        "# intercessors/3 is 6\" away (3\" of move leaves it 3\", outside the 2\" engagement\n"
+        "# range: it only gets closer; a model 5\" away would end 2\" away, engaged),\n"
         "# intercessors/4 has intercessors/1 between it and the enemy (it must go round, never\n"
         "# through a base).  After moving the unit must be engaged and in coherency (03.03).\n"),
     "lesson-flank-charge.toml": (

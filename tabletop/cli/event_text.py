@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tabletop.geometry.solver import MIN_GAIN
 from tabletop.rules.events import Event
 
 
@@ -46,7 +47,8 @@ def _move(ev: Event) -> str:
         lines.append(f"    {m}: ({_num(a[0])}, {_num(a[1])}) -> ({_num(b[0])}, {_num(b[1])}), "
                      f"{dist.get(m, 0.0):.2f}\"")
     if not d.get("moves"):
-        lines.append("    no model moves (each is in base contact or already placed)")
+        lines.append("    no model moves (each is in base contact with an enemy model, or no "
+                     f"move gets it engaged or {MIN_GAIN:g}\" closer: solver MIN_GAIN)")
     return "\n".join(lines)
 
 

@@ -26,11 +26,12 @@ it tight and checks it).  Then, keeping every hard clause:
 Named default ``MIN_GAIN``: the solver makes no move that gains nothing a
 player could measure.  A move is kept only if it ends at least ``MIN_GAIN``
 closer to the model's closest target (or objective), or it makes the model
-engaged (within range of the objective) or in base contact where it started
-not, or dropping it would break a clause (coherency).  The rule itself asks
-only "closer" (more than the tolerance, ``tolerance.closer``): the validator
-accepts any such move; the solver just does not propose shuffles of a few
-hundredths of an inch.
+engaged (within range of the objective) where it started not, or dropping it
+would break a clause (coherency).  Closing the last few hundredths of an inch
+to base contact does not count: on the table a model 0.05" from an enemy
+already touches it.  The rule itself asks only "closer" (more than the
+tolerance, ``tolerance.closer``): the validator accepts any such move; the
+solver just does not propose shuffles of a few hundredths of an inch.
 
 The result keeps every hard clause it can; what it cannot keep (no target,
 the unit cannot end engaged, cannot end in coherency) comes back as
@@ -68,8 +69,8 @@ IMPROVE_ROUNDS = 2
 SHORTEN_STEP = 0.25
 #: models tried per unengaged selected enemy unit (engaging consolidation)
 ENGAGE_TRIES = 4
-#: inches: a move that gains less than this, and makes the model neither engaged
-#: nor in base contact, is not made (see the module docstring)
+#: inches: a move that gains less than this and does not make the model engaged
+#: is not made (see the module docstring)
 MIN_GAIN = 0.1
 #: spots near its friends tried per model and round when repairing coherency
 REPAIR_TRIES = 4
@@ -229,12 +230,9 @@ class _Solver:
 
     def worth(self, mid: str, r: Reach) -> bool:
         """``MIN_GAIN``: the move gains at least that much, or makes the model
-        engaged (within range of the objective) or in base contact."""
+        engaged (within range of the objective)."""
         ctx = self.ctx
-        start = [ctx.start[mid]]
-        if r.achieved and not ctx.achieved_at(mid, start)[0]:
-            return True
-        if r.contact and not ctx.contact_at(mid, start)[0]:
+        if r.achieved and not ctx.achieved_at(mid, [ctx.start[mid]])[0]:
             return True
         return tie(ctx.start_dist[mid] - r.dist) >= MIN_GAIN
 
