@@ -138,3 +138,23 @@ def test_consolidate_modes_and_eligibility(write_map, capsys):
     code, out, _ = run(capsys, "consolidate", path, "R", "--fought", "--json")
     doc = json.loads(out)
     assert code == 0 and doc["mode"] == "objective" and doc["targets"] == ["A"]
+
+
+def test_consolidate_says_when_no_mode_applies(write_map, capsys):
+    # R charged (eligible, 12.08 ELIGIBLE IF), but B is 25 - 10 - 1.26 = 13.74" away and there
+    # is no objective: no consolidation mode applies (12.08 BEFORE MOVING).  That is not the
+    # same as "not eligible", and the text says which.
+    text = HEADER.format(rules="") + unit("R", "red", [(10, 10)], charged=True) \
+        + unit("B", "blue", [(25, 10)], A=0)
+    path = write_map(text)
+    code, out, _ = run(capsys, "consolidate", path, "R")
+    assert code == 1
+    assert out.strip() == ('R: no consolidation mode applies: R is not engaged and no enemy unit '
+                           'and no objective is within 3" (fight-phase.txt 12.08 BEFORE MOVING)')
+    # a unit that was not eligible to fight still says so
+    code, out, _ = run(capsys, "consolidate", write_map(text.replace("charged = true", ""),
+                                                         "n.toml"), "R")
+    assert code == 1 and out.startswith("R: not eligible: ")
+    # and the pile-in with nothing within 5" names its reason too
+    code, out, _ = run(capsys, "pile-in", path, "R")
+    assert code == 1 and out.startswith("R: no pile-in target: ")

@@ -13,6 +13,7 @@ from fightkit import state_from, unit
 
 from tabletop.rules.dice import FixedDice
 from tabletop.rules.fight_phase import FightOptions, fight
+from tabletop.rules.fight_phase.casualties import ATTACKS_RULE, OVERRUN_ATTACKS_RULE
 
 
 def selected(res):
@@ -81,6 +82,22 @@ def test_an_engaging_consolidation_makes_the_new_foe_eligible_and_it_must_be_sel
                      and e.rule == "fight-phase.txt 12.06"]
     assert [e["unit"] for e in overrun_moves] == ["C"]
     assert_validator_agrees(res)
+
+
+def test_the_attacks_of_an_overrun_fight_cite_12_06():
+    # The layout above: R makes a normal fight (its hit roll and attacks cite 12.05), C an
+    # overrun fight (12.06: "then fights as described in Making Attacks (04)").
+    text = unit("R", "red", [(10, 10)], charged=True) + unit("B", "blue", [(11.26, 10)], A=0) \
+        + unit("C", "blue", [(6.24, 10)], A=1, W=5)
+    extra = OBJECTIVE + '\n[[decisions]]\nplayer = "blue"\nchoice = "fight_type"\nvalue = "overrun"\n'
+    res = fight(state_from(text, extra=extra), FixedDice([6, 6, 1, 6, 6, 6]))
+    assert selected(res) == [("R", "normal"), ("C", "overrun")]
+    hits = {e["purpose"].split()[2]: e.rule for e in res.log.of_type("roll")
+            if e["purpose"].startswith("hit roll")}
+    assert hits == {"R": ATTACKS_RULE, "C": OVERRUN_ATTACKS_RULE}
+    assert OVERRUN_ATTACKS_RULE.startswith("fight-phase.txt 12.06")
+    resolved = {e["unit"]: e.rule for e in res.log.of_type("attacks_resolved")}
+    assert resolved == {"R": ATTACKS_RULE, "C": OVERRUN_ATTACKS_RULE}
 
 
 # ---------------------------------------------------------------- eligibility after casualties

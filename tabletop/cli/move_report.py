@@ -86,7 +86,8 @@ def run_move(args, hook: str, command: str, verb: str, **kw: Any) -> int:
         if args.json:
             print_json(outcome_json(outcome, None))
         elif outcome.refusal:
-            print(f"{args.unit}: not eligible: {outcome.refusal}")
+            print(f"{args.unit}: {getattr(outcome, 'refusal_kind', 'not eligible')}: "
+                  f"{outcome.refusal}")
         else:
             print(f"{args.unit}: no legal move ({outcome.rule}); targets "
                   f"{', '.join(outcome.targets)}")

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tabletop.rules.fight_phase.attacks import resolve_attacks
+from tabletop.rules.fight_phase.casualties import ATTACKS_RULE, OVERRUN_ATTACKS_RULE
 from tabletop.rules.fight_phase.eligibility import (
     NORMAL,
     OVERRUN,
@@ -153,7 +154,7 @@ def fight_unit(ctx: PhaseContext, unit_id: str, player: str, step: str) -> None:
         pile_in(ctx, unit_id, overrun=True)
     engaged = engaged_highlight(ctx)          # as the attacks are made, before casualties
     if ctx.alive(unit_id):
-        resolve_attacks(ctx, unit_id)
+        resolve_attacks(ctx, unit_id, ATTACKS_RULE if kind == NORMAL else OVERRUN_ATTACKS_RULE)
     mark(ctx, f"{player}: {unit_id} fights ({kind} fight)", rule, selected_unit=unit_id,
          highlight=engaged)
 

@@ -109,18 +109,19 @@ def save_needed(sv: int, ap: int, inv: int | None) -> tuple[int, str]:
     return armour, "armour"
 
 
-def roll_amount(ctx: PhaseContext, amount: Amount, purpose: str, player: str) -> int:
+def roll_amount(ctx: PhaseContext, amount: Amount, purpose: str, player: str,
+                rule: str = ATTACKS_RULE) -> int:
     """A number as is; a dice expression rolled and logged (D3 = a D6 halved, rounding up)."""
     if isinstance(amount, int):
         return amount
     assert isinstance(amount, DiceExpr)
     if amount.sides == 6:
-        faces = ctx.dice.roll(amount.n, 6, purpose=f"{purpose} ({amount})", rule=ATTACKS_RULE,
+        faces = ctx.dice.roll(amount.n, 6, purpose=f"{purpose} ({amount})", rule=rule,
                               player=player, result=lambda f: sum(f) + amount.plus)
         return sum(faces) + amount.plus
     faces = ctx.dice.faces(amount.n, 6)
     value = sum((f + 1) // 2 for f in faces) + amount.plus
-    ctx.dice.record(f"{purpose} ({amount}, a D6 halved rounding up)", faces, rule=ATTACKS_RULE,
+    ctx.dice.record(f"{purpose} ({amount}, a D6 halved rounding up)", faces, rule=rule,
                     player=player, result=value)
     return value
 
@@ -129,18 +130,20 @@ def _toughness(ctx: PhaseContext, unit_id: str) -> int:
     return max(characteristic(m, "T") for m in ctx.state.unit(unit_id).models)
 
 
-def resolve_attacks(ctx: PhaseContext, unit_id: str) -> None:
+def resolve_attacks(ctx: PhaseContext, unit_id: str, rule: str = ATTACKS_RULE) -> None:
     """``unit_id`` makes its attacks (``WHICH_MODELS_FIGHT`` .. ``DAMAGE``).
 
     Emits ``no_attacks`` when no model can fight, ``roll`` events, ``wounded``,
     ``removed``, ``destroyed`` and one ``attacks_resolved`` per target and
     weapon {unit, target, weapon, models, attacks, hits, wounds, unsaved,
-    removed}.  Changes ``ctx.state`` (wounds lost, casualties removed).
+    removed}, each citing ``rule``: ``ATTACKS_RULE`` (12.05, a normal fight)
+    or ``OVERRUN_ATTACKS_RULE`` (12.06, an overrun fight).  Changes
+    ``ctx.state`` (wounds lost, casualties removed).
     """
     player = ctx.state.unit(unit_id).player
     fighters = which_models_fight(ctx.geo, unit_id)
     if not fighters:
-        ctx.log.emit("no_attacks", ATTACKS_RULE, unit=unit_id, player=player,
+        ctx.log.emit("no_attacks", rule, unit=unit_id, player=player,
                      reason="no model is within engagement range of an enemy model or in base "
                             "contact with a model of its unit that touches one")
         return
@@ -149,42 +152,43 @@ def resolve_attacks(ctx: PhaseContext, unit_id: str) -> None:
     count = {t: sum(t in ts for ts in fighters.values()) for t in targets}
     default = max(targets, key=lambda t: (count[t], -order[t]))
     preferred = ctx.decisions.choose(player, "attack_target", targets, default=default,
-                                     rule=ATTACKS_RULE, context={"unit": unit_id})
+                                     rule=rule, context={"unit": unit_id})
     groups: dict[tuple[str, tuple], tuple[Weapon, list[str]]] = {}
     for m, ts in fighters.items():
         target = preferred if preferred in ts else ts[0]
         weapon = melee_weapon(ctx.state, ctx.state.model(m))
         if weapon is None:
-            ctx.log.emit("no_attacks", ATTACKS_RULE, unit=unit_id, model=m, player=player,
+            ctx.log.emit("no_attacks", rule, unit=unit_id, model=m, player=player,
                          reason="the model has no melee weapon (no weapon with a WS)")
             continue
         groups.setdefault((target, weapon.key), (weapon, []))[1].append(m)
     keys = sorted(groups, key=lambda k: (k[0] != preferred, order[k[0]]))
     for key in keys:
         weapon, models = groups[key]
-        _attack_with(ctx, unit_id, player, key[0], weapon, models)
+        _attack_with(ctx, unit_id, player, key[0], weapon, models, rule)
 
 
 def _attack_with(ctx: PhaseContext, unit_id: str, player: str, target: str, weapon: Weapon,
-                 models: list[str]) -> None:
+                 models: list[str], rule: str) -> None:
     summary: dict[str, Any] = {"unit": unit_id, "player": player, "target": target,
                                "weapon": weapon.name, "models": models, "attacks": 0, "hits": 0,
                                "wounds": 0, "unsaved": 0, "removed": []}
     if not ctx.alive(target):
-        ctx.log.emit("attacks_resolved", ATTACKS_RULE, **summary,
+        ctx.log.emit("attacks_resolved", rule, **summary,
                      note=f"{target} was destroyed before these attacks: they are lost")
         return
     defender = ctx.state.unit(target).player
-    n = sum(roll_amount(ctx, weapon.A, f"attacks of {m}'s {weapon.name}", player) for m in models)
+    n = sum(roll_amount(ctx, weapon.A, f"attacks of {m}'s {weapon.name}", player, rule)
+            for m in models)
     summary["attacks"] = n
     faces = ctx.dice.roll(n, purpose=f"hit roll: {unit_id} {weapon.name} x{n} at {target}",
-                          rule=ATTACKS_RULE, player=player, target=weapon.WS, modifiers={},
+                          rule=rule, player=player, target=weapon.WS, modifiers={},
                           result=lambda f: sum(succeeds(x, weapon.WS) for x in f)) if n else []
     hits = sum(succeeds(x, weapon.WS) for x in faces)
     summary["hits"] = hits
     need = wound_target(weapon.S, _toughness(ctx, target))
     faces = ctx.dice.roll(hits, purpose=f"wound roll: S{weapon.S} against T{_toughness(ctx, target)}",
-                          rule=ATTACKS_RULE, player=player, target=need, modifiers={},
+                          rule=rule, player=player, target=need, modifiers={},
                           result=lambda f: sum(succeeds(x, need) for x in f)) if hits else []
     wounds = sum(succeeds(x, need) for x in faces)
     summary["wounds"] = wounds
@@ -197,12 +201,12 @@ def _attack_with(ctx: PhaseContext, unit_id: str, player: str, target: str, weap
         sv_need, kind = save_needed(characteristic(model, "Sv"), weapon.AP, invulnerable(model))
         mods = {"AP": weapon.AP} if kind == "armour" and weapon.AP else {}
         if sv_need > 6:
-            ctx.log.emit("no_save", ATTACKS_RULE, model=model_id, player=defender, needed=sv_need,
+            ctx.log.emit("no_save", rule, model=model_id, player=defender, needed=sv_need,
                          reason=f"Sv {characteristic(model, 'Sv')}+ with AP {weapon.AP} needs "
                                 f"{sv_need}+: no save is possible")
             saved = False
         else:
-            face = ctx.dice.roll(1, purpose=f"{kind} save: {model_id}", rule=ATTACKS_RULE,
+            face = ctx.dice.roll(1, purpose=f"{kind} save: {model_id}", rule=rule,
                                  player=defender, target=sv_need, modifiers=mods,
                                  result=lambda f, need=sv_need: "saved" if succeeds(f[0], need, False)
                                  else "failed")[0]
@@ -210,7 +214,8 @@ def _attack_with(ctx: PhaseContext, unit_id: str, player: str, target: str, weap
         if saved:
             continue
         summary["unsaved"] += 1
-        damage = roll_amount(ctx, weapon.D, f"damage of {weapon.name} to {model_id}", player)
-        if lose_wounds(ctx, model_id, damage, by=unit_id):
+        damage = roll_amount(ctx, weapon.D, f"damage of {weapon.name} to {model_id}", player,
+                             rule)
+        if lose_wounds(ctx, model_id, damage, by=unit_id, rule=rule):
             summary["removed"].append(model_id)
-    ctx.log.emit("attacks_resolved", ATTACKS_RULE, **summary)
+    ctx.log.emit("attacks_resolved", rule, **summary)

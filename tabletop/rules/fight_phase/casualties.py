@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 ALLOCATE_WOUNDED_FIRST = True
 REMOVAL_ORDER = "keeps coherency, then farthest from the enemy"
 ATTACKS_RULE = "fight-phase.txt 12.05 (Making Attacks 04, standard sequence)"
+#: the attacks of an overrun fight (12.06 "then fights as described in Making Attacks (04)")
+OVERRUN_ATTACKS_RULE = "fight-phase.txt 12.06 (Making Attacks 04, standard sequence)"
 
 
 def allocate(ctx: PhaseContext, unit_id: str) -> str | None:
@@ -40,28 +42,29 @@ def allocate(ctx: PhaseContext, unit_id: str) -> str | None:
     return order[0]
 
 
-def lose_wounds(ctx: PhaseContext, model_id: str, damage: int, by: str) -> bool:
+def lose_wounds(ctx: PhaseContext, model_id: str, damage: int, by: str,
+                rule: str = ATTACKS_RULE) -> bool:
     """Apply ``damage`` to one model; remove it when its wounds lost reach W.
 
     Emits ``wounded`` {model, unit, damage, wounds_lost, wounds_left}; when
     the model dies ``removed`` {model, unit, by} and, for the unit's last
-    model, ``destroyed`` {unit, reason}.  Returns True when the model was
-    removed.
+    model, ``destroyed`` {unit, reason}, each citing ``rule`` (the fight type's
+    clause).  Returns True when the model was removed.
     """
     m = ctx.state.model(model_id)
     w = characteristic(m, "W")
     left = max(0, w - m.wounds_lost)
     lost = min(damage, left)
     now = m.wounds_lost + lost
-    ctx.log.emit("wounded", ATTACKS_RULE, model=model_id, unit=m.unit_id, damage=damage,
+    ctx.log.emit("wounded", rule, model=model_id, unit=m.unit_id, damage=damage,
                  wounds_lost=now, wounds_left=w - now)
     if now < w:
         ctx.state = ctx.state.with_models([replace(m, wounds_lost=now)])
         return False
     ctx.note_casualty(m)
     ctx.state = ctx.state.without_models([model_id])
-    ctx.log.emit("removed", ATTACKS_RULE, model=model_id, unit=m.unit_id, by=by)
+    ctx.log.emit("removed", rule, model=model_id, unit=m.unit_id, by=by)
     if not ctx.state.has_unit(m.unit_id):
-        ctx.log.emit("destroyed", ATTACKS_RULE, unit=m.unit_id,
+        ctx.log.emit("destroyed", rule, unit=m.unit_id,
                      reason=f"its last model was removed as a casualty (attacks by {by})")
     return True

@@ -53,7 +53,9 @@ class MoveOutcome:
     geometry ``MovePlan`` (None when no move was attempted); ``violations``
     what the solver could not meet plus what the validator found in its
     answer (empty for a legal move); ``refusal`` why no move was attempted
-    (not eligible, no targets).
+    and ``refusal_kind`` what kind of reason it is: "not eligible" (12.03 /
+    12.08 ELIGIBLE IF), "no pile-in target" or "no consolidation mode applies"
+    (BEFORE MOVING).
     """
 
     unit: str
@@ -64,6 +66,7 @@ class MoveOutcome:
     violations: list[Any] = field(default_factory=list)
     validator: list[Any] = field(default_factory=list)
     refusal: str | None = None
+    refusal_kind: str = "not eligible"
     start: dict[str, tuple[float, float]] = field(default_factory=dict)
     fixed: frozenset[str] = frozenset()
 
@@ -150,6 +153,7 @@ def plan_pile_in(state: Battlefield, geo: Geometry, unit_id: str, decisions: Dec
     if not targets:
         out.refusal = (f"{unit_id} is not engaged and no enemy unit is within "
                        f"{state.rules.pile_in_target_range:g}\" ({R_PILE_IN} BEFORE MOVING)")
+        out.refusal_kind = "no pile-in target"
         return out
     if geo.unit_engaged(unit_id):
         chosen: tuple[str, ...] = tuple(targets)
@@ -178,7 +182,8 @@ def plan_consolidation(state: Battlefield, geo: Geometry, unit_id: str,
     out = MoveOutcome(unit_id, mode or "none", R_CONSOLIDATE)
     if mode is None or not ids:
         out.refusal = (f"{unit_id} is not engaged and no enemy unit and no objective is within "
-                       f"{state.rules.consolidate_distance:g}\" ({R_CONSOLIDATE} BEFORE MOVING)")
+                       f"{gmoves.CONSOLIDATION_MODE_RANGE:g}\" ({R_CONSOLIDATE} BEFORE MOVING)")
+        out.refusal_kind = "no consolidation mode applies"
         return out
     player = state.unit(unit_id).player
     if mode == "ongoing":
