@@ -42,6 +42,18 @@ def place(points, radius, taken):
     return kept
 
 
+def battlefield(units: list[dict], edition: str, terrain=()):
+    """A 44" x 44" fight-phase table with red (active) and blue, objective A at (22, 22)."""
+    return from_dict({
+        "map": {"name": "random", "ruleset": "fight-phase", "width": 44, "depth": 44},
+        "rules": {"edition": edition},
+        "players": [{"id": "red", "active": True}, {"id": "blue"}],
+        "terrain": list(terrain),
+        "objectives": [{"id": "A", "at": [22, 22]}],
+        "units": units,
+    })
+
+
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(red=st.lists(spot, min_size=1, max_size=6), blue=st.lists(spot, min_size=1, max_size=6),
        red_base=st.sampled_from(sorted(BASES)), blue_base=st.sampled_from(sorted(BASES)),
@@ -56,14 +68,10 @@ def test_random_pile_in_keeps_the_hard_clauses(red, blue, red_base, blue_base, e
     reds = place(red, BASES[red_base], taken)
     blues = place(blue, BASES[blue_base], taken)
     assume(reds and blues)
-    state = from_dict({
-        "map": {"name": "random", "ruleset": "fight-phase", "width": 44, "depth": 44},
-        "rules": {"edition": edition},
-        "players": [{"id": "red", "active": True}, {"id": "blue"}],
-        "terrain": terrain,
-        "units": [{"id": "r", "player": "red", "base": red_base, "charged": True, "models": reds},
-                  {"id": "b", "player": "blue", "base": blue_base, "models": blues}],
-    })
+    state = battlefield([{"id": "r", "player": "red", "base": red_base, "charged": True,
+                          "models": reds},
+                         {"id": "b", "player": "blue", "base": blue_base, "models": blues}],
+                        edition, terrain)
     geo = snapshot(state)
     targets, _ = pile_in_targets(state, geo, "r")
     assume(targets)
@@ -111,13 +119,7 @@ def test_random_consolidation_keeps_the_hard_clauses(red, blue, more, edition):
              {"id": "b", "player": "blue", "base": "32mm", "models": blues}]
     if greens:
         units.append({"id": "g", "player": "blue", "base": "32mm", "models": greens})
-    state = from_dict({
-        "map": {"name": "random", "ruleset": "fight-phase", "width": 44, "depth": 44},
-        "rules": {"edition": edition},
-        "players": [{"id": "red", "active": True}, {"id": "blue"}],
-        "objectives": [{"id": "A", "at": [22, 22]}],
-        "units": units,
-    })
+    state = battlefield(units, edition)
     geo = snapshot(state)
     mode, options = consolidation_options(state, geo, "r")
     assume(mode is not None)
@@ -158,13 +160,7 @@ def test_small_units_move_legally_whenever_a_simple_legal_move_exists(red, blue,
              {"id": "b", "player": "blue", "base": base, "models": blues}]
     if greens:
         units.append({"id": "g", "player": "blue", "base": base, "models": greens})
-    state = from_dict({
-        "map": {"name": "random", "ruleset": "fight-phase", "width": 44, "depth": 44},
-        "rules": {"edition": edition},
-        "players": [{"id": "red", "active": True}, {"id": "blue"}],
-        "objectives": [{"id": "A", "at": [22, 22]}],
-        "units": units,
-    })
+    state = battlefield(units, edition)
     geo = snapshot(state)
     if consolidate:
         mode, options = consolidation_options(state, geo, "r")
