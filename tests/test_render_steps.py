@@ -126,7 +126,8 @@ def test_registered_drawer_runs_and_unknown_keys_are_skipped(state):
 def test_describe_roll_event():
     ev = Event("roll", "fight-phase.txt 12.05", {"purpose": "hit", "dice": [4], "modifiers": [],
                                                  "target": 3, "result": True})
-    assert describe_event(ev) == "hit: [4] vs 3 -> yes"
+    # the caption reads the shared wording (tabletop.rules.describe)
+    assert describe_event(ev) == "Hit: rolled 4 needing 3+ -> yes."
 
 
 def test_save_frames_names_and_sizes(tmp_path, state):
