@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +66,8 @@ POSITION_DECIMALS = 2           # a dropped model's centre is rounded to 0.01"
 LABEL_FONT_PX = 22              # the ruler and drag labels
 LEGEND_MAX_FRACTION = 0.3       # the legend strip takes at most this share of the window height
 MESSAGES_SHOWN = 6              # messages kept in the panel (newest first)
+SETTLE_S = 0.15                 # after the last wheel notch or arrow key, the board is redrawn in full;
+                                # until then the last full image is shifted and scaled
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
 
 PANEL_BG = (34, 36, 40)
@@ -163,6 +166,8 @@ class App:
         self._cache: tuple[int, Battlefield, Geometry] | None = None
         self._board: tuple[Any, Geometry, pygame.Surface] | None = None
         self._legend: tuple[Any, Battlefield, pygame.Surface] | None = None
+        self.settle_s = SETTLE_S
+        self._settle_at = 0.0           # time.monotonic() when the view last stops moving
         self.size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
         self.manager = pygame_gui.UIManager(self.size)
         self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
@@ -321,6 +326,7 @@ class App:
             dx = {pygame.K_LEFT: PAN_STEP_PX, pygame.K_RIGHT: -PAN_STEP_PX}.get(k, 0)
             dy = {pygame.K_UP: PAN_STEP_PX, pygame.K_DOWN: -PAN_STEP_PX}.get(k, 0)
             self.view.pan(dx, dy)
+            self._moved_view()
 
     def _down(self, event) -> None:
         if event.button == 1:
@@ -412,6 +418,17 @@ class App:
     def zoom(self, pos, factor: float) -> None:
         """Zoom by ``factor`` keeping the table point under ``pos`` (pixels) fixed."""
         self.view.zoom_about(pos[0], pos[1], factor)
+        self._moved_view()
+
+    def _moved_view(self) -> None:
+        """The wheel or a key moved the view: show the last board image moved until
+        ``settle_s`` passes without another, then draw the board afresh."""
+        self._settle_at = time.monotonic() + self.settle_s
+
+    @property
+    def view_moving(self) -> bool:
+        """Whether the view is being dragged, wheeled or panned by keys right now."""
+        return self.pan_from is not None or time.monotonic() < self._settle_at
 
     def select(self, model_id: str | None) -> None:
         """Select a model (and so its unit), or nothing."""
@@ -556,6 +573,8 @@ class App:
         rect = self.board_rect.clip(surface.get_rect())
         board = surface.subsurface(rect)
         img, offset = self._board_image(rect.size, state, geo)
+        if offset != (0, 0) or img.get_size() != rect.size:
+            board.fill(DEFAULT_THEME.background)
         board.blit(img, offset)
         self._draw_tools(board, geo)
         legend = self.legend_rect.clip(surface.get_rect())
@@ -566,9 +585,11 @@ class App:
     def _board_image(self, size, state: Battlefield, geo: Geometry):
         """The board drawn by render and where to blit it.
 
-        Kept until the state, view, overlays or selection change; while the
-        right button drags the view the last image is shifted instead (the
-        board is drawn afresh when the button is let go).
+        Kept until the state, view, overlays or selection change.  While the
+        view moves (``view_moving``: the right button drags it, or the wheel or
+        an arrow key moved it less than ``settle_s`` ago) the last full image is
+        shifted and scaled to the new view instead, and the board is drawn
+        afresh once it stops.
         """
         v = self.view
         key = (size, v.scale, v.origin_x, v.origin_y, self.overlays, self.selected,
@@ -577,8 +598,8 @@ class App:
             old = self._board[0]
             if old == key:
                 return self._board[2], (0, 0)
-            if self.pan_from is not None and old[:2] == key[:2] and old[4:] == key[4:]:
-                return self._board[2], (round(v.origin_x - old[2]), round(v.origin_y - old[3]))
+            if self.view_moving and old[0] == key[0] and old[4:] == key[4:]:
+                return moved_image(self._board[2], old[1:4], (v.scale, v.origin_x, v.origin_y), size)
         img = pygame.Surface(size)
         if self.step_mode:
             # the panel shows the step's title, clause and rolls: no caption plate on the board
@@ -593,8 +614,9 @@ class App:
 
     def _legend_image(self, size, state: Battlefield) -> pygame.Surface:
         key = (size, self.view.scale, self.overlays)
-        if self._legend is not None and self._legend[0] == key and self._legend[1] is state:
-            return self._legend[2]
+        if self._legend is not None and self._legend[1] is state and (
+                self._legend[0] == key or (self.view_moving and self._legend[0][0] == size)):
+            return self._legend[2]   # (the scale bar catches up when the view settles)
         img = pygame.Surface(size)
         draw_legend(img, state, self.view, img.get_rect(), overlays=self.overlays)
         self._legend = (key, state, img)
@@ -634,3 +656,26 @@ class App:
             pygame.draw.circle(surface, colour, (int(s[0]), int(s[1])), 3)
             label = text.inches(d.moved) + (f"  overlaps {', '.join(d.overlaps)}" if d.overlaps else "")
             self._label(surface, label, e, colour)
+
+
+def moved_image(img: pygame.Surface, old: tuple[float, float, float], new: tuple[float, float, float],
+                size: tuple[int, int]) -> tuple[pygame.Surface, tuple[int, int]]:
+    """The part of ``img`` (drawn with view ``old`` = (scale, origin x, origin y)) that
+    shows on a ``size`` board under view ``new``, scaled, and where to blit it.
+
+    A table point at screen ``p`` under ``old`` is at ``o' + (p - o) * k`` under
+    ``new`` (``k`` the ratio of the scales), so the old image scaled by ``k`` goes
+    at ``o' - o * k``; only the piece that lands on the board is scaled.
+    """
+    k = new[0] / old[0]
+    ox, oy = new[1] - old[1] * k, new[2] - old[2] * k
+    if abs(k - 1.0) < 1e-9:
+        return img, (round(ox), round(oy))
+    w, h = size
+    src = pygame.Rect(math.floor(-ox / k), math.floor(-oy / k), math.ceil(w / k) + 2, math.ceil(h / k) + 2)
+    src = src.clip(img.get_rect())
+    if src.w <= 0 or src.h <= 0:
+        return pygame.Surface((1, 1)), (w, h)
+    out = (max(1, round(src.w * k)), max(1, round(src.h * k)))
+    piece = pygame.transform.scale(img.subsurface(src), out)
+    return piece, (round(ox + src.x * k), round(oy + src.y * k))
