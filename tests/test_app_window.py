@@ -388,3 +388,52 @@ def test_panning_shifts_the_last_board_image_until_the_button_is_let_go(app):
     release(app, (520, 490), button=3)
     app.draw(surf)
     assert app._board[2] is not first
+
+
+def test_wheel_shows_the_last_image_scaled_until_the_view_settles(app):
+    surf = pygame.Surface((1400, 900))
+    app.draw(surf)
+    first = app._board[2]
+    app.handle(E(pygame.MOUSEMOTION, pos=(400, 300), rel=(0, 0), buttons=(0, 0, 0)))
+    app.handle(E(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    assert app.view_moving
+    app.draw(surf)
+    assert app._board[2] is first                       # scaled, not redrawn
+    # the point under the cursor stays put while zooming, so its pixel does too
+    assert surf.get_at((400, 300)) == first.get_at((400, 300))
+    app._settle_at = 0.0                                # SETTLE_S has passed
+    assert not app.view_moving
+    app.draw(surf)
+    assert app._board[2] is not first and app._board[0][1] == pytest.approx(11.5)
+
+
+def test_arrow_keys_shift_the_last_image_until_the_view_settles(app):
+    surf = pygame.Surface((1400, 900))
+    app.draw(surf)
+    first = app._board[2]
+    key(app, pygame.K_LEFT)                             # the view moves 40 px right
+    app.draw(surf)
+    assert app._board[2] is first
+    assert surf.get_at((540, 500)) == first.get_at((500, 500))
+    app._settle_at = 0.0
+    app.draw(surf)
+    assert app._board[2] is not first
+
+
+def test_moved_image_scales_about_the_new_view():
+    from tabletop.app.app import moved_image
+    # old view: 10 px/inch, origin (0, 100); zoom x2 about pixel (50, 50) (table (5, 5)):
+    # new scale 20, origin (50 - 5 x 20, 50 + 5 x 20) = (-50, 150).  Old pixel (60, 40) is
+    # table (6, 6) -> new pixel (-50 + 6 x 20, 150 - 6 x 20) = (70, 30)
+    img = pygame.Surface((100, 100))
+    img.fill((0, 0, 0))
+    img.fill((255, 0, 0), pygame.Rect(60, 40, 1, 1))
+    piece, at = moved_image(img, (10.0, 0.0, 100.0), (20.0, -50.0, 150.0), (100, 100))
+    out = pygame.Surface((100, 100))
+    out.fill((0, 0, 255))
+    out.blit(piece, at)
+    assert tuple(out.get_at((70, 30)))[:3] == (255, 0, 0)
+    assert tuple(out.get_at((71, 31)))[:3] == (255, 0, 0)   # one old pixel is 2 x 2 now
+    assert tuple(out.get_at((72, 30)))[:3] == (0, 0, 0)
+    # the same scale: a plain shift
+    assert moved_image(img, (10.0, 0.0, 100.0), (10.0, 7.0, 95.0), (100, 100))[1] == (7, -5)

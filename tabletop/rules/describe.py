@@ -200,9 +200,9 @@ def _selected(ev: Event) -> str:
 
 
 _MODES = {
-    "ongoing": "an ongoing consolidation (it stays in the fight)",
-    "engaging": "an engaging consolidation (into new enemies)",
-    "objective": "an objective consolidation",
+    "ongoing": "ongoing consolidation",
+    "engaging": "engaging consolidation, into new enemies",
+    "objective": "objective consolidation",
 }
 
 
@@ -211,12 +211,13 @@ def _move(ev: Event) -> str:
     dist = ev.get("distances") or {}
     targets = ev.get("targets") or []
     unit, player = _g(ev, "unit"), _g(ev, "player")
+    toward = f" toward {id_list(targets)}" if targets else ""
     if ev.type == "pile_in":
         verb = f"{player} piles in with {unit}"
     else:
         mode = ev.get("mode")
-        verb = f"{player} consolidates {unit}" + (f" ({_MODES.get(mode, mode)})" if mode else "")
-    toward = f" toward {id_list(targets)}" if targets else ""
+        verb = f"{player} consolidates {unit}"
+        toward += f" ({_MODES.get(mode, f'{mode} consolidation')})" if mode else ""
     if not moves:
         return f"{verb}{toward}: no model moves (each is in base contact or already placed)."
     longest = max((float(v) for v in dist.values()), default=0.0)
