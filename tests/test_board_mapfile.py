@@ -246,3 +246,20 @@ def test_challenges_option_must_match_the_ruleset(write_map):
     with pytest.raises(MapValidationError) as e:
         mapfile.load(path)
     assert "rules.challenges" in e.value.problems[0]
+
+
+def test_model_ids_survive_casualties_through_save(write_map):
+    s = mapfile.load(write_map(GOOD))
+    after = s.without_models(["int/1", "spears/2"])
+    text = mapfile.dumps(after)
+    again = mapfile.from_dict(tomllib.loads(text))
+    assert [m.id for m in again.unit("int").models] == ["int/2", "int/3", "int/4"]
+    assert [m.id for m in again.unit("spears").models][:3] == ["spears/1", "spears/3", "spears/4"]
+    assert again == after
+
+
+def test_duplicate_model_numbers_are_an_error(write_map):
+    path = write_map(GOOD.replace("models = [[10, 5], [11.5, 5],", "models = [[10, 5], { at = [11.5, 5], n = 1 },"))
+    with pytest.raises(MapValidationError) as e:
+        mapfile.load(path)
+    assert "units[0].models[1]: model number 1 is already models[0]" in e.value.problems[0]

@@ -92,7 +92,9 @@ def test_friend_in_the_way_is_walked_round(edition):
     assert "r/1" not in plan.positions                  # A does not move
     path = plan.paths["r/2"]
     a_centre = state.model("r/1").at
-    # B's path goes round A, never through or onto it
+    # B's path goes round A, never through or onto it: its centre line stays out of A's
+    # base, and B's base stays off it (centres at least 1.26" apart, less the tolerance)
+    assert not LineString(path).intersects(geo.footprint("r/1"))
     assert min_gap_along(path, R32, a_centre, R32) >= -state.rules.tol
     # by hand: the spot touching both A and E1 is (20.63, 20 -/+ 1.09); the shortest way
     # round A is a 1.141" tangent plus a 77.8 degree arc of radius 1.26" (1.711"): 2.852"

@@ -111,6 +111,7 @@ def test_engaging_consolidation_engages_every_selected_unit():
     _spec, plan, after = consolidate(state, geo)
     assert plan.violations == []
     assert after.engaged_units("r") == ["x", "y"]
+    assert all(state.model(t).unit_id in ("x", "y") for t in plan.closest.values())
     # each model moves 0.5" or more (2.5 -> 2.0") but they stay within 2" of each other:
     # 0.2 + the two moves <= 2.0
     assert after.in_coherency("r")

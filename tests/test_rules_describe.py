@@ -116,18 +116,17 @@ def test_with_rule_appends_the_clause():
 
 
 def test_unknown_types_read_generically_and_rulesets_register_their_own():
-    e = ev("combat_score", "rank-and-flank-combat.txt 5", unit="a", score=3, ranks=[1, 2],
-           sides={"front": 2})
-    assert describe(e) == "Combat score: unit a, score 3, ranks 1 and 2, sides {front: 2}."
-    assert generic(ev("fled")) == "Fled."
+    e = ev("banner_score", "a-ruleset.txt 5", unit="a", score=3, ranks=[1, 2], sides={"front": 2})
+    assert describe(e) == "Banner score: unit a, score 3, ranks 1 and 2, sides {front: 2}."
+    assert generic(ev("rallied")) == "Rallied."
     try:
-        register_describer("combat_score", lambda x: f"{x['unit']} scores {x['score']}.")
+        register_describer("banner_score", lambda x: f"{x['unit']} scores {x['score']}.")
         assert describe(e) == "a scores 3."
-        assert "combat_score" in describer_types()
+        assert "banner_score" in describer_types()
         # a wording that needs a field the event lacks falls back to the generic form
-        assert describe(ev("combat_score", unit="a")) == "Combat score: unit a."
+        assert describe(ev("banner_score", unit="a")) == "Banner score: unit a."
     finally:
-        d._DESCRIBERS.pop("combat_score", None)
+        d._DESCRIBERS.pop("banner_score", None)
     with pytest.raises(ValueError):
         register_describer("", lambda x: "")
 

@@ -307,7 +307,7 @@ def _build_unit(u: UnitIn) -> Unit:
         layout = tuple((m.x, m.y, m.facing_deg) for m in models)
     else:
         for k, m in enumerate(u.models or []):
-            models.append(_make_model(u, k + 1, m.at[0], m.at[1], m, facing))
+            models.append(_make_model(u, m.n if m.n is not None else k + 1, m.at[0], m.at[1], m, facing))
     return Unit(
         id=u.id, player=u.player, base=base, models=tuple(models), name=u.name,
         keywords=tuple(u.keywords), profile=dict(u.profile), weapons=tuple(u.weapons),
@@ -402,8 +402,11 @@ def _unit_table(unit: Unit) -> dict[str, Any]:
     if unit.facing_deg is not None:
         out["facing"] = _num(unit.facing_deg)
     models: list[Any] = []
-    for m in unit.models:
+    for k, m in enumerate(unit.models):
         t = _model_table(m, unit, with_at=True)
+        number = int(m.id.rsplit("/", 1)[1])
+        if number != k + 1:
+            t["n"] = number   # keep the id (e.g. after casualties) so reports and events still match
         if set(t) == {"at"}:
             models.append(t["at"])
         elif set(t) == {"at", "facing"}:

@@ -194,6 +194,7 @@ class ModelIn(_Strict):
     weapons: list[dict[str, Any]] | None = None
     keywords: list[str] | None = None
     status: list[str] | None = None
+    n: int | None = Field(default=None, ge=1)      # model number in its id (<unit>/<n>); default: place in file order
     file: int | None = Field(default=None, ge=1)   # formation slot (1-based, left to right)
     rank: int | None = Field(default=None, ge=1)   # formation slot (1-based, front to back)
 
@@ -269,8 +270,16 @@ class UnitIn(_Strict):
             for i, m in enumerate(self.models):
                 if m.at is None:
                     raise ValueError(f"models[{i}]: a model needs at = [x, y]")
+            numbers: dict[int, int] = {}
+            for i, m in enumerate(self.models):
+                n = m.n if m.n is not None else i + 1
+                if n in numbers:
+                    raise ValueError(f"models[{i}]: model number {n} is already models[{numbers[n]}]")
+                numbers[n] = i
         else:
             for i, m in enumerate(self.models or []):
+                if m.n is not None:
+                    raise ValueError(f"models[{i}]: in a formation unit models are numbered by their slot; drop n")
                 if m.at is not None:
                     raise ValueError(
                         f"models[{i}]: in a formation unit models are laid out by the formation; "

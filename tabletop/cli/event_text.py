@@ -6,14 +6,21 @@ where an event sits in the phase (steps flush left, rolls and wounds
 indented under the fight they belong to), the clause in brackets, and the
 per-model lines of a move.  Event types no wording knows print in the
 generic form ``Combat score: unit a, score 3.``.
+
+The rank-and-flank and challenge rulesets wrote their terminal lines here in
+the CLI (``rnf_event_text.FORMATS``, ``challenge_text.FORMATS``); those lines
+print as they always did, and are registered with ``register_describer`` (less
+their indent and clause) so the frames' captions read them too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from tabletop.rules.describe import describe, num, register_describer  # noqa: F401  (re-exported)
+from tabletop.rules.describe import describe, describer_types, num, register_describer  # noqa: F401
 from tabletop.rules.events import Event
+
+_RULESET_LINES: dict[str, Callable[[Event], str]] = {}
 
 INDENT = {"phase_step": "== ", "combat_step": "-- ", "roll": "    ", "wounded": "    ",
           "removed": "    ", "no_save": "    ", "no_attacks": "  ", "attacks_resolved": "  ",
@@ -33,6 +40,9 @@ def _move_lines(ev: Event) -> list[str]:
 
 def lines(ev: Event) -> list[str]:
     """The terminal lines for one event ([] for events not worth a line)."""
+    own = _RULESET_LINES.get(ev.type)
+    if own is not None:
+        return [line for line in own(ev).split("\n") if line.strip()]
     text = describe(ev, with_rule=ev.type not in ("roll", "wounded", "removed", "no_save"))
     if not text:
         return []
@@ -50,3 +60,30 @@ def printer(stream) -> Callable[[Event], None]:
         for line in lines(ev):
             print(line, file=stream, flush=True)
     return listen
+
+
+def _sentence(fn: Callable[[Event], str]) -> Callable[[Event], str]:
+    """A ruleset's terminal line as a caption sentence: no indent, no trailing clause."""
+    def describe_it(ev: Event) -> str:
+        text = fn(ev).strip()
+        suffix = f"({ev.rule})" if ev.rule else None
+        if suffix and text.endswith(suffix):
+            text = text[:-len(suffix)].rstrip()
+        return text
+    return describe_it
+
+
+def _merge_ruleset_formats() -> None:
+    """Rulesets' own event lines (additive; one module per ruleset).  The Fight phase's
+    wording wins where a type is in both, as before."""
+    from tabletop.cli.challenge_text import FORMATS as CHALLENGES
+    from tabletop.cli.rnf_event_text import FORMATS as RNF
+    known = set(describer_types())
+    for key, fn in [*RNF.items(), *CHALLENGES.items()]:
+        if key in known or key in _RULESET_LINES:
+            continue
+        _RULESET_LINES[key] = fn
+        register_describer(key, _sentence(fn))
+
+
+_merge_ruleset_formats()

@@ -82,11 +82,24 @@ def run(args) -> int:
     state = load_map(args.map)
     ruleset = ruleset_for(state)
     if args.odds:
+        report = None
+        if state.rules.challenges:          # challenge odds (tabletop.rules.challenges.report)
+            from tabletop.rules.challenges.report import challenge_odds, odds_lines
+            report = challenge_odds(state)
+            if not args.json:
+                print("\n".join(odds_lines(report)))
+            if ruleset.odds is None:
+                if args.json:
+                    print_json(report)
+                return 0
         if ruleset.odds is None:
             raise TabletopError(f"{args.map}: no odds for this ruleset ({state.ruleset})")
         odds = ruleset.odds(state)
         if args.json:
-            print_json(odds)
+            print_json({**odds, "challenge_odds": report} if report is not None and isinstance(odds, dict)
+                       else odds)
+        elif isinstance(odds, dict) and isinstance(odds.get("text"), str):
+            print(odds["text"])
         else:
             for k, v in (odds.items() if isinstance(odds, dict) else [("odds", odds)]):
                 print(f"{k}: {v}")

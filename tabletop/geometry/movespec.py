@@ -97,7 +97,9 @@ class MovePlan:
     positions : {model id: (x, y)}
         End centre of every moved model.
     closest : {model id: id}
-        The target model (or objective) each moved model moved toward.
+        For each moved model, the model of its closest target nearest to where
+        it ends (its distance to the target is measured to it), or the
+        objective: the line to draw.
     violations : list of Violation
         Empty when the move is legal.
     order : list of model ids

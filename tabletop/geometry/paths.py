@@ -5,11 +5,15 @@ impassable terrain piece ("impassable", "building") a ring of static
 segments, the table edges walls; the moving base is a dynamic body pulled
 through a force-limited pivot joint by a kinematic control body (the pymunk
 tank example), so obstacles push back and bases slide around each other.
-The body is steered at an aim point; when it presses head-on into an
-obstacle it turns along the obstacle's tangent, to one side and then the
-other.  Shapely then pulls the route tight (the shortest polyline through the
-route's own points whose sweep stays clear of every base and terrain piece)
-and cuts it at the maximum distance.
+The body is steered at an aim point (``contact_spot``: the free spot in base
+contact with the target nearest as the crow flies); pressing head-on into an
+obstacle it follows the obstacle's outline, keeping it on one hand (on a
+second try the other), until heading for the aim leads away from it (a bug
+algorithm).  Shapely then pulls the route tight (the shortest polyline
+through the route's own points whose sweep stays clear of every base and
+terrain piece) and cuts it at the maximum distance.  The simulation runs at
+a fixed time step; the step length follows the clearance to the nearest base
+it is not touching, so it never jumps into one.
 
 Inches, origin bottom-left, y up; bases keep their facing (no rotation).
 """
@@ -411,21 +415,26 @@ def contact_spot(arena: Arena, base: Base, facing_deg: float, start: XY, target:
                         for f in np.linspace(0.0, 1.0, SPOT_COUNT, endpoint=False)])
     pts = pts[np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1])
               <= max_distance + gap + 2.0 * base.radius]
-    if not len(pts):
-        return None
-    inset = base.radius if base.is_round else max(base.along, base.across) / 2.0
-    on_table = ((pts[:, 0] >= inset) & (pts[:, 0] <= arena.width - inset)
-                & (pts[:, 1] >= inset) & (pts[:, 1] <= arena.depth - inset))
-    pts = pts[on_table]
-    if not len(pts):
-        return None
-    clear = _Clearance(arena, base, facing_deg, start, obstacles,
-                       sim_reach(base, max_distance)).clear_at([tuple(p) for p in pts])
-    pts = pts[clear]
+    pts = pts[free_at(arena, base, facing_deg, start, obstacles, pts)] if len(pts) else pts
     if not len(pts):
         return None
     k = int(np.argmin(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1])))
     return (float(pts[k, 0]), float(pts[k, 1]))
+
+
+def free_at(arena: Arena, base: Base, facing_deg: float, start: XY,
+            obstacles: Sequence[Obstacle], points: Sequence[XY]) -> np.ndarray:
+    """For each point: the base standing there is on the table and overlaps no
+    obstacle or impassable terrain (beyond a quarter of the tolerance)."""
+    xy = np.asarray(points, dtype=float).reshape(-1, 2)
+    if not len(xy):
+        return np.zeros(0, dtype=bool)
+    inset = base.radius if base.is_round else max(base.along, base.across) / 2.0
+    on = ((xy[:, 0] >= inset) & (xy[:, 0] <= arena.width - inset)
+          & (xy[:, 1] >= inset) & (xy[:, 1] <= arena.depth - inset))
+    far = float(np.hypot(xy[:, 0] - start[0], xy[:, 1] - start[1]).max())
+    clear = _Clearance(arena, base, facing_deg, start, obstacles, far + 2.0 * base.radius + 1.0)
+    return on & clear.clear_at([tuple(p) for p in xy])
 
 
 def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,

@@ -26,6 +26,7 @@ from tabletop.geometry.paths import (
     Route,
     contact_spot,
     find_routes,
+    free_at,
     near_obstacles,
 )
 from tabletop.geometry.sweeps import XY, prefix_to, samples
@@ -34,6 +35,8 @@ from tabletop.geometry.sweeps import XY, prefix_to, samples
 AIMS_PER_MODEL = 3
 #: end points are tried every this many inches along a route
 SAMPLE_STEP = 0.05
+#: spots engaged with several units at once are looked for on a grid this fine
+SPOT_GRID = 0.1
 
 
 @dataclass
@@ -58,21 +61,23 @@ class Reach:
 
 
 def obstacles_for(ctx: MoveContext, mid: str, where: dict[str, XY]) -> list[Obstacle]:
-    """Every other model on the table as an obstacle, at ``where`` (else where it stands)."""
+    """Every other model on the table as an obstacle, at ``where`` (else where it
+    stands), in id order (so a route does not depend on the order of the map's units)."""
     out = []
     for m in ctx.local.models():
         if m.id == mid:
             continue
         x, y = where.get(m.id, (m.x, m.y))
         out.append(Obstacle(m.id, m.base, x, y, m.facing_deg))
-    return out
+    return sorted(out, key=lambda ob: ob.id)
 
 
 def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
-                  goal: str | None = None) -> Reach | None:
+                  goal: str | tuple[str, ...] | None = None) -> Reach | None:
     """The best end point along ``route`` that keeps the model's own clauses, or None.
 
-    ``goal`` is the enemy unit to be engaged with (default: the model's closest target).
+    ``goal`` is the enemy unit to be engaged with (default: the model's closest
+    target), or a tuple of enemy units to be engaged with all at once.
     """
     if len(route.path) < 2:
         return None
@@ -90,9 +95,11 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
         contact = ctx.contact_at(mid, xy)
         dist = ctx.dist_at(mid, xy)
     else:
-        dist = ctx.dist_at(mid, xy, goal)
-        achieved = ctx.engaged_at(mid, xy, goal)
-        contact = np.array([tolmod.in_contact(v, ctx.tol) for v in dist], dtype=bool)
+        units = goal if isinstance(goal, tuple) else (goal,)
+        dists = np.array([ctx.dist_at(mid, xy, u) for u in units])
+        achieved = np.all([ctx.engaged_at(mid, xy, u) for u in units], axis=0)
+        dist = dists.max(axis=0)
+        contact = np.array([tolmod.in_contact(v, ctx.tol) for v in dists.min(axis=0)], dtype=bool)
     best_k, best_key = None, None
     for k in np.nonzero(ok)[0].tolist():
         key = (bool(achieved[k]), bool(contact[k]), -round(float(dist[k]), 6), -pts[k][0])
@@ -162,4 +169,74 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
             break
     if cache is not None:
         cache[key] = best
+    return best
+
+
+def reach_all(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
+              units: tuple[str, ...], cache: dict | None = None) -> Reach | None:
+    """Move one model to end engaged with every one of ``units`` at once
+    (engaging consolidation, 12.08 AFTER MOVING), others at ``where``.
+
+    It aims at the nearest free spots (``SPOT_GRID`` apart, within the maximum
+    distance as the crow flies) that are engaged with all of them and keep the
+    model's own clauses, nearest first (``AIMS_PER_MODEL`` of them).
+
+    Returns
+    -------
+    Reach or None
+        None when no spot is found or none is reached.
+    """
+    m = ctx.models[mid]
+    start = ctx.start[mid]
+    spec = ctx.spec
+    obstacles = near_obstacles(m.base, start, obstacles_for(ctx, mid, where), spec.max_distance)
+    key = None
+    if cache is not None:
+        key = (mid, units, tuple(sorted((ob.id, ob.x, ob.y) for ob in obstacles)))
+        if key in cache:
+            return cache[key]
+    n = int(spec.max_distance / SPOT_GRID)
+    grid = np.array([(start[0] + i * SPOT_GRID, start[1] + j * SPOT_GRID)
+                     for i in range(-n, n + 1) for j in range(-n, n + 1)
+                     if 0 < math.hypot(i, j) * SPOT_GRID <= spec.max_distance])
+    pts = [tuple(p) for p in grid]
+    keep = free_at(arena, m.base, m.facing_deg, start, obstacles, pts) & ctx.ok_at(mid, pts)
+    for u in units:
+        keep &= ctx.engaged_at(mid, pts, u)
+    spots = grid[keep]
+    best: Reach | None = None
+    if len(spots):
+        order = np.argsort(np.hypot(spots[:, 0] - start[0], spots[:, 1] - start[1]), kind="stable")
+
+        def stop(p: XY) -> bool:
+            return all(ctx.engaged_at(mid, [p], u)[0] for u in units)
+
+        ids = ctx.target_models(units[0])
+        for k in order[:AIMS_PER_MODEL].tolist():
+            aim = (float(spots[k, 0]), float(spots[k, 1]))
+            near = ids[int(np.argmin(ctx.gaps_at(mid, [aim], units[0])[0]))]
+            for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, aim,
+                                     set(), spec.max_distance, stop):
+                r = best_on_route(ctx, mid, route, near, units)
+                if r is not None and (best is None or r.score > best.score):
+                    best = r
+            if best is not None and best.achieved:
+                break
+    if cache is not None:
+        cache[key] = best
+    return best
+
+
+def reach_best(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
+               cache: dict | None = None) -> Reach | None:
+    """``reach_model``; when that does not end engaged (within range), and the
+    goal is not out of reach, also the nearest free spots engaged with the
+    closest target (``reach_all``), whichever is better."""
+    best = reach_model(ctx, arena, mid, where, cache=cache)
+    if (best is not None and best.achieved) or ctx.objective is not None \
+            or ctx.out_of_reach(mid):
+        return best
+    alt = reach_all(ctx, arena, mid, where, (ctx.target[mid],), cache=cache)
+    if alt is not None and (best is None or alt.score > best.score):
+        return alt
     return best

@@ -493,6 +493,27 @@ class Geometry:
         return self.footprint(a).intersection(self.footprint(b))
 
 
+    # ------------------------------------------------------------ rank-and-flank
+    def formation(self, unit_id: str):
+        """The unit as a rank-and-flank grid (``geometry.ranks.UnitFormation``), cached.
+
+        Raises UnknownIdError when the unit has no models on the table.
+        """
+        cache = self.__dict__.setdefault("_formations", {})
+        if unit_id not in cache:
+            from tabletop.geometry.ranks import formation_of
+            cache[unit_id] = formation_of(self, unit_id)
+        return cache[unit_id]
+
+    def sides(self, unit_id: str):
+        """Which side of ``unit_id`` each enemy touches (``geometry.ranks.UnitSides``), cached."""
+        cache = self.__dict__.setdefault("_sides", {})
+        if unit_id not in cache:
+            from tabletop.geometry.ranks import sides_of
+            cache[unit_id] = sides_of(self, unit_id)
+        return cache[unit_id]
+
+
 # named default: how far unit outlines bridge between bases (inches), see unit_outline
 UNIT_OUTLINE_BRIDGE = 1.0
 

@@ -30,7 +30,7 @@ from tabletop.board.state import Battlefield
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.movespec import MoveContext, MovePlan, MoveSpec
 from tabletop.geometry.paths import Arena
-from tabletop.geometry.reach import Reach, reach_model
+from tabletop.geometry.reach import Reach, reach_all, reach_best, reach_model
 from tabletop.geometry.snapshot import Geometry
 from tabletop.geometry.sweeps import XY, core_of, cut_path, gap_matrix, samples
 from tabletop.geometry.validator import Found, check
@@ -136,8 +136,17 @@ class _Solver:
         violations = [f.violation for f in check(ctx, self.positions(), self.paths(),
                                                  arena=self.arena, cache=self.cache)]
         return MovePlan(ctx.spec, self.paths(), self.positions(),
-                        {m: r.aim for m, r in self.moves.items()}, violations,
+                        {m: self.closest(m, r.end) for m, r in self.moves.items()}, violations,
                         [m for m in order if m in self.moves])
+
+    def closest(self, mid: str, end: XY) -> str:
+        """The model of the model's closest target nearest to where it ends (the one
+        its distance to the target is measured to), or the objective."""
+        ctx = self.ctx
+        if ctx.objective is not None:
+            return ctx.objective.id
+        ids = ctx.target_models(ctx.target[mid])
+        return ids[int(np.argmin(ctx.gaps_at(mid, [end], ctx.target[mid])[0]))]
 
     def sanitise(self) -> None:
         """Put back every model whose move breaks one of its own clauses."""
@@ -159,7 +168,7 @@ class _Solver:
                 cur = self.moves.get(mid)
                 if (cur is not None and cur.achieved) or ctx.out_of_reach(mid):
                     continue
-                r = reach_model(ctx, self.arena, mid, self.where(but=mid), cache=self.cache)
+                r = reach_best(ctx, self.arena, mid, self.where(but=mid), cache=self.cache)
                 if r is None or (cur is not None and r.score <= cur.score):
                     continue
                 new = self.try_change(mid, r, now)
@@ -169,33 +178,43 @@ class _Solver:
                 return
 
     def engage_all(self) -> None:
-        """Engaging consolidation: aim models at each selected unit not yet engaged (12.08)."""
+        """Engaging consolidation: the unit must end engaged with every selected
+        unit (12.08).  For each selected unit not engaged yet, the models nearest
+        to it try to reach it — and, when a model is the only one engaged with
+        another selected unit, to stay engaged with that one too."""
         ctx = self.ctx
         for t in ctx.spec.targets:
-            now = self.keys(self.found())
-            if ("unit_engaged", None) not in now:
-                return
             if self._engaged_with(t):
                 continue
+            now = self.keys(self.found())
             order = sorted(ctx.movable(), key=lambda m: float(ctx.dist_at(m, [ctx.start[m]], t)[0]))
             for mid in order[:ENGAGE_TRIES]:
-                r = reach_model(ctx, self.arena, mid, self.where(but=mid), goal=t,
-                                cache=self.cache)
+                keep = tuple(u for u in ctx.spec.targets if u != t and self._engaged_with(u)
+                             and not self._engaged_with(u, but=mid))
+                if keep:
+                    r = reach_all(ctx, self.arena, mid, self.where(but=mid), (t, *keep),
+                                  cache=self.cache)
+                else:
+                    r = reach_model(ctx, self.arena, mid, self.where(but=mid), goal=t,
+                                    cache=self.cache)
                 if r is None or not r.achieved:
                     continue
                 old = self.moves.get(mid)
                 self.moves[mid] = r
                 new = self.keys(self.found())
-                if new - {("unit_engaged", None)} <= now and self._engaged_with(t):
+                if self._engaged_with(t) and new - now <= {("possible", mid)}:
                     break
                 if old is None:
                     self.moves.pop(mid)
                 else:
                     self.moves[mid] = old
 
-    def _engaged_with(self, t: str) -> bool:
+    def _engaged_with(self, t: str, but: str | None = None) -> bool:
+        """Some model of the unit (other than ``but``) ends engaged with enemy unit ``t``."""
         ctx = self.ctx
         for m in ctx.ids:
+            if m == but:
+                continue
             at = self.moves[m].end if m in self.moves else ctx.start[m]
             if ctx.engaged_at(m, [at], t)[0]:
                 return True

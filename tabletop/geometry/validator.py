@@ -50,7 +50,7 @@ from tabletop.errors import UnknownIdError
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.movespec import MoveContext, MoveSpec, Violation
 from tabletop.geometry.paths import Arena
-from tabletop.geometry.reach import reach_model
+from tabletop.geometry.reach import reach_best
 from tabletop.geometry.snapshot import Geometry, snapshot
 from tabletop.geometry.sweeps import (
     XY,
@@ -330,7 +330,7 @@ class _Check:
             for t in ctx.spec.targets:
                 if t not in engaged:
                     d = ga.distance(uid, t)
-                    self.add("unit_engaged", None, f"{uid} must end engaged with {t}, but ends "
+                    self.add(f"unit_engaged:{t}", None, f"{uid} must end engaged with {t}, but ends "
                                                    f"{d:.2f}\" from it ({self._engaged_words()})")
         elif kind == "objective":
             o = ctx.objective
@@ -355,7 +355,7 @@ class _Check:
         if ctx.achieved_at(m, [end])[0] or ctx.out_of_reach(m):
             return
         where = {k: v for k, v in self.end.items() if k != m}
-        alt = reach_model(ctx, self.arena, m, where, cache=self.cache)
+        alt = reach_best(ctx, self.arena, m, where, cache=self.cache)
         if alt is None or not alt.achieved:
             return
         mine = {(f.code, f.model) for f in self.found if f.code != "possible"}

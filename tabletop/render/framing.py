@@ -6,7 +6,8 @@ turns a table rectangle into a ``View``.  No pygame here.
 A step's *action* is what it is about: the models it moved (each path from
 start to end, the start ghosts and the reach drawn round them), the closest-
 target lines, the casualties, the selected model, the selected unit and the
-enemy units engaged with it.  Engaged-model highlights are not action: the
+enemy units engaged with it, and any ``focus`` points (``[[x, y], ...]``, drawn
+as nothing, for a ruleset to keep something in view).  Engaged-model highlights are not action: the
 Fight phase rings every engaged model on the table.  Drawers registered for
 other ``step.draw`` keys add their own points with ``register_focus``.
 
@@ -98,7 +99,11 @@ def _selected(step, value) -> list[Point]:
     return _model_points(step, [value]) if value else []
 
 
-for _k, _f in (("arrows", _arrows), ("reach", _reach), ("ghosts", _ghosts),
+def _focus(step, value) -> list[Point]:
+    return [_xy(p) for p in value or []]
+
+
+for _k, _f in (("focus", _focus), ("arrows", _arrows), ("reach", _reach), ("ghosts", _ghosts),
                ("casualties", _casualties), ("lines", _lines), ("closest", _closest),
                ("selected", _selected)):
     register_focus(_k, _f)

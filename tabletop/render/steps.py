@@ -18,6 +18,7 @@ in its own keys with ``register_drawer(key, fn)``.  The generic keys
 ``casualties``    [[x, y, base text], ...] ([x, y, base, facing] too) a cross where a model
                   was removed
 ``ghosts``        {model id: [x, y, facing]} the base drawn faintly at its start position
+``focus``         [[x, y], ...] points the frames keep in view (nothing drawn)
 
 Keys no drawer knows are skipped.  A drawer is ``fn(canvas, value)`` where
 ``canvas`` is a ``board.Canvas`` (surface, view, theme, state, geo) with
@@ -451,6 +452,7 @@ def _points_of(step) -> list[tuple[float, float]]:
         pts.append((float(item[0]), float(item[1])))
     for item in d.get("lines") or []:
         pts += [(float(item[0][0]), float(item[0][1])), (float(item[1][0]), float(item[1][1]))]
+    pts += [(float(p[0]), float(p[1])) for p in d.get("focus") or []]   # [[x, y], ...] to keep in view
     mids = list((d.get("highlight") or {}).keys()) + list((d.get("closest") or {}).keys())
     if d.get("selected"):
         mids.append(d["selected"])
@@ -613,3 +615,13 @@ def save_frames(steps: Sequence, folder: str, events: Sequence | None = None,
                    phase_box=phase_box)
         paths.append(save_png(surface, os.path.join(folder, f"{k:03d}-{slug(step.title)}.png")))
     return paths
+
+
+# rulesets' own drawers register themselves when imported (additive: one module per ruleset)
+RULESET_DRAWERS = ("tabletop.render.rank_and_flank", "tabletop.render.challenges")
+for _module in RULESET_DRAWERS:
+    try:
+        __import__(_module)
+    except ModuleNotFoundError as _exc:  # a ruleset whose drawers are not built
+        if _exc.name != _module:
+            raise

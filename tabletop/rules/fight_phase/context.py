@@ -45,6 +45,7 @@ class PhaseContext:
     consolidated: set[str] = field(default_factory=set)
     casualties: list[tuple[Model, str]] = field(default_factory=list)
     moves: list[Any] = field(default_factory=list)
+    challenges: Any = None   # the Challenge Sub-phase's record (challenges = "gambit")
     _geo: Geometry | None = None
 
     @property

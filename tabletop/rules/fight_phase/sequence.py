@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tabletop.rules.challenges import fight_hooks as challenges
 from tabletop.rules.fight_phase import actions
 from tabletop.rules.fight_phase.eligibility import eligible_units, fight_refusal
 
@@ -123,7 +124,10 @@ def fight_step(ctx: PhaseContext, fight_unit: FightUnit | None = None) -> None:
 PHASE_STEPS: tuple[PhaseStep, ...] = (
     PhaseStep("start", "Start of the Fight phase", actions.R_START, actions.start_of_phase),
     PhaseStep("pile_in", "Pile in", actions.R_PILE_IN_STEP, actions.pile_in_step),
+    # challenges = "gambit" only (tabletop.rules.challenges.fight_hooks)
+    PhaseStep("challenge", "Challenge Sub-phase", challenges.R_SUBPHASE, challenges.challenge_step),
     PhaseStep("fight", "Fight", "fight-phase.txt 12.04", fight_step),
+    PhaseStep("resolution", "Resolution", challenges.R_RESOLUTION, challenges.resolution_step),
     PhaseStep("consolidate", "Consolidate", actions.R_CONSOLIDATE_STEP, actions.consolidate_step),
     PhaseStep("end", "End of the Fight phase", actions.R_END, actions.end_of_phase),
 )

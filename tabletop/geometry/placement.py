@@ -1,0 +1,299 @@
+"""Finding legal spots on the table: returning challengers, stepping out of and into base contact.
+
+Coordinates are inches, origin bottom-left, y up; facing degrees
+counter-clockwise from +x.  Every test uses the map's one tolerance
+(``tolerance.py``) and exact edge-to-edge gaps (``footprints.py``).
+
+- ``find_return_spot`` (gambit-challenge.txt, Resolution): where a model
+  set aside for a challenge goes back: no overlap with any base, on the
+  table, not on impassable terrain, in coherency with at least one other
+  model of its unit (within ``coherency_range``; base contact for
+  rank-and-flank), and engaged with an enemy unit wherever possible; or, when
+  its unit is gone, in base contact with an enemy model of a unit it was
+  locked with.  Among the legal spots, the one nearest where the model stood
+  (named default ``PREFER = "nearest its old position"``).
+- ``swap_out_of_contact`` (character-challenge.txt ¶3): a model of the same
+  unit, not in base contact with an enemy, that can trade places with a
+  character so that the character ends out of base contact with every
+  enemy ("another model steps into their place").
+- ``swap_into_contact`` (character-challenge.txt ¶5): trade places inside
+  each unit so that two characters stand in base contact, when the table
+  allows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely import STRtree
+from shapely.geometry import Polygon
+
+from tabletop.board.state import Battlefield, Model
+from tabletop.geometry import tolerance as tolmod
+from tabletop.geometry.footprints import base_polygon, core_and_pad, shrunk
+from tabletop.geometry.snapshot import Geometry, snapshot
+
+PREFER = "nearest its old position"
+CONTACT_PREFERENCE = "face to face before corners, then the shortest move"
+RING_ANGLES = 72                 # candidate spots every 5 degrees around each base
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A legal spot: centre (inches), and what it satisfies."""
+
+    x: float
+    y: float
+    engaged: bool
+    coherent: bool
+    in_contact_with: tuple[str, ...] = ()
+
+    @property
+    def at(self) -> Point:
+        return (self.x, self.y)
+
+
+class _Obstacles:
+    """The bases and impassable terrain a new base must not overlap."""
+
+    def __init__(self, state: Battlefield, skip: Iterable[str] = ()):
+        skip = set(skip)
+        self.state = state
+        self.tol = state.rules.tol
+        self.models = [m for m in state.models() if m.id not in skip]
+        self.cores, self.pads, shapes = [], [], []
+        for m in self.models:
+            c, p = core_and_pad(m.base, m.x, m.y, m.facing_deg)
+            self.cores.append(c)
+            self.pads.append(p)
+            shapes.append(base_polygon(m.base, m.x, m.y, m.facing_deg))
+        self.tree = STRtree(shapes) if shapes else None
+        self.blocks = [Polygon(t.polygon) for t in state.terrain if t.impassable]
+        owner = {u.id: u.player for u in state.units}
+        self.player = [owner[m.unit_id] for m in self.models]
+
+    def gaps(self, model: Model, x: float, y: float, reach: float) -> list[tuple[int, float]]:
+        """(index, signed gap) of every base within ``reach`` of ``model`` placed at (x, y)."""
+        if self.tree is None:
+            return []
+        shape = base_polygon(model.base, x, y, model.facing_deg)
+        core, pad = core_and_pad(model.base, x, y, model.facing_deg)
+        idx = self.tree.query(shape, predicate="dwithin", distance=reach + self.tol)
+        return [(int(i), float(shapely.distance(core, self.cores[i])) - pad - self.pads[i])
+                for i in idx.tolist()]
+
+    def legal(self, model: Model, x: float, y: float) -> bool:
+        """On the table, overlapping no base and no impassable terrain."""
+        shape = base_polygon(model.base, x, y, model.facing_deg)
+        minx, miny, maxx, maxy = shape.bounds
+        t = self.tol
+        w, d = self.state.table.width, self.state.table.depth
+        if minx < -t or miny < -t or maxx > w + t or maxy > d + t:
+            return False
+        if any(tolmod.overlapping(g, t) for _, g in self.gaps(model, x, y, 0.0)):
+            return False
+        inner = shape.buffer(-t) if t > 0 else shape
+        return not any(b.intersects(inner) for b in self.blocks)
+
+
+def _ring(cx: float, cy: float, radius: float, n: int = RING_ANGLES) -> list[Point]:
+    return [(cx + radius * math.cos(2 * math.pi * k / n), cy + radius * math.sin(2 * math.pi * k / n))
+            for k in range(n)]
+
+
+def _reach(model: Model) -> float:
+    return max(model.base.along, model.base.across) / 2.0
+
+
+def _candidate_gaps(model: Model, cands: np.ndarray, obs: _Obstacles) -> tuple[np.ndarray, np.ndarray]:
+    """(legal mask, gap matrix (candidates x obstacle bases)) for ``model`` centred on each candidate."""
+    tol = obs.tol
+    n = len(cands)
+    if model.base.is_round:
+        r = model.base.radius
+        cores = shapely.points(cands)
+        pads = np.full(n, r)
+        shapes = None
+    else:
+        shapes = np.array([base_polygon(model.base, x, y, model.facing_deg) for x, y in cands], dtype=object)
+        cores = shapes
+        pads = np.zeros(n)
+    m = len(obs.models)
+    if m:
+        oc = np.array(obs.cores, dtype=object)
+        op = np.array(obs.pads, dtype=float)
+        gaps = shapely.distance(cores[:, None], oc[None, :]) - pads[:, None] - op[None, :]
+    else:
+        gaps = np.zeros((n, 0))
+    legal = ~(gaps < -tol).any(axis=1)
+    if shapes is not None and m:
+        # two polygons read a gap of 0 whether touching or intersecting: test the shrunk shapes
+        for i, j in zip(*np.nonzero((gaps <= 0) & (op[None, :] == 0))):
+            if legal[i] and shrunk(shapes[i], tol / 2).intersects(shrunk(oc[j], tol / 2)):
+                legal[i] = False
+    w, d = obs.state.table.width, obs.state.table.depth
+    if shapes is None:
+        b = np.column_stack([cands[:, 0] - r, cands[:, 1] - r, cands[:, 0] + r, cands[:, 1] + r])
+    else:
+        b = shapely.bounds(shapes)
+    legal &= (b[:, 0] >= -tol) & (b[:, 1] >= -tol) & (b[:, 2] <= w + tol) & (b[:, 3] <= d + tol)
+    for block in obs.blocks:
+        legal &= (shapely.distance(cores, block) - pads) >= -tol
+    return legal, gaps
+
+
+def find_return_spot(state: Battlefield, model: Model, player: str, locked_with: Iterable[str] = (),
+                     prefer: Point | None = None) -> Spot | None:
+    """Where a model set aside for a challenge is returned (gambit-challenge.txt, Resolution).
+
+    Parameters
+    ----------
+    state : Battlefield
+        The table now, without ``model`` (it was set aside).
+    model : Model
+        The model to place (its base and facing are kept).
+    player : str
+        Its owner (its unit may be gone from ``state``).
+    locked_with : unit ids
+        Enemy units it was locked in combat with at the start of the
+        Challenge Sub-phase (used when its own unit is gone).
+    prefer : (x, y) or None
+        Where it stood before; among legal spots the nearest is chosen.
+
+    Returns
+    -------
+    Spot or None
+        None when no legal spot exists (nowhere satisfies the hard
+        conditions: on the table, no overlap, off impassable terrain, in
+        coherency - or, with its unit gone, in base contact with a locked
+        enemy).
+    """
+    rules = state.rules
+    tol = rules.tol
+    prefer = prefer or model.at
+    obs = _Obstacles(state, skip=[model.id])
+    unit_id = model.unit_id
+    locked = set(locked_with)
+    friends = [i for i, m in enumerate(obs.models) if m.unit_id == unit_id]
+    enemies = [i for i in range(len(obs.models)) if obs.player[i] != player]
+    coh = rules.coherency_range
+    eng = rules.engagement_range
+    r = _reach(model)
+    cands: list[Point] = [prefer]
+    if friends:
+        gaps = [tol / 2.0] + ([coh / 2.0, coh - tol] if coh else [])
+        for i in friends:
+            m = obs.models[i]
+            for g in gaps:
+                cands += _ring(m.x, m.y, _reach(m) + r + g)
+    targets = enemies if friends else [i for i in enemies if obs.models[i].unit_id in locked]
+    egaps = [tol / 2.0] + ([eng / 2.0, eng - tol] if eng > 0 else [])
+    for i in targets:
+        m = obs.models[i]
+        for g in egaps:
+            cands += _ring(m.x, m.y, _reach(m) + r + g)
+    xy = np.array(cands, dtype=float)
+    legal, gaps = _candidate_gaps(model, xy, obs)
+    if friends:
+        fg = gaps[:, friends]
+        coherent = ((fg <= coh + tol) if coh is not None else (fg <= tol)).any(axis=1)
+        legal &= coherent
+    else:
+        coherent = np.ones(len(xy), dtype=bool)
+    if enemies:
+        eg = gaps[:, enemies]
+        engaged = ((eg <= tol) if eng <= 0 else (eg <= eng + tol)).any(axis=1)
+    else:
+        engaged = np.zeros(len(xy), dtype=bool)
+    lk = [i for i in range(len(obs.models)) if obs.models[i].unit_id in locked]
+    contact = (gaps[:, lk] <= tol) if lk else np.zeros((len(xy), 0), dtype=bool)
+    if not friends:
+        legal &= contact.any(axis=1) if lk else np.zeros(len(xy), dtype=bool)
+    idx = np.nonzero(legal)[0]
+    if not len(idx):
+        return None
+    dist = np.hypot(xy[idx, 0] - prefer[0], xy[idx, 1] - prefer[1])
+    order = np.lexsort((dist, ~engaged[idx]))
+    k = int(idx[order[0]])
+    touching = tuple(sorted(obs.models[lk[j]].id for j in np.nonzero(contact[k])[0])) if lk else ()
+    return Spot(float(xy[k, 0]), float(xy[k, 1]), bool(engaged[k]), bool(coherent[k]), touching)
+
+
+# --------------------------------------------------------------- swaps in a unit
+def _swapped(state: Battlefield, a: str, b: str) -> Battlefield:
+    ma, mb = state.model(a), state.model(b)
+    return state.with_models([ma.moved_to(mb.x, mb.y, mb.facing_deg), mb.moved_to(ma.x, ma.y, ma.facing_deg)])
+
+
+def _no_new_overlaps(geom: Geometry, before: Geometry) -> bool:
+    return len(geom.overlaps) <= len(before.overlaps) and not (set(geom.overlaps) - set(before.overlaps))
+
+
+def swap_out_of_contact(state: Battlefield, model_id: str,
+                        geom: Geometry | None = None) -> tuple[str, Battlefield] | None:
+    """A model of ``model_id``'s unit to trade places with so it leaves base contact.
+
+    The partner must not be in base contact with an enemy; after the swap the
+    character is in base contact with no enemy model and no bases overlap.
+    The nearest such partner is chosen.  Returns (partner id, new state), or
+    None when the character cannot be moved out of base contact (a lone
+    character; a small or surrounded unit) - character-challenge.txt ¶4.
+    """
+    geom = geom or snapshot(state)
+    me = state.model(model_id)
+    unit = state.unit(me.unit_id)
+    options = []
+    for m in unit.models:
+        if m.id == model_id or geom.contacts_of(m.id):
+            continue
+        options.append((math.hypot(m.x - me.x, m.y - me.y), m.id))
+    for _, other in sorted(options):
+        after = _swapped(state, model_id, other)
+        g2 = snapshot(after)
+        if not g2.contacts_of(model_id) and _no_new_overlaps(g2, geom):
+            return other, after
+    return None
+
+
+def swap_into_contact(state: Battlefield, a: str, b: str,
+                      geom: Geometry | None = None) -> tuple[dict[str, str], Battlefield] | None:
+    """Trade places inside each unit so characters ``a`` and ``b`` are in base contact.
+
+    Tries every pair of spots (a model of a's unit, a model of b's unit, the
+    characters themselves included) whose bases touch - face to face before
+    corner to corner (named default ``CONTACT_PREFERENCE``), then the
+    shortest total move, then by id - keeping no overlaps.  Returns ({character: partner it swapped
+    with}, new state) - an empty dict when they already touch - or None when
+    the table does not allow it (character-challenge.txt ¶5: then they are
+    treated as in base contact).
+    """
+    geom = geom or snapshot(state)
+    if geom.in_base_contact(a, b):
+        return {}, state
+    ma, mb = state.model(a), state.model(b)
+    ua, ub = state.unit(ma.unit_id), state.unit(mb.unit_id)
+    pairs = []
+    for pa in ua.models:
+        for pb in ub.models:
+            if geom.in_base_contact(pa.id, pb.id):
+                cost = math.hypot(pa.x - ma.x, pa.y - ma.y) + math.hypot(pb.x - mb.x, pb.y - mb.y)
+                face = math.hypot(pa.x - pb.x, pa.y - pb.y) <= _reach(ma) + _reach(mb) + geom.tol
+                pairs.append((not face, round(cost, 9), pa.id, pb.id))
+    for _, _, pa, pb in sorted(pairs):
+        after = state
+        swaps = {}
+        if pa != a:
+            after = _swapped(after, a, pa)
+            swaps[a] = pa
+        if pb != b:
+            after = _swapped(after, b, pb)
+            swaps[b] = pb
+        g2 = snapshot(after)
+        if g2.in_base_contact(a, b) and _no_new_overlaps(g2, geom):
+            return swaps, after
+    return None

@@ -1,0 +1,317 @@
+"""Drawers for the rank-and-flank combat steps (keys in ``rules/rank_and_flank/draw.py``).
+
+Registered with ``steps.register_drawer`` on import:
+
+- ``rnf_units``: each unit's four edges in the side colours (front green,
+  flanks amber, rear red), thick where an enemy touches that side, a
+  facing chevron, and a plate with files x ranks, rank bonus and, in bold,
+  DISRUPTED (with why) or SURROUNDED;
+- ``rnf_attacks``: a badge on every model that attacks, with its dice, in
+  the colour of how it fights (front, supporting, flank, lance, commander);
+- ``rnf_score``: the combat score breakdown, per side, the winner marked;
+- ``rnf_break``: the break test roll against its target, or the crumble;
+- ``rnf_flee``: the flee arrow (red and crossed out when the unit is destroyed);
+- ``rnf_turn``: the unit turning to face, old and new facing;
+- ``rnf_notes``: why models do not attack.
+
+Panels sit at the bottom of the frame in screen space; everything on the
+table is drawn from inches through the view.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from tabletop.render import prims
+from tabletop.render.board import Canvas, place_label
+from tabletop.render.steps import register_drawer
+from tabletop.render.theme import readable_on, shade
+
+# named defaults: colours of the sides and of the ways a model fights
+SIDE_COLOURS = {"front": (36, 150, 70), "left": (235, 150, 0), "right": (235, 150, 0),
+                "rear": (205, 40, 40)}
+KIND_COLOURS = {"front": (36, 150, 70), "support": (120, 190, 220), "flank": (235, 150, 0),
+                "lance": (140, 70, 190), "commander": (215, 170, 20), "duel": (215, 170, 20)}
+KIND_NAMES = {"front": "front rank", "support": "supporting (+1)", "flank": "flank",
+              "lance": "lance flank file", "commander": "commander", "duel": "commander duel"}
+PANEL_PLATE = (252, 252, 248, 235)
+PANEL_TEXT = (25, 25, 25)
+
+
+def _offset(c: Canvas, a, b, outward, px: float):
+    """Segment a-b (inches) moved ``px`` pixels along ``outward`` (a table direction)."""
+    sa, sb = c.pt(*a), c.pt(*b)
+    ox, oy = outward[0], -outward[1]   # the y-flip
+    return (sa[0] + ox * px, sa[1] + oy * px), (sb[0] + ox * px, sb[1] + oy * px)
+
+
+def _outward(edge_side: str, facing: float):
+    t = math.radians(facing)
+    f = (math.cos(t), math.sin(t))
+    r = (math.sin(t), -math.cos(t))
+    return {"front": f, "rear": (-f[0], -f[1]), "right": r, "left": (-r[0], -r[1])}[edge_side]
+
+
+def draw_units(c: Canvas, value: dict) -> None:
+    """Sides coloured, touched sides thick, status plates (see the module docstring)."""
+    for uid, rec in (value or {}).items():
+        facing = float(rec.get("facing", 90.0))
+        touched = rec.get("touched") or {}
+        for side, (a, b) in (rec.get("edges") or {}).items():
+            hot = side in touched
+            col = SIDE_COLOURS.get(side, (90, 90, 90))
+            out = _outward(side, facing)
+            width = 8 if hot else 4
+            p, q = _offset(c, a, b, out, width / 2 + 2)
+            if hot:
+                pygame.draw.line(c.surface, (255, 255, 255), p, q, width + 4)
+            pygame.draw.line(c.surface, col if hot else shade(col, 1.0), p, q, width)
+        # facing chevron in front of the front edge
+        fc = rec.get("front_centre")
+        if fc and "front" not in touched:
+            f = _outward("front", facing)
+            sx, sy = c.pt(*fc)
+            d = max(10.0, c.px(0.5))
+            tip = (sx + f[0] * (d + 10), sy - f[1] * (d + 10))
+            base = (sx + f[0] * 10, sy - f[1] * 10)
+            n = (-f[1], -f[0])
+            pygame.draw.polygon(c.surface, SIDE_COLOURS["front"],
+                                [tip, (base[0] + n[0] * d * 0.6, base[1] + n[1] * d * 0.6),
+                                 (base[0] - n[0] * d * 0.6, base[1] - n[1] * d * 0.6)])
+        _status_plate(c, uid, rec)
+
+
+def touched_items(rec: dict) -> list[tuple[str, list[str]]]:
+    order = {"front": 0, "left": 1, "right": 2, "rear": 3}
+    names = {"left": "left flank", "right": "right flank"}
+    return [(f"{order.get(s, 9)}{names.get(s, s)}"[1:], e) for s, e in
+            sorted((rec.get("touched") or {}).items(), key=lambda kv: order.get(kv[0], 9))]
+
+
+def _status_plate(c: Canvas, uid: str, rec: dict) -> None:
+    t = c.theme
+    n = rec.get("rank_bonus_ranks", 0)
+    ranks_line = (f"{uid}: {rec.get('files')} wide x {rec.get('ranks')} deep; "
+                  f"{n} rank{'s' if n != 1 else ''} of {rec.get('rank_models', 5)}+ behind the front")
+    lines = [(ranks_line, t.font_small)]
+    colours = [PANEL_TEXT]
+    if rec.get("surrounded"):
+        lines.append(("SURROUNDED: enemies on opposite sides", t.font_label))
+        colours.append((190, 20, 20))
+    if rec.get("disrupted"):
+        lines.append(("DISRUPTED: no rank bonus", t.font_label))
+        colours.append((200, 100, 0))
+        for why in rec.get("disrupted_reasons") or []:
+            lines.append((f"  {why}", t.font_small))
+            colours.append((120, 70, 0))
+    for side, enemies in touched_items(rec):
+        lines.append((f"{side}: {', '.join(enemies)}", t.font_small))
+        colours.append(shade(SIDE_COLOURS.get(side, (90, 90, 90)), 0.7))
+    edges = rec.get("edges") or {}
+    pts = [c.pt(*p) for seg in edges.values() for p in seg]
+    if not pts:
+        return
+    anchor = prims.bbox(pts, 14)
+    size = prims.text_size(lines, pad=4)
+    rect = place_label(c, anchor, size, gap=26)
+    border = (200, 100, 0) if rec.get("disrupted") else (150, 150, 150)
+    if rec.get("surrounded"):
+        border = (190, 20, 20)
+    prims.text_plate(c.surface, lines, rect.topleft, PANEL_TEXT, PANEL_PLATE, border, pad=4,
+                     colours=colours)
+
+
+def draw_attacks(c: Canvas, value: dict) -> None:
+    """A badge with the dice count on every attacking model, coloured by how it fights."""
+    ids = set(c.geo.ids)
+    for mid, spec in (value or {}).items():
+        if mid not in ids:
+            continue
+        m = c.geo.model(mid)
+        kind = spec.get("kind", "front")
+        col = KIND_COLOURS.get(kind, (60, 60, 60))
+        r = max(7.0, min(14.0, c.px(min(m.base.along, m.base.across)) * 0.36))
+        centre = c.pt(m.x, m.y)
+        pygame.draw.circle(c.surface, (255, 255, 255), centre, r + 2)
+        pygame.draw.circle(c.surface, col, centre, r)
+        text = f"+{spec['dice']}" if kind == "support" else str(spec["dice"])
+        size = max(12, int(r * 1.5))
+        prims.text(c.surface, text, size, readable_on(col), centre, anchor="center")
+
+
+def draw_doomed(c: Canvas, value: list) -> None:
+    """A red cross over each model that dies this round (removed once everyone has attacked)."""
+    ids = set(c.geo.ids)
+    for mid in value or []:
+        if mid not in ids:
+            continue
+        m = c.geo.model(mid)
+        size = max(5.0, c.px(min(m.base.along, m.base.across)) * 0.34)
+        centre = c.pt(m.x, m.y)
+        prims.cross(c.surface, (centre[0] + size * 0.9, centre[1] - size * 0.9), size * 0.7 + 1,
+                    (255, 255, 255), 6)
+        prims.cross(c.surface, (centre[0] + size * 0.9, centre[1] - size * 0.9), size * 0.7,
+                    (200, 0, 0), 3)
+
+
+def _panel(c: Canvas, lines, colours, border, where: str = "bottomleft") -> pygame.Rect:
+    size = prims.text_size(lines, pad=6, spacing=2)
+    sw, sh = c.surface.get_size()
+    x = 10 if where.endswith("left") else sw - size[0] - 10
+    y = sh - size[1] - 10
+    for r in c.taken:
+        if r.width > 60 and r.colliderect(pygame.Rect(x, y, *size)) and getattr(r, "_panel", False):
+            y = r.top - size[1] - 8
+    rect = prims.text_plate(c.surface, lines, (x, y), PANEL_TEXT, PANEL_PLATE, border, pad=6,
+                            spacing=2, colours=colours)
+    c.taken.append(rect)
+    return rect
+
+
+_PANELS: dict[int, list[pygame.Rect]] = {}
+
+
+def _stack(c: Canvas, lines, colours, border, where: str) -> None:
+    """Panels stack upwards from the bottom corner ``where`` within one frame."""
+    key = id(c)
+    stack = _PANELS.setdefault(key, [])
+    if len(_PANELS) > 8:
+        for k in list(_PANELS)[:-1]:
+            _PANELS.pop(k, None)
+    size = prims.text_size(lines, pad=6, spacing=2)
+    sw, sh = c.surface.get_size()
+    x = 10 if where == "left" else sw - size[0] - 10
+    y = sh - size[1] - 10
+    for r in stack:
+        if r.left < x + size[0] and x < r.right:
+            y = min(y, r.top - size[1] - 8)
+    rect = prims.text_plate(c.surface, lines, (x, y), PANEL_TEXT, PANEL_PLATE, border, pad=6,
+                            spacing=2, colours=colours)
+    stack.append(rect)
+    c.taken.append(rect)
+
+
+def draw_score(c: Canvas, value: dict) -> None:
+    """The combat score: every source per side, totals, the winner."""
+    t = c.theme
+    totals = value.get("totals") or {}
+    winner = value.get("winner")
+    lines = [("Combat score", t.font_label)]
+    colours = [PANEL_TEXT]
+    for player, total in totals.items():
+        mark = "  WINS" if player == winner else ("" if winner is None else "  loses")
+        lines.append((f"{player}: {total}{mark}", t.font_label))
+        colours.append(shade(c.colours.get(player, (60, 60, 60)), 0.7))
+        for it in value.get("breakdown") or []:
+            if it.get("player") != player:
+                continue
+            why = f" ({it['why']})" if it.get("why") else ""
+            lines.append((f"   {it['unit']}: {it['source']} {it['score']:+d}{why}", t.font_small))
+            colours.append((60, 60, 60) if it["score"] else (150, 90, 0))
+    if winner is None:
+        lines.append(("tie: nobody tests", t.font_label))
+    else:
+        lines.append((f"difference {value.get('difference')}: the losers take break tests",
+                      t.font_small))
+    colours.append(PANEL_TEXT)
+    _stack(c, lines, colours, (90, 90, 90), "left")
+
+
+def draw_break(c: Canvas, value: dict) -> None:
+    """The break test: 2D6 against Discipline + ranks - difference, or the crumble."""
+    t = c.theme
+    if not value:
+        return
+    unit = value.get("unit")
+    if value.get("test") == "crumble":
+        lines = [(f"{unit} crumbles (never takes a break test)", t.font_label),
+                 (f"D3 roll -> loses {value.get('wounds')} wound(s)", t.font_small)]
+        _stack(c, lines, [PANEL_TEXT, PANEL_TEXT], (120, 60, 160), "right")
+        return
+    dice = value.get("dice") or []
+    ok = value.get("passed")
+    diff = value.get("difference", 0)
+    fearless = " (Fearless: difference ignored)" if value.get("fearless") else ""
+    lines = [(f"{unit} break test", t.font_label),
+             (f"2D6: {' + '.join(str(d) for d in dice)} = {value.get('total')}", t.font_label),
+             (f"needs <= Discipline {value.get('discipline')} ({value.get('discipline_from')})"
+              f" + ranks {value.get('ranks')} - difference {diff} = {value.get('target')}{fearless}",
+              t.font_small),
+             ("HOLDS" if ok else "BREAKS", t.font_caption)]
+    col = (30, 130, 50) if ok else (190, 20, 20)
+    _stack(c, lines, [PANEL_TEXT, PANEL_TEXT, (60, 60, 60), col], col, "right")
+
+
+def draw_flee(c: Canvas, value: list) -> None:
+    """The flee arrow from the unit's old centre to its new one, its length on it (a red
+    cross at the end when the unit is destroyed instead), and a panel saying why."""
+    t = c.theme
+    for rec in value or []:
+        a, b = rec.get("from"), rec.get("to")
+        if not a or not b:
+            continue
+        dead = rec.get("outcome") == "destroyed"
+        col = (190, 20, 20) if dead else (230, 90, 0)
+        pa, pb = c.pt(*a), c.pt(*b)
+        pygame.draw.line(c.surface, (255, 255, 255), pa, pb, 9)
+        prims.arrow(c.surface, [pa, pb], col, 5, max(14.0, c.px(0.7)))
+        if dead:
+            prims.cross(c.surface, pb, 14, (255, 255, 255), 8)
+            prims.cross(c.surface, pb, 12, col, 4)
+        d = math.hypot(pb[0] - pa[0], pb[1] - pa[1]) or 1.0
+        nx, ny = -(pb[1] - pa[1]) / d, (pb[0] - pa[0]) / d
+        prims.outlined_text(c.surface, f"{rec.get('distance', 0):.1f}\"", t.font_label,
+                            shade(col, 0.8), (255, 255, 255),
+                            ((pa[0] + pb[0]) / 2 + nx * 22, (pa[1] + pb[1]) / 2 + ny * 22))
+        away = ", ".join(rec.get("away_from") or []) or "the enemy"
+        if dead:
+            lines = [(f"{rec['unit']} is destroyed", t.font_label),
+                     (f"{rec.get('reason')}", t.font_small)]
+        else:
+            lines = [(f"{rec['unit']} flees {rec.get('distance', 0):.1f}\" (its full Move "
+                      f"{rec.get('move', 0):g}\")", t.font_label),
+                     (f"directly away from {away}: heading {rec.get('direction', 0):.0f} deg,",
+                      t.font_small),
+                     ("from their centroid through its own; faint bases: where it stood",
+                      t.font_small)]
+        _stack(c, lines, [col] + [(60, 60, 60)] * (len(lines) - 1), col, "right")
+
+
+def draw_turn(c: Canvas, value: list) -> None:
+    """Old facing (grey) and new facing (green) from the unit's centre."""
+    for rec in value or []:
+        cx, cy = rec.get("centre", (0, 0))
+        sc = c.pt(cx, cy)
+        L = max(30.0, c.px(2.0))
+        for ang, col in ((rec.get("from", 0.0), (130, 130, 130)), (rec.get("to", 0.0), SIDE_COLOURS["front"])):
+            t = math.radians(float(ang))
+            end = (sc[0] + math.cos(t) * L, sc[1] - math.sin(t) * L)
+            pygame.draw.line(c.surface, (255, 255, 255), sc, end, 8)
+            prims.arrow(c.surface, [sc, end], col, 4, 14.0)
+        prims.outlined_text(c.surface, f"{rec['unit']} turns to face {rec['enemy']}",
+                            c.theme.font_label, (20, 90, 40), (255, 255, 255), (sc[0], sc[1] + 22))
+
+
+def draw_notes(c: Canvas, value: list) -> None:
+    """Why some models do not attack, and the key to the badges and sides."""
+    t = c.theme
+    lines = [("Key", t.font_small)]
+    colours = [PANEL_TEXT]
+    for kind in ("front", "support", "flank", "lance", "duel"):
+        lines.append((f"  o {KIND_NAMES[kind]}", t.font_small))
+        colours.append(shade(KIND_COLOURS[kind], 0.8))
+    lines.append(("  edges: front green, flank amber, rear red; thick = touched", t.font_small))
+    colours.append((70, 70, 70))
+    for note in value or []:
+        lines.append((f"- {note}", t.font_small))
+        colours.append((120, 40, 40))
+    _stack(c, lines, colours, (150, 150, 150), "right")
+
+
+for _key, _fn in (("rnf_units", draw_units), ("rnf_attacks", draw_attacks),
+                  ("rnf_score", draw_score), ("rnf_break", draw_break), ("rnf_flee", draw_flee),
+                  ("rnf_turn", draw_turn), ("rnf_notes", draw_notes),
+                  ("rnf_casualties", draw_doomed)):
+    register_drawer(_key, _fn, "over")

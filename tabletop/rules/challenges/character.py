@@ -1,0 +1,370 @@
+"""Character challenges inside a rank-and-flank combat round (character-challenge.txt).
+
+Map option ``challenges = "character"`` of ``rank-and-flank``.  The round's
+hook, called per engagement after Impact Hits and before blows
+(``challenge_step``), and what the blows need from it (``CharacterChallenge``):
+
+- ¶1 one challenge per combat; the player whose turn it is may issue first,
+  then the other; the issuer nominates one of its characters in the fight;
+  none can be issued if it has none, or the enemy has none to answer it.
+- ¶2 any enemy character whose own unit is in base contact with the
+  challenger's unit may accept (from the geometry: some model of the one
+  unit in base contact with some model of the other).
+- ¶3 if none accepts, the challenger nominates one of those who could have
+  accepted; it retires in disgrace: it is moved out of base contact with the
+  enemy (a model of its unit not in contact trades places with it -
+  ``geometry.placement.swap_out_of_contact``), cannot attack this round and
+  lends no Leadership (Discipline) this turn (``lends_discipline``); the
+  challenger fights normally.
+- ¶4 a character that cannot be moved out of base contact cannot refuse:
+  named default ``NOMINEE_WHO_CANNOT_REFUSE``: when every character who
+  could accept is stuck in contact, "refuse" is not an option (a scripted
+  refusal is overridden with the reason); when the challenger nominates one
+  that is stuck, that one fights the challenge instead.
+- ¶5 an accepted challenge moves both into base contact where the table
+  allows (``swap_into_contact``), else they are treated as in contact; all
+  their attacks go at each other (not Breath Weapons, Impact Hits, Stomps:
+  ``directs_at_duel``) and nobody else may attack them (``may_attack``).
+- ¶6 overkill: ``character_duel.duel_score``.
+- ¶7 both survive: the challenge goes on next round (each duellist carries
+  the status ``challenge:<other id>`` from acceptance, saved in the map;
+  ``clear_finished`` drops it once one is gone) and no new one can be
+  issued in that combat.
+
+Wired into the rank-and-flank round by ``rnf_hooks`` (before the round is
+planned: ``challenge_step``; before blows: who attacks whom; after blows:
+``resolve_blows``; after the round: ``clear_finished``).
+
+When the option is on this replaces the automatic commander duel of
+rank-and-flank-combat.txt ("When both sides of a fight have a commander,
+the commanders duel"): ``replaces_commander_duel(state)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from tabletop.board.state import Battlefield
+from tabletop.geometry import snapshot
+from tabletop.geometry.placement import swap_into_contact, swap_out_of_contact
+from tabletop.rules.challenges.character_duel import (
+    DUEL_EXEMPT,
+    RULE_OVERKILL,
+    DuelResult,
+    duel,
+    duel_odds,
+    fighters,
+)
+from tabletop.rules.challenges.characters import (
+    CHALLENGE_STATUS_PREFIX,
+    DISGRACED,
+    challenge_partner,
+    characteristic,
+    is_character,
+    on_table,
+)
+
+RULE_ISSUE = "character-challenge.txt ¶1"
+RULE_ACCEPT = "character-challenge.txt ¶2"
+RULE_REFUSE = "character-challenge.txt ¶3"
+RULE_CANNOT_REFUSE = "character-challenge.txt ¶4"
+RULE_FIGHT = "character-challenge.txt ¶5"
+RULE_CONTINUE = "character-challenge.txt ¶7"
+
+NOMINEE_WHO_CANNOT_REFUSE = "fights the challenge instead"
+REFUSE_COST = Fraction(1)
+ISSUE_POLICY = "issue with the character whose worst expected score difference against the acceptors is >= 0"
+ACCEPT_POLICY = "accept with the best acceptor unless it expects to lose by more than REFUSE_COST"
+DISGRACE_POLICY = "a nominee that can be moved out of contact, highest Discipline first"
+
+
+@dataclass
+class CharacterChallenge:
+    """A combat's challenge this round (or none: ``challenger is None``)."""
+
+    combat: tuple[str, ...]
+    challenger: str | None = None
+    challenged: str | None = None
+    issuer: str | None = None
+    disgraced: str | None = None
+    swapped_with: str | None = None
+    treated_in_contact: bool = False
+    continuing: bool = False
+    forced: bool = False
+    moves: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def duellists(self) -> tuple[str, ...]:
+        return tuple(m for m in (self.challenger, self.challenged) if m) if self.challenged else ()
+
+    def no_attack(self) -> set[str]:
+        """Models that cannot attack this round (the disgraced)."""
+        return {self.disgraced} if self.disgraced else set()
+
+    def opponent(self, model_id: str) -> str | None:
+        if not self.challenged:
+            return None
+        if model_id == self.challenger:
+            return self.challenged
+        if model_id == self.challenged:
+            return self.challenger
+        return None
+
+    def directs_at_duel(self, model_id: str, attack: str = "blows") -> bool:
+        """True when this attack of ``model_id`` must go at its opponent in the challenge.
+
+        Breath Weapons, Impact Hits and Stomps still hit the unit (``DUEL_EXEMPT``).
+        """
+        return self.opponent(model_id) is not None and attack.lower() not in DUEL_EXEMPT
+
+    def may_attack(self, attacker: str, target: str, attack: str = "blows") -> bool:
+        """Whether ``attacker`` may direct ``attack`` at ``target`` this round (¶3, ¶5)."""
+        if attacker in self.no_attack():
+            return False
+        if self.directs_at_duel(attacker, attack):
+            return target == self.opponent(attacker)
+        return target not in self.duellists
+
+
+def replaces_commander_duel(state: Battlefield) -> bool:
+    """With ``challenges = "character"`` the automatic commander duel is replaced by challenges."""
+    return state.rules.challenges == "character"
+
+
+def lends_discipline(model) -> bool:
+    """A character that retired in disgrace lends no Leadership (Discipline) this turn (¶3)."""
+    return DISGRACED not in model.status
+
+
+# ------------------------------------------------------------------ from the table
+def units_touch(geom, unit_a: str, unit_b: str) -> bool:
+    """Some model of ``unit_a`` is in base contact with some model of ``unit_b``."""
+    for m in geom.unit_models(unit_a):
+        for c in geom.contacts_of(m):
+            if c.rsplit("/", 1)[0] == unit_b:
+                return True
+    return False
+
+
+def characters_in(state: Battlefield, combat, player: str) -> list[str]:
+    return [m.id for uid in combat if state.has_unit(uid) and state.unit(uid).player == player
+            for m in state.unit(uid).models if is_character(m)]
+
+
+def may_accept(state: Battlefield, geom, combat, challenger: str) -> list[str]:
+    """Enemy characters in the combat whose own unit is in base contact with the challenger's unit (¶2)."""
+    cu = challenger.rsplit("/", 1)[0]
+    other = state.other_player(state.owner(challenger))
+    return [m for m in characters_in(state, combat, other) if units_touch(geom, m.rsplit("/", 1)[0], cu)]
+
+
+def can_refuse(state: Battlefield, geom, model_id: str) -> bool:
+    """Whether the character can be moved out of base contact with the enemy (¶4)."""
+    if not geom.contacts_of(model_id):
+        return True
+    return swap_out_of_contact(state, model_id, geom) is not None
+
+
+# ------------------------------------------------------------------ the hook
+def _value(state, a: str, b: str) -> Fraction:
+    """Expected score difference of one round for ``a``'s player (exact, ``character_duel.duel_odds``)."""
+    pa, pb = state.owner(a), state.owner(b)
+    o = duel_odds(*fighters(state, a, b))
+    return o["expected_score"][pa] - o["expected_score"][pb]
+
+
+def ongoing(state: Battlefield, combat) -> tuple[str, str] | None:
+    """A challenge carried over from last round in this combat (¶7): (model, model) or None."""
+    for uid in combat:
+        if not state.has_unit(uid):
+            continue
+        for m in state.unit(uid).models:
+            other = challenge_partner(m)
+            if other is not None:
+                try:
+                    state.model(other)
+                except KeyError:
+                    continue
+                return tuple(sorted((m.id, other)))  # type: ignore[return-value]
+    return None
+
+
+def challenge_step(state: Battlefield, combat, dice, decisions, log,
+                   geom=None) -> tuple[Battlefield, CharacterChallenge]:
+    """Issue, accept or refuse a challenge in one combat (after Impact Hits, before blows).
+
+    Parameters
+    ----------
+    combat : unit ids of one engagement (the geometry's ``engagements`` group).
+
+    Returns the state after any move (refusal swap, into-contact swaps) and
+    the ``CharacterChallenge`` the blows must respect.  Emits
+    ``challenge_issued`` {player, challenger}, ``challenge_accepted``
+    {challenged, ...}, ``challenge_refused`` {disgraced, swapped_with},
+    ``challenge_continues``.  Does nothing unless ``challenges = "character"``.
+    """
+    combat = tuple(combat)
+    ch = CharacterChallenge(combat)
+    if state.rules.challenges != "character":
+        return state, ch
+    geom = geom or snapshot(state)
+    going = ongoing(state, combat)
+    if going is not None:
+        a, b = going
+        pa = state.owner(a)
+        ch.challenger, ch.challenged, ch.issuer, ch.continuing = a, b, pa, True
+        log.emit("challenge_continues", RULE_CONTINUE, models=[a, b])
+        state, ch = _into_contact(state, geom, ch, log)
+        return state, ch
+    active = state.active_player
+    for who in (active, state.other_player(active)):
+        mine = [c for c in characters_in(state, combat, who) if may_accept(state, geom, combat, c)]
+        if not mine:
+            continue
+        vals = {c: min(_value(state, c, a) for a in may_accept(state, geom, combat, c)) for c in mine}
+        best = max(mine, key=lambda c: vals[c])
+        default = best if vals[best] >= 0 else "none"
+        v = decisions.choose(who, "issue_challenge", mine + ["none"], default=default, rule=RULE_ISSUE,
+                             context={"combat": list(combat)},
+                             why_not=lambda x, m=mine: f"{x!r} is not a character of yours with an enemy "
+                                                       f"character to answer it ({', '.join(m)})")
+        if v != "none":
+            ch.challenger, ch.issuer = v, who
+            break
+    if ch.challenger is None:
+        return state, ch
+    log.emit("challenge_issued", RULE_ISSUE, player=ch.issuer, challenger=ch.challenger, combat=list(combat))
+    other = state.other_player(ch.issuer)
+    acceptors = may_accept(state, geom, combat, ch.challenger)
+    refusable = [m for m in acceptors if can_refuse(state, geom, m)]
+    options = acceptors + (["refuse"] if refusable else [])
+    vals = {a: _value(state, ch.challenger, a) for a in acceptors}
+    best = min(acceptors, key=lambda a: vals[a])
+    default = best if (vals[best] <= REFUSE_COST or not refusable) else "refuse"
+
+    def why(x: Any) -> str:
+        if str(x).lower() == "refuse":
+            return ("cannot refuse: no character who could accept can be moved out of base contact "
+                    f"(¶4: {', '.join(acceptors)})")
+        return f"{x!r} cannot accept: its unit is not in base contact with {ch.challenger}'s unit"
+
+    ans = decisions.choose(other, "accept_challenge", options, default=default, rule=RULE_ACCEPT, why_not=why)
+    if ans == "refuse":
+        dflt = max(acceptors, key=lambda m: (m in refusable,
+                                             characteristic(state.model(m).profile, "Discipline", "Ld",
+                                                            default=0) or 0))
+        nominee = decisions.choose(ch.issuer, "disgrace", acceptors, default=dflt, rule=RULE_REFUSE,
+                                   why_not=lambda x: f"{x!r} could not have accepted ({', '.join(acceptors)})")
+        if nominee not in refusable:
+            log.emit("cannot_refuse", RULE_CANNOT_REFUSE, model=nominee,
+                     reason="no model of its unit out of base contact can take its place: it must fight")
+            ch.forced = True
+            ans = nominee
+        else:
+            swap = swap_out_of_contact(state, nominee, geom) if geom.contacts_of(nominee) else None
+            if swap is not None:
+                ch.swapped_with, state = swap
+            m = state.model(nominee)
+            state = state.with_models([replace(m, status=m.status + (DISGRACED,), written=m.written | {"status"})])
+            ch.disgraced = nominee
+            log.emit("challenge_refused", RULE_REFUSE, player=other, disgraced=nominee,
+                     swapped_with=ch.swapped_with, at=list(state.model(nominee).at))
+            log.step("Challenge refused: retires in disgrace", RULE_REFUSE, state,
+                     challenge={"challenger": ch.challenger, "combat": list(combat)}, disgraced=[nominee],
+                     arrows=_arrows(ch.swapped_with, nominee, state))
+            return state, ch
+    ch.challenged = ans
+    log.emit("challenge_accepted", RULE_ACCEPT, player=other, challenged=ans, forced=ch.forced)
+    state, ch = _into_contact(state, geom, ch, log)
+    return state, ch
+
+
+def _arrows(a: str | None, b: str, state: Battlefield) -> dict:
+    """Two models that traded places: an arrow for each, to where it stands now."""
+    if a is None:
+        return {}
+    pa, pb = state.model(a).at, state.model(b).at
+    return {a: [list(pb), list(pa)], b: [list(pa), list(pb)]}
+
+
+def _into_contact(state: Battlefield, geom, ch: CharacterChallenge, log) -> tuple[Battlefield, CharacterChallenge]:
+    before = {m: state.model(m).at for m in ch.duellists}
+    got = swap_into_contact(state, ch.challenger, ch.challenged, geom)
+    if got is None:
+        ch.treated_in_contact = True
+        log.emit("challenge_contact", RULE_FIGHT, models=list(ch.duellists), moved={},
+                 treated_in_contact=True, reason="the table does not allow base contact: treated as in contact")
+    else:
+        ch.moves, state = got
+        log.emit("challenge_contact", RULE_FIGHT, models=list(ch.duellists), moved=dict(ch.moves),
+                 treated_in_contact=False)
+    mark = []
+    for m in ch.duellists:
+        mm = state.model(m)
+        if challenge_partner(mm) != ch.opponent(m):
+            st = tuple(x for x in mm.status if not x.startswith(CHALLENGE_STATUS_PREFIX))
+            mark.append(replace(mm, status=st + (CHALLENGE_STATUS_PREFIX + ch.opponent(m),),
+                                written=mm.written | {"status"}))
+    state = state.with_models(mark)
+    arrows = {m: [list(before[m]), list(state.model(m).at)] for m in ch.duellists
+              if before[m] != state.model(m).at}
+    for m, partner in ch.moves.items():
+        arrows[partner] = [list(state.model(m).at), list(state.model(partner).at)]
+    ghosts = {m: [*before[m], state.model(m).facing_deg] for m in arrows if m in before}
+    log.step("Challenge accepted: the characters face each other", RULE_FIGHT, state,
+             challenge={"challenger": ch.challenger, "challenged": ch.challenged, "combat": list(ch.combat),
+                        "treated_in_contact": ch.treated_in_contact}, arrows=arrows, ghosts=ghosts,
+             highlight={m: "gold" for m in ch.duellists})
+    return state, ch
+
+
+def resolve_blows(state: Battlefield, pair: tuple[str, str], dice, log,
+                  first_round: bool = False) -> DuelResult:
+    """The two characters' blows at each other this round (¶5-¶6).
+
+    Emits the ``roll`` events (the rank-and-flank roll code), ``challenge_result``
+    {winner, removed, points, overkill, scores, inflicted}: ``points`` is the
+    winner's combat score from the challenge, ``overkill`` the counted part
+    beyond the victim's remaining Wounds (at most +3).  Removes nobody: the
+    round removes casualties after every attack (``DuelResult.removed``).
+    """
+    a, b = pair
+    fa, fb = fighters(state, a, b, first_round)
+    res = duel(dice, fa, fb)
+    winner = None
+    if len(res.removed) == 1:
+        winner = fa.player if res.removed == [b] else fb.player
+    if log is not None:
+        log.emit("challenge_result", RULE_OVERKILL, winner=winner, removed=list(res.removed),
+                 points=res.score.get(winner, 0) if winner else 0,
+                 overkill=res.overkill.get(winner, 0) if winner else 0,
+                 overkill_inflicted=res.overkill_inflicted.get(winner, 0) if winner else 0,
+                 scores=dict(res.score), inflicted={m: bl.inflicted for m, bl in res.blows.items()})
+    return res
+
+
+def clear_finished(state: Battlefield, units, log=None) -> Battlefield:
+    """Drop the ``challenge:`` status of a duellist whose opponent is gone (¶7: the challenge
+    is resolved); a challenge both survived stays, to go on next round."""
+    changed = []
+    for uid in units:
+        if not state.has_unit(uid):
+            continue
+        for m in state.unit(uid).models:
+            other = challenge_partner(m)
+            if other is None:
+                continue
+            if on_table(state, other):
+                if log is not None and m.id < other:
+                    log.emit("challenge_continues_next_round", RULE_CONTINUE, models=[m.id, other])
+                continue
+            st = tuple(x for x in m.status if not x.startswith(CHALLENGE_STATUS_PREFIX))
+            changed.append(replace(m, status=st, written=m.written | {"status"}))
+    return state.with_models(changed)
+
+
+def pair_in(state: Battlefield, units) -> tuple[str, str] | None:
+    """The challenge being fought among ``units`` this round (from the duellists' status), or None."""
+    return ongoing(state, units)

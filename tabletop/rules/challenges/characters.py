@@ -1,0 +1,130 @@
+"""Who is a character, who may take part in a challenge, and reading their characteristics.
+
+Both challenge texts speak of "characters" (character-challenge.txt ¶1) or
+"eligible" models (gambit-challenge.txt, whose eligibility list is missing:
+"To be eligible, a model must meet the following conditions:" and then
+nothing).  Named defaults, module-level constants:
+
+- ``CHARACTER_ROLES`` / ``CHARACTER_KEYWORDS``: a character is a model with
+  ``role = "commander"`` or ``role = "champion"``, or the ``paragon``
+  keyword.  These are the models the gambit text itself sets apart: it opens
+  "commanders and champions face each other", and its Paragon note says a
+  Paragon "can issue and accept challenges".
+- ``GAMBIT_ELIGIBILITY`` (the missing list): a character, whose unit is in
+  the chosen combat (the geometry's engagement group at the start of the
+  Challenge Sub-phase; the model itself need not be within engagement range,
+  as in character-challenge.txt ¶2), that has not already fought a challenge
+  this phase, and is not a Vehicle or Automata (models the text's outside
+  support excludes from a fight of models).  Statuses do not make a model
+  ineligible: the Disgraced text lets a Routed unit hold a Disgraced model,
+  so a model under a status can still be nominated.
+
+Characteristics may be written ``3`` or ``"3+"``; ``characteristic`` reads
+both.  Coordinates are not used here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tabletop.board.state import Model, Unit
+
+CHARACTER_ROLES = ("commander", "champion")
+CHARACTER_KEYWORDS = ("paragon",)
+COMMAND_ROLES = ("commander",)
+COMMAND_KEYWORDS = ("command",)
+NOT_IN_CHALLENGES = ("vehicle", "automata")
+GAMBIT_ELIGIBILITY = (
+    "a character (role commander or champion, or the paragon keyword)",
+    "its unit is in the chosen combat (engaged at the start of the Challenge Sub-phase)",
+    "it has not already fought a challenge this phase",
+    "it is not a Vehicle or Automata",
+)
+
+DISGRACED = "disgraced"
+# status a character challenge that both survive leaves on each duellist: "challenge:<other id>"
+CHALLENGE_STATUS_PREFIX = "challenge:"
+
+_NUM = re.compile(r"^\s*([+-]?\d+)\s*\+?\s*$")
+
+
+def is_character(model: Model) -> bool:
+    """A commander, a champion, or a Paragon (named default ``CHARACTER_ROLES``)."""
+    return (model.role in CHARACTER_ROLES) or any(model.has(k) for k in CHARACTER_KEYWORDS)
+
+
+def is_paragon(model: Model) -> bool:
+    return model.has("paragon")
+
+
+def is_command(model: Model) -> bool:
+    """Of the Command sub-type: ``role = "commander"`` or the ``command`` keyword."""
+    return model.role in COMMAND_ROLES or any(model.has(k) for k in COMMAND_KEYWORDS)
+
+
+def can_fight_challenges(model: Model) -> bool:
+    """A character that is not a Vehicle or Automata (``NOT_IN_CHALLENGES``)."""
+    return is_character(model) and not any(model.has(k) for k in NOT_IN_CHALLENGES)
+
+
+def characteristic(profile: dict[str, Any], *names: str, default: int | None = None) -> int | None:
+    """The first of ``names`` in ``profile`` as an int (``"3+"`` reads 3).
+
+    Raises
+    ------
+    ValueError
+        When the value is neither a number nor ``"N"``/``"N+"``.
+    """
+    for n in names:
+        if n in profile:
+            v = profile[n]
+            if isinstance(v, bool):
+                raise ValueError(f"characteristic {n} must be a number, got {v!r}")
+            if isinstance(v, (int, float)):
+                return int(v)
+            m = _NUM.match(str(v))
+            if not m:
+                raise ValueError(f"characteristic {n} must be a number, got {v!r}")
+            return int(m.group(1))
+    return default
+
+
+def has_status(model: Model, unit: Unit | None = None) -> bool:
+    """The model, or (gambit-challenge.txt, Disgraced) any model of its unit, is under a status.
+
+    Challenge bookkeeping (``challenge:<id>``) is not a status.
+    """
+    def real(st):
+        return [s for s in st if not s.startswith(CHALLENGE_STATUS_PREFIX)]
+
+    if real(model.status):
+        return True
+    if unit is not None:
+        if real(unit.status):
+            return True
+        if any(real(m.status) for m in unit.models):
+            return True
+    return False
+
+
+def challenge_partner(model: Model) -> str | None:
+    """The model id this model is locked in an ongoing character challenge with, or None."""
+    for s in model.status:
+        if s.startswith(CHALLENGE_STATUS_PREFIX):
+            return s[len(CHALLENGE_STATUS_PREFIX):]
+    return None
+
+
+def halved(value: int) -> int:
+    """Half a characteristic, rounding up (named default: characteristics round up, never below 1)."""
+    return max(1, (value + 1) // 2)
+
+
+def on_table(state, model_id: str) -> bool:
+    """Whether ``model_id`` is still in ``state`` (not removed, not set aside)."""
+    try:
+        state.model(model_id)
+        return True
+    except KeyError:
+        return False

@@ -1,0 +1,46 @@
+"""The gambit Challenge Sub-phase wired into the fight-phase sequence (``fight_phase.sequence``).
+
+With ``[rules] challenges = "gambit"`` the phase's table of steps runs two
+more steps (named default ``SUBPHASE_PLACE``): the Challenge Sub-phase after
+the pile-in step (12.02) and before the Fight step (12.04) - "before the rest
+of the units clash" - and the Resolution (returning the models set aside)
+after the Fight step and before consolidation (12.07), so returned models
+are on the table when units consolidate.  Without the option both steps do
+nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tabletop.rules.challenges.gambit import challenge_subphase, return_models
+
+if TYPE_CHECKING:
+    from tabletop.rules.fight_phase.context import PhaseContext
+
+R_SUBPHASE = "gambit-challenge.txt (Challenge Sub-phase)"
+R_RESOLUTION = "gambit-challenge.txt Resolution Sub-phase"
+SUBPHASE_PLACE = "after pile-in (12.02), before the Fight step (12.04); Resolution before 12.07"
+
+
+def challenge_step(ctx: PhaseContext) -> None:
+    """The Challenge Sub-phase on every combat; the duellists leave the table until the Resolution."""
+    if ctx.state.rules.challenges != "gambit":
+        return
+    ctx.log.emit("phase_step", R_SUBPHASE, step="challenge", title="Challenge Sub-phase",
+                 player=ctx.active)
+    ctx.state, ctx.challenges = challenge_subphase(ctx.state, ctx.dice, ctx.decisions, ctx.log)
+    if not ctx.challenges.challenges:
+        ctx.log.emit("no_challenge", R_SUBPHASE, reason="no challenge was issued in any combat")
+
+
+def resolution_step(ctx: PhaseContext) -> None:
+    """Return the set-aside models; report each player's combat resolution points from challenges."""
+    sub = ctx.challenges
+    if sub is None or not sub.challenges:
+        return
+    ctx.log.emit("phase_step", R_RESOLUTION, step="resolution", title="Resolution: challengers return",
+                 player=ctx.active)
+    ctx.state = return_models(ctx.state, sub, ctx.log)
+    ctx.log.emit("challenge_points", R_RESOLUTION, points=sub.points(),
+                 text="combat resolution points earned in the Challenge Sub-phase")

@@ -1,0 +1,132 @@
+"""Character challenges wired into the rank-and-flank round (``rank_and_flank.round`` hooks).
+
+Only with ``[rules] challenges = "character"``; every hook returns at once otherwise.
+
+- before the round is planned (``add_before_plan``): ``character.challenge_step``
+  - a challenge is issued "at the start of a round of close combat, before any
+  blows are struck but after Impact Hits" (¶1; this combat text has no Impact
+  Hits), and refusing or accepting may move models, so the round is planned on
+  the table after it.
+- before blows (``add_before_blows``): the automatic commander duel is replaced
+  (its commanders fight their enemy unit as unpaired commanders do); a model
+  that retired in disgrace does not attack (¶3); the two duellists make no
+  attack on the troops and no wound of a unit's pool reaches them (¶5: they
+  ``excluded`` and ``protected``).
+- after blows (``add_after_blows``): the duellists strike each other
+  (``character.resolve_blows``; dice after every other group's); their wounds
+  go to ``blows.duel`` (removed with the round's casualties) and each side's
+  combat score from the challenge (capped overkill, ¶6) to ``ctx.score_extra``
+  as a "challenge" item.  Breath Weapons, Impact Hits and Stomps are not
+  modelled by this combat text, so nothing of theirs is redirected.
+- after the round (``add_after_round``): ``character.clear_finished``.
+
+``rank_and_flank/__init__`` imports this module once its own modules are
+loaded; ``character`` (which reads the rank-and-flank roll code) is imported
+when a hook first runs, so either package may be imported first.
+"""
+
+from __future__ import annotations
+
+from tabletop.rules.challenges.characters import DISGRACED
+from tabletop.rules.rank_and_flank import clauses as C
+from tabletop.rules.rank_and_flank.round import (
+    add_after_blows,
+    add_after_round,
+    add_before_blows,
+    add_before_plan,
+)
+
+RULE_REPLACES_DUEL = "character-challenge.txt (option challenges = \"character\" replaces the commander duel)"
+
+
+def _on(state) -> bool:
+    return state.rules.challenges == "character"
+
+
+@add_before_plan
+def issue(state, units, dice, decisions, log):
+    """¶1-¶5: issue, accept or refuse; the state after any move."""
+    if not _on(state):
+        return state
+    from tabletop.rules.challenges.character import challenge_step, clear_finished
+    state = clear_finished(state, units)
+    state, _ = challenge_step(state, units, dice, decisions, log)
+    return state
+
+
+@add_before_blows
+def direct(ctx) -> None:
+    """Who attacks whom once a challenge is on (see module docstring)."""
+    if not _on(ctx.state):
+        return
+    from tabletop.rules.challenges.character import RULE_FIGHT, RULE_REFUSE, pair_in
+    for a in ctx.attacks:
+        if a.kind == "duel":
+            a.kind, a.target_model, a.rule = "commander", None, C.COMMANDERS
+    if ctx.duels:
+        ctx.notes.append("challenges are on: no automatic commander duel "
+                         f"({', '.join(' v '.join(d) for d in ctx.duels)} fight the enemy unit)")
+        ctx.duels = []
+    for u in ctx.units:
+        for m in ctx.state.unit(u).models:
+            if DISGRACED in m.status:
+                ctx.excluded.add(m.id)
+                ctx.notes.append(f"{m.id} retired in disgrace: it does not attack this round ({RULE_REFUSE})")
+    pair = pair_in(ctx.state, ctx.units)
+    if pair is None:
+        return
+    ctx.excluded |= set(pair)
+    ctx.protected |= set(pair)
+    ctx.extra["challenge"] = pair
+    ctx.notes.append(f"{pair[0]} and {pair[1]} fight their challenge: they attack only each other "
+                     f"and nobody else attacks them ({RULE_FIGHT})")
+
+
+@add_after_blows
+def strike_each_other(ctx, blows) -> None:
+    """The duellists' blows, their wounds and their combat score items (¶5-¶6)."""
+    pair = ctx.extra.get("challenge")
+    if not pair or ctx.dice is None:
+        return
+    from tabletop.rules.challenges.character import resolve_blows
+    from tabletop.rules.challenges.character_duel import RULE_OVERKILL
+    state = ctx.state
+    res = resolve_blows(state, pair, ctx.dice, ctx.log, ctx.first_round)
+    for att, bl in res.blows.items():
+        victim = pair[1] if att == pair[0] else pair[0]
+        blows.duel[victim] = blows.duel.get(victim, 0) + bl.inflicted
+        unit, target = state.model(att).unit_id, state.model(victim).unit_id
+        blows.groups.append({"unit": unit, "player": state.owner(att), "target": target,
+                             "target_model": victim, "models": [att], "dice": bl.attacks,
+                             "by_kind": {"challenge": bl.attacks}, "hits": bl.hits,
+                             "unsaved": bl.failed_saves, "killing_blows": bl.killing_blows,
+                             "wounds": bl.inflicted, "rule": RULE_OVERKILL})
+    for att in pair:
+        player = state.owner(att)
+        score = res.score.get(player, 0)
+        if score:
+            n = res.blows[att].inflicted
+            why = f"{n} wound{'s' if n != 1 else ''} inflicted"
+            if res.overkill_inflicted.get(player):
+                why += (f", {res.overkill_inflicted[player]} beyond what was needed: "
+                        f"+{res.overkill[player]} counted (at most +3)")
+            ctx.score_extra.append({"player": player, "unit": state.model(att).unit_id,
+                                    "source": "challenge", "score": score, "rule": RULE_OVERKILL,
+                                    "why": why})
+    ctx.extra["challenge_result"] = res
+    if ctx.log is not None:
+        base = getattr(state, "_state", state)        # the round reads an indexed view of the state
+        ms = [state.model(m) for m in pair]
+        ctx.log.step(f"Challenge: {pair[0]} and {pair[1]} strike each other", RULE_OVERKILL, base,
+                     challenge={"challenger": pair[0], "challenged": pair[1], "combat": list(ctx.units)},
+                     scores=dict(res.score), overkill=dict(res.overkill), rnf_casualties=list(res.removed),
+                     focus=[[m.x, m.y] for u in ctx.units for m in base.unit(u).models] + [[m.x, m.y] for m in ms])
+
+
+@add_after_round
+def carry_on(state, units, log):
+    """¶7: a challenge both survived goes on; one that ended is cleared."""
+    if not _on(state):
+        return state
+    from tabletop.rules.challenges.character import clear_finished
+    return clear_finished(state, units, log)

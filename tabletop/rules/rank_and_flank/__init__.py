@@ -1,0 +1,41 @@
+"""The ``rank-and-flank`` ruleset: the combat phase of rank-and-flank-combat.txt.
+
+Registered as ``Ruleset("rank-and-flank", fight=fight, odds=odds)``.  Every
+clause reads the unit geometry the snapshot computes (``geo.formation``,
+``geo.sides`` in ``geometry/ranks.py``), never a hand-set flag.
+
+Modules (each names its clause and its named defaults):
+
+- ``clauses``    stable clause names cited by events
+- ``profiles``   stats and the keywords the rules understand
+- ``attacks``    who attacks, per side touched
+- ``commanders`` commanders, duels
+- ``rolls``      attack rolls and damage saves
+- ``wounds``     the wound pool, casualties from the rear rank, carry-over
+- ``score``      combat score
+- ``breaks``     break tests, crumbling
+- ``flee``       fleeing, destruction, turning to face
+- ``round``      one engagement's round; the challenge hooks
+                 (``add_before_blows``, ``add_after_blows``)
+- ``phase``      ``fight``: the phase, engagement after engagement, with steps to draw
+- ``odds``       exact (or stated Monte Carlo) odds from the same code
+"""
+
+from tabletop.rules.rank_and_flank import odds as _odds
+from tabletop.rules.rank_and_flank.phase import fight
+from tabletop.rules.rank_and_flank.round import (
+    RoundContext,
+    add_after_blows,
+    add_after_round,
+    add_before_blows,
+    add_before_plan,
+)
+from tabletop.rules.registry import Ruleset, register
+
+RULESET = register(Ruleset("rank-and-flank", fight=fight, odds=_odds.odds))
+
+__all__ = ["RULESET", "RoundContext", "add_after_blows", "add_after_round", "add_before_blows",
+           "add_before_plan", "fight"]
+
+# character challenges (character-challenge.txt) plug into the round's hooks
+import tabletop.rules.challenges.rnf_hooks  # noqa: E402,F401

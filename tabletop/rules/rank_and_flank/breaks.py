@@ -1,0 +1,98 @@
+"""Break tests and crumbling (rank-and-flank-combat.txt "Break tests").
+
+Every unit on the losing side takes a break test: it passes on 2d6 <=
+Discipline + ranks - score difference.  A unit with a living commander uses
+the commander's Discipline; Fearless units ignore the score difference;
+Reanimated, Demonic and Construct units never test but crumble, losing D3
+wounds.
+
+Named defaults
+--------------
+BREAK_TEST_RANKS = "ranks behind the front, as the rank bonus, disrupted or not"
+    "ranks" is the unit's count of ranks behind the front rank that hold at
+    least ``profiles.rank_models`` models, up to MAX_RANK_BONUS (2): the same
+    ranks a player counts for the rank bonus.  Being disrupted takes the
+    ranks away from the combat score only (the text says so of the score),
+    not from the break test.
+DIFFERENCE = "to the winning side's total"
+    The penalty is the winning total minus the unit's side's total.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tabletop.board.state import Battlefield
+from tabletop.geometry.ranks import UnitFormation
+from tabletop.rules.dice import Dice
+from tabletop.rules.rank_and_flank import clauses as C
+from tabletop.rules.rank_and_flank import profiles as P
+
+BREAK_TEST_RANKS = "ranks behind the front, as the rank bonus, disrupted or not"
+
+
+@dataclass
+class BreakResult:
+    """One losing unit's test: ``kind`` "test" or "crumble".
+
+    For a test: ``dice``, ``total``, ``discipline`` (and whose: ``discipline_from``),
+    ``ranks``, ``difference`` (0 when Fearless), ``target`` and ``passed``.
+    For a crumble: ``wounds`` (the D3).
+    """
+
+    unit: str
+    player: str
+    kind: str
+    dice: list[int]
+    total: int = 0
+    discipline: int = 0
+    discipline_from: str = ""
+    ranks: int = 0
+    difference: int = 0
+    fearless: bool = False
+    target: int = 0
+    passed: bool = True
+    wounds: int = 0
+
+    def to_event(self) -> dict:
+        if self.kind == "crumble":
+            return {"unit": self.unit, "player": self.player, "test": "crumble",
+                    "dice": self.dice, "wounds": self.wounds}
+        return {"unit": self.unit, "player": self.player, "test": "break", "dice": self.dice,
+                "total": self.total, "discipline": self.discipline,
+                "discipline_from": self.discipline_from, "ranks": self.ranks,
+                "difference": self.difference, "fearless": self.fearless,
+                "target": self.target, "passed": self.passed,
+                "result": "holds" if self.passed else "breaks"}
+
+
+def discipline_of(state: Battlefield, unit_id: str, alive: set[str]) -> tuple[int, str]:
+    """The Discipline the unit tests on and the model it comes from (a living commander's first;
+    one that retired in disgrace from a challenge lends none that turn, character-challenge.txt ¶3)."""
+    unit = state.unit(unit_id)
+    for m in unit.models:
+        if m.id in alive and (m.role or "") == "commander" and "disgraced" not in m.status:
+            return P.model_stat(m, "Discipline"), m.id
+    m = P.retinue_profile(state, unit_id, alive)
+    return P.model_stat(m, "Discipline"), m.id
+
+
+def break_test(state: Battlefield, unit_id: str, form: UnitFormation, alive: set[str],
+               difference: int, dice: Dice) -> BreakResult:
+    """Test one losing unit (or roll its crumble).  Rolls 2D6 (or a D3) with ``dice``."""
+    player = state.unit(unit_id).player
+    if P.unit_has(state, unit_id, *P.CRUMBLES, alive=alive):
+        w = dice.d3(purpose=f"{unit_id} crumbles", rule=C.CRUMBLE, player=player)
+        return BreakResult(unit_id, player, "crumble", [w], wounds=w, passed=True)
+    disc, source = discipline_of(state, unit_id, alive)
+    ranks = min(form.full_ranks_behind(P.rank_models(state, unit_id), alive), P.MAX_RANK_BONUS)
+    fearless = P.unit_has(state, unit_id, P.FEARLESS, alive=alive)
+    diff = 0 if fearless else difference
+    target = disc + ranks - diff
+    mods = {"ranks": ranks, "score difference": -diff}
+    faces = dice.roll(2, purpose=f"{unit_id} break test", rule=C.BREAK_TESTS, player=player,
+                      modifiers=mods, target=f"<= {target}",
+                      result=lambda f: "holds" if sum(f) <= target else "breaks")
+    total = sum(faces)
+    return BreakResult(unit_id, player, "test", list(faces), total, disc, source, ranks, diff,
+                       fearless, target, total <= target)

@@ -1,0 +1,312 @@
+"""One round of one engagement: plan, hooks, blows, casualties, score, break tests.
+
+rank-and-flank-combat.txt "Engagements": every unit attacks at the same
+time (attack rolls, then damage saves); casualties are removed only after
+everyone has attacked, so models killed this round still strike back; then
+each side adds up its combat score and every unit on the losing side takes
+a break test.
+
+This module changes no state: ``resolve_round`` returns what happened, and
+``fight.py`` applies it (removing models, fleeing, turning to face).  The
+odds (``odds.py``) run the very same ``resolve_round`` with enumerated or
+random dice.
+
+Order of the dice (tests script ``FixedDice`` in this order): units in
+engagement order (``Geometry.engagements``: sorted ids), each unit's attack
+groups in the order front, lance, flank, support, then commanders and duels
+(a group is one attacking unit against one target with one profile): all
+its attack rolls, any re-rolls, then the target's damage saves and any
+re-rolls; then the losing units' break tests (or crumbles) in engagement order.
+
+Hooks (for character challenges): ``BEFORE_BLOWS`` functions are called with
+the ``RoundContext`` after the round is planned (after impact hits, of which
+this text has none) and before any blow is struck; ``AFTER_BLOWS`` with the
+context and the ``Blows`` before casualties are worked out.  A hook may edit
+``ctx.attacks`` (e.g. point two characters at each other with
+``target_model``), add ``ctx.duels``, put models in ``ctx.excluded`` (they do
+not attack), put models in ``ctx.protected`` (no wound from a unit's pool
+reaches them: character-challenge.txt ¶5) and append combat score items to
+``ctx.score_extra``.  ``BEFORE_PLAN`` functions ``(state, units, dice,
+decisions, log) -> state`` run in ``fight.fight_engagement`` before the round
+is planned (issuing a challenge may move models); ``AFTER_ROUND`` functions
+``(state, units, log) -> state`` run once the round is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.board.state import Battlefield
+from tabletop.geometry import Geometry
+from tabletop.geometry.ranks import UnitFormation, UnitSides
+from tabletop.rules.decisions import Decisions
+from tabletop.rules.dice import Dice
+from tabletop.rules.events import EventLog
+from tabletop.rules.rank_and_flank import clauses as C
+from tabletop.rules.rank_and_flank import profiles as P
+from tabletop.rules.rank_and_flank.attacks import Attack, first_round, has_charge_bonus, plan_unit
+from tabletop.rules.rank_and_flank.breaks import BreakResult, break_test
+from tabletop.rules.rank_and_flank.commanders import plan_commanders
+from tabletop.rules.rank_and_flank.rolls import hit_spec, save_spec, strike
+from tabletop.rules.rank_and_flank.score import Score, combat_score
+from tabletop.rules.rank_and_flank.wounds import Casualties, allocate
+
+BEFORE_PLAN: list[Callable[..., Battlefield]] = []
+AFTER_ROUND: list[Callable[..., Battlefield]] = []
+BEFORE_BLOWS: list[Callable[[RoundContext], None]] = []
+AFTER_BLOWS: list[Callable[[RoundContext, Blows], None]] = []
+KIND_ORDER = {"front": 0, "lance": 1, "flank": 2, "support": 3, "commander": 4, "duel": 5}
+
+
+def add_before_blows(fn: Callable[[RoundContext], None]) -> Callable[[RoundContext], None]:
+    """Register a hook run after planning and before blows (see module docstring)."""
+    if fn not in BEFORE_BLOWS:
+        BEFORE_BLOWS.append(fn)
+    return fn
+
+
+def add_before_plan(fn: Callable[..., Battlefield]) -> Callable[..., Battlefield]:
+    """Register a hook run before the round is planned (see module docstring)."""
+    if fn not in BEFORE_PLAN:
+        BEFORE_PLAN.append(fn)
+    return fn
+
+
+def add_after_round(fn: Callable[..., Battlefield]) -> Callable[..., Battlefield]:
+    """Register a hook run once the round is over (see module docstring)."""
+    if fn not in AFTER_ROUND:
+        AFTER_ROUND.append(fn)
+    return fn
+
+
+def add_after_blows(fn: Callable[[RoundContext, Blows], None]) -> Callable[..., None]:
+    """Register a hook run after blows, before casualties."""
+    if fn not in AFTER_BLOWS:
+        AFTER_BLOWS.append(fn)
+    return fn
+
+
+@dataclass
+class RoundContext:
+    """Everything one engagement's round knows before the dice are rolled.
+
+    ``units`` the engagement (ids, in order); ``forms``/``sides`` the unit
+    geometry at the start of the round; ``attacks`` who attacks whom with how
+    many dice; ``duels`` pairs of commander model ids; ``excluded`` models
+    that do not attack; ``score_extra`` extra combat score items
+    ``{player, unit, source, score, rule}``; ``notes`` why models do not attack.
+    """
+
+    state: Battlefield
+    geo: Geometry
+    units: list[str]
+    forms: dict[str, UnitFormation]
+    sides: dict[str, UnitSides]
+    first_round: bool
+    attacks: list[Attack]
+    duels: list[tuple[str, str]]
+    notes: list[str]
+    decisions: Decisions
+    log: EventLog | None = None
+    dice: Dice | None = None
+    excluded: set[str] = field(default_factory=set)
+    protected: set[str] = field(default_factory=set)
+    score_extra: list[dict] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def players(self) -> list[str]:
+        out: list[str] = []
+        for u in self.units:
+            p = self.state.unit(u).player
+            if p not in out:
+                out.append(p)
+        return out
+
+
+@dataclass
+class Blows:
+    """Wounds struck this round: to each unit's pool, straight to commanders
+    (duels), caused by each attacking unit (combat score), and one dict per
+    roll group for reports and drawing."""
+
+    pools: dict[str, int] = field(default_factory=dict)
+    duel: dict[str, int] = field(default_factory=dict)
+    caused: dict[str, int] = field(default_factory=dict)
+    groups: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class RoundOutcome:
+    """What a round did: casualties and living models per unit, who stepped
+    up into gaps (``steps`` {unit: [(mover, dead)]}), the formations and
+    sides once casualties are removed, the score and any break tests."""
+
+    ctx: RoundContext
+    blows: Blows
+    casualties: dict[str, Casualties]
+    alive: dict[str, set[str]]
+    steps: dict[str, list[tuple[str, str]]]
+    forms_after: dict[str, UnitFormation]
+    sides_after: dict[str, UnitSides]
+    score: Score
+    breaks: list[BreakResult] = field(default_factory=list)
+
+
+def plan_round(state: Battlefield, geo: Geometry, units: list[str], decisions: Decisions,
+               log: EventLog | None = None, dice: Dice | None = None) -> RoundContext:
+    """Who attacks, commanders and duels, then the BEFORE_BLOWS hooks."""
+    P.check_profiles(state, units)
+    state = P.Indexed(state)
+    first = first_round(state, units)
+    attacks: list[Attack] = []
+    notes: list[str] = []
+    for u in units:
+        a, n = plan_unit(state, geo, u, first)
+        attacks += a
+        notes += n
+    ca, duels, cn = plan_commanders(state, geo, units, first, decisions)
+    attacks += ca
+    notes += cn
+    ctx = RoundContext(state, geo, units, {u: geo.formation(u) for u in units},
+                       {u: geo.sides(u) for u in units}, first, attacks, duels, notes,
+                       decisions, log, dice)
+    for hook in BEFORE_BLOWS:
+        hook(ctx)
+    return ctx
+
+
+def attack_specs(state: Battlefield, attacker, defender, first_round: bool) -> tuple:
+    """(HitSpec, SaveSpec, lethal) for ``attacker``'s blows at ``defender`` (models): Skill
+    against Skill with the to-hit modifiers and re-rolls, Power (with a charge bonus in the first
+    round) against Defense, Halberd, Poisoned Attacks, Lethal Strikes.  Used by the round and by
+    character challenges."""
+    m, d = attacker, defender
+    power = P.model_stat(m, "Power")
+    if first_round and has_charge_bonus(state, m.unit_id):
+        power += P.charge_power(m)
+    reroll = "misses" if P.has(m, P.REROLL_MISSES) else ("ones" if P.has(m, P.REROLL_ONES) else None)
+    mod = P.to_hit_modifier(m) - (1 if P.has(d, P.HARD_TO_HIT) else 0)
+    hit = hit_spec(P.model_stat(m, "Skill"), P.model_stat(d, "Skill"), mod, reroll,
+                   P.has(d, P.FORCE_REROLL_HITS))
+    save = save_spec(power, P.model_stat(d, "Defense"), P.has(m, P.HALBERD), P.has(m, *P.POISONED))
+    lethal = P.has(m, P.LETHAL) and P.model_stat(d, "Wounds") > 1
+    return hit, save, lethal
+
+
+def _spec_key(ctx: RoundContext, a: Attack) -> tuple:
+    state = ctx.state
+    m = state.model(a.model)
+    if a.target_model is not None:
+        d = state.model(a.target_model)
+    else:
+        d = P.retinue_profile(state, a.target_unit)
+    hit, save, lethal = attack_specs(state, m, d, ctx.first_round)
+    return (a.unit, a.target_unit, a.target_model, hit, save, lethal)
+
+
+def roll_groups(ctx: RoundContext) -> dict[tuple, list[Attack]]:
+    """The attacks grouped into rolls, in dice order (cached on the context
+    for as long as its attacks and exclusions stay the same)."""
+    live = [a for a in ctx.attacks if a.model not in ctx.excluded and a.dice > 0]
+    stamp = tuple((id(a), a.dice, a.target_unit, a.target_model) for a in live)
+    cached = ctx.extra.get("_groups")
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    groups: dict[tuple, list[Attack]] = {}
+    for a in sorted(live, key=lambda a: (ctx.units.index(a.unit), KIND_ORDER.get(a.kind, 9))):
+        groups.setdefault(_spec_key(ctx, a), []).append(a)
+    ctx.extra["_groups"] = (stamp, groups)
+    return groups
+
+
+def _group_facts(ctx: RoundContext, key: tuple, members: list[Attack]) -> dict:
+    """What a roll group says about itself before the dice (cached with the groups)."""
+    unit, target, target_model, hit, save, lethal = key
+    kinds: dict[str, int] = {}
+    for a in members:
+        kinds[a.kind] = kinds.get(a.kind, 0) + a.dice
+    return {"unit": unit, "player": ctx.state.unit(unit).player, "target": target,
+            "target_model": target_model, "models": [a.model for a in members],
+            "dice": sum(a.dice for a in members), "by_kind": kinds,
+            "to_hit": f"{hit.target}+", "save": f"{save.target}+", "lethal": lethal,
+            "defender": ctx.state.unit(target).player,
+            "label": f"{target_model or target} ({unit})",
+            "rule": C.LETHAL if lethal else C.SIMULTANEOUS}
+
+
+def strike_all(ctx: RoundContext, dice: Dice) -> Blows:
+    """Every attack of the round, simultaneously: rolls grouped by attacker
+    unit, target and profile (see the module docstring for the order)."""
+    blows = Blows()
+    if ctx.dice is None:
+        ctx.dice = dice            # the AFTER_BLOWS hooks roll with the round's dice
+    groups = roll_groups(ctx)
+    facts = ctx.extra.get("_group_facts")
+    if facts is None or facts[0] is not groups:
+        facts = (groups, [_group_facts(ctx, k, m) for k, m in groups.items()])
+        ctx.extra["_group_facts"] = facts
+    for key, f in zip(groups, facts[1]):
+        unit, target, target_model, hit, save, lethal = key
+        hits, unsaved = strike(dice, f["dice"], hit, save, attacker=f["player"],
+                               defender=f["defender"], label=f["label"])
+        wounds = unsaved * (2 if lethal else 1)
+        if target_model is not None:
+            blows.duel[target_model] = blows.duel.get(target_model, 0) + wounds
+        else:
+            blows.pools[target] = blows.pools.get(target, 0) + wounds
+        blows.caused[unit] = blows.caused.get(unit, 0) + wounds
+        g = {k: v for k, v in f.items() if k not in ("defender", "label")}
+        g.update(hits=hits, unsaved=unsaved, wounds=wounds)
+        blows.groups.append(g)
+        if ctx.log is not None:
+            ctx.log.emit("blows", g["rule"], **{k: v for k, v in g.items() if k != "rule"})
+    for hook in AFTER_BLOWS:
+        hook(ctx, blows)
+    return blows
+
+
+def casualties(ctx: RoundContext, blows: Blows) -> tuple[dict[str, Casualties], dict[str, set[str]]]:
+    """Each unit's wound pool applied (after everyone has attacked)."""
+    alive = {u: set(ctx.forms[u].placements) for u in ctx.units}
+    out = {}
+    for u in ctx.units:
+        duel = {m: w for m, w in blows.duel.items() if m in alive[u]}
+        shielded = alive[u] & ctx.protected
+        if not shielded:
+            out[u] = allocate(ctx.state, ctx.forms[u], alive[u], blows.pools.get(u, 0), duel)
+            continue
+        # protected models take their duel wounds only, never the pool's
+        cas = allocate(ctx.state, ctx.forms[u], alive[u], 0, duel)
+        rest = alive[u] - shielded
+        out[u] = allocate(ctx.state, ctx.forms[u], rest, blows.pools.get(u, 0), None, cas)
+        alive[u] = rest | (alive[u] & shielded)
+    return out, alive
+
+
+def after_casualties(ctx: RoundContext, cas: dict[str, Casualties], alive: dict[str, set[str]]):
+    """Steps up into gaps (``UnitFormation.step_up``), the formations and the
+    sides touched once the casualties are removed."""
+    steps = {u: ctx.forms[u].step_up(cas[u].removed, alive[u]) for u in ctx.units}
+    forms = {u: ctx.forms[u].after_steps(steps[u]) for u in ctx.units}
+    stand_ins = {dead: mover for u in ctx.units for mover, dead in steps[u]}
+    every = set().union(*alive.values()) if alive else set()
+    sides = {u: ctx.sides[u].restricted(every, stand_ins) for u in ctx.units}
+    return steps, forms, sides
+
+
+def resolve_round(ctx: RoundContext, dice: Dice, break_tests: bool = True) -> RoundOutcome:
+    """Blows, casualties, combat score and (optionally) break tests; no state change."""
+    blows = strike_all(ctx, dice)
+    cas, alive = casualties(ctx, blows)
+    steps, forms_after, sides_after = after_casualties(ctx, cas, alive)
+    score = combat_score(ctx.state, ctx.units, forms_after, sides_after, blows.caused, alive,
+                         ctx.score_extra)
+    out = RoundOutcome(ctx, blows, cas, alive, steps, forms_after, sides_after, score)
+    if break_tests and score.winner is not None:
+        for u in ctx.units:
+            if ctx.state.unit(u).player in score.losers and alive[u]:
+                out.breaks.append(break_test(ctx.state, u, forms_after[u], alive[u],
+                                             score.difference, dice))
+    return out

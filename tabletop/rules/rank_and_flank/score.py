@@ -1,0 +1,124 @@
+"""Combat score (rank-and-flank-combat.txt "Combat score").
+
+Each side adds up, once all attacks are made and casualties removed:
+
+- +1 per wound its units caused, including wounds beyond what was needed
+  to kill;
+- +1 for each of its units in contact with an enemy's flank;
+- +1 for each of its units in contact with an enemy's rear;
+- for each of its units that is not disrupted, +1 for a second rank and +1
+  for a third (ranks of at least ``profiles.rank_models`` models);
+- banners and abilities: ``war-banner`` +WAR_BANNER_SCORE, a living
+  standard bearer +STANDARD_SCORE (named defaults in ``profiles``).
+
+A unit is disrupted if any enemy touches its flank or rear, or if it fights
+more than one enemy unit (``geometry.ranks.UnitSides``).  The higher total
+wins; equal totals: nobody tests.
+
+Named default FLANK_BONUS_PER = "unit": a unit on the flanks of two enemy
+units still scores +1 ("for each of your units in contact with an enemy's
+flank"); one on an enemy's flank and another's rear scores both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tabletop.board.state import Battlefield
+from tabletop.geometry.ranks import FLANKS, UnitFormation, UnitSides
+from tabletop.rules.rank_and_flank import clauses as C
+from tabletop.rules.rank_and_flank import profiles as P
+
+FLANK_BONUS_PER = "unit"
+
+
+@dataclass
+class Score:
+    """Totals per player, the itemised ``breakdown`` (one dict per source and
+    unit), the ``winner`` (None on a tie), losers and the ``difference``."""
+
+    totals: dict[str, int]
+    breakdown: list[dict] = field(default_factory=list)
+    winner: str | None = None
+    losers: list[str] = field(default_factory=list)
+    difference: int = 0
+
+
+_BANNERS: dict[tuple[int, str], tuple] = {}
+
+
+def _banners(state: Battlefield, unit_id: str):
+    """(True or the ids of models with a war banner, ids of standard bearers), per unit."""
+    unit = state.unit(unit_id)
+    key = (id(unit), unit_id)
+    got = _BANNERS.get(key)
+    if got is None or got[0] is not unit:
+        banners = True if P.has(unit, P.WAR_BANNER) else {m.id for m in unit.models
+                                                          if P.has(m, P.WAR_BANNER)}
+        standards = {m.id for m in unit.models if (m.role or "") == "standard"}
+        got = (unit, banners, standards)
+        if len(_BANNERS) > 256:
+            _BANNERS.clear()
+        _BANNERS[key] = got
+    return got[1], got[2]
+
+
+def combat_score(state: Battlefield, units: list[str], forms: dict[str, UnitFormation],
+                 sides_after: dict[str, UnitSides], caused: dict[str, int],
+                 alive: dict[str, set[str]], extra: list[dict] | None = None) -> Score:
+    """Add up every source for each player with units in the engagement.
+
+    ``sides_after`` are the sides touched once casualties are removed
+    (``UnitSides.restricted``); ``caused`` wounds caused per attacking unit;
+    ``alive`` the living models per unit; ``extra`` more items (challenge
+    hooks) of the same shape as the breakdown.
+    """
+    players = []
+    for u in units:
+        p = state.unit(u).player
+        if p not in players:
+            players.append(p)
+    items: list[dict] = []
+
+    def item(unit: str, source: str, score: int, rule: str, why: str = "") -> None:
+        if score:
+            items.append({"player": state.unit(unit).player, "unit": unit, "source": source,
+                          "score": score, "rule": rule, **({"why": why} if why else {})})
+
+    for u in units:
+        item(u, "wounds caused", caused.get(u, 0), C.COMBAT_SCORE)
+        if not alive.get(u):
+            continue
+        on_flank = [e for e in units if e != u and sides_after[e].enemy_sides.get(u) in FLANKS]
+        on_rear = [e for e in units if e != u and sides_after[e].enemy_sides.get(u) == "rear"]
+        if on_flank:
+            item(u, "flank", 1, C.COMBAT_SCORE, f"on the flank of {', '.join(on_flank)}")
+        if on_rear:
+            item(u, "rear", 1, C.COMBAT_SCORE, f"on the rear of {', '.join(on_rear)}")
+        sides = sides_after[u]
+        ranks = min(forms[u].full_ranks_behind(P.rank_models(state, u), alive[u]), P.MAX_RANK_BONUS)
+        if sides.disrupted and ranks:
+            items.append({"player": state.unit(u).player, "unit": u, "source": "ranks", "score": 0,
+                          "rule": C.DISRUPTED,
+                          "why": "disrupted: " + "; ".join(sides.disrupted_reasons)})
+        else:
+            item(u, "ranks", ranks, C.COMBAT_SCORE,
+                 f"{ranks} rank{'s' if ranks != 1 else ''} of {P.rank_models(state, u)}+ behind the front")
+        banners, standards = _banners(state, u)
+        if banners is True or (banners & alive[u]):
+            item(u, "war banner", P.WAR_BANNER_SCORE, C.COMBAT_SCORE)
+        if standards & alive[u]:
+            item(u, "standard", P.STANDARD_SCORE, C.COMBAT_SCORE)
+    items.extend(extra or [])
+    totals = {p: 0 for p in players}
+    for it in items:
+        totals[it["player"]] = totals.get(it["player"], 0) + it["score"]
+    best = max(totals.values()) if totals else 0
+    top = [p for p, t in totals.items() if t == best]
+    if len(top) == 1 and len(totals) > 1:
+        winner = top[0]
+        losers = [p for p in totals if p != winner]
+        diff = best - max(t for p, t in totals.items() if p != winner)
+    else:
+        winner, losers, diff = None, [], 0
+    return Score(totals, items, winner, losers, diff)

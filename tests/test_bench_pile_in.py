@@ -1,0 +1,54 @@
+"""The pile-in benchmark's pieces: its layout is legal, the naive grid search and the
+solver make moves the validator can judge, and ``tabletop bench --only pile-in`` runs.
+No timing is asserted here (speed is measured only by ``tabletop bench``)."""
+
+from __future__ import annotations
+
+import json
+
+from tabletop.bench.pile_in_bench import BLUE, RED, fight_side, pile_in_battlefield
+from tabletop.cli import main
+from tabletop.geometry import snapshot
+from tabletop.geometry.moves import PILE_IN_RULE, MoveSpec, solve_move, validate_move
+from tabletop.geometry.naive_pile_in import NaivePileIn, candidates
+
+
+def test_fight_sizes():
+    assert [fight_side(n) for n in (2, 12, 40, 200, 5000)] == [1, 6, 20, 20, 20]
+
+
+def test_layout_is_legal_and_the_front_ranks_engaged():
+    state = pile_in_battlefield(60, 0)
+    geo = snapshot(state)
+    assert len(state.unit(RED).models) == len(state.unit(BLUE).models) == 20
+    assert sum(len(u.models) for u in state.units) == 60
+    assert geo.overlaps == [] and geo.off_table == [] and geo.coherency == {}
+    # front ranks 1.5" apart (engaged, 11th); bystanders start 7" right of their cells'
+    # edge: 7 + 0.3 margin - 0.63 - 0.79 (40mm) = 5.88" > 5": none is even a pile-in target
+    assert geo.engaged_units(RED) == [BLUE]
+    assert geo.enemy_units_within(RED, 5.0) == [BLUE]
+
+
+def test_naive_candidates_fill_the_3_inch_disc():
+    # 0.1" grid: lattice points (i, j) with 0 < i^2 + j^2 <= 30^2: 2821 with i^2 + j^2 <= 900
+    # (Gauss's circle count for radius 30), less the start itself
+    assert len(candidates((0.0, 0.0), 3.0, 0.1)) == 2820
+
+
+def test_naive_and_solver_moves_on_a_small_fight():
+    state = pile_in_battlefield(8, 0)            # 4 a side, no bystanders
+    geo = snapshot(state)
+    spec = MoveSpec("pile_in", RED, (BLUE,), 3.0, PILE_IN_RULE)
+    plan = solve_move(state, geo, spec)
+    assert plan.violations == []
+    positions, paths = NaivePileIn(state, geo, RED, (BLUE,), 3.0, 0.25).run()
+    broken = validate_move(state, geo, spec, positions, paths)
+    # straight paths, no overlap, never more than 3": only unit clauses may fail
+    assert all("moved" not in v.message and "overlapping" not in v.message for v in broken)
+
+
+def test_bench_command_runs_pile_in(capsys):
+    assert main(["bench", "--only", "pile-in", "--sizes", "4", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["benchmarks"]
+    assert [(r["benchmark"], r["models"], r["fight_side"]) for r in rows] == [("pile-in", 4, 2)]
+    assert rows[0]["ratio"] > 0 and rows[0]["violations"] == 0

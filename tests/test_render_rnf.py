@@ -1,0 +1,43 @@
+"""The rank-and-flank drawers (render/rank_and_flank.py) put the right colours in the right places."""
+
+from __future__ import annotations
+
+import pygame
+from rnf_maps import B25 as B
+from rnf_maps import rnf_map, run, unit
+
+from tabletop.render import rank_and_flank as R
+from tabletop.render.steps import draw_step, drawer_keys
+from tabletop.render.view import View
+
+
+def test_drawers_are_registered():
+    assert {"rnf_units", "rnf_attacks", "rnf_score", "rnf_break", "rnf_flee", "rnf_turn",
+            "rnf_notes", "rnf_casualties"} <= set(drawer_keys())
+
+
+def test_who_attacks_frame_colours_flank_and_badges():
+    # a: 5x4 facing up; b: 4x2 facing east on a's left flank
+    state = rnf_map(unit("a", "red", (24, 24), 90, 5, 4),
+                    unit("b", "blue", (24 - 2.5 * B, 24 - 2 * B), 0, 4, 2, charged=True))
+    _, log, _ = run(state, [1] * 4 + [1] * 8 + [1, 1])   # b wins by its +1 flank; a holds
+    step = log.steps[0]                       # "who attacks"
+    surface = pygame.Surface((900, 700))
+    view = View(40.0, 450 - 24 * 40.0, 350 + 22 * 40.0)   # (24, 22) at the centre, 40 px/inch
+    draw_step(surface, step, view, events=log, caption=False)
+    # a/6 (second rank, left flank file) fights the flank: an amber badge on its centre
+    # (sampled 11 px below the centre: inside the 14 px badge, below its number)
+
+    def badge(mid):
+        m = step.state.model(mid)
+        x, y = view.to_screen(m.x, m.y)
+        return surface.get_at((int(x), int(y) + 11))[:3]
+
+    assert badge("a/6") == R.KIND_COLOURS["flank"]
+    # a/7 makes no attack (the front is free): no badge, the player's colour shows
+    assert badge("a/7") not in R.KIND_COLOURS.values()
+    # b/1 fights to its front: a green badge
+    assert badge("b/1") == R.KIND_COLOURS["front"]
+    # a's rear edge is drawn red just outside it (4 px band, 4 px out)
+    x, y = view.to_screen(24, 24 - 4 * B)
+    assert surface.get_at((int(x), int(y) + 4))[:3] == R.SIDE_COLOURS["rear"]
