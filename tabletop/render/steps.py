@@ -47,7 +47,7 @@ from tabletop.render.image import save_png
 from tabletop.render.inset import draw_inset, draw_scale_bar, inset_size
 from tabletop.render.theme import DEFAULT_THEME, Theme, shade
 from tabletop.render.view import View
-from tabletop.rules.describe import describe, words
+from tabletop.rules.describe import describe, roller, words
 
 DrawFn = Callable[[Canvas, Any], None]
 
@@ -289,8 +289,7 @@ def _roll_group_text(evs) -> str:
     """``Armour saves (orks): 8 rolls needing 6+ -> 1 saved, 7 failed.``"""
     first = evs[0]
     kind = str(first.get("purpose") or "roll").partition(": ")[0]
-    kinds = kind + ("s" if not kind.endswith("s") else "")
-    who = f" ({first['player']})" if first.get("player") else ""
+    kinds = kind + ("s" if not kind.endswith(("s", ")")) else "")
     target = first.get("target")
     need = f" needing {target}+" if isinstance(target, int) else ""
     mods = first.get("modifiers") or {}
@@ -301,7 +300,7 @@ def _roll_group_text(evs) -> str:
         counts[str(e.get("result"))] = counts.get(str(e.get("result")), 0) + 1
     results = ", ".join(f"{n} {r}" for r, n in counts.items())
     faces = " ".join(str(e["dice"][0]) for e in evs)
-    return f"{kinds[:1].upper()}{kinds[1:]}{who}{mod}: rolled {faces}{need} -> {results}."
+    return f"{roller(kinds, first.get('player'))}{mod}: rolled {faces}{need} -> {results}."
 
 
 def caption_sentences(evs: Sequence) -> list[str]:
@@ -497,20 +496,28 @@ FRAME_MARGIN_PX = 36
 """Named default: pixels kept round the table rectangle a frame shows."""
 
 
-def _inset_corner(board: pygame.Rect, size: tuple[int, int], view: View, pts, pad: int = 10) -> pygame.Rect:
-    """Where the thumbnail goes inside ``board``: the corner covering the fewest action
-    points (screen), bottom right when it is a tie."""
+def _inset_corner(board: pygame.Surface, size: tuple[int, int], view: View, pts, pad: int = 10) -> pygame.Rect:
+    """Where the thumbnail goes on the drawn ``board``: the corner covering the fewest
+    action points (screen), then the least drawn detail (colour edges: plates, labels,
+    bases), bottom right when it is a tie."""
     w, h = size
-    corners = [pygame.Rect(board.right - w - pad, board.bottom - h - pad, w, h),
-               pygame.Rect(board.right - w - pad, board.top + pad, w, h),
-               pygame.Rect(board.left + pad, board.bottom - h - pad, w, h),
-               pygame.Rect(board.left + pad, board.top + pad, w, h)]
+    area = board.get_rect()
+    corners = [pygame.Rect(area.right - w - pad, area.bottom - h - pad, w, h),
+               pygame.Rect(area.right - w - pad, area.top + pad, w, h),
+               pygame.Rect(area.left + pad, area.bottom - h - pad, w, h),
+               pygame.Rect(area.left + pad, area.top + pad, w, h)]
     screen = [view.to_screen(x, y) for x, y in pts]
 
-    def covered(r: pygame.Rect) -> int:
+    def cost(r: pygame.Rect) -> tuple[int, int]:
         big = r.inflate(40, 40)
-        return sum(big.collidepoint(p) for p in screen)
-    return min(corners, key=covered)
+        inside = sum(big.collidepoint(p) for p in screen)
+        clip = r.clip(area)
+        if clip.w < 8 or clip.h < 8:
+            return inside, 0
+        px = pygame.surfarray.array3d(board.subsurface(clip))[::4, ::4].astype(int)
+        edges = int((abs(px[1:] - px[:-1]).sum(axis=2) > 60).sum() + (abs(px[:, 1:] - px[:, :-1]).sum(axis=2) > 60).sum())
+        return inside, edges // 8      # a few stray edges (grid lines) do not decide
+    return min(corners, key=cost)
 
 
 def frame_view(step, geo: Geometry, size: tuple[int, int], framing: str = DEFAULT_FRAMING,
@@ -568,7 +575,7 @@ def draw_frame(surface: pygame.Surface, step, events: Sequence | None = None, *,
         table = step.state.table
         if inset:
             size = inset_size(w, table.width, table.depth)
-            where = _inset_corner(board.get_rect(), size, view, action_points(step, geo))
+            where = _inset_corner(board, size, view, action_points(step, geo))
             uid = (step.draw or {}).get("selected_unit")
             focus = geo.unit_models(uid) if uid else ()
             draw_inset(board, step.state, where, box, theme=theme, focus=focus)

@@ -233,10 +233,17 @@ def _no_move(ev: Event) -> str:
     return f"{_g(ev, 'unit')} makes no {what} move: {reason}{more}."
 
 
+def roller(kind: str, player: Any) -> str:
+    """``Hit roll (red)``; ``Attack roll vs x (y), red`` when the kind ends in brackets."""
+    head = words(kind)
+    if not player:
+        return head
+    return f"{head}, {player}" if head.endswith(")") else f"{head} ({player})"
+
+
 def _roll(ev: Event) -> str:
     purpose = str(ev.get("purpose") or "roll")
     kind, _, detail = purpose.partition(": ")
-    who = f" ({ev['player']})" if ev.get("player") else ""
     dice = ev.get("dice") or []
     if len(dice) > DICE_LISTED:
         shown = f"{len(dice)} dice"
@@ -252,7 +259,7 @@ def _roll(ev: Event) -> str:
     detail = f" - {detail}" if detail else ""
     result = ev.get("result")
     res = f" -> {num(result)}" if result is not None else ""
-    return f"{words(kind)}{who}{detail}{mod}: {shown}{need}{res}."
+    return f"{roller(kind, ev.get('player'))}{detail}{mod}: {shown}{need}{res}."
 
 
 def _attacks(ev: Event) -> str:
