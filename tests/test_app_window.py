@@ -437,3 +437,30 @@ def test_moved_image_scales_about_the_new_view():
     assert tuple(out.get_at((72, 30)))[:3] == (0, 0, 0)
     # the same scale: a plain shift
     assert moved_image(img, (10.0, 0.0, 100.0), (10.0, 7.0, 95.0), (100, 100))[1] == (7, -5)
+
+
+def test_step_through_frames_each_step_round_its_action_and_z_turns_it_off():
+    from pathlib import Path
+
+    from tabletop.rules.events import Step
+    state = mapfile.load(str(Path(__file__).resolve().parent / "scenarios" / "frame-zoom.toml"))
+    steps = [Step("Start", "fight-phase.txt 12.01", state, range(0), {}),
+             Step("a piles in", "fight-phase.txt 12.03", state, range(0),
+                  {"arrows": {"a/2": [[36.0, 33.0], [38.0, 31.5]]}, "selected_unit": "a"})]
+    app = App(state, None, (1400, 900), steps=steps, events=[])
+    assert app.follow
+    whole = app.view.scale
+    key(app, pygame.K_n)
+    # the action (a, its foe b, the path) spans x 36..39.3, y 30..33: a window at least 14"
+    # each way round it, so the view is more than twice as close as the whole 60" table
+    assert app.view.scale > 2 * whole
+    r = app.board_rect
+    for x, y in ((38.0, 31.5), (36.0, 33.0), (39.3, 30.0)):
+        assert r.collidepoint(app.view.to_screen(x, y))
+    assert not r.collidepoint(app.view.to_screen(10.0, 8.0))      # the other fight
+    key(app, pygame.K_p)
+    assert app.view.scale == pytest.approx(whole)                 # a step about nothing in particular
+    key(app, pygame.K_z)
+    assert not app.follow
+    key(app, pygame.K_n)
+    assert app.view.scale == pytest.approx(whole)                 # the view stays put

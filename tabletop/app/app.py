@@ -46,6 +46,7 @@ from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.probe import closest_points, models_at, overlaps_at
 from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend, draw_step
+from tabletop.render.framing import frame_box, view_for_box
 from tabletop.render.legend import legend_height
 from tabletop.render.steps import DEFAULT_STEP_OVERLAYS
 from tabletop.render.theme import DEFAULT_THEME
@@ -66,6 +67,7 @@ POSITION_DECIMALS = 2           # a dropped model's centre is rounded to 0.01"
 LABEL_FONT_PX = 22              # the ruler and drag labels
 LEGEND_MAX_FRACTION = 0.3       # the legend strip takes at most this share of the window height
 MESSAGES_SHOWN = 6              # messages kept in the panel (newest first)
+FOLLOW_STEPS = True             # step-through: each step is framed round its own action (z toggles)
 SETTLE_S = 0.15                 # after the last wheel notch or arrow key, the board is redrawn in full;
                                 # until then the last full image is shifted and scaled
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
@@ -167,6 +169,7 @@ class App:
         self._board: tuple[Any, Geometry, pygame.Surface] | None = None
         self._legend: tuple[Any, Battlefield, pygame.Surface] | None = None
         self.settle_s = SETTLE_S
+        self.follow = FOLLOW_STEPS and bool(self.steps)
         self._settle_at = 0.0           # time.monotonic() when the view last stops moving
         self.size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
         self.manager = pygame_gui.UIManager(self.size)
@@ -222,6 +225,31 @@ class App:
     def fit(self) -> None:
         """Show the whole table (``f``)."""
         self.view = self.fitted_view()
+
+    def frame_step(self) -> None:
+        """Show the part of the table the current step is about (``render.framing``, as
+        the saved frames do): its moves, its fighting unit and their foes, its
+        casualties; the whole table for a step about nothing in particular."""
+        if not self.step_mode:
+            return
+        step = self.steps[self.step_index]
+        r = self.board_rect
+        t = step.state.table
+        aspect = max(1, r.width - 2 * FIT_MARGIN_PX) / max(1, r.height - 2 * FIT_MARGIN_PX)
+        box = frame_box(step, self.shown_geo, t.width, t.depth, aspect)
+        self.view = (view_for_box(box, r.width, r.height, FIT_MARGIN_PX) if box is not None
+                     else self.fitted_view())
+
+    def toggle_follow(self) -> None:
+        """``z`` (step-through): frame each step round its action as it is shown, or not."""
+        if not self.step_mode:
+            self.message("z frames each step of a step-through (tabletop view MAP --fight)")
+            return
+        self.follow = not self.follow
+        if self.follow:
+            self.frame_step()
+        self.message("each step framed round its action" if self.follow
+                     else "the view stays where you put it (f: whole table)")
 
     def resize(self, size: tuple[int, int]) -> None:
         """The window changed size: the board keeps its scale, the panel is rebuilt."""
@@ -322,6 +350,8 @@ class App:
             self.fit()
         elif k == pygame.K_l:
             self.toggle_legend()
+        elif k == pygame.K_z:
+            self.toggle_follow()
         elif k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             dx = {pygame.K_LEFT: PAN_STEP_PX, pygame.K_RIGHT: -PAN_STEP_PX}.get(k, 0)
             dy = {pygame.K_UP: PAN_STEP_PX, pygame.K_DOWN: -PAN_STEP_PX}.get(k, 0)
@@ -513,6 +543,8 @@ class App:
         self.ruler = None
         if self.selected is not None and self.selected not in self.shown_geo.ids:
             self.selected = None
+        if self.follow:
+            self.frame_step()
         self.refresh()
 
     def message(self, entry: str) -> None:
