@@ -144,3 +144,13 @@ def test_save_frames_zooms_each_step_and_keeps_the_old_single_view(state, tmp_pa
     assert changed(*imgs["step"]) > 3 * changed(*imgs["table"])
     with pytest.raises(ValueError, match="framing"):
         save_frames(steps, str(tmp_path / "bad"), framing="zoomed")
+
+
+def test_fight_frames_view_option(capsys, tmp_path):
+    from tabletop.cli import main
+    lesson = str(Path(__file__).resolve().parent.parent / "maps" / "lesson-pile-in.toml")
+    for view in ("step", "phase", "table"):
+        folder = tmp_path / view
+        assert main(["fight", lesson, "--seed", "1", "--frames", str(folder), "--frames-view", view]) == 0
+        assert len(list(folder.glob("*.png"))) == 8      # the lesson's eight steps (seed 1)
+    capsys.readouterr()

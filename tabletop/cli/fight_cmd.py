@@ -8,7 +8,9 @@ purpose, dice, target and result); ``--json`` prints
 ``{"events": [...], "steps": [...], "seed": N, ...}`` at the end.  ``-o``
 writes the state after the phase (removed models dropped, a unit with none
 left dropped, moved models moved, wounds lost and status recorded);
-``--frames DIR`` writes one PNG per step.  ``--odds`` prints the ruleset's
+``--frames DIR`` writes one PNG per step, each framed round its own step
+(``--frames-view phase``: one view round the whole phase; ``table``: the
+whole table).  ``--odds`` prints the ruleset's
 odds (``ruleset.odds(state)``) instead of resolving.
 
 Named default ``DEFAULT_SEED``: without ``--seed`` a seed is drawn at random
