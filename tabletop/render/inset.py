@@ -88,6 +88,13 @@ def draw_inset(surface: pygame.Surface, state: Battlefield, rect: pygame.Rect, b
     return plate
 
 
+def scale_bar_size(view: View, room_px: int, theme: Theme | None = None) -> tuple[int, int]:
+    """Pixel size of the plate ``draw_scale_bar`` draws for ``view`` in ``room_px``."""
+    t = theme or DEFAULT_THEME
+    n = next((k for k in SCALE_BAR_INCHES if k * view.scale <= room_px), 1)
+    return int(n * view.scale) + prims.font(t.font_small).size(f'{n}"')[0] + 28, 30
+
+
 def draw_scale_bar(surface: pygame.Surface, view: View, at: tuple[int, int], room_px: int, *,
                    theme: Theme | None = None) -> pygame.Rect:
     """A scale bar of whole inches on a plate whose bottom-left corner is ``at``,
@@ -97,8 +104,7 @@ def draw_scale_bar(surface: pygame.Surface, view: View, at: tuple[int, int], roo
     n = next((k for k in SCALE_BAR_INCHES if k * view.scale <= room_px), 1)
     w = n * view.scale
     label = f'{n}"'
-    tw, th = prims.font(t.font_small).size(label)
-    plate = pygame.Rect(at[0], at[1] - 30, int(w) + tw + 28, 30)
+    plate = pygame.Rect(at[0], at[1] - 30, *scale_bar_size(view, room_px, t))
     layer = pygame.Surface(plate.size, pygame.SRCALPHA)
     pygame.draw.rect(layer, (255, 255, 255, 215), layer.get_rect(), border_radius=5)
     surface.blit(layer, plate.topleft)

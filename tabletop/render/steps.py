@@ -44,7 +44,7 @@ from tabletop.render import prims
 from tabletop.render.board import Canvas, board_canvas, draw_base, ring_model
 from tabletop.render.framing import FocusFn, action_points, frame_box, register_focus, view_for_box
 from tabletop.render.image import save_png
-from tabletop.render.inset import draw_inset, draw_scale_bar, inset_size
+from tabletop.render.inset import draw_inset, draw_scale_bar, inset_size, scale_bar_size
 from tabletop.render.theme import DEFAULT_THEME, Theme, shade
 from tabletop.render.view import View
 from tabletop.rules.describe import describe, roller, words
@@ -492,20 +492,26 @@ inset of the whole table when zoomed), every step round the action of all of the
 DEFAULT_FRAMING = "step"
 """Named default: ``save_frames`` zooms each frame to its own step."""
 
+SCALE_BAR_ROOM_PX = 240
+"""Named default: the longest a zoomed frame's scale bar may be, pixels."""
+
 FRAME_MARGIN_PX = 36
 """Named default: pixels kept round the table rectangle a frame shows."""
 
 
-def _inset_corner(board: pygame.Surface, size: tuple[int, int], view: View, pts, pad: int = 10) -> pygame.Rect:
-    """Where the thumbnail goes on the drawn ``board``: the corner covering the fewest
-    action points (screen), then the least drawn detail (colour edges: plates, labels,
-    bases), bottom right when it is a tie."""
+def _inset_corner(board: pygame.Surface, size: tuple[int, int], view: View, pts, pad: int = 10,
+                  taken: Sequence[pygame.Rect] = ()) -> pygame.Rect:
+    """Where a thumbnail (or the scale bar) of ``size`` goes on the drawn ``board``: of the
+    corners not overlapping ``taken``, the one covering the fewest action points
+    (screen), then the least drawn detail (colour edges: plates, labels, bases),
+    bottom right when it is a tie."""
     w, h = size
     area = board.get_rect()
     corners = [pygame.Rect(area.right - w - pad, area.bottom - h - pad, w, h),
                pygame.Rect(area.right - w - pad, area.top + pad, w, h),
                pygame.Rect(area.left + pad, area.bottom - h - pad, w, h),
                pygame.Rect(area.left + pad, area.top + pad, w, h)]
+    corners = [r for r in corners if r.collidelist(list(taken)) < 0] or corners
     screen = [view.to_screen(x, y) for x, y in pts]
 
     def cost(r: pygame.Rect) -> tuple[int, int]:
@@ -573,16 +579,15 @@ def draw_frame(surface: pygame.Surface, step, events: Sequence | None = None, *,
     draw_step(board, step, view, geo=geo, theme=theme, events=events, overlays=overlays, caption=False)
     if box is not None:
         table = step.state.table
+        pts = action_points(step, geo)
+        taken = []
         if inset:
-            size = inset_size(w, table.width, table.depth)
-            where = _inset_corner(board, size, view, action_points(step, geo))
+            where = _inset_corner(board, inset_size(w, table.width, table.depth), view, pts)
             uid = (step.draw or {}).get("selected_unit")
             focus = geo.unit_models(uid) if uid else ()
-            draw_inset(board, step.state, where, box, theme=theme, focus=focus)
-            left = where.right + 12 if where.left < 20 and where.bottom > board_rect.h - 20 else 10
-        else:
-            left = 10
-        draw_scale_bar(board, view, (left, board_rect.h - 10), 240, theme=theme)
+            taken.append(draw_inset(board, step.state, where, box, theme=theme, focus=focus))
+        bar = _inset_corner(board, scale_bar_size(view, SCALE_BAR_ROOM_PX, theme), view, pts, taken=taken)
+        draw_scale_bar(board, view, bar.bottomleft, SCALE_BAR_ROOM_PX, theme=theme)
     draw_caption(surface, step, events, theme)
     return view, box
 
