@@ -51,3 +51,16 @@ def test_view_bad_input_exits_2(write_map, capsys):
     assert "no-such-map.toml: no such file" in capsys.readouterr().err
     assert main(["view", write_map(MAP), "--size", "big"]) == 2
     assert "--size: 'big' is not WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+
+def test_view_without_a_display_exits_2_at_once(write_map, monkeypatch, capsys):
+    import sys
+    if not sys.platform.startswith("linux"):
+        return
+    path = write_map(MAP)
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert main(["view", path]) == 2
+    assert "no display" in capsys.readouterr().err

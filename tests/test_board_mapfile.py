@@ -263,3 +263,41 @@ def test_duplicate_model_numbers_are_an_error(write_map):
     with pytest.raises(MapValidationError) as e:
         mapfile.load(path)
     assert "units[0].models[1]: model number 1 is already models[0]" in e.value.problems[0]
+
+
+def _mini(extra: str = "", meta: str = 'width = 30\ndepth = 20') -> str:
+    return f"""
+[map]
+name = "mini"
+ruleset = "fight-phase"
+{meta}
+{extra}
+[[players]]
+id = "red"
+active = true
+"""
+
+
+def test_nan_inf_and_absurd_sizes_are_errors(write_map):
+    path = write_map(_mini(meta="width = nan\ndepth = 1e300"))
+    with pytest.raises(MapValidationError) as e:
+        mapfile.load(path)
+    assert e.value.problems == [
+        f"{path}: map.width: input should be a finite number, got nan",
+        f'{path}: map.depth: the table size is inches; 1e+300" is more than 1200" (100 feet)']
+
+
+def test_a_field_of_several_types_gets_one_line(write_map):
+    path = write_map(_mini(extra='[rules]\nengagement_range = "far"'))
+    with pytest.raises(MapValidationError) as e:
+        mapfile.load(path)
+    assert e.value.problems == [
+        f"{path}: rules.engagement_range: expected a number or \"contact\", got 'far'"]
+
+
+def test_unknown_decision_choice(write_map):
+    path = write_map(_mini() + '\n[[decisions]]\nplayer = "red"\nchoice = "dance"\nvalue = 1\n')
+    with pytest.raises(MapValidationError) as e:
+        mapfile.load(path)
+    assert e.value.problems[0].startswith(
+        f"{path}: decisions[0].choice: unknown choice 'dance' for fight-phase (choices are pile_in,")

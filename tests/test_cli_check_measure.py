@@ -89,3 +89,44 @@ def test_measure_unknown_id_exits_2(write_map, capsys):
     assert main(["measure", path, "int/9", "A"]) == 2
     assert capsys.readouterr().err.strip() == (
         f"{path}: A: no model, unit, objective or terrain with id 'int/9'")
+
+
+TERRAIN = """
+[map]
+name = "Terrain"
+ruleset = "fight-phase"
+width = 24
+depth = 18
+[[players]]
+id = "red"
+active = true
+[[terrain]]
+id = "t"
+kind = "ruin"
+{terrain}
+[[objectives]]
+id = "far"
+at = {objective}
+"""
+
+
+def test_unmeasurable_terrain_is_bad_input(write_map, capsys):
+    bow_tie = 'polygon = [[0, 0], [4, 4], [4, 0], [0, 4]]'
+    path = write_map(TERRAIN.format(terrain=bow_tie, objective="[5, 5]"))
+    assert main(["check", path]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"{path}: terrain[0].polygon: the outline crosses itself at (2 2)")
+    tall_out = 'polygon = [[0, 0], [4, 0], [4, 4], [0, 4]]\ntall_part = [[5, 5], [6, 5], [6, 6]]'
+    path = write_map(TERRAIN.format(terrain=tall_out, objective="[5, 5]"), name="tall.toml")
+    assert main(["check", path]) == 2
+    assert "terrain[0].tall_part: lies outside the piece's outline" in capsys.readouterr().err
+
+
+def test_terrain_and_objectives_off_the_table_are_warnings(write_map, capsys):
+    off = 'polygon = [[30, 0], [34, 0], [34, 4], [30, 4]]'
+    path = write_map(TERRAIN.format(terrain=off, objective="[100, 5]"))
+    assert main(["check", path, "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["problems"] == 0
+    assert report["warnings"] == ["terrain t lies wholly off the table",
+                                  "objective far at (100, 5) is not on the table"]

@@ -65,9 +65,10 @@ def test_render_bad_map_exit_2(tmp_path, capsys):
 
 @pytest.mark.parametrize("out, message", [
     ("table.jpg", "must name a .png"),
-    ("no-such-folder/table.png", "no folder"),
+    ("a-file.txt/table.png", "is a file, not a folder"),
 ])
 def test_render_bad_output_exit_2(tmp_path, capsys, out, message):
+    (tmp_path / "a-file.txt").write_text("not a folder")
     assert main(["render", PIXELS, "-o", str(tmp_path / out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
@@ -98,3 +99,9 @@ def test_every_shipped_map_renders(tmp_path, map_path):
     out = tmp_path / f"{map_path.stem}.png"
     assert main(["render", str(map_path), "-o", str(out), "--overlay", "all", "--scale", "8"]) == 0
     assert pygame.image.load(str(out)).get_width() > 0
+
+
+def test_render_makes_a_missing_folder_like_the_map_outputs(tmp_path):
+    out = tmp_path / "new" / "folder" / "table.png"
+    assert main(["render", PIXELS, "-o", str(out)]) == 0
+    assert out.exists()

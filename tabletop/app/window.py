@@ -8,6 +8,8 @@ pass ``steps`` (``EventLog.steps``) and ``events`` for the step-through.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +21,10 @@ from tabletop.errors import TabletopError
 from tabletop.rules.events import Event, Step
 
 FPS = 60        # named default: frames per second of the window
+
+
+# SDL video drivers that show nothing; used only when asked for (tests set SDL_VIDEODRIVER=dummy)
+HEADLESS_DRIVERS = ("offscreen", "dummy")
 
 
 def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | None = None,
@@ -47,8 +53,20 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
     TabletopError
         When no window can be opened (no display).
     """
+    no_screen = (sys.platform.startswith("linux") and not os.environ.get("SDL_VIDEODRIVER")
+                 and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"))
+    if no_screen:
+        raise TabletopError("cannot open a window: no display (set DISPLAY, or use "
+                            "`tabletop render MAP -o OUT.png`, which draws without one)")
     pygame.display.init()
     pygame.font.init()
+    driver = pygame.display.get_driver()
+    asked = os.environ.get("SDL_VIDEODRIVER", "").lower()
+    if driver in HEADLESS_DRIVERS and driver not in asked:
+        # SDL fell back to an invisible driver: the window would never be seen
+        pygame.display.quit()
+        raise TabletopError("cannot open a window: no display (set DISPLAY, or use "
+                            "`tabletop render MAP -o OUT.png`, which draws without one)")
     try:
         pygame.display.set_caption(f"tabletop - {state.name}")
         try:

@@ -16,6 +16,15 @@ RULESETS = ("fight-phase", "rank-and-flank")
 EDITIONS = ("11th", "10th")
 CHALLENGE_OPTIONS = {"fight-phase": ("gambit",), "rank-and-flank": ("character",)}
 
+# the scripted [[decisions]] choice names each ruleset asks for (a typo is a map error)
+_GAMBIT_CHOICES = ("issue_challenge", "accept_challenge", "disgrace", "gambit", "feint", "weapon",
+                   "prolong", "withdraw")
+DECISION_CHOICES: dict[str, tuple[str, ...]] = {
+    "fight-phase": ("pile_in", "consolidate", "fight", "fight_type", "attack_target",
+                    "pile_in_targets", "consolidation_targets") + _GAMBIT_CHOICES,
+    "rank-and-flank": ("commander_target", "issue_challenge", "accept_challenge", "disgrace"),
+}
+
 # the value of engagement_range / coherency_range that means "base contact" / "formation"
 CONTACT = "contact"
 FORMATION = "formation"

@@ -21,7 +21,7 @@ import tomli_w
 from pydantic import ValidationError
 
 from tabletop.board.bases import parse_base
-from tabletop.board.config import make_config
+from tabletop.board.config import DECISION_CHOICES, make_config
 from tabletop.board.formation import formation_slots
 from tabletop.board.schema import MapIn, ModelIn, UnitIn
 from tabletop.board.state import (
@@ -62,21 +62,49 @@ def _clean(msg: str) -> str:
     return msg[:1].lower() + msg[1:]
 
 
+_UNION_TAG = re.compile(r"^(float|int|bool|str|none|literal\[.*\]|list\[.*\]|dict\[.*\]|function-.*)$")
+_TAG_WORDS = {"float": "a number", "int": "a whole number", "bool": "true or false", "str": "text"}
+
+
+def _tag_words(tag: str) -> str:
+    if tag.startswith("literal["):
+        return tag[len("literal["):-1].replace("'", '"')
+    return _TAG_WORDS.get(tag, tag)
+
+
 def _format_errors(path: str, err: ValidationError) -> list[str]:
-    lines = []
+    """One line per problem: ``file: place: what is wrong``; the alternatives of a
+    field that takes one of several types are merged into one line."""
+    lines: list[str] = []
+    unions: dict[str, tuple[list[str], Any]] = {}
     for e in err.errors():
         loc = tuple(p for p in e["loc"] if not (isinstance(p, str) and ("[" in p and "(" in p)))
+        tags = [p for p in loc if isinstance(p, str) and _UNION_TAG.match(p)]
+        loc = tuple(p for p in loc if not (isinstance(p, str) and _UNION_TAG.match(p)))
+        place = _place(loc)
+        if tags:
+            if place not in unions:
+                unions[place] = ([], e.get("input"))
+                lines.append(place)          # placeholder, filled below
+            unions[place][0].append(_tag_words(tags[-1]))
+            continue
         msg = _MESSAGES.get(e["type"], _clean(e["msg"]))
         if e["type"] not in _MESSAGES and "input" in e and e["type"] not in ("value_error",) \
                 and not isinstance(e.get("input"), (dict, list)):
             msg += f", got {e['input']!r}"
-        place = _place(loc)
         # a model-level message of the form "models[i]: ..." names a deeper place
         m = re.match(r"^(models\[\d+\]): (.*)$", msg)
         if m:
             place, msg = f"{place}.{m.group(1)}", m.group(2)
         lines.append(f"{path}: {place}: {msg}")
-    return lines
+    out = []
+    for line in lines:
+        if line in unions:
+            words, got = unions[line]
+            out.append(f"{path}: {line}: expected {' or '.join(dict.fromkeys(words))}, got {got!r}")
+        else:
+            out.append(line)
+    return out
 
 
 def read_toml(path: str) -> dict[str, Any]:
@@ -167,6 +195,14 @@ def _cross_checks(path: str, data: dict[str, Any]) -> list[str]:
                 problems.append(
                     f"{path}: {key}[{i}].player: no player {item['player']!r} "
                     f"(players are {', '.join(sorted(known)) or 'none'})")
+    ruleset = data.get("map", {}).get("ruleset") if isinstance(data.get("map"), dict) else None
+    known_choices = DECISION_CHOICES.get(ruleset or "")
+    if known_choices:
+        for i, item in enumerate(lst("decisions")):
+            choice = item.get("choice") if isinstance(item, dict) else None
+            if isinstance(choice, str) and choice not in known_choices:
+                problems.append(f"{path}: decisions[{i}].choice: unknown choice {choice!r} for "
+                                f"{ruleset} (choices are {', '.join(known_choices)})")
     return problems
 
 

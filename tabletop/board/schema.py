@@ -18,10 +18,11 @@ TERRAIN_KINDS = ("ruin", "woods", "obstacle", "impassable", "hill", "building")
 ROLES = ("champion", "commander", "standard", "musician")
 
 Number = float
+MAX_TABLE_INCHES = 1200.0   # named default: no real table is over 100 feet
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, allow_inf_nan=False)
 
 
 def _check_base(value: Any) -> Any:
@@ -65,6 +66,8 @@ class MapMeta(_Strict):
     def _positive(cls, v: float) -> float:
         if v <= 0:
             raise ValueError(f"the table size must be positive inches, got {v:g}")
+        if v > MAX_TABLE_INCHES:
+            raise ValueError(f"the table size is inches; {v:g}\" is more than {MAX_TABLE_INCHES:g}\" (100 feet)")
         return v
 
 

@@ -11,6 +11,16 @@ from typing import Any
 from tabletop.board.state import Battlefield
 from tabletop.cli.common import fmt_in, load_map, print_json
 from tabletop.geometry import Geometry, snapshot
+from tabletop.geometry.layout_checks import layout_warnings
+
+
+def _n(count: int, word: str) -> str:
+    """``1 unit``, ``2 units``; words ending in y/s handled."""
+    if count == 1:
+        return f"{count} {word}"
+    if word.endswith("piece"):
+        return f"{count} {word}s"
+    return f"{count} {word[:-1] + 'ies' if word.endswith('y') else word + 's'}"
 
 
 def build_report(state: Battlefield, geo: Geometry) -> dict[str, Any]:
@@ -28,6 +38,7 @@ def build_report(state: Battlefield, geo: Geometry) -> dict[str, Any]:
         "coherency": coherency,
         "objectives": [{"id": oid, "within_range": per} for oid, per in geo.objective_ranges.items()],
         "problems": len(geo.overlaps) + len(geo.off_table) + incoherent,
+        "warnings": layout_warnings(state),
     }
 
 
@@ -50,10 +61,10 @@ def _control(state: Battlefield, geo: Geometry, per: dict[str, list[str]]) -> st
         totals[player] = total
     ranked = sorted(totals.items(), key=lambda kv: -kv[1])
     if not ranked or ranked[0][1] == 0:
-        return "nobody controls it"
+        return "nobody holds it"
     if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
         return "contested (equal)"
-    return f"{ranked[0][0]} controls it"
+    return f"held by {ranked[0][0]}"
 
 
 def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any]) -> str:
@@ -63,8 +74,8 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any]) -> st
     edition = f", {r.edition} edition presets" if state.ruleset == "fight-phase" else ""
     lines.append(f"{state.name} - {state.ruleset}{edition}")
     lines.append(f"Table {state.table.width:g}\" x {state.table.depth:g}\", "
-                 f"{len(state.units)} units, {report['models']} models, "
-                 f"{len(state.terrain)} terrain pieces, {len(state.objectives)} objectives")
+                 f"{_n(len(state.units), 'unit')}, {_n(report['models'], 'model')}, "
+                 f"{_n(len(state.terrain), 'terrain piece')}, {_n(len(state.objectives), 'objective')}")
     if state.source:
         lines.append(f"Source: {state.source}")
     er = "base contact" if r.engages_by_contact else f"{r.engagement_range:g}\""
@@ -104,9 +115,16 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any]) -> st
                          f"{state.objective_range(obj):g}\": " + "; ".join(parts)
                          + f" -> {_control(state, geo, o['within_range'])}")
         lines.append("")
+    if report["warnings"]:
+        section("Layout warnings", report["warnings"], "none")
+        lines.append("")
     n = report["problems"]
+    kinds = [f"{len(report['overlaps'])} overlapping pair{'s' if len(report['overlaps']) != 1 else ''}"
+             if report["overlaps"] else "",
+             f"{len(report['off_table'])} off the table" if report["off_table"] else "",
+             f"{len(coh_items)} out of coherency" if coh_items else ""]
     lines.append("Problems: none - the layout is legal" if n == 0 else
-                 f"Problems: {n} (overlaps, models off the table, models out of coherency)")
+                 f"Problems: {n} ({', '.join(k for k in kinds if k)})")
     return "\n".join(lines)
 
 
@@ -118,7 +136,7 @@ def run(args) -> int:
         print_json(report)
     else:
         print(text_report(state, geo, report))
-    return 1 if report["problems"] else 0
+    return 1 if report["problems"] or report["warnings"] else 0
 
 
 def add_parser(sub) -> None:

@@ -9,18 +9,49 @@ from typing import Any
 
 from tabletop.board import mapfile
 from tabletop.board.state import Battlefield
-from tabletop.errors import TabletopError, UnknownIdError
+from tabletop.errors import MapValidationError, TabletopError, UnknownIdError
+from tabletop.geometry.layout_checks import shape_problems
 
 
 def load_map(path: str) -> Battlefield:
-    """Load ``path`` (errors become one line each, exit status 2)."""
-    return mapfile.load(path)
+    """Load ``path`` and check its shapes can be measured.
+
+    Raises
+    ------
+    MapSyntaxError, MapValidationError
+        One line per problem (the CLI exits 2).
+    """
+    state = mapfile.load(path)
+    problems = shape_problems(state)
+    if problems:
+        raise MapValidationError(problems)
+    return state
 
 
 def need_unit(state: Battlefield, unit_id: str, what: str = "UNIT") -> None:
     if not state.has_unit(unit_id):
         ids = ", ".join(u.id for u in state.units) or "none"
         raise UnknownIdError(f"{state.path}: {what}: no unit {unit_id!r} (units are {ids})")
+
+
+def check_out(out: str, source: str | None) -> None:
+    """Refuse an output map path before any work is done.
+
+    Raises
+    ------
+    TabletopError
+        ``out`` is the input map, or a folder.
+    """
+    if source and os.path.exists(out) and os.path.samefile(out, source):
+        raise TabletopError(f"{out}: -o is the input map; write the result to a new file")
+    if os.path.isdir(out):
+        raise TabletopError(f"{out}: -o is a folder; give a file name such as {os.path.join(out, 'after.toml')}")
+
+
+def check_frames_dir(folder: str) -> None:
+    """Refuse a ``--frames`` folder that is an existing file, before any work is done."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise TabletopError(f"{folder}: --frames names a file; give a folder for the PNGs")
 
 
 def write_map(state: Battlefield, out: str, source: str | None) -> str:
@@ -32,10 +63,7 @@ def write_map(state: Battlefield, out: str, source: str | None) -> str:
         When ``out`` is the input map (nothing the user wrote is overwritten)
         or cannot be written.
     """
-    if source and os.path.exists(out) and os.path.samefile(out, source):
-        raise TabletopError(f"{out}: -o is the input map; write the result to a new file")
-    if os.path.isdir(out):
-        raise TabletopError(f"{out}: -o is a folder; give a file name such as {os.path.join(out, 'after.toml')}")
+    check_out(out, source)
     try:
         mapfile.save(state, out, overwrite=True)
     except OSError as exc:

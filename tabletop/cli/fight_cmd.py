@@ -25,7 +25,7 @@ import sys
 from typing import Any
 
 from tabletop.board.state import Battlefield
-from tabletop.cli.common import load_map, print_json, write_map
+from tabletop.cli.common import check_frames_dir, check_out, load_map, print_json, write_map
 from tabletop.cli.event_text import printer
 from tabletop.errors import TabletopError
 from tabletop.rules.decisions import Decisions
@@ -82,6 +82,10 @@ def write_frames(log: EventLog, folder: str, framing: str = "step") -> list[str]
 
 def run(args) -> int:
     state = load_map(args.map)
+    if args.out:
+        check_out(args.out, state.path)
+    if args.frames:
+        check_frames_dir(args.frames)
     ruleset = ruleset_for(state)
     if args.odds:
         report = None

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tabletop.board.state import Battlefield
-from tabletop.cli.common import load_map, need_unit, print_json, write_map
+from tabletop.cli.common import check_out, load_map, need_unit, print_json, write_map
 from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules.decisions import Decisions
@@ -37,7 +37,8 @@ def move_lines(state: Battlefield, after: Battlefield, outcome) -> list[str]:
     geo = snapshot(after)
     paths = outcome.paths
     dist = outcome.distances
-    closest = getattr(outcome.plan, "closest", {}) or {}
+    # measure after the move to the closest model of the move's targets (12.03: targets are units)
+    target_models = [t for u in outcome.targets if after.has_unit(u) for t in geo.unit_models(u)]
     lines = []
     for m in geo.unit_models(outcome.unit):
         if m in paths:
@@ -47,14 +48,10 @@ def move_lines(state: Battlefield, after: Battlefield, outcome) -> list[str]:
         else:
             why = "in base contact with an enemy model" if m in outcome.fixed else "not moved"
             text = f"  {m}: stays ({why})"
-        target = closest.get(m)
+        target, d = geo.nearest(m, target_models) if target_models else (None, 0.0)
         if target:
-            try:
-                d = geo.distance(m, target)
-                engaged = " (engaged)" if geo.model_engaged(m) else ""
-                text += f"; {d:.2f}\" from {target}{engaged}"
-            except TabletopError:
-                pass
+            engaged = " (engaged)" if geo.model_engaged_with_unit(m, target.rsplit("/", 1)[0]) else ""
+            text += f"; {d:.2f}\" from {target}{engaged}"
         lines.append(text)
     return lines
 
@@ -76,6 +73,8 @@ def outcome_json(outcome, out: str | None) -> dict[str, Any]:
 def run_move(args, hook: str, command: str, verb: str, **kw: Any) -> int:
     """Make the move ``hook`` ("pile_in" | "consolidate") for ``args.unit``; see module docstring."""
     state = load_map(args.map)
+    if args.out:
+        check_out(args.out, state.path)
     need_unit(state, args.unit)
     fn = _ruleset_hook(state, hook, command)
     log = EventLog()

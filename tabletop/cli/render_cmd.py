@@ -33,9 +33,12 @@ def _check_out(out: str, map_path: str) -> list[str]:
     elif os.path.exists(out) and os.path.exists(map_path) and os.path.samefile(out, map_path):
         problems.append(f"{out}: -o is the input map; write the picture to a new file")
     folder = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(folder):
-        problems.append(f"{out}: no folder {folder}")
-    elif not os.access(folder, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
+    parent = folder
+    while not os.path.exists(parent):           # the folder is made if missing, as -o maps do
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent):
+        problems.append(f"{out}: {parent} is a file, not a folder")
+    elif os.path.isdir(folder) and not os.access(folder, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
         problems.append(f"{out}: cannot write there (permission denied)")
     return problems
 
