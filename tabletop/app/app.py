@@ -141,11 +141,15 @@ class App:
         ``draw_step``; moving models is off (the states belong to the rules).
     events : list of Event or EventLog, optional
         The events the steps index into (for the rolls panel).
+    play : tabletop.app.interactive.PlaySession, optional
+        Play mode (``view --fight --play``): the session resolves the phase in
+        a background thread, its steps join the step-through as they come and
+        the person answers its questions (``tabletop.app.play``).
     """
 
     def __init__(self, state: Battlefield, path: str | None = None,
                  size: tuple[int, int] = DEFAULT_SIZE, steps: Sequence[Step] | None = None,
-                 events: Sequence[Event] | Any = None):
+                 events: Sequence[Event] | Any = None, play: Any = None):
         pygame.font.init()
         self.state = state
         self.geo: Geometry = snapshot(state)
@@ -153,7 +157,9 @@ class App:
         self.steps: list[Step] = list(steps or [])
         self.step_index = 0
         self.events: list[Event] = list(getattr(events, "events", events) or [])
-        self.overlays: frozenset[str] = DEFAULT_STEP_OVERLAYS if self.steps else frozenset()
+        self.session = play
+        self.play = None            # the PlayController, made once the panel exists
+        self.overlays: frozenset[str] = DEFAULT_STEP_OVERLAYS if self.step_mode else frozenset()
         self.selected: str | None = None
         self.ruler: Ruler | None = None
         self.drag: Drag | None = None
@@ -186,7 +192,10 @@ class App:
                    "next": lambda: self.go_step(+1)}
         for name in OVERLAYS:
             actions[f"overlay:{name}"] = lambda n=name: self.toggle_overlay(n)
-        self.panel = Panel(self.manager, self.panel_rect, OVERLAYS, actions, steps=bool(self.steps))
+        self.panel = Panel(self.manager, self.panel_rect, OVERLAYS, actions, steps=self.step_mode)
+        if play is not None:
+            from tabletop.app.play import PlayController
+            self.play = PlayController(self, play)
         self.refresh()
 
     # ------------------------------------------------------------ layout
@@ -258,6 +267,8 @@ class App:
         self.board_rect, self.panel_rect = self._rects(self.size)
         self._place_legend()
         self.panel.layout(self.panel_rect)
+        if self.play is not None:
+            self.play.layout()
         if self.help_shown:
             self.panel.show_help(text.help_lines(), self.board_rect)
         self.refresh(force=True)
@@ -265,7 +276,7 @@ class App:
     # ------------------------------------------------------------ what is shown
     @property
     def step_mode(self) -> bool:
-        return bool(self.steps)
+        return bool(self.steps) or self.session is not None
 
     def shown(self) -> tuple[Battlefield, Geometry]:
         """The state on screen and its snapshot: the step's in step-through, else the map's.
@@ -273,7 +284,7 @@ class App:
         A model being dragged is drawn over the map at the cursor; the
         snapshot is only rebuilt when it is dropped.
         """
-        if not self.step_mode:
+        if not self.steps:
             return self.state, self.geo
         if self._cache is None or self._cache[0] != self.step_index:
             st = self.steps[self.step_index].state
@@ -319,10 +330,19 @@ class App:
             if self.board_rect.collidepoint(pos):
                 notches = getattr(event, "precise_y", None) or event.y
                 self.zoom(pos, ZOOM_STEP ** notches)
+        if not self.running:
+            self.close()
         return self.running
+
+    def close(self) -> None:
+        """The window is closing: stop a play session's resolver thread."""
+        if self.play is not None:
+            self.play.close()
 
     def _key(self, event) -> None:
         k = event.key
+        if self.play is not None and self.play.key(event):
+            return
         if k == pygame.K_ESCAPE:
             if self.drag is not None:
                 self.message(f"{self.drag.model_id}: move cancelled")
@@ -424,7 +444,8 @@ class App:
             self._drop()
         elif self.ruler is not None and self.ruler.active:
             self.ruler.active = False
-        elif self.press is not None:
+        elif self.press is not None and not (self.play is not None and self.press.hit is not None
+                                             and self.play.click(self.press.hit)):
             self.select(self.press.hit)
             if self.press.hit is None:
                 self.ruler = None
@@ -535,6 +556,9 @@ class App:
         if not self.step_mode:
             self.message("no steps to go through (step-through comes from the rules commands)")
             return
+        if not self.steps:
+            self.message("no step yet: the first one is being resolved")
+            return
         k = self.step_index + delta
         if not 0 <= k < len(self.steps):
             self.message("at the last step" if delta > 0 else "at the first step")
@@ -588,14 +612,20 @@ class App:
         p.set_text("measure", [self.measure_text()])
         p.set_text("messages", self.message_lines() or ["h: help"])
         if self.step_mode:
-            p.set_text("step", text.step_lines(self.steps, self.step_index, self.events),
-                       bold_first=True)
-            p.set_text("step_label", f"step {self.step_index + 1} / {len(self.steps)}")
+            lines = text.step_lines(self.steps, self.step_index, self.events)
+            label = f"step {min(self.step_index + 1, len(self.steps))} / {len(self.steps)}"
+            if self.play is not None:
+                lines = self.play.step_lines(lines)
+                label += f" - {self.play.short_status()}"
+            p.set_text("step", lines, bold_first=True)
+            p.set_text("step_label", label)
         p.set_overlays(self.overlays, force=force)
 
     # ------------------------------------------------------------ drawing
     def update(self, dt: float) -> None:
-        """Advance the widgets by ``dt`` seconds."""
+        """Take a play session's news, then advance the widgets by ``dt`` seconds."""
+        if self.play is not None:
+            self.play.poll()
         self.manager.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -609,6 +639,8 @@ class App:
             board.fill(DEFAULT_THEME.background)
         board.blit(img, offset)
         self._draw_tools(board, geo)
+        if self.play is not None:
+            self.play.draw_over(board, geo)
         legend = self.legend_rect.clip(surface.get_rect())
         if legend.height > 0:
             surface.blit(self._legend_image(legend.size, state), legend.topleft)
@@ -633,7 +665,7 @@ class App:
             if self.view_moving and old[0] == key[0] and old[4:] == key[4:]:
                 return moved_image(self._board[2], old[1:4], (v.scale, v.origin_x, v.origin_y), size)
         img = pygame.Surface(size)
-        if self.step_mode:
+        if self.step_mode and self.steps:
             # the panel shows the step's title, clause and rolls: no caption plate on the board
             draw_step(img, self.steps[self.step_index], v, geo=geo, events=self.events,
                       overlays=self.overlays, caption=False)

@@ -31,6 +31,9 @@ KEYS = [
     ("s", "save to a new file (never overwrites)"),
     ("r", "reload the map from disk"),
     ("n / p", "next / previous step (step-through)"),
+    ("1-9 / Enter / d", "--play: answer the question with option k / the default / "
+                        "the default for this and every later question"),
+    ("click a ringed model", "--play: answer with the option that names it"),
     ("h", "show or hide this help"),
     ("Esc", "cancel a drag in progress, else quit"),
     ("q", "quit"),
