@@ -14,7 +14,12 @@ Tools (see ``text.KEYS`` for the full list):
   so base to base it reads ``Geometry.distance`` exactly;
 - a left drag from the selected model moves it; on release onto another
   base (``probe.overlaps_at``) it goes back to where it started;
-- the right button drags the view, the wheel zooms about the cursor.
+- the right button drags the view, the wheel zooms about the cursor;
+- ``v`` / ``V`` (shift) judge the selected unit's models, from where the map
+  put them, as a pile-in / a consolidation (``move_checker.py``): the panel
+  lists each broken clause, the board rings each offending model in red and
+  draws each path; dragging a model of a unit that may pile in reads its
+  distance from that start against the 3" (red past it).
 
 The legend (``render.board.draw_legend``) is a strip under the board, ``l``
 hides it.  Drawing is ``render.board.draw_board`` / ``draw_step``; this
@@ -38,6 +43,7 @@ import pygame
 import pygame_gui
 
 from tabletop.app import text
+from tabletop.app.move_checker import MoveChecker
 from tabletop.app.panel import Panel
 from tabletop.board import mapfile
 from tabletop.board.state import Battlefield
@@ -118,11 +124,19 @@ class Drag:
     offset: XY
     at: XY
     overlaps: list[str] = field(default_factory=list)
+    origin: XY | None = None        # where the map put it, when its unit may pile in
+    limit: float | None = None      # the pile-in maximum distance then, inches
 
     @property
     def moved(self) -> float:
         """Straight-line distance of the centre from its start, inches."""
         return math.hypot(self.at[0] - self.start[0], self.at[1] - self.start[1])
+
+    @property
+    def from_origin(self) -> float:
+        """Straight-line distance of the centre from where the map put it, inches."""
+        o = self.origin if self.origin is not None else self.start
+        return math.hypot(self.at[0] - o[0], self.at[1] - o[1])
 
 
 class App:
@@ -166,6 +180,8 @@ class App:
         self.press: Press | None = None
         self.pan_from: tuple[int, int] | None = None
         self.undo_stack: list[Battlefield] = []
+        self.checker = MoveChecker(state)   # v / V: moves since the map was (re)loaded
+        self.last_moved: str | None = None
         self.messages: list[str] = []
         self.saved: list[str] = []
         self.running = True
@@ -372,6 +388,9 @@ class App:
             self.toggle_legend()
         elif k == pygame.K_z:
             self.toggle_follow()
+        elif k == pygame.K_v:
+            shift = (getattr(event, "mod", 0) & pygame.KMOD_SHIFT) or getattr(event, "unicode", "") == "V"
+            self.check_move("consolidate" if shift else "pile_in")
         elif k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             dx = {pygame.K_LEFT: PAN_STEP_PX, pygame.K_RIGHT: -PAN_STEP_PX}.get(k, 0)
             dy = {pygame.K_UP: PAN_STEP_PX, pygame.K_DOWN: -PAN_STEP_PX}.get(k, 0)
@@ -412,6 +431,9 @@ class App:
             else:
                 m = self.state.model(p.hit)
                 self.drag = Drag(p.hit, (m.x, m.y), (m.x - p.table[0], m.y - p.table[1]), (m.x, m.y))
+                lim = self.checker.pile_in_limit(self.state, p.hit)
+                if lim is not None:
+                    self.drag.origin, self.drag.limit = lim
                 self.ruler = None
                 return
         start = p.hit if p.hit is not None else p.table
@@ -461,6 +483,7 @@ class App:
                          f"back at ({d.start[0]:.2f}, {d.start[1]:.2f})")
             return
         self.undo_stack.append(self.state)
+        self.last_moved = d.model_id
         self.set_state(self.state.with_positions({d.model_id: d.at}))
         note = " (off the table)" if d.model_id in self.geo.off_table else ""
         self.message(f"moved {d.model_id} {text.inches(d.moved)} to ({d.at[0]:.2f}, {d.at[1]:.2f}){note}")
@@ -490,6 +513,7 @@ class App:
         self.state = state
         self.geo = snapshot(state)
         self._cache = None
+        self.checker.result = None      # a verdict on the positions before
         if self.selected is not None and self.selected not in self.geo.ids:
             self.selected = None
         self.refresh()
@@ -530,6 +554,7 @@ class App:
         self.undo_stack.clear()
         self.ruler = self.drag = self.press = None
         self.set_state(state)
+        self.checker.reset(state)
         self._place_legend()
         self.message(f"reloaded {os.path.basename(self.path)}")
 
@@ -571,6 +596,43 @@ class App:
             self.frame_step()
         self.refresh()
 
+    def check_unit(self) -> str | None:
+        """The unit ``v`` checks: the selected model's, else the last one moved."""
+        model = self.selected or self.last_moved
+        return model.rsplit("/", 1)[0] if model and self.state.has_unit(model.rsplit("/", 1)[0]) \
+            else None
+
+    def check_move(self, kind: str = "pile_in"):
+        """``v`` (pile-in, 12.03) / ``V`` (consolidation, 12.08): judge the unit's positions
+        now against where the map put them (``app.move_checker``); the panel lists each
+        broken clause, the board rings each offending model and draws the paths.
+        Returns the ``rules.move_check.MoveCheck`` (None when nothing was checked)."""
+        if self.step_mode:
+            self.message("v / V check moves made by hand on the map (tabletop view MAP), "
+                         "not a step-through")
+            return None
+        unit = self.check_unit()
+        if unit is None:
+            self.message("select a model of the unit to check, then v (pile-in) or V "
+                         "(consolidation)")
+            return None
+        try:
+            result = self.checker.check(self.state, unit, kind)
+        except TabletopError as exc:
+            self.message("\n".join(exc.problems))
+            return None
+        self.message(self.checker.report(result))
+        return result
+
+    def drag_readout(self) -> tuple[str, bool] | None:
+        """While a model of a unit that may pile in is dragged: (``3.50" / 3"``, past the
+        limit?), measured straight from where the map put it (12.03); else None."""
+        d = self.drag
+        if d is None or d.limit is None:
+            return None
+        dist = d.from_origin
+        return f'{text.inches(dist)} / {d.limit:g}"', dist > d.limit + self.state.rules.tol
+
     def message(self, entry: str) -> None:
         """Add a message (lines joined by newlines); the panel shows the newest first."""
         self.messages = (self.messages + [entry])[-MESSAGES_SHOWN:]
@@ -585,6 +647,10 @@ class App:
         if self.drag is not None:
             d = self.drag
             s = f"moving {d.model_id}: {text.inches(d.moved)} from its start"
+            ro = self.drag_readout()
+            if ro is not None:
+                s += (f"; pile-in {ro[0]}" + (" - too far (12.03)" if ro[1] else "")
+                      + " from where the map put it")
             return s + (f"; would overlap {', '.join(d.overlaps)}" if d.overlaps else "")
         if self.ruler is not None:
             return self.ruler.describe()
@@ -699,6 +765,8 @@ class App:
 
     def _draw_tools(self, surface, geo: Geometry) -> None:
         v = self.view
+        if not self.step_mode:
+            self.checker.draw(surface, v, self.state)
         if self.ruler is not None:
             r = self.ruler
             a, b = v.to_screen(*r.a), v.to_screen(*r.b)
@@ -719,6 +787,13 @@ class App:
             pygame.draw.line(surface, colour, s, e, 2)
             pygame.draw.circle(surface, colour, (int(s[0]), int(s[1])), 3)
             label = text.inches(d.moved) + (f"  overlaps {', '.join(d.overlaps)}" if d.overlaps else "")
+            ro = self.drag_readout()
+            if ro is not None:   # the pile-in limit, from where the map put the model
+                if d.origin != d.start:
+                    o = v.to_screen(*d.origin)
+                    pygame.draw.line(surface, colour, o, e, 1)
+                label = f"pile-in {ro[0]}" + (f"  overlaps {', '.join(d.overlaps)}" if d.overlaps else "")
+                colour = BAD_COLOUR if ro[1] or d.overlaps else colour
             self._label(surface, label, e, colour)
 
 

@@ -31,6 +31,9 @@ KEYS = [
     ("s", "save to a new file (never overwrites)"),
     ("r", "reload the map from disk"),
     ("n / p", "next / previous step (step-through)"),
+    ("v / shift+v", "check the selected unit's models, from where the map put them, as a "
+                    "pile-in / a consolidation (12.03 / 12.08): broken clauses listed, "
+                    "offenders ringed red"),
     ("1-9 / Enter / d", "--play: answer the question with option k / the default / "
                         "the default for this and every later question"),
     ("click a ringed model", "--play: answer with the option that names it"),
