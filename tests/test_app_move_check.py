@@ -108,8 +108,8 @@ def test_a_model_dragged_3_50_is_listed_and_ringed(app, display):
     # int/1 (10, 10) -> (13.5, 10): 35 px = 3.5" > 3"; the drag reads it live, in red
     drag_model(app, px(10, 10), px(13.5, 10), release=False)
     assert app.drag_readout() == ('3.50" / 3"', True)
-    assert app.measure_text() == ('moving int/1: 3.50" from its start; pile-in 3.50" / 3" - too '
-                                  'far (12.03) from where the map put it')
+    assert app.measure_text() == ('moving int/1: 3.50" from its start; pile-in: 3.50" / 3" from '
+                                  'where the map put it, past the limit (12.03)')
     mouse(app, pygame.MOUSEBUTTONUP, px(13.5, 10))
     assert app.state.model("int/1").at == pytest.approx((13.5, 10))
     key(app, pygame.K_v)

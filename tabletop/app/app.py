@@ -599,8 +599,8 @@ class App:
     def check_unit(self) -> str | None:
         """The unit ``v`` checks: the selected model's, else the last one moved."""
         model = self.selected or self.last_moved
-        return model.rsplit("/", 1)[0] if model and self.state.has_unit(model.rsplit("/", 1)[0]) \
-            else None
+        unit = model.rsplit("/", 1)[0] if model else None
+        return unit if unit and self.state.has_unit(unit) else None
 
     def check_move(self, kind: str = "pile_in"):
         """``v`` (pile-in, 12.03) / ``V`` (consolidation, 12.08): judge the unit's positions
@@ -649,8 +649,8 @@ class App:
             s = f"moving {d.model_id}: {text.inches(d.moved)} from its start"
             ro = self.drag_readout()
             if ro is not None:
-                s += (f"; pile-in {ro[0]}" + (" - too far (12.03)" if ro[1] else "")
-                      + " from where the map put it")
+                s += f"; pile-in: {ro[0]} from where the map put it" + (
+                    ", past the limit (12.03)" if ro[1] else "")
             return s + (f"; would overlap {', '.join(d.overlaps)}" if d.overlaps else "")
         if self.ruler is not None:
             return self.ruler.describe()
