@@ -150,7 +150,9 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
             flee_draw = []
             extra_draw: dict = {}
             if r.kind == "crumble":
-                c = allocate(ctx.state, out.forms_after[u], alive[u], r.wounds)
+                # the state after this round's casualties: wounds already lost this round
+                # stay lost and the crumble's D3 comes on top of them
+                c = allocate(P.Indexed(state), out.forms_after[u], alive[u], r.wounds)
                 state = _apply_casualties(state, {u: c}, log, C.CRUMBLE)
                 title = f"{u} crumbles: D3 = {r.wounds} wound{'s' if r.wounds != 1 else ''}"
                 if not state.has_unit(u):
