@@ -52,6 +52,23 @@ def test_flank_contact_models_along_the_flank_full_attacks_no_support():
     assert kinds(attacks_of(ctx, "b")) == {"front": (4, 4), "support": (4, 4)}
 
 
+def test_a_short_centred_rear_rank_is_not_along_the_flank():
+    # a: 5x4 with 17 models: ranks of 5, 5, 5 and 2; the 2 of rank 4 (a/16, a/17) stand
+    # centred behind files 2.5 and 3.5, so a/16's left edge is 1.5B inside the left flank
+    # edge x = 24 - 2.5B.  b on the left flank as above: the models along the flank are
+    # a/1, a/6, a/11 only ("Every model along the engaged flank"): 3 dice, not 4.
+    b = unit("b", "blue", (24 - 2.5 * B, 24 - 2 * B), 0, 4, 1)
+    ctx = plan(rnf_map(block(count=17), b))
+    assert attacks_of(ctx, "a") == {m: ("flank", 1, "b") for m in ("a/1", "a/6", "a/11")}
+    f = ctx.forms["a"]
+    assert f.flank_file("left") == ["a/1", "a/6", "a/11"]
+    assert f.flank_file("right") == ["a/5", "a/10", "a/15"]
+    # once a/5, a/10 and a/15 are gone, the right edge of the living models is a/4's:
+    # left + 4B: a/4, a/9, a/14 stand on it; a/17 (file 3.5: right edge at left + 3.5B) does not
+    alive = [m for m in f.placements if m not in ("a/5", "a/10", "a/15")]
+    assert f.flank_file("right", alive) == ["a/4", "a/9", "a/14"]
+
+
 def rear_map(commander_rank: int, ranks: int):
     cmd = {"name": "Captain", "role": "commander", "file": 3, "rank": commander_rank,
            "profile": {"Skill": 5, "Attacks": 3, "Wounds": 2, "Discipline": 8}}

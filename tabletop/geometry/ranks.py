@@ -53,6 +53,7 @@ import shapely
 from shapely.geometry import LineString
 
 from tabletop.geometry.footprints import base_polygon, shrunk
+from tabletop.geometry.tolerance import within
 
 if TYPE_CHECKING:  # pragma: no cover
     from tabletop.geometry.snapshot import Geometry
@@ -107,7 +108,8 @@ class Placement:
     ``rank`` is 1 for the front rank; ``order`` is 0 for the leftmost model of
     its rank; ``file`` the column as a float (1.0 = the unit's leftmost column;
     a partial rank centred behind a wider one sits on half columns); ``a`` and
-    ``b`` the model's centre in the unit's local frame (inches).
+    ``b`` the model's centre in the unit's local frame (inches); ``half_b``
+    half its base's width across the unit (inches).
     """
 
     model: str
@@ -116,6 +118,7 @@ class Placement:
     file: float
     a: float
     b: float
+    half_b: float = 0.0
 
 
 @dataclass
@@ -138,6 +141,9 @@ class UnitFormation:
     commanders : tuple of model ids with ``role = "commander"``
     base_along, base_across : float
         The unit's own base depth and frontage (inches), the grid spacing.
+    tol : float
+        The map's contact tolerance (inches): how far a base may stand off an
+        edge and still lie on it.
     """
 
     unit: str
@@ -154,6 +160,7 @@ class UnitFormation:
     commanders: tuple[str, ...]
     base_along: float
     base_across: float
+    tol: float = 0.02
 
     # --------------------------------------------------------------- frame
     def to_table(self, a: float, b: float) -> Point:
@@ -298,11 +305,28 @@ class UnitFormation:
 
     def flank_file(self, side: str, alive: Iterable[str] | None = None,
                    include_commanders: bool = True) -> list[str]:
-        """The models along one flank: the outermost model on that side of each rank."""
+        """The models along one flank ("left" or "right"), front to back: the
+        outermost model of each rank whose base lies on that flank edge of the
+        living models' outline (within ``tol``).  A short rank centred behind
+        wider ones has no model on the flank (rank-and-flank-combat.txt Who
+        attacks/Flank: "Every model along the engaged flank").
+        """
+        keep = None if alive is None else set(alive)
+        pl = self.placements
+        sign = -1.0 if side == "left" else 1.0      # outward along b
+
+        def outer(m: str) -> float:                 # how far out its base reaches
+            return sign * pl[m].b + pl[m].half_b
+
+        living = [m for m in pl if keep is None or m in keep]
+        if not living:
+            return []
+        edge = max(outer(m) for m in living)
         out = []
-        for row in self.rank_rows(alive, include_commanders):
-            if row:
-                out.append(row[0] if side == "left" else row[-1])
+        for row in self.rank_rows(keep, include_commanders):
+            end = row[0] if side == "left" else row[-1]
+            if within(edge - outer(end), 0.0, self.tol):
+                out.append(end)
         return out
 
     def casualty_order(self, alive: Iterable[str] | None = None) -> list[str]:
@@ -432,14 +456,14 @@ def formation_of(geo: Geometry, unit_id: str) -> UnitFormation:
         for order, (mid, a, b) in enumerate(sorted(row, key=lambda t: t[1])):
             half_b = loc[mid][3]
             file = (b - half_b - (left - cb)) / across + 1.0 if across > 0 else 1.0
-            placements[mid] = Placement(mid, rank, order, round(file, 3), a, b)
+            placements[mid] = Placement(mid, rank, order, round(file, 3), a, b, half_b)
     placements = dict(sorted(placements.items(), key=lambda kv: (kv[1].rank, kv[1].order)))
     commanders = tuple(m.id for m in models if (m.role or "") == "commander")
     return UnitFormation(
         unit=unit_id, player=unit.player, facing_deg=facing, origin=origin,
         forward=fwd, right=rgt, front=front - ca, rear=rear - ca, left=left - cb,
         right_b=right - cb, placements=placements, commanders=commanders,
-        base_along=along, base_across=across)
+        base_along=along, base_across=across, tol=geo.tol)
 
 
 # ------------------------------------------------------------------ contacts
