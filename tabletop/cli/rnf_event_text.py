@@ -77,6 +77,7 @@ FORMATS: dict[str, Callable[[Event], str]] = {
                         f"{', '.join(ev['away_from'])} (heading {ev['direction']:.0f} deg){_rule(ev)}"),
     "turned_to_face": lambda ev: (f"  {ev['unit']} turns to face {ev['enemy']} on its "
                                   f"{ev['side']}{_rule(ev)}"),
+    "turn_blocked": lambda ev: f"  {ev['text']}{_rule(ev)}",
     "charge_over": lambda ev: f"  first round over for {', '.join(ev['units'])}: {ev['text']}",
     "no_engagements": lambda ev: f"{ev['text']}{_rule(ev)}",
 }

@@ -19,7 +19,9 @@ What this module answers (rank-and-flank-combat.txt "Who attacks",
   answers after casualties without touching Shapely again (models that
   survive a round do not move).
 - Moves the combat rules need: ``turn_to_face`` (rigid pivot about the centre,
-  then the new front edge laid on the edge the enemy touches), ``flee_move``
+  the new front edge laid on the line of the edge the enemy touches, slid
+  along it; ``geometry.turns.face_turn`` picks the slide that keeps base
+  contact), ``flee_move``
   (turn directly away, run the full Move, keep going past other bases until
   clear, report leaving the table) and ``away_direction``.
 
@@ -672,13 +674,17 @@ def rigid_move(geo: Geometry, form: UnitFormation, turn_deg: float,
     return out
 
 
-def turn_to_face(geo: Geometry, unit_id: str, side: str) -> Placed:
-    """The unit pivots about its centre to face the enemy on ``side`` ("left",
-    "right" or "rear"), then steps along its new facing so its new front edge
-    lies on the edge the enemy touches (so base contact holds).
+def turn_to_face(geo: Geometry, unit_id: str, side: str, slide: float = 0.0) -> Placed:
+    """The unit pivots as one block about its centre to face ``side`` ("left",
+    "right" or "rear"), steps along its new facing so its new front edge lies
+    on the line of the edge ``side`` was, then slides ``slide`` inches along
+    that line (along the unit's old forward for a flank, its old right for the
+    rear): the new front's middle ends ``slide`` from the foot of the old
+    centre on that line.  Ranks and files are kept.
 
     rank-and-flank-combat.txt Fleeing: "A unit still in contact with a single
-    enemy on its flank or rear turns to face it."
+    enemy on its flank or rear turns to face it."  Which slide keeps that
+    enemy in contact is ``geometry.turns.face_turn``'s business.
     """
     form = geo.formation(unit_id)
     turn = {"left": 90.0, "right": -90.0, "rear": 180.0, "front": 0.0}[side]
@@ -686,7 +692,8 @@ def turn_to_face(geo: Geometry, unit_id: str, side: str) -> Placed:
     reach = {"left": -form.left, "right": form.right_b, "rear": -form.rear, "front": form.front}[side]
     step = reach - form.front
     ox, oy = form.outward(side)
-    return rigid_move(geo, form, turn, (ox * step, oy * step))
+    ax, ay = form.forward if side in FLANKS else form.right
+    return rigid_move(geo, form, turn, (ox * step + ax * slide, oy * step + ay * slide))
 
 
 @dataclass(frozen=True)

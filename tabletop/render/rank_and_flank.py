@@ -280,18 +280,29 @@ def draw_flee(c: Canvas, value: list) -> None:
 
 
 def draw_turn(c: Canvas, value: list) -> None:
-    """Old facing (grey) and new facing (green) from the unit's centre."""
+    """Old facing (grey) from the old centre, new facing (green) from the new centre; a
+    unit that cannot turn gets a red cross on its arrow and the reason under it."""
     for rec in value or []:
-        cx, cy = rec.get("centre", (0, 0))
-        sc = c.pt(cx, cy)
+        sc = c.pt(*rec.get("centre", (0, 0)))
+        ec = c.pt(*(rec.get("end") or rec.get("centre", (0, 0))))
+        turned = rec.get("turned", True)
         L = max(30.0, c.px(2.0))
-        for ang, col in ((rec.get("from", 0.0), (130, 130, 130)), (rec.get("to", 0.0), SIDE_COLOURS["front"])):
+        for at, ang, col in ((sc, rec.get("from", 0.0), (130, 130, 130)),
+                             (ec if turned else sc, rec.get("to", 0.0),
+                              SIDE_COLOURS["front"] if turned else (190, 20, 20))):
             t = math.radians(float(ang))
-            end = (sc[0] + math.cos(t) * L, sc[1] - math.sin(t) * L)
-            pygame.draw.line(c.surface, (255, 255, 255), sc, end, 8)
-            prims.arrow(c.surface, [sc, end], col, 4, 14.0)
-        prims.outlined_text(c.surface, f"{rec['unit']} turns to face {rec['enemy']}",
-                            c.theme.font_label, (20, 90, 40), (255, 255, 255), (sc[0], sc[1] + 22))
+            end = (at[0] + math.cos(t) * L, at[1] - math.sin(t) * L)
+            pygame.draw.line(c.surface, (255, 255, 255), at, end, 8)
+            prims.arrow(c.surface, [at, end], col, 4, 14.0)
+            if not turned and col != (130, 130, 130):
+                mid = ((at[0] + end[0]) / 2, (at[1] + end[1]) / 2)
+                prims.cross(c.surface, mid, 12, (255, 255, 255), 8)
+                prims.cross(c.surface, mid, 10, col, 4)
+        text = (f"{rec['unit']} turns to face {rec['enemy']}" if turned else
+                f"{rec['unit']} cannot turn to face {rec['enemy']}: {rec.get('reason', '')}")
+        prims.outlined_text(c.surface, text, c.theme.font_label,
+                            (20, 90, 40) if turned else (150, 20, 20), (255, 255, 255),
+                            (ec[0], ec[1] + 22))
 
 
 def draw_notes(c: Canvas, value: list) -> None:
