@@ -44,7 +44,7 @@ def test_front_fight_casualties_from_the_rear_score_and_flee_directly_away():
     # 2D6 3 + 4 = 7 against Discipline 7 + ranks 2 - difference 4 = 5: breaks
     assert (bt["total"], bt["target"], bt["ranks"], bt["passed"]) == (7, 5, 2, False)
     (fled,) = events(log, "fled")
-    # centroids: a (24, 24 - 2B); b's 16 models (24, 24 + 1.625B): directly away is 90
+    # a touches b's front: directly away is opposite the front's outward normal (270): 90
     assert fled["direction"] == pytest.approx(90.0) and fled["distance"] == pytest.approx(4.0)
     b = res.state.unit("b")
     assert "fleeing" in b.status
@@ -256,3 +256,18 @@ def test_crumbling_finishes_a_model_wounded_this_round():
     (d,) = events(log, "destroyed")
     assert d["unit"] == "b" and d["reason"] == "crumbled away"
     assert not res.state.has_unit("b") and dice.remaining == []
+
+
+def test_flee_heading_is_straight_back_when_the_enemy_touches_off_centre():
+    # b sits 2B to the right of a (front edge centred on (24 + 2B, 24)): a's front x 24-2.5B..
+    # 24+2.5B meets b's x 24-0.5B..24+4.5B over 3B.  Both still fight with 5 front + 5
+    # supporting dice (a/1, a/2 and b's two outer models attack the nearest enemy), so the
+    # dice and the score are as in A_WINS: b loses by 4 and breaks on 3 + 4 = 7 > 5.
+    # b is touched on its front only: it runs straight back, 90 (its facing is 270).  The
+    # line from a's centroid (24, 24 - 2B) through b's 16 models' (24 + 2B, 24 + 1.625B)
+    # would tilt it to atan2(3.625, 2) = 61.1 degrees.
+    state = rnf_map(unit("a", "red", (24, 24), 90, 5, 4), unit("b", "blue", (24 + 2 * B, 24), 270, 5, 4))
+    res, log, dice = run(state, A_WINS + [3, 4])
+    (fled,) = events(log, "fled")
+    assert fled["direction"] == pytest.approx(90.0) and dice.remaining == []
+    assert fled["away_sides"] == {"front": pytest.approx(3 * B, abs=0.01)}

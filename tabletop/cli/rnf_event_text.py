@@ -58,6 +58,15 @@ def _break(ev: Event) -> str:
             f"= {d['target']}: {d['result']}{_rule(ev)}")
 
 
+def _fled(ev: Event) -> str:
+    d = ev.data
+    names = {"left": "left flank", "right": "right flank"}
+    sides = " + ".join(f"{names.get(s, s)} {w:.1f}\"" for s, w in (d.get("away_sides") or {}).items())
+    why = f", opposite its {sides} of contact" if sides else ""
+    return (f"  {d['unit']} flees {d['distance']:.1f}\" directly away from "
+            f"{', '.join(d['away_from'])} (heading {d['direction']:.0f} deg{why}){_rule(ev)}")
+
+
 FORMATS: dict[str, Callable[[Event], str]] = {
     "engagements": lambda ev: f"{len(ev['engagements'])} engagement(s): "
                               + "; ".join(" v ".join(g) for g in ev["engagements"]) + _rule(ev),
@@ -73,8 +82,7 @@ FORMATS: dict[str, Callable[[Event], str]] = {
     "stepped_up": lambda ev: f"    {ev['text']}",
     "combat_score": _score,
     "break_test": _break,
-    "fled": lambda ev: (f"  {ev['unit']} flees {ev['distance']:.1f}\" directly away from "
-                        f"{', '.join(ev['away_from'])} (heading {ev['direction']:.0f} deg){_rule(ev)}"),
+    "fled": _fled,
     "turned_to_face": lambda ev: (f"  {ev['unit']} turns to face {ev['enemy']} on its "
                                   f"{ev['side']}{_rule(ev)}"),
     "turn_blocked": lambda ev: f"  {ev['text']}{_rule(ev)}",

@@ -39,6 +39,13 @@ UNIT_SIDE = "longest contact"
     The side an enemy *unit* touches is the side where the most of its
     contact length lies (ties by SIDE_PREFERENCE): a frontal enemy whose end
     model brushes the corner does not count as a flank attack.
+FLEE_AWAY = "opposite the touched sides, weighted by contact length"
+    "Directly away from the enemy it was fighting" is read from the unit's own
+    sides, not from centroids (which tilt with lopsided casualties or an
+    enemy touching off centre): the opposite of the outward normal of the
+    side the enemy touches; with enemies on several sides, the sum of those
+    directions weighted by the length of base contact on each side (corner
+    contacts count 1 each when nothing touches along an edge).
 FLEE_CLEAR_STEP = 0.25
     A fleeing unit that would end on top of other bases keeps running in
     steps of 0.25" along the same line until it is clear (or off the table).
@@ -65,6 +72,7 @@ FLANKS = ("left", "right")
 SIDE_PREFERENCE = ("front", "left", "right", "rear")
 EDGE_MIN_TOL = 3.0
 UNIT_SIDE = "longest contact"
+FLEE_AWAY = "opposite the touched sides, weighted by contact length"
 FLEE_CLEAR_STEP = 0.25
 FLEE_CLEAR_MAX = 200.0
 
@@ -716,28 +724,46 @@ class FleeMove:
     end: Point
 
 
-def away_direction(geo: Geometry, unit_id: str, enemy_units: Iterable[str],
-                   side: str | None = None) -> float:
-    """The direction (degrees) directly away from ``enemy_units``: from the
-    centroid of their models through the centroid of this unit's models.
+def away_weights(geo: Geometry, unit_id: str, enemy_units: Iterable[str],
+                 contacts: Iterable[SideContact] | None = None) -> dict[str, float]:
+    """``{side: contact length}`` of ``enemy_units`` on ``unit_id``'s sides (inches),
+    from ``contacts`` (default: the unit's contacts now, ``geo.sides``).
 
-    When the two centroids coincide, the direction out of the unit's ``side``
-    opposite the one the enemy touches (default: straight back).
+    Edge contacts count their length; when the enemies touch by corners only,
+    each corner contact counts 1 (FLEE_AWAY)."""
+    want = set(enemy_units)
+    pairs = [c for c in (geo.sides(unit_id).contacts if contacts is None else contacts)
+             if c.enemy_unit in want]
+    edge = any(c.length > 0.0 for c in pairs)
+    out: dict[str, float] = {}
+    for c in pairs:
+        w = c.length if edge else 1.0
+        if w > 0.0:
+            out[c.side] = out.get(c.side, 0.0) + w
+    return out
+
+
+def away_direction(geo: Geometry, unit_id: str, enemy_units: Iterable[str],
+                   contacts: Iterable[SideContact] | None = None) -> float:
+    """The direction (degrees) directly away from ``enemy_units``, read from the
+    unit's own sides (FLEE_AWAY): the opposite of the outward normal of the side
+    they touch (front: straight back; right flank: out of the left flank), the
+    sides weighted by contact length (``away_weights``) when they touch several.
+
+    When the weights cancel out (or nothing touches), straight back.
+    rank-and-flank-combat.txt Fleeing: "runs its full Move directly away from
+    the enemy it was fighting".
     """
-    own = geo.unit_models(unit_id)
-    cx = sum(geo.model(m).x for m in own) / len(own)
-    cy = sum(geo.model(m).y for m in own) / len(own)
-    pts = [geo.model(m) for u in enemy_units for m in geo.unit_models(u)]
-    if pts:
-        ex = sum(p.x for p in pts) / len(pts)
-        ey = sum(p.y for p in pts) / len(pts)
-        dx, dy = cx - ex, cy - ey
-        if math.hypot(dx, dy) > 1e-9:
-            return math.degrees(math.atan2(dy, dx)) % 360.0
     form = geo.formation(unit_id)
-    opposite = {"front": "rear", "rear": "front", "left": "right", "right": "left"}[side or "front"]
-    ox, oy = form.outward(opposite)
-    return math.degrees(math.atan2(oy, ox)) % 360.0
+    vx = vy = 0.0
+    for side, w in away_weights(geo, unit_id, enemy_units, contacts).items():
+        ox, oy = form.outward(side)
+        vx -= w * ox
+        vy -= w * oy
+    if math.hypot(vx, vy) <= 1e-9:
+        vx, vy = form.outward("rear")
+    deg = math.degrees(math.atan2(vy, vx)) % 360.0
+    return 0.0 if deg > 360.0 - 1e-9 else deg
 
 
 def flee_move(geo: Geometry, unit_id: str, direction_deg: float, distance: float) -> FleeMove:

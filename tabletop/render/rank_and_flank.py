@@ -274,9 +274,15 @@ def draw_flee(c: Canvas, value: list) -> None:
                       f"{rec.get('move', 0):g}\")", t.font_label),
                      (f"directly away from {away}: heading {rec.get('direction', 0):.0f} deg,",
                       t.font_small),
-                     ("from their centroid through its own; faint bases: where it stood",
-                      t.font_small)]
+                     (f"opposite the side they touch ({away_text(rec.get('away_sides'))}); "
+                      "faint bases: where it stood", t.font_small)]
         _stack(c, lines, [col] + [(60, 60, 60)] * (len(lines) - 1), col, "right")
+
+
+def away_text(weights: dict | None) -> str:
+    """``{side: contact inches}`` as "front 3.0\"" or "front 3.0\" + left flank 3.9\"" """
+    names = {"left": "left flank", "right": "right flank"}
+    return " + ".join(f"{names.get(s, s)} {w:.1f}\"" for s, w in (weights or {}).items()) or "no contact"
 
 
 def draw_turn(c: Canvas, value: list) -> None:

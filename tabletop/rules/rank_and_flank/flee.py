@@ -9,11 +9,12 @@ rear turns to face it.
 
 Named defaults
 --------------
-AWAY = "from the enemy's centroid through its own"
-    "Directly away" is the line from the centroid of the models of the enemy
-    units it was fighting through the centroid of its own models
-    (``geometry.ranks.away_direction``); if those coincide, straight out of
-    the side opposite the one the enemy touched.
+AWAY = geometry.ranks.FLEE_AWAY: "opposite the touched sides, weighted by contact length"
+    "Directly away" is the opposite of the outward normal of the side the
+    enemy touches (front: straight back; right flank: out of the left flank);
+    enemies on several sides weigh in by their length of base contact
+    (``geometry.ranks.away_direction``).  The contacts are those left after
+    casualties, else those at the start of the round.
 FLEE_MOVE = "slowest model's Move"
     The unit's Move is the lowest Move among its models.
 SURROUNDED_WHEN = "after casualties"
@@ -26,17 +27,25 @@ Fleeing units keep the status ``fleeing`` (written by ``-o``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from tabletop.board.state import Battlefield
 from tabletop.geometry import snapshot
-from tabletop.geometry.ranks import FLANKS, away_direction, flee_move
+from tabletop.geometry.ranks import (
+    FLANKS,
+    FLEE_AWAY,
+    SideContact,
+    away_direction,
+    away_weights,
+    flee_move,
+)
 from tabletop.geometry.turns import face_turn, slide_point
 from tabletop.rules.events import EventLog
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
 
-AWAY = "from the enemy's centroid through its own"
+AWAY = FLEE_AWAY
 FLEE_MOVE = "slowest model's Move"
 FLEEING = "fleeing"
 TURN_CHECKS = 3
@@ -66,18 +75,22 @@ def unit_move(state: Battlefield, unit_id: str) -> float:
 
 
 def flee(state: Battlefield, unit_id: str, away_from: list[str], surrounded: bool,
-         log: EventLog) -> tuple[Battlefield, dict]:
-    """The unit flees at once (or is destroyed).  Returns the new state and a
-    drawing record ``{unit, from, to, direction, distance, outcome, reason}``."""
+         log: EventLog, contacts: Iterable[SideContact] = ()) -> tuple[Battlefield, dict]:
+    """The unit flees at once (or is destroyed), directly away (AWAY) from
+    ``away_from``: from its contacts with them now, else from ``contacts`` (those
+    at the start of the round).  Returns the new state and a drawing record
+    ``{unit, from, to, direction, away_sides, distance, outcome, reason}``."""
     move = unit_move(state, unit_id)
     geo = snapshot(state)
     enemies = [e for e in away_from if state.has_unit(e)]
-    side = geo.sides(unit_id).enemy_sides.get(enemies[0]) if enemies else None
-    direction = away_direction(geo, unit_id, enemies, side)
+    now = [c for c in geo.sides(unit_id).contacts if c.enemy_unit in away_from]
+    used = now or [c for c in contacts if c.enemy_unit in away_from]
+    weights = {s: round(w, 4) for s, w in away_weights(geo, unit_id, away_from, used).items()}
+    direction = away_direction(geo, unit_id, away_from, used)
     fm = flee_move(geo, unit_id, direction, move)
     record = {"unit": unit_id, "from": list(fm.start), "to": list(fm.end),
-              "direction": round(direction, 3), "distance": round(fm.distance, 4),
-              "move": move, "away_from": enemies}
+              "direction": round(direction, 3), "away_sides": weights,
+              "distance": round(fm.distance, 4), "move": move, "away_from": enemies}
     if surrounded:
         reason = "surrounded: enemies on opposite sides"
     elif move < 1.0:
@@ -92,7 +105,7 @@ def flee(state: Battlefield, unit_id: str, away_from: list[str], surrounded: boo
     status = tuple(s for s in state.unit(unit_id).status if s != FLEEING) + (FLEEING,)
     state = place(state, unit_id, fm.positions, direction, status)
     log.emit("fled", C.FLEEING, unit=unit_id, player=state.unit(unit_id).player, away_from=enemies,
-             direction=direction, move=move, distance=fm.distance, extra=fm.extra,
+             direction=direction, away_sides=weights, move=move, distance=fm.distance, extra=fm.extra,
              start=list(fm.start), end=list(fm.end))
     record.update(outcome="fled", reason="")
     return state, record

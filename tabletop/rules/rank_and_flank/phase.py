@@ -165,7 +165,8 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
                 away = sides_after[u].enemy_units or ctx.sides[u].enemy_units
                 where = {m.id: [m.x, m.y, m.facing_deg] for m in state.unit(u).models}
                 bases = [[m.x, m.y, m.base.text, m.facing_deg] for m in state.unit(u).models]
-                state, rec = flee(state, u, away, sides_after[u].surrounded, log)
+                state, rec = flee(state, u, away, sides_after[u].surrounded, log,
+                                  ctx.sides[u].contacts)
                 flee_draw.append(rec)
                 if state.has_unit(u):
                     extra_draw["ghosts"] = where
