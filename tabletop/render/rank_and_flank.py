@@ -2,8 +2,9 @@
 
 Registered with ``steps.register_drawer`` on import:
 
-- ``rnf_units``: each unit's four edges in the side colours (front green,
-  flanks amber, rear red), thick where an enemy touches that side, a
+- ``rnf_units``: each unit's four edges marked by side (front solid cyan,
+  flanks black/white dashes, rear red/white dots: SIDE_COLOURS,
+  SIDE_PATTERNS), thick where an enemy touches that side, a
   facing chevron, and a plate with files x ranks, rank bonus and, in bold,
   DISRUPTED (with why) or SURROUNDED;
 - ``rnf_attacks``: a badge on every model that attacks, with its dice, in
@@ -26,16 +27,25 @@ import pygame
 
 from tabletop.render import prims
 from tabletop.render.board import Canvas, place_label
-from tabletop.render.steps import register_drawer
 from tabletop.render.theme import readable_on, shade
 
-# named defaults: colours of the sides and of the ways a model fights
-SIDE_COLOURS = {"front": (36, 150, 70), "left": (235, 150, 0), "right": (235, 150, 0),
-                "rear": (205, 40, 40)}
-KIND_COLOURS = {"front": (36, 150, 70), "support": (120, 190, 220), "flank": (235, 150, 0),
-                "lance": (140, 70, 190), "commander": (215, 170, 20), "duel": (215, 170, 20)}
+# named defaults: how the sides are marked.  Players' colours are anything (the maps use a
+# gold Empire and a green horde; the palette red, blue, purple, teal, orange, magenta), so a
+# side is told by its pattern as well as its hue: the front a solid cyan line, the flanks
+# black-and-white dashes, the rear red-and-white dots.
+SIDE_COLOURS = {"front": (0, 190, 240), "left": (20, 20, 20), "right": (20, 20, 20),
+                "rear": (225, 25, 25)}
+SIDE_PATTERNS = {"front": ("solid", None, 0.0), "left": ("dashes", (255, 255, 255), 12.0),
+                 "right": ("dashes", (255, 255, 255), 12.0), "rear": ("dots", (255, 255, 255), 5.0)}
+SIDE_KEY = "edges: front solid cyan, flanks black/white dashes, rear red/white dots; thick = touched"
+# named defaults: attack badges, in the side colours; commanders are white diamonds (a duel's
+# with a red rim), a shape no player colour can be mistaken for
+KIND_COLOURS = {"front": (0, 190, 240), "support": (195, 238, 252), "flank": (20, 20, 20),
+                "lance": (255, 120, 220), "commander": (252, 252, 252), "duel": (252, 252, 252)}
+KIND_RIMS = {"commander": (20, 20, 20), "duel": (215, 20, 20)}
 KIND_NAMES = {"front": "front rank", "support": "supporting (+1)", "flank": "flank",
-              "lance": "lance flank file", "commander": "commander", "duel": "commander duel"}
+              "lance": "lance flank file", "commander": "commander (diamond)",
+              "duel": "commander duel (red rim)"}
 PANEL_PLATE = (252, 252, 248, 235)
 PANEL_TEXT = (25, 25, 25)
 
@@ -54,6 +64,17 @@ def _outward(edge_side: str, facing: float):
     return {"front": f, "rear": (-f[0], -f[1]), "right": r, "left": (-r[0], -r[1])}[edge_side]
 
 
+def side_line(surface, side: str, p, q, width: int) -> None:
+    """The marking of one side from screen point ``p`` to ``q`` (SIDE_COLOURS, SIDE_PATTERNS)."""
+    col = SIDE_COLOURS.get(side, (90, 90, 90))
+    pattern, alt, dash = SIDE_PATTERNS.get(side, ("solid", None, 0.0))
+    if pattern == "solid" or alt is None:
+        pygame.draw.line(surface, col, p, q, width)
+        return
+    pygame.draw.line(surface, alt, p, q, width)
+    prims.dashed_polyline(surface, [p, q], col, max(2, width), dash=dash, gap=dash)
+
+
 def draw_units(c: Canvas, value: dict) -> None:
     """Sides coloured, touched sides thick, status plates (see the module docstring)."""
     for uid, rec in (value or {}).items():
@@ -61,13 +82,12 @@ def draw_units(c: Canvas, value: dict) -> None:
         touched = rec.get("touched") or {}
         for side, (a, b) in (rec.get("edges") or {}).items():
             hot = side in touched
-            col = SIDE_COLOURS.get(side, (90, 90, 90))
             out = _outward(side, facing)
             width = 8 if hot else 4
             p, q = _offset(c, a, b, out, width / 2 + 2)
             if hot:
                 pygame.draw.line(c.surface, (255, 255, 255), p, q, width + 4)
-            pygame.draw.line(c.surface, col if hot else shade(col, 1.0), p, q, width)
+            side_line(c.surface, side, p, q, width)
         # facing chevron in front of the front edge
         fc = rec.get("front_centre")
         if fc and "front" not in touched:
@@ -123,6 +143,11 @@ def _status_plate(c: Canvas, uid: str, rec: dict) -> None:
                      colours=colours)
 
 
+def _diamond(centre, k: float) -> list:
+    x, y = centre
+    return [(x, y - k), (x + k, y), (x, y + k), (x - k, y)]
+
+
 def draw_attacks(c: Canvas, value: dict) -> None:
     """A badge with the dice count on every attacking model, coloured by how it fights."""
     ids = set(c.geo.ids)
@@ -134,8 +159,13 @@ def draw_attacks(c: Canvas, value: dict) -> None:
         col = KIND_COLOURS.get(kind, (60, 60, 60))
         r = max(7.0, min(14.0, c.px(min(m.base.along, m.base.across)) * 0.36))
         centre = c.pt(m.x, m.y)
-        pygame.draw.circle(c.surface, (255, 255, 255), centre, r + 2)
-        pygame.draw.circle(c.surface, col, centre, r)
+        if kind in KIND_RIMS:                 # commanders: a diamond
+            for k, fill in ((r * 1.35 + 3, (255, 255, 255)), (r * 1.35, KIND_RIMS[kind]),
+                            (r * 1.35 - 3, col)):
+                pygame.draw.polygon(c.surface, fill, _diamond(centre, k))
+        else:
+            pygame.draw.circle(c.surface, (255, 255, 255), centre, r + 2)
+            pygame.draw.circle(c.surface, col, centre, r)
         text = f"+{spec['dice']}" if kind == "support" else str(spec["dice"])
         size = max(12, int(r * 1.5))
         prims.text(c.surface, text, size, readable_on(col), centre, anchor="center")
@@ -316,16 +346,19 @@ def draw_notes(c: Canvas, value: list) -> None:
     t = c.theme
     lines = [("Key", t.font_small)]
     colours = [PANEL_TEXT]
-    for kind in ("front", "support", "flank", "lance", "duel"):
+    for kind in ("front", "support", "flank", "lance", "commander", "duel"):
         lines.append((f"  o {KIND_NAMES[kind]}", t.font_small))
-        colours.append(shade(KIND_COLOURS[kind], 0.8))
-    lines.append(("  edges: front green, flank amber, rear red; thick = touched", t.font_small))
+        colours.append(KIND_RIMS.get(kind) or shade(KIND_COLOURS[kind], 0.55 if kind == "support" else 0.8))
+    lines.append((f"  {SIDE_KEY}", t.font_small))
     colours.append((70, 70, 70))
     for note in value or []:
         lines.append((f"- {note}", t.font_small))
         colours.append((120, 40, 40))
     _stack(c, lines, colours, (150, 150, 150), "right")
 
+
+# imported last: steps.py imports the drawer modules (challenges.py uses ``_stack`` from here)
+from tabletop.render.steps import register_drawer  # noqa: E402
 
 for _key, _fn in (("rnf_units", draw_units), ("rnf_attacks", draw_attacks),
                   ("rnf_score", draw_score), ("rnf_break", draw_break), ("rnf_flee", draw_flee),
