@@ -17,7 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tabletop.rules.describe import describe, describer_types, num, register_describer  # noqa: F401
+from tabletop.rules.describe import (  # noqa: F401
+    FIGHT_PHASE_TYPES,
+    describe,
+    describer_types,
+    num,
+    register_describer,
+)
 from tabletop.rules.events import Event
 
 _RULESET_LINES: dict[str, Callable[[Event], str]] = {}
@@ -78,12 +84,13 @@ def _merge_ruleset_formats() -> None:
     wording wins where a type is in both, as before."""
     from tabletop.cli.challenge_text import FORMATS as CHALLENGES
     from tabletop.cli.rnf_event_text import FORMATS as RNF
-    known = set(describer_types())
+    known = set(FIGHT_PHASE_TYPES)
     for key, fn in [*RNF.items(), *CHALLENGES.items()]:
         if key in known or key in _RULESET_LINES:
             continue
         _RULESET_LINES[key] = fn
-        register_describer(key, _sentence(fn))
+        if key not in describer_types():     # a ruleset that words its own events keeps them
+            register_describer(key, _sentence(fn))
 
 
 _merge_ruleset_formats()

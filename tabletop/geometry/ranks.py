@@ -84,6 +84,12 @@ def _unit_vectors(facing_deg: float) -> tuple[Point, Point]:
     return (math.cos(t), math.sin(t)), (math.sin(t), -math.cos(t))
 
 
+def norm_deg(deg: float) -> float:
+    """``deg`` in [0, 360): -1e-14 is 0, not 360."""
+    r = deg % 360.0
+    return 0.0 if r > 360.0 - 1e-9 else r
+
+
 def circular_mean_deg(angles: Iterable[float]) -> float:
     """Mean direction of angles in degrees, in [0, 360)."""
     s = c = 0.0
@@ -92,7 +98,7 @@ def circular_mean_deg(angles: Iterable[float]) -> float:
         c += math.cos(math.radians(a))
     if abs(s) < 1e-12 and abs(c) < 1e-12:
         return 90.0
-    return math.degrees(math.atan2(s, c)) % 360.0
+    return norm_deg(math.degrees(math.atan2(s, c)))
 
 
 def side_of_angle(rel_deg: float) -> str:
@@ -228,7 +234,7 @@ class UnitFormation:
     def side_facing_deg(self, side: str) -> float:
         """The facing the unit would have if ``side`` became its front."""
         ox, oy = self.outward(side)
-        return math.degrees(math.atan2(oy, ox)) % 360.0
+        return norm_deg(math.degrees(math.atan2(oy, ox)))
 
     def arc_of(self, x: float, y: float) -> str:
         """The arc the point (x, y) stands in: "front", "left", "right" or "rear".
@@ -678,7 +684,7 @@ def rigid_move(geo: Geometry, form: UnitFormation, turn_deg: float,
         dx, dy = m.x - ox, m.y - oy
         x = ox + dx * c - dy * s + shift[0]
         y = oy + dx * s + dy * c + shift[1]
-        out[mid] = (x, y, (m.facing_deg + turn_deg) % 360.0)
+        out[mid] = (x, y, norm_deg(m.facing_deg + turn_deg))
     return out
 
 
@@ -762,8 +768,7 @@ def away_direction(geo: Geometry, unit_id: str, enemy_units: Iterable[str],
         vy -= w * oy
     if math.hypot(vx, vy) <= 1e-9:
         vx, vy = form.outward("rear")
-    deg = math.degrees(math.atan2(vy, vx)) % 360.0
-    return 0.0 if deg > 360.0 - 1e-9 else deg
+    return norm_deg(math.degrees(math.atan2(vy, vx)))
 
 
 def flee_move(geo: Geometry, unit_id: str, direction_deg: float, distance: float) -> FleeMove:
@@ -804,5 +809,5 @@ def flee_move(geo: Geometry, unit_id: str, direction_deg: float, distance: float
             break
         extra += FLEE_CLEAR_STEP
     ox, oy = form.origin
-    return FleeMove(pos, direction_deg % 360.0, distance + extra, extra, off, (ox, oy),
+    return FleeMove(pos, norm_deg(direction_deg), distance + extra, extra, off, (ox, oy),
                     (ox + d[0] * (distance + extra), oy + d[1] * (distance + extra)))

@@ -39,6 +39,7 @@ from tabletop.geometry.ranks import (
     away_direction,
     away_weights,
     flee_move,
+    norm_deg,
 )
 from tabletop.geometry.turns import face_turn, slide_point
 from tabletop.rules.events import EventLog
@@ -56,7 +57,7 @@ def place(state: Battlefield, unit_id: str, positions: dict[str, tuple[float, fl
     """The unit with its models at ``positions`` {id: (x, y, facing)} and its facing set."""
     unit = state.unit(unit_id)
     models = tuple(m.moved_to(*positions[m.id]) if m.id in positions else m for m in unit.models)
-    unit = replace(unit, models=models, facing_deg=facing % 360.0,
+    unit = replace(unit, models=models, facing_deg=norm_deg(facing),
                    status=unit.status if status is None else status)
     return state.with_unit(unit)
 
