@@ -59,3 +59,20 @@ def test_side_and_badge_colours_stand_apart_from_player_colours():
     assert min(_distance(s, p) for s in solid for p in players) > 150
     assert R.SIDE_PATTERNS["rear"][0] == "dots" and R.SIDE_PATTERNS["left"][0] == "dashes"
     assert R.SIDE_PATTERNS["rear"][1] == R.SIDE_PATTERNS["left"][1] == (255, 255, 255)
+
+
+def test_the_score_panel_moves_off_the_bases():
+    # a and b fill the bottom-left of a 900 x 700 view (40 px/inch, table (0, 0) at the
+    # bottom-left pixel): the bottom-left panel spot would cover their bases, the bottom-right
+    # is free, so the score panel goes there and covers no base
+    state = rnf_map(unit("a", "red", (5, 4), 90, 5, 4), unit("b", "blue", (5, 4), 270, 5, 2))
+    _, log, _ = run(state, [1] * 22)      # no hits; red 2 ranks - blue 1: b holds on 1 + 1
+    step = next(s for s in log.steps if "combat score" in s.title)
+    surface = pygame.Surface((900, 700))
+    view = View(40.0, 0.0, 700.0)
+    R._PANELS.clear()
+    draw_step(surface, step, view, events=log, caption=False)
+    (panel,) = [r for rects in R._PANELS.values() for r in rects]
+    # the bases lie within x 5 +- 2.5B inches: 101..299 px; the panel is right of them
+    assert panel.left > 450 and panel.bottom <= 700
+    assert all(view.to_screen(m.x, m.y)[0] < 300 for m in step.state.models())

@@ -47,6 +47,7 @@ KIND_NAMES = {"front": "front rank", "support": "supporting (+1)", "flank": "fla
               "lance": "lance flank file", "commander": "commander (diamond)",
               "duel": "commander duel (red rim)"}
 PANEL_PLATE = (252, 252, 248, 235)
+PANEL_WIDTH_PX = 360        # named default: score lines wrap past this width
 PANEL_TEXT = (25, 25, 25)
 
 
@@ -203,21 +204,46 @@ def _panel(c: Canvas, lines, colours, border, where: str = "bottomleft") -> pyga
 _PANELS: dict[int, list[pygame.Rect]] = {}
 
 
+def _slot(stack: list[pygame.Rect], size, surface_size, side: str, top: bool) -> pygame.Rect:
+    """Where a panel of ``size`` goes in one corner, stacked away from that corner past
+    the panels already there."""
+    w, h = size
+    sw, sh = surface_size
+    x = 10 if side == "left" else sw - w - 10
+    y = 10 if top else sh - h - 10
+    for r in stack:
+        if (r.centery < sh / 2) != top or not (r.left < x + w and x < r.right):
+            continue
+        y = max(y, r.bottom + 8) if top else min(y, r.top - h - 8)
+    return pygame.Rect(x, y, w, h)
+
+
+def _covered(c: Canvas, rect: pygame.Rect) -> int:
+    """Pixels of ``rect`` over bases, labels, plates and panels already drawn."""
+    area = 0
+    for r in [*c.taken, *c.bases]:
+        clip = rect.clip(r)
+        area += clip.width * clip.height
+    return area
+
+
 def _stack(c: Canvas, lines, colours, border, where: str) -> None:
-    """Panels stack upwards from the bottom corner ``where`` within one frame."""
+    """Panels stack upwards from the bottom corner ``where`` within one frame; when that
+    spot would cover bases, labels or plates, the first free one of the other bottom
+    corner, then the top corners (PANEL_CORNERS), else the one covering least."""
     key = id(c)
     stack = _PANELS.setdefault(key, [])
     if len(_PANELS) > 8:
         for k in list(_PANELS)[:-1]:
             _PANELS.pop(k, None)
     size = prims.text_size(lines, pad=6, spacing=2)
-    sw, sh = c.surface.get_size()
-    x = 10 if where == "left" else sw - size[0] - 10
-    y = sh - size[1] - 10
-    for r in stack:
-        if r.left < x + size[0] and x < r.right:
-            y = min(y, r.top - size[1] - 8)
-    rect = prims.text_plate(c.surface, lines, (x, y), PANEL_TEXT, PANEL_PLATE, border, pad=6,
+    other = "right" if where == "left" else "left"
+    spots = [_slot(stack, size, c.surface.get_size(), side, top)
+             for side, top in ((where, False), (other, False), (where, True), (other, True))]
+    spots = [r for r in spots if r.top >= 0] or spots[:1]
+    costs = [_covered(c, r) for r in spots]
+    best = spots[costs.index(min(costs))]
+    rect = prims.text_plate(c.surface, lines, best.topleft, PANEL_TEXT, PANEL_PLATE, border, pad=6,
                             spacing=2, colours=colours)
     stack.append(rect)
     c.taken.append(rect)
@@ -238,8 +264,10 @@ def draw_score(c: Canvas, value: dict) -> None:
             if it.get("player") != player:
                 continue
             why = f" ({it['why']})" if it.get("why") else ""
-            lines.append((f"   {it['unit']}: {it['source']} {it['score']:+d}{why}", t.font_small))
-            colours.append((60, 60, 60) if it["score"] else (150, 90, 0))
+            for part in prims.wrap_text(f"   {it['unit']}: {it['source']} {it['score']:+d}{why}",
+                                        t.font_small, PANEL_WIDTH_PX, 3, "      "):
+                lines.append((part, t.font_small))
+                colours.append((60, 60, 60) if it["score"] else (150, 90, 0))
     if winner is None:
         lines.append(("tie: nobody tests", t.font_label))
     else:
