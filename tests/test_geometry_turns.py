@@ -10,12 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rnf_maps import B25 as B
 from rnf_maps import events, rnf_map, run, unit
 
 from tabletop.board import mapfile
 from tabletop.geometry import snapshot
 from tabletop.geometry.turns import face_turn, placement_problems
+from tabletop.rules.events import EventLog
+from tabletop.rules.rank_and_flank.flee import turn_to_face_all
 
 ABS = 1e-6
 TURN = Path(__file__).parent / "scenarios" / "rnf_turn_keeps_contact.toml"
@@ -110,3 +114,30 @@ def test_placement_problems_name_terrain_and_the_table_edge():
     assert placement_problems(geo, "a", pos) == [
         "it would stand on impassable terrain rock (impassable)",
         "it would stand past the table edge"]
+
+
+@settings(max_examples=15, deadline=None)
+@given(files=st.integers(2, 5), ranks=st.integers(2, 6), width=st.integers(1, 3),
+       right=st.booleans(), where=st.floats(0.0, 1.0))
+def test_turning_to_face_always_keeps_contact_or_stays(files, ranks, width, right, where):
+    # a: red files x ranks facing 90, front edge centred on (24, 24), its flank y 24-ranks*B..24;
+    # c: blue, width x 1, on its left (or right) flank, facing it, its front edge overlapping
+    # the flank by at least B/4 anywhere along it (``where`` from the rear end to the front)
+    lo = 24 - ranks * B - width * B / 2 + B / 4
+    hi = 24 + width * B / 2 - B / 4
+    y = lo + (hi - lo) * where
+    x = 24 + files * B / 2 if right else 24 - files * B / 2
+    state = rnf_map(unit("a", "red", (24, 24), 90, files, ranks),
+                    unit("c", "blue", (x, y), 180 if right else 0, width, 1))
+    log = EventLog()
+    after, recs = turn_to_face_all(state, ["a"], log)
+    (rec,) = recs
+    geo = snapshot(after)
+    if rec["turned"]:
+        assert geo.sides("a").enemy_sides == {"c": "front"} and geo.overlaps == []
+        f = geo.formation("a")
+        assert (f.files(), f.rank_count()) == (files, ranks)
+    else:
+        assert [m.x for m in after.unit("a").models] == [m.x for m in state.unit("a").models]
+        assert [e.type for e in log.events] == ["turn_blocked"]
+    assert geo.engagements == [["a", "c"]]
