@@ -71,4 +71,5 @@ FORMATS: dict[str, Callable[[Event], str]] = {
     "challenge_continues_next_round": lambda ev: (f"  both survive: {' v '.join(ev['models'])} fight on "
                                                   f"next round{_r(ev)}"),
     "no_challenge": lambda ev: f"  no challenge: {ev.get('reason')}",
+    "status_removed": lambda ev: f"  {ev['model']} is no longer {ev['status']}: {ev.get('reason')}{_r(ev)}",
 }

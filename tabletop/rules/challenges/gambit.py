@@ -23,17 +23,25 @@ or into base contact with an enemy unit it was locked with if its unit is
 gone - spots found by ``geometry.placement.find_return_spot``.
 
 Disgraced (named default ``DISGRACED_READS``): the status is written on the
-model (``status = ["disgraced"]``, kept in the map ``-o`` writes, since the End
-Phase is not part of a fight); its halved WS and Ld apply wherever a WS or Ld
-characteristic is read (a later challenge: ``duellist.py``); its unit counts
-as under a status for outside support.  The fight-phase attack sequence reads
-a weapon's roll needed, not a WS characteristic, so it is not changed there.
+model (``status = ["disgraced"]``); its halved WS and Ld apply wherever a WS or
+Ld characteristic is read (a later challenge: ``duellist.py``); its unit
+counts as under a status for outside support.  The fight-phase attack
+sequence reads a weapon's roll needed, not a WS characteristic, so it is not
+changed there.  How long it lasts (named default ``DISGRACED_ENDS``): the
+text removes it "in the End Phase of the same Player Turn"; a ``fight`` run
+resolves the Fight phase, and the next run on the map it writes is a later
+phase, after this turn's End Phase.  So the run's last step (``end_phase``,
+after 12.09) removes it with a ``status_removed`` event naming the clause, and
+``-o`` never writes it.  A ``disgraced`` status read from a map is taken as
+gained earlier in this phase: it applies during the run and is removed at
+its end the same way.
 
 Named defaults: ``ISSUE_ORDER``; ``PROLONG_LIMIT`` (the default policy does
 not prolong past this many rounds) and ``HARD_ROUND_LIMIT`` (the text sets
 no limit; a scripted run that keeps prolonging ends here with an event);
 ``ISSUE_POLICY``/``ACCEPT_POLICY``/``DISGRACE_POLICY`` (below);
-``RESOLUTION_AFTER = "fight step"`` (models return after 12.04 and before
+``RESOLUTION_AFTER = "fight step"
+RETURN_ORDER = "challenger then challenged, nearest where each stood; one not engaged is placed again once all are back"`` (models return after 12.04 and before
 consolidation).  Eligibility: ``characters.GAMBIT_ELIGIBILITY``.
 """
 
@@ -50,9 +58,11 @@ from tabletop.geometry.placement import find_return_spot
 from tabletop.rules.challenges import odds
 from tabletop.rules.challenges.characters import (
     DISGRACED,
+    GAMBIT_ELIGIBILITY,
     can_fight_challenges,
     characteristic,
     has_status,
+    not_a_candidate,
     on_table,
 )
 from tabletop.rules.challenges.duellist import Duellist, duellist
@@ -84,8 +94,10 @@ ACCEPT_POLICY = "accept with the best acceptor unless it expects to lose more th
 REFUSE_COST = Fraction(1)
 DISGRACE_POLICY = "the eligible enemy model with the highest Leadership, then Weapon Skill"
 RESOLUTION_AFTER = "fight step"
+RETURN_ORDER = "challenger then challenged, nearest where each stood; one not engaged is placed again once all are back"
 WALKER_COUNTS = 5
 DISGRACED_READS = "where a WS or Ld characteristic is read; the unit counts as under a status"
+DISGRACED_ENDS = "at the end of the fight run (the turn's End Phase follows; a later run is a later phase)"
 
 
 @dataclass
@@ -264,8 +276,7 @@ def _combat(state, combat, dice, decisions, log, sub: ChallengeSubphase) -> Batt
         default = best if vals[best] >= 0 else "none"
         value = decisions.choose(who, "issue_challenge", mine + ["none"], default=default,
                                  rule=RULE_DECLARE, context={"combat": list(combat)},
-                                 why_not=lambda v, m=mine: f"{v!r} is not an eligible model of yours in this combat "
-                                                           f"({', '.join(m)})")
+                                 why_not=lambda v, w=who: _why_not_eligible(state, combat, w, v, sub.fought))
         if value != "none":
             issuer, challenger = who, value
             break
@@ -279,14 +290,15 @@ def _combat(state, combat, dice, decisions, log, sub: ChallengeSubphase) -> Batt
     default = best if vals[best] <= REFUSE_COST else "refuse"
     answer = decisions.choose(other, "accept_challenge", theirs + ["refuse"], default=default,
                               rule=RULE_DECLARE,
-                              why_not=lambda v: f"{v!r} is not eligible to accept ({', '.join(theirs)})")
+                              why_not=lambda v: _why_not_eligible(state, combat, other, v, sub.fought))
     ch = GambitChallenge(combat, challenger, None if answer == "refuse" else answer, (issuer, other))
     sub.challenges.append(ch)
     if answer == "refuse":
         dflt = max(theirs, key=lambda m: (characteristic(state.model(m).profile, "Ld", default=0) or 0,
                                           characteristic(state.model(m).profile, "WS", default=0) or 0))
         who = decisions.choose(issuer, "disgrace", theirs, default=dflt, rule=RULE_DISGRACED,
-                               why_not=lambda v: f"{v!r} could not have accepted ({', '.join(theirs)})")
+                               why_not=lambda v: ("it could not have accepted: "
+                                                  + _why_not_eligible(state, combat, other, v, sub.fought)))
         m = state.model(who)
         state = state.with_models([replace(m, status=m.status + (DISGRACED,), written=m.written | {"status"})])
         ch.disgraced = who
@@ -312,6 +324,12 @@ def _combat(state, combat, dice, decisions, log, sub: ChallengeSubphase) -> Batt
     log.step("Challenge: set aside", RULE_DECLARE, state, **_draw_challenge(ch, state))
     _fight(state, ch, dice, decisions, log)
     return state
+
+
+def _why_not_eligible(state: Battlefield, combat, player: str, value: Any, fought) -> str:
+    """The exact reason ``value`` is not an eligible model of ``player`` in ``combat`` (``GAMBIT_ELIGIBILITY``)."""
+    return (not_a_candidate(state, value, player, combat, fought=fought, vehicles_barred=True)
+            or f"{value!r} is not eligible ({'; '.join(GAMBIT_ELIGIBILITY)})")
 
 
 def _draw_challenge(ch: GambitChallenge, state: Battlefield | None = None) -> dict[str, Any]:
@@ -481,24 +499,41 @@ def return_models(state: Battlefield, sub: ChallengeSubphase, log) -> Battlefiel
     Each goes back to its unit: in coherency with at least one other model of
     it and engaged with an enemy unit wherever possible; if its unit is gone,
     in base contact with an enemy model of a unit it was locked with at the
-    start of the Challenge Sub-phase.  Emits ``returned`` {model, at,
-    engaged}.  A model with no legal spot stays where it stood before (event
-    says so).
+    start of the Challenge Sub-phase.  A model with no legal spot stays where
+    it stood before (the event says so).
+
+    Order (named default ``RETURN_ORDER``): challenge by challenge, the
+    Challenger then the Challenged, each nearest where it stood; once all are
+    back, a model that is not engaged is placed again if an engaged spot is
+    now open (an enemy returned after it: "engaged wherever possible").  The
+    ``returned`` events {model, at, engaged, unit_left} come after every model
+    is placed, ``engaged`` read from the final table.
     """
-    for ch in sub.challenges:
-        for m in ch.survivors:
-            spot = find_return_spot(state, m, state.owner(m.id) if state.has_unit(m.unit_id)
-                                    else ch.units[m.id].player, ch.locked_with.get(m.id, ()),
+    pending = [(ch, m) for ch in sub.challenges for m in ch.survivors]
+    notes: dict[str, str] = {}
+    for ch, m in pending:
+        state, note = _return_one(state, ch, m, state.owner(m.id) if state.has_unit(m.unit_id)
+                                  else ch.units[m.id].player)
+        if note:
+            notes[m.id] = note
+    if pending:
+        geom = snapshot(state)
+        for ch, m in pending:
+            if m.id in notes or geom.model_engaged(m.id):
+                continue
+            here = state.model(m.id)
+            spot = find_return_spot(state, here, state.owner(m.id), ch.locked_with.get(m.id, ()),
                                     prefer=ch.origin[m.id])
-            if spot is None:
-                at, engaged, note = ch.origin[m.id], False, "no legal spot found: left where it stood"
-            else:
-                at, engaged, note = spot.at, spot.engaged, None
-            state = _put_back(state, m.moved_to(*at), ch.units[m.id], ch.unit_index[m.id])
-            ev = {"model": m.id, "at": [round(at[0], 4), round(at[1], 4)], "engaged": engaged,
-                      "unit_left": state.has_unit(m.unit_id) and len(state.unit(m.unit_id).models) > 1}
-            if note:
-                ev["note"] = note
+            if spot is not None and spot.engaged and spot.at != here.at:
+                state = state.with_models([here.moved_to(*spot.at)])
+                geom = snapshot(state)
+        for _, m in pending:
+            at = state.model(m.id).at
+            ev = {"model": m.id, "at": [round(at[0], 4), round(at[1], 4)],
+                  "engaged": bool(geom.model_engaged(m.id)),
+                  "unit_left": len(state.unit(m.unit_id).models) > 1}
+            if m.id in notes:
+                ev["note"] = notes[m.id]
             log.emit("returned", RULE_RESOLUTION, **ev)
     if sub.set_aside:
         back = {m.id: {"at": list(state.model(m.id).at), "from": list(ch.origin[m.id])}
@@ -508,16 +543,33 @@ def return_models(state: Battlefield, sub: ChallengeSubphase, log) -> Battlefiel
     return state
 
 
+def _return_one(state: Battlefield, ch: GambitChallenge, m: Model, player: str) -> tuple[Battlefield, str | None]:
+    """Place one set-aside model (``find_return_spot``); (new state, a note when no legal spot)."""
+    spot = find_return_spot(state, m, player, ch.locked_with.get(m.id, ()), prefer=ch.origin[m.id])
+    note = None
+    if spot is None:
+        at, note = ch.origin[m.id], "no legal spot found: left where it stood"
+    else:
+        at = spot.at
+    return _put_back(state, m.moved_to(*at), ch.units[m.id], ch.unit_index[m.id]), note
+
 
 def end_phase(state: Battlefield, log=None) -> Battlefield:
-    """The End Phase: the Disgraced status goes without a test."""
+    """Remove every Disgraced status, without a test (``DISGRACED_ENDS``; ``RULE_END``).
+
+    Run as the last step of a ``fight`` run (``fight_hooks.end_step``).  Emits
+    ``status_removed`` {model, status, reason} per model.
+    """
     changed = []
     for m in state.models():
         if DISGRACED in m.status:
-            changed.append(replace(m, status=tuple(s for s in m.status if s != DISGRACED)))
+            changed.append(replace(m, status=tuple(s for s in m.status if s != DISGRACED),
+                                   written=m.written | {"status"}))
             if log is not None:
-                log.emit("status_removed", RULE_END, model=m.id, status=DISGRACED)
-    return state.with_models(changed)
+                log.emit("status_removed", RULE_END, model=m.id, status=DISGRACED,
+                         reason="removed in the End Phase of the same Player Turn, without a test: "
+                                "the fight run ends the phase, the End Phase follows")
+    return state.with_models(changed) if changed else state
 
 
 def duellists_of(ch: GambitChallenge) -> dict[str, Duellist]:
