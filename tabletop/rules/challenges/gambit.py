@@ -54,7 +54,7 @@ from typing import Any
 
 from tabletop.board.state import Battlefield, Model, Unit
 from tabletop.geometry import snapshot
-from tabletop.geometry.placement import find_return_spot
+from tabletop.geometry.placement import AsideBox, aside_box, find_return_spot
 from tabletop.rules.challenges import odds
 from tabletop.rules.challenges.characters import (
     DISGRACED,
@@ -115,6 +115,7 @@ class GambitChallenge:
     origin: dict[str, tuple[float, float]] = field(default_factory=dict)
     locked_with: dict[str, tuple[str, ...]] = field(default_factory=dict)
     aside: dict[str, tuple[float, float]] = field(default_factory=dict)
+    aside_box: tuple[float, float, float, float] | None = None
     rounds: list[dict[str, Any]] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     winner: str | None = None
@@ -201,16 +202,10 @@ def outside_support(state: Battlefield, combat: list[str] | tuple[str, ...], pla
     return n // 5, counted, "engaged"
 
 
-def _aside_spots(state: Battlefield, combat, a: Model, b: Model) -> dict[str, tuple[float, float]]:
-    """Where frames draw the set-aside pair: beside the combat, in base contact (not on the table's state)."""
-    xs = [m.x for uid in combat if state.has_unit(uid) for m in state.unit(uid).models] or [a.x]
-    ys = [m.y for uid in combat if state.has_unit(uid) for m in state.unit(uid).models] or [a.y]
-    ra, rb = max(a.base.along, a.base.across) / 2, max(b.base.along, b.base.across) / 2
-    x = max(xs) + 3.0 + ra
-    if x + ra + 2 * rb > state.table.width:
-        x = min(xs) - 3.0 - ra - 2 * rb
-    y = sum(ys) / len(ys)
-    return {a.id: (x, y), b.id: (x + ra + rb, y)}
+def _aside_spots(state: Battlefield, combat, a: Model, b: Model, taken=()) -> AsideBox:
+    """Where frames draw the set-aside pair (not on the table's state): in base contact inside a
+    box beside the combat over no base and no other pair's box (``geometry.placement.aside_box``)."""
+    return aside_box(state, combat, [a, b], skip=(a.id, b.id), avoid=taken)
 
 
 def _put_back(state: Battlefield, model: Model, template: Unit, index: int) -> Battlefield:
@@ -318,7 +313,8 @@ def _combat(state, combat, dice, decisions, log, sub: ChallengeSubphase) -> Batt
         ch.unit_index[m.id] = order.index(m.unit_id)
         ch.locked_with[m.id] = tuple(u for u in geom.engaged_units(m.unit_id) if u in combat)
         sub.fought.add(m.id)
-    ch.aside = _aside_spots(state, combat, a, b)
+    spot = _aside_spots(state, combat, a, b, [c.aside_box for c in sub.challenges if c.aside_box])
+    ch.aside, ch.aside_box = dict(spot.centres), spot.box
     state = state.without_models([a.id, b.id])
     log.emit("set_aside", RULE_DECLARE, models=[a.id, b.id], combat=list(combat))
     log.step("Challenge: set aside", RULE_DECLARE, state, **_draw_challenge(ch, state))
@@ -336,10 +332,14 @@ def _draw_challenge(ch: GambitChallenge, state: Battlefield | None = None) -> di
     """Draw keys every challenge step carries: ``challenge`` (the pair set aside beside the
     combat: models, where to draw them, who was removed) and ``focus`` (points to keep in view)."""
     pts = [list(p) for p in ch.aside.values()] + [list(p) for p in ch.origin.values()]
+    if ch.aside_box is not None:
+        x0, y0, x1, y1 = ch.aside_box
+        pts += [[x0, y0], [x1, y1]]
     if state is not None:
         pts += [[m.x, m.y] for uid in ch.combat if state.has_unit(uid) for m in state.unit(uid).models]
     return {"challenge": {"challenger": ch.challenger, "challenged": ch.challenged,
                           "combat": list(ch.combat), "models": dict(ch.models), "aside": dict(ch.aside),
+                          "box": list(ch.aside_box) if ch.aside_box else None,
                           "removed": list(ch.removed), "players": list(ch.players)},
             "focus": pts}
 
