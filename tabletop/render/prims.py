@@ -293,6 +293,25 @@ def fit_text(t: str, size: int, width: float) -> str:
     return t + "…"
 
 
+def wrap_text(t: str, size: int, width: float, max_lines: int = 2, indent: str = "    ") -> list[str]:
+    """``t`` broken at spaces into lines at most ``width`` px wide (continuation lines
+    start with ``indent``); past ``max_lines`` the last line ends in an ellipsis."""
+    f = font(size)
+    if f.size(t)[0] <= width:
+        return [t]
+    lines: list[str] = []
+    rest = t.split(" ")
+    while rest and len(lines) < max_lines:
+        prefix = indent if lines else ""
+        line = prefix + rest.pop(0)
+        while rest and f.size(line + " " + rest[0])[0] <= width:
+            line += " " + rest.pop(0)
+        lines.append(line)
+    if rest:
+        lines[-1] = fit_text(lines[-1] + " " + " ".join(rest), size, width)
+    return [fit_text(s, size, width) for s in lines]
+
+
 def text(surface, t: str, size: int, colour, pos: Pt, anchor: str = "topleft") -> pygame.Rect:
     """Plain anti-aliased text placed by ``anchor`` (any pygame.Rect point name)."""
     img = font(size).render(t, True, colour)
