@@ -17,13 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tabletop.rules.describe import (  # noqa: F401
-    FIGHT_PHASE_TYPES,
-    describe,
-    describer_types,
-    num,
-    register_describer,
-)
+from tabletop.rules.describe import describe, describer_types, num, register_describer  # noqa: F401
 from tabletop.rules.events import Event
 
 _RULESET_LINES: dict[str, Callable[[Event], str]] = {}
@@ -84,7 +78,8 @@ def _merge_ruleset_formats() -> None:
     wording wins where a type is in both, as before."""
     from tabletop.cli.challenge_text import FORMATS as CHALLENGES
     from tabletop.cli.rnf_event_text import FORMATS as RNF
-    known = set(FIGHT_PHASE_TYPES)
+    from tabletop.rules.describe import FIGHT_PHASE_TYPES
+    known = set(FIGHT_PHASE_TYPES)      # not describer_types(): a ruleset may register its own first
     for key, fn in [*RNF.items(), *CHALLENGES.items()]:
         if key in known or key in _RULESET_LINES:
             continue
