@@ -78,12 +78,14 @@ def _merge_ruleset_formats() -> None:
     wording wins where a type is in both, as before."""
     from tabletop.cli.challenge_text import FORMATS as CHALLENGES
     from tabletop.cli.rnf_event_text import FORMATS as RNF
-    known = set(describer_types())
+    from tabletop.rules.describe import FIGHT_PHASE_TYPES
+    known = set(FIGHT_PHASE_TYPES)      # not describer_types(): a ruleset may register its own first
     for key, fn in [*RNF.items(), *CHALLENGES.items()]:
         if key in known or key in _RULESET_LINES:
             continue
         _RULESET_LINES[key] = fn
-        register_describer(key, _sentence(fn))
+        if key not in describer_types():     # a ruleset that words its own events keeps them
+            register_describer(key, _sentence(fn))
 
 
 _merge_ruleset_formats()

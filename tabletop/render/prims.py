@@ -254,9 +254,10 @@ def text_size(lines: Sequence[tuple[str, int]], pad: int = 4, spacing: int = 1) 
     """Pixel size of a plate holding ``[(text, font size)]`` lines."""
     w = h = 0
     for t, size in lines:
-        tw, th = font(size).size(t)
+        f = font(size)
+        tw, th = f.size(t)
         w = max(w, tw)
-        h += th + spacing
+        h += max(th, f.get_linesize()) + spacing   # a rendered line is linesize tall
     return w + 2 * pad, h - spacing + 2 * pad
 
 
