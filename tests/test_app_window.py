@@ -388,3 +388,79 @@ def test_panning_shifts_the_last_board_image_until_the_button_is_let_go(app):
     release(app, (520, 490), button=3)
     app.draw(surf)
     assert app._board[2] is not first
+
+
+def test_wheel_shows_the_last_image_scaled_until_the_view_settles(app):
+    surf = pygame.Surface((1400, 900))
+    app.draw(surf)
+    first = app._board[2]
+    app.handle(E(pygame.MOUSEMOTION, pos=(400, 300), rel=(0, 0), buttons=(0, 0, 0)))
+    app.handle(E(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+    assert app.view_moving
+    app.draw(surf)
+    assert app._board[2] is first                       # scaled, not redrawn
+    # the point under the cursor stays put while zooming, so its pixel does too
+    assert surf.get_at((400, 300)) == first.get_at((400, 300))
+    app._settle_at = 0.0                                # SETTLE_S has passed
+    assert not app.view_moving
+    app.draw(surf)
+    assert app._board[2] is not first and app._board[0][1] == pytest.approx(11.5)
+
+
+def test_arrow_keys_shift_the_last_image_until_the_view_settles(app):
+    surf = pygame.Surface((1400, 900))
+    app.draw(surf)
+    first = app._board[2]
+    key(app, pygame.K_LEFT)                             # the view moves 40 px right
+    app.draw(surf)
+    assert app._board[2] is first
+    assert surf.get_at((540, 500)) == first.get_at((500, 500))
+    app._settle_at = 0.0
+    app.draw(surf)
+    assert app._board[2] is not first
+
+
+def test_moved_image_scales_about_the_new_view():
+    from tabletop.app.app import moved_image
+    # old view: 10 px/inch, origin (0, 100); zoom x2 about pixel (50, 50) (table (5, 5)):
+    # new scale 20, origin (50 - 5 x 20, 50 + 5 x 20) = (-50, 150).  Old pixel (60, 40) is
+    # table (6, 6) -> new pixel (-50 + 6 x 20, 150 - 6 x 20) = (70, 30)
+    img = pygame.Surface((100, 100))
+    img.fill((0, 0, 0))
+    img.fill((255, 0, 0), pygame.Rect(60, 40, 1, 1))
+    piece, at = moved_image(img, (10.0, 0.0, 100.0), (20.0, -50.0, 150.0), (100, 100))
+    out = pygame.Surface((100, 100))
+    out.fill((0, 0, 255))
+    out.blit(piece, at)
+    assert tuple(out.get_at((70, 30)))[:3] == (255, 0, 0)
+    assert tuple(out.get_at((71, 31)))[:3] == (255, 0, 0)   # one old pixel is 2 x 2 now
+    assert tuple(out.get_at((72, 30)))[:3] == (0, 0, 0)
+    # the same scale: a plain shift
+    assert moved_image(img, (10.0, 0.0, 100.0), (10.0, 7.0, 95.0), (100, 100))[1] == (7, -5)
+
+
+def test_step_through_frames_each_step_round_its_action_and_z_turns_it_off():
+    from pathlib import Path
+
+    from tabletop.rules.events import Step
+    state = mapfile.load(str(Path(__file__).resolve().parent / "scenarios" / "frame-zoom.toml"))
+    steps = [Step("Start", "fight-phase.txt 12.01", state, range(0), {}),
+             Step("a piles in", "fight-phase.txt 12.03", state, range(0),
+                  {"arrows": {"a/2": [[36.0, 33.0], [38.0, 31.5]]}, "selected_unit": "a"})]
+    app = App(state, None, (1400, 900), steps=steps, events=[])
+    assert app.follow
+    whole = app.view.scale
+    key(app, pygame.K_n)
+    # the action (a, its foe b, the path) spans x 36..39.3, y 30..33: a window at least 14"
+    # each way round it, so the view is more than twice as close as the whole 60" table
+    assert app.view.scale > 2 * whole
+    r = app.board_rect
+    for x, y in ((38.0, 31.5), (36.0, 33.0), (39.3, 30.0)):
+        assert r.collidepoint(app.view.to_screen(x, y))
+    assert not r.collidepoint(app.view.to_screen(10.0, 8.0))      # the other fight
+    key(app, pygame.K_p)
+    assert app.view.scale == pytest.approx(whole)                 # a step about nothing in particular
+    key(app, pygame.K_z)
+    assert not app.follow
+    key(app, pygame.K_n)
+    assert app.view.scale == pytest.approx(whole)                 # the view stays put

@@ -42,7 +42,17 @@ def test_gambit_challenge_inside_the_fight_phase(capsys, tmp_path):
     assert next(e for e in events if e["type"] == "challenge_accepted")["challenged"] == "breachers/4"
     focus = [e for e in events if e["type"] == "roll" and e["purpose"].startswith("Focus Roll")]
     assert focus and all(e["player"] in ("red", "blue") for e in focus)
-    assert any("outside support" in e["modifiers"] for e in focus)
+    # outside support counted from the table after the pile-in: red 12 engaged models -> +2, blue 7 -> +1;
+    # every Focus Roll shows it, +0 when its gambit drops it (Grandstand)
+    support = {e["player"]: e["bonus"] for e in events if e["type"] == "outside_support"}
+    assert support == {"red": 2, "blue": 1}
+    gambits: dict[str, str] = {}
+    for e in events:                   # the gambits chosen this round, then its Focus Rolls
+        if e["type"] == "gambit_chosen":
+            gambits[e["player"]] = e["gambit"]
+        elif e in focus:
+            dropped = gambits[e["player"]] in ("Grandstand", "Test the Foe")
+            assert e["modifiers"]["outside support"] == (0 if dropped else support[e["player"]]), e
     assert all(e["rule"].startswith("gambit-challenge.txt") for e in events
                if e["type"].startswith(("challenge_", "gambit_", "returned")))
     # nothing the fight step did touched the duellists: no attack allocated to them

@@ -130,3 +130,31 @@ def test_terrain_and_objectives_off_the_table_are_warnings(write_map, capsys):
     assert report["problems"] == 0
     assert report["warnings"] == ["terrain t lies wholly off the table",
                                   "objective far at (100, 5) is not on the table"]
+
+
+def test_check_against_the_published_layout(tmp_path, capsys):
+    from pathlib import Path
+    ref = Path(__file__).resolve().parent.parent / "maps" / "ca-layout-1-hammer-and-anvil.toml"
+    text = ref.read_text(encoding="utf-8")
+    # the organiser measured piece B 0.75" right and 0.25" up of where the layout puts it
+    moved = text.replace("    [38, 40],\n    [44, 40],\n    [44, 28],\n    [38, 28],",
+                         "    [38.75, 40.25],\n    [44.75, 40.25],\n    [44.75, 28.25],\n    [38.75, 28.25],")
+    assert moved != text
+    measured = tmp_path / "measured.toml"
+    measured.write_text(moved, encoding="utf-8")
+    assert main(["check", str(measured), "--layout", str(ref), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    devs = {d["id"]: d for d in report["layout"]["deviations"]}
+    # a translation by (0.75, 0.25): every point moves hypot(0.75, 0.25) = 0.790569"
+    assert devs["B"]["hausdorff"] == pytest.approx(0.790569, abs=1e-4)
+    assert devs["B"]["shift"] == pytest.approx([0.75, 0.25])
+    assert devs["B"]["turn_deg"] == pytest.approx(0.0)
+    assert devs["A"]["hausdorff"] == 0
+    assert report["warnings"] == [
+        'terrain B is off the published layout by up to 0.79" (centre moved 0.75" right, '
+        '0.25" up; turned +0.0 deg)']
+    # the gap from B to piece F (a 45-degree piece) changed; B to the top edge is now 3.75"
+    gaps = {(g["a"], g["b"]): g["width"] for g in report["terrain_gaps"]}
+    assert gaps[("B", "top edge")] == pytest.approx(3.75)
+    # within a 1" tolerance it is in place
+    assert main(["check", str(measured), "--layout", str(ref), "--layout-tolerance", "1"]) == 0

@@ -58,7 +58,7 @@ def test_fight_prints_each_roll_and_writes_the_state_after(write_map, capsys, tm
     out_path = str(tmp_path / "after.toml")
     code, out, _ = run(capsys, "fight", path, "--seed", "7", "-o", out_path)
     assert code == 0
-    assert "roll  red: hit roll" in out
+    assert "Hit roll (red)" in out   # the shared wording (tabletop.rules.describe)
     assert "seed 7" in out
     after = mapfile.load(out_path)
     # the JSON run with the same seed removes the same models

@@ -74,3 +74,46 @@ def test_a_returned_model_never_overlaps_and_touches_its_locked_enemy(enemies, o
     assert not any("a/1" in pair for pair in g.overlaps)
     assert any(g.in_base_contact("a/1", m) for m in g.unit_models("b"))
     assert "a/1" not in g.off_table
+
+
+# ---------------------------------------------------------------- the set-aside box (aside_box)
+R32 = 32 / 25.4 / 2
+
+
+def test_aside_box_beside_the_combat_in_inches():
+    from tabletop.geometry.placement import ASIDE_GAP, ASIDE_LABEL, ASIDE_PAD, aside_box
+    s = battlefield([unit("a", "red", [model(10, 10), model(11.26, 10)]),
+                     unit("b", "blue", [model(10, 11.26), model(11.26, 11.26)])], width=30, depth=20)
+    pair = [s.model("a/1"), s.model("b/1")]
+    got = aside_box(s, ["a", "b"], pair, skip=["a/1", "b/1"])
+    # the combat's other bases: a/2 and b/2 at x 11.26 (the pair is skipped): x 10.63..11.89,
+    # y 9.37..11.89, centre y 10.63.  Box: 4R + 2 pad wide, 2R + 2 pad + label deep, 1" right of it
+    w, d = 4 * R32 + 2 * ASIDE_PAD, 2 * R32 + 2 * ASIDE_PAD + ASIDE_LABEL
+    x0, y0 = 11.26 + R32 + ASIDE_GAP, 10.63 - d / 2
+    assert got.side == "right" and got.clear
+    assert got.box == pytest.approx((x0, y0, x0 + w, y0 + d))
+    # the two bases side by side in base contact at the top of the box
+    top = y0 + d - ASIDE_PAD - R32
+    assert got.centres["a/1"] == pytest.approx((x0 + ASIDE_PAD + R32, top))
+    assert got.centres["b/1"] == pytest.approx((x0 + ASIDE_PAD + 3 * R32, top))
+
+
+def test_aside_box_goes_round_a_base_in_the_way():
+    from shapely.geometry import box as sbox
+
+    from tabletop.geometry.placement import ASIDE_GAP, ASIDE_PAD, aside_box
+    # a blue model at (14, 10.63) stands in the box on the right: the box goes to the left
+    # (x1 = 10 - R - 1" = 8.37), clear of every base
+    s = battlefield([unit("a", "red", [model(10, 10), model(11.26, 10)]),
+                     unit("b", "blue", [model(10, 11.26), model(11.26, 11.26)]),
+                     unit("c", "blue", [model(14, 10.63)])], width=30, depth=20)
+    got = aside_box(s, ["a", "b"], [s.model("a/1"), s.model("b/1")])
+    assert got.side == "left" and got.clear
+    assert got.box[2] == pytest.approx(10 - R32 - ASIDE_GAP)
+    shape = sbox(*got.box)
+    g = snapshot(s)
+    assert all(shape.distance(g.footprint(m)) > 0 for m in g.ids)
+    # with the right taken by another pair's box too, it still avoids that box
+    other = (5.0, 8.0, 8.6, 13.0)
+    got2 = aside_box(s, ["a", "b"], [s.model("a/1"), s.model("b/1")], avoid=[other])
+    assert not sbox(*got2.box).intersects(sbox(*other).buffer(ASIDE_PAD - 1e-9))

@@ -162,13 +162,31 @@ def test_turn_to_face_lays_the_new_front_on_the_flank():
 def test_flee_directly_away_and_off_the_table():
     state = rnf_map(block(), unit("b", "blue", (24, 24), 270, 5, 4))
     geo = snapshot(state)
-    # centroids: a (24, 24 - 2B), b (24, 24 + 2B): away from b is straight down, 270
+    # b touches a's front: directly away is the opposite of the front's outward normal
+    # (facing 90): straight back, 270
     assert away_direction(geo, "a", ["b"]) == pytest.approx(270.0)
     fm = flee_move(geo, "a", 270.0, 4.0)
     assert fm.end == pytest.approx((24, 24 - 2 * B - 4), abs=ABS) and fm.off_table == ()
     # a 4-deep unit 2" from the bottom edge cannot flee 4" down
     low = rnf_map(unit("a", "red", (24, 6), 90, 5, 4), unit("b", "blue", (24, 6), 270, 5, 4))
     assert flee_move(snapshot(low), "a", 270.0, 4.0).off_table
+
+
+def test_flee_away_from_the_touched_sides_weighted_by_contact_length():
+    # c: 4 x 1 on a's right flank (facing 180, front edge on x = 24 + 2.5B, y 24-4B..24):
+    # a runs left, out of its left flank: 180
+    right = unit("c", "blue", (24 + 2.5 * B, 24 - 2 * B), 180, 4, 1)
+    geo = snapshot(rnf_map(block(), right))
+    assert away_direction(geo, "a", ["c"]) == pytest.approx(180.0)
+    # b: 5 x 1 on a's front (5 edge contacts of B: 5B) and c: 4 x 1 on its left flank
+    # (4B).  Away = -(5B (0, 1)) - (4B (-1, 0)) = (4B, -5B): atan2(-5, 4) = -51.34 -> 308.66
+    front = unit("b", "blue", (24, 24), 270, 5, 1)
+    left = unit("c", "blue", (24 - 2.5 * B, 24 - 2 * B), 0, 4, 1)
+    geo = snapshot(rnf_map(block(), front, left))
+    assert away_direction(geo, "a", ["b", "c"]) == pytest.approx(
+        math.degrees(math.atan2(-5, 4)) % 360, abs=0.01)
+    # only the enemies named count: away from c alone is 0 (out of the right flank)
+    assert away_direction(geo, "a", ["c"]) == pytest.approx(0.0, abs=1e-6)
 
 
 def test_casualty_order_and_step_up():

@@ -267,3 +267,31 @@ def test_objective_overlay_dots_the_models_in_range():
     assert px(on, v, 6, 9.5 - 0.39) == hold
     assert px(off, v, 6, 9.5 - 0.39) == RED
     assert px(on, v, 6, 11.2 - 0.39) == RED
+
+
+def test_models_off_the_table_are_still_drawn(write_map):
+    from tabletop.board import mapfile
+    from tabletop.render.image import MARGIN_PX, spill
+    state = mapfile.load(write_map("""
+    [map]
+    name = "Off"
+    ruleset = "fight-phase"
+    width = 24
+    depth = 18
+    [[players]]
+    id = "red"
+    colour = "#b03a2e"
+    active = true
+    [[units]]
+    id = "a"
+    player = "red"
+    base = "32mm"
+    models = [[-3, 5], [-1.5, 5], [1, 5]]
+    """))
+    # a/1 reaches x = -3 - 0.63 = -3.63; the picture grows by that plus 0.5" of room
+    left = spill(state)[0]
+    assert left == pytest.approx(3 + 16 / 25.4 + 0.5)
+    surf = render_image(state, scale=20, legend=False)
+    x = round(MARGIN_PX + (left - 3) * 20)
+    y = round(MARGIN_PX + (18 - 5) * 20)
+    assert surf.get_at((x, y))[:3] == (0xb0, 0x3a, 0x2e)

@@ -126,7 +126,8 @@ def test_registered_drawer_runs_and_unknown_keys_are_skipped(state):
 def test_describe_roll_event():
     ev = Event("roll", "fight-phase.txt 12.05", {"purpose": "hit", "dice": [4], "modifiers": [],
                                                  "target": 3, "result": True})
-    assert describe_event(ev) == "hit: [4] vs 3 -> yes"
+    # the caption reads the shared wording (tabletop.rules.describe)
+    assert describe_event(ev) == "Hit: rolled 4 needing 3+ -> yes."
 
 
 def test_save_frames_names_and_sizes(tmp_path, state):
@@ -160,3 +161,43 @@ def test_geo_passed_in_is_used(state):
     geo = snapshot(state)
     s, v = draw(step_of(state), geo=geo)
     assert px(s, v, 6.5, 8.5) == (176, 58, 46)
+
+
+def _save(result, model="b/1", die=1):
+    return Event("roll", "fight-phase.txt 12.05", {"purpose": f"armour save: {model}", "dice": [die],
+                                                   "modifiers": {}, "target": 5, "result": result,
+                                                   "player": "blue"})
+
+
+def test_caption_sentences_group_a_run_of_saves():
+    from tabletop.render.steps import caption_sentences
+    evs = [_save("failed", "b/1", 1), Event("wounded", "", {"model": "b/1", "damage": 1}),
+           _save("saved", "b/2", 6), _save("failed", "b/2", 2)]
+    # three single-die saves of one kind, player and target read as one sentence where the
+    # first was; the wound stays (4 sentences or fewer: nothing is dropped)
+    assert caption_sentences(evs) == [
+        "Armour saves (blue): rolled 1 6 2 needing 5+ -> 2 failed, 1 saved.",
+        "b/1 takes 1 damage."]
+
+
+def test_caption_drops_wounds_and_casualties_first_and_counts_them():
+    from tabletop.render.steps import CAPTION_EVENTS, caption_sentences
+    assert CAPTION_EVENTS == 7
+    sel = Event("selected_to_fight", "", {"unit": "a", "player": "red", "fight": "normal"})
+    att = Event("attacks_resolved", "", {"unit": "a", "target": "b", "weapon": "Choppa", "attacks": 6,
+                                          "hits": 3, "wounds": 3, "unsaved": 3,
+                                          "removed": ["b/1", "b/2", "b/3"]})
+    evs = [sel]
+    for k in (1, 2, 3):
+        evs += [Event("wounded", "", {"model": f"b/{k}", "damage": 1}),
+                Event("removed", "", {"model": f"b/{k}", "by": "a"})]
+    evs.append(att)
+    # 8 sentences > 7: keep 6 - the two main ones and the latest four details
+    # (b/3's pair, b/2's pair), drop b/1's wound and removal and say so
+    out = caption_sentences(evs)
+    assert out == ["red selects a to fight: a normal fight.",
+                   "b/2 takes 1 damage.", "b/2 is removed as a casualty (attacked by a).",
+                   "b/3 takes 1 damage.", "b/3 is removed as a casualty (attacked by a).",
+                   "a attacks b with Choppa: 6 attacks, 3 hits, 3 wounds, 3 unsaved; 3 models "
+                   "removed (b/1, b/2 and b/3).",
+                   "Not shown here (see the log): 1 wound, 1 casualty."]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 from challengekit import battlefield, events, harness, unit
 
+from tabletop.board.state import Decision
 from tabletop.geometry import snapshot
 from tabletop.rules.challenges.character import (
     can_refuse,
@@ -76,12 +77,55 @@ def test_a_character_whose_unit_does_not_touch_the_challengers_unit_cannot_accep
     (combat,) = g.engagements
     assert set(combat) == {"spears", "guard", "swords", "hero"}
     assert may_accept(s, g, combat, "spears/2") == ["swords/1"]
-    log, dice, dec = harness(s, [], [("red", "issue_challenge", "spears/2"),
-                                     ("blue", "accept_challenge", "hero/2")])
-    _, ch = challenge_step(s, combat, dice, dec, log)
+    # hero/2's own unit (hero) touches only the Guard: it cannot accept; swords/1 can, or blue refuses
+    # (the 10-file line's middle files touch nobody, so swords/1 can step back).  The answer after
+    # the override comes from a policy that takes the first option offered.
+    offered = []
+
+    def first(player, choice, options, default, context):
+        offered.append((choice, list(options)))
+        return options[0] if choice == "accept_challenge" else default
+
+    log = EventLog()
+    dec = Decisions([Decision("red", "issue_challenge", "spears/2"), Decision("blue", "accept_challenge", "hero/2")],
+                    log, policy=first)
+    _, ch = challenge_step(s, combat, FixedDice([], log), dec, log)
     (ov,) = events(log, "decision_overridden")
-    assert ov["value"] == "hero/2" and "not in base contact" in ov["reason"]
-    assert ch.challenged in ("swords/1", None)
+    assert ov["value"] == "hero/2"
+    assert ov["reason"] == "'hero/2' cannot accept: its unit is not in base contact with spears/2's unit (¶2)"
+    assert ("accept_challenge", ["swords/1", "refuse"]) in offered
+    assert ch.challenged == "swords/1"
+
+
+@pytest.mark.parametrize("value, reason", [
+    ("swords/3", "'swords/3' is blue's model, not one of red's"),
+    ("spears/1", "'spears/1' is not a character (a commander, a champion or a Paragon)"),
+    ("spears/99", "'spears/99' is no model on the table"),
+    ("nobody", "'nobody' is no model on the table"),
+    ("guard/2", "'guard/2''s unit guard is not in this combat (spears, swords)"),
+])
+def test_each_refused_accept_names_its_own_reason(value, reason):
+    # blue's Champion (swords/2) challenges; red answers with something that cannot accept.  A red
+    # Guard with a champion stands apart (x 10, not touching anything): not in this combat.
+    guard = formation_unit("guard", "red", (10, 16), 90, 3, 1, [(2, 1, "champion", CHAMPION, {})])
+    s = rnf(spears(), swords(), guard)
+    log, dice, dec = harness(s, [], [("red", "issue_challenge", "none"), ("blue", "issue_challenge", "swords/2"),
+                                     ("red", "accept_challenge", value)])
+    _, ch = challenge_step(s, COMBAT, dice, dec, log)
+    (ov,) = events(log, "decision_overridden")
+    assert (ov["player"], ov["choice"], ov["reason"]) == ("red", "accept_challenge", reason)
+    assert ch.issuer == "blue" and ch.challenger == "swords/2"
+
+
+def test_the_other_player_issues_after_the_player_whose_turn_it_is_declines():
+    # ¶1: red (whose turn it is) is asked first and declines; then blue issues
+    s = rnf(spears(), swords())
+    log, dice, dec = harness(s, [], [("blue", "issue_challenge", "swords/2"), ("red", "issue_challenge", "none"),
+                                     ("red", "accept_challenge", "spears/2")])
+    _, ch = challenge_step(s, COMBAT, dice, dec, log)
+    assert (ch.issuer, ch.challenger, ch.challenged) == ("blue", "swords/2", "spears/2")
+    assert dec.used == {0, 1, 2}                    # red's "none" was asked for and used
+    assert events(log, "challenge_issued")[0]["player"] == "blue"
 
 
 # ---------------------------------------------------------------- accepted (¶5)
@@ -104,6 +148,33 @@ def test_accepted_challenge_moves_both_into_base_contact():
     assert not ch.may_attack("spears/1", "swords/2")
     assert ch.may_attack("spears/2", "swords/1", "breath weapon")
     assert not ch.directs_at_duel("swords/2", "stomp") and ch.directs_at_duel("swords/2")
+
+
+def test_treated_as_in_base_contact_when_the_table_does_not_allow_it():
+    # blue: Swordsmen 5 x 1 (front rank y 16.492, back edge 16.984) and its Champion on a 50x50mm
+    # base (1.9685") behind the middle file at (24, 16.984 + 0.984) = (24, 17.968): its unit touches
+    # the Spearmen, it touches nobody red.  Every spot touching a red model is a 25mm slot of the front
+    # rank: the Champion there would span y 15.508..17.476 and overlap the Spearmen's front rank
+    # (up to y 16.0) - so no swap puts the two in base contact (¶5: treat them as in contact).
+    line = formation_unit("swords", "blue", (24, 16), 270, 5, 1)
+    line["models"] = [{"at": [x, 16 + S / 2]} for x in (25.969, 24.984, 24.0, 23.016, 22.031)]
+    line["models"].append({"at": [24.0, 16 + S + 25 * 2 / 25.4 / 2], "base": "50x50mm", "role": "champion",
+                           "profile": CHAMPION})
+    del line["formation"]
+    line["facing"] = 270
+    s = rnf(spears(), line)
+    g = snapshot(s)
+    assert g.contacts_of("swords/6") == [] and g.overlaps == []            # touches no enemy
+    assert may_accept(s, g, COMBAT, "spears/2") == ["swords/6"]
+    log, dice, dec = harness(s, [], [("red", "issue_challenge", "spears/2"), ("blue", "accept_challenge", "swords/6")])
+    after, ch = challenge_step(s, COMBAT, dice, dec, log)
+    assert (ch.challenged, ch.treated_in_contact, ch.moves) == ("swords/6", True, {})
+    (ev,) = events(log, "challenge_contact")
+    assert ev["treated_in_contact"] is True and ev["moved"] == {}
+    assert after.model("spears/2").at == s.model("spears/2").at           # nobody moved
+    assert after.model("swords/6").at == s.model("swords/6").at
+    assert after.model("spears/2").status == ("challenge:swords/6",)
+    assert ch.may_attack("spears/2", "swords/6") and not ch.may_attack("spears/1", "swords/6")
 
 
 # ---------------------------------------------------------------- refused (¶3, ¶4)

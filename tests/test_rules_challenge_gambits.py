@@ -84,8 +84,9 @@ def test_flurry_of_blows_d3_attacks_and_damage_set_to_1():
 def test_test_the_foe_no_bonus_in_focus_or_strike():
     d = D(edge=1, light=True, heavy=True)
     mods, dropped = focus_modifiers(d, BLADE, gambit(TEST), support=1, banked=2)
-    # the positive modifiers go (Edge +1, Light +1, outside support +1, Guard Up +2); Initiative and Heavy stay
-    assert mods == {"Initiative": 4, "Heavy": -1}
+    # the positive modifiers go (Edge +1, Light +1, outside support +1, Guard Up +2); Initiative and Heavy
+    # stay; outside support is always shown: +0 once dropped
+    assert mods == {"Initiative": 4, "Heavy": -1, "outside support": 0}
     assert sorted(dropped) == sorted(["Duellist's Edge", "Light", "outside support", "Guard Up"])
     # holding the Challenge Advantage it still gains no +1 attack: A stays 2
     assert profiles(d, TEST, D("blue"), SEIZE, advantage="red")["red"].attacks == 2
@@ -122,7 +123,7 @@ def test_taunt_and_bait_against_guard_up_follows_precedence():
 
 def test_grandstand_no_outside_support_but_as_many_attacks():
     mods, dropped = focus_modifiers(D(), BLADE, gambit(GRANDSTAND), support=2)
-    assert mods == {"Initiative": 4} and dropped == ["outside support"]
+    assert mods == {"Initiative": 4, "outside support": 0} and dropped == ["outside support"]
     p = profiles(D(), GRANDSTAND, D("blue"), SEIZE, advantage="blue", support={"red": 2})["red"]
     assert p.attacks == 4                  # A 2 + the +2 support it would have had
 

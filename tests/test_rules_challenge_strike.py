@@ -8,7 +8,7 @@ import pytest
 from challengekit import duellist_for
 
 from tabletop.rules.challenges.duellist import Weapon
-from tabletop.rules.challenges.gambits import GUARD, gambit
+from tabletop.rules.challenges.gambits import GRANDSTAND, GUARD, gambit
 from tabletop.rules.challenges.strike import (
     StrikeProfile,
     focus_modifiers,
@@ -52,6 +52,17 @@ def test_every_focus_modifier():
     roll = log.events[0]
     assert roll.type == "roll" and roll["purpose"] == "Focus Roll" and roll["player"] == "red"
     assert roll["modifiers"]["outside support"] == 2
+
+
+def test_outside_support_is_always_a_focus_modifier():
+    # no support counted: shown as +0; Grandstand with none to drop drops nothing
+    mods, dropped = focus_modifiers(D(i=4), BLADE, gambit(GUARD), support=0)
+    assert mods == {"Initiative": 4, "outside support": 0} and dropped == []
+    mods, dropped = focus_modifiers(D(i=4), BLADE, gambit(GRANDSTAND), support=0)
+    assert mods == {"Initiative": 4, "outside support": 0} and dropped == []
+    # +1 counted, Grandstand: +0 and named as dropped
+    mods, dropped = focus_modifiers(D(i=4), BLADE, gambit(GRANDSTAND), support=1)
+    assert mods == {"Initiative": 4, "outside support": 0} and dropped == ["outside support"]
 
 
 def test_focus_tie_is_rerolled_until_one_is_higher():

@@ -24,6 +24,7 @@ from tabletop.rules.challenges.gambit import (
     outside_support,
     return_models,
 )
+from tabletop.rules.dice import Dice
 
 XS = [10.0, 11.26, 12.52, 13.78, 15.04, 16.30]
 HERO = {"WS": 5, "S": 4, "T": 4, "W": 2, "I": 5, "A": 1, "Ld": 9, "Sv": 3}
@@ -111,6 +112,30 @@ def test_refusal_disgraces_a_model_that_could_have_accepted():
     assert end_phase(after).model("b/1").status == ()
 
 
+def test_the_reactive_player_issues_after_the_active_player_declines():
+    # ISSUE_ORDER: red (active) is asked first and declines; blue then issues with b/1
+    s = battlefield([red(), blue()])
+    log, _, dec = harness(s, [], [("blue", "issue_challenge", "b/1"), ("red", "issue_challenge", "none"),
+                                  ("red", "accept_challenge", "a/1")])
+    _, sub = challenge_subphase(s, Dice(1, log), dec, log)          # the duel's dice do not matter here
+    (ch,) = sub.challenges
+    assert (ch.challenger, ch.challenged, ch.players) == ("b/1", "a/1", ("blue", "red"))
+    assert {0, 1, 2} <= dec.used                     # red's "none" was asked for and used
+    (iss,) = events(log, "challenge_issued")
+    assert (iss["player"], iss["challenger"]) == ("blue", "b/1")
+
+
+def test_weapons_are_chosen_reactive_player_first_every_round():
+    # Step 3: "starting with the Reactive Player"; red is active: blue, then red, in both rounds
+    _, _, _, log = run_prolonged()
+    order = [(e["player"], e["model"]) for e in events(log, "weapon_chosen")]
+    assert order == [("blue", "b/1"), ("red", "a/1")] * 2
+    kinds = [e.type for e in log.events]
+    firsts = [i for i, k in enumerate(kinds) if k == "weapon_chosen"]
+    focus = [i for i, e in enumerate(log.events) if e.type == "roll" and e["purpose"].startswith("Focus")]
+    assert firsts[1] < focus[0] and firsts[3] < focus[2]          # both chosen before the Focus Rolls
+
+
 # ---------------------------------------------------------------- a prolonged challenge
 PROLONG = [("red", "issue_challenge", "a/1"), ("blue", "accept_challenge", "b/1"),
            ("red", "gambit", "Seize the Initiative"), ("blue", "gambit", "Guard Up"),
@@ -168,7 +193,7 @@ def test_test_the_foe_gives_the_next_face_off_to_its_player():
     chosen = [(e["round"], e["player"], e["first"]) for e in events(log, "gambit_chosen")]
     assert chosen == [(1, "red", True), (1, "blue", False), (2, "blue", True), (2, "red", False)]
     focus = [e for e in events(log, "roll") if e["purpose"].startswith("Focus")]
-    assert focus[1]["modifiers"] == {"Initiative": 4} and focus[1]["result"] == 5
+    assert focus[1]["modifiers"] == {"Initiative": 4, "outside support": 0} and focus[1]["result"] == 5
     res = events(log, "challenge_result")[0]
     assert (res["winner"], res["points"]) == (None, 0)
     assert len(sub.set_aside) == 2

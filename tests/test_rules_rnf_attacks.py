@@ -8,7 +8,9 @@ said, every profile is Attacks 1 (tests/rnf_maps.py INF).
 from __future__ import annotations
 
 from rnf_maps import B25 as B
-from rnf_maps import attacks_of, plan, rnf_map, unit
+from rnf_maps import attacks_of, events, plan, rnf_map, run, unit
+
+from tabletop.geometry import snapshot
 
 
 def block(**kw):
@@ -50,6 +52,23 @@ def test_flank_contact_models_along_the_flank_full_attacks_no_support():
     assert att == {m: ("flank", 2, "b") for m in ("a/1", "a/6", "a/11", "a/16")}
     # b fights to its front: 4 front + 4 supporting
     assert kinds(attacks_of(ctx, "b")) == {"front": (4, 4), "support": (4, 4)}
+
+
+def test_a_short_centred_rear_rank_is_not_along_the_flank():
+    # a: 5x4 with 17 models: ranks of 5, 5, 5 and 2; the 2 of rank 4 (a/16, a/17) stand
+    # centred behind files 2.5 and 3.5, so a/16's left edge is 1.5B inside the left flank
+    # edge x = 24 - 2.5B.  b on the left flank as above: the models along the flank are
+    # a/1, a/6, a/11 only ("Every model along the engaged flank"): 3 dice, not 4.
+    b = unit("b", "blue", (24 - 2.5 * B, 24 - 2 * B), 0, 4, 1)
+    ctx = plan(rnf_map(block(count=17), b))
+    assert attacks_of(ctx, "a") == {m: ("flank", 1, "b") for m in ("a/1", "a/6", "a/11")}
+    f = ctx.forms["a"]
+    assert f.flank_file("left") == ["a/1", "a/6", "a/11"]
+    assert f.flank_file("right") == ["a/5", "a/10", "a/15"]
+    # once a/5, a/10 and a/15 are gone, the right edge of the living models is a/4's:
+    # left + 4B: a/4, a/9, a/14 stand on it; a/17 (file 3.5: right edge at left + 3.5B) does not
+    alive = [m for m in f.placements if m not in ("a/5", "a/10", "a/15")]
+    assert f.flank_file("right", alive) == ["a/4", "a/9", "a/14"]
 
 
 def rear_map(commander_rank: int, ranks: int):
@@ -168,3 +187,46 @@ def test_commander_on_a_monster_fights_as_part_of_its_mount():
     ca = {"role": "commander", "file": 3, "rank": 1, "keywords": ["monster"], "profile": {"Attacks": 3}}
     ctx = plan(rnf_map(unit("a", "red", (24, 24), 90, 5, 1, models=[ca]), facing_block()))
     assert attacks_of(ctx, "a")["a/3"] == ("front", 3, "b")
+
+
+def offset_duel_map():
+    # a: red 5 x 1, its commander a/1 at file 1 (x 24-2.5B..24-1.5B); b: blue 5 x 1 facing
+    # 270 two bases to the right (front edge centred on (24 + 2B, 24): x 24-0.5B..24+4.5B),
+    # its commander b/1 at its file 1, its left end as it faces: x 24+3.5B..24+4.5B.  The
+    # units touch over x 24-0.5B..24+2.5B; neither commander touches the other unit.
+    ca = {"role": "commander", "file": 1, "rank": 1,
+          "profile": {"Skill": 5, "Attacks": 2, "Wounds": 2, "Discipline": 9}}
+    cb = {"role": "commander", "file": 1, "rank": 1,
+          "profile": {"Skill": 4, "Attacks": 1, "Wounds": 2, "Discipline": 8}}
+    return rnf_map(unit("a", "red", (24, 24), 90, 5, 1, models=[ca]),
+                   unit("b", "blue", (24 + 2 * B, 24), 270, 5, 1, models=[cb]))
+
+
+def test_commanders_of_two_units_in_contact_duel_without_touching_each_other():
+    # "When both sides of a fight have a commander, the commanders duel" (DUEL_WHEN: the two
+    # units are in base contact and each has a living commander that fights separately)
+    state = offset_duel_map()
+    geo = snapshot(state)
+    assert geo.sides("a").contacts_of("a/1") == [] and geo.sides("b").contacts_of("b/1") == []
+    ctx = plan(state)
+    assert ctx.duels == [("a/1", "b/1")]
+    assert attacks_of(ctx, "a")["a/1"] == ("duel", 2, "b/1")
+    assert attacks_of(ctx, "b")["b/1"] == ("duel", 1, "a/1")
+    assert not any("does not attack" in n for n in ctx.notes)
+
+
+def test_the_offset_duel_in_a_round():
+    faces = ([1, 1, 1, 1]        # a's troops a/2..a/5: 4 dice at 4+, no hits
+             + [6, 6] + [1, 1]   # a/1 v b/1: Skill 5 > 4 so 3+: 2 hits; b/1 saves 4+: 2 fail
+             + [1, 1, 1, 1]      # b's troops: no hits
+             + [1]               # b/1 v a/1: Skill 4 < 5 so 4+: a miss
+             + [2, 2])           # b's break test
+    res, log, dice = run(offset_duel_map(), faces)
+    assert dice.remaining == []
+    # b/1 (Wounds 2) takes both wounds and dies; the duel's wounds never reach b's troops
+    assert [e["model"] for e in events(log, "removed")] == ["b/1"]
+    (score,) = events(log, "combat_score")
+    assert score["scores"] == {"red": 2, "blue": 0}
+    (bt,) = events(log, "break_test")
+    # b's commander is dead: the troops' Discipline 7, no ranks, difference 2: 5; 2 + 2 holds
+    assert (bt["discipline_from"], bt["target"], bt["passed"]) == ("b/2", 5, True)

@@ -10,6 +10,8 @@ needs 4+ and every save 4+.  B = 25/25.4" is one base.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from rnf_maps import B25 as B
 from rnf_maps import events, rnf_map, run, unit
@@ -42,7 +44,7 @@ def test_front_fight_casualties_from_the_rear_score_and_flee_directly_away():
     # 2D6 3 + 4 = 7 against Discipline 7 + ranks 2 - difference 4 = 5: breaks
     assert (bt["total"], bt["target"], bt["ranks"], bt["passed"]) == (7, 5, 2, False)
     (fled,) = events(log, "fled")
-    # centroids: a (24, 24 - 2B); b's 16 models (24, 24 + 1.625B): directly away is 90
+    # a touches b's front: directly away is opposite the front's outward normal (270): 90
     assert fled["direction"] == pytest.approx(90.0) and fled["distance"] == pytest.approx(4.0)
     b = res.state.unit("b")
     assert "fleeing" in b.status
@@ -227,3 +229,45 @@ def test_engagements_are_fought_one_after_another():
     assert [e["units"] for e in events(log, "engagement")] == [["a", "b"], ["c", "d"]]
     assert len(events(log, "combat_score")) == 2 and dice.remaining == []
     assert [s.title.split(":")[0] for s in log.steps][:2] == ["Engagement 1 of 2 (a v b)"] * 2
+
+
+CRUMBLE = mapfile.load(str(Path(__file__).parent / "scenarios" / "rnf_crumble_multiwound.toml"))
+# a: 10 attack rolls [4,4,4,4,1 x 6] -> 4 hits; b's saves [1,1,1,1] -> 4 wounds.
+# b's pool of 4 on Wounds 3 models: b/2 (the right end of its only rank) dies (3), b/1 takes
+# the 4th (wounds_lost 1, 2 left).  b has 0 Attacks: no dice.
+# Score: red 4 wounds + 2 ranks (ranks 2 and 3 of 5) = 6, blue 0: b loses and crumbles.
+CRUMBLE_ROUND = [4, 4, 4, 4, 1, 1, 1, 1, 1, 1] + [1, 1, 1, 1]
+
+
+def test_crumbling_adds_to_the_wounds_of_the_round():
+    # the D3 from a face of 1 is 1: b/1 goes from 1 wound lost to 2 (1 left), not back to 1
+    res, log, dice = run(CRUMBLE, CRUMBLE_ROUND + [1])
+    assert dice.remaining == []
+    assert [e["model"] for e in events(log, "removed")] == ["b/2"]
+    hurt = [(e["model"], e["damage"], e["wounds_lost"]) for e in events(log, "wounded")]
+    assert hurt == [("b/1", 1, 1), ("b/1", 1, 2)]
+    assert res.state.model("b/1").wounds_lost == 2
+
+
+def test_crumbling_finishes_a_model_wounded_this_round():
+    # D3 from a face of 3 is 2: b/1 had 1 wound lost, 1 + 2 = 3 = its Wounds: removed, b is gone
+    res, log, dice = run(CRUMBLE, CRUMBLE_ROUND + [3])
+    assert [e["model"] for e in events(log, "removed")] == ["b/2", "b/1"]
+    (d,) = events(log, "destroyed")
+    assert d["unit"] == "b" and d["reason"] == "crumbled away"
+    assert not res.state.has_unit("b") and dice.remaining == []
+
+
+def test_flee_heading_is_straight_back_when_the_enemy_touches_off_centre():
+    # b sits 2B to the right of a (front edge centred on (24 + 2B, 24)): a's front x 24-2.5B..
+    # 24+2.5B meets b's x 24-0.5B..24+4.5B over 3B.  Both still fight with 5 front + 5
+    # supporting dice (a/1, a/2 and b's two outer models attack the nearest enemy), so the
+    # dice and the score are as in A_WINS: b loses by 4 and breaks on 3 + 4 = 7 > 5.
+    # b is touched on its front only: it runs straight back, 90 (its facing is 270).  The
+    # line from a's centroid (24, 24 - 2B) through b's 16 models' (24 + 2B, 24 + 1.625B)
+    # would tilt it to atan2(3.625, 2) = 61.1 degrees.
+    state = rnf_map(unit("a", "red", (24, 24), 90, 5, 4), unit("b", "blue", (24 + 2 * B, 24), 270, 5, 4))
+    res, log, dice = run(state, A_WINS + [3, 4])
+    (fled,) = events(log, "fled")
+    assert fled["direction"] == pytest.approx(90.0) and dice.remaining == []
+    assert fled["away_sides"] == {"front": pytest.approx(3 * B, abs=0.01)}

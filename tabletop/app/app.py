@@ -14,7 +14,12 @@ Tools (see ``text.KEYS`` for the full list):
   so base to base it reads ``Geometry.distance`` exactly;
 - a left drag from the selected model moves it; on release onto another
   base (``probe.overlaps_at``) it goes back to where it started;
-- the right button drags the view, the wheel zooms about the cursor.
+- the right button drags the view, the wheel zooms about the cursor;
+- ``v`` / ``V`` (shift) judge the selected unit's models, from where the map
+  put them, as a pile-in / a consolidation (``move_checker.py``): the panel
+  lists each broken clause, the board rings each offending model in red and
+  draws each path; dragging a model of a unit that may pile in reads its
+  distance from that start against the 3" (red past it).
 
 The legend (``render.board.draw_legend``) is a strip under the board, ``l``
 hides it.  Drawing is ``render.board.draw_board`` / ``draw_step``; this
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +43,7 @@ import pygame
 import pygame_gui
 
 from tabletop.app import text
+from tabletop.app.move_checker import MoveChecker
 from tabletop.app.panel import Panel
 from tabletop.board import mapfile
 from tabletop.board.state import Battlefield
@@ -45,6 +52,7 @@ from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.probe import closest_points, models_at, overlaps_at
 from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend, draw_step
+from tabletop.render.framing import frame_box, view_for_box
 from tabletop.render.legend import legend_height
 from tabletop.render.steps import DEFAULT_STEP_OVERLAYS
 from tabletop.render.theme import DEFAULT_THEME
@@ -65,6 +73,9 @@ POSITION_DECIMALS = 2           # a dropped model's centre is rounded to 0.01"
 LABEL_FONT_PX = 22              # the ruler and drag labels
 LEGEND_MAX_FRACTION = 0.3       # the legend strip takes at most this share of the window height
 MESSAGES_SHOWN = 6              # messages kept in the panel (newest first)
+FOLLOW_STEPS = True             # step-through: each step is framed round its own action (z toggles)
+SETTLE_S = 0.15                 # after the last wheel notch or arrow key, the board is redrawn in full;
+                                # until then the last full image is shifted and scaled
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
 
 PANEL_BG = (34, 36, 40)
@@ -113,11 +124,19 @@ class Drag:
     offset: XY
     at: XY
     overlaps: list[str] = field(default_factory=list)
+    origin: XY | None = None        # where the map put it, when its unit may pile in
+    limit: float | None = None      # the pile-in maximum distance then, inches
 
     @property
     def moved(self) -> float:
         """Straight-line distance of the centre from its start, inches."""
         return math.hypot(self.at[0] - self.start[0], self.at[1] - self.start[1])
+
+    @property
+    def from_origin(self) -> float:
+        """Straight-line distance of the centre from where the map put it, inches."""
+        o = self.origin if self.origin is not None else self.start
+        return math.hypot(self.at[0] - o[0], self.at[1] - o[1])
 
 
 class App:
@@ -136,11 +155,15 @@ class App:
         ``draw_step``; moving models is off (the states belong to the rules).
     events : list of Event or EventLog, optional
         The events the steps index into (for the rolls panel).
+    play : tabletop.app.interactive.PlaySession, optional
+        Play mode (``view --fight --play``): the session resolves the phase in
+        a background thread, its steps join the step-through as they come and
+        the person answers its questions (``tabletop.app.play``).
     """
 
     def __init__(self, state: Battlefield, path: str | None = None,
                  size: tuple[int, int] = DEFAULT_SIZE, steps: Sequence[Step] | None = None,
-                 events: Sequence[Event] | Any = None):
+                 events: Sequence[Event] | Any = None, play: Any = None):
         pygame.font.init()
         self.state = state
         self.geo: Geometry = snapshot(state)
@@ -148,13 +171,17 @@ class App:
         self.steps: list[Step] = list(steps or [])
         self.step_index = 0
         self.events: list[Event] = list(getattr(events, "events", events) or [])
-        self.overlays: frozenset[str] = DEFAULT_STEP_OVERLAYS if self.steps else frozenset()
+        self.session = play
+        self.play = None            # the PlayController, made once the panel exists
+        self.overlays: frozenset[str] = DEFAULT_STEP_OVERLAYS if self.step_mode else frozenset()
         self.selected: str | None = None
         self.ruler: Ruler | None = None
         self.drag: Drag | None = None
         self.press: Press | None = None
         self.pan_from: tuple[int, int] | None = None
         self.undo_stack: list[Battlefield] = []
+        self.checker = MoveChecker(state)   # v / V: moves since the map was (re)loaded
+        self.last_moved: str | None = None
         self.messages: list[str] = []
         self.saved: list[str] = []
         self.running = True
@@ -163,6 +190,9 @@ class App:
         self._cache: tuple[int, Battlefield, Geometry] | None = None
         self._board: tuple[Any, Geometry, pygame.Surface] | None = None
         self._legend: tuple[Any, Battlefield, pygame.Surface] | None = None
+        self.settle_s = SETTLE_S
+        self.follow = FOLLOW_STEPS and bool(self.steps)
+        self._settle_at = 0.0           # time.monotonic() when the view last stops moving
         self.size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
         self.manager = pygame_gui.UIManager(self.size)
         self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
@@ -178,7 +208,10 @@ class App:
                    "next": lambda: self.go_step(+1)}
         for name in OVERLAYS:
             actions[f"overlay:{name}"] = lambda n=name: self.toggle_overlay(n)
-        self.panel = Panel(self.manager, self.panel_rect, OVERLAYS, actions, steps=bool(self.steps))
+        self.panel = Panel(self.manager, self.panel_rect, OVERLAYS, actions, steps=self.step_mode)
+        if play is not None:
+            from tabletop.app.play import PlayController
+            self.play = PlayController(self, play)
         self.refresh()
 
     # ------------------------------------------------------------ layout
@@ -218,6 +251,31 @@ class App:
         """Show the whole table (``f``)."""
         self.view = self.fitted_view()
 
+    def frame_step(self) -> None:
+        """Show the part of the table the current step is about (``render.framing``, as
+        the saved frames do): its moves, its fighting unit and their foes, its
+        casualties; the whole table for a step about nothing in particular."""
+        if not self.step_mode:
+            return
+        step = self.steps[self.step_index]
+        r = self.board_rect
+        t = step.state.table
+        aspect = max(1, r.width - 2 * FIT_MARGIN_PX) / max(1, r.height - 2 * FIT_MARGIN_PX)
+        box = frame_box(step, self.shown_geo, t.width, t.depth, aspect)
+        self.view = (view_for_box(box, r.width, r.height, FIT_MARGIN_PX) if box is not None
+                     else self.fitted_view())
+
+    def toggle_follow(self) -> None:
+        """``z`` (step-through): frame each step round its action as it is shown, or not."""
+        if not self.step_mode:
+            self.message("z frames each step of a step-through (tabletop view MAP --fight)")
+            return
+        self.follow = not self.follow
+        if self.follow:
+            self.frame_step()
+        self.message("each step framed round its action" if self.follow
+                     else "the view stays where you put it (f: whole table)")
+
     def resize(self, size: tuple[int, int]) -> None:
         """The window changed size: the board keeps its scale, the panel is rebuilt."""
         self.size = (max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1])))
@@ -225,6 +283,8 @@ class App:
         self.board_rect, self.panel_rect = self._rects(self.size)
         self._place_legend()
         self.panel.layout(self.panel_rect)
+        if self.play is not None:
+            self.play.layout()
         if self.help_shown:
             self.panel.show_help(text.help_lines(), self.board_rect)
         self.refresh(force=True)
@@ -232,7 +292,7 @@ class App:
     # ------------------------------------------------------------ what is shown
     @property
     def step_mode(self) -> bool:
-        return bool(self.steps)
+        return bool(self.steps) or self.session is not None
 
     def shown(self) -> tuple[Battlefield, Geometry]:
         """The state on screen and its snapshot: the step's in step-through, else the map's.
@@ -240,7 +300,7 @@ class App:
         A model being dragged is drawn over the map at the cursor; the
         snapshot is only rebuilt when it is dropped.
         """
-        if not self.step_mode:
+        if not self.steps:
             return self.state, self.geo
         if self._cache is None or self._cache[0] != self.step_index:
             st = self.steps[self.step_index].state
@@ -286,10 +346,19 @@ class App:
             if self.board_rect.collidepoint(pos):
                 notches = getattr(event, "precise_y", None) or event.y
                 self.zoom(pos, ZOOM_STEP ** notches)
+        if not self.running:
+            self.close()
         return self.running
+
+    def close(self) -> None:
+        """The window is closing: stop a play session's resolver thread."""
+        if self.play is not None:
+            self.play.close()
 
     def _key(self, event) -> None:
         k = event.key
+        if self.play is not None and self.play.key(event):
+            return
         if k == pygame.K_ESCAPE:
             if self.drag is not None:
                 self.message(f"{self.drag.model_id}: move cancelled")
@@ -317,10 +386,16 @@ class App:
             self.fit()
         elif k == pygame.K_l:
             self.toggle_legend()
+        elif k == pygame.K_z:
+            self.toggle_follow()
+        elif k == pygame.K_v:
+            shift = (getattr(event, "mod", 0) & pygame.KMOD_SHIFT) or getattr(event, "unicode", "") == "V"
+            self.check_move("consolidate" if shift else "pile_in")
         elif k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             dx = {pygame.K_LEFT: PAN_STEP_PX, pygame.K_RIGHT: -PAN_STEP_PX}.get(k, 0)
             dy = {pygame.K_UP: PAN_STEP_PX, pygame.K_DOWN: -PAN_STEP_PX}.get(k, 0)
             self.view.pan(dx, dy)
+            self._moved_view()
 
     def _down(self, event) -> None:
         if event.button == 1:
@@ -356,6 +431,9 @@ class App:
             else:
                 m = self.state.model(p.hit)
                 self.drag = Drag(p.hit, (m.x, m.y), (m.x - p.table[0], m.y - p.table[1]), (m.x, m.y))
+                lim = self.checker.pile_in_limit(self.state, p.hit)
+                if lim is not None:
+                    self.drag.origin, self.drag.limit = lim
                 self.ruler = None
                 return
         start = p.hit if p.hit is not None else p.table
@@ -388,7 +466,8 @@ class App:
             self._drop()
         elif self.ruler is not None and self.ruler.active:
             self.ruler.active = False
-        elif self.press is not None:
+        elif self.press is not None and not (self.play is not None and self.press.hit is not None
+                                             and self.play.click(self.press.hit)):
             self.select(self.press.hit)
             if self.press.hit is None:
                 self.ruler = None
@@ -404,6 +483,7 @@ class App:
                          f"back at ({d.start[0]:.2f}, {d.start[1]:.2f})")
             return
         self.undo_stack.append(self.state)
+        self.last_moved = d.model_id
         self.set_state(self.state.with_positions({d.model_id: d.at}))
         note = " (off the table)" if d.model_id in self.geo.off_table else ""
         self.message(f"moved {d.model_id} {text.inches(d.moved)} to ({d.at[0]:.2f}, {d.at[1]:.2f}){note}")
@@ -412,6 +492,17 @@ class App:
     def zoom(self, pos, factor: float) -> None:
         """Zoom by ``factor`` keeping the table point under ``pos`` (pixels) fixed."""
         self.view.zoom_about(pos[0], pos[1], factor)
+        self._moved_view()
+
+    def _moved_view(self) -> None:
+        """The wheel or a key moved the view: show the last board image moved until
+        ``settle_s`` passes without another, then draw the board afresh."""
+        self._settle_at = time.monotonic() + self.settle_s
+
+    @property
+    def view_moving(self) -> bool:
+        """Whether the view is being dragged, wheeled or panned by keys right now."""
+        return self.pan_from is not None or time.monotonic() < self._settle_at
 
     def select(self, model_id: str | None) -> None:
         """Select a model (and so its unit), or nothing."""
@@ -422,6 +513,7 @@ class App:
         self.state = state
         self.geo = snapshot(state)
         self._cache = None
+        self.checker.result = None      # a verdict on the positions before
         if self.selected is not None and self.selected not in self.geo.ids:
             self.selected = None
         self.refresh()
@@ -462,6 +554,7 @@ class App:
         self.undo_stack.clear()
         self.ruler = self.drag = self.press = None
         self.set_state(state)
+        self.checker.reset(state)
         self._place_legend()
         self.message(f"reloaded {os.path.basename(self.path)}")
 
@@ -488,6 +581,9 @@ class App:
         if not self.step_mode:
             self.message("no steps to go through (step-through comes from the rules commands)")
             return
+        if not self.steps:
+            self.message("no step yet: the first one is being resolved")
+            return
         k = self.step_index + delta
         if not 0 <= k < len(self.steps):
             self.message("at the last step" if delta > 0 else "at the first step")
@@ -496,7 +592,46 @@ class App:
         self.ruler = None
         if self.selected is not None and self.selected not in self.shown_geo.ids:
             self.selected = None
+        if self.follow:
+            self.frame_step()
         self.refresh()
+
+    def check_unit(self) -> str | None:
+        """The unit ``v`` checks: the selected model's, else the last one moved."""
+        model = self.selected or self.last_moved
+        unit = model.rsplit("/", 1)[0] if model else None
+        return unit if unit and self.state.has_unit(unit) else None
+
+    def check_move(self, kind: str = "pile_in"):
+        """``v`` (pile-in, 12.03) / ``V`` (consolidation, 12.08): judge the unit's positions
+        now against where the map put them (``app.move_checker``); the panel lists each
+        broken clause, the board rings each offending model and draws the paths.
+        Returns the ``rules.move_check.MoveCheck`` (None when nothing was checked)."""
+        if self.step_mode:
+            self.message("v / V check moves made by hand on the map (tabletop view MAP), "
+                         "not a step-through")
+            return None
+        unit = self.check_unit()
+        if unit is None:
+            self.message("select a model of the unit to check, then v (pile-in) or V "
+                         "(consolidation)")
+            return None
+        try:
+            result = self.checker.check(self.state, unit, kind)
+        except TabletopError as exc:
+            self.message("\n".join(exc.problems))
+            return None
+        self.message(self.checker.report(result))
+        return result
+
+    def drag_readout(self) -> tuple[str, bool] | None:
+        """While a model of a unit that may pile in is dragged: (``3.50" / 3"``, past the
+        limit?), measured straight from where the map put it (12.03); else None."""
+        d = self.drag
+        if d is None or d.limit is None:
+            return None
+        dist = d.from_origin
+        return f'{text.inches(dist)} / {d.limit:g}"', dist > d.limit + self.state.rules.tol
 
     def message(self, entry: str) -> None:
         """Add a message (lines joined by newlines); the panel shows the newest first."""
@@ -512,6 +647,10 @@ class App:
         if self.drag is not None:
             d = self.drag
             s = f"moving {d.model_id}: {text.inches(d.moved)} from its start"
+            ro = self.drag_readout()
+            if ro is not None:
+                s += f"; pile-in: {ro[0]} from where the map put it" + (
+                    ", past the limit (12.03)" if ro[1] else "")
             return s + (f"; would overlap {', '.join(d.overlaps)}" if d.overlaps else "")
         if self.ruler is not None:
             return self.ruler.describe()
@@ -539,14 +678,20 @@ class App:
         p.set_text("measure", [self.measure_text()])
         p.set_text("messages", self.message_lines() or ["h: help"])
         if self.step_mode:
-            p.set_text("step", text.step_lines(self.steps, self.step_index, self.events),
-                       bold_first=True)
-            p.set_text("step_label", f"step {self.step_index + 1} / {len(self.steps)}")
+            lines = text.step_lines(self.steps, self.step_index, self.events)
+            label = f"step {min(self.step_index + 1, len(self.steps))} / {len(self.steps)}"
+            if self.play is not None:
+                lines = self.play.step_lines(lines)
+                label += f" - {self.play.short_status()}"
+            p.set_text("step", lines, bold_first=True)
+            p.set_text("step_label", label)
         p.set_overlays(self.overlays, force=force)
 
     # ------------------------------------------------------------ drawing
     def update(self, dt: float) -> None:
-        """Advance the widgets by ``dt`` seconds."""
+        """Take a play session's news, then advance the widgets by ``dt`` seconds."""
+        if self.play is not None:
+            self.play.poll()
         self.manager.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -556,8 +701,12 @@ class App:
         rect = self.board_rect.clip(surface.get_rect())
         board = surface.subsurface(rect)
         img, offset = self._board_image(rect.size, state, geo)
+        if offset != (0, 0) or img.get_size() != rect.size:
+            board.fill(DEFAULT_THEME.background)
         board.blit(img, offset)
         self._draw_tools(board, geo)
+        if self.play is not None:
+            self.play.draw_over(board, geo)
         legend = self.legend_rect.clip(surface.get_rect())
         if legend.height > 0:
             surface.blit(self._legend_image(legend.size, state), legend.topleft)
@@ -566,9 +715,11 @@ class App:
     def _board_image(self, size, state: Battlefield, geo: Geometry):
         """The board drawn by render and where to blit it.
 
-        Kept until the state, view, overlays or selection change; while the
-        right button drags the view the last image is shifted instead (the
-        board is drawn afresh when the button is let go).
+        Kept until the state, view, overlays or selection change.  While the
+        view moves (``view_moving``: the right button drags it, or the wheel or
+        an arrow key moved it less than ``settle_s`` ago) the last full image is
+        shifted and scaled to the new view instead, and the board is drawn
+        afresh once it stops.
         """
         v = self.view
         key = (size, v.scale, v.origin_x, v.origin_y, self.overlays, self.selected,
@@ -577,10 +728,10 @@ class App:
             old = self._board[0]
             if old == key:
                 return self._board[2], (0, 0)
-            if self.pan_from is not None and old[:2] == key[:2] and old[4:] == key[4:]:
-                return self._board[2], (round(v.origin_x - old[2]), round(v.origin_y - old[3]))
+            if self.view_moving and old[0] == key[0] and old[4:] == key[4:]:
+                return moved_image(self._board[2], old[1:4], (v.scale, v.origin_x, v.origin_y), size)
         img = pygame.Surface(size)
-        if self.step_mode:
+        if self.step_mode and self.steps:
             # the panel shows the step's title, clause and rolls: no caption plate on the board
             draw_step(img, self.steps[self.step_index], v, geo=geo, events=self.events,
                       overlays=self.overlays, caption=False)
@@ -593,8 +744,9 @@ class App:
 
     def _legend_image(self, size, state: Battlefield) -> pygame.Surface:
         key = (size, self.view.scale, self.overlays)
-        if self._legend is not None and self._legend[0] == key and self._legend[1] is state:
-            return self._legend[2]
+        if self._legend is not None and self._legend[1] is state and (
+                self._legend[0] == key or (self.view_moving and self._legend[0][0] == size)):
+            return self._legend[2]   # (the scale bar catches up when the view settles)
         img = pygame.Surface(size)
         draw_legend(img, state, self.view, img.get_rect(), overlays=self.overlays)
         self._legend = (key, state, img)
@@ -613,6 +765,8 @@ class App:
 
     def _draw_tools(self, surface, geo: Geometry) -> None:
         v = self.view
+        if not self.step_mode:
+            self.checker.draw(surface, v, self.state)
         if self.ruler is not None:
             r = self.ruler
             a, b = v.to_screen(*r.a), v.to_screen(*r.b)
@@ -633,4 +787,34 @@ class App:
             pygame.draw.line(surface, colour, s, e, 2)
             pygame.draw.circle(surface, colour, (int(s[0]), int(s[1])), 3)
             label = text.inches(d.moved) + (f"  overlaps {', '.join(d.overlaps)}" if d.overlaps else "")
+            ro = self.drag_readout()
+            if ro is not None:   # the pile-in limit, from where the map put the model
+                if d.origin != d.start:
+                    o = v.to_screen(*d.origin)
+                    pygame.draw.line(surface, colour, o, e, 1)
+                label = f"pile-in {ro[0]}" + (f"  overlaps {', '.join(d.overlaps)}" if d.overlaps else "")
+                colour = BAD_COLOUR if ro[1] or d.overlaps else colour
             self._label(surface, label, e, colour)
+
+
+def moved_image(img: pygame.Surface, old: tuple[float, float, float], new: tuple[float, float, float],
+                size: tuple[int, int]) -> tuple[pygame.Surface, tuple[int, int]]:
+    """The part of ``img`` (drawn with view ``old`` = (scale, origin x, origin y)) that
+    shows on a ``size`` board under view ``new``, scaled, and where to blit it.
+
+    A table point at screen ``p`` under ``old`` is at ``o' + (p - o) * k`` under
+    ``new`` (``k`` the ratio of the scales), so the old image scaled by ``k`` goes
+    at ``o' - o * k``; only the piece that lands on the board is scaled.
+    """
+    k = new[0] / old[0]
+    ox, oy = new[1] - old[1] * k, new[2] - old[2] * k
+    if abs(k - 1.0) < 1e-9:
+        return img, (round(ox), round(oy))
+    w, h = size
+    src = pygame.Rect(math.floor(-ox / k), math.floor(-oy / k), math.ceil(w / k) + 2, math.ceil(h / k) + 2)
+    src = src.clip(img.get_rect())
+    if src.w <= 0 or src.h <= 0:
+        return pygame.Surface((1, 1)), (w, h)
+    out = (max(1, round(src.w * k)), max(1, round(src.h * k)))
+    piece = pygame.transform.scale(img.subsurface(src), out)
+    return piece, (round(ox + src.x * k), round(oy + src.y * k))

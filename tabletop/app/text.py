@@ -1,6 +1,6 @@
 """What the panel says: plain text lines for the selected model, a step, the keys.
 
-No pygame here; ``App`` hands these lines to the panel.  Distances are
+No drawing here; ``App`` hands these lines to the panel.  Distances are
 inches to 0.01", edge to edge, read from the geometry snapshot.
 """
 
@@ -11,6 +11,7 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
+from tabletop.render.steps import caption_sentences
 from tabletop.rules.events import Event, Step
 
 ROLLS_SHOWN = 12        # named default: how many of a step's rolls the panel lists (the last ones)
@@ -24,11 +25,18 @@ KEYS = [
     ("mouse wheel", "zoom about the cursor"),
     ("f", "fit the table in the window"),
     ("l", "show or hide the legend under the board"),
+    ("z", "step-through: frame each step round its action (on / off)"),
     ("o", "cycle overlays: none, contact, engagement, coherency, overlaps, all"),
     ("u", "undo the last move"),
     ("s", "save to a new file (never overwrites)"),
     ("r", "reload the map from disk"),
     ("n / p", "next / previous step (step-through)"),
+    ("v / shift+v", "check the selected unit's models, from where the map put them, as a "
+                    "pile-in / a consolidation (12.03 / 12.08): broken clauses listed, "
+                    "offenders ringed red"),
+    ("1-9 / Enter / d", "--play: answer the question with option k / the default / "
+                        "the default for this and every later question"),
+    ("click a ringed model", "--play: answer with the option that names it"),
     ("h", "show or hide this help"),
     ("Esc", "cancel a drag in progress, else quit"),
     ("q", "quit"),
@@ -100,16 +108,18 @@ def roll_line(ev: Event) -> str:
 
 
 def step_lines(steps: Sequence[Step], index: int, events: Sequence[Event] | None) -> list[str]:
-    """The step panel: title, rule clause, and the last rolls of the step's events."""
+    """The step panel: title, rule clause, the step's events in words as the frames'
+    captions tell them (``render.steps.caption_sentences``) and its last rolls."""
     if not steps:
         return ["no steps"]
     st = steps[index]
     lines = [f"step {index + 1} of {len(steps)}: {st.title}", f"rule: {st.rule}"]
     evs = [events[i] for i in st.events if 0 <= i < len(events)] if events else []
     rolls = [e for e in evs if e.type == "roll"]
-    others = [e.type for e in evs if e.type != "roll"]
-    if others:
-        lines.append("events: " + ", ".join(others))
+    said = caption_sentences(evs)
+    if said:
+        lines.append("what happens:")
+        lines.extend("  " + t for t in said)
     if rolls:
         shown = rolls[-ROLLS_SHOWN:]
         more = len(rolls) - len(shown)

@@ -1,9 +1,10 @@
 """The main loop of ``tabletop view``: a resizable pygame-ce window around ``App``.
 
-``run(state, path, steps=None, events=None)`` opens the window, feeds every
+``run(state, path, steps=None, events=None, play=None)`` opens the window, feeds every
 pygame event to ``App.handle``, draws with ``App.draw`` and returns when the
 window is closed (``Esc``, ``q`` or the close button).  The rules commands
-pass ``steps`` (``EventLog.steps``) and ``events`` for the step-through.
+pass ``steps`` (``EventLog.steps``) and ``events`` for the step-through;
+``view --fight --play`` passes a ``PlaySession`` instead (the person answers).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ HEADLESS_DRIVERS = ("offscreen", "dummy")
 
 
 def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | None = None,
-        events: Sequence[Event] | Any = None, size: tuple[int, int] = DEFAULT_SIZE) -> int:
+        events: Sequence[Event] | Any = None, size: tuple[int, int] = DEFAULT_SIZE,
+        play: Any = None) -> int:
     """Open the board window and run until it is closed.
 
     Parameters
@@ -42,6 +44,9 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
         The events the steps' ranges index into.
     size : (int, int)
         Initial window size in pixels (resizable).
+    play : tabletop.app.interactive.PlaySession, optional
+        Resolve the phase while the window is open, the person answering the
+        questions; its thread is stopped when the window closes.
 
     Returns
     -------
@@ -74,16 +79,19 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
         except pygame.error as exc:
             raise TabletopError(f"cannot open a window: {exc} (is there a display? "
                                 f"`tabletop render` draws without one)") from None
-        app = App(state, path, screen.get_size(), steps=steps, events=events)
-        clock = pygame.time.Clock()
-        while app.running:
-            dt = clock.tick(FPS) / 1000.0
-            for event in pygame.event.get():
-                app.handle(event)
-            app.update(dt)
-            screen = pygame.display.get_surface()
-            app.draw(screen)
-            pygame.display.flip()
+        app = App(state, path, screen.get_size(), steps=steps, events=events, play=play)
+        try:
+            clock = pygame.time.Clock()
+            while app.running:
+                dt = clock.tick(FPS) / 1000.0
+                for event in pygame.event.get():
+                    app.handle(event)
+                app.update(dt)
+                screen = pygame.display.get_surface()
+                app.draw(screen)
+                pygame.display.flip()
+        finally:
+            app.close()
     finally:
         pygame.display.quit()   # fonts stay valid: render caches them across calls
     return 0

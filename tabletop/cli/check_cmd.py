@@ -10,8 +10,17 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.cli.common import fmt_in, load_map, print_json
+from tabletop.errors import TabletopError
 from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.layout_checks import layout_warnings
+from tabletop.geometry.terrain_report import (
+    DEVIATION_TOLERANCE,
+    layout_deviation,
+    terrain_gaps,
+    widest_base,
+)
+
+GAPS_SHOWN = 8   # named default: the narrowest terrain gaps the text report lists
 
 
 def _n(count: int, word: str) -> str:
@@ -40,6 +49,34 @@ def build_report(state: Battlefield, geo: Geometry) -> dict[str, Any]:
         "problems": len(geo.overlaps) + len(geo.off_table) + incoherent,
         "warnings": layout_warnings(state),
     }
+
+
+def terrain_section(state: Battlefield, reference: Battlefield | None = None,
+                    reference_path: str | None = None,
+                    tolerance: float = DEVIATION_TOLERANCE) -> tuple[dict[str, Any], list[str]]:
+    """Terrain gaps (and deviation from a published layout): JSON fields and warnings."""
+    gaps = terrain_gaps(state)
+    out: dict[str, Any] = {"terrain_gaps": [{"a": g.a, "b": g.b, "width": round(g.width, 4)}
+                                            for g in gaps]}
+    warnings: list[str] = []
+    if reference is not None:
+        devs, missing, extra = layout_deviation(state, reference)
+        out["layout"] = {
+            "reference": reference_path, "tolerance": tolerance,
+            "deviations": [{"id": d.id, "hausdorff": round(d.hausdorff, 4),
+                            "shift": [round(d.shift[0], 4), round(d.shift[1], 4)],
+                            "turn_deg": round(d.turn_deg, 2)} for d in devs],
+            "missing": missing, "extra": extra}
+        for d in devs:
+            if d.hausdorff > tolerance:
+                dx, dy = d.shift
+                warnings.append(
+                    f"terrain {d.id} is off the published layout by up to {d.hausdorff:.2f}\" "
+                    f"(centre moved {abs(dx):.2f}\" {'right' if dx >= 0 else 'left'}, "
+                    f"{abs(dy):.2f}\" {'up' if dy >= 0 else 'down'}; turned {d.turn_deg:+.1f} deg)")
+        warnings += [f"terrain {m} of the published layout is missing" for m in missing]
+        warnings += [f"terrain {e} is not in the published layout" for e in extra]
+    return out, warnings
 
 
 def _edge_overrun(state: Battlefield, geo: Geometry, mid: str) -> str:
@@ -115,6 +152,26 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any]) -> st
                          f"{state.objective_range(obj):g}\": " + "; ".join(parts)
                          + f" -> {_control(state, geo, o['within_range'])}")
         lines.append("")
+    if state.terrain:
+        who, size = widest_base(state)
+        gaps = report.get("terrain_gaps", [])
+        lines.append(f"Terrain gaps (narrowest {min(len(gaps), GAPS_SHOWN)} of {len(gaps)} under 6\")"
+                     if gaps else "Terrain gaps: none under 6\"")
+        for g in gaps[:GAPS_SHOWN]:
+            tight = (f" - narrower than the widest base ({who}, {size:.2f}\")"
+                     if who and g["width"] < size else "")
+            lines.append(f"  {g['a']} to {g['b']}: {g['width']:.2f}\"{tight}")
+        lines.append("")
+    if "layout" in report:
+        lay = report["layout"]
+        lines.append(f"Against the published layout {lay['reference']} "
+                     f"(in place within {lay['tolerance']:g}\")")
+        for d in lay["deviations"]:
+            ok = "in place" if d["hausdorff"] <= lay["tolerance"] else "OFF"
+            lines.append(f"  {d['id']}: up to {d['hausdorff']:.2f}\" off, centre moved "
+                         f"({d['shift'][0]:+.2f}, {d['shift'][1]:+.2f})\", turned "
+                         f"{d['turn_deg']:+.1f} deg - {ok}")
+        lines.append("")
     if report["warnings"]:
         section("Layout warnings", report["warnings"], "none")
         lines.append("")
@@ -130,8 +187,16 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any]) -> st
 
 def run(args) -> int:
     state = load_map(args.map)
+    reference = load_map(args.layout) if args.layout else None
+    if args.layout_tolerance is not None and not args.layout_tolerance >= 0:
+        raise TabletopError(f"--layout-tolerance: must be inches >= 0, got {args.layout_tolerance}")
     geo = snapshot(state)
     report = build_report(state, geo)
+    extra, warnings = terrain_section(
+        state, reference, args.layout,
+        DEVIATION_TOLERANCE if args.layout_tolerance is None else args.layout_tolerance)
+    report.update(extra)
+    report["warnings"] = report["warnings"] + warnings
     if args.json:
         print_json(report)
     else:
@@ -144,4 +209,8 @@ def add_parser(sub) -> None:
                        description="Layout report. Exit 0 clean, 1 problems found, 2 bad input.")
     p.add_argument("map", metavar="MAP", help="map file (TOML)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument("--layout", metavar="REF.toml",
+                   help="a map of the published layout: report how far each terrain piece (same id) is off it")
+    p.add_argument("--layout-tolerance", type=float, metavar="INCHES",
+                   help=f"a piece within this of the published layout is in place (default {DEVIATION_TOLERANCE:g})")
     p.set_defaults(run=run)

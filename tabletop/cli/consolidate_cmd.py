@@ -6,6 +6,10 @@ targets from ``[[decisions]]`` (choice ``consolidation_targets``) or the
 named defaults.  A unit must have been eligible to fight this phase: engaged
 or charged on the map, or ``--fought`` (e.g. it destroyed the unit it
 fought).  Exit 0 moved; 1 not eligible or no legal move; 2 bad input.
+
+``--check MOVED`` judges UNIT's positions in MOVED as its consolidation from
+MAP instead (``move_check.py``; mode and targets as above): exit 0 legal, 1
+with one line per broken clause, 2 bad input.
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ purpose, dice, target and result); ``--json`` prints
 ``{"events": [...], "steps": [...], "seed": N, ...}`` at the end.  ``-o``
 writes the state after the phase (removed models dropped, a unit with none
 left dropped, moved models moved, wounds lost and status recorded);
-``--frames DIR`` writes one PNG per step.  ``--odds`` prints the ruleset's
+``--frames DIR`` writes one PNG per step, each framed round its own step
+(``--frames-view phase``: one view round the whole phase; ``table``: the
+whole table).  ``--odds`` prints the ruleset's
 odds (``ruleset.odds(state)``) instead of resolving.
 
 Named default ``DEFAULT_SEED``: without ``--seed`` a seed is drawn at random
@@ -64,14 +66,16 @@ def steps_json(log: EventLog) -> list[dict[str, Any]]:
             for s in log.steps]
 
 
-def write_frames(log: EventLog, folder: str) -> list[str]:
-    """One PNG per step (``tabletop.render.steps.save_frames``)."""
+def write_frames(log: EventLog, folder: str, framing: str = "step") -> list[str]:
+    """One PNG per step (``tabletop.render.steps.save_frames``), framed as ``framing``
+    says (``step``: each zoomed to its own action; ``phase``: one view round all of
+    them; ``table``: the whole table)."""
     try:
         from tabletop.render.steps import save_frames
     except ImportError as exc:
         raise TabletopError(f"{folder}: --frames needs the renderer ({exc})") from None
     try:
-        return save_frames(log.steps, folder, log.events)
+        return save_frames(log.steps, folder, log.events, framing=framing)
     except OSError as exc:
         raise TabletopError(f"{folder}: cannot write frames: {exc.strerror or exc}") from None
 
@@ -113,7 +117,7 @@ def run(args) -> int:
         log.listeners.append(printer(sys.stdout))
     res = resolve(state, seed, log)
     written = write_map(res.state, args.out, state.path) if args.out else None
-    frames = write_frames(log, args.frames) if args.frames else []
+    frames = write_frames(log, args.frames, getattr(args, "frames_view", "step")) if args.frames else []
     if args.json:
         print_json({"map": state.name, "ruleset": state.ruleset, "seed": seed,
                     "events": log.to_list(), "steps": steps_json(log), "output": written,
@@ -134,6 +138,9 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, help="dice seed (default: random, printed)")
     p.add_argument("-o", "--out", metavar="OUT.toml", help="write the state after the phase here")
     p.add_argument("--frames", metavar="DIR", help="write one PNG per step into DIR")
+    p.add_argument("--frames-view", choices=("step", "phase", "table"), default="step",
+                   help="frame each PNG round its own step (default), round the whole phase's "
+                        "action, or show the whole table")
     p.add_argument("--json", action="store_true", help="print {\"events\": [...], ...} as JSON")
     p.add_argument("--odds", action="store_true", help="print the ruleset's odds instead of resolving")
     p.set_defaults(run=run)

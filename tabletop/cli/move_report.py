@@ -1,5 +1,7 @@
 """Shared by ``pile-in`` and ``consolidate``: make one move, report it, write the map after it.
 
+``--check MOVED`` judges a proposed move instead (``move_check.py``).
+
 Exit status (MAPFORMAT.md): 0 the move was made; 1 the unit is not eligible
 or no legal move exists (the reason and every broken clause are printed);
 2 bad input (unknown unit, a map whose ruleset has no such move).
@@ -13,23 +15,14 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.cli.common import check_out, load_map, need_unit, print_json, write_map
-from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.events import EventLog
-from tabletop.rules.registry import find_ruleset
+from tabletop.rules.move_check import ruleset_move
 
 
 def _ruleset_hook(state: Battlefield, hook: str, command: str) -> Callable[..., Any]:
-    try:
-        ruleset = find_ruleset(state.ruleset)
-    except ValueError as exc:
-        raise TabletopError(f"{state.path}: {exc}") from None
-    fn = getattr(ruleset, hook, None)
-    if fn is None:
-        raise TabletopError(f"{state.path}: {command} is a fight-phase move; this map's ruleset is "
-                            f"{state.ruleset!r}")
-    return fn
+    return ruleset_move(state, hook, command)
 
 
 def move_lines(state: Battlefield, after: Battlefield, outcome) -> list[str]:
@@ -70,8 +63,21 @@ def outcome_json(outcome, out: str | None) -> dict[str, Any]:
     }
 
 
+def print_overridden(log: EventLog, map_path: str) -> None:
+    """A scripted decision the rules could not take, one line each on stderr."""
+    for ev in log.of_type("decision_overridden"):
+        print(f"{map_path}: decision {ev['choice']} = {ev['value']!r} overridden: {ev['reason']}",
+              file=sys.stderr)
+
+
 def run_move(args, hook: str, command: str, verb: str, **kw: Any) -> int:
-    """Make the move ``hook`` ("pile_in" | "consolidate") for ``args.unit``; see module docstring."""
+    """Make the move ``hook`` ("pile_in" | "consolidate") for ``args.unit``; see module docstring.
+
+    With ``--check MOVED`` judge the move MOVED proposes instead (``cli/move_check.py``).
+    """
+    if getattr(args, "check", None):
+        from tabletop.cli.move_check import run_check
+        return run_check(args, hook, **kw)
     state = load_map(args.map)
     if args.out:
         check_out(args.out, state.path)
@@ -79,9 +85,7 @@ def run_move(args, hook: str, command: str, verb: str, **kw: Any) -> int:
     fn = _ruleset_hook(state, hook, command)
     log = EventLog()
     outcome = fn(state, args.unit, Decisions(state.decisions, log), log, **kw)
-    for ev in log.of_type("decision_overridden"):
-        print(f"{args.map}: decision {ev['choice']} = {ev['value']!r} overridden: {ev['reason']}",
-              file=sys.stderr)
+    print_overridden(log, args.map)
     if not outcome.legal:
         if args.json:
             print_json(outcome_json(outcome, None))
@@ -113,10 +117,14 @@ def run_move(args, hook: str, command: str, verb: str, **kw: Any) -> int:
 def add_move_parser(sub, command: str, help_text: str, run: Callable[[Any], int]):
     p = sub.add_parser(command, help=help_text, description=help_text + (
         ". Exit 0 moved, 1 not eligible or no legal move (the broken clauses listed), "
-        "2 bad input."))
+        "2 bad input. With --check MOVED, judge the move MOVED proposes instead: exit 0 legal, "
+        "1 a clause broken (one line each), 2 bad input."))
     p.add_argument("map", metavar="MAP", help="map file (TOML)")
     p.add_argument("unit", metavar="UNIT", help="unit id")
     p.add_argument("-o", "--out", metavar="OUT.toml", help="write the map after the move here")
     p.add_argument("--json", action="store_true", help="print the move as one JSON object")
+    p.add_argument("--check", metavar="MOVED", help=(
+        "judge UNIT's positions in MOVED (a map file: straight paths; or the JSON that --json "
+        "prints: its paths) as this move from MAP, and list every broken clause"))
     p.set_defaults(run=run)
     return p

@@ -1,5 +1,9 @@
 """``tabletop pile-in MAP UNIT -o OUT.toml [--json]``: one pile-in move (fight-phase.txt 12.03).
 
+``tabletop pile-in MAP UNIT --check MOVED [--json]`` judges UNIT's positions
+in MOVED as its pile-in from MAP instead (``move_check.py``): exit 0 legal,
+1 with one line per broken clause, 2 bad input.
+
 The solver makes the move, the validator checks it; prints each model's
 move and distance and writes the map after it.  Exit 0 moved; 1 the unit is
 not eligible (the reason) or no legal move exists (every broken clause); 2

@@ -1,7 +1,10 @@
-"""``tabletop view MAP [--size WxH] [--fight [--seed N]]``: the interactive window (keys: press h in it).
+"""``tabletop view MAP [--size WxH] [--fight [--play] [--seed N]]``: the interactive window (keys: press h in it).
 
 ``--fight`` resolves the map's combat phase with its ruleset (as ``tabletop
 fight`` does) and opens the window on its steps: ``n``/``p`` step through.
+``--play`` (implies ``--fight``) resolves it while the window is open and the
+person at it answers every choice the map's ``[[decisions]]`` do not script
+(``tabletop.app.interactive``); the steps appear as they are resolved.
 """
 
 from __future__ import annotations
@@ -24,6 +27,12 @@ def run(args) -> int:
     size = _size(args.size)
     from tabletop.app.window import run as run_window  # pygame only when a window is wanted
 
+    if getattr(args, "play", False):
+        from tabletop.app.interactive import PlaySession
+        from tabletop.cli.fight_cmd import ruleset_for
+        if ruleset_for(state).fight is None:
+            raise TabletopError(f"{args.map}: ruleset {state.ruleset!r} cannot resolve a fight")
+        return run_window(state, args.map, size=size, play=PlaySession(state, args.seed))
     if getattr(args, "fight", False):
         from tabletop.cli.fight_cmd import resolve
         res = resolve(state, args.seed)
@@ -40,5 +49,8 @@ def add_parser(sub) -> None:
     p.add_argument("--size", default="1400x900", metavar="WxH", help="window size in pixels")
     p.add_argument("--fight", action="store_true",
                    help="resolve the combat phase and step through it (n/p)")
+    p.add_argument("--play", action="store_true",
+                   help="with --fight: you answer each choice (which unit fights next, gambits, ...) "
+                        "while the phase is resolved; implies --fight")
     p.add_argument("--seed", type=int, help="dice seed for --fight (default: random)")
     p.set_defaults(run=run)

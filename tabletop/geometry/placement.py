@@ -11,7 +11,13 @@ counter-clockwise from +x.  Every test uses the map's one tolerance
   rank-and-flank), and engaged with an enemy unit wherever possible; or, when
   its unit is gone, in base contact with an enemy model of a unit it was
   locked with.  Among the legal spots, the one nearest where the model stood
-  (named default ``PREFER = "nearest its old position"``).
+  (named default ``PREFER = "nearest its old position"
+# named defaults for the set-aside box (inches)
+ASIDE_GAP = 1.0          # between the combat's bases and the box
+ASIDE_PAD = 0.35         # round the bases inside the box
+ASIDE_LABEL = 0.9        # a strip under the bases for their names
+ASIDE_STEP = 0.5         # how far apart candidate boxes slide along each side
+ASIDE_SIDES = ("right", "left", "above", "below")``).
 - ``swap_out_of_contact`` (character-challenge.txt ¶3): a model of the same
   unit, not in base contact with an enemy, that can trade places with a
   character so that the character ends out of base contact with every
@@ -19,6 +25,9 @@ counter-clockwise from +x.  Every test uses the map's one tolerance
 - ``swap_into_contact`` (character-challenge.txt ¶5): trade places inside
   each unit so that two characters stand in base contact, when the table
   allows.
+- ``aside_box`` (gambit-challenge.txt Step 1, "set aside together, in base
+  contact"): where pictures draw a set-aside pair: a box in table inches
+  beside the combat, on the table, over no base.
 """
 
 from __future__ import annotations
@@ -38,6 +47,12 @@ from tabletop.geometry.footprints import base_polygon, core_and_pad, shrunk
 from tabletop.geometry.snapshot import Geometry, snapshot
 
 PREFER = "nearest its old position"
+# named defaults for the set-aside box (inches)
+ASIDE_GAP = 1.0          # between the combat's bases and the box
+ASIDE_PAD = 0.35         # round the bases inside the box
+ASIDE_LABEL = 0.9        # a strip under the bases for their names
+ASIDE_STEP = 0.5         # how far apart candidate boxes slide along each side
+ASIDE_SIDES = ("right", "left", "above", "below")
 CONTACT_PREFERENCE = "face to face before corners, then the shortest move"
 RING_ANGLES = 72                 # candidate spots every 5 degrees around each base
 Point = tuple[float, float]
@@ -297,3 +312,90 @@ def swap_into_contact(state: Battlefield, a: str, b: str,
         if g2.in_base_contact(a, b) and _no_new_overlaps(g2, geom):
             return swaps, after
     return None
+
+
+# --------------------------------------------------------------- the set-aside box
+@dataclass(frozen=True)
+class AsideBox:
+    """A box (inches: x0, y0, x1, y1) and the centres of the bases drawn in it, in base contact.
+
+    ``clear``: it lies on the table over no base and no impassable terrain
+    (False only when the table has no such room; then it is the candidate
+    over the fewest bases)."""
+
+    box: tuple[float, float, float, float]
+    centres: dict[str, Point]
+    side: str
+    clear: bool
+
+
+def aside_box(state: Battlefield, combat: Iterable[str], models: list[Model],
+              skip: Iterable[str] = (), avoid: Iterable[tuple[float, float, float, float]] = ()) -> AsideBox:
+    """Where a set-aside pair is drawn: side by side in base contact inside a box beside the combat.
+
+    Parameters
+    ----------
+    combat : unit ids whose bases the box goes beside.
+    models : the set-aside models, drawn left to right (each by its widest extent).
+    skip : model ids not to avoid (the set-aside models themselves).
+    avoid : boxes already taken (other set-aside pairs), (x0, y0, x1, y1) inches.
+
+    The box is ``sum of widths + 2 ASIDE_PAD`` wide and ``widest depth + 2
+    ASIDE_PAD + ASIDE_LABEL`` deep, ``ASIDE_GAP`` from the combat's bounding
+    box on one of ``ASIDE_SIDES`` (in that order of preference), slid along
+    that side in ``ASIDE_STEP`` steps; the first candidate nearest the
+    combat's centre that is on the table and touches no base (exact shapes,
+    the map's tolerance), no impassable terrain and no ``avoid`` box wins.
+    """
+    skip = set(skip)
+    tol = state.rules.tol
+    reach = [_reach(m) for m in models]
+    w = 2 * sum(reach) + 2 * ASIDE_PAD
+    d = 2 * max(reach) + 2 * ASIDE_PAD + ASIDE_LABEL
+    combat = set(combat)
+    polys = [base_polygon(m.base, m.x, m.y, m.facing_deg) for m in state.models() if m.id not in skip]
+    mine = [base_polygon(m.base, m.x, m.y, m.facing_deg) for u in state.units if u.id in combat
+            for m in u.models if m.id not in skip] or [base_polygon(m.base, m.x, m.y, m.facing_deg) for m in models]
+    bx0, by0, bx1, by1 = shapely.union_all(mine).bounds
+    cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
+    tree = STRtree(polys) if polys else None
+    blocks = [Polygon(t.polygon) for t in state.terrain if t.impassable]
+    blocks += [shapely.box(*b).buffer(ASIDE_PAD) for b in avoid]
+    W, D = state.table.width, state.table.depth
+    cands = []
+    for rank, side in enumerate(ASIDE_SIDES):
+        if side in ("right", "left"):
+            x0 = bx1 + ASIDE_GAP if side == "right" else bx0 - ASIDE_GAP - w
+            span, mid = D, cy - d / 2
+            for k in range(int(span / ASIDE_STEP) + 1):
+                for sgn in ((1,) if k == 0 else (1, -1)):
+                    cands.append((rank, k, x0, mid + sgn * k * ASIDE_STEP, side))
+        else:
+            y0 = by1 + ASIDE_GAP if side == "above" else by0 - ASIDE_GAP - d
+            span, mid = W, cx - w / 2
+            for k in range(int(span / ASIDE_STEP) + 1):
+                for sgn in ((1,) if k == 0 else (1, -1)):
+                    cands.append((rank, k, mid + sgn * k * ASIDE_STEP, y0, side))
+    best = None
+    for _, _, x0, y0, side in sorted(cands, key=lambda c: (c[1], c[0])):
+        if x0 < -tol or y0 < -tol or x0 + w > W + tol or y0 + d > D + tol:
+            continue
+        box = shapely.box(x0, y0, x0 + w, y0 + d)
+        hits = len(tree.query(box, predicate="intersects")) if tree is not None else 0
+        if blocks and any(b.intersects(box) for b in blocks):
+            hits += 1
+        if hits == 0:
+            best = (x0, y0, side, True)
+            break
+        if best is None or hits < best[3]:
+            best = (x0, y0, side, hits)
+    if best is None:                        # nothing fits on the table: right of the combat
+        best = (bx1 + ASIDE_GAP, cy - d / 2, "right", 1)
+    x0, y0, side, clear = best
+    centres: dict[str, Point] = {}
+    x = x0 + ASIDE_PAD
+    top = y0 + d - ASIDE_PAD - max(reach)
+    for m, r in zip(models, reach):
+        centres[m.id] = (x + r, top)
+        x += 2 * r
+    return AsideBox((x0, y0, x0 + w, y0 + d), centres, side, clear is True)

@@ -19,7 +19,9 @@ What this module answers (rank-and-flank-combat.txt "Who attacks",
   answers after casualties without touching Shapely again (models that
   survive a round do not move).
 - Moves the combat rules need: ``turn_to_face`` (rigid pivot about the centre,
-  then the new front edge laid on the edge the enemy touches), ``flee_move``
+  the new front edge laid on the line of the edge the enemy touches, slid
+  along it; ``geometry.turns.face_turn`` picks the slide that keeps base
+  contact), ``flee_move``
   (turn directly away, run the full Move, keep going past other bases until
   clear, report leaving the table) and ``away_direction``.
 
@@ -37,6 +39,13 @@ UNIT_SIDE = "longest contact"
     The side an enemy *unit* touches is the side where the most of its
     contact length lies (ties by SIDE_PREFERENCE): a frontal enemy whose end
     model brushes the corner does not count as a flank attack.
+FLEE_AWAY = "opposite the touched sides, weighted by contact length"
+    "Directly away from the enemy it was fighting" is read from the unit's own
+    sides, not from centroids (which tilt with lopsided casualties or an
+    enemy touching off centre): the opposite of the outward normal of the
+    side the enemy touches; with enemies on several sides, the sum of those
+    directions weighted by the length of base contact on each side (corner
+    contacts count 1 each when nothing touches along an edge).
 FLEE_CLEAR_STEP = 0.25
     A fleeing unit that would end on top of other bases keeps running in
     steps of 0.25" along the same line until it is clear (or off the table).
@@ -53,6 +62,7 @@ import shapely
 from shapely.geometry import LineString
 
 from tabletop.geometry.footprints import base_polygon, shrunk
+from tabletop.geometry.tolerance import within
 
 if TYPE_CHECKING:  # pragma: no cover
     from tabletop.geometry.snapshot import Geometry
@@ -62,6 +72,7 @@ FLANKS = ("left", "right")
 SIDE_PREFERENCE = ("front", "left", "right", "rear")
 EDGE_MIN_TOL = 3.0
 UNIT_SIDE = "longest contact"
+FLEE_AWAY = "opposite the touched sides, weighted by contact length"
 FLEE_CLEAR_STEP = 0.25
 FLEE_CLEAR_MAX = 200.0
 
@@ -73,6 +84,12 @@ def _unit_vectors(facing_deg: float) -> tuple[Point, Point]:
     return (math.cos(t), math.sin(t)), (math.sin(t), -math.cos(t))
 
 
+def norm_deg(deg: float) -> float:
+    """``deg`` in [0, 360): -1e-14 is 0, not 360."""
+    r = deg % 360.0
+    return 0.0 if r > 360.0 - 1e-9 else r
+
+
 def circular_mean_deg(angles: Iterable[float]) -> float:
     """Mean direction of angles in degrees, in [0, 360)."""
     s = c = 0.0
@@ -81,7 +98,7 @@ def circular_mean_deg(angles: Iterable[float]) -> float:
         c += math.cos(math.radians(a))
     if abs(s) < 1e-12 and abs(c) < 1e-12:
         return 90.0
-    return math.degrees(math.atan2(s, c)) % 360.0
+    return norm_deg(math.degrees(math.atan2(s, c)))
 
 
 def side_of_angle(rel_deg: float) -> str:
@@ -107,7 +124,8 @@ class Placement:
     ``rank`` is 1 for the front rank; ``order`` is 0 for the leftmost model of
     its rank; ``file`` the column as a float (1.0 = the unit's leftmost column;
     a partial rank centred behind a wider one sits on half columns); ``a`` and
-    ``b`` the model's centre in the unit's local frame (inches).
+    ``b`` the model's centre in the unit's local frame (inches); ``half_b``
+    half its base's width across the unit (inches).
     """
 
     model: str
@@ -116,6 +134,7 @@ class Placement:
     file: float
     a: float
     b: float
+    half_b: float = 0.0
 
 
 @dataclass
@@ -138,6 +157,9 @@ class UnitFormation:
     commanders : tuple of model ids with ``role = "commander"``
     base_along, base_across : float
         The unit's own base depth and frontage (inches), the grid spacing.
+    tol : float
+        The map's contact tolerance (inches): how far a base may stand off an
+        edge and still lie on it.
     """
 
     unit: str
@@ -154,6 +176,7 @@ class UnitFormation:
     commanders: tuple[str, ...]
     base_along: float
     base_across: float
+    tol: float = 0.02
 
     # --------------------------------------------------------------- frame
     def to_table(self, a: float, b: float) -> Point:
@@ -211,7 +234,7 @@ class UnitFormation:
     def side_facing_deg(self, side: str) -> float:
         """The facing the unit would have if ``side`` became its front."""
         ox, oy = self.outward(side)
-        return math.degrees(math.atan2(oy, ox)) % 360.0
+        return norm_deg(math.degrees(math.atan2(oy, ox)))
 
     def arc_of(self, x: float, y: float) -> str:
         """The arc the point (x, y) stands in: "front", "left", "right" or "rear".
@@ -298,11 +321,28 @@ class UnitFormation:
 
     def flank_file(self, side: str, alive: Iterable[str] | None = None,
                    include_commanders: bool = True) -> list[str]:
-        """The models along one flank: the outermost model on that side of each rank."""
+        """The models along one flank ("left" or "right"), front to back: the
+        outermost model of each rank whose base lies on that flank edge of the
+        living models' outline (within ``tol``).  A short rank centred behind
+        wider ones has no model on the flank (rank-and-flank-combat.txt Who
+        attacks/Flank: "Every model along the engaged flank").
+        """
+        keep = None if alive is None else set(alive)
+        pl = self.placements
+        sign = -1.0 if side == "left" else 1.0      # outward along b
+
+        def outer(m: str) -> float:                 # how far out its base reaches
+            return sign * pl[m].b + pl[m].half_b
+
+        living = [m for m in pl if keep is None or m in keep]
+        if not living:
+            return []
+        edge = max(outer(m) for m in living)
         out = []
-        for row in self.rank_rows(alive, include_commanders):
-            if row:
-                out.append(row[0] if side == "left" else row[-1])
+        for row in self.rank_rows(keep, include_commanders):
+            end = row[0] if side == "left" else row[-1]
+            if within(edge - outer(end), 0.0, self.tol):
+                out.append(end)
         return out
 
     def casualty_order(self, alive: Iterable[str] | None = None) -> list[str]:
@@ -432,14 +472,14 @@ def formation_of(geo: Geometry, unit_id: str) -> UnitFormation:
         for order, (mid, a, b) in enumerate(sorted(row, key=lambda t: t[1])):
             half_b = loc[mid][3]
             file = (b - half_b - (left - cb)) / across + 1.0 if across > 0 else 1.0
-            placements[mid] = Placement(mid, rank, order, round(file, 3), a, b)
+            placements[mid] = Placement(mid, rank, order, round(file, 3), a, b, half_b)
     placements = dict(sorted(placements.items(), key=lambda kv: (kv[1].rank, kv[1].order)))
     commanders = tuple(m.id for m in models if (m.role or "") == "commander")
     return UnitFormation(
         unit=unit_id, player=unit.player, facing_deg=facing, origin=origin,
         forward=fwd, right=rgt, front=front - ca, rear=rear - ca, left=left - cb,
         right_b=right - cb, placements=placements, commanders=commanders,
-        base_along=along, base_across=across)
+        base_along=along, base_across=across, tol=geo.tol)
 
 
 # ------------------------------------------------------------------ contacts
@@ -644,17 +684,21 @@ def rigid_move(geo: Geometry, form: UnitFormation, turn_deg: float,
         dx, dy = m.x - ox, m.y - oy
         x = ox + dx * c - dy * s + shift[0]
         y = oy + dx * s + dy * c + shift[1]
-        out[mid] = (x, y, (m.facing_deg + turn_deg) % 360.0)
+        out[mid] = (x, y, norm_deg(m.facing_deg + turn_deg))
     return out
 
 
-def turn_to_face(geo: Geometry, unit_id: str, side: str) -> Placed:
-    """The unit pivots about its centre to face the enemy on ``side`` ("left",
-    "right" or "rear"), then steps along its new facing so its new front edge
-    lies on the edge the enemy touches (so base contact holds).
+def turn_to_face(geo: Geometry, unit_id: str, side: str, slide: float = 0.0) -> Placed:
+    """The unit pivots as one block about its centre to face ``side`` ("left",
+    "right" or "rear"), steps along its new facing so its new front edge lies
+    on the line of the edge ``side`` was, then slides ``slide`` inches along
+    that line (along the unit's old forward for a flank, its old right for the
+    rear): the new front's middle ends ``slide`` from the foot of the old
+    centre on that line.  Ranks and files are kept.
 
     rank-and-flank-combat.txt Fleeing: "A unit still in contact with a single
-    enemy on its flank or rear turns to face it."
+    enemy on its flank or rear turns to face it."  Which slide keeps that
+    enemy in contact is ``geometry.turns.face_turn``'s business.
     """
     form = geo.formation(unit_id)
     turn = {"left": 90.0, "right": -90.0, "rear": 180.0, "front": 0.0}[side]
@@ -662,7 +706,8 @@ def turn_to_face(geo: Geometry, unit_id: str, side: str) -> Placed:
     reach = {"left": -form.left, "right": form.right_b, "rear": -form.rear, "front": form.front}[side]
     step = reach - form.front
     ox, oy = form.outward(side)
-    return rigid_move(geo, form, turn, (ox * step, oy * step))
+    ax, ay = form.forward if side in FLANKS else form.right
+    return rigid_move(geo, form, turn, (ox * step + ax * slide, oy * step + ay * slide))
 
 
 @dataclass(frozen=True)
@@ -685,28 +730,45 @@ class FleeMove:
     end: Point
 
 
-def away_direction(geo: Geometry, unit_id: str, enemy_units: Iterable[str],
-                   side: str | None = None) -> float:
-    """The direction (degrees) directly away from ``enemy_units``: from the
-    centroid of their models through the centroid of this unit's models.
+def away_weights(geo: Geometry, unit_id: str, enemy_units: Iterable[str],
+                 contacts: Iterable[SideContact] | None = None) -> dict[str, float]:
+    """``{side: contact length}`` of ``enemy_units`` on ``unit_id``'s sides (inches),
+    from ``contacts`` (default: the unit's contacts now, ``geo.sides``).
 
-    When the two centroids coincide, the direction out of the unit's ``side``
-    opposite the one the enemy touches (default: straight back).
+    Edge contacts count their length; when the enemies touch by corners only,
+    each corner contact counts 1 (FLEE_AWAY)."""
+    want = set(enemy_units)
+    pairs = [c for c in (geo.sides(unit_id).contacts if contacts is None else contacts)
+             if c.enemy_unit in want]
+    edge = any(c.length > 0.0 for c in pairs)
+    out: dict[str, float] = {}
+    for c in pairs:
+        w = c.length if edge else 1.0
+        if w > 0.0:
+            out[c.side] = out.get(c.side, 0.0) + w
+    return out
+
+
+def away_direction(geo: Geometry, unit_id: str, enemy_units: Iterable[str],
+                   contacts: Iterable[SideContact] | None = None) -> float:
+    """The direction (degrees) directly away from ``enemy_units``, read from the
+    unit's own sides (FLEE_AWAY): the opposite of the outward normal of the side
+    they touch (front: straight back; right flank: out of the left flank), the
+    sides weighted by contact length (``away_weights``) when they touch several.
+
+    When the weights cancel out (or nothing touches), straight back.
+    rank-and-flank-combat.txt Fleeing: "runs its full Move directly away from
+    the enemy it was fighting".
     """
-    own = geo.unit_models(unit_id)
-    cx = sum(geo.model(m).x for m in own) / len(own)
-    cy = sum(geo.model(m).y for m in own) / len(own)
-    pts = [geo.model(m) for u in enemy_units for m in geo.unit_models(u)]
-    if pts:
-        ex = sum(p.x for p in pts) / len(pts)
-        ey = sum(p.y for p in pts) / len(pts)
-        dx, dy = cx - ex, cy - ey
-        if math.hypot(dx, dy) > 1e-9:
-            return math.degrees(math.atan2(dy, dx)) % 360.0
     form = geo.formation(unit_id)
-    opposite = {"front": "rear", "rear": "front", "left": "right", "right": "left"}[side or "front"]
-    ox, oy = form.outward(opposite)
-    return math.degrees(math.atan2(oy, ox)) % 360.0
+    vx = vy = 0.0
+    for side, w in away_weights(geo, unit_id, enemy_units, contacts).items():
+        ox, oy = form.outward(side)
+        vx -= w * ox
+        vy -= w * oy
+    if math.hypot(vx, vy) <= 1e-9:
+        vx, vy = form.outward("rear")
+    return norm_deg(math.degrees(math.atan2(vy, vx)))
 
 
 def flee_move(geo: Geometry, unit_id: str, direction_deg: float, distance: float) -> FleeMove:
@@ -747,5 +809,5 @@ def flee_move(geo: Geometry, unit_id: str, direction_deg: float, distance: float
             break
         extra += FLEE_CLEAR_STEP
     ox, oy = form.origin
-    return FleeMove(pos, direction_deg % 360.0, distance + extra, extra, off, (ox, oy),
+    return FleeMove(pos, norm_deg(direction_deg), distance + extra, extra, off, (ox, oy),
                     (ox + d[0] * (distance + extra), oy + d[1] * (distance + extra)))

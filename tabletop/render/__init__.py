@@ -6,7 +6,9 @@ pixels, no pygame), ``options`` (overlay names, default scale; no pygame),
 ``theme`` (colours, fonts), ``prims`` (drawing primitives), ``board``
 (``draw_board``, ``draw_legend``), ``legend``, ``image`` (whole pictures,
 PNG), ``steps`` (teaching frames: ``draw_step``, ``register_drawer``,
-``save_frames``).
+``save_frames``, ``draw_frame``), ``framing`` (which part of the table a
+frame shows: ``frame_box``, ``register_focus``; no pygame), ``inset`` (the
+whole-table thumbnail and the scale bar of a zoomed frame).
 """
 
 import os

@@ -173,20 +173,55 @@ def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=No
 # ---------------------------------------------------------------- the static layer
 _STATIC: dict = {}
 
+STATIC_LAYER_MAX_PIXELS = 8_000_000
+"""Named default: the static layer is drawn for the whole table (plus its label margin)
+and kept per scale while it has at most this many pixels (32 MB), so panning only
+blits it; past that (zoomed far in) it is drawn for the surface alone, per view."""
+
+STATIC_LAYER_MAX_AREA = 2.5
+"""Named default: ... and while it is at most this many times the surface's area (a
+layer much bigger than the screen costs more to draw at each new scale than the pans
+it saves)."""
+
+STATIC_MARGIN_PX = 60
+"""Named default: pixels of background round the table kept in the static layer
+(the inch labels and ticks sit there)."""
+
 
 def draw_static(c: Canvas) -> None:
     """What does not change while models move: background, table, zones, terrain,
-    grid, edge labels, objectives.  Kept (one picture) and blitted while the
-    table, view, surface size and theme stay the same, so a window redrawing
-    every frame pays only for the models."""
+    grid, edge labels, objectives.  Drawn once per scale onto a layer covering the
+    whole table (``STATIC_LAYER_MAX_PIXELS``) and blitted at the view's offset, so a
+    window redrawing after a pan pays only for the models; the label rectangles it
+    takes are moved with it."""
     st = c.state
-    key = (c.surface.get_size(), c.view.scale, c.view.origin_x, c.view.origin_y, id(c.theme),
-           st.table, st.terrain, st.deployment, st.objectives, st.players, st.rules.objective_range)
-    hit = _STATIC.get("key") == key
-    if hit:
-        c.surface.blit(_STATIC["picture"], (0, 0))
-        c.taken.extend(r.copy() for r in _STATIC["taken"])
-        return
+    content = (c.view.scale, id(c.theme), st.table, st.terrain, st.deployment, st.objectives,
+               st.players, st.rules.objective_range)
+    table = c.table_rect()
+    layer_rect = table.inflate(2 * STATIC_MARGIN_PX, 2 * STATIC_MARGIN_PX)
+    sw, sh = c.surface.get_size()
+    whole = layer_rect.w * layer_rect.h <= min(STATIC_LAYER_MAX_PIXELS, STATIC_LAYER_MAX_AREA * sw * sh)
+    if whole:
+        # the layer is reused after a pan by whole pixels (the fraction of the origin is kept)
+        frac = (round(c.view.origin_x % 1.0, 3), round(c.view.origin_y % 1.0, 3))
+        key = ("table", content, layer_rect.size, frac)
+        at = layer_rect.topleft
+        size = layer_rect.size
+        view = View(c.view.scale, c.view.origin_x - at[0], c.view.origin_y - at[1])
+    else:
+        key = ("view", content, c.surface.get_size(), c.view.origin_x, c.view.origin_y)
+        at, size, view = (0, 0), c.surface.get_size(), c.view
+    if _STATIC.get("key") != key:
+        lc = Canvas(pygame.Surface(size), view, c.theme, st, c.geo, c.colours)
+        _draw_static_parts(lc)
+        _STATIC.update(key=key, picture=lc.surface, taken=[r.copy() for r in lc.taken])
+    if whole:
+        c.surface.fill(c.theme.background)
+    c.surface.blit(_STATIC["picture"], at)
+    c.taken.extend(r.move(at) for r in _STATIC["taken"])
+
+
+def _draw_static_parts(c: Canvas) -> None:
     c.surface.fill(c.theme.background)
     draw_table(c)
     draw_zones(c)
@@ -196,7 +231,6 @@ def draw_static(c: Canvas) -> None:
     draw_edge_labels(c)
     draw_objective_ranges(c)
     draw_objectives(c)
-    _STATIC.update(key=key, picture=c.surface.copy(), taken=[r.copy() for r in c.taken])
 
 
 # ---------------------------------------------------------------- table, grid, zones
@@ -208,24 +242,30 @@ def draw_table(c: Canvas) -> None:
 
 
 def draw_grid(c: Canvas) -> None:
-    """1" lines (when at least 6 px apart) and 6" major lines, translucent over the terrain."""
+    """1" lines (when at least 6 px apart) and 6" major lines, translucent over the terrain
+    (drawn on a layer covering only the part of the table on the surface)."""
     r = c.table_rect()
-    layer = pygame.Surface(r.size, pygame.SRCALPHA)
-    w, d = c.state.table.width, c.state.table.depth
-    minor = c.view.scale >= 6
-    for k in range(math.floor(w) + 1):
-        if k % 6 and not minor:
-            continue
-        x = round(c.px(k))
-        col = c.theme.grid_major if k % 6 == 0 else c.theme.grid_minor
-        pygame.draw.line(layer, col, (x, 0), (x, r.h), 2 if k % 6 == 0 and c.view.scale >= 10 else 1)
-    for k in range(math.floor(d) + 1):
-        if k % 6 and not minor:
-            continue
-        y = round(r.h - c.px(k))
-        col = c.theme.grid_major if k % 6 == 0 else c.theme.grid_minor
-        pygame.draw.line(layer, col, (0, y), (r.w, y), 2 if k % 6 == 0 and c.view.scale >= 10 else 1)
-    c.surface.blit(layer, r.topleft)
+    vis = r.clip(c.surface.get_rect())
+    if vis.w > 0 and vis.h > 0:
+        layer = pygame.Surface(vis.size, pygame.SRCALPHA)
+        dx, dy = r.x - vis.x, r.y - vis.y      # table-rect pixels -> layer pixels
+        w, d = c.state.table.width, c.state.table.depth
+        minor = c.view.scale >= 6
+        for k in range(math.floor(w) + 1):
+            if k % 6 and not minor:
+                continue
+            x = round(c.px(k)) + dx
+            if -2 <= x <= vis.w + 2:
+                col = c.theme.grid_major if k % 6 == 0 else c.theme.grid_minor
+                pygame.draw.line(layer, col, (x, 0), (x, vis.h), 2 if k % 6 == 0 and c.view.scale >= 10 else 1)
+        for k in range(math.floor(d) + 1):
+            if k % 6 and not minor:
+                continue
+            y = round(r.h - c.px(k)) + dy
+            if -2 <= y <= vis.h + 2:
+                col = c.theme.grid_major if k % 6 == 0 else c.theme.grid_minor
+                pygame.draw.line(layer, col, (0, y), (vis.w, y), 2 if k % 6 == 0 and c.view.scale >= 10 else 1)
+        c.surface.blit(layer, vis.topleft)
     pygame.draw.rect(c.surface, c.theme.table_edge, r.inflate(2, 2), 2)
 
 
@@ -389,19 +429,56 @@ def draw_objectives(c: Canvas) -> None:
 
 
 # ---------------------------------------------------------------- units
+OUTLINE_STEP_PX = 1.5
+"""Named default: a unit outline keeps about one vertex per this many pixels of its
+length (the snapshot's buffered outlines have far more than a screen can show)."""
+
+
 def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
-    """An outline round each unit's models (the snapshot's ``unit_outline``)."""
+    """An outline round each unit's models (the snapshot's ``unit_outline``); units wholly
+    off the surface are skipped, the rest thinned to ``OUTLINE_STEP_PX``."""
+    area = c.surface.get_rect().inflate(20, 20)
     for u in c.state.units:
         geom = c.geo.unit_outline(u.id)
+        if geom is None or geom.is_empty or not _on_surface(c, geom.bounds, area):
+            continue
         col = c.colours.get(u.player, (128, 128, 128))
         thick = u.id == selected_unit
         for ext, holes in prims.geom_rings(geom):
-            pts = c.pts(ext)
-            prims.fill_polygon(c.surface, pts, (*col, 40 if thick else 22), [c.pts(h) for h in holes])
+            pts = thin_ring(c.view, ext)
+            prims.fill_polygon(c.surface, pts, (*col, 40 if thick else 22), [thin_ring(c.view, h) for h in holes])
             if thick:
                 prims.outline(c.surface, pts, c.theme.selected, 5)
             else:
                 prims.outline(c.surface, pts, (*shade(col, 0.8), c.theme.unit_outline_alpha), 2)
+
+
+def _on_surface(c: Canvas, bounds, area: pygame.Rect) -> bool:
+    """Whether table bounds ``(minx, miny, maxx, maxy)`` (inches) reach the pixel ``area``."""
+    x0, y0 = c.pt(bounds[0], bounds[3])
+    x1, y1 = c.pt(bounds[2], bounds[1])
+    return area.colliderect(pygame.Rect(int(x0) - 1, int(y0) - 1, int(x1 - x0) + 3, int(y1 - y0) + 3))
+
+
+def thin_ring(view: View, coords, step_px: float | None = None) -> list[tuple[float, float]]:
+    """Screen points of a ring of table points keeping about one vertex per ``step_px``
+    (default ``OUTLINE_STEP_PX``; 0 keeps every vertex) of its length (always its
+    first and last), for many-vertex outlines."""
+    step_px = OUTLINE_STEP_PX if step_px is None else step_px
+    arr = np.asarray(coords, dtype=float)
+    if arr.size == 0:
+        return []
+    arr = arr.reshape(-1, arr.shape[-1])[:, :2]
+    out = np.empty_like(arr)
+    out[:, 0] = view.origin_x + arr[:, 0] * view.scale
+    out[:, 1] = view.origin_y - arr[:, 1] * view.scale
+    if len(out) > 8 and step_px > 0:
+        seg = np.hypot(*np.diff(out, axis=0).T)
+        bucket = np.floor(np.concatenate(([0.0], np.cumsum(seg))) / step_px)
+        keep = np.concatenate(([True], bucket[1:] != bucket[:-1]))
+        keep[-1] = True
+        out = out[keep]
+    return out.tolist()
 
 
 def screen_points(view: View, coords) -> list[tuple[float, float]]:
@@ -418,13 +495,17 @@ def screen_points(view: View, coords) -> list[tuple[float, float]]:
 
 def draw_bases(c: Canvas) -> None:
     """Every base true to scale in its player's colour, darker rim, facing tick, role marker."""
+    area = c.surface.get_rect()
     for i, mid in enumerate(c.geo.ids):
         m = c.geo.models[i]
-        col = c.colours.get(c.geo.player_of[i], (128, 128, 128))
-        draw_base(c.surface, c.view, c.geo.footprint(mid), m, col, c.theme)
         half = c.px(m.base.radius)
         x, y = c.pt(m.x, m.y)
-        c.bases.append(pygame.Rect(int(x - half) - 2, int(y - half) - 2, int(2 * half) + 5, int(2 * half) + 5))
+        rect = pygame.Rect(int(x - half) - 2, int(y - half) - 2, int(2 * half) + 5, int(2 * half) + 5)
+        if not area.colliderect(rect):
+            continue   # off the surface (zoomed in): nothing to draw
+        col = c.colours.get(c.geo.player_of[i], (128, 128, 128))
+        draw_base(c.surface, c.view, c.geo.footprint(mid), m, col, c.theme)
+        c.bases.append(rect)
 
 
 def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: int = 255) -> None:
@@ -642,10 +723,14 @@ def overlay_engagement(c: Canvas) -> None:
     er = c.state.rules.engagement_range
     engaged = {u for pair in c.geo.engaged_unit_pairs for u in pair}
     if er > 0:
+        area = c.surface.get_rect().inflate(20, 20)
         for uid in sorted(engaged):
-            for ext, holes in prims.geom_rings(c.geo.unit_outline(uid, margin=er)):
-                pts = c.pts(ext)
-                prims.fill_polygon(c.surface, pts, (*t.engagement, 30), [c.pts(h) for h in holes])
+            halo = c.geo.unit_outline(uid, margin=er)
+            if halo is None or halo.is_empty or not _on_surface(c, halo.bounds, area):
+                continue
+            for ext, holes in prims.geom_rings(halo):
+                pts = thin_ring(c.view, ext)
+                prims.fill_polygon(c.surface, pts, (*t.engagement, 30), [thin_ring(c.view, h) for h in holes])
                 prims.dashed_polyline(c.surface, pts, t.engagement, 2, 7, 5, closed=True)
 
 

@@ -30,9 +30,10 @@ import math
 import pygame
 
 from tabletop.geometry.footprints import base_polygon
+from tabletop.geometry.placement import ASIDE_GAP, ASIDE_LABEL, ASIDE_PAD
 from tabletop.render import prims
 from tabletop.render.board import Canvas, draw_base, ring_model
-from tabletop.render.rank_and_flank import _stack
+from tabletop.render.rank_and_flank import _PANELS, PANEL_PLATE
 from tabletop.render.steps import register_drawer
 from tabletop.render.theme import shade
 
@@ -40,11 +41,31 @@ from tabletop.render.theme import shade
 DUEL_GOLD = (215, 170, 20)
 DISGRACE_RED = (190, 20, 20)
 PANEL_TEXT = (25, 25, 25)
+RULER_CLEAR = 4            # px between the panels and the table's bottom edge (the ruler below it)
 
 
 def _panel(c: Canvas, lines, colours, border) -> None:
-    """A text plate in the bottom-right stack the rank-and-flank panels share (no overlaps)."""
-    _stack(c, lines, colours, border, "right")
+    """A text plate in the bottom-right stack the rank-and-flank panels share (no overlaps),
+    kept above the table's bottom ruler when that ruler is in the frame (``RULER_CLEAR`` px)."""
+    size = prims.text_size(lines, pad=6, spacing=2)
+    sw, sh = c.surface.get_size()
+    r = c.table_rect()
+    floor = sh - 10
+    if r.bottom < sh:                              # the inch ruler runs under the table's edge
+        floor = min(floor, r.bottom - RULER_CLEAR)
+    x = sw - size[0] - 10
+    y = floor - size[1]
+    stack = _PANELS.setdefault(id(c), [])
+    for k in list(_PANELS)[:-8]:                   # frames long drawn (as the shared stack does)
+        if k != id(c):
+            _PANELS.pop(k, None)
+    for rect in sorted(stack, key=lambda q: -q.bottom):
+        if rect.left < x + size[0] and x < rect.right and rect.top < y + size[1] and y < rect.bottom:
+            y = rect.top - size[1] - 8
+    rect = prims.text_plate(c.surface, lines, (x, y), PANEL_TEXT, PANEL_PLATE, border, pad=6, spacing=2,
+                            colours=colours)
+    stack.append(rect)
+    c.taken.append(rect)
 
 
 def _pcol(c: Canvas, player: str):
@@ -77,22 +98,16 @@ def draw_challenge(c: Canvas, value: dict) -> None:
             _swords(c, mid, max(8.0, c.px(0.35)))
         return
     removed = set(value.get("removed") or [])
-    pts = []
-    for mid, m in models.items():
-        x, y = aside[mid]
-        fp = base_polygon(m.base, x, y, m.facing_deg)
-        pts += c.pts(fp.exterior.coords)
-    box = prims.bbox(pts, 14)
-    widest = max(prims.text_size([(_name(m), t.font_small)])[0] for m in models.values())
-    if widest + 16 > box.width:
-        box.inflate_ip(widest + 16 - box.width, 0)
-    box.height += 14 * len(models) + 10
+    box = _aside_rect(c, value, models, aside)
     prims.fill_polygon(c.surface, [box.topleft, box.topright, box.bottomright, box.bottomleft], (255, 248, 220, 200))
     prims.dashed_polyline(c.surface, [box.topleft, box.topright, box.bottomright, box.bottomleft],
                           shade(DUEL_GOLD, 0.8), 2, 8, 5, closed=True)
-    prims.text(c.surface, "set aside: challenge", t.font_small, shade(DUEL_GOLD, 0.5),
-               (box.centerx, box.top - 2), anchor="midbottom")
+    title = "set aside: challenge"
+    if prims.text_size([(title, t.font_small)])[0] <= box.width + 2 * c.px(ASIDE_GAP):
+        prims.text(c.surface, title, t.font_small, shade(DUEL_GOLD, 0.5), (box.centerx, box.top - 2),
+                   anchor="midbottom")
     players = value.get("players") or []
+    n = len(models)
     for k, (mid, m) in enumerate(models.items()):
         x, y = aside[mid]
         player = players[k] if k < len(players) else None
@@ -100,19 +115,48 @@ def draw_challenge(c: Canvas, value: dict) -> None:
         fp = base_polygon(m.base, x, y, m.facing_deg)
         draw_base(c.surface, c.view, fp, m.moved_to(x, y), col, t, alpha=90 if mid in removed else 255)
         sx, sy = c.pt(x, y)
-        prims.outlined_text(c.surface, _name(m), t.font_small, PANEL_TEXT, (255, 255, 255),
-                            (sx, sy + c.px(m.base.radius) + 10 + 14 * k))
         if mid in removed:
             size = max(6.0, c.px(m.base.radius) * 0.7)
             prims.cross(c.surface, (sx, sy), size + 1, (255, 255, 255), 7)
             prims.cross(c.surface, (sx, sy), size, DISGRACE_RED, 4)
+    # the names, one line each, in the strip under the bases: only when they fit the box
+    _aside_names(c, box, [_name(m) for m in models.values()], [m.id for m in models.values()], n)
     combat = value.get("combat") or []
     cms = [m for u in combat if c.state.has_unit(u) for m in c.state.unit(u).models]
     if cms:
         cx = sum(m.x for m in cms) / len(cms)
         cy = sum(m.y for m in cms) / len(cms)
-        prims.dashed_polyline(c.surface, [c.pt(cx, cy), (box.left, box.centery)], shade(DUEL_GOLD, 0.8),
-                              2, 6, 5)
+        end = (box.left if box.centerx >= c.pt(cx, cy)[0] else box.right, box.centery)
+        prims.dashed_polyline(c.surface, [c.pt(cx, cy), end], shade(DUEL_GOLD, 0.8), 2, 6, 5)
+
+
+def _aside_rect(c: Canvas, value: dict, models: dict, aside: dict) -> pygame.Rect:
+    """The set-aside box on screen: the rules' box in table inches (``placement.aside_box``), or,
+    for a step written without one, the bases' extent grown by ``ASIDE_PAD`` inches."""
+    b = value.get("box")
+    if b:
+        (x0, y1), (x1, y0) = c.pt(b[0], b[3]), c.pt(b[2], b[1])
+        return pygame.Rect(round(x0), round(y1), round(x1 - x0), round(y0 - y1))
+    pts = []
+    for mid, m in models.items():
+        x, y = aside[mid]
+        pts += c.pts(base_polygon(m.base, x, y, m.facing_deg).exterior.coords)
+    return prims.bbox(pts, c.px(ASIDE_PAD))
+
+
+def _aside_names(c: Canvas, box: pygame.Rect, names: list[str], ids: list[str], n: int) -> None:
+    """Names (else ids) of the set-aside models in the box's bottom strip, when they fit inside it."""
+    t = c.theme
+    for labels in (names, ids):
+        sizes = [prims.text_size([(s, t.font_small)]) for s in labels]
+        strip = c.px(ASIDE_LABEL)
+        if max(w for w, _ in sizes) <= box.width - 6 and sum(h for _, h in sizes) <= strip + c.px(ASIDE_PAD):
+            y = box.bottom - 3 - sum(h for _, h in sizes)
+            for s, (_, h) in zip(labels, sizes):
+                prims.outlined_text(c.surface, s, t.font_small, PANEL_TEXT, (255, 255, 255), (box.centerx, y),
+                                    anchor="midtop")
+                y += h
+            return
 
 
 def _swords(c: Canvas, centre, r: float) -> None:

@@ -24,13 +24,40 @@ MAX_SIDE_PX = 16000
 """The largest image side ``render_image`` will make (pygame's limit is about 16384)."""
 
 
+MAX_SPILL_IN = 24.0
+"""How far past the table edge the picture grows to show models that are off it."""
+
+
+def spill(state: Battlefield, geo: Geometry | None = None) -> tuple[float, float, float, float]:
+    """Inches the models reach past the (left, bottom, right, top) table edges, 0 when on it
+    (capped at ``MAX_SPILL_IN``), so a model off the table is still drawn and ringed."""
+    geo = geo if geo is not None else snapshot(state)
+    if not geo.ids:
+        return (0.0, 0.0, 0.0, 0.0)
+    minx = min(geo.footprint(m).bounds[0] for m in geo.off_table) if geo.off_table else 0.0
+    miny = min(geo.footprint(m).bounds[1] for m in geo.off_table) if geo.off_table else 0.0
+    maxx = max(geo.footprint(m).bounds[2] for m in geo.off_table) if geo.off_table else 0.0
+    maxy = max(geo.footprint(m).bounds[3] for m in geo.off_table) if geo.off_table else 0.0
+    pad = 0.5 if geo.off_table else 0.0
+    w, d = state.table.width, state.table.depth
+    return tuple(min(MAX_SPILL_IN, max(0.0, v + pad if v > 0 else 0.0))
+                 for v in (-minx, -miny, maxx - w, maxy - d))  # type: ignore[return-value]
+
+
+def _frame(state: Battlefield, scale: float, geo: Geometry | None) -> tuple[int, int, View]:
+    left, bottom, right, top = spill(state, geo)
+    w = round((state.table.width + left + right) * scale) + 2 * MARGIN_PX
+    h = round((state.table.depth + bottom + top) * scale) + 2 * MARGIN_PX
+    view = View(scale, MARGIN_PX + left * scale, MARGIN_PX + (state.table.depth + top) * scale)
+    return w, h, view
+
+
 def image_size(state: Battlefield, scale: float = DEFAULT_SCALE, *, legend: bool = True,
-               overlays: Iterable[str] = frozenset(), theme: Theme | None = None) -> tuple[int, int]:
+               overlays: Iterable[str] = frozenset(), theme: Theme | None = None,
+               geo: Geometry | None = None) -> tuple[int, int]:
     """(width, height) in pixels of ``render_image`` for these settings."""
-    w = round(state.table.width * scale) + 2 * MARGIN_PX
-    h = round(state.table.depth * scale) + 2 * MARGIN_PX
+    w, h, view = _frame(state, scale, geo)
     if legend:
-        view = View(scale, MARGIN_PX, MARGIN_PX + state.table.depth * scale)
         h += legendmod.legend_height(state, view, w, overlays=overlays, theme=theme)
     return w, h
 
@@ -49,17 +76,17 @@ def render_image(state: Battlefield, *, geo: Geometry | None = None, overlays: I
     if not scale > 0:
         raise ValueError(f"scale must be a positive number of pixels per inch, got {scale!r}")
     theme = theme or DEFAULT_THEME
-    w, h = image_size(state, scale, legend=legend, overlays=overlays, theme=theme)
+    geo = geo if geo is not None else snapshot(state)
+    w, h = image_size(state, scale, legend=legend, overlays=overlays, theme=theme, geo=geo)
     if max(w, h) > MAX_SIDE_PX:
         raise ValueError(f"the image would be {w} x {h} px at {scale:g} px per inch; "
                          f"use a smaller --scale (at most {MAX_SIDE_PX} px a side)")
-    geo = geo if geo is not None else snapshot(state)
     surface = pygame.Surface((w, h))
-    view = View(scale, MARGIN_PX, MARGIN_PX + state.table.depth * scale)
+    board_h, view = _frame(state, scale, geo)[1:]
     draw_board(surface, state, geo, view, overlays=overlays, selected=selected, highlight=highlight,
                theme=theme)
     if legend:
-        top = round(state.table.depth * scale) + 2 * MARGIN_PX
+        top = board_h
         legendmod.draw_legend(surface, state, view, pygame.Rect(0, top, w, h - top),
                               overlays=overlays, theme=theme)
     return surface

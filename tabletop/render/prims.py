@@ -254,9 +254,10 @@ def text_size(lines: Sequence[tuple[str, int]], pad: int = 4, spacing: int = 1) 
     """Pixel size of a plate holding ``[(text, font size)]`` lines."""
     w = h = 0
     for t, size in lines:
-        tw, th = font(size).size(t)
+        f = font(size)
+        tw, th = f.size(t)
         w = max(w, tw)
-        h += th + spacing
+        h += max(th, f.get_linesize()) + spacing   # a rendered line is linesize tall
     return w + 2 * pad, h - spacing + 2 * pad
 
 
@@ -291,6 +292,25 @@ def fit_text(t: str, size: int, width: float) -> str:
     while t and f.size(t + "…")[0] > width:
         t = t[:-1]
     return t + "…"
+
+
+def wrap_text(t: str, size: int, width: float, max_lines: int = 2, indent: str = "    ") -> list[str]:
+    """``t`` broken at spaces into lines at most ``width`` px wide (continuation lines
+    start with ``indent``); past ``max_lines`` the last line ends in an ellipsis."""
+    f = font(size)
+    if f.size(t)[0] <= width:
+        return [t]
+    lines: list[str] = []
+    rest = t.split(" ")
+    while rest and len(lines) < max_lines:
+        prefix = indent if lines else ""
+        line = prefix + rest.pop(0)
+        while rest and f.size(line + " " + rest[0])[0] <= width:
+            line += " " + rest.pop(0)
+        lines.append(line)
+    if rest:
+        lines[-1] = fit_text(lines[-1] + " " + " ".join(rest), size, width)
+    return [fit_text(s, size, width) for s in lines]
 
 
 def text(surface, t: str, size: int, colour, pos: Pt, anchor: str = "topleft") -> pygame.Rect:

@@ -2,8 +2,9 @@
 
 Registered with ``steps.register_drawer`` on import:
 
-- ``rnf_units``: each unit's four edges in the side colours (front green,
-  flanks amber, rear red), thick where an enemy touches that side, a
+- ``rnf_units``: each unit's four edges marked by side (front solid cyan,
+  flanks black/white dashes, rear red/white dots: SIDE_COLOURS,
+  SIDE_PATTERNS), thick where an enemy touches that side, a
   facing chevron, and a plate with files x ranks, rank bonus and, in bold,
   DISRUPTED (with why) or SURROUNDED;
 - ``rnf_attacks``: a badge on every model that attacks, with its dice, in
@@ -26,17 +27,27 @@ import pygame
 
 from tabletop.render import prims
 from tabletop.render.board import Canvas, place_label
-from tabletop.render.steps import register_drawer
 from tabletop.render.theme import readable_on, shade
 
-# named defaults: colours of the sides and of the ways a model fights
-SIDE_COLOURS = {"front": (36, 150, 70), "left": (235, 150, 0), "right": (235, 150, 0),
-                "rear": (205, 40, 40)}
-KIND_COLOURS = {"front": (36, 150, 70), "support": (120, 190, 220), "flank": (235, 150, 0),
-                "lance": (140, 70, 190), "commander": (215, 170, 20), "duel": (215, 170, 20)}
+# named defaults: how the sides are marked.  Players' colours are anything (the maps use a
+# gold Empire and a green horde; the palette red, blue, purple, teal, orange, magenta), so a
+# side is told by its pattern as well as its hue: the front a solid cyan line, the flanks
+# black-and-white dashes, the rear red-and-white dots.
+SIDE_COLOURS = {"front": (0, 190, 240), "left": (20, 20, 20), "right": (20, 20, 20),
+                "rear": (225, 25, 25)}
+SIDE_PATTERNS = {"front": ("solid", None, 0.0), "left": ("dashes", (255, 255, 255), 12.0),
+                 "right": ("dashes", (255, 255, 255), 12.0), "rear": ("dots", (255, 255, 255), 5.0)}
+SIDE_KEY = "edges: front solid cyan, flanks black/white dashes, rear red/white dots; thick = touched"
+# named defaults: attack badges, in the side colours; commanders are white diamonds (a duel's
+# with a red rim), a shape no player colour can be mistaken for
+KIND_COLOURS = {"front": (0, 190, 240), "support": (195, 238, 252), "flank": (20, 20, 20),
+                "lance": (255, 120, 220), "commander": (252, 252, 252), "duel": (252, 252, 252)}
+KIND_RIMS = {"commander": (20, 20, 20), "duel": (215, 20, 20)}
 KIND_NAMES = {"front": "front rank", "support": "supporting (+1)", "flank": "flank",
-              "lance": "lance flank file", "commander": "commander", "duel": "commander duel"}
+              "lance": "lance flank file", "commander": "commander (diamond)",
+              "duel": "commander duel (red rim)"}
 PANEL_PLATE = (252, 252, 248, 235)
+PANEL_WIDTH_PX = 360        # named default: score lines wrap past this width
 PANEL_TEXT = (25, 25, 25)
 
 
@@ -54,6 +65,17 @@ def _outward(edge_side: str, facing: float):
     return {"front": f, "rear": (-f[0], -f[1]), "right": r, "left": (-r[0], -r[1])}[edge_side]
 
 
+def side_line(surface, side: str, p, q, width: int) -> None:
+    """The marking of one side from screen point ``p`` to ``q`` (SIDE_COLOURS, SIDE_PATTERNS)."""
+    col = SIDE_COLOURS.get(side, (90, 90, 90))
+    pattern, alt, dash = SIDE_PATTERNS.get(side, ("solid", None, 0.0))
+    if pattern == "solid" or alt is None:
+        pygame.draw.line(surface, col, p, q, width)
+        return
+    pygame.draw.line(surface, alt, p, q, width)
+    prims.dashed_polyline(surface, [p, q], col, max(2, width), dash=dash, gap=dash)
+
+
 def draw_units(c: Canvas, value: dict) -> None:
     """Sides coloured, touched sides thick, status plates (see the module docstring)."""
     for uid, rec in (value or {}).items():
@@ -61,13 +83,12 @@ def draw_units(c: Canvas, value: dict) -> None:
         touched = rec.get("touched") or {}
         for side, (a, b) in (rec.get("edges") or {}).items():
             hot = side in touched
-            col = SIDE_COLOURS.get(side, (90, 90, 90))
             out = _outward(side, facing)
             width = 8 if hot else 4
             p, q = _offset(c, a, b, out, width / 2 + 2)
             if hot:
                 pygame.draw.line(c.surface, (255, 255, 255), p, q, width + 4)
-            pygame.draw.line(c.surface, col if hot else shade(col, 1.0), p, q, width)
+            side_line(c.surface, side, p, q, width)
         # facing chevron in front of the front edge
         fc = rec.get("front_centre")
         if fc and "front" not in touched:
@@ -123,6 +144,11 @@ def _status_plate(c: Canvas, uid: str, rec: dict) -> None:
                      colours=colours)
 
 
+def _diamond(centre, k: float) -> list:
+    x, y = centre
+    return [(x, y - k), (x + k, y), (x, y + k), (x - k, y)]
+
+
 def draw_attacks(c: Canvas, value: dict) -> None:
     """A badge with the dice count on every attacking model, coloured by how it fights."""
     ids = set(c.geo.ids)
@@ -134,8 +160,13 @@ def draw_attacks(c: Canvas, value: dict) -> None:
         col = KIND_COLOURS.get(kind, (60, 60, 60))
         r = max(7.0, min(14.0, c.px(min(m.base.along, m.base.across)) * 0.36))
         centre = c.pt(m.x, m.y)
-        pygame.draw.circle(c.surface, (255, 255, 255), centre, r + 2)
-        pygame.draw.circle(c.surface, col, centre, r)
+        if kind in KIND_RIMS:                 # commanders: a diamond
+            for k, fill in ((r * 1.35 + 3, (255, 255, 255)), (r * 1.35, KIND_RIMS[kind]),
+                            (r * 1.35 - 3, col)):
+                pygame.draw.polygon(c.surface, fill, _diamond(centre, k))
+        else:
+            pygame.draw.circle(c.surface, (255, 255, 255), centre, r + 2)
+            pygame.draw.circle(c.surface, col, centre, r)
         text = f"+{spec['dice']}" if kind == "support" else str(spec["dice"])
         size = max(12, int(r * 1.5))
         prims.text(c.surface, text, size, readable_on(col), centre, anchor="center")
@@ -173,21 +204,46 @@ def _panel(c: Canvas, lines, colours, border, where: str = "bottomleft") -> pyga
 _PANELS: dict[int, list[pygame.Rect]] = {}
 
 
+def _slot(stack: list[pygame.Rect], size, surface_size, side: str, top: bool) -> pygame.Rect:
+    """Where a panel of ``size`` goes in one corner, stacked away from that corner past
+    the panels already there."""
+    w, h = size
+    sw, sh = surface_size
+    x = 10 if side == "left" else sw - w - 10
+    y = 10 if top else sh - h - 10
+    for r in stack:
+        if (r.centery < sh / 2) != top or not (r.left < x + w and x < r.right):
+            continue
+        y = max(y, r.bottom + 8) if top else min(y, r.top - h - 8)
+    return pygame.Rect(x, y, w, h)
+
+
+def _covered(c: Canvas, rect: pygame.Rect) -> int:
+    """Pixels of ``rect`` over bases, labels, plates and panels already drawn."""
+    area = 0
+    for r in [*c.taken, *c.bases]:
+        clip = rect.clip(r)
+        area += clip.width * clip.height
+    return area
+
+
 def _stack(c: Canvas, lines, colours, border, where: str) -> None:
-    """Panels stack upwards from the bottom corner ``where`` within one frame."""
+    """Panels stack upwards from the bottom corner ``where`` within one frame; when that
+    spot would cover bases, labels or plates, the first free one of the other bottom
+    corner, then the top corners (PANEL_CORNERS), else the one covering least."""
     key = id(c)
     stack = _PANELS.setdefault(key, [])
     if len(_PANELS) > 8:
         for k in list(_PANELS)[:-1]:
             _PANELS.pop(k, None)
     size = prims.text_size(lines, pad=6, spacing=2)
-    sw, sh = c.surface.get_size()
-    x = 10 if where == "left" else sw - size[0] - 10
-    y = sh - size[1] - 10
-    for r in stack:
-        if r.left < x + size[0] and x < r.right:
-            y = min(y, r.top - size[1] - 8)
-    rect = prims.text_plate(c.surface, lines, (x, y), PANEL_TEXT, PANEL_PLATE, border, pad=6,
+    other = "right" if where == "left" else "left"
+    spots = [_slot(stack, size, c.surface.get_size(), side, top)
+             for side, top in ((where, False), (other, False), (where, True), (other, True))]
+    spots = [r for r in spots if r.top >= 0] or spots[:1]
+    costs = [_covered(c, r) for r in spots]
+    best = spots[costs.index(min(costs))]
+    rect = prims.text_plate(c.surface, lines, best.topleft, PANEL_TEXT, PANEL_PLATE, border, pad=6,
                             spacing=2, colours=colours)
     stack.append(rect)
     c.taken.append(rect)
@@ -208,8 +264,10 @@ def draw_score(c: Canvas, value: dict) -> None:
             if it.get("player") != player:
                 continue
             why = f" ({it['why']})" if it.get("why") else ""
-            lines.append((f"   {it['unit']}: {it['source']} {it['score']:+d}{why}", t.font_small))
-            colours.append((60, 60, 60) if it["score"] else (150, 90, 0))
+            for part in prims.wrap_text(f"   {it['unit']}: {it['source']} {it['score']:+d}{why}",
+                                        t.font_small, PANEL_WIDTH_PX, 3, "      "):
+                lines.append((part, t.font_small))
+                colours.append((60, 60, 60) if it["score"] else (150, 90, 0))
     if winner is None:
         lines.append(("tie: nobody tests", t.font_label))
     else:
@@ -274,24 +332,41 @@ def draw_flee(c: Canvas, value: list) -> None:
                       f"{rec.get('move', 0):g}\")", t.font_label),
                      (f"directly away from {away}: heading {rec.get('direction', 0):.0f} deg,",
                       t.font_small),
-                     ("from their centroid through its own; faint bases: where it stood",
-                      t.font_small)]
+                     (f"opposite the side they touch ({away_text(rec.get('away_sides'))}); "
+                      "faint bases: where it stood", t.font_small)]
         _stack(c, lines, [col] + [(60, 60, 60)] * (len(lines) - 1), col, "right")
 
 
+def away_text(weights: dict | None) -> str:
+    """``{side: contact inches}`` as "front 3.0\"" or "front 3.0\" + left flank 3.9\"" """
+    names = {"left": "left flank", "right": "right flank"}
+    return " + ".join(f"{names.get(s, s)} {w:.1f}\"" for s, w in (weights or {}).items()) or "no contact"
+
+
 def draw_turn(c: Canvas, value: list) -> None:
-    """Old facing (grey) and new facing (green) from the unit's centre."""
+    """Old facing (grey) from the old centre, new facing (green) from the new centre; a
+    unit that cannot turn gets a red cross on its arrow and the reason under it."""
     for rec in value or []:
-        cx, cy = rec.get("centre", (0, 0))
-        sc = c.pt(cx, cy)
+        sc = c.pt(*rec.get("centre", (0, 0)))
+        ec = c.pt(*(rec.get("end") or rec.get("centre", (0, 0))))
+        turned = rec.get("turned", True)
         L = max(30.0, c.px(2.0))
-        for ang, col in ((rec.get("from", 0.0), (130, 130, 130)), (rec.get("to", 0.0), SIDE_COLOURS["front"])):
+        for at, ang, col in ((sc, rec.get("from", 0.0), (130, 130, 130)),
+                             (ec if turned else sc, rec.get("to", 0.0),
+                              SIDE_COLOURS["front"] if turned else (190, 20, 20))):
             t = math.radians(float(ang))
-            end = (sc[0] + math.cos(t) * L, sc[1] - math.sin(t) * L)
-            pygame.draw.line(c.surface, (255, 255, 255), sc, end, 8)
-            prims.arrow(c.surface, [sc, end], col, 4, 14.0)
-        prims.outlined_text(c.surface, f"{rec['unit']} turns to face {rec['enemy']}",
-                            c.theme.font_label, (20, 90, 40), (255, 255, 255), (sc[0], sc[1] + 22))
+            end = (at[0] + math.cos(t) * L, at[1] - math.sin(t) * L)
+            pygame.draw.line(c.surface, (255, 255, 255), at, end, 8)
+            prims.arrow(c.surface, [at, end], col, 4, 14.0)
+            if not turned and col != (130, 130, 130):
+                mid = ((at[0] + end[0]) / 2, (at[1] + end[1]) / 2)
+                prims.cross(c.surface, mid, 12, (255, 255, 255), 8)
+                prims.cross(c.surface, mid, 10, col, 4)
+        text = (f"{rec['unit']} turns to face {rec['enemy']}" if turned else
+                f"{rec['unit']} cannot turn to face {rec['enemy']}: {rec.get('reason', '')}")
+        prims.outlined_text(c.surface, text, c.theme.font_label,
+                            (20, 90, 40) if turned else (150, 20, 20), (255, 255, 255),
+                            (ec[0], ec[1] + 22))
 
 
 def draw_notes(c: Canvas, value: list) -> None:
@@ -299,16 +374,19 @@ def draw_notes(c: Canvas, value: list) -> None:
     t = c.theme
     lines = [("Key", t.font_small)]
     colours = [PANEL_TEXT]
-    for kind in ("front", "support", "flank", "lance", "duel"):
+    for kind in ("front", "support", "flank", "lance", "commander", "duel"):
         lines.append((f"  o {KIND_NAMES[kind]}", t.font_small))
-        colours.append(shade(KIND_COLOURS[kind], 0.8))
-    lines.append(("  edges: front green, flank amber, rear red; thick = touched", t.font_small))
+        colours.append(KIND_RIMS.get(kind) or shade(KIND_COLOURS[kind], 0.55 if kind == "support" else 0.8))
+    lines.append((f"  {SIDE_KEY}", t.font_small))
     colours.append((70, 70, 70))
     for note in value or []:
         lines.append((f"- {note}", t.font_small))
         colours.append((120, 40, 40))
     _stack(c, lines, colours, (150, 150, 150), "right")
 
+
+# imported last: steps.py imports the drawer modules (challenges.py uses ``_stack`` from here)
+from tabletop.render.steps import register_drawer  # noqa: E402
 
 for _key, _fn in (("rnf_units", draw_units), ("rnf_attacks", draw_attacks),
                   ("rnf_score", draw_score), ("rnf_break", draw_break), ("rnf_flee", draw_flee),

@@ -42,17 +42,20 @@ from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.footprints import base_polygon, reach_polygon
 from tabletop.render import prims
 from tabletop.render.board import Canvas, board_canvas, draw_base, ring_model
+from tabletop.render.framing import FocusFn, action_points, frame_box, register_focus, view_for_box
 from tabletop.render.image import save_png
+from tabletop.render.inset import draw_inset, draw_scale_bar, inset_size, scale_bar_size
 from tabletop.render.theme import DEFAULT_THEME, Theme, shade
 from tabletop.render.view import View
+from tabletop.rules.describe import describe, roller, words
 
 DrawFn = Callable[[Canvas, Any], None]
 
 DEFAULT_STEP_OVERLAYS = frozenset({"contact", "coherency", "overlaps"})
 """Named default: overlays shown in teaching frames."""
 
-CAPTION_EVENTS = 6
-"""Named default: how many of a step's last events the caption lists."""
+CAPTION_EVENTS = 7
+"""Named default: how many event sentences a caption lists (the most telling, see ``caption_sentences``)."""
 
 FRAME_SIZE = (1400, 1000)
 """Named default: pixel size of saved frames."""
@@ -60,11 +63,14 @@ FRAME_SIZE = (1400, 1000)
 _DRAWERS: dict[str, tuple[DrawFn, str]] = {}
 
 
-def register_drawer(key: str, fn: DrawFn, layer: str = "over") -> DrawFn:
+def register_drawer(key: str, fn: DrawFn, layer: str = "over", focus: FocusFn | None = None) -> DrawFn:
     """Teach ``draw_step`` a ``step.draw`` key: ``fn(canvas, value)``.
 
     ``layer`` is ``"under"`` (before the bases) or ``"over"`` (after them,
     before the unit labels).  Registering a key again replaces its drawer.
+    ``focus(step, value) -> [(x, y), ...]`` (inches), when given, tells the
+    per-step framing of ``save_frames`` where the key's drawing lies
+    (``framing.register_focus``); without it the key does not move the window.
 
     Raises
     ------
@@ -74,6 +80,8 @@ def register_drawer(key: str, fn: DrawFn, layer: str = "over") -> DrawFn:
     if layer not in ("under", "over"):
         raise ValueError(f"layer must be 'under' or 'over', got {layer!r}")
     _DRAWERS[key] = (fn, layer)
+    if focus is not None:
+        register_focus(key, focus)
     return fn
 
 
@@ -115,8 +123,17 @@ def _draw_arrows(c: Canvas, value: dict) -> None:
                             (mx + nx * off, my + ny * off))
 
 
+REACH_FILL_ALPHA = 26
+"""Named default: opacity (0-255) of the area the moving models can reach."""
+
+
 def _draw_reach(c: Canvas, value: dict) -> None:
+    """Where the moving models can reach: each model's reach (its base grown by the
+    distance) filled once as one area with a dashed edge round the whole of it, each
+    model's own outline faint inside, and the distance labelled once per distinct
+    distance above the top-most outline."""
     t = c.theme
+    shapes: dict[float, list[list[tuple[float, float]]]] = {}
     for mid, spec in (value or {}).items():
         x, y, dist = float(spec[0]), float(spec[1]), float(spec[2])
         m = _model_or_none(c, mid)
@@ -124,13 +141,27 @@ def _draw_reach(c: Canvas, value: dict) -> None:
             base, facing = parse_base("32mm"), 90.0
         else:
             base, facing = m.base, m.facing_deg
-        poly = reach_polygon(base, x, y, facing, dist)
-        pts = c.pts(poly.exterior.coords)
-        prims.fill_polygon(c.surface, pts, (*t.reach, 18))
-        prims.dashed_polyline(c.surface, pts, t.reach, 2, 9, 6, closed=True)
-        top = min(pts, key=lambda p: p[1])
-        prims.outlined_text(c.surface, f'{dist:g}"', t.font_small, t.reach, (255, 255, 255),
-                            (top[0], top[1] - 8))
+        shapes.setdefault(dist, []).append(c.pts(reach_polygon(base, x, y, facing, dist).exterior.coords))
+    for dist, polys in shapes.items():
+        area = prims.bbox([p for pts in polys for p in pts], 3).clip(c.surface.get_rect())
+        if area.w <= 0 or area.h <= 0:
+            continue
+        layer = pygame.Surface(area.size, pygame.SRCALPHA)
+        for pts in polys:
+            pygame.draw.polygon(layer, (*t.reach, 255), [(px - area.x, py - area.y) for px, py in pts])
+        edges = pygame.mask.from_surface(layer).connected_components()
+        layer.set_alpha(REACH_FILL_ALPHA)
+        c.surface.blit(layer, area.topleft)
+        if len(polys) > 1:
+            for pts in polys:
+                prims.outline(c.surface, pts, (*t.reach, 70), 1)
+        for comp in edges:
+            ring = [(px + area.x, py + area.y) for px, py in comp.outline(2)]
+            if len(ring) > 2:
+                prims.dashed_polyline(c.surface, ring, t.reach, 2, 9, 6, closed=True)
+        top = min((p for pts in polys for p in pts), key=lambda p: p[1])
+        prims.outlined_text(c.surface, f'{dist:g}" reach', t.font_small, t.reach, (255, 255, 255),
+                            (top[0], top[1] - 9))
 
 
 def _draw_lines(c: Canvas, value: Sequence) -> None:
@@ -223,52 +254,108 @@ for _key, _fn, _layer in (
 
 
 # ---------------------------------------------------------------- caption
-def _short(v: Any, limit: int = 40) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float):
-        s = f"{v:.2f}".rstrip("0").rstrip(".")
-    elif isinstance(v, dict):
-        s = f"{len(v)} entries"
-    elif isinstance(v, (list, tuple)):
-        s = "[" + ", ".join(_short(x, 12) for x in v[:8]) + (", ..." if len(v) > 8 else "") + "]"
-    else:
-        s = str(v)
-    return s if len(s) <= limit else s[:limit - 1] + "…"
+CAPTION_DETAIL_TYPES = frozenset({"wounded", "removed", "no_save"})
+"""Named default: event types the caption drops first when a step has more events than
+``CAPTION_EVENTS`` (the ``attacks_resolved`` summary names the models removed)."""
+
+CAPTION_CONTEXT_TYPES = frozenset({"combat_step", "pass", "phase_step"})
+"""Named default: event types the caption drops next (the frame's title says as much)."""
+
+CAPTION_NOUNS = {"wounded": ("wound", "wounds"), "removed": ("casualty", "casualties"),
+                 "no_save": ("wound with no save", "wounds with no save"),
+                 "roll": ("roll", "rolls"), "combat_step": ("combat step", "combat steps"),
+                 "pass": ("pass", "passes"), "phase_step": ("phase step", "phase steps")}
+"""Named default: how the caption counts the events it leaves out, by type."""
+
+CAPTION_WRAP_LINES = 2
+"""Named default: a long event sentence wraps onto at most this many caption lines."""
 
 
 def describe_event(ev) -> str:
-    """One line for an event: rolls as ``purpose: dice +mods vs target -> result``."""
-    data = dict(getattr(ev, "data", {}) or {})
-    if ev.type == "roll":
-        parts = [str(data.pop("purpose", "roll")) + ":"]
-        if "dice" in data:
-            parts.append(_short(data.pop("dice")))
-        mods = data.pop("modifiers", None)
-        if mods:
-            parts.append(f"mods {_short(mods)}")
-        if "target" in data and data["target"] is not None:
-            parts.append(f"vs {_short(data.pop('target'))}")
-        if "result" in data:
-            parts.append(f"-> {_short(data.pop('result'))}")
-        return " ".join(parts)
-    if ev.type in ("pile_in", "consolidate") and isinstance(data.get("moves"), dict):
-        moves = data.pop("moves")
-        rest = ", ".join(f"{k} {_short(v)}" for k, v in data.items())
-        return f"{ev.type}: {rest}, {len(moves)} model{'s' * (len(moves) != 1)} moved"
-    return f"{ev.type}: " + ", ".join(f"{k} {_short(v)}" for k, v in data.items())
+    """One sentence for an event: ``tabletop.rules.describe.describe`` (kept for callers
+    of the old name)."""
+    return describe(ev)
+
+
+def _roll_group_key(ev):
+    """Single-die rolls of one kind, player and target (a run of saves) share a key."""
+    if ev.type != "roll" or len(ev.get("dice") or []) != 1:
+        return None
+    kind = str(ev.get("purpose") or "roll").partition(": ")[0]
+    return (kind, ev.get("player"), ev.get("target"), tuple(sorted((ev.get("modifiers") or {}).items())))
+
+
+def _roll_group_text(evs) -> str:
+    """``Armour saves (orks): 8 rolls needing 6+ -> 1 saved, 7 failed.``"""
+    first = evs[0]
+    kind = str(first.get("purpose") or "roll").partition(": ")[0]
+    kinds = kind + ("s" if not kind.endswith(("s", ")")) else "")
+    target = first.get("target")
+    need = f" needing {target}+" if isinstance(target, int) else ""
+    mods = first.get("modifiers") or {}
+    mod = (", " + ", ".join(f"{k} {v:+d}" if isinstance(v, int) else f"{k} {v}" for k, v in mods.items())
+           if mods else "")
+    counts: dict[str, int] = {}
+    for e in evs:
+        counts[str(e.get("result"))] = counts.get(str(e.get("result")), 0) + 1
+    results = ", ".join(f"{n} {r}" for r, n in counts.items())
+    faces = " ".join(str(e["dice"][0]) for e in evs)
+    return f"{roller(kinds, first.get('player'))}{mod}: rolled {faces}{need} -> {results}."
+
+
+def caption_sentences(evs: Sequence) -> list[str]:
+    """The caption's sentences for a step's events, in order: each event in words
+    (``describe``), a run of single-die rolls of one kind (saves) as one sentence,
+    and - when there are more than ``CAPTION_EVENTS`` - the detail types
+    (``CAPTION_DETAIL_TYPES``) dropped first, then the context types
+    (``CAPTION_CONTEXT_TYPES``), then the earliest, with a last sentence
+    counting what was left out by type."""
+    groups: dict[tuple, list] = {}
+    for ev in evs:
+        key = _roll_group_key(ev)
+        if key is not None:
+            groups.setdefault(key, []).append(ev)
+    items: list[tuple[int, str, str]] = []   # (drop rank, sentence, event type)
+    done: set[tuple] = set()
+    for ev in evs:
+        key = _roll_group_key(ev)
+        if key is not None and len(groups[key]) > 1:
+            if key not in done:
+                done.add(key)
+                items.append((0, _roll_group_text(groups[key]), "roll"))
+            continue
+        text = describe(ev)
+        if text:
+            rank = 2 if ev.type in CAPTION_DETAIL_TYPES else 1 if ev.type in CAPTION_CONTEXT_TYPES else 0
+            items.append((rank, text, ev.type))
+    if len(items) <= CAPTION_EVENTS:
+        return [t for _, t, _ in items]
+    # keep the CAPTION_EVENTS - 1 most telling: lowest rank first, then the latest
+    order = sorted(range(len(items)), key=lambda k: (items[k][0], -k))
+    kept = sorted(order[:CAPTION_EVENTS - 1])
+    left: dict[str, int] = {}
+    for k, it in enumerate(items):
+        if k not in kept:
+            left[it[2]] = left.get(it[2], 0) + 1
+    return [items[k][1] for k in kept] + [f"Not shown here (see the log): {_counted(left)}."]
+
+
+def _counted(counts: dict[str, int]) -> str:
+    parts = []
+    for t, n in counts.items():
+        one, many = CAPTION_NOUNS.get(t, (None, None))
+        parts.append(f"{n} {one if n == 1 else many}" if one else f"{n} x {words(t).lower()}")
+    return ", ".join(parts)
 
 
 def caption_lines(step, events: Sequence | None, theme: Theme, width: int) -> list[tuple[str, int]]:
-    """The caption's ``(text, font size)`` lines: title, rule, the step's last events."""
+    """The caption's ``(text, font size)`` lines: title, rule, the step's events in words."""
     lines = [(prims.fit_text(step.title, theme.font_caption, width), theme.font_caption)]
     if step.rule:
         lines.append((prims.fit_text(step.rule, theme.font_small, width), theme.font_small))
-    evs = _step_events(step, events)
-    if len(evs) > CAPTION_EVENTS:
-        lines.append((f"... {len(evs) - CAPTION_EVENTS} earlier event(s)", theme.font_small))
-    for ev in evs[-CAPTION_EVENTS:]:
-        lines.append((prims.fit_text(describe_event(ev), theme.font_small, width), theme.font_small))
+    for text in caption_sentences(_step_events(step, events)):
+        for part in prims.wrap_text(text, theme.font_caption_text, width, CAPTION_WRAP_LINES):
+            lines.append((part, theme.font_caption_text))
     return lines
 
 
@@ -397,43 +484,147 @@ def focus_box(steps: Sequence, margin: float = FOCUS_MARGIN):
     return (x0, y0, x1, y1)
 
 
-def view_for_box(box, width_px: int, height_px: int, margin_px: int = 36, top_px: int = 0) -> View:
-    """A view showing the table rectangle ``box`` (inches) centred in the pixel area."""
-    x0, y0, x1, y1 = box
-    scale = min((width_px - 2 * margin_px) / max(1e-6, x1 - x0),
-                (height_px - 2 * margin_px) / max(1e-6, y1 - y0))
-    cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
-    return View(scale, width_px / 2.0 - cx * scale, top_px + height_px / 2.0 + cy * scale)
+FRAMINGS = ("step", "phase", "table")
+"""How ``save_frames`` frames its pictures: each step round its own action (with an
+inset of the whole table when zoomed), every step round the action of all of them
+(the single view of old), or always the whole table."""
+
+DEFAULT_FRAMING = "step"
+"""Named default: ``save_frames`` zooms each frame to its own step."""
+
+SCALE_BAR_ROOM_PX = 240
+"""Named default: the longest a zoomed frame's scale bar may be, pixels."""
+
+FRAME_MARGIN_PX = 36
+"""Named default: pixels kept round the table rectangle a frame shows."""
+
+
+def _inset_corner(board: pygame.Surface, size: tuple[int, int], view: View, pts, pad: int = 10,
+                  taken: Sequence[pygame.Rect] = ()) -> pygame.Rect:
+    """Where a thumbnail (or the scale bar) of ``size`` goes on the drawn ``board``: of the
+    corners not overlapping ``taken``, the one covering the fewest action points
+    (screen), then the least drawn detail (colour edges: plates, labels, bases),
+    bottom right when it is a tie."""
+    w, h = size
+    area = board.get_rect()
+    corners = [pygame.Rect(area.right - w - pad, area.bottom - h - pad, w, h),
+               pygame.Rect(area.right - w - pad, area.top + pad, w, h),
+               pygame.Rect(area.left + pad, area.bottom - h - pad, w, h),
+               pygame.Rect(area.left + pad, area.top + pad, w, h)]
+    corners = [r for r in corners if r.collidelist(list(taken)) < 0] or corners
+    screen = [view.to_screen(x, y) for x, y in pts]
+
+    def cost(r: pygame.Rect) -> tuple[int, int]:
+        big = r.inflate(40, 40)
+        inside = sum(big.collidepoint(p) for p in screen)
+        clip = r.clip(area)
+        if clip.w < 8 or clip.h < 8:
+            return inside, 0
+        px = pygame.surfarray.array3d(board.subsurface(clip))[::4, ::4].astype(int)
+        edges = int((abs(px[1:] - px[:-1]).sum(axis=2) > 60).sum() + (abs(px[:, 1:] - px[:, :-1]).sum(axis=2) > 60).sum())
+        return inside, edges // 8      # a few stray edges (grid lines) do not decide
+    return min(corners, key=cost)
+
+
+def frame_view(step, geo: Geometry, size: tuple[int, int], framing: str = DEFAULT_FRAMING,
+               phase_box=None, margin_px: int = FRAME_MARGIN_PX):
+    """``(view, box)`` for drawing ``step`` on a board area of ``size`` pixels:
+    ``box`` is the table rectangle (inches) shown when zoomed, else None (the
+    whole table).  ``framing`` is one of ``FRAMINGS``; ``phase_box`` the
+    ``focus_box`` of all steps, for ``"phase"``.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``framing``.
+    """
+    if framing not in FRAMINGS:
+        raise ValueError(f"framing must be one of {', '.join(FRAMINGS)}, got {framing!r}")
+    w, h = size
+    table = step.state.table
+    if framing == "step":
+        aspect = max(1, w - 2 * margin_px) / max(1, h - 2 * margin_px)
+        box = frame_box(step, geo, table.width, table.depth, aspect)
+    elif framing == "phase":
+        box = phase_box
+    else:
+        box = None
+    view = view_for_box(box or (0.0, 0.0, table.width, table.depth), w, h, margin_px)
+    return view, box
+
+
+def draw_frame(surface: pygame.Surface, step, events: Sequence | None = None, *,
+               framing: str = DEFAULT_FRAMING, overlays: Iterable[str] = DEFAULT_STEP_OVERLAYS,
+               theme: Theme | None = None, inset: bool = True, phase_box=None,
+               geo: Geometry | None = None):
+    """One teaching frame on the whole of ``surface``: the caption plate on top, the
+    board below it framed as ``framing`` says (``frame_view``), and - when zoomed -
+    a thumbnail of the whole table with the zoom rectangle and a scale bar.
+    Returns ``(view, box)`` (the view is relative to the board area below the
+    caption, whose top is ``caption_height`` pixels down).
+
+    Raises
+    ------
+    ValueError
+        An unknown overlay name or framing.
+    """
+    theme = theme or DEFAULT_THEME
+    w, h = surface.get_size()
+    geo = geo if geo is not None else snapshot(step.state)
+    top = caption_height(step, events, w, theme)
+    surface.fill(theme.background)
+    board_rect = pygame.Rect(0, top, w, max(1, h - top))
+    board = surface.subsurface(board_rect)
+    view, box = frame_view(step, geo, board_rect.size, framing, phase_box)
+    draw_step(board, step, view, geo=geo, theme=theme, events=events, overlays=overlays, caption=False)
+    if box is not None:
+        table = step.state.table
+        pts = action_points(step, geo)
+        taken = []
+        if inset:
+            where = _inset_corner(board, inset_size(w, table.width, table.depth), view, pts)
+            uid = (step.draw or {}).get("selected_unit")
+            focus = geo.unit_models(uid) if uid else ()
+            taken.append(draw_inset(board, step.state, where, box, theme=theme, focus=focus))
+        bar = _inset_corner(board, scale_bar_size(view, SCALE_BAR_ROOM_PX, theme), view, pts, taken=taken)
+        draw_scale_bar(board, view, bar.bottomleft, SCALE_BAR_ROOM_PX, theme=theme)
+    draw_caption(surface, step, events, theme)
+    return view, box
 
 
 def save_frames(steps: Sequence, folder: str, events: Sequence | None = None,
                 size: tuple[int, int] = FRAME_SIZE, *, overlays: Iterable[str] = DEFAULT_STEP_OVERLAYS,
-                theme: Theme | None = None, zoom: bool = True) -> list[str]:
+                theme: Theme | None = None, zoom: bool = True, framing: str = DEFAULT_FRAMING,
+                inset: bool = True) -> list[str]:
     """Write each step as ``folder/001-<slug of title>.png`` and return the paths.
 
-    Every frame shows the same part of the table, below its caption: with
-    ``zoom`` the area round everything the steps draw (``focus_box``), else
-    the whole table.  ``folder`` is made when missing.
+    Each frame is ``draw_frame``: its caption (the step's title, clause and
+    events in words) above the board.  ``framing`` (``FRAMINGS``): ``"step"``
+    zooms each frame to its own step's action (``framing.frame_box``; the whole
+    table for steps with none, such as a phase starting) with a thumbnail of
+    the whole table when zoomed (``inset``); ``"phase"`` shows every frame
+    round the action of all the steps (``focus_box``), the single view of old;
+    ``"table"`` always the whole table.  ``zoom=False`` is ``"table"``.
+    ``folder`` is made when missing.
 
     Raises
     ------
     OSError
         When the folder cannot be made or a frame cannot be written.
     ValueError
-        An unknown overlay name.
+        An unknown overlay name or framing.
     """
+    if framing not in FRAMINGS:
+        raise ValueError(f"framing must be one of {', '.join(FRAMINGS)}, got {framing!r}")
+    if not zoom:
+        framing = "table"
     os.makedirs(folder, exist_ok=True)
-    w, h = size
+    phase_box = focus_box(steps) if framing == "phase" else None
     paths = []
-    box = focus_box(steps) if zoom else None
-    top = max((caption_height(step, events, w, theme) for step in steps), default=0)
     for k, step in enumerate(steps, start=1):
-        table = step.state.table
-        view = view_for_box(box or (0.0, 0.0, table.width, table.depth), w, h - top, 36, top)
-        surface = pygame.Surface((w, h))
-        draw_step(surface, step, view, theme=theme, events=events, overlays=overlays, caption=False)
-        surface.fill((theme or DEFAULT_THEME).background, pygame.Rect(0, 0, w, top))
-        draw_caption(surface, step, events, theme)
+        surface = pygame.Surface(size)
+        draw_frame(surface, step, events, framing=framing, overlays=overlays, theme=theme, inset=inset,
+                   phase_box=phase_box)
         paths.append(save_png(surface, os.path.join(folder, f"{k:03d}-{slug(step.title)}.png")))
     return paths
 

@@ -145,6 +145,7 @@ class Theme:
     font_small: int = 16
     font_edge: int = 17
     font_caption: int = 24
+    font_caption_text: int = 19
 
     def terrain_style(self, kind: str) -> TerrainStyle:
         return self.terrain.get(kind, self.unknown_terrain)

@@ -7,4 +7,8 @@
 - ``gambit``: the Challenge Sub-phase (``challenge_subphase``, ``return_models``).
 - ``character_duel``, ``character``: character challenges in a rank-and-flank
   round (``challenge_step``, ``resolve_blows``, ``after_round``).
+- ``wording``: every challenge event in words, registered with
+  ``tabletop.rules.describe`` on import (frames' captions, the CLI).
 """
+
+from tabletop.rules.challenges import wording  # noqa: F401  (registers the challenge sentences)

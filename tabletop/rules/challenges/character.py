@@ -15,7 +15,17 @@ hook, called per engagement after Impact Hits and before blows
   enemy (a model of its unit not in contact trades places with it -
   ``geometry.placement.swap_out_of_contact``), cannot attack this round and
   lends no Leadership (Discipline) this turn (``lends_discipline``); the
-  challenger fights normally.
+  challenger fights normally.  How long that lasts: named default
+  ``DISGRACE_LASTS``.  A ``tabletop fight`` run is one turn's combat phase:
+  one round of every engagement.  So "that round" and "that turn" are this
+  run: the status ``disgraced`` is written at the refusal, read by this
+  round's blows (``rnf_hooks.direct``) and break test
+  (``rank_and_flank.breaks.discipline_of``), and cleared once the round of
+  its engagement is over (``end_disgrace``, event ``status_removed``: the
+  turn's End phase follows the combat phase).  A map written by ``-o``
+  therefore never marks "refused this turn"; a ``disgraced`` status read from
+  a map (hand-written, or by an older version) is from an earlier turn and
+  is cleared, with the same event, before the round's challenge is issued.
 - ¶4 a character that cannot be moved out of base contact cannot refuse:
   named default ``NOMINEE_WHO_CANNOT_REFUSE``: when every character who
   could accept is stuck in contact, "refuse" is not an option (a scripted
@@ -63,6 +73,7 @@ from tabletop.rules.challenges.characters import (
     challenge_partner,
     characteristic,
     is_character,
+    not_a_candidate,
     on_table,
 )
 
@@ -73,7 +84,11 @@ RULE_CANNOT_REFUSE = "character-challenge.txt ¶4"
 RULE_FIGHT = "character-challenge.txt ¶5"
 RULE_CONTINUE = "character-challenge.txt ¶7"
 
+RULE_DISGRACE_ENDS = "character-challenge.txt ¶3 (can't attack that round; no Leadership that turn)"
+
 NOMINEE_WHO_CANNOT_REFUSE = "fights the challenge instead"
+DISGRACE_LASTS = ("the fight run that refused: the round of the refusal and that turn's break tests; "
+                  "cleared when its engagement's round is over (the End phase follows)")
 REFUSE_COST = Fraction(1)
 ISSUE_POLICY = "issue with the character whose worst expected score difference against the acceptors is >= 0"
 ACCEPT_POLICY = "accept with the best acceptor unless it expects to lose by more than REFUSE_COST"
@@ -136,6 +151,27 @@ def replaces_commander_duel(state: Battlefield) -> bool:
 def lends_discipline(model) -> bool:
     """A character that retired in disgrace lends no Leadership (Discipline) this turn (¶3)."""
     return DISGRACED not in model.status
+
+
+def end_disgrace(state: Battlefield, units, log=None, why: str = "its round is over") -> Battlefield:
+    """Clear the ``disgraced`` status of every model of ``units`` (named default ``DISGRACE_LASTS``).
+
+    Called when an engagement's round is over (the refusal's round and turn
+    end: the End phase follows the combat phase) and, for a status read from
+    a map, before the round's challenge.  Emits ``status_removed`` {model,
+    status, reason} per model, rule ``RULE_DISGRACE_ENDS``.
+    """
+    changed = []
+    for uid in units:
+        if not state.has_unit(uid):
+            continue
+        for m in state.unit(uid).models:
+            if DISGRACED in m.status:
+                changed.append(replace(m, status=tuple(s for s in m.status if s != DISGRACED),
+                                       written=m.written | {"status"}))
+                if log is not None:
+                    log.emit("status_removed", RULE_DISGRACE_ENDS, model=m.id, status=DISGRACED, reason=why)
+    return state.with_models(changed) if changed else state
 
 
 # ------------------------------------------------------------------ from the table
@@ -228,8 +264,7 @@ def challenge_step(state: Battlefield, combat, dice, decisions, log,
         default = best if vals[best] >= 0 else "none"
         v = decisions.choose(who, "issue_challenge", mine + ["none"], default=default, rule=RULE_ISSUE,
                              context={"combat": list(combat)},
-                             why_not=lambda x, m=mine: f"{x!r} is not a character of yours with an enemy "
-                                                       f"character to answer it ({', '.join(m)})")
+                             why_not=lambda x, w=who: _why_not_issuer(state, combat, w, x))
         if v != "none":
             ch.challenger, ch.issuer = v, who
             break
@@ -248,7 +283,8 @@ def challenge_step(state: Battlefield, combat, dice, decisions, log,
         if str(x).lower() == "refuse":
             return ("cannot refuse: no character who could accept can be moved out of base contact "
                     f"(¶4: {', '.join(acceptors)})")
-        return f"{x!r} cannot accept: its unit is not in base contact with {ch.challenger}'s unit"
+        return (not_a_candidate(state, x, other, combat)
+                or f"{x!r} cannot accept: its unit is not in base contact with {ch.challenger}'s unit (¶2)")
 
     ans = decisions.choose(other, "accept_challenge", options, default=default, rule=RULE_ACCEPT, why_not=why)
     if ans == "refuse":
@@ -256,7 +292,9 @@ def challenge_step(state: Battlefield, combat, dice, decisions, log,
                                              characteristic(state.model(m).profile, "Discipline", "Ld",
                                                             default=0) or 0))
         nominee = decisions.choose(ch.issuer, "disgrace", acceptors, default=dflt, rule=RULE_REFUSE,
-                                   why_not=lambda x: f"{x!r} could not have accepted ({', '.join(acceptors)})")
+                                   why_not=lambda x: "it could not have accepted: " + (
+                                       not_a_candidate(state, x, other, combat)
+                                       or f"{x!r}'s unit is not in base contact with {ch.challenger}'s unit (¶2)"))
         if nominee not in refusable:
             log.emit("cannot_refuse", RULE_CANNOT_REFUSE, model=nominee,
                      reason="no model of its unit out of base contact can take its place: it must fight")
@@ -279,6 +317,13 @@ def challenge_step(state: Battlefield, combat, dice, decisions, log,
     log.emit("challenge_accepted", RULE_ACCEPT, player=other, challenged=ans, forced=ch.forced)
     state, ch = _into_contact(state, geom, ch, log)
     return state, ch
+
+
+def _why_not_issuer(state: Battlefield, combat, player: str, value: Any) -> str:
+    """The exact reason ``value`` cannot issue ``player``'s challenge in ``combat`` (¶1)."""
+    return (not_a_candidate(state, value, player, combat)
+            or f"{value!r} cannot issue a challenge: no enemy character's unit is in base contact "
+               f"with its unit, so none could answer it (¶1-¶2)")
 
 
 def _arrows(a: str | None, b: str, state: Battlefield) -> dict:

@@ -128,3 +128,32 @@ def on_table(state, model_id: str) -> bool:
         return True
     except KeyError:
         return False
+
+
+def not_a_candidate(state, value, player: str, combat, *, fought=frozenset(),
+                    vehicles_barred: bool = False) -> str | None:
+    """Why ``value`` cannot be ``player``'s character in ``combat`` - the first reason that
+    applies - or None when it can (the caller adds its own last condition).
+
+    In order: it already fought a challenge this phase (``fought``); no such
+    model on the table; it belongs to the other player; it is not a character
+    (``CHARACTER_ROLES``/``CHARACTER_KEYWORDS``); a Vehicle or Automata (when
+    ``vehicles_barred``); its unit is not in this combat.  Used for the exact
+    reason of a ``decision_overridden`` event.
+    """
+    mid = str(value)
+    if mid in fought:
+        return f"{mid!r} has already fought a challenge this phase"
+    if "/" not in mid or not on_table(state, mid):
+        return f"{mid!r} is no model on the table"
+    m = state.model(mid)
+    owner = state.owner(mid)
+    if owner != player:
+        return f"{mid!r} is {owner}'s model, not one of {player}'s"
+    if not is_character(m):
+        return f"{mid!r} is not a character (a commander, a champion or a Paragon)"
+    if vehicles_barred and any(m.has(k) for k in NOT_IN_CHALLENGES):
+        return f"{mid!r} is a Vehicle or Automata: it takes no part in challenges"
+    if m.unit_id not in tuple(combat):
+        return f"{mid!r}'s unit {m.unit_id} is not in this combat ({', '.join(combat)})"
+    return None

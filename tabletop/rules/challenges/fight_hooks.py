@@ -5,21 +5,24 @@ more steps (named default ``SUBPHASE_PLACE``): the Challenge Sub-phase after
 the pile-in step (12.02) and before the Fight step (12.04) - "before the rest
 of the units clash" - and the Resolution (returning the models set aside)
 after the Fight step and before consolidation (12.07), so returned models
-are on the table when units consolidate.  Without the option both steps do
-nothing.
+are on the table when units consolidate; and, last of all (after 12.09), the
+End Phase's removal of Disgraced statuses (``gambit.end_phase``, named default
+``gambit.DISGRACED_ENDS``: the run's map must not carry them into a later
+phase).  Without the option these steps do nothing.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tabletop.rules.challenges.gambit import challenge_subphase, return_models
+from tabletop.rules.challenges.gambit import RULE_END, challenge_subphase, end_phase, return_models
 
 if TYPE_CHECKING:
     from tabletop.rules.fight_phase.context import PhaseContext
 
 R_SUBPHASE = "gambit-challenge.txt (Challenge Sub-phase)"
 R_RESOLUTION = "gambit-challenge.txt Resolution Sub-phase"
+R_END = RULE_END
 SUBPHASE_PLACE = "after pile-in (12.02), before the Fight step (12.04); Resolution before 12.07"
 
 
@@ -44,3 +47,13 @@ def resolution_step(ctx: PhaseContext) -> None:
     ctx.state = return_models(ctx.state, sub, ctx.log)
     ctx.log.emit("challenge_points", R_RESOLUTION, points=sub.points(),
                  text="combat resolution points earned in the Challenge Sub-phase")
+
+
+def end_step(ctx: PhaseContext) -> None:
+    """After the Fight phase: the End Phase removes every Disgraced status (``gambit.end_phase``)."""
+    if ctx.state.rules.challenges != "gambit":
+        return
+    if any("disgraced" in m.status for m in ctx.state.models()):
+        ctx.log.emit("phase_step", R_END, step="disgraced_end", title="End Phase: Disgraced removed",
+                     player=ctx.active)
+        ctx.state = end_phase(ctx.state, ctx.log)

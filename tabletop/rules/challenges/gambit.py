@@ -23,17 +23,25 @@ or into base contact with an enemy unit it was locked with if its unit is
 gone - spots found by ``geometry.placement.find_return_spot``.
 
 Disgraced (named default ``DISGRACED_READS``): the status is written on the
-model (``status = ["disgraced"]``, kept in the map ``-o`` writes, since the End
-Phase is not part of a fight); its halved WS and Ld apply wherever a WS or Ld
-characteristic is read (a later challenge: ``duellist.py``); its unit counts
-as under a status for outside support.  The fight-phase attack sequence reads
-a weapon's roll needed, not a WS characteristic, so it is not changed there.
+model (``status = ["disgraced"]``); its halved WS and Ld apply wherever a WS or
+Ld characteristic is read (a later challenge: ``duellist.py``); its unit
+counts as under a status for outside support.  The fight-phase attack
+sequence reads a weapon's roll needed, not a WS characteristic, so it is not
+changed there.  How long it lasts (named default ``DISGRACED_ENDS``): the
+text removes it "in the End Phase of the same Player Turn"; a ``fight`` run
+resolves the Fight phase, and the next run on the map it writes is a later
+phase, after this turn's End Phase.  So the run's last step (``end_phase``,
+after 12.09) removes it with a ``status_removed`` event naming the clause, and
+``-o`` never writes it.  A ``disgraced`` status read from a map is taken as
+gained earlier in this phase: it applies during the run and is removed at
+its end the same way.
 
 Named defaults: ``ISSUE_ORDER``; ``PROLONG_LIMIT`` (the default policy does
 not prolong past this many rounds) and ``HARD_ROUND_LIMIT`` (the text sets
 no limit; a scripted run that keeps prolonging ends here with an event);
 ``ISSUE_POLICY``/``ACCEPT_POLICY``/``DISGRACE_POLICY`` (below);
-``RESOLUTION_AFTER = "fight step"`` (models return after 12.04 and before
+``RESOLUTION_AFTER = "fight step"
+RETURN_ORDER = "challenger then challenged, nearest where each stood; one not engaged is placed again once all are back"`` (models return after 12.04 and before
 consolidation).  Eligibility: ``characters.GAMBIT_ELIGIBILITY``.
 """
 
@@ -46,13 +54,15 @@ from typing import Any
 
 from tabletop.board.state import Battlefield, Model, Unit
 from tabletop.geometry import snapshot
-from tabletop.geometry.placement import find_return_spot
+from tabletop.geometry.placement import AsideBox, aside_box, find_return_spot
 from tabletop.rules.challenges import odds
 from tabletop.rules.challenges.characters import (
     DISGRACED,
+    GAMBIT_ELIGIBILITY,
     can_fight_challenges,
     characteristic,
     has_status,
+    not_a_candidate,
     on_table,
 )
 from tabletop.rules.challenges.duellist import Duellist, duellist
@@ -84,8 +94,10 @@ ACCEPT_POLICY = "accept with the best acceptor unless it expects to lose more th
 REFUSE_COST = Fraction(1)
 DISGRACE_POLICY = "the eligible enemy model with the highest Leadership, then Weapon Skill"
 RESOLUTION_AFTER = "fight step"
+RETURN_ORDER = "challenger then challenged, nearest where each stood; one not engaged is placed again once all are back"
 WALKER_COUNTS = 5
 DISGRACED_READS = "where a WS or Ld characteristic is read; the unit counts as under a status"
+DISGRACED_ENDS = "at the end of the fight run (the turn's End Phase follows; a later run is a later phase)"
 
 
 @dataclass
@@ -103,6 +115,7 @@ class GambitChallenge:
     origin: dict[str, tuple[float, float]] = field(default_factory=dict)
     locked_with: dict[str, tuple[str, ...]] = field(default_factory=dict)
     aside: dict[str, tuple[float, float]] = field(default_factory=dict)
+    aside_box: tuple[float, float, float, float] | None = None
     rounds: list[dict[str, Any]] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     winner: str | None = None
@@ -189,16 +202,10 @@ def outside_support(state: Battlefield, combat: list[str] | tuple[str, ...], pla
     return n // 5, counted, "engaged"
 
 
-def _aside_spots(state: Battlefield, combat, a: Model, b: Model) -> dict[str, tuple[float, float]]:
-    """Where frames draw the set-aside pair: beside the combat, in base contact (not on the table's state)."""
-    xs = [m.x for uid in combat if state.has_unit(uid) for m in state.unit(uid).models] or [a.x]
-    ys = [m.y for uid in combat if state.has_unit(uid) for m in state.unit(uid).models] or [a.y]
-    ra, rb = max(a.base.along, a.base.across) / 2, max(b.base.along, b.base.across) / 2
-    x = max(xs) + 3.0 + ra
-    if x + ra + 2 * rb > state.table.width:
-        x = min(xs) - 3.0 - ra - 2 * rb
-    y = sum(ys) / len(ys)
-    return {a.id: (x, y), b.id: (x + ra + rb, y)}
+def _aside_spots(state: Battlefield, combat, a: Model, b: Model, taken=()) -> AsideBox:
+    """Where frames draw the set-aside pair (not on the table's state): in base contact inside a
+    box beside the combat over no base and no other pair's box (``geometry.placement.aside_box``)."""
+    return aside_box(state, combat, [a, b], skip=(a.id, b.id), avoid=taken)
 
 
 def _put_back(state: Battlefield, model: Model, template: Unit, index: int) -> Battlefield:
@@ -264,8 +271,7 @@ def _combat(state, combat, dice, decisions, log, sub: ChallengeSubphase) -> Batt
         default = best if vals[best] >= 0 else "none"
         value = decisions.choose(who, "issue_challenge", mine + ["none"], default=default,
                                  rule=RULE_DECLARE, context={"combat": list(combat)},
-                                 why_not=lambda v, m=mine: f"{v!r} is not an eligible model of yours in this combat "
-                                                           f"({', '.join(m)})")
+                                 why_not=lambda v, w=who: _why_not_eligible(state, combat, w, v, sub.fought))
         if value != "none":
             issuer, challenger = who, value
             break
@@ -279,14 +285,15 @@ def _combat(state, combat, dice, decisions, log, sub: ChallengeSubphase) -> Batt
     default = best if vals[best] <= REFUSE_COST else "refuse"
     answer = decisions.choose(other, "accept_challenge", theirs + ["refuse"], default=default,
                               rule=RULE_DECLARE,
-                              why_not=lambda v: f"{v!r} is not eligible to accept ({', '.join(theirs)})")
+                              why_not=lambda v: _why_not_eligible(state, combat, other, v, sub.fought))
     ch = GambitChallenge(combat, challenger, None if answer == "refuse" else answer, (issuer, other))
     sub.challenges.append(ch)
     if answer == "refuse":
         dflt = max(theirs, key=lambda m: (characteristic(state.model(m).profile, "Ld", default=0) or 0,
                                           characteristic(state.model(m).profile, "WS", default=0) or 0))
         who = decisions.choose(issuer, "disgrace", theirs, default=dflt, rule=RULE_DISGRACED,
-                               why_not=lambda v: f"{v!r} could not have accepted ({', '.join(theirs)})")
+                               why_not=lambda v: ("it could not have accepted: "
+                                                  + _why_not_eligible(state, combat, other, v, sub.fought)))
         m = state.model(who)
         state = state.with_models([replace(m, status=m.status + (DISGRACED,), written=m.written | {"status"})])
         ch.disgraced = who
@@ -306,7 +313,8 @@ def _combat(state, combat, dice, decisions, log, sub: ChallengeSubphase) -> Batt
         ch.unit_index[m.id] = order.index(m.unit_id)
         ch.locked_with[m.id] = tuple(u for u in geom.engaged_units(m.unit_id) if u in combat)
         sub.fought.add(m.id)
-    ch.aside = _aside_spots(state, combat, a, b)
+    spot = _aside_spots(state, combat, a, b, [c.aside_box for c in sub.challenges if c.aside_box])
+    ch.aside, ch.aside_box = dict(spot.centres), spot.box
     state = state.without_models([a.id, b.id])
     log.emit("set_aside", RULE_DECLARE, models=[a.id, b.id], combat=list(combat))
     log.step("Challenge: set aside", RULE_DECLARE, state, **_draw_challenge(ch, state))
@@ -314,14 +322,24 @@ def _combat(state, combat, dice, decisions, log, sub: ChallengeSubphase) -> Batt
     return state
 
 
+def _why_not_eligible(state: Battlefield, combat, player: str, value: Any, fought) -> str:
+    """The exact reason ``value`` is not an eligible model of ``player`` in ``combat`` (``GAMBIT_ELIGIBILITY``)."""
+    return (not_a_candidate(state, value, player, combat, fought=fought, vehicles_barred=True)
+            or f"{value!r} is not eligible ({'; '.join(GAMBIT_ELIGIBILITY)})")
+
+
 def _draw_challenge(ch: GambitChallenge, state: Battlefield | None = None) -> dict[str, Any]:
     """Draw keys every challenge step carries: ``challenge`` (the pair set aside beside the
     combat: models, where to draw them, who was removed) and ``focus`` (points to keep in view)."""
     pts = [list(p) for p in ch.aside.values()] + [list(p) for p in ch.origin.values()]
+    if ch.aside_box is not None:
+        x0, y0, x1, y1 = ch.aside_box
+        pts += [[x0, y0], [x1, y1]]
     if state is not None:
         pts += [[m.x, m.y] for uid in ch.combat if state.has_unit(uid) for m in state.unit(uid).models]
     return {"challenge": {"challenger": ch.challenger, "challenged": ch.challenged,
                           "combat": list(ch.combat), "models": dict(ch.models), "aside": dict(ch.aside),
+                          "box": list(ch.aside_box) if ch.aside_box else None,
                           "removed": list(ch.removed), "players": list(ch.players)},
             "focus": pts}
 
@@ -481,24 +499,41 @@ def return_models(state: Battlefield, sub: ChallengeSubphase, log) -> Battlefiel
     Each goes back to its unit: in coherency with at least one other model of
     it and engaged with an enemy unit wherever possible; if its unit is gone,
     in base contact with an enemy model of a unit it was locked with at the
-    start of the Challenge Sub-phase.  Emits ``returned`` {model, at,
-    engaged}.  A model with no legal spot stays where it stood before (event
-    says so).
+    start of the Challenge Sub-phase.  A model with no legal spot stays where
+    it stood before (the event says so).
+
+    Order (named default ``RETURN_ORDER``): challenge by challenge, the
+    Challenger then the Challenged, each nearest where it stood; once all are
+    back, a model that is not engaged is placed again if an engaged spot is
+    now open (an enemy returned after it: "engaged wherever possible").  The
+    ``returned`` events {model, at, engaged, unit_left} come after every model
+    is placed, ``engaged`` read from the final table.
     """
-    for ch in sub.challenges:
-        for m in ch.survivors:
-            spot = find_return_spot(state, m, state.owner(m.id) if state.has_unit(m.unit_id)
-                                    else ch.units[m.id].player, ch.locked_with.get(m.id, ()),
+    pending = [(ch, m) for ch in sub.challenges for m in ch.survivors]
+    notes: dict[str, str] = {}
+    for ch, m in pending:
+        state, note = _return_one(state, ch, m, state.owner(m.id) if state.has_unit(m.unit_id)
+                                  else ch.units[m.id].player)
+        if note:
+            notes[m.id] = note
+    if pending:
+        geom = snapshot(state)
+        for ch, m in pending:
+            if m.id in notes or geom.model_engaged(m.id):
+                continue
+            here = state.model(m.id)
+            spot = find_return_spot(state, here, state.owner(m.id), ch.locked_with.get(m.id, ()),
                                     prefer=ch.origin[m.id])
-            if spot is None:
-                at, engaged, note = ch.origin[m.id], False, "no legal spot found: left where it stood"
-            else:
-                at, engaged, note = spot.at, spot.engaged, None
-            state = _put_back(state, m.moved_to(*at), ch.units[m.id], ch.unit_index[m.id])
-            ev = {"model": m.id, "at": [round(at[0], 4), round(at[1], 4)], "engaged": engaged,
-                      "unit_left": state.has_unit(m.unit_id) and len(state.unit(m.unit_id).models) > 1}
-            if note:
-                ev["note"] = note
+            if spot is not None and spot.engaged and spot.at != here.at:
+                state = state.with_models([here.moved_to(*spot.at)])
+                geom = snapshot(state)
+        for _, m in pending:
+            at = state.model(m.id).at
+            ev = {"model": m.id, "at": [round(at[0], 4), round(at[1], 4)],
+                  "engaged": bool(geom.model_engaged(m.id)),
+                  "unit_left": len(state.unit(m.unit_id).models) > 1}
+            if m.id in notes:
+                ev["note"] = notes[m.id]
             log.emit("returned", RULE_RESOLUTION, **ev)
     if sub.set_aside:
         back = {m.id: {"at": list(state.model(m.id).at), "from": list(ch.origin[m.id])}
@@ -508,16 +543,33 @@ def return_models(state: Battlefield, sub: ChallengeSubphase, log) -> Battlefiel
     return state
 
 
+def _return_one(state: Battlefield, ch: GambitChallenge, m: Model, player: str) -> tuple[Battlefield, str | None]:
+    """Place one set-aside model (``find_return_spot``); (new state, a note when no legal spot)."""
+    spot = find_return_spot(state, m, player, ch.locked_with.get(m.id, ()), prefer=ch.origin[m.id])
+    note = None
+    if spot is None:
+        at, note = ch.origin[m.id], "no legal spot found: left where it stood"
+    else:
+        at = spot.at
+    return _put_back(state, m.moved_to(*at), ch.units[m.id], ch.unit_index[m.id]), note
+
 
 def end_phase(state: Battlefield, log=None) -> Battlefield:
-    """The End Phase: the Disgraced status goes without a test."""
+    """Remove every Disgraced status, without a test (``DISGRACED_ENDS``; ``RULE_END``).
+
+    Run as the last step of a ``fight`` run (``fight_hooks.end_step``).  Emits
+    ``status_removed`` {model, status, reason} per model.
+    """
     changed = []
     for m in state.models():
         if DISGRACED in m.status:
-            changed.append(replace(m, status=tuple(s for s in m.status if s != DISGRACED)))
+            changed.append(replace(m, status=tuple(s for s in m.status if s != DISGRACED),
+                                   written=m.written | {"status"}))
             if log is not None:
-                log.emit("status_removed", RULE_END, model=m.id, status=DISGRACED)
-    return state.with_models(changed)
+                log.emit("status_removed", RULE_END, model=m.id, status=DISGRACED,
+                         reason="removed in the End Phase of the same Player Turn, without a test: "
+                                "the fight run ends the phase, the End Phase follows")
+    return state.with_models(changed) if changed else state
 
 
 def duellists_of(ch: GambitChallenge) -> dict[str, Duellist]:

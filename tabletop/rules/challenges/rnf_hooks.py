@@ -2,7 +2,9 @@
 
 Only with ``[rules] challenges = "character"``; every hook returns at once otherwise.
 
-- before the round is planned (``add_before_plan``): ``character.challenge_step``
+- before the round is planned (``add_before_plan``): a ``disgraced`` status
+  read from the map is from an earlier turn and is cleared
+  (``character.end_disgrace``); then ``character.challenge_step``
   - a challenge is issued "at the start of a round of close combat, before any
   blows are struck but after Impact Hits" (¶1; this combat text has no Impact
   Hits), and refusing or accepting may move models, so the round is planned on
@@ -18,7 +20,9 @@ Only with ``[rules] challenges = "character"``; every hook returns at once other
   combat score from the challenge (capped overkill, ¶6) to ``ctx.score_extra``
   as a "challenge" item.  Breath Weapons, Impact Hits and Stomps are not
   modelled by this combat text, so nothing of theirs is redirected.
-- after the round (``add_after_round``): ``character.clear_finished``.
+- after the round (``add_after_round``): ``character.clear_finished``, and the
+  refusal's ``disgraced`` status is cleared (``character.DISGRACE_LASTS``: its
+  round and its turn are over; the End phase follows), so ``-o`` never writes it.
 
 ``rank_and_flank/__init__`` imports this module once its own modules are
 loaded; ``character`` (which reads the rank-and-flank roll code) is imported
@@ -48,7 +52,9 @@ def issue(state, units, dice, decisions, log):
     """¶1-¶5: issue, accept or refuse; the state after any move."""
     if not _on(state):
         return state
-    from tabletop.rules.challenges.character import challenge_step, clear_finished
+    from tabletop.rules.challenges.character import challenge_step, clear_finished, end_disgrace
+    state = end_disgrace(state, units, log, why="read from the map: refused in an earlier turn, "
+                                                "whose End phase is over")
     state = clear_finished(state, units)
     state, _ = challenge_step(state, units, dice, decisions, log)
     return state
@@ -128,5 +134,7 @@ def carry_on(state, units, log):
     """¶7: a challenge both survived goes on; one that ended is cleared."""
     if not _on(state):
         return state
-    from tabletop.rules.challenges.character import clear_finished
-    return clear_finished(state, units, log)
+    from tabletop.rules.challenges.character import clear_finished, end_disgrace
+    state = clear_finished(state, units, log)
+    return end_disgrace(state, units, log, why="the round of the refusal and its turn are over "
+                                               "(the End phase follows the combat phase)")

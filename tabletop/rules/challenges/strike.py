@@ -102,6 +102,9 @@ def focus_modifiers(d: Duellist, weapon: Weapon, g: Gambit, support: int,
 
     ``support``: the outside support bonus counted from the table;
     ``banked``: Guard Up's bonus from enemy misses last Strike Step.
+    ``"outside support"`` is always among the modifiers, 0 when there is none
+    or a gambit drops it (then it is named in the dropped list), so every
+    Focus Roll shows what the table gave.
     """
     mods: dict[str, int] = {"Initiative": d.i + weapon.initiative_mod}
     if d.heavy:
@@ -113,18 +116,20 @@ def focus_modifiers(d: Duellist, weapon: Weapon, g: Gambit, support: int,
         mods["Duellist's Edge"] = edge
     if d.light:
         mods["Light"] = 1
-    if support:
-        mods["outside support"] = support
+    mods["outside support"] = support
     if banked:
         mods["Guard Up"] = banked
     dropped = []
-    if g.no_outside_support and "outside support" in mods:
+    if g.no_outside_support and support:
         dropped.append("outside support")
-        del mods["outside support"]
+        mods["outside support"] = 0
     if g.no_bonus:
         for k in [k for k, v in mods.items() if v > 0 and k not in TEST_THE_FOE_KEEPS]:
             dropped.append(k)
-            del mods[k]
+            if k == "outside support":
+                mods[k] = 0
+            else:
+                del mods[k]
     return mods, dropped
 
 

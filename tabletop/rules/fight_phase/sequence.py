@@ -130,6 +130,8 @@ PHASE_STEPS: tuple[PhaseStep, ...] = (
     PhaseStep("resolution", "Resolution", challenges.R_RESOLUTION, challenges.resolution_step),
     PhaseStep("consolidate", "Consolidate", actions.R_CONSOLIDATE_STEP, actions.consolidate_step),
     PhaseStep("end", "End of the Fight phase", actions.R_END, actions.end_of_phase),
+    # challenges = "gambit" only: the End Phase removes Disgraced (tabletop.rules.challenges.fight_hooks)
+    PhaseStep("disgraced_end", "End Phase: Disgraced removed", challenges.R_END, challenges.end_step),
 )
 
 

@@ -19,6 +19,7 @@ Modules (each names its clause and its named defaults):
                  (``add_before_blows``, ``add_after_blows``)
 - ``phase``      ``fight``: the phase, engagement after engagement, with steps to draw
 - ``odds``       exact (or stated Monte Carlo) odds from the same code
+- ``wording``    the events in words (``describe`` and the CLI)
 """
 
 from tabletop.rules.rank_and_flank import odds as _odds
@@ -39,3 +40,6 @@ __all__ = ["RULESET", "RoundContext", "add_after_blows", "add_after_round", "add
 
 # character challenges (character-challenge.txt) plug into the round's hooks
 import tabletop.rules.challenges.rnf_hooks  # noqa: E402,F401
+
+# the events in words (describe / the frames' captions)
+import tabletop.rules.rank_and_flank.wording  # noqa: E402,F401

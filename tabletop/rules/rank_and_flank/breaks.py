@@ -82,7 +82,7 @@ def break_test(state: Battlefield, unit_id: str, form: UnitFormation, alive: set
     """Test one losing unit (or roll its crumble).  Rolls 2D6 (or a D3) with ``dice``."""
     player = state.unit(unit_id).player
     if P.unit_has(state, unit_id, *P.CRUMBLES, alive=alive):
-        w = dice.d3(purpose=f"{unit_id} crumbles", rule=C.CRUMBLE, player=player)
+        w = dice.d3(purpose=f"crumble: {unit_id}", rule=C.CRUMBLE, player=player)
         return BreakResult(unit_id, player, "crumble", [w], wounds=w, passed=True)
     disc, source = discipline_of(state, unit_id, alive)
     ranks = min(form.full_ranks_behind(P.rank_models(state, unit_id), alive), P.MAX_RANK_BONUS)
@@ -90,7 +90,7 @@ def break_test(state: Battlefield, unit_id: str, form: UnitFormation, alive: set
     diff = 0 if fearless else difference
     target = disc + ranks - diff
     mods = {"ranks": ranks, "score difference": -diff}
-    faces = dice.roll(2, purpose=f"{unit_id} break test", rule=C.BREAK_TESTS, player=player,
+    faces = dice.roll(2, purpose=f"break test: {unit_id}", rule=C.BREAK_TESTS, player=player,
                       modifiers=mods, target=f"<= {target}",
                       result=lambda f: "holds" if sum(f) <= target else "breaks")
     total = sum(faces)

@@ -3,17 +3,25 @@
 A commander (``role = "commander"``) fights alongside its unit but
 separately, with its own Skill, Power and Attacks, against one enemy it is
 in base contact with, to the front or a flank (the rear only when its unit
-is a single rank deep).  When both sides of a fight have a commander able to
-fight, the commanders duel: they attack each other, not the troops.  A
+is a single rank deep).  When both sides of a fight have a commander, the
+commanders duel: they attack each other, not the troops (DUEL_WHEN).  A
 commander riding a monster or chariot (keyword ``monster`` or ``chariot``)
 fights as part of its mount, i.e. as one of the unit's models.
 
 Named defaults
 --------------
-DUEL_PAIRING = "in engagement order"
-    Commanders are paired greedily, units in engagement order: a commander
-    duels the first enemy commander whose unit it touches (on a side it may
-    fight to) and who touches its unit likewise.
+DUEL_WHEN = "the two units are in base contact"
+    "When both sides of a fight have a commander, the commanders duel": a
+    fight is two enemy units in base contact with each other; when each has
+    a living commander that fights separately, those commanders duel,
+    whether or not they touch each other's unit (the rule asks nothing of
+    where they stand).  The units must touch on sides the commanders may
+    fight to: not the rear of a unit more than one rank deep.
+DUEL_PAIRING = "touching first, then contact length, then engagement order"
+    Each commander duels at most once.  Pairs are taken greedily: first
+    pairs whose commanders both touch the other unit, then one, then none;
+    among those, the units with the longer base contact; then units in
+    engagement order.
 COMMANDER_TARGET = decision "commander_target"
     An unpaired commander touching several enemy units asks its player; the
     default is the enemy unit it touches along the most edge.
@@ -31,7 +39,8 @@ from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
 from tabletop.rules.rank_and_flank.attacks import Attack, model_attacks
 
-DUEL_PAIRING = "in engagement order"
+DUEL_WHEN = "the two units are in base contact"
+DUEL_PAIRING = "touching first, then contact length, then engagement order"
 NO_CONTACT = "does not fight"
 
 
@@ -55,6 +64,39 @@ def fightable(geo: Geometry, model_id: str) -> dict[str, float]:
     return out
 
 
+def _sides_allowed(geo: Geometry, unit_id: str, enemy_unit: str) -> bool:
+    """``enemy_unit`` touches ``unit_id`` on a side its commander may fight to."""
+    side = geo.sides(unit_id).enemy_sides.get(enemy_unit)
+    return side is not None and (side != "rear" or geo.formation(unit_id).rank_count() == 1)
+
+
+def pair_duels(geo: Geometry, units: list[str], cmds: dict[str, list[str]],
+               can: dict[str, dict[str, float]]) -> list[tuple[str, str]]:
+    """The duels (pairs of commander model ids, the first of the earlier unit) under
+    DUEL_WHEN and DUEL_PAIRING.  ``cmds`` {unit: commanders}; ``can`` {commander:
+    {enemy unit it touches: contact length}} (``fightable``)."""
+    order = {u: i for i, u in enumerate(units)}
+    candidates = []
+    for i, u in enumerate(units):
+        for e in units[i + 1:]:
+            if not cmds.get(u) or not cmds.get(e) or e not in geo.sides(u).enemy_sides:
+                continue
+            if not (_sides_allowed(geo, u, e) and _sides_allowed(geo, e, u)):
+                continue
+            length = sum(c.length for c in geo.sides(u).contacts if c.enemy_unit == e)
+            for c in cmds[u]:
+                for d in cmds[e]:
+                    touching = (e in can[c]) + (u in can[d])
+                    candidates.append((-touching, -round(length, 6), order[u], order[e], c, d))
+    duels: list[tuple[str, str]] = []
+    paired: set[str] = set()
+    for *_, c, d in sorted(candidates):
+        if c not in paired and d not in paired:
+            duels.append((c, d))
+            paired |= {c, d}
+    return duels
+
+
 def plan_commanders(state: Battlefield, geo: Geometry, units: list[str], first: bool,
                     decisions: Decisions) -> tuple[list[Attack], list[tuple[str, str]], list[str]]:
     """Commanders' attacks, the duels (pairs of model ids) and notes.
@@ -65,18 +107,8 @@ def plan_commanders(state: Battlefield, geo: Geometry, units: list[str], first: 
     can = {c: fightable(geo, c) for u in units for c in cmds[u]}
     attacks: list[Attack] = []
     notes: list[str] = []
-    duels: list[tuple[str, str]] = []
-    paired: set[str] = set()
-    for u in units:
-        for c in cmds[u]:
-            if c in paired:
-                continue
-            for e in sorted(can[c]):
-                foe = next((d for d in cmds.get(e, []) if d not in paired and u in can[d]), None)
-                if foe is not None:
-                    duels.append((c, foe))
-                    paired |= {c, foe}
-                    break
+    duels = pair_duels(geo, units, cmds, can)
+    paired = {c for pair in duels for c in pair}
     for a, b in duels:
         for me, foe in ((a, b), (b, a)):
             mu, fu = geo.model(me).unit_id, geo.model(foe).unit_id

@@ -14,7 +14,7 @@ Keys a step's ``draw`` may carry (``render/rank_and_flank.py`` draws them):
 ``rnf_score``   {totals, breakdown, winner, difference}
 ``rnf_break``   one break test (BreakResult.to_event())
 ``rnf_flee``    [{unit, from, to, outcome, reason}]
-``rnf_turn``    [{unit, enemy, side, from, to, centre}]
+``rnf_turn``    [{unit, enemy, side, from, to, centre, end, turned, reason}]
 ``focus``       [[x, y]] the engagement's models, kept in view (generic key)
 """
 

@@ -9,32 +9,47 @@ rear turns to face it.
 
 Named defaults
 --------------
-AWAY = "from the enemy's centroid through its own"
-    "Directly away" is the line from the centroid of the models of the enemy
-    units it was fighting through the centroid of its own models
-    (``geometry.ranks.away_direction``); if those coincide, straight out of
-    the side opposite the one the enemy touched.
+AWAY = geometry.ranks.FLEE_AWAY: "opposite the touched sides, weighted by contact length"
+    "Directly away" is the opposite of the outward normal of the side the
+    enemy touches (front: straight back; right flank: out of the left flank);
+    enemies on several sides weigh in by their length of base contact
+    (``geometry.ranks.away_direction``).  The contacts are those left after
+    casualties, else those at the start of the round.
 FLEE_MOVE = "slowest model's Move"
     The unit's Move is the lowest Move among its models.
 SURROUNDED_WHEN = "after casualties"
     Surrounded is read from the contacts left once casualties are removed.
+TURN_CHECKS = 3
+    Turning to face checks at most 3 free spots with a fresh snapshot for
+    base contact with the enemy on the new front before it gives up.
 Fleeing units keep the status ``fleeing`` (written by ``-o``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from tabletop.board.state import Battlefield
 from tabletop.geometry import snapshot
-from tabletop.geometry.ranks import FLANKS, away_direction, flee_move, turn_to_face
+from tabletop.geometry.ranks import (
+    FLANKS,
+    FLEE_AWAY,
+    SideContact,
+    away_direction,
+    away_weights,
+    flee_move,
+    norm_deg,
+)
+from tabletop.geometry.turns import face_turn, slide_point
 from tabletop.rules.events import EventLog
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
 
-AWAY = "from the enemy's centroid through its own"
+AWAY = FLEE_AWAY
 FLEE_MOVE = "slowest model's Move"
 FLEEING = "fleeing"
+TURN_CHECKS = 3
 
 
 def place(state: Battlefield, unit_id: str, positions: dict[str, tuple[float, float, float]],
@@ -42,7 +57,7 @@ def place(state: Battlefield, unit_id: str, positions: dict[str, tuple[float, fl
     """The unit with its models at ``positions`` {id: (x, y, facing)} and its facing set."""
     unit = state.unit(unit_id)
     models = tuple(m.moved_to(*positions[m.id]) if m.id in positions else m for m in unit.models)
-    unit = replace(unit, models=models, facing_deg=facing % 360.0,
+    unit = replace(unit, models=models, facing_deg=norm_deg(facing),
                    status=unit.status if status is None else status)
     return state.with_unit(unit)
 
@@ -61,18 +76,22 @@ def unit_move(state: Battlefield, unit_id: str) -> float:
 
 
 def flee(state: Battlefield, unit_id: str, away_from: list[str], surrounded: bool,
-         log: EventLog) -> tuple[Battlefield, dict]:
-    """The unit flees at once (or is destroyed).  Returns the new state and a
-    drawing record ``{unit, from, to, direction, distance, outcome, reason}``."""
+         log: EventLog, contacts: Iterable[SideContact] = ()) -> tuple[Battlefield, dict]:
+    """The unit flees at once (or is destroyed), directly away (AWAY) from
+    ``away_from``: from its contacts with them now, else from ``contacts`` (those
+    at the start of the round).  Returns the new state and a drawing record
+    ``{unit, from, to, direction, away_sides, distance, outcome, reason}``."""
     move = unit_move(state, unit_id)
     geo = snapshot(state)
     enemies = [e for e in away_from if state.has_unit(e)]
-    side = geo.sides(unit_id).enemy_sides.get(enemies[0]) if enemies else None
-    direction = away_direction(geo, unit_id, enemies, side)
+    now = [c for c in geo.sides(unit_id).contacts if c.enemy_unit in away_from]
+    used = now or [c for c in contacts if c.enemy_unit in away_from]
+    weights = {s: round(w, 4) for s, w in away_weights(geo, unit_id, away_from, used).items()}
+    direction = away_direction(geo, unit_id, away_from, used)
     fm = flee_move(geo, unit_id, direction, move)
     record = {"unit": unit_id, "from": list(fm.start), "to": list(fm.end),
-              "direction": round(direction, 3), "distance": round(fm.distance, 4),
-              "move": move, "away_from": enemies}
+              "direction": round(direction, 3), "away_sides": weights,
+              "distance": round(fm.distance, 4), "move": move, "away_from": enemies}
     if surrounded:
         reason = "surrounded: enemies on opposite sides"
     elif move < 1.0:
@@ -87,14 +106,20 @@ def flee(state: Battlefield, unit_id: str, away_from: list[str], surrounded: boo
     status = tuple(s for s in state.unit(unit_id).status if s != FLEEING) + (FLEEING,)
     state = place(state, unit_id, fm.positions, direction, status)
     log.emit("fled", C.FLEEING, unit=unit_id, player=state.unit(unit_id).player, away_from=enemies,
-             direction=direction, move=move, distance=fm.distance, extra=fm.extra,
+             direction=direction, away_sides=weights, move=move, distance=fm.distance, extra=fm.extra,
              start=list(fm.start), end=list(fm.end))
     record.update(outcome="fled", reason="")
     return state, record
 
 
 def turn_to_face_all(state: Battlefield, units: list[str], log: EventLog) -> tuple[Battlefield, list[dict]]:
-    """Each unit (not fleeing) in contact with a single enemy on its flank or rear turns to face it."""
+    """Each unit (not fleeing) in contact with a single enemy on its flank or rear turns to
+    face it, staying in base contact with it (``geometry.turns.face_turn``: the new front on
+    the line of the touched edge, centred on the contact stretch, else the nearest free spot
+    along it that still covers TURN_KEEP of it).  The first spot whose snapshot still shows
+    that enemy on the unit's front is kept (event ``turned_to_face``); when no spot does, the
+    unit stays as it is (event ``turn_blocked`` with the reason).  Returns the new state and
+    drawing records ``{unit, enemy, side, from, to, centre, end, turned, reason}``."""
     records = []
     for u in units:
         if not state.has_unit(u) or FLEEING in state.unit(u).status:
@@ -108,15 +133,41 @@ def turn_to_face_all(state: Battlefield, units: list[str], log: EventLog) -> tup
         if side not in FLANKS and side != "rear":
             continue
         form = geo.formation(u)
-        before = form.facing_deg
-        positions = turn_to_face(geo, u, side)
-        after = form.side_facing_deg(side)
-        state = place(state, u, positions, after)
-        overlaps = [p for p in snapshot(state).overlaps
-                    if any(x.rsplit("/", 1)[0] == u for x in p)]
+        turn = face_turn(geo, u, enemy)
+        after_state, why, slide = _first_keeping_contact(state, geo, turn)
+        rec = {"unit": u, "enemy": enemy, "side": side, "from": form.facing_deg,
+               "to": turn.facing_deg, "centre": list(form.origin)}
+        if after_state is None:
+            log.emit("turn_blocked", C.TURN_TO_FACE, unit=u, enemy=enemy, side=side,
+                     facing=form.facing_deg, reason=why,
+                     text=f"{u} cannot turn to face {enemy} and stays as it is: {why}")
+            records.append(dict(rec, turned=False, reason=why, end=list(form.origin)))
+            continue
+        state = after_state
+        end = snapshot(state).formation(u).origin
+        lo, hi = turn.stretch
         log.emit("turned_to_face", C.TURN_TO_FACE, unit=u, enemy=enemy, side=side,
-                 facing_before=before, facing_after=after,
-                 **({"overlaps": [list(p) for p in overlaps]} if overlaps else {}))
-        records.append({"unit": u, "enemy": enemy, "side": side, "from": before, "to": after,
-                        "centre": list(form.origin)})
+                 facing_before=form.facing_deg, facing_after=turn.facing_deg,
+                 contact=round(hi - lo, 4), shift=round(slide - turn.centred, 4),
+                 front_centre=list(slide_point(turn, geo, slide)))
+        records.append(dict(rec, turned=True, reason="", end=list(end)))
     return state, records
+
+
+def _first_keeping_contact(state: Battlefield, geo, turn) -> tuple[Battlefield | None, str, float]:
+    """The state after the first free spot of ``turn`` whose snapshot shows the enemy on the
+    unit's front (at most TURN_CHECKS spots are checked that far); else (None, why, 0)."""
+    first_why = ""
+    checked = 0
+    for slide, pos, problems in turn.options(geo):
+        if problems:
+            first_why = first_why or "; ".join(problems) + " wherever its new front meets " + turn.enemy
+            continue
+        after = place(state, turn.unit, pos, turn.facing_deg)
+        if snapshot(after).sides(turn.unit).enemy_sides.get(turn.enemy) == "front":
+            return after, "", slide
+        first_why = first_why or f"it would lose base contact with {turn.enemy}"
+        checked += 1
+        if checked >= TURN_CHECKS:
+            break
+    return None, first_why or f"no spot keeps base contact with {turn.enemy}", 0.0

@@ -8,6 +8,7 @@ unit flees at once, or is destroyed), turning to face, and the end of the
 first round after a charge (``charged`` is cleared).  Events:
 ``engagement``, ``attackers``, ``roll``, ``blows``, ``removed``, ``wounded``,
 ``combat_score``, ``break_test``, ``fled``, ``destroyed``, ``turned_to_face``,
+``turn_blocked``,
 ``charge_over``; steps with draw keys from ``draw.py``.
 """
 
@@ -150,7 +151,9 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
             flee_draw = []
             extra_draw: dict = {}
             if r.kind == "crumble":
-                c = allocate(ctx.state, out.forms_after[u], alive[u], r.wounds)
+                # the state after this round's casualties: wounds already lost this round
+                # stay lost and the crumble's D3 comes on top of them
+                c = allocate(P.Indexed(state), out.forms_after[u], alive[u], r.wounds)
                 state = _apply_casualties(state, {u: c}, log, C.CRUMBLE)
                 title = f"{u} crumbles: D3 = {r.wounds} wound{'s' if r.wounds != 1 else ''}"
                 if not state.has_unit(u):
@@ -162,7 +165,8 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
                 away = sides_after[u].enemy_units or ctx.sides[u].enemy_units
                 where = {m.id: [m.x, m.y, m.facing_deg] for m in state.unit(u).models}
                 bases = [[m.x, m.y, m.base.text, m.facing_deg] for m in state.unit(u).models]
-                state, rec = flee(state, u, away, sides_after[u].surrounded, log)
+                state, rec = flee(state, u, away, sides_after[u].surrounded, log,
+                                  ctx.sides[u].contacts)
                 flee_draw.append(rec)
                 if state.has_unit(u):
                     extra_draw["ghosts"] = where
@@ -175,13 +179,19 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
                      focus=focus, rnf_units=units_draw(state, geo3, [x for x in units if geo3.unit_models(x)]),
                      rnf_score=score_draw, rnf_break=ev, rnf_flee=flee_draw, **extra_draw)
 
+    stood = {m.id: [m.x, m.y, m.facing_deg] for u in units if state.has_unit(u)
+             for m in state.unit(u).models}
     state, turns = turn_to_face_all(state, units, log)
     if turns:
         geo4 = snapshot(state)
-        log.step(f"{head}: " + "; ".join(f"{t['unit']} turns to face {t['enemy']}" for t in turns),
+        turned = {t["unit"] for t in turns if t.get("turned", True)}
+        ghosts = {mid: p for mid, p in stood.items() if mid.rsplit("/", 1)[0] in turned}
+        log.step(f"{head}: " + "; ".join(
+                     f"{t['unit']} turns to face {t['enemy']}" if t.get("turned", True) else
+                     f"{t['unit']} cannot turn to face {t['enemy']} ({t['reason']})" for t in turns),
                  C.TURN_TO_FACE, state, focus=focus,
                  rnf_units=units_draw(state, geo4, [x for x in units if geo4.unit_models(x)]),
-                 rnf_turn=turns)
+                 rnf_turn=turns, **({"ghosts": ghosts} if ghosts else {}))
     for hook in AFTER_ROUND:
         state = hook(state, units, log)
     charged = [u for u in units if state.has_unit(u) and state.unit(u).charged]

@@ -112,19 +112,19 @@ def roll_to_hit(dice: Dice, n: int, spec: HitSpec, *, player: str | None = None,
     if n <= 0:
         return 0
     mods = {"modifier": spec.modifier} if spec.modifier else {}
-    what = f"attack roll{' vs ' + against if against else ''}"
+    what = f"attack roll{': vs ' + against if against else ''}"
     faces = dice.roll(n, purpose=what, rule=C.ATTACK_ROLL, player=player, modifiers=mods,
                       target=f"{spec.target}+", result=lambda f: _count(f, spec.target))
     rerolled: set[int] = set()
     if spec.reroll in ("misses", "ones"):
         idx = [i for i, f in enumerate(faces)
                if (f < spec.target if spec.reroll == "misses" else f == 1)]
-        _reroll(dice, faces, idx, f"{what}: re-roll {spec.reroll}", C.ATTACK_ROLL, player, spec.target)
+        _reroll(dice, faces, idx, f"{what}, re-roll {spec.reroll}", C.ATTACK_ROLL, player, spec.target)
         rerolled.update(idx)
     if spec.forced:
         idx = [i for i, f in enumerate(faces)
                if f >= spec.target and not (REROLL_ONCE and i in rerolled)]
-        _reroll(dice, faces, idx, f"{what}: hits re-rolled (forced)", C.ATTACK_ROLL, player,
+        _reroll(dice, faces, idx, f"{what}, hits re-rolled (forced)", C.ATTACK_ROLL, player,
                 spec.target)
     if faces_out is not None:
         faces_out.extend(faces)
@@ -138,13 +138,13 @@ def roll_saves(dice: Dice, n: int, spec: SaveSpec, *, player: str | None = None,
         return 0
     halberd = spec.target != spec.base
     mods = {"halberd (never better than 4+)": spec.target - spec.base} if halberd else {}
-    what = f"damage save{' vs ' + against if against else ''}"
+    what = f"damage save{': vs ' + against if against else ''}"
     faces = dice.roll(n, purpose=what, rule=C.HALBERD if halberd else C.DAMAGE_SAVE, player=player,
                       modifiers=mods, target=f"{spec.target}+",
                       result=lambda f: _count(f, spec.target))
     if spec.poisoned:
         idx = [i for i, f in enumerate(faces) if f == 6]
-        _reroll(dice, faces, idx, f"{what}: poisoned, re-roll 6s", C.POISONED, player, spec.target)
+        _reroll(dice, faces, idx, f"{what}, poisoned: re-roll 6s", C.POISONED, player, spec.target)
     return n - _count(faces, spec.target)
 
 

@@ -7,7 +7,8 @@ Each side adds up, once all attacks are made and casualties removed:
 - +1 for each of its units in contact with an enemy's flank;
 - +1 for each of its units in contact with an enemy's rear;
 - for each of its units that is not disrupted, +1 for a second rank and +1
-  for a third (ranks of at least ``profiles.rank_models`` models);
+  for a third (ranks of at least ``profiles.rank_models`` models); a unit
+  that counts none gets a "ranks +0" item saying why (``no_ranks_why``);
 - banners and abilities: ``war-banner`` +WAR_BANNER_SCORE, a living
   standard bearer +STANDARD_SCORE (named defaults in ``profiles``).
 
@@ -63,6 +64,17 @@ def _banners(state: Battlefield, unit_id: str):
     return got[1], got[2]
 
 
+def no_ranks_why(form: UnitFormation, alive: set[str], need: int) -> str:
+    """Why a unit counts no rank behind its front: too narrow for a rank of ``need``
+    models, one rank deep, or a second rank too short."""
+    rows = form.rank_rows(alive)
+    if rows and len(rows[0]) < need:
+        return f"{len(rows[0])} wide: a rank needs {need} models"
+    if len(rows) < 2:
+        return "one rank deep: no rank behind the front"
+    return f"rank 2 holds {len(rows[1])}: a rank needs {need} models"
+
+
 def combat_score(state: Battlefield, units: list[str], forms: dict[str, UnitFormation],
                  sides_after: dict[str, UnitSides], caused: dict[str, int],
                  alive: dict[str, set[str]], extra: list[dict] | None = None) -> Score:
@@ -101,9 +113,13 @@ def combat_score(state: Battlefield, units: list[str], forms: dict[str, UnitForm
             items.append({"player": state.unit(u).player, "unit": u, "source": "ranks", "score": 0,
                           "rule": C.DISRUPTED,
                           "why": "disrupted: " + "; ".join(sides.disrupted_reasons)})
-        else:
+        elif ranks:
             item(u, "ranks", ranks, C.COMBAT_SCORE,
                  f"{ranks} rank{'s' if ranks != 1 else ''} of {P.rank_models(state, u)}+ behind the front")
+        else:
+            items.append({"player": state.unit(u).player, "unit": u, "source": "ranks", "score": 0,
+                          "rule": C.COMBAT_SCORE,
+                          "why": no_ranks_why(forms[u], alive[u], P.rank_models(state, u))})
         banners, standards = _banners(state, u)
         if banners is True or (banners & alive[u]):
             item(u, "war banner", P.WAR_BANNER_SCORE, C.COMBAT_SCORE)

@@ -1,0 +1,222 @@
+"""``view --fight --play``: the window side of a ``PlaySession``.
+
+``PlayController(app, session)`` starts the resolver thread and, from the
+window's loop (``App.update``), takes what it produced: events and steps are
+appended to the app's step-through as they come (the view follows the newest
+step while the person is at the last one; ``p`` steps back, ``n`` forward),
+and a question opens the question panel (``ask_panel.AskPanel``) and rings
+the options that are units or models on the board, numbered like their
+buttons.  The person answers with a button, a number key, a click on a
+ringed model, Enter (the default) or ``d`` (the default for the rest).
+Closing the window stops the thread (``close``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from tabletop.app import question_text
+from tabletop.app.ask_panel import AskPanel
+from tabletop.app.interactive import PlaySession, Question
+from tabletop.geometry import Geometry
+
+# ring colours, apart from render's (amber engaged, yellow selected, magenta overlap, red coherency)
+OPTION_COLOUR = (40, 200, 255)      # rings round the models an option names
+DEFAULT_COLOUR = (70, 240, 110)     # ... and round the default option's models
+ASKER_COLOUR = (245, 245, 245)      # the unit or model the question is about
+HALO_COLOUR = (20, 22, 26)          # a dark edge so the rings read on the light cloth
+RING_WIDTH_PX = 3
+RING_PAD_PX = 4                     # the ring's gap outside the base, pixels
+NUMBER_KEYS = {getattr(pygame, f"K_{k}"): k - 1 for k in range(1, 10)}
+NUMBER_KEYS.update({getattr(pygame, f"K_KP{k}"): k - 1 for k in range(1, 10)})
+
+
+class PlayController:
+    """Runs ``session`` for ``app`` (an ``App`` in play mode).
+
+    ``question`` is the open ``Question`` (None while the rules work), ``ask``
+    its panel, ``finished`` whether the thread has ended (done, stopped or
+    failed).
+    """
+
+    def __init__(self, app: Any, session: PlaySession):
+        self.app = app
+        self.session = session
+        self.question: Question | None = None
+        self.ask: AskPanel | None = None
+        self.finished = False
+        self.outcome = "resolving"
+        session.start()
+        app.message(f"playing the combat phase ({session.state.ruleset}), seed {session.seed}: "
+                    f"answer each question in the panel over the board")
+
+    # ------------------------------------------------------------ the thread's messages
+    def poll(self) -> None:
+        """Take every message the resolver thread has sent (call once per frame)."""
+        app = self.app
+        changed = False
+        for kind, item in self.session.poll():
+            if kind == "event":
+                app.events.append(item)
+            elif kind == "step":
+                follow = app.step_index >= len(app.steps) - 1
+                app.steps.append(item)
+                if follow:
+                    app.step_index = len(app.steps) - 1
+                    app.ruler = None
+                changed = True
+            elif kind == "question":
+                self._open(item)
+                changed = True
+            else:
+                self._end(kind, item)
+                changed = True
+        if changed:
+            sel = app.selected
+            if sel is not None and sel not in app.shown_geo.ids:
+                app.selected = None
+            app.refresh()
+
+    def _end(self, kind: str, item: Any) -> None:
+        self._close_panel()
+        self.finished = True
+        if kind == "done":
+            self.outcome = "resolved"
+            self.app.message(f"phase resolved: {len(self.app.steps)} steps (seed {self.session.seed}); "
+                             f"n / p step through")
+        elif kind == "stopped":
+            self.outcome = "stopped"
+        else:
+            self.outcome = "failed"
+            self.app.message("\n".join(item))
+
+    def _open(self, q: Question) -> None:
+        self.question = q
+        state = self.app.shown_state
+        labels = [question_text.option_label(o, state) for o in q.options]
+        lines = [question_text.question_line(q), *question_text.context_lines(q),
+                 "keys 1-9, Enter: the default, d: the default for the rest; or click a ringed model"]
+        self.ask = AskPanel(self.app.manager, self.app.board_rect, lines, labels, q.default_index,
+                            self.answer, self.answer_rest, at_top=self._models_low(q))
+
+    def _models_low(self, q: Question) -> bool:
+        """Whether the models the question names (else every model) sit mostly in the lower
+        half of the board on screen: the panel then goes over the top."""
+        geo = self.app.shown_geo
+        ids = [m for ms in question_text.option_models(q, geo).values() for m in ms]
+        ids += question_text.asker_models(q, geo)
+        ids = ids or list(geo.ids)
+        if not ids:
+            return False
+        ys = [self.app.view.to_screen(geo.model(m).x, geo.model(m).y)[1] for m in ids]
+        return sum(ys) / len(ys) > self.app.board_rect.centery
+
+    def _close_panel(self) -> None:
+        if self.ask is not None:
+            self.ask.kill()
+        self.ask = None
+        self.question = None
+
+    # ------------------------------------------------------------ answering
+    def answer(self, index: int) -> None:
+        """Answer the open question with option ``index`` (ignored when out of range)."""
+        q = self.question
+        if q is None or not 0 <= index < len(q.options):
+            return
+        self._close_panel()
+        q.reply_option(index)
+        label = question_text.option_label(q.options[index], self.app.shown_state)
+        self.app.message(f"{q.player}: {q.choice} = {label}")
+
+    def answer_rest(self) -> None:
+        """Answer with the default, and let the default policy answer every later question."""
+        q = self.question
+        if q is None:
+            return
+        self._close_panel()
+        q.reply_default(for_rest=True)
+        label = question_text.option_label(q.options[q.default_index], self.app.shown_state)
+        self.app.message(f"{q.player}: {q.choice} = {label}; the defaults answer the rest")
+
+    def key(self, event) -> bool:
+        """A key for the question (1-9, Enter, d); True when it was one."""
+        q = self.question
+        if q is None:
+            return False
+        k = event.key
+        if k in NUMBER_KEYS:
+            self.answer(NUMBER_KEYS[k])
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.answer(q.default_index)
+        elif k == pygame.K_d:
+            self.answer_rest()
+        else:
+            return False
+        return True
+
+    def click(self, model_id: str) -> bool:
+        """A click on a model: answers with the option that rings it; True when it did."""
+        q = self.question
+        if q is None:
+            return False
+        for k, ids in question_text.option_models(q, self.app.shown_geo).items():
+            if model_id in ids:
+                self.answer(k)
+                return True
+        return False
+
+    # ------------------------------------------------------------ the window
+    def status(self) -> str:
+        if self.question is not None:
+            return f"waiting for {self.question.player}"
+        return self.outcome
+
+    def short_status(self) -> str:
+        """One word for the step row: asking, resolving, resolved, stopped or failed."""
+        return "asking" if self.question is not None else self.outcome
+
+    def step_lines(self, lines: list[str]) -> list[str]:
+        """The step panel's lines under a first line saying what the resolution is doing."""
+        head = f"play, seed {self.session.seed}: {self.status()}"
+        if not self.app.steps:
+            return [head, "the first step is being resolved"]
+        return [lines[0], head, *lines[1:]]
+
+    def draw_over(self, surface: pygame.Surface, geo: Geometry) -> None:
+        """Ring the models the open question's options name, numbered like the buttons."""
+        q = self.question
+        if q is None:
+            return
+        view = self.app.view
+        for mid in question_text.asker_models(q, geo):
+            self._ring(surface, geo, mid, ASKER_COLOUR, view)
+        for k, ids in question_text.option_models(q, geo).items():
+            colour = DEFAULT_COLOUR if k == q.default_index else OPTION_COLOUR
+            for mid in ids:
+                self._ring(surface, geo, mid, colour, view)
+            top = max(ids, key=lambda m: geo.model(m).y)
+            m = geo.model(top)
+            x, y = view.to_screen(m.x, m.y + m.base.radius + RING_PAD_PX / view.scale)
+            self.app._label(surface, str(k + 1), (x, y), colour)
+
+    @staticmethod
+    def _ring(surface, geo: Geometry, mid: str, colour, view) -> None:
+        """A ring just outside the base's bounding circle (clear of the contact overlay)."""
+        m = geo.model(mid)
+        x, y = view.to_screen(m.x, m.y)
+        r = round(m.base.radius * view.scale + RING_PAD_PX)
+        centre = (round(x), round(y))
+        pygame.draw.circle(surface, HALO_COLOUR, centre, r + 1, RING_WIDTH_PX + 2)
+        pygame.draw.circle(surface, colour, centre, r, RING_WIDTH_PX)
+
+    def layout(self) -> None:
+        """The window was resized: rebuild the question panel over the new board."""
+        if self.ask is not None:
+            self.ask.layout(self.app.board_rect)
+
+    def close(self) -> bool:
+        """Stop the resolver thread; True when it has ended."""
+        self._close_panel()
+        return self.session.stop()
