@@ -19,7 +19,10 @@ from tabletop.geometry.terrain_report import (
     terrain_gaps,
     widest_base,
 )
+from tabletop.rules.registry import find_ruleset
 
+# how the rulesets word a profile value that is absent (a layout map need not carry profiles)
+MISSING_PROFILE = ("(needed to make attacks)", "profile has no ")
 GAPS_SHOWN = 8   # named default: the narrowest terrain gaps the text report lists
 
 
@@ -180,13 +183,20 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any]) -> st
              if report["overlaps"] else "",
              f"{len(report['off_table'])} off the table" if report["off_table"] else "",
              f"{len(coh_items)} out of coherency" if coh_items else ""]
-    lines.append("Problems: none - the layout is legal" if n == 0 else
-                 f"Problems: {n} ({', '.join(k for k in kinds if k)})")
+    if n == 0:
+        lines.append("Problems: none - the layout is legal" if not report["warnings"] else
+                     f"Problems: none, but {len(report['warnings'])} warning"
+                     f"{'s' if len(report['warnings']) != 1 else ''} above")
+    else:
+        lines.append(f"Problems: {n} ({', '.join(k for k in kinds if k)})")
     return "\n".join(lines)
 
 
 def run(args) -> int:
     state = load_map(args.map)
+    if args.layout_tolerance is not None and not args.layout:
+        raise TabletopError("--layout-tolerance: give --layout REF.toml too")
+    profile_check = find_ruleset(state.ruleset).profile_problems
     reference = load_map(args.layout) if args.layout else None
     if args.layout_tolerance is not None and not args.layout_tolerance >= 0:
         raise TabletopError(f"--layout-tolerance: must be inches >= 0, got {args.layout_tolerance}")
@@ -197,6 +207,10 @@ def run(args) -> int:
         DEVIATION_TOLERANCE if args.layout_tolerance is None else args.layout_tolerance)
     report.update(extra)
     report["warnings"] = report["warnings"] + warnings
+    if profile_check is not None:
+        # a layout map need not carry combat profiles; values that are there must be usable
+        report["warnings"] += [line.split(": ", 1)[1] for line in profile_check(state)
+                               if not any(m in line for m in MISSING_PROFILE)]
     if args.json:
         print_json(report)
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -46,12 +47,33 @@ def check_out(out: str, source: str | None) -> None:
         raise TabletopError(f"{out}: -o is the input map; write the result to a new file")
     if os.path.isdir(out):
         raise TabletopError(f"{out}: -o is a folder; give a file name such as {os.path.join(out, 'after.toml')}")
+    if not out.lower().endswith(".toml"):
+        raise TabletopError(f"{out}: -o writes a map file; give a name ending in .toml")
+
+
+FRAME_NAME = re.compile(r"^\d{3}-.*\.png$")
 
 
 def check_frames_dir(folder: str) -> None:
-    """Refuse a ``--frames`` folder that is an existing file, before any work is done."""
+    """Make the ``--frames`` folder before any work is done.
+
+    Raises
+    ------
+    TabletopError
+        It names a file, cannot be made, or already holds frames of another run
+        (mixing two runs' frames would mislead; nothing is deleted).
+    """
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise TabletopError(f"{folder}: --frames names a file; give a folder for the PNGs")
+    if os.path.isdir(folder):
+        old = [f for f in os.listdir(folder) if FRAME_NAME.match(f)]
+        if old:
+            raise TabletopError(f"{folder}: already holds {len(old)} frames of another run "
+                                f"(e.g. {sorted(old)[0]}); give a new folder or empty this one")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise TabletopError(f"{folder}: cannot make the frames folder: {exc.strerror or exc}") from None
 
 
 def write_map(state: Battlefield, out: str, source: str | None) -> str:

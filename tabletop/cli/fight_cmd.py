@@ -80,12 +80,28 @@ def write_frames(log: EventLog, folder: str, framing: str = "step") -> list[str]
         raise TabletopError(f"{folder}: cannot write frames: {exc.strerror or exc}") from None
 
 
+def _warn_if_broken(state) -> None:
+    """One line on stderr when the table is not legal (the fight still runs)."""
+    from tabletop.geometry import snapshot
+    geo = snapshot(state)
+    bad = [f"{len(geo.overlaps)} overlapping pair(s)" if geo.overlaps else "",
+           f"{len(geo.off_table)} model(s) off the table" if geo.off_table else "",
+           f"{len(geo.coherency)} unit(s) out of coherency" if geo.coherency else ""]
+    bad = [b for b in bad if b]
+    if bad:
+        print(f"{state.path}: warning: the table is not legal ({', '.join(bad)}); "
+              f"`tabletop check {state.path}` lists them", file=sys.stderr)
+
+
 def run(args) -> int:
     state = load_map(args.map)
     if args.out:
         check_out(args.out, state.path)
+    if getattr(args, "frames_view", None) and not args.frames:
+        raise TabletopError("--frames-view: give --frames DIR too")
     if args.frames:
         check_frames_dir(args.frames)
+    _warn_if_broken(state)
     ruleset = ruleset_for(state)
     if args.odds:
         report = None
@@ -117,7 +133,7 @@ def run(args) -> int:
         log.listeners.append(printer(sys.stdout))
     res = resolve(state, seed, log)
     written = write_map(res.state, args.out, state.path) if args.out else None
-    frames = write_frames(log, args.frames, getattr(args, "frames_view", "step")) if args.frames else []
+    frames = write_frames(log, args.frames, getattr(args, "frames_view", None) or "step") if args.frames else []
     if args.json:
         print_json({"map": state.name, "ruleset": state.ruleset, "seed": seed,
                     "events": log.to_list(), "steps": steps_json(log), "output": written,
@@ -138,7 +154,7 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, help="dice seed (default: random, printed)")
     p.add_argument("-o", "--out", metavar="OUT.toml", help="write the state after the phase here")
     p.add_argument("--frames", metavar="DIR", help="write one PNG per step into DIR")
-    p.add_argument("--frames-view", choices=("step", "phase", "table"), default="step",
+    p.add_argument("--frames-view", choices=("step", "phase", "table"), default=None,
                    help="frame each PNG round its own step (default), round the whole phase's "
                         "action, or show the whole table")
     p.add_argument("--json", action="store_true", help="print {\"events\": [...], ...} as JSON")

@@ -43,6 +43,7 @@ class Ruleset:
     odds: Callable[..., Any] | None = None
     pile_in: Callable[..., Any] | None = None
     consolidate: Callable[..., Any] | None = None
+    profile_problems: Callable[[Battlefield], list[str]] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -93,4 +93,5 @@ def consolidate(state: Battlefield, unit_id: str, decisions: Decisions | None = 
     return plan_consolidation(state, ctx.geo, unit_id, ctx.decisions)
 
 
-register(Ruleset("fight-phase", fight=fight, pile_in=pile_in, consolidate=consolidate))
+register(Ruleset("fight-phase", fight=fight, pile_in=pile_in, consolidate=consolidate,
+                 profile_problems=check_profiles))

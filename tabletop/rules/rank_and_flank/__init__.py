@@ -33,7 +33,20 @@ from tabletop.rules.rank_and_flank.round import (
 )
 from tabletop.rules.registry import Ruleset, register
 
-RULESET = register(Ruleset("rank-and-flank", fight=fight, odds=_odds.odds))
+
+def _profile_problems(state):
+    """Profiles a rank-and-flank combat cannot resolve, one line each."""
+    from tabletop.errors import MapValidationError
+    from tabletop.rules.rank_and_flank import profiles as _profiles
+    try:
+        _profiles.check_profiles(state, [u.id for u in state.units])
+    except MapValidationError as exc:
+        return list(exc.problems)
+    return []
+
+
+RULESET = register(Ruleset("rank-and-flank", fight=fight, odds=_odds.odds,
+                           profile_problems=_profile_problems))
 
 __all__ = ["RULESET", "RoundContext", "add_after_blows", "add_after_round", "add_before_blows",
            "add_before_plan", "fight"]
