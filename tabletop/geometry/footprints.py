@@ -65,13 +65,39 @@ def core_and_pad(base: Base, x: float, y: float, facing_deg: float):
     return base_polygon(base, x, y, facing_deg), 0.0
 
 
+FOOTPRINT_CACHE_SIZE = 20_000   # footprints kept between snapshots (cleared when full)
+_FOOTPRINTS: dict[tuple, tuple] = {}
+
+
 def footprint_arrays(models) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(cores, pads, shapes)`` for many models at once, parallel to ``models``.
 
     The same geometries as ``core_and_pad`` and ``base_polygon`` model by model
     (round bases: centre points, radii in inches, 128-gons), built with one
     vectorised ``shapely.points``/``shapely.buffer`` call for all round bases.
+    Footprints are immutable and depend only on (base, x, y, facing), so they
+    are kept between snapshots (a fight rebuilds the snapshot after every
+    wound with most bases unmoved; ``FOOTPRINT_CACHE_SIZE``).
     """
+    keys = [(m.base, m.x, m.y, m.facing_deg) for m in models]
+    missing = [k for k, key in enumerate(keys) if key not in _FOOTPRINTS]
+    if missing:
+        if len(_FOOTPRINTS) + len(missing) > FOOTPRINT_CACHE_SIZE:
+            _FOOTPRINTS.clear()
+        c, p, s = _build_footprints([models[k] for k in missing])
+        for j, k in enumerate(missing):
+            _FOOTPRINTS[keys[k]] = (c[j], p[j], s[j])
+    n = len(models)
+    cores = np.empty(n, dtype=object)
+    shapes = np.empty(n, dtype=object)
+    pads = np.zeros(n, dtype=float)
+    for k, key in enumerate(keys):
+        cores[k], pads[k], shapes[k] = _FOOTPRINTS[key]
+    return cores, pads, shapes
+
+
+def _build_footprints(models) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``footprint_arrays`` without the cache."""
     n = len(models)
     cores = np.empty(n, dtype=object)
     shapes = np.empty(n, dtype=object)
