@@ -83,7 +83,7 @@ def test_character_challenge_inside_the_rank_and_flank_round(capsys):
 def test_odds_table_per_gambit_pair(capsys):
     code, out, _ = run(capsys, "fight", GAMBIT, "--odds")
     assert code == 0
-    lines = out.splitlines()
+    lines = out.split("\nFight odds")[0].splitlines()     # the fight-phase odds follow
     assert lines[0].startswith("Challenge odds in the combat breachers + tac (gambit challenge")
     rows = [ln for ln in lines if ln.startswith("  ") and "%" in ln and "default policy" not in ln]
     assert len(rows) == 64                    # every pair the Face-Off allows

@@ -83,9 +83,9 @@ def test_fight_bad_input_exits_2(write_map, capsys, tmp_path):
     assert code == 2 and "-o is the input map" in err
 
 
-def test_fight_odds_without_an_odds_hook_exits_2(write_map, capsys):
-    code, _, err = run(capsys, "fight", write_map(DUEL), "--odds")
-    assert code == 2 and "no odds for this ruleset" in err
+def test_fight_odds_prints_the_fight_phase_odds(write_map, capsys):
+    code, out, _ = run(capsys, "fight", write_map(DUEL), "--odds", "--runs", "20")
+    assert code == 0 and "Fight odds" in out        # tests/test_rules_fight_odds.py has the numbers
 
 
 PILE = HEADER.format(rules='[rules]\nedition = "10th"\n') \

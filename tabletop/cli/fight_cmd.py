@@ -11,7 +11,8 @@ left dropped, moved models moved, wounds lost and status recorded);
 ``--frames DIR`` writes one PNG per step, each framed round its own step
 (``--frames-view phase``: one view round the whole phase; ``table``: the
 whole table).  ``--odds`` prints the ruleset's
-odds (``ruleset.odds(state)``) instead of resolving.
+odds (``ruleset.odds(state)``; ``--runs N`` and ``--seed N`` passed on
+when given) instead of resolving.
 
 Named default ``DEFAULT_SEED``: without ``--seed`` a seed is drawn at random
 and printed, so any run can be replayed.  Exit status 0, or 2 for bad input
@@ -116,10 +117,12 @@ def run(args) -> int:
                 return 0
         if ruleset.odds is None:
             raise TabletopError(f"{args.map}: no odds for this ruleset ({state.ruleset})")
-        odds = ruleset.odds(state)
+        opts = {k: v for k, v in (("runs", args.runs), ("seed", args.seed)) if v is not None}
+        odds = ruleset.odds(state, **opts)
         if args.json:
-            print_json({**odds, "challenge_odds": report} if report is not None and isinstance(odds, dict)
-                       else odds)
+            # the challenge report's own keys stay at the top level too (extend, never break)
+            print_json({**report, **odds, "challenge_odds": report}
+                       if report is not None and isinstance(odds, dict) else odds)
         elif isinstance(odds, dict) and isinstance(odds.get("text"), str):
             print(odds["text"])
         else:
@@ -159,4 +162,6 @@ def add_parser(sub) -> None:
                         "action, or show the whole table")
     p.add_argument("--json", action="store_true", help="print {\"events\": [...], ...} as JSON")
     p.add_argument("--odds", action="store_true", help="print the ruleset's odds instead of resolving")
+    p.add_argument("--runs", type=int, metavar="N",
+                   help="with --odds: Monte Carlo runs when the odds cannot be enumerated exactly")
     p.set_defaults(run=run)

@@ -1,6 +1,6 @@
 """The ``fight-phase`` ruleset: fight-phase.txt 12.01-12.09 from the geometry.
 
-Public API (registered as ``Ruleset("fight-phase", fight=..., pile_in=..., consolidate=...)``):
+Public API (registered as ``Ruleset("fight-phase", fight=..., odds=..., pile_in=..., consolidate=...)``):
 
 ``fight(state, dice, decisions, log, options=None) -> Resolution``
     Runs the whole phase (``sequence.PHASE_STEPS``): pile-in step, the Fights
@@ -10,6 +10,10 @@ Public API (registered as ``Ruleset("fight-phase", fight=..., pile_in=..., conso
     Step per move, fight, start and end); ``Resolution.extra`` holds
     ``selected`` (units in the order they were selected to fight) and
     ``moves`` (every ``MoveOutcome``, with the validator's verdict).
+``odds(state, runs=None, seed=None, exact=True) -> dict``
+    What the fight would look like (``odds.py``): per engaged or charged
+    unit, models lost, P(destroyed), wounds caused and models removed, from
+    the phase's own code, exact or a stated Monte Carlo estimate.
 ``pile_in(state, unit_id, decisions=None, log=None) -> MoveOutcome``
 ``consolidate(state, unit_id, decisions=None, log=None, fought=False) -> MoveOutcome``
     One move outside a phase (the ``pile-in`` / ``consolidate`` commands):
@@ -32,11 +36,12 @@ from tabletop.rules.events import EventLog
 from tabletop.rules.fight_phase.context import FightOptions, PhaseContext
 from tabletop.rules.fight_phase.eligibility import pile_in_refusal
 from tabletop.rules.fight_phase.moving import MoveOutcome, plan_consolidation, plan_pile_in
+from tabletop.rules.fight_phase.odds import odds
 from tabletop.rules.fight_phase.profiles import check_profiles
 from tabletop.rules.fight_phase.sequence import run_phase
 from tabletop.rules.registry import Resolution, Ruleset, register
 
-__all__ = ["FightOptions", "MoveOutcome", "PhaseContext", "consolidate", "fight", "pile_in"]
+__all__ = ["FightOptions", "MoveOutcome", "PhaseContext", "consolidate", "fight", "odds", "pile_in"]
 
 CONSOLIDATE_ELIGIBLE_OUTSIDE_PHASE = "engaged, charged this turn, or said to have fought (--fought)"
 
@@ -93,5 +98,5 @@ def consolidate(state: Battlefield, unit_id: str, decisions: Decisions | None = 
     return plan_consolidation(state, ctx.geo, unit_id, ctx.decisions)
 
 
-register(Ruleset("fight-phase", fight=fight, pile_in=pile_in, consolidate=consolidate,
+register(Ruleset("fight-phase", fight=fight, odds=odds, pile_in=pile_in, consolidate=consolidate,
                  profile_problems=check_profiles))
