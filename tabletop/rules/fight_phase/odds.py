@@ -36,7 +36,10 @@ Which units: the units engaged after the pile-in step (each engaged pair of
 units is an engagement) and every unit that charged this turn.  "Wounds
 caused" are wounds lost by enemy models (damage beyond a model's remaining
 wounds is lost, ``casualties.lose_wounds``) while the unit was fighting;
-"models removed" the enemy models its attacks removed.
+"models removed" the enemy models its attacks removed.  Models a challenge
+removes (gambit duels, ``challenges = "gambit"``) count in "models lost" but
+are credited to no unit, so a unit's models lost can exceed what its enemies
+removed.
 """
 
 from __future__ import annotations
