@@ -80,19 +80,26 @@ def footprint_arrays(models) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     wound with most bases unmoved; ``FOOTPRINT_CACHE_SIZE``).
     """
     keys = [(m.base, m.x, m.y, m.facing_deg) for m in models]
-    missing = [k for k, key in enumerate(keys) if key not in _FOOTPRINTS]
+    # read into a local dict first: the window and a --play resolver thread may both build
+    # snapshots, and one may clear the shared cache while the other reads it
+    found: dict[tuple, tuple] = {}
+    for key in keys:
+        hit = _FOOTPRINTS.get(key)
+        if hit is not None:
+            found[key] = hit
+    missing = [k for k, key in enumerate(keys) if key not in found]
     if missing:
         if len(_FOOTPRINTS) + len(missing) > FOOTPRINT_CACHE_SIZE:
             _FOOTPRINTS.clear()
         c, p, s = _build_footprints([models[k] for k in missing])
         for j, k in enumerate(missing):
-            _FOOTPRINTS[keys[k]] = (c[j], p[j], s[j])
+            found[keys[k]] = _FOOTPRINTS[keys[k]] = (c[j], p[j], s[j])
     n = len(models)
     cores = np.empty(n, dtype=object)
     shapes = np.empty(n, dtype=object)
     pads = np.zeros(n, dtype=float)
     for k, key in enumerate(keys):
-        cores[k], pads[k], shapes[k] = _FOOTPRINTS[key]
+        cores[k], pads[k], shapes[k] = found[key]
     return cores, pads, shapes
 
 
