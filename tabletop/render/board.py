@@ -465,13 +465,9 @@ def thin_ring(view: View, coords, step_px: float | None = None) -> list[tuple[fl
     (default ``OUTLINE_STEP_PX``; 0 keeps every vertex) of its length (always its
     first and last), for many-vertex outlines."""
     step_px = OUTLINE_STEP_PX if step_px is None else step_px
-    arr = np.asarray(coords, dtype=float)
-    if arr.size == 0:
+    out = _screen_array(view, coords)
+    if len(out) == 0:
         return []
-    arr = arr.reshape(-1, arr.shape[-1])[:, :2]
-    out = np.empty_like(arr)
-    out[:, 0] = view.origin_x + arr[:, 0] * view.scale
-    out[:, 1] = view.origin_y - arr[:, 1] * view.scale
     if len(out) > 8 and step_px > 0:
         seg = np.hypot(*np.diff(out, axis=0).T)
         bucket = np.floor(np.concatenate(([0.0], np.cumsum(seg))) / step_px)
@@ -481,16 +477,21 @@ def thin_ring(view: View, coords, step_px: float | None = None) -> list[tuple[fl
     return out.tolist()
 
 
-def screen_points(view: View, coords) -> list[tuple[float, float]]:
-    """Table points (any sequence of (x, y[, ...]) or a coordinate sequence) -> screen points."""
+def _screen_array(view: View, coords) -> np.ndarray:
+    """Table points (any sequence of (x, y[, ...])) as an (n, 2) array of screen pixels."""
     arr = np.asarray(coords, dtype=float)
     if arr.size == 0:
-        return []
+        return np.empty((0, 2))
     arr = arr.reshape(-1, arr.shape[-1])[:, :2]
     out = np.empty_like(arr)
     out[:, 0] = view.origin_x + arr[:, 0] * view.scale
     out[:, 1] = view.origin_y - arr[:, 1] * view.scale
-    return out.tolist()
+    return out
+
+
+def screen_points(view: View, coords) -> list[tuple[float, float]]:
+    """Table points (any sequence of (x, y[, ...]) or a coordinate sequence) -> screen points."""
+    return _screen_array(view, coords).tolist()
 
 
 def draw_bases(c: Canvas) -> None:
