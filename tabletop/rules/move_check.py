@@ -108,8 +108,8 @@ def move_setup(state: Battlefield, unit_id: str, kind: str, decisions: Decisions
     from ``state`` exactly as the ruleset's own move does (module docstring).
 
     ``fought`` is the consolidate hook's "was eligible to fight this phase"
-    (``consolidate --fought``).  The hook's solver runs once (about 0.1 s for
-    a lesson unit, under a second for 20 v 20); its move is not used.
+    (``consolidate --fought``).  The hook only sets the move up
+    (``solve=False``): the solver does not run.
 
     Raises
     ------
@@ -122,9 +122,8 @@ def move_setup(state: Battlefield, unit_id: str, kind: str, decisions: Decisions
     log = log if log is not None else EventLog()
     decisions = decisions if decisions is not None else Decisions(state.decisions, log)
     extra = {"fought": fought} if kind == "consolidate" else {}
-    outcome = hook(state, unit_id, decisions, log, **extra)
-    plan = getattr(outcome, "plan", None)
-    spec = getattr(plan, "spec", None)
+    outcome = hook(state, unit_id, decisions, log, solve=False, **extra)
+    spec = outcome.spec
     refusal = outcome.refusal
     if refusal is None and spec is None:
         refusal = f"{unit_id}: the rules set up no {CHECK_KINDS[kind]} move"

@@ -71,18 +71,21 @@ def _context(state: Battlefield, decisions: Decisions | None, log: EventLog | No
 
 
 def pile_in(state: Battlefield, unit_id: str, decisions: Decisions | None = None,
-            log: EventLog | None = None) -> MoveOutcome:
-    """One pile-in move for ``unit_id`` (12.03): eligible if engaged or charged this turn."""
+            log: EventLog | None = None, solve: bool = True) -> MoveOutcome:
+    """One pile-in move for ``unit_id`` (12.03): eligible if engaged or charged this turn.
+
+    ``solve=False`` only sets the move up (``outcome.spec``), to judge a move made by hand."""
     ctx = _context(state, decisions, log)
     refusal = pile_in_refusal(ctx, unit_id)
     if refusal is not None:
         return MoveOutcome(unit_id, "pile_in", "fight-phase.txt 12.03", refusal=refusal)
-    return plan_pile_in(state, ctx.geo, unit_id, ctx.decisions)
+    return plan_pile_in(state, ctx.geo, unit_id, ctx.decisions, solve=solve)
 
 
 def consolidate(state: Battlefield, unit_id: str, decisions: Decisions | None = None,
-                log: EventLog | None = None, fought: bool = False) -> MoveOutcome:
-    """One consolidation move for ``unit_id`` (12.08).
+                log: EventLog | None = None, fought: bool = False,
+                solve: bool = True) -> MoveOutcome:
+    """One consolidation move for ``unit_id`` (12.08); ``solve`` as for ``pile_in``.
 
     Outside a phase, "was eligible to fight this phase" is read from the map
     (named default ``CONSOLIDATE_ELIGIBLE_OUTSIDE_PHASE``): the unit is
@@ -95,7 +98,7 @@ def consolidate(state: Battlefield, unit_id: str, decisions: Decisions | None = 
         return MoveOutcome(unit_id, "none", "fight-phase.txt 12.08", refusal=(
             f"{unit_id} is not engaged and did not charge, so it was not eligible to fight this "
             f"phase (fight-phase.txt 12.08 ELIGIBLE IF); pass --fought if it fought"))
-    return plan_consolidation(state, ctx.geo, unit_id, ctx.decisions)
+    return plan_consolidation(state, ctx.geo, unit_id, ctx.decisions, solve=solve)
 
 
 register(Ruleset("fight-phase", fight=fight, odds=odds, pile_in=pile_in, consolidate=consolidate,

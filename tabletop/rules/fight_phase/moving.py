@@ -55,7 +55,8 @@ class MoveOutcome:
     answer (empty for a legal move); ``refusal`` why no move was attempted
     and ``refusal_kind`` what kind of reason it is: "not eligible" (12.03 /
     12.08 ELIGIBLE IF), "no pile-in target" or "no consolidation mode applies"
-    (BEFORE MOVING).
+    (BEFORE MOVING).  ``spec`` is the move the rules set up; with
+    ``solve=False`` (judging a move made by hand) nothing else is filled in.
     """
 
     unit: str
@@ -69,6 +70,7 @@ class MoveOutcome:
     refusal_kind: str = "not eligible"
     start: dict[str, tuple[float, float]] = field(default_factory=dict)
     fixed: frozenset[str] = frozenset()
+    spec: Any = None        # the geometry MoveSpec the rules set up (also when not solved)
 
     @property
     def legal(self) -> bool:
@@ -120,9 +122,12 @@ def _as_tuple(value: Any) -> tuple[str, ...]:
 
 
 def _solve(state: Battlefield, geo: Geometry, outcome: MoveOutcome, max_distance: float,
-           kind: str) -> MoveOutcome:
+           kind: str, solve: bool = True) -> MoveOutcome:
     clause = R_PILE_IN if kind == "pile_in" else R_CONSOLIDATE   # the move's own clauses
     spec = gmoves.MoveSpec(kind, outcome.unit, outcome.targets, max_distance, clause)
+    outcome.spec = spec
+    if not solve:
+        return outcome
     plan = gmoves.solve_move(state, geo, spec)
     outcome.plan = plan
     outcome.start = {m: state.model(m).at for m in geo.unit_models(outcome.unit)}
@@ -139,7 +144,7 @@ def _same_violation(v: Any, others: list[Any]) -> bool:
 
 
 def plan_pile_in(state: Battlefield, geo: Geometry, unit_id: str, decisions: Decisions,
-                 overrun: bool = False) -> MoveOutcome:
+                 overrun: bool = False, solve: bool = True) -> MoveOutcome:
     """Choose the pile-in targets (12.03 BEFORE MOVING), solve and validate the move.
 
     Engaged: every enemy unit it is engaged with.  Otherwise one or more
@@ -164,11 +169,11 @@ def plan_pile_in(state: Battlefield, geo: Geometry, unit_id: str, decisions: Dec
                                  rule=R_PILE_IN, context={"unit": unit_id, "case": case})
         chosen = _as_tuple(value)
     out.targets = chosen
-    return _solve(state, geo, out, state.rules.pile_in_distance, "pile_in")
+    return _solve(state, geo, out, state.rules.pile_in_distance, "pile_in", solve)
 
 
 def plan_consolidation(state: Battlefield, geo: Geometry, unit_id: str,
-                       decisions: Decisions) -> MoveOutcome:
+                       decisions: Decisions, solve: bool = True) -> MoveOutcome:
     """Select the consolidation mode as 12.08 requires, choose its targets, solve and validate.
 
     Ongoing (engaged): every engaged enemy unit.  Engaging (within 3" of
@@ -199,7 +204,7 @@ def plan_consolidation(state: Battlefield, geo: Geometry, unit_id: str,
                                             rule=R_CONSOLIDATE,
                                             context={"unit": unit_id, "mode": mode}))
     out.targets = chosen
-    return _solve(state, geo, out, state.rules.consolidate_distance, mode)
+    return _solve(state, geo, out, state.rules.consolidate_distance, mode, solve)
 
 
 def violation_dicts(outcome: MoveOutcome) -> list[dict[str, Any]]:
