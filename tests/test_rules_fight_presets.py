@@ -217,3 +217,80 @@ def test_a_bad_value_is_a_one_line_map_error(rules, words):
     with pytest.raises(MapValidationError) as err:
         state_from(LINE, rules=f"[rules]\n{rules}\n")
     assert len(err.value.problems) == 1 and words in err.value.problems[0]
+
+
+# ---------------------------------------------------------------- the odds read the map too
+def test_odds_follow_the_preset():
+    # LINE with every save out of reach (Sv 7 is not rolled) and F at W1: C hits on 3+ and
+    # wounds on 4+, so it removes V with 4/6 * 3/6 = 1/3; S does the same to whoever it fights.
+    # S removes a model when V survives C (2/3) and S kills V (1/3): 2/9, in both presets;
+    # "11th" adds the overrun: V dies to C (1/3), S piles in on F and kills it (1/3): 1/9,
+    # so 2/9 + 1/9 = 1/3.  "10th": S is not eligible once V is gone: 2/9 only.
+    from fractions import Fraction
+
+    from tabletop.rules.fight_phase import odds as fight_odds
+    units = unit("C", "red", [(4, 8)], charged=True, Sv=7) \
+        + unit("V", "blue", [(5.26, 8)], A=0, Sv=7) + unit("S", "red", [(6.52, 8)], Sv=7) \
+        + unit("F", "blue", [(11.52, 8)], A=0, Sv=7)
+    for rules, p_s in (("", Fraction(1, 3)), (TEN, Fraction(2, 9))):
+        r = fight_odds(state_from(units, rules=rules))
+        assert r["method"] == "exact"
+        rows = {row["unit"]: row for row in r["units"]}
+        assert rows["S"]["models_removed"]["1"] == pytest.approx(float(p_s), abs=1e-9)
+        # V: removed by C (1/3) or, surviving that (2/3), by S (1/3): 1/3 + 2/9 = 5/9
+        assert Fraction(rows["V"]["p_destroyed_exact"]) == Fraction(5, 9)
+
+
+# ---------------------------------------------------------------- fight, view --fight/--play
+def test_fight_json_follows_the_map_preset(write_map, capsys):
+    # `tabletop fight MAP --json` on the three combats of a "10th" map: the order worked out
+    # in test_10th_the_player_whose_turn_it_is_not_selects_first_in_both_steps.
+    import json
+
+    from fightkit import HEADER
+
+    from tabletop.cli import main
+    path = write_map(HEADER.format(rules=TEN) + _combats())
+    assert main(["fight", path, "--seed", "1", "--json"]) == 0
+    events = json.loads(capsys.readouterr().out)["events"]
+    assert [e["unit"] for e in events if e["type"] == "selected_to_fight"] == \
+        ["B1", "R1", "B2", "B3", "R2", "R3"]
+
+
+def test_view_fight_resolves_with_the_map_preset():
+    # `view --fight` resolves through fight_cmd.resolve: the "10th" map's order again.
+    from tabletop.cli.fight_cmd import resolve
+    res = resolve(state_from(_combats(), rules=TEN), seed=1)
+    assert [u for _, u in order(res.log)] == ["B1", "R1", "B2", "B3", "R2", "R3"]
+
+
+def test_view_play_asks_the_non_active_player_first_in_10th():
+    # `view --fight --play` (PlaySession): red R1, R2 charged; blue B1, B2 fights-first; two
+    # touching pairs 4.48" apart (as above).  Pile-in questions (everyone in base contact) are
+    # answered with their defaults; the first "which unit fights next?" goes to blue (whose turn
+    # it is not) with B1 and B2 in "10th", to red with R1 and R2 in "11th".
+    import time
+
+    from tabletop.app.interactive import PlaySession
+
+    def one(uid, player, x, **kw):
+        return unit(uid, player, [(x, 12)], A=0, **kw)
+    text = one("R1", "red", 2, charged=True) + one("B1", "blue", 3.26, ff=True) \
+        + one("R2", "red", 9, charged=True) + one("B2", "blue", 10.26, ff=True)
+    for rules, want in ((TEN, ("blue", ["B1", "B2"])), ("", ("red", ["R1", "R2"]))):
+        session = PlaySession(state_from(text, rules=rules), seed=1)
+        session.start()
+        try:
+            end, first = time.monotonic() + 30, None
+            while first is None:
+                assert time.monotonic() < end, "no fight question came"
+                for kind, item in session.poll():
+                    if kind == "question" and item.choice == "fight" and first is None:
+                        first = item
+                    elif kind == "question":
+                        item.reply(item.default)
+                    assert kind not in ("error", "done"), item
+                time.sleep(0.002)
+            assert (first.player, first.options) == want
+        finally:
+            assert session.stop()
