@@ -221,24 +221,22 @@ def test_a_bad_value_is_a_one_line_map_error(rules, words):
 
 # ---------------------------------------------------------------- the odds read the map too
 def test_odds_follow_the_preset():
-    # LINE with every save out of reach (Sv 7 is not rolled) and F at W1: C hits on 3+ and
-    # wounds on 4+, so it removes V with 4/6 * 3/6 = 1/3; S does the same to whoever it fights.
-    # S removes a model when V survives C (2/3) and S kills V (1/3): 2/9, in both presets;
-    # "11th" adds the overrun: V dies to C (1/3), S piles in on F and kills it (1/3): 1/9,
-    # so 2/9 + 1/9 = 1/3.  "10th": S is not eligible once V is gone: 2/9 only.
+    # A duel with no Fights First unit: red A at (4, 8) touches blue B at (5.26, 8); each a
+    # Blade A1 (hits on 3+, wounds S4 v T4 on 4+: removes its W1 foe with 4/6 * 3/6 = 1/3),
+    # Sv 7 (never rolled).  Whoever selects first in Remaining Combats strikes first: its foe
+    # is destroyed with 1/3, itself with (1 - 1/3) * 1/3 = 2/9.  "11th": red (whose turn it
+    # is) first; "10th": blue first.
     from fractions import Fraction
 
     from tabletop.rules.fight_phase import odds as fight_odds
-    units = unit("C", "red", [(4, 8)], charged=True, Sv=7) \
-        + unit("V", "blue", [(5.26, 8)], A=0, Sv=7) + unit("S", "red", [(6.52, 8)], Sv=7) \
-        + unit("F", "blue", [(11.52, 8)], A=0, Sv=7)
-    for rules, p_s in (("", Fraction(1, 3)), (TEN, Fraction(2, 9))):
-        r = fight_odds(state_from(units, rules=rules))
+    duel = unit("A", "red", [(4, 8)], Sv=7) + unit("B", "blue", [(5.26, 8)], Sv=7)
+    for rules, p_a, p_b in (("", Fraction(2, 9), Fraction(1, 3)),
+                            (TEN, Fraction(1, 3), Fraction(2, 9))):
+        r = fight_odds(state_from(duel, rules=rules))
         assert r["method"] == "exact"
         rows = {row["unit"]: row for row in r["units"]}
-        assert rows["S"]["models_removed"]["1"] == pytest.approx(float(p_s), abs=1e-9)
-        # V: removed by C (1/3) or, surviving that (2/3), by S (1/3): 1/3 + 2/9 = 5/9
-        assert Fraction(rows["V"]["p_destroyed_exact"]) == Fraction(5, 9)
+        assert (Fraction(rows["A"]["p_destroyed_exact"]),
+                Fraction(rows["B"]["p_destroyed_exact"])) == (p_a, p_b)
 
 
 # ---------------------------------------------------------------- fight, view --fight/--play
