@@ -163,6 +163,9 @@ def test_10th_the_player_whose_turn_it_is_not_selects_first_in_both_steps():
     assert entered(res.log) == [("fights_first", "blue"), ("remaining", "blue"),
                                 ("end", "blue")]
     assert [(e["player"], e["step"]) for e in res.log.of_type("pass")] == [("blue", "remaining")]
+    remaining = [e for e in res.log.of_type("combat_step") if e["step"] == "remaining"][0]
+    assert remaining["reason"].endswith("the step starts with the player whose turn it is not, "
+                                        "fight_order_first = non-active")
 
 
 def test_the_fight_order_option_overrides_the_preset():

@@ -91,7 +91,8 @@ def _enter(ctx: PhaseContext, step: CombatStep, player: str, why: str) -> None:
 
 
 def first_to_select(ctx: PhaseContext, as_written: str) -> tuple[str, str]:
-    """(player, reason): who selects first as a combat step begins.
+    """(player, note): who selects first as a combat step begins, and words saying why
+    when it is not the text's player ("" when it is).
 
     ``as_written`` is the player 12.04 names for this moment (the player
     whose turn it is, or the one who moved the sequence on); with
@@ -103,7 +104,7 @@ def first_to_select(ctx: PhaseContext, as_written: str) -> tuple[str, str]:
     if order == ACTIVE_FIRST:
         return as_written, ""
     if order == NON_ACTIVE_FIRST:
-        return ctx.other(ctx.active), " (fight_order_first = \"non-active\": the player whose turn it is not)"
+        return ctx.other(ctx.active), "the player whose turn it is not, fight_order_first = non-active"
     raise ValueError(f"unknown fight_order_first {order!r}: use \"active\" or \"non-active\"")
 
 
@@ -117,8 +118,8 @@ def fight_step(ctx: PhaseContext, fight_unit: FightUnit | None = None) -> None:
     actions.start_fight_step(ctx)
     step = COMBAT_STEPS[FIRST_COMBAT_STEP]
     player, note = first_to_select(ctx, ctx.active)
-    _enter(ctx, step, player, "the Fight step starts with the player whose turn it is"
-           if not note else "the Fight step starts" + note)
+    _enter(ctx, step, player, "the Fight step starts with "
+           + (note or "the player whose turn it is"))
     while True:
         ff = True if step.fights_first_only else None
         mine = eligible_units(ctx, player, fights_first=ff)
@@ -132,7 +133,8 @@ def fight_step(ctx: PhaseContext, fight_unit: FightUnit | None = None) -> None:
                 step = COMBAT_STEPS[back]
                 player, note = first_to_select(
                     ctx, ctx.active if RETURN_STARTS_WITH == "active" else ctx.other(player))
-                _enter(ctx, step, player, "a Fights First unit is now eligible to fight" + note)
+                _enter(ctx, step, player, "a Fights First unit is now eligible to fight"
+                       + (f"; the step starts with {note}" if note else ""))
             else:
                 player = ctx.other(player)
             continue
@@ -144,7 +146,7 @@ def fight_step(ctx: PhaseContext, fight_unit: FightUnit | None = None) -> None:
             step = COMBAT_STEPS[step.when_none_eligible]
             player, note = first_to_select(ctx, player)
             _enter(ctx, step, player, "no Fights First unit is eligible to fight; " + (
-                "this player selects next" if not note else "the step starts" + note))
+                f"the step starts with {note}" if note else "this player selects next"))
             continue
         ctx.log.emit("pass", step.rule, player=player, step=step.name,
                      reason="no eligible unit to select: the other player selects")
