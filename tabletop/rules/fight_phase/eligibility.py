@@ -23,15 +23,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tabletop.board.config import ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE
 from tabletop.board.state import Unit
 
 if TYPE_CHECKING:
     from tabletop.rules.fight_phase.context import PhaseContext
 
-__all__ = ["ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE", "NORMAL", "OVERRUN", "consolidation_refusal",
-           "eligible_to_fight", "eligible_units", "fight_refusal", "fight_types", "is_fights_first",
-           "pile_in_refusal"]
+__all__ = ["NORMAL", "OVERRUN", "consolidation_refusal", "eligible_to_fight", "eligible_units",
+           "fight_refusal", "fight_types", "is_fights_first", "pile_in_refusal"]
 
 R_PILE_IN = "fight-phase.txt 12.03"
 R_FIGHT = "fight-phase.txt 12.04"
