@@ -43,7 +43,7 @@ def context(state, faces=(), options: FightOptions | None = None, decisions=None
     dec = decisions if decisions is not None else Decisions(state.decisions, log)
     if dec.log is None:
         dec.log = log
-    return PhaseContext(state, dice, dec, log, options or FightOptions())
+    return PhaseContext(state, dice, dec, log, options)
 
 
 def unit(uid, player, models, charged=False, A=1, W=1, Sv=6, ff=False):

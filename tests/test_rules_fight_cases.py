@@ -109,17 +109,20 @@ LOSE = unit("R1", "red", [(8.74, 10)], charged=True) + unit("R2", "red", [(11.26
 
 def test_a_unit_that_did_not_charge_loses_eligibility_when_its_only_enemy_dies():
     # R1 fights first (charged) and kills B: hit 6, wound 6, save 1.  R2 did not charge and
-    # its only enemy models within engagement range are gone before it is selected: it is not
-    # eligible to fight, so it never makes an overrun pile-in toward D (named default
-    # ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE = False).
-    res = fight(state_from(LOSE), FixedDice([6, 6, 1]))
+    # its only enemy models within engagement range are gone before it is selected: with
+    # engaged_at_step_start_keeps_eligible = false (the "10th" preset's reading, set here on
+    # the "11th" preset) it is not eligible to fight, so it never makes an overrun pile-in
+    # toward D.
+    off = "[rules]\nengaged_at_step_start_keeps_eligible = false\n"
+    res = fight(state_from(LOSE, rules=off), FixedDice([6, 6, 1]))
     assert selected(res) == [("R1", "normal")]
     assert [e["unit"] for e in res.log.of_type("pile_in") if e.rule.endswith("12.06")] == []
     assert_validator_agrees(res)
 
 
 def test_literal_reading_keeps_it_eligible_and_it_overruns():
-    # Read literally ("it was engaged at the start of this step"), R2 stays eligible; it is
+    # Read literally ("it was engaged at the start of this step"; the "11th" preset's
+    # default, given here explicitly as FightOptions), R2 stays eligible; it is
     # unengaged, so only the overrun fight is open: an extra pile-in toward D (within 5"),
     # which ends engaged (3" of 4" leaves 1" < 2"), then it fights D: hit 6, wound 6, save 6.
     res = fight(state_from(LOSE), FixedDice([6, 6, 1, 6, 6, 6]),

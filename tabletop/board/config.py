@@ -2,8 +2,10 @@
 
 The fight-phase presets: ``"11th"`` (the default; engagement range 2" per
 core rules 03.04, coherency 2" of one other model and every model within 9"
-of every other, 03.03) and ``"10th"`` (engagement range 1", two others within
-2" in units of 7+, no spread).  Rank-and-flank engages by base contact and
+of every other, 03.03; 12.04 eligibility and selection order as written) and
+``"10th"`` (engagement range 1", two others within 2" in units of 7+, no
+spread; only engaged-now units stay eligible, the player whose turn it is
+not selects first).  Rank-and-flank engages by base contact and
 keeps coherency by formation.  Distances are inches.
 """
 
@@ -52,6 +54,13 @@ class RulesConfig:
     challenges : None | "gambit" | "character".
     rank_min_models : rank-and-flank named default: how many models make a
         rank that counts for the rank bonus and break tests.
+    engaged_at_step_start_keeps_eligible : fight-phase named default
+        (``ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE``): whether a unit engaged when
+        the Fight step began stays eligible to fight after its enemies are gone
+        (12.04).
+    fight_order_first : fight-phase named default (``FIGHT_ORDER_FIRST``):
+        "active" (12.04 as written) or "non-active" (10th-edition order): who
+        selects first when a step of the 12.04 sequence begins.
     written : the keys the map file set, kept so saving writes only those.
     """
 
@@ -69,6 +78,8 @@ class RulesConfig:
     objective_range: float = 3.0
     challenges: str | None = None
     rank_min_models: int = 5
+    engaged_at_step_start_keeps_eligible: bool = True
+    fight_order_first: str = "active"
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -85,14 +96,33 @@ class RulesConfig:
         return self.coherency_neighbours_7plus if unit_size >= 7 else self.coherency_neighbours
 
 
+# Named default, per preset: does "it was engaged at the start of this step" (fight-phase.txt
+# 12.04) keep a unit eligible to fight once every enemy it was engaged with is destroyed?
+# "11th": yes, as the text says (its own overrun example, 12.06, is such a unit).  "10th":
+# no; there only being engaged now (or having charged) makes a unit eligible, which is how
+# players of that edition resolve it.  Read in rules/fight_phase/eligibility.py.
+ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE = {"11th": True, "10th": False}
+
+# Named default, per preset: who selects first when a step of the 12.04 sequence begins.
+# "active": the text's order (Fights First starts with the player whose turn it is; Remaining
+# Combats with the player who moved the sequence onto it).  "non-active": the 10th-edition
+# order, where the player whose turn it is not selects first in both steps.  Read in
+# rules/fight_phase/sequence.py.
+FIGHT_ORDERS = ("active", "non-active")
+FIGHT_ORDER_FIRST = {"11th": "active", "10th": "non-active"}
+
 PRESETS: dict[tuple[str, str], dict[str, Any]] = {
     ("fight-phase", "11th"): dict(
         engagement_range=2.0, coherency_range=2.0, coherency_neighbours=1,
         coherency_neighbours_7plus=1, coherency_spread=9.0,
+        engaged_at_step_start_keeps_eligible=ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE["11th"],
+        fight_order_first=FIGHT_ORDER_FIRST["11th"],
     ),
     ("fight-phase", "10th"): dict(
         engagement_range=1.0, coherency_range=2.0, coherency_neighbours=1,
         coherency_neighbours_7plus=2, coherency_spread=None,
+        engaged_at_step_start_keeps_eligible=ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE["10th"],
+        fight_order_first=FIGHT_ORDER_FIRST["10th"],
     ),
     ("rank-and-flank", "11th"): dict(
         engagement_range=0.0, coherency_range=None, coherency_neighbours=1,
@@ -116,7 +146,7 @@ def make_config(ruleset: str, overrides: dict[str, Any] | None = None) -> RulesC
     Raises
     ------
     ValueError
-        For an unknown ruleset or edition (message shows the input).
+        For an unknown ruleset, edition or ``fight_order_first`` (message shows the input).
     """
     overrides = dict(overrides or {})
     if ruleset not in RULESETS:
@@ -124,6 +154,9 @@ def make_config(ruleset: str, overrides: dict[str, Any] | None = None) -> RulesC
     edition = overrides.get("edition", "11th")
     if edition not in EDITIONS:
         raise ValueError(f"unknown edition {edition!r}: use \"11th\" or \"10th\"")
+    order = overrides.get("fight_order_first")
+    if order is not None and order not in FIGHT_ORDERS:
+        raise ValueError(f"unknown fight_order_first {order!r}: use \"active\" or \"non-active\"")
     values: dict[str, Any] = dict(PRESETS[(ruleset, edition)])
     for key, value in overrides.items():
         if key == "engagement_range" and value == CONTACT:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 
 from tabletop.board.bases import parse_base
-from tabletop.board.config import EDITIONS, RULESETS
+from tabletop.board.config import EDITIONS, FIGHT_ORDERS, RULESETS
 
 TERRAIN_KINDS = ("ruin", "woods", "obstacle", "impassable", "hill", "building")
 ROLES = ("champion", "commander", "standard", "musician")
@@ -85,6 +85,15 @@ class RulesIn(_Strict):
     objective_range: float | None = Field(default=None, ge=0.0)
     challenges: str | None = None
     rank_min_models: int | None = Field(default=None, ge=1)
+    engaged_at_step_start_keeps_eligible: StrictBool | None = None
+    fight_order_first: str | None = None
+
+    @field_validator("fight_order_first")
+    @classmethod
+    def _fight_order(cls, v: str | None) -> str | None:
+        if v is not None and v not in FIGHT_ORDERS:
+            raise ValueError(f"unknown fight order {v!r}: use \"active\" or \"non-active\"")
+        return v
 
     @field_validator("edition")
     @classmethod

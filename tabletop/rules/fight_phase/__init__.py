@@ -48,7 +48,12 @@ CONSOLIDATE_ELIGIBLE_OUTSIDE_PHASE = "engaged, charged this turn, or said to hav
 
 def fight(state: Battlefield, dice: Dice, decisions: Decisions | None = None,
           log: EventLog | None = None, options: FightOptions | None = None) -> Resolution:
-    """Resolve the Fight phase of ``state`` (see the module docstring)."""
+    """Resolve the Fight phase of ``state`` (see the module docstring).
+
+    ``options`` (None: ``FightOptions.from_rules(state.rules)``, the map's
+    preset and ``[rules]`` overrides) chooses the 12.04 readings that differ
+    by preset: eligibility after the enemies are gone, and who selects first.
+    """
     problems = check_profiles(state)
     if problems:
         raise MapValidationError(problems)
@@ -58,7 +63,7 @@ def fight(state: Battlefield, dice: Dice, decisions: Decisions | None = None,
     decisions = decisions if decisions is not None else Decisions(state.decisions, log)
     if decisions.log is None:
         decisions.log = log
-    ctx = PhaseContext(state, dice, decisions, log, options or FightOptions())
+    ctx = PhaseContext(state, dice, decisions, log, options)
     run_phase(ctx)
     return Resolution(ctx.state, log, {"selected": list(ctx.selected), "moves": list(ctx.moves),
                                        "context": ctx})

@@ -13,19 +13,32 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabletop.board.config import RulesConfig
 from tabletop.board.state import Battlefield, Model
 from tabletop.geometry import Geometry, snapshot
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import Dice
 from tabletop.rules.events import EventLog
-from tabletop.rules.fight_phase.eligibility import ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE
 
 
 @dataclass
 class FightOptions:
-    """Switches for readings of the text (named defaults, see ``eligibility.py``)."""
+    """Readings of the text that differ by preset (named defaults, ``[rules]`` options).
 
-    engaged_at_step_start_keeps_eligible: bool = ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE
+    ``engaged_at_step_start_keeps_eligible`` (12.04, see ``eligibility.py``)
+    and ``fight_order_first`` ("active" | "non-active", 12.04, see
+    ``sequence.py``).  The plain constructor gives the "11th" preset's
+    values; a phase takes them from the map with ``from_rules``.
+    """
+
+    engaged_at_step_start_keeps_eligible: bool = RulesConfig.engaged_at_step_start_keeps_eligible
+    fight_order_first: str = RulesConfig.fight_order_first
+
+    @classmethod
+    def from_rules(cls, rules: RulesConfig) -> FightOptions:
+        """The options a map's resolved ``[rules]`` (its preset and overrides) set."""
+        return cls(engaged_at_step_start_keeps_eligible=rules.engaged_at_step_start_keeps_eligible,
+                   fight_order_first=rules.fight_order_first)
 
 
 @dataclass
@@ -36,7 +49,7 @@ class PhaseContext:
     dice: Dice
     decisions: Decisions
     log: EventLog
-    options: FightOptions = field(default_factory=FightOptions)
+    options_: FightOptions | None = None     # None: from the map's [rules] (see ``options``)
     selected: list[str] = field(default_factory=list)
     ever_eligible: set[str] = field(default_factory=set)
     engaged_at_fight_start: set[str] = field(default_factory=set)
@@ -47,6 +60,14 @@ class PhaseContext:
     moves: list[Any] = field(default_factory=list)
     challenges: Any = None   # the Challenge Sub-phase's record (challenges = "gambit")
     _geo: Geometry | None = None
+
+    @property
+    def options(self) -> FightOptions:
+        """The readings this phase uses: those given, else the map's ``[rules]``
+        (``FightOptions.from_rules`` of the state the phase started from)."""
+        if self.options_ is None:
+            self.options_ = FightOptions.from_rules(self.state_.rules)
+        return self.options_
 
     @property
     def state(self) -> Battlefield:

@@ -4,17 +4,19 @@ Everything is read from the geometry snapshot and the phase's history,
 never from hand-set flags (``Unit.charged`` is the map's record that the
 unit made a charge move this turn).
 
-Named default ``ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE = False``.  12.04 lists
-"it is engaged, or it was engaged at the start of this step" as a reason to
-be eligible to fight.  Players read it (issue 3) as: a unit that did not
-charge, and whose only enemy models within engagement range are removed as
-casualties before it is selected, is no longer eligible to fight (nor to
-pile in: it is not selected for an overrun fight).  We follow the players:
-by default only being engaged now, or having charged this turn, makes a
-unit eligible.  ``FightOptions(engaged_at_step_start_keeps_eligible=True)``
-applies the sentence literally (such a unit stays eligible and, being
-unengaged, may make an overrun fight, 12.06).  Engagement at the start of
-the Fight step still decides the overrun fight type (12.06) either way.
+Named default ``ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE`` (``board/config.py``;
+the ``[rules]`` option ``engaged_at_step_start_keeps_eligible``), per preset.
+12.04 lists "it is engaged, or it was engaged at the start of this step" as a
+reason to be eligible to fight.  ``"11th"``: True, the text as written: a
+unit engaged when the Fight step began stays eligible after every enemy it
+was engaged with is destroyed, and, being unengaged, its only fight type is
+an overrun fight with an additional pile-in move (12.06; the text's own
+example is such a unit).  ``"10th"``: False, how players of that edition
+resolve it (issue 3): only being engaged now, or having charged this turn,
+makes a unit eligible, so such a unit neither fights nor piles in.
+Engagement at the start of the Fight step decides the overrun fight type
+(12.06) either way.  The phase reads it from ``ctx.options`` (the map's
+``[rules]`` unless ``fight(options=...)`` says otherwise).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from tabletop.board.state import Unit
 if TYPE_CHECKING:
     from tabletop.rules.fight_phase.context import PhaseContext
 
-ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE = False
+__all__ = ["NORMAL", "OVERRUN", "consolidation_refusal", "eligible_to_fight", "eligible_units",
+           "fight_refusal", "fight_types", "is_fights_first", "pile_in_refusal"]
 
 R_PILE_IN = "fight-phase.txt 12.03"
 R_FIGHT = "fight-phase.txt 12.04"
@@ -59,8 +62,9 @@ def pile_in_refusal(ctx: PhaseContext, unit_id: str, overrun: bool = False) -> s
 
 
 def eligible_to_fight(ctx: PhaseContext, unit_id: str) -> bool:
-    """12.04: not yet selected to fight this phase, and engaged (or, with the literal
-    reading, engaged at the start of the Fight step) or charged this turn."""
+    """12.04: not yet selected to fight this phase, and engaged, or engaged at the start
+    of the Fight step (when ``ctx.options.engaged_at_step_start_keeps_eligible``, see
+    the module docstring), or made a charge move this turn."""
     if not ctx.alive(unit_id) or unit_id in ctx.selected:
         return False
     unit = ctx.state.unit(unit_id)
@@ -77,6 +81,10 @@ def fight_refusal(ctx: PhaseContext, unit_id: str) -> str:
         return f"{unit_id} has no models left on the table"
     if unit_id in ctx.selected:
         return f"{unit_id} has already been selected to fight this phase ({R_FIGHT})"
+    if unit_id in ctx.engaged_at_fight_start and not ctx.options.engaged_at_step_start_keeps_eligible:
+        return (f"{unit_id} was engaged at the start of the Fight step but is not engaged now, and "
+                f"this preset does not keep it eligible (engaged_at_step_start_keeps_eligible "
+                f"= false; {R_FIGHT})")
     return f"{unit_id} is not engaged and did not make a charge move this turn ({R_FIGHT})"
 
 

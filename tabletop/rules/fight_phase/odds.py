@@ -56,7 +56,7 @@ from tabletop.errors import MapValidationError
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import Dice, enumerate_outcomes, monte_carlo
 from tabletop.rules.events import Event, EventLog
-from tabletop.rules.fight_phase.context import FightOptions, PhaseContext
+from tabletop.rules.fight_phase.context import PhaseContext
 from tabletop.rules.fight_phase.profiles import check_profiles
 from tabletop.rules.fight_phase.sequence import PHASE_STEPS, PhaseStep
 
@@ -131,7 +131,7 @@ def _history(start: PhaseContext, steps: list[PhaseStep], units: list[str]) -> C
 def _prepare(state: Battlefield) -> tuple[PhaseContext, list[PhaseStep]]:
     """Run the steps before ``ODDS_STEPS`` once; return (context, steps each history runs)."""
     log = EventLog()
-    ctx = PhaseContext(state, Dice(0), Decisions(state.decisions, log), log, FightOptions())
+    ctx = PhaseContext(state, Dice(0), Decisions(state.decisions, log), log)
     first = next(k for k, s in enumerate(PHASE_STEPS) if s.name in ODDS_STEPS)
     prefix = list(PHASE_STEPS[:first])
     steps = [s for s in PHASE_STEPS[first:] if s.name in ODDS_STEPS]
@@ -139,8 +139,7 @@ def _prepare(state: Battlefield) -> tuple[PhaseContext, list[PhaseStep]]:
         s.run(ctx)
     if ctx.dice.history:           # the prefix rolled dice: every history runs it
         log = EventLog()
-        return PhaseContext(state, Dice(0), Decisions(state.decisions, log), log,
-                            FightOptions()), prefix + steps
+        return PhaseContext(state, Dice(0), Decisions(state.decisions, log), log), prefix + steps
     return ctx, steps
 
 

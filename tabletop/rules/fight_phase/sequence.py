@@ -17,6 +17,14 @@ steps of the 12.04 sequence with where each goes next:
 Named default ``RETURN_STARTS_WITH = "active"``: on returning to Resolve
 Fights First Combats, the step starts again "with the player whose turn it
 is", as its own text says.
+
+Named default ``FIGHT_ORDER_FIRST`` (``board/config.py``; the ``[rules]``
+option ``fight_order_first``), per preset: who selects first as a step of
+the sequence begins.  ``"11th"``: ``"active"``, the order above, as 12.04
+writes it.  ``"10th"``: ``"non-active"``, that edition's order: the player
+whose turn it is not selects first in Resolve Fights First Combats and in
+Resolve Remaining Combats (and on a return to Fights First), whoever moved
+the sequence on.  The alternation and the passing are the same in both.
 """
 
 from __future__ import annotations
@@ -33,6 +41,8 @@ if TYPE_CHECKING:
     from tabletop.rules.fight_phase.context import PhaseContext
 
 RETURN_STARTS_WITH = "active"
+ACTIVE_FIRST = "active"
+NON_ACTIVE_FIRST = "non-active"
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,24 @@ def _enter(ctx: PhaseContext, step: CombatStep, player: str, why: str) -> None:
                  reason=why)
 
 
+def first_to_select(ctx: PhaseContext, as_written: str) -> tuple[str, str]:
+    """(player, note): who selects first as a combat step begins, and words saying why
+    when it is not the text's player ("" when it is).
+
+    ``as_written`` is the player 12.04 names for this moment (the player
+    whose turn it is, or the one who moved the sequence on); with
+    ``ctx.options.fight_order_first == "non-active"`` (the "10th" preset) it
+    is always the player whose turn it is not.  Raises ``ValueError`` for
+    any other value of the option.
+    """
+    order = ctx.options.fight_order_first
+    if order == ACTIVE_FIRST:
+        return as_written, ""
+    if order == NON_ACTIVE_FIRST:
+        return ctx.other(ctx.active), "the player whose turn it is not, fight_order_first = non-active"
+    raise ValueError(f"unknown fight_order_first {order!r}: use \"active\" or \"non-active\"")
+
+
 def fight_step(ctx: PhaseContext, fight_unit: FightUnit | None = None) -> None:
     """12.04: run the alternation until every eligible unit has been selected and has fought.
 
@@ -89,8 +117,9 @@ def fight_step(ctx: PhaseContext, fight_unit: FightUnit | None = None) -> None:
     fight_unit = fight_unit or actions.fight_unit
     actions.start_fight_step(ctx)
     step = COMBAT_STEPS[FIRST_COMBAT_STEP]
-    player = ctx.active
-    _enter(ctx, step, player, "the Fight step starts with the player whose turn it is")
+    player, note = first_to_select(ctx, ctx.active)
+    _enter(ctx, step, player, "the Fight step starts with "
+           + (note or "the player whose turn it is"))
     while True:
         ff = True if step.fights_first_only else None
         mine = eligible_units(ctx, player, fights_first=ff)
@@ -102,8 +131,10 @@ def fight_step(ctx: PhaseContext, fight_unit: FightUnit | None = None) -> None:
             back = step.return_after_fight
             if back is not None and eligible_units(ctx, fights_first=True):
                 step = COMBAT_STEPS[back]
-                player = ctx.active if RETURN_STARTS_WITH == "active" else ctx.other(player)
-                _enter(ctx, step, player, "a Fights First unit is now eligible to fight")
+                player, note = first_to_select(
+                    ctx, ctx.active if RETURN_STARTS_WITH == "active" else ctx.other(player))
+                _enter(ctx, step, player, "a Fights First unit is now eligible to fight"
+                       + (f"; the step starts with {note}" if note else ""))
             else:
                 player = ctx.other(player)
             continue
@@ -113,8 +144,9 @@ def fight_step(ctx: PhaseContext, fight_unit: FightUnit | None = None) -> None:
                              player=player, reason="no unit is eligible to fight")
                 return
             step = COMBAT_STEPS[step.when_none_eligible]
-            _enter(ctx, step, player, "no Fights First unit is eligible to fight; "
-                                      "this player selects next")
+            player, note = first_to_select(ctx, player)
+            _enter(ctx, step, player, "no Fights First unit is eligible to fight; " + (
+                f"the step starts with {note}" if note else "this player selects next"))
             continue
         ctx.log.emit("pass", step.rule, player=player, step=step.name,
                      reason="no eligible unit to select: the other player selects")
