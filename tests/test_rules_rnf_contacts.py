@@ -151,3 +151,17 @@ def test_a_close_up_that_would_leave_another_contact_is_blocked_and_surrounded_s
     assert destroyed["b"].startswith("surrounded")
     assert [e["unit"] for e in events(log, "fled")] == ["d"]
     assert dice.remaining == []
+
+
+def test_close_up_square_option_moves_square_in_only():
+    # [rules] close_up = "square": b's front is already on a's flank line (0" in) and may not
+    # slide, so it cannot reach a/1 or a/6 (its front stops 0.25" short of a's rank 2)
+    state = rnf_map(unit("a", "red", (24, 24), 90, 5, 4, keywords=["fearless"]),
+                    unit("b", "blue", (24 - 2.5 * B, 24 - 3 * B - 0.25), 0, 2, 1,
+                         profile={"Attacks": 4}), rules={"close_up": "square"})
+    res, log, dice = run(state, FLANKER_KILLS + [1, 1])
+    (blocked,) = events(log, "close_up_blocked")
+    assert blocked["reason"] == "it would not reach a's left" and events(log, "closed_up") == []
+    # the score still reads the contacts of the round: blue 7 + 1 flank, red 0 (disrupted)
+    (score,) = events(log, "combat_score")
+    assert score["scores"] == {"red": 0, "blue": 8} and dice.remaining == []

@@ -52,6 +52,14 @@ class RulesConfig:
     challenges : None | "gambit" | "character".
     rank_min_models : rank-and-flank named default: how many models make a
         rank that counts for the rank bonus and break tests.
+    charge_arc_tie : rank-and-flank named default: when a charger's front
+        rank stands as much in two arcs of its target, "roll" (a D6) or
+        "front-edge centre" (the arc of the middle of its front edge);
+        ``rules/rank_and_flank/charge_arc.py`` CHARGE_ARC_TIE.
+    close_up : rank-and-flank named default: how an enemy moves back into
+        base contact after casualties, "flush" (square in, then slid along
+        the side to lie flush) or "square" (square in only);
+        ``geometry/close_up.py`` CLOSE_UP.
     written : the keys the map file set, kept so saving writes only those.
     """
 
@@ -69,6 +77,8 @@ class RulesConfig:
     objective_range: float = 3.0
     challenges: str | None = None
     rank_min_models: int = 5
+    charge_arc_tie: str = "roll"
+    close_up: str = "flush"
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property

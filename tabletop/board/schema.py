@@ -85,6 +85,8 @@ class RulesIn(_Strict):
     objective_range: float | None = Field(default=None, ge=0.0)
     challenges: str | None = None
     rank_min_models: int | None = Field(default=None, ge=1)
+    charge_arc_tie: Literal["roll", "front-edge centre"] | None = None
+    close_up: Literal["flush", "square"] | None = None
 
     @field_validator("edition")
     @classmethod

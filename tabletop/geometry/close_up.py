@@ -13,8 +13,8 @@ of the named default CLOSE_UP (the policy of who moves is the rules' business,
 
 Named defaults
 --------------
-CLOSE_UP = "the enemy slides in flush along the side it touched"
-    The enemy unit moves as one block, keeping its facing: square in to the
+CLOSE_UP = "flush": the enemy slides in flush along the side it touched
+    ([rules] close_up; "square" moves it square in only).  The enemy unit moves as one block, keeping its facing: square in to the
     line of the side it touched (the edge of the models left on that side),
     then along that line by the least slide that puts as much of its facing
     edge against that side as fits (all of it when the side is long enough,
@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from tabletop.geometry.footprints import base_polygon, shrunk
 from tabletop.geometry.ranks import FLANKS, Placed, UnitFormation
 
-__all__ = ["CLOSE_UP", "CloseUp", "close_up"]
+__all__ = ["CLOSE_UP", "CLOSE_UP_MODES", "CloseUp", "close_up"]
 
-CLOSE_UP = "the enemy slides in flush along the side it touched"
+CLOSE_UP = "flush"
+CLOSE_UP_MODES = ("flush", "square")
 
 Point = tuple[float, float]
 
@@ -123,7 +124,7 @@ def _problems(geo, mover: str, positions: Placed) -> list[str]:
     return out
 
 
-def close_up(geo, mover: str, target: str, side: str) -> CloseUp:
+def close_up(geo, mover: str, target: str, side: str, mode: str | None = None) -> CloseUp:
     """The CLOSE_UP move of unit ``mover`` back against ``side`` of unit ``target``.
 
     Parameters
@@ -133,6 +134,7 @@ def close_up(geo, mover: str, target: str, side: str) -> CloseUp:
     mover, target : str
         Unit ids; ``mover`` touched ``side`` ("front", "left", "right" or
         "rear") of ``target`` when the blows were struck.
+    mode : "flush" or "square", default CLOSE_UP (the map's [rules] close_up).
 
     Returns
     -------
@@ -142,9 +144,14 @@ def close_up(geo, mover: str, target: str, side: str) -> CloseUp:
 
     Raises
     ------
+    ValueError
+        An unknown ``mode``.
     UnknownIdError
         When either unit has no models on the table.
     """
+    mode = CLOSE_UP if mode is None else mode
+    if mode not in CLOSE_UP_MODES:
+        raise ValueError(f"unknown close_up {mode!r}: use \"flush\" or \"square\"")
     form = geo.formation(target)
     s0 = s1 = None
     for p in _coords(geo, _side_models(form, side)):
@@ -155,11 +162,11 @@ def close_up(geo, mover: str, target: str, side: str) -> CloseUp:
     pts = [_out_and_along(form, side, p) for p in _coords(geo, movers)]
     square = min(o for o, _ in pts)
     facing_edge = [al for o, al in pts if o <= square + geo.tol]
-    slide = _slide_to_fit(min(facing_edge), max(facing_edge), s0, s1)
+    slide = _slide_to_fit(min(facing_edge), max(facing_edge), s0, s1) if mode == "flush" else 0.0
     ox, oy = form.outward(side)
     ax, ay = form.forward if side in FLANKS else form.right
     tried = []
-    for sl, flush in ((slide, True), (0.0, False)):
+    for sl, flush in ((slide, mode == "flush"), (0.0, False)):
         if tried and sl == tried[-1][4]:
             break
         shift = (-ox * square + ax * sl, -oy * square + ay * sl)

@@ -14,8 +14,8 @@ Named defaults
 --------------
 CLOSE_UP_MOVER = "the enemy of the unit that lost the touched models"
     The unit whose touching models died stays where it is; the enemy that
-    touched them comes in (``geometry.close_up.CLOSE_UP``: square in, then
-    flush along the side it touched).  When both lost a share of the touching
+    touched them comes in (``geometry.close_up.CLOSE_UP``, the map's [rules]
+    ``close_up``: square in, then flush along the side it touched).  When both lost a share of the touching
     models, the one that lost the larger share stays; on equal shares the unit
     that touched a flank or rear moves (it came in from there), else the later
     in engagement order.
@@ -87,7 +87,7 @@ def close_up_all(state: Battlefield, units: list[str], sides: dict[str, UnitSide
                 continue
             mover, target, side = mover_of(sides, u, e, dead, units)
             others = [x for x in geo.sides(mover).enemy_units if x != target]
-            move = close_up(geo, mover, target, side)
+            move = close_up(geo, mover, target, side, state.rules.close_up)
             reason = "; ".join(move.problems)
             after = None
             if not reason:
