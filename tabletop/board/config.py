@@ -61,6 +61,14 @@ class RulesConfig:
     fight_order_first : fight-phase named default (``FIGHT_ORDER_FIRST``):
         "active" (12.04 as written) or "non-active" (10th-edition order): who
         selects first when a step of the 12.04 sequence begins.
+    charge_arc_tie : rank-and-flank named default: when a charger's front
+        rank stands as much in two arcs of its target, "roll" (a D6) or
+        "front-edge centre" (the arc of the middle of its front edge);
+        ``rules/rank_and_flank/charge_arc.py`` CHARGE_ARC_TIE.
+    close_up : rank-and-flank named default: how an enemy moves back into
+        base contact after casualties, "flush" (square in, then slid along
+        the side to lie flush) or "square" (square in only);
+        ``geometry/close_up.py`` CLOSE_UP.
     written : the keys the map file set, kept so saving writes only those.
     """
 
@@ -80,6 +88,8 @@ class RulesConfig:
     rank_min_models: int = 5
     engaged_at_step_start_keeps_eligible: bool = True
     fight_order_first: str = "active"
+    charge_arc_tie: str = "roll"
+    close_up: str = "flush"
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property

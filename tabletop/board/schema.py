@@ -87,6 +87,8 @@ class RulesIn(_Strict):
     rank_min_models: int | None = Field(default=None, ge=1)
     engaged_at_step_start_keeps_eligible: StrictBool | None = None
     fight_order_first: str | None = None
+    charge_arc_tie: Literal["roll", "front-edge centre"] | None = None
+    close_up: Literal["flush", "square"] | None = None
 
     @field_validator("fight_order_first")
     @classmethod

@@ -4,27 +4,33 @@ Prints the edge-to-edge distance between the closest models of the two
 units, what the charge roll must reach and the exact odds of making it
 (``rules/charge.py``), and where it lands:
 
-- rank-and-flank: the side of the target the charger lands on, the arc the
-  charger stands in (quadrants from the target's corners at 45 degrees,
-  measurements.csv TOW "Arcs").  Named default CHARGER_POINT: the arc of the
-  middle of the charger's front edge (of its centroid when it has no
-  formation to read);
+- rank-and-flank: the side of the target the charger lands on: the arc
+  (quadrants from the target's corners at 45 degrees, measurements.csv TOW
+  "Arcs") holding most of the charger's front rank
+  (``rules/rank_and_flank/charge_arc.py``); a tie is settled by the map's
+  ``[rules] charge_arc_tie``: a D6 rolled with ``--seed`` (named default
+  CHARGE_ARC_TIE "roll"), or the arc of the middle of the charger's front
+  edge ("front-edge centre");
 - fight-phase: the target's closest models (CLOSEST_SHOWN of them) and
   their distances.
 
 ``--json`` prints ``{unit, target, ruleset, distance, closest, charge_roll,
-needs, odds, odds_fraction, declare_range?, side?, arc_point?, closest_targets?}``.
+needs, odds, odds_fraction, declare_range?, side?, arc_point?, arc_counts?,
+arc_models?, arc_tie?, arc_how?, arc_rule?, arc_roll?, seed?, closest_targets?}``.
 Exit 0, or 2 for bad input (unknown unit, a target that is not an enemy).
 """
 
 from __future__ import annotations
 
+import random
+
 from tabletop.cli.common import load_map, need_unit, print_json
 from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules import charge as CH
+from tabletop.rules.dice import Dice
+from tabletop.rules.rank_and_flank.charge_arc import ARC_RULE, charger_arc
 
-CHARGER_POINT = "middle of the charger's front edge"
 CLOSEST_SHOWN = 3
 
 
@@ -39,8 +45,9 @@ def _move_of(state, unit_id: str) -> float:
     return min(moves)
 
 
-def plan(state, unit_id: str, target_id: str) -> dict:
-    """The charge plan as a dict (see the module docstring).
+def plan(state, unit_id: str, target_id: str, seed: int | None = None) -> dict:
+    """The charge plan as a dict (see the module docstring); ``seed`` seeds the D6 that
+    settles a tie between arcs (random when None; the seed used is reported).
 
     Raises
     ------
@@ -61,13 +68,18 @@ def plan(state, unit_id: str, target_id: str) -> dict:
     if state.ruleset == "rank-and-flank":
         move = _move_of(state, unit_id)
         odds = CH.charge_odds("rank-and-flank", d, move=move, tol=rules.tol)
-        form = geo.formation(unit_id)
-        x, y = form.front_centre
-        side = geo.formation(target_id).arc_of(x, y)
+        if seed is None:
+            seed = random.randrange(1, 1_000_000)
+        call = charger_arc(geo, unit_id, target_id, Dice(seed), rules.charge_arc_tie,
+                           state.unit(unit_id).player)
+        x, y = call.point
         out.update(charge_roll=f"Move {move:g} + the higher of 2D6", move=move,
                    needs=round(CH.needed("rank-and-flank", d), 4),
-                   rule=CH.RULE_RNF, side=side, arc_point=[round(x, 4), round(y, 4)],
-                   side_rule="measurements.csv TOW 1st Arcs")
+                   rule=CH.RULE_RNF, side=call.arc, arc_point=[round(x, 4), round(y, 4)],
+                   side_rule="measurements.csv TOW 1st Arcs", arc_rule=ARC_RULE, arc_counts=call.counts, arc_models=call.models,
+                   arc_tie=list(call.tied), arc_how=call.how, arc_roll=list(call.roll))
+        if call.roll:
+            out["seed"] = seed
     else:
         er = rules.engagement_range
         odds = CH.charge_odds("fight-phase", d, engagement_range=er, tol=rules.tol)
@@ -104,9 +116,18 @@ def text(p: dict) -> str:
     lines.append(f"Odds of making it: {100 * p['odds']:.1f}% ({p['odds_fraction']}, exact)")
     if p["ruleset"] == "rank-and-flank":
         side = p["side"] + (" flank" if p["side"] in ("left", "right") else "")
-        lines.append(f"Lands on: {p['target']}'s {side} ({p['unit']}'s front-edge centre "
-                     f"({p['arc_point'][0]:.2f}, {p['arc_point'][1]:.2f}) stands in its {p['side']} arc; "
-                     f"arcs at 45 degrees from the corners)")
+        counts = ", ".join(f"{a} {n}" for a, n in p["arc_counts"].items() if n)
+        if p["arc_how"] == "majority":
+            why = f"most of {p['unit']}'s front rank stands in its {p['side']} arc ({counts})"
+        elif p["arc_how"] == "roll":
+            why = (f"{p['unit']}'s front rank ties ({counts}): D6 {p['arc_roll'][-1]} "
+                   f"(seed {p['seed']}) gives the {p['side']} arc")
+        else:
+            why = (f"{p['unit']}'s front rank ties ({counts}): its front-edge centre "
+                   f"({p['arc_point'][0]:.2f}, {p['arc_point'][1]:.2f}) stands in the "
+                   f"{p['side']} arc")
+        lines.append(f"Lands on: {p['target']}'s {side} ({why}; arcs at 45 degrees from "
+                     f"the corners)")
     else:
         shown = ", ".join(f"{c['model']} {c['distance']:.2f}\"" for c in p["closest_targets"])
         lines.append(f"Closest target models: {shown}")
@@ -115,7 +136,7 @@ def text(p: dict) -> str:
 
 def run(args) -> int:
     state = load_map(args.map)
-    p = plan(state, args.unit, args.target)
+    p = plan(state, args.unit, args.target, args.seed)
     if args.json:
         print_json(p)
     else:
@@ -131,4 +152,6 @@ def add_parser(sub) -> None:
     p.add_argument("unit", metavar="UNIT", help="the charging unit's id")
     p.add_argument("target", metavar="TARGET", help="the target unit's id")
     p.add_argument("--json", action="store_true", help="print the plan as one JSON object")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the D6 that settles a tie between arcs (rank-and-flank)")
     p.set_defaults(run=run)

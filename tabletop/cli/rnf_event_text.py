@@ -14,6 +14,7 @@ from tabletop.rules.events import Event
 from tabletop.rules.rank_and_flank.wording import SENTENCES, score_items
 
 INDENTS = {"engagement": "== ", "carried_over": "    ", "stepped_up": "    ",
+           "closed_up": "    ", "close_up_blocked": "    ",
            "engagements": "", "combat_score": "", "no_engagements": ""}
 """Named default: each type's line prefix (others: two spaces)."""
 

@@ -35,6 +35,11 @@ EDGE_MIN_TOL = 3
     if it can, otherwise to its flank").
 SIDE_PREFERENCE = ("front", "left", "right", "rear")
     Order used to break ties (corner contacts, equal lengths).
+ARC_ON_LINE = SIDE_PREFERENCE
+    A point within the contact tolerance of the 45 degree line between two
+    arcs stands on that line and is in the first of them in this order: the
+    front, then a flank, then the rear (a charger squarely on the corner's
+    line hits the side it can reach face on, as corner contacts do).
 UNIT_SIDE = "longest contact"
     The side an enemy *unit* touches is the side where the most of its
     contact length lies (ties by SIDE_PREFERENCE): a frontal enemy whose end
@@ -70,6 +75,7 @@ if TYPE_CHECKING:  # pragma: no cover
 SIDES = ("front", "left", "right", "rear")
 FLANKS = ("left", "right")
 SIDE_PREFERENCE = ("front", "left", "right", "rear")
+ARC_ON_LINE = SIDE_PREFERENCE
 EDGE_MIN_TOL = 3.0
 UNIT_SIDE = "longest contact"
 FLEE_AWAY = "opposite the touched sides, weighted by contact length"
@@ -242,7 +248,9 @@ class UnitFormation:
         Arcs are the four quadrants bounded by lines at 45 degrees from the
         corners (measurements.csv TOW "Arcs"): the point is in the front arc
         when it is further in front of the front edge than it is beyond either
-        flank, and so on; ties go front, then flank, then rear.
+        flank, and so on.  A point within the map's contact tolerance ``tol``
+        of a dividing line is on it and goes to the arc named first in
+        ARC_ON_LINE (front, then flank, then rear).
         """
         a, b = self.to_local(x, y)
         excess = {
@@ -252,8 +260,11 @@ class UnitFormation:
             "rear": self.rear - a,
         }
         best = max(excess.values())
-        for side in SIDE_PREFERENCE:
-            if excess[side] >= best - 1e-9:
+        # a point within ``tol`` of a dividing line (perpendicular distance: the excesses
+        # differ by sqrt(2) x that distance) stands on it: ARC_ON_LINE decides
+        slack = self.tol * math.sqrt(2.0)
+        for side in ARC_ON_LINE:
+            if excess[side] >= best - slack:
                 return side
         return "front"  # pragma: no cover
 

@@ -13,12 +13,16 @@ AWAY = geometry.ranks.FLEE_AWAY: "opposite the touched sides, weighted by contac
     "Directly away" is the opposite of the outward normal of the side the
     enemy touches (front: straight back; right flank: out of the left flank);
     enemies on several sides weigh in by their length of base contact
-    (``geometry.ranks.away_direction``).  The contacts are those left after
-    casualties, else those at the start of the round.
+    (``geometry.ranks.away_direction``).  The contacts are those now (after
+    casualties and closing back up), else those when the blows were struck.
 FLEE_MOVE = "slowest model's Move"
     The unit's Move is the lowest Move among its models.
-SURROUNDED_WHEN = "after casualties"
-    Surrounded is read from the contacts left once casualties are removed.
+
+Surrounded is not a default: it is read from the contacts when the blows were
+struck (``surrounded_for_flight``), as every contact fact of the round is
+(rank-and-flank-combat.txt "Engagements"/Attack: casualties come off after
+every blow), so killing the models a rear charger touched does not let a
+surrounded unit get away.
 TURN_CHECKS = 3
     Turning to face checks at most 3 free spots with a fresh snapshot for
     base contact with the enemy on the new front before it gives up.
@@ -36,6 +40,7 @@ from tabletop.geometry.ranks import (
     FLANKS,
     FLEE_AWAY,
     SideContact,
+    UnitSides,
     away_direction,
     away_weights,
     flee_move,
@@ -68,6 +73,13 @@ def destroy(state: Battlefield, unit_id: str, reason: str, log: EventLog, rule: 
     log.emit("destroyed", rule, unit=unit_id, player=state.unit(unit_id).player, reason=reason,
              models=models)
     return state.without_models(models)
+
+
+def surrounded_for_flight(sides_at_blows: UnitSides) -> bool:
+    """Whether a unit that breaks is destroyed for being surrounded: enemies on opposite
+    sides (front and rear, or both flanks) in ``sides_at_blows``, the contacts when the
+    blows were struck (rank-and-flank-combat.txt Fleeing, "it was surrounded")."""
+    return sides_at_blows.surrounded
 
 
 def unit_move(state: Battlefield, unit_id: str) -> float:

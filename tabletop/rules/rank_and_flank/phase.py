@@ -3,10 +3,13 @@
 ``fight(state, dice, decisions, log) -> Resolution`` resolves one round of
 every engagement (``Geometry.engagements``: the connected groups of units in
 base contact), one after the other, in map order of their first unit:
-attacks (simultaneous), casualties, combat score, break tests (each failed
-unit flees at once, or is destroyed), turning to face, and the end of the
-first round after a charge (``charged`` is cleared).  Events:
+attacks (simultaneous), casualties, units closing back into base contact
+where the casualties parted them (``close_up.py``), combat score and break
+tests read from the contacts when the blows were struck (each failed unit
+flees at once, or is destroyed), turning to face, and the end of the first
+round after a charge (``charged`` is cleared).  Events:
 ``engagement``, ``attackers``, ``roll``, ``blows``, ``removed``, ``wounded``,
+``closed_up``, ``close_up_blocked``,
 ``combat_score``, ``break_test``, ``fled``, ``destroyed``, ``turned_to_face``,
 ``turn_blocked``,
 ``charge_over``; steps with draw keys from ``draw.py``.
@@ -24,8 +27,9 @@ from tabletop.rules.events import EventLog
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
 from tabletop.rules.rank_and_flank.breaks import break_test
+from tabletop.rules.rank_and_flank.close_up import close_up_all
 from tabletop.rules.rank_and_flank.draw import attacks_draw, units_draw
-from tabletop.rules.rank_and_flank.flee import flee, turn_to_face_all
+from tabletop.rules.rank_and_flank.flee import flee, surrounded_for_flight, turn_to_face_all
 from tabletop.rules.rank_and_flank.round import (
     AFTER_ROUND,
     BEFORE_PLAN,
@@ -127,7 +131,8 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
     gone = [[m.x, m.y, m.base.text, m.facing_deg] for m in map(state.model, doomed)]
     state = _apply_casualties(state, cas, log, C.WOUNDS)
     state = _step_up(state, ctx.state, out.steps, log)
-    sides_after, score = out.sides_after, out.score
+    state, _closed = close_up_all(state, units, out.sides_at_blows, set(doomed), log)
+    score = out.score
     log.emit("combat_score", C.COMBAT_SCORE, scores=dict(score.totals), breakdown=score.breakdown,
              winner=score.winner, difference=score.difference,
              **({} if score.winner else {"result": "tie: nobody tests"}))
@@ -138,7 +143,7 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
     verdict = (f"{score.winner} wins by {score.difference}" if score.winner else "a tie: nobody tests")
     log.step(f"{head}: combat score {' - '.join(f'{p} {t}' for p, t in score.totals.items())}, {verdict}",
              C.COMBAT_SCORE, state, focus=focus,
-             rnf_units=units_draw(state, geo2, left, {u: sides_after[u] for u in left}),
+             rnf_units=units_draw(state, geo2, left, {u: out.sides_at_blows[u] for u in left}),
              rnf_score=score_draw, casualties=gone)
 
     if score.winner is not None:
@@ -162,11 +167,14 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
             elif r.passed:
                 title = f"{u} break test: {r.total} <= {r.target}: holds"
             else:
-                away = sides_after[u].enemy_units or ctx.sides[u].enemy_units
+                # the enemies it was fighting and whether it was surrounded: the contacts
+                # when the blows were struck
+                fought = out.sides_at_blows[u]
+                away = [e for e in fought.enemy_units if state.has_unit(e)] or fought.enemy_units
                 where = {m.id: [m.x, m.y, m.facing_deg] for m in state.unit(u).models}
                 bases = [[m.x, m.y, m.base.text, m.facing_deg] for m in state.unit(u).models]
-                state, rec = flee(state, u, away, sides_after[u].surrounded, log,
-                                  ctx.sides[u].contacts)
+                state, rec = flee(state, u, away, surrounded_for_flight(fought), log,
+                                  fought.contacts)
                 flee_draw.append(rec)
                 if state.has_unit(u):
                     extra_draw["ghosts"] = where

@@ -11,6 +11,13 @@ This module changes no state: ``resolve_round`` returns what happened, and
 odds (``odds.py``) run the very same ``resolve_round`` with enumerated or
 random dice.
 
+Contact facts are those of the round: which side each enemy touches, the
+flank and rear bonuses, disrupted (and so the rank bonus) and surrounded are
+read from ``ctx.sides``, the one snapshot of the contacts taken when the blows
+are struck (after the BEFORE_PLAN hooks, before any removal), never from the
+contacts left once casualties are removed.  Ranks themselves are counted from
+the models left (``forms_after``).
+
 Order of the dice (tests script ``FixedDice`` in this order): units in
 engagement order (``Geometry.engagements``: sorted ids), each unit's attack
 groups in the order front, lance, flank, support, then commanders and duels
@@ -141,7 +148,10 @@ class Blows:
 class RoundOutcome:
     """What a round did: casualties and living models per unit, who stepped
     up into gaps (``steps`` {unit: [(mover, dead)]}), the formations and
-    sides once casualties are removed, the score and any break tests."""
+    sides once casualties are removed (``sides_after``: for drawing and the
+    way a fleeing unit runs, not for the score), the score and any break
+    tests.  ``sides_at_blows`` are the contacts when the blows were struck
+    (``ctx.sides``): the score and the surrounded test read these."""
 
     ctx: RoundContext
     blows: Blows
@@ -152,6 +162,11 @@ class RoundOutcome:
     sides_after: dict[str, UnitSides]
     score: Score
     breaks: list[BreakResult] = field(default_factory=list)
+
+    @property
+    def sides_at_blows(self) -> dict[str, UnitSides]:
+        """The contacts as they stood when the blows were struck (``ctx.sides``)."""
+        return self.ctx.sides
 
 
 def plan_round(state: Battlefield, geo: Geometry, units: list[str], decisions: Decisions,
@@ -301,7 +316,8 @@ def resolve_round(ctx: RoundContext, dice: Dice, break_tests: bool = True) -> Ro
     blows = strike_all(ctx, dice)
     cas, alive = casualties(ctx, blows)
     steps, forms_after, sides_after = after_casualties(ctx, cas, alive)
-    score = combat_score(ctx.state, ctx.units, forms_after, sides_after, blows.caused, alive,
+    # the score reads the contacts of the round, not those left after the casualties
+    score = combat_score(ctx.state, ctx.units, forms_after, ctx.sides, blows.caused, alive,
                          ctx.score_extra)
     out = RoundOutcome(ctx, blows, cas, alive, steps, forms_after, sides_after, score)
     if break_tests and score.winner is not None:

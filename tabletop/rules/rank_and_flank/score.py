@@ -1,6 +1,10 @@
 """Combat score (rank-and-flank-combat.txt "Combat score").
 
-Each side adds up, once all attacks are made and casualties removed:
+Each side adds up, once all attacks are made and casualties removed (the
+contacts are those when the blows were struck: rank-and-flank-combat.txt
+"Engagements"/Attack, every unit attacks at the same time and casualties come
+off afterwards, so killing the models a flanker touched takes neither its
+bonus away nor gives the enemy its ranks back):
 
 - +1 per wound its units caused, including wounds beyond what was needed
   to kill;
@@ -76,14 +80,17 @@ def no_ranks_why(form: UnitFormation, alive: set[str], need: int) -> str:
 
 
 def combat_score(state: Battlefield, units: list[str], forms: dict[str, UnitFormation],
-                 sides_after: dict[str, UnitSides], caused: dict[str, int],
+                 sides: dict[str, UnitSides], caused: dict[str, int],
                  alive: dict[str, set[str]], extra: list[dict] | None = None) -> Score:
     """Add up every source for each player with units in the engagement.
 
-    ``sides_after`` are the sides touched once casualties are removed
-    (``UnitSides.restricted``); ``caused`` wounds caused per attacking unit;
-    ``alive`` the living models per unit; ``extra`` more items (challenge
-    hooks) of the same shape as the breakdown.
+    ``sides`` are the sides touched when the blows were struck (the round's
+    one snapshot, ``RoundContext.sides``): flank and rear bonuses and
+    disrupted come from them; ``forms`` and ``alive`` the formations and
+    living models once casualties are removed (ranks are counted from the
+    models left); ``caused`` wounds caused per attacking unit; ``extra`` more
+    items (challenge hooks) of the same shape as the breakdown.  A unit with
+    no model left scores only its wounds caused.
     """
     players = []
     for u in units:
@@ -101,18 +108,18 @@ def combat_score(state: Battlefield, units: list[str], forms: dict[str, UnitForm
         item(u, "wounds caused", caused.get(u, 0), C.COMBAT_SCORE)
         if not alive.get(u):
             continue
-        on_flank = [e for e in units if e != u and sides_after[e].enemy_sides.get(u) in FLANKS]
-        on_rear = [e for e in units if e != u and sides_after[e].enemy_sides.get(u) == "rear"]
+        on_flank = [e for e in units if e != u and sides[e].enemy_sides.get(u) in FLANKS]
+        on_rear = [e for e in units if e != u and sides[e].enemy_sides.get(u) == "rear"]
         if on_flank:
             item(u, "flank", 1, C.COMBAT_SCORE, f"on the flank of {', '.join(on_flank)}")
         if on_rear:
             item(u, "rear", 1, C.COMBAT_SCORE, f"on the rear of {', '.join(on_rear)}")
-        sides = sides_after[u]
+        own = sides[u]
         ranks = min(forms[u].full_ranks_behind(P.rank_models(state, u), alive[u]), P.MAX_RANK_BONUS)
-        if sides.disrupted and ranks:
+        if own.disrupted and ranks:
             items.append({"player": state.unit(u).player, "unit": u, "source": "ranks", "score": 0,
                           "rule": C.DISRUPTED,
-                          "why": "disrupted: " + "; ".join(sides.disrupted_reasons)})
+                          "why": "disrupted: " + "; ".join(own.disrupted_reasons)})
         elif ranks:
             item(u, "ranks", ranks, C.COMBAT_SCORE,
                  f"{ranks} rank{'s' if ranks != 1 else ''} of {P.rank_models(state, u)}+ behind the front")

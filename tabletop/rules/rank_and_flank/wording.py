@@ -126,7 +126,8 @@ def _text(ev: Event) -> str:
 SENTENCES: dict[str, Callable[[Event], str]] = {
     "engagements": engagements, "engagement": engagement, "unit_geometry": unit_geometry,
     "attackers": attackers, "duel": duel, "note": _text, "blows": blows,
-    "carried_over": carried_over, "stepped_up": _text, "combat_score": combat_score,
+    "carried_over": carried_over, "stepped_up": _text, "closed_up": _text,
+    "close_up_blocked": _text, "combat_score": combat_score,
     "break_test": break_test, "fled": fled, "turned_to_face": turned_to_face,
     "turn_blocked": turn_blocked, "charge_over": charge_over, "no_engagements": _text,
 }
