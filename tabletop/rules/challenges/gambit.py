@@ -66,7 +66,7 @@ from tabletop.rules.challenges.characters import (
     on_table,
 )
 from tabletop.rules.challenges.duellist import Duellist, duellist
-from tabletop.rules.challenges.gambits import GAMBIT_NAMES, face_off, gambit, precedence
+from tabletop.rules.challenges.gambits import GAMBIT_NAMES, face_off, gambit
 from tabletop.rules.challenges.strike import (
     RULE_FOCUS,
     RULE_GLORY,
@@ -414,10 +414,11 @@ def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> Non
             if gambit(fo.chosen[p]).attacks_d3:
                 flurry[p] = dice.d3(purpose="Flurry of Blows attacks", player=p, rule=RULE_STRIKE)
         sides3 = {p: (ds[p], wps[p], gambit(fo.chosen[p])) for p in (p1, p2)}
-        profs = strike_profiles(sides3, winner, precedence(winner, active), flurry, support)
+        profs = strike_profiles(sides3, winner, fo.precedence, flurry, support)   # PRECEDENCE_WHEN
         for p, pr in profs.items():
             log.emit("strike_profile", RULE_STRIKE, player=p, model=by_player[p], WS=pr.ws, A=pr.attacks,
-                     S=pr.strength, AP=pr.ap, D=pr.damage, notes=list(pr.notes))
+                     S=pr.strength, AP=pr.ap, D=pr.damage, notes=list(pr.notes),
+                     precedence=fo.precedence)
         res = strike_step(dice, profs, ds, winner)
         for atk, bl in res.blows.items():
             dfn = p2 if atk == p1 else p1
