@@ -52,6 +52,13 @@ class RulesConfig:
     challenges : None | "gambit" | "character".
     rank_min_models : rank-and-flank named default: how many models make a
         rank that counts for the rank bonus and break tests.
+    disgraced_hit_roll : fight-phase named default (``challenges = "gambit"``):
+        how a Disgraced model's halved Weapon Skill reaches its fight-phase
+        hit roll, which the weapon gives as a roll needed.  ``"halved-ws"``
+        (default): the roll needed is read as WS 7 - roll, halved rounding up
+        and read back (3+ -> WS 4 -> 2 -> 5+); ``"unchanged"``: the hit roll
+        is left alone (halved WS only in challenges).  See
+        ``rules.fight_phase.profiles.DISGRACED_HIT_ROLL``.
     written : the keys the map file set, kept so saving writes only those.
     """
 
@@ -69,6 +76,7 @@ class RulesConfig:
     objective_range: float = 3.0
     challenges: str | None = None
     rank_min_models: int = 5
+    disgraced_hit_roll: str = "halved-ws"
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property

@@ -85,6 +85,7 @@ class RulesIn(_Strict):
     objective_range: float | None = Field(default=None, ge=0.0)
     challenges: str | None = None
     rank_min_models: int | None = Field(default=None, ge=1)
+    disgraced_hit_roll: Literal["halved-ws", "unchanged"] | None = None
 
     @field_validator("edition")
     @classmethod
