@@ -57,7 +57,8 @@ def _one_round(dice, gambits):
     sides = [(p, gs[p], focus_modifiers(ds[p], BLADE, gs[p], 0)[0]) for p in ("red", "blue")]
     first, _, _ = focus_step(dice, sides)
     flurry = {p: dice.d3(purpose="flurry") for p in ("red", "blue") if gs[p].attacks_d3}
-    profs = strike_profiles({p: (ds[p], BLADE, gs[p]) for p in ds}, first, precedence(first, "red"), flurry)
+    # round 1: nobody held the advantage at the Face-Off, so the Active Player (red) has precedence
+    profs = strike_profiles({p: (ds[p], BLADE, gs[p]) for p in ds}, first, precedence(None, "red"), flurry)
     res = strike_step(dice, profs, ds, first, log=False)
     caused = {p: b.damage for p, b in res.blows.items()}
     return glory(ds, res.removed, caused, {}).winner

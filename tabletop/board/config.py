@@ -69,6 +69,13 @@ class RulesConfig:
         base contact after casualties, "flush" (square in, then slid along
         the side to lie flush) or "square" (square in only);
         ``geometry/close_up.py`` CLOSE_UP.
+    disgraced_hit_roll : fight-phase named default (``challenges = "gambit"``):
+        how a Disgraced model's halved Weapon Skill reaches its fight-phase
+        hit roll, which the weapon gives as a roll needed.  ``"halved-ws"``
+        (default): the roll needed is read as WS 7 - roll, halved rounding up
+        and read back (3+ -> WS 4 -> 2 -> 5+); ``"unchanged"``: the hit roll
+        is left alone (halved WS only in challenges).  See
+        ``rules.fight_phase.profiles.DISGRACED_HIT_ROLL``.
     written : the keys the map file set, kept so saving writes only those.
     """
 
@@ -90,6 +97,7 @@ class RulesConfig:
     fight_order_first: str = "active"
     charge_arc_tie: str = "roll"
     close_up: str = "flush"
+    disgraced_hit_roll: str = "halved-ws"
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property

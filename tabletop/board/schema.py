@@ -89,6 +89,7 @@ class RulesIn(_Strict):
     fight_order_first: str | None = None
     charge_arc_tie: Literal["roll", "front-edge centre"] | None = None
     close_up: Literal["flush", "square"] | None = None
+    disgraced_hit_roll: Literal["halved-ws", "unchanged"] | None = None
 
     @field_validator("fight_order_first")
     @classmethod

@@ -43,6 +43,9 @@ GAMBIT_ELIGIBILITY = (
 )
 
 DISGRACED = "disgraced"
+DISGRACED_HALVES_KEYS = ("WS", "Ld")
+# gambit-challenge.txt, Disgraced: the Combat Initiative of a model whose unit is under a status
+STATUS_COMBAT_INITIATIVE = 1
 # status a character challenge that both survive leaves on each duellist: "challenge:<other id>"
 CHALLENGE_STATUS_PREFIX = "challenge:"
 
@@ -106,6 +109,42 @@ def has_status(model: Model, unit: Unit | None = None) -> bool:
         if any(real(m.status) for m in unit.models):
             return True
     return False
+
+
+def is_disgraced(model: Model) -> bool:
+    """Whether ``model`` carries the Disgraced status (gambit-challenge.txt, Disgraced)."""
+    return DISGRACED in model.status
+
+
+def as_read(model: Model, key: str, value: int) -> int:
+    """A Weapon Skill or Leadership ``value`` of ``model`` as every roll and test reads it now.
+
+    gambit-challenge.txt, Disgraced: a Disgraced model halves its Weapon
+    Skill and Leadership for the rest of the Assault phase, so ``"WS"`` and
+    ``"Ld"`` come back halved (``halved``: rounding up, never below 1) while
+    the status lasts; any other ``key``, or a model that is not Disgraced,
+    gets ``value`` unchanged.  The one place the halving is decided: the
+    challenge's duellists (``duellist.duellist``), the default policy's
+    choice of whom to disgrace, and the fight-phase hit roll
+    (``fight_phase.profiles.melee_weapon``) all read through it.
+    """
+    if key in DISGRACED_HALVES_KEYS and is_disgraced(model):
+        return halved(value)
+    return value
+
+
+def combat_initiative_fixed(model: Model, unit: Unit | None = None) -> int | None:
+    """The Combat Initiative a status sets for ``model``, or None when none does.
+
+    gambit-challenge.txt, Disgraced: the effects that apply to a unit that
+    includes a model under a status - among them a Combat Initiative of 1 -
+    apply to every model of a Disgraced model's unit, the Disgraced model
+    included.  So a model that is under a status itself, or whose ``unit``
+    (as it stood, with this model in it) carries a status or holds a model
+    under one (``has_status``), has ``STATUS_COMBAT_INITIATIVE`` (1).
+    Challenge bookkeeping (``challenge:<id>``) is not a status.
+    """
+    return STATUS_COMBAT_INITIATIVE if has_status(model, unit) else None
 
 
 def challenge_partner(model: Model) -> str | None:

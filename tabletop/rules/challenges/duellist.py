@@ -18,7 +18,16 @@ model, modifiers on the weapon); named defaults say how both are read:
 - ``AP_MODIFIES_SAVE``: AP worsens the armour save by ``|AP|`` (the
   fight-phase convention ``AP = -1``); ``Inv`` is an invulnerable save AP
   does not touch; the better of the two is used.
-- ``DISGRACED_HALVES``: a Disgraced model's WS and Ld are halved, rounding up.
+- ``DISGRACED_HALVES``: a Disgraced model's WS and Ld are halved, rounding up
+  (``characters.as_read``, the one place every roll and test reads them).
+- Combat Initiative 1 (gambit-challenge.txt, Disgraced): a model under a
+  status, or of a unit that carries one or holds a model under one (a
+  Disgraced model's unit-mates and the Disgraced model itself), has a Combat
+  Initiative of 1 (``characters.combat_initiative_fixed``).  The Focus Roll
+  adds "the model's Initiative (with the modifiers of the chosen weapon)",
+  which is its Combat Initiative, so that term is 1: the weapon's Initiative
+  modifier is part of the value the status replaces and is not added on top
+  (``Duellist.combat_initiative``; ``strike.focus_modifiers``).
 - Duellist's Edge (X) is read from the model's keywords or the weapon's
   ``rules``/``keywords`` (``"Duellist's Edge (1)"``, ``"duellists-edge-1"``),
   the two added together; Heavy and Light are model keywords.
@@ -31,11 +40,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.board.state import Model
+from tabletop.board.state import Unit
 from tabletop.rules.challenges.characters import (
-    DISGRACED,
+    as_read,
     characteristic,
-    halved,
+    combat_initiative_fixed,
     is_command,
+    is_disgraced,
     is_paragon,
 )
 
@@ -115,7 +126,9 @@ class Duellist:
 
     ``w`` is the base Wounds characteristic; ``wounds_lost`` those already
     lost (before or during the challenge).  ``ws`` and ``ld`` are already
-    halved for a Disgraced model.
+    halved for a Disgraced model.  ``combat_initiative`` is the Combat
+    Initiative a status sets (1), or None when ``i`` with the weapon's
+    modifier is used.
     """
 
     model_id: str
@@ -137,6 +150,7 @@ class Duellist:
     weapons: tuple[Weapon, ...]
     wounds_lost: int = 0
     disgraced: bool = False
+    combat_initiative: int | None = None
 
     @property
     def wounds_left(self) -> int:
@@ -155,8 +169,12 @@ class Duellist:
         return max(1, _mod(wp.strength, self.s) + wp.strength_mod)
 
 
-def duellist(model: Model, player: str) -> Duellist:
+def duellist(model: Model, player: str, unit: Unit | None = None) -> Duellist:
     """Read ``model`` for a gambit challenge (module doc: named defaults).
+
+    ``unit``: the model's unit as it stood (with the model in it), read for
+    statuses that set the Combat Initiative to 1; None reads the model's own
+    statuses only.
 
     Raises
     ------
@@ -177,20 +195,21 @@ def duellist(model: Model, player: str) -> Duellist:
         w = characteristic(p, "W")
         if t is None or w is None:
             raise ValueError("a challenge needs T and W in the profile")
-        disgraced = DISGRACED in model.status
+        disgraced = is_disgraced(model)
         ld = characteristic(p, "Ld", default=7)
         return Duellist(
             model_id=model.id, player=player,
-            ws=halved(ws) if disgraced else ws,
+            ws=as_read(model, "WS", ws),
             s=characteristic(p, "S", default=t) or 1,
             t=t, sv=characteristic(p, "Sv"), inv=characteristic(p, "Inv", "InvSv"),
             w=w, i=characteristic(p, "I", "Init", default=1) or 0,
             a=characteristic(p, "A", default=1) or 0,
-            ld=halved(ld) if disgraced else ld,
+            ld=as_read(model, "Ld", ld),
             heavy=model.has("heavy"), light=model.has("light"),
             edge=duellists_edge(model.keywords),
             paragon=is_paragon(model), command=is_command(model),
             weapons=weapons, wounds_lost=model.wounds_lost, disgraced=disgraced,
+            combat_initiative=combat_initiative_fixed(model, unit),
         )
     except ValueError as exc:
         raise ValueError(f"{model.id}: {exc}") from None

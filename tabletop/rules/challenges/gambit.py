@@ -22,12 +22,18 @@ still alive goes back to its unit, in coherency and engaged where possible,
 or into base contact with an enemy unit it was locked with if its unit is
 gone - spots found by ``geometry.placement.find_return_spot``.
 
-Disgraced (named default ``DISGRACED_READS``): the status is written on the
-model (``status = ["disgraced"]``); its halved WS and Ld apply wherever a WS or
-Ld characteristic is read (a later challenge: ``duellist.py``); its unit
-counts as under a status for outside support.  The fight-phase attack
-sequence reads a weapon's roll needed, not a WS characteristic, so it is not
-changed there.  How long it lasts (named default ``DISGRACED_ENDS``): the
+Disgraced (``DISGRACED_READS``): the status is written on the model
+(``status = ["disgraced"]``); its halved WS and Ld apply wherever a WS or Ld
+is read for the rest of the phase, all through ``characters.as_read``: a
+later challenge's Hit Tests and Focus (``duellist.py``), the default
+policy's choice of whom to disgrace, and the fight-phase hit roll when the
+model fights in the Fight step (``fight_phase.profiles.melee_weapon``, named
+default ``DISGRACED_HIT_ROLL`` there).  The fight-phase ruleset has no
+Leadership test, so halved Ld is read only by the challenge code.  Its unit
+counts as under a status: no outside support from it, and a Combat
+Initiative of 1 for every model of it, the Disgraced one included, in its
+Focus Roll (``characters.combat_initiative_fixed``); a model already
+Disgraced is not given the status twice.  How long it lasts (named default ``DISGRACED_ENDS``): the
 text removes it "in the End Phase of the same Player Turn"; a ``fight`` run
 resolves the Fight phase, and the next run on the map it writes is a later
 phase, after this turn's End Phase.  So the run's last step (``end_phase``,
@@ -59,6 +65,7 @@ from tabletop.rules.challenges import odds
 from tabletop.rules.challenges.characters import (
     DISGRACED,
     GAMBIT_ELIGIBILITY,
+    as_read,
     can_fight_challenges,
     characteristic,
     has_status,
@@ -66,7 +73,7 @@ from tabletop.rules.challenges.characters import (
     on_table,
 )
 from tabletop.rules.challenges.duellist import Duellist, duellist
-from tabletop.rules.challenges.gambits import GAMBIT_NAMES, face_off, gambit, precedence
+from tabletop.rules.challenges.gambits import GAMBIT_NAMES, face_off, gambit
 from tabletop.rules.challenges.strike import (
     RULE_FOCUS,
     RULE_GLORY,
@@ -92,11 +99,12 @@ HARD_ROUND_LIMIT = 50
 ISSUE_POLICY = "issue with the character whose worst case against the enemy's acceptors is best, if not losing"
 ACCEPT_POLICY = "accept with the best acceptor unless it expects to lose more than REFUSE_COST points"
 REFUSE_COST = Fraction(1)
-DISGRACE_POLICY = "the eligible enemy model with the highest Leadership, then Weapon Skill"
+DISGRACE_POLICY = "the eligible enemy model with the highest Leadership, then Weapon Skill, as read now (halved if already Disgraced)"
 RESOLUTION_AFTER = "fight step"
 RETURN_ORDER = "challenger then challenged, nearest where each stood; one not engaged is placed again once all are back"
 WALKER_COUNTS = 5
-DISGRACED_READS = "where a WS or Ld characteristic is read; the unit counts as under a status"
+DISGRACED_READS = ("WS and Ld halved wherever read (characters.as_read); the unit counts as under a status: "
+                   "no outside support, Combat Initiative 1")
 DISGRACED_ENDS = "at the end of the fight run (the turn's End Phase follows; a later run is a later phase)"
 
 
@@ -224,7 +232,7 @@ def _put_back(state: Battlefield, model: Model, template: Unit, index: int) -> B
 # ------------------------------------------------------------------ policies
 def _setup(state: Battlefield, players: tuple[str, str], models: dict[str, Model], combat,
            **kw) -> odds.DuelSetup:
-    ds = {p: duellist(models[p], p) for p in players}
+    ds = {p: duellist(models[p], p, state.unit(models[p].unit_id)) for p in players}
     wps = {p: ds[p].weapon(odds.best_weapon(ds[p], ds[next(q for q in players if q != p)])) for p in players}
     aside = state.without_models([m.id for m in models.values()])
     g = snapshot(aside)
@@ -289,15 +297,17 @@ def _combat(state, combat, dice, decisions, log, sub: ChallengeSubphase) -> Batt
     ch = GambitChallenge(combat, challenger, None if answer == "refuse" else answer, (issuer, other))
     sub.challenges.append(ch)
     if answer == "refuse":
-        dflt = max(theirs, key=lambda m: (characteristic(state.model(m).profile, "Ld", default=0) or 0,
-                                          characteristic(state.model(m).profile, "WS", default=0) or 0))
+        dflt = max(theirs, key=lambda m: (_read(state.model(m), "Ld"), _read(state.model(m), "WS")))
         who = decisions.choose(issuer, "disgrace", theirs, default=dflt, rule=RULE_DISGRACED,
                                why_not=lambda v: ("it could not have accepted: "
                                                   + _why_not_eligible(state, combat, other, v, sub.fought)))
         m = state.model(who)
-        state = state.with_models([replace(m, status=m.status + (DISGRACED,), written=m.written | {"status"})])
+        if DISGRACED not in m.status:
+            state = state.with_models([replace(m, status=m.status + (DISGRACED,), written=m.written | {"status"})])
         ch.disgraced = who
-        log.emit("challenge_refused", RULE_DISGRACED, player=other, disgraced=who)
+        prof = state.model(who).profile
+        log.emit("challenge_refused", RULE_DISGRACED, player=other, disgraced=who,
+                 **{k: _read(state.model(who), k) for k in ("WS", "Ld") if k in prof})
         log.step("Challenge refused: Disgraced", RULE_DISGRACED, state,
                  challenge={"challenger": challenger, "combat": list(combat)}, disgraced=[who],
                  focus=[list(state.model(x).at) for x in (challenger, who)])
@@ -363,7 +373,7 @@ def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> Non
     last: dict[str, str] = {}
     while True:
         round_no += 1
-        ds = {p: duellist(ch.models[by_player[p]], p) for p in (p1, p2)}
+        ds = _duellists(ch, by_player)
         wps = {p: ds[p].weapon(odds.best_weapon(ds[p], ds[next(q for q in (p1, p2) if q != p)]))
                for p in (p1, p2)}
         setup = odds.DuelSetup((p1, p2), ds, wps, support=support, banked=banked, taunts=taunts,
@@ -392,6 +402,8 @@ def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> Non
         for p in (p1, p2):
             mods, dropped = focus_modifiers(ds[p], wps[p], gambit(fo.chosen[p]), support[p], banked.get(p, 0))
             focus[p] = {"modifiers": mods, "dropped": dropped}
+            if ds[p].combat_initiative is not None:
+                focus[p]["combat_initiative"] = ds[p].combat_initiative   # a status sets it
             sides.append((p, gambit(fo.chosen[p]), mods))
         start = len(log.events)
         winner, totals, rerolls = focus_step(dice, sides)
@@ -414,10 +426,11 @@ def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> Non
             if gambit(fo.chosen[p]).attacks_d3:
                 flurry[p] = dice.d3(purpose="Flurry of Blows attacks", player=p, rule=RULE_STRIKE)
         sides3 = {p: (ds[p], wps[p], gambit(fo.chosen[p])) for p in (p1, p2)}
-        profs = strike_profiles(sides3, winner, precedence(winner, active), flurry, support)
+        profs = strike_profiles(sides3, winner, fo.precedence, flurry, support)   # PRECEDENCE_WHEN
         for p, pr in profs.items():
             log.emit("strike_profile", RULE_STRIKE, player=p, model=by_player[p], WS=pr.ws, A=pr.attacks,
-                     S=pr.strength, AP=pr.ap, D=pr.damage, notes=list(pr.notes))
+                     S=pr.strength, AP=pr.ap, D=pr.damage, notes=list(pr.notes),
+                     precedence=fo.precedence)
         res = strike_step(dice, profs, ds, winner)
         for atk, bl in res.blows.items():
             dfn = p2 if atk == p1 else p1
@@ -445,7 +458,7 @@ def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> Non
         for p in (p1, p2):
             if gambit(fo.chosen[p]).advantage_next and by_player[p] not in ch.removed:
                 nxt = p
-        ds_now = {p: duellist(ch.models[by_player[p]], p) for p in (p1, p2)}
+        ds_now = _duellists(ch, by_player)
         now = glory(ds_now, [], caused, taunts)
         if round_no >= HARD_ROUND_LIMIT:
             log.emit("prolong_limit", RULE_DRAW, rounds=round_no,
@@ -459,7 +472,7 @@ def _fight(state: Battlefield, ch: GambitChallenge, dice, decisions, log) -> Non
             break
         advantage = nxt
     # Step 5: Glory
-    ds = {p: duellist(ch.models[by_player[p]], p) for p in (p1, p2)}
+    ds = _duellists(ch, by_player)
     removed_players = [p for p in (p1, p2) if by_player[p] in ch.removed]
     result = glory(ds, removed_players, caused, taunts)
     withdrawn = None
@@ -573,9 +586,19 @@ def end_phase(state: Battlefield, log=None) -> Battlefield:
 
 
 def duellists_of(ch: GambitChallenge) -> dict[str, Duellist]:
-    """The two duellists as they stand now (by player)."""
+    """The two duellists as they stand now (by player), their units' statuses read."""
     p1, p2 = ch.players
-    return {p1: duellist(ch.models[ch.challenger], p1), p2: duellist(ch.models[ch.challenged], p2)}
+    return _duellists(ch, {p1: ch.challenger, p2: ch.challenged})
+
+
+def _duellists(ch: GambitChallenge, by_player: dict[str, str]) -> dict[str, Duellist]:
+    """Each player's duellist now: its set-aside copy read with its unit as it stood (statuses)."""
+    return {p: duellist(ch.models[mid], p, ch.units.get(mid)) for p, mid in by_player.items()}
+
+
+def _read(m: Model, key: str) -> int:
+    """``m``'s ``key`` (WS or Ld) as rolls and tests read it now (halved while Disgraced), 0 if absent."""
+    return as_read(m, key, characteristic(m.profile, key, default=0) or 0)
 
 
 __all__ = [

@@ -11,10 +11,17 @@ gambit-challenge.txt, Step 2 (Face-Off) and "Basic gambits":
   opponent then cannot choose in this Face-Off Step.
 - When two gambits' effects conflict, the one chosen by the player with the
   Challenge Advantage takes precedence, else the Active Player's
-  (``precedence``).  Named default ``PRECEDENCE_WHEN``: a conflict is
-  settled when the effects apply - in the Strike Step the advantage holder
-  is the Focus Roll's winner; before the first Focus Roll nobody holds it and
-  the Active Player's gambit wins.  Among the nine basic gambits the only interaction is
+  (``precedence``).  ``PRECEDENCE_WHEN``: who has precedence is settled in
+  the Face-Off Step, when the gambits are chosen - each gambit's effects
+  apply as it is chosen, before the opponent chooses - so it is the player
+  holding the Challenge Advantage at that Face-Off, not the winner of the
+  Focus Roll that follows.  In the first round nobody holds it yet (the
+  first Focus Roll comes after the gambits), so the Active Player's gambit
+  takes precedence whoever chose first and whoever then wins the Focus Roll
+  (issue 8 item 8); in a prolonged challenge it is the player who holds the
+  advantage as the round's Face-Off starts (the last Focus Roll's winner, or
+  Test the Foe's player).  ``FaceOff.precedence`` carries it to the Strike
+  Step; the odds (``odds.round_outcomes``) read the same.  Among the nine basic gambits the only interaction is
   Taunt and Bait reading the enemy's Weapon Skill and Attacks, which the
   enemy's own gambit may change (Guard Up, Flurry of Blows, Grandstand,
   Withdraw).  Named default ``TAUNT_READS``: the gambit with precedence is
@@ -36,7 +43,7 @@ RULE_FACE_OFF = "gambit-challenge.txt Step 2 (Face-Off)"
 RULE_GAMBITS = "gambit-challenge.txt Basic gambits"
 
 TAUNT_READS = "precedence applied last"
-PRECEDENCE_WHEN = "when the effects apply"
+PRECEDENCE_WHEN = "at the Face-Off, when the gambits are chosen"
 
 
 @dataclass(frozen=True)

@@ -149,7 +149,7 @@ def round_outcomes(setup: DuelSetup, gambits: dict[str, str]) -> list[tuple[Frac
             continue
         second = setup.other(first)
         for flurry, p_fl in flurry_sets:
-            profs = strike_profiles(sides, first, precedence(first, setup.active or first), flurry,
+            profs = strike_profiles(sides, first, precedence(setup.advantage, setup.active or first), flurry,
                                     setup.support)
             d1, d2 = setup.duellists[first], setup.duellists[second]
             pr1, pr2 = profs[first], profs[second]

@@ -5,7 +5,8 @@ give exact odds (``odds.py`` enumerates them), so there is one copy of the
 rules.  gambit-challenge.txt:
 
 Step 3 (Focus): D6 (more dice for some gambits, keeping the highest or the
-lowest) + Initiative with the weapon's modifier, -1 Heavy, -1 per wound
+lowest) + Initiative with the weapon's modifier (its Combat Initiative: 1
+for a model a status reduces to it, ``Duellist.combat_initiative``), -1 Heavy, -1 per wound
 lost, +X Duellist's Edge (X), +1 Light, + outside support, + Guard Up's
 banked bonus.  Highest total takes the Challenge Advantage; ties: both
 re-roll until one is higher.  Named default ``TEST_THE_FOE_KEEPS``: Test the
@@ -104,9 +105,13 @@ def focus_modifiers(d: Duellist, weapon: Weapon, g: Gambit, support: int,
     ``banked``: Guard Up's bonus from enemy misses last Strike Step.
     ``"outside support"`` is always among the modifiers, 0 when there is none
     or a gambit drops it (then it is named in the dropped list), so every
-    Focus Roll shows what the table gave.
+    Focus Roll shows what the table gave.  ``"Initiative"`` is the model's
+    Combat Initiative: Initiative plus the weapon's modifier, or
+    ``d.combat_initiative`` (1) when a status sets it.
     """
-    mods: dict[str, int] = {"Initiative": d.i + weapon.initiative_mod}
+    # the Combat Initiative: 1 under a status (gambit-challenge.txt, Disgraced), weapon modifier included
+    ci = d.combat_initiative if d.combat_initiative is not None else d.i + weapon.initiative_mod
+    mods: dict[str, int] = {"Initiative": ci}
     if d.heavy:
         mods["Heavy"] = -1
     if d.wounds_lost > 0:

@@ -15,6 +15,18 @@ reads (named defaults, see ``attacks.py``):
 
 Named default ``MELEE_WEAPON``: a model fights with the first of its weapons
 that has a ``WS`` (a melee weapon); a model with none makes no attacks.
+
+Named default ``DISGRACED_HIT_ROLL`` (``[rules] disgraced_hit_roll``,
+default ``"halved-ws"``): a model under the Disgraced status of a gambit
+challenge halves its Weapon Skill for the rest of the phase
+(gambit-challenge.txt, Disgraced), and a Disgraced model that refused a
+challenge still fights in the Fight step.  The weapon here gives a roll
+needed, not a Weapon Skill, so the roll is read as a Weapon Skill the way
+the challenge reads it (``challenges.duellist.WS_FROM_ROLL_TARGET``: WS = 7 -
+roll), halved by ``challenges.characters.as_read`` (rounding up) and read
+back: 2+ -> 4+, 3+ -> 5+, 4+ -> 5+, 5+ -> 6+; never better than the roll
+written.  ``"unchanged"`` leaves the hit roll alone.  ``melee_weapon`` applies
+it, so every reader (the attack sequence, its odds) gets the same roll.
 """
 
 from __future__ import annotations
@@ -23,8 +35,11 @@ import re
 from dataclasses import dataclass
 
 from tabletop.board.state import Battlefield, Model
+from tabletop.rules.challenges.characters import as_read, is_disgraced
+from tabletop.rules.challenges.duellist import WS_FROM_ROLL_TARGET
 
 MELEE_WEAPON = "first weapon with a WS"
+DISGRACED_HIT_ROLL = "halved-ws"
 AP_SIGN = "a positive AP is read as its negative: AP 1 is AP -1"
 
 _DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(3|6)\s*(?:\+\s*(\d+))?\s*$")
@@ -125,8 +140,25 @@ def _weapon_place(state: Battlefield, model: Model, k: int) -> str:
     return f"units[{_unit_index(state, model.unit_id)}].weapons[{k}]"
 
 
+def disgraced_roll_needed(model: Model, need: int) -> int:
+    """The hit roll ``model`` needs with a weapon written ``need``+ (``DISGRACED_HIT_ROLL``).
+
+    Unchanged unless ``model`` is Disgraced; then ``need`` is read as WS
+    ``7 - need``, halved rounding up and read back, never lower than ``need``
+    (3 -> WS 4 -> 2 -> 5).
+    """
+    if not is_disgraced(model):
+        return need
+    ws = WS_FROM_ROLL_TARGET - need
+    return max(need, WS_FROM_ROLL_TARGET - as_read(model, "WS", ws))
+
+
 def melee_weapon(state: Battlefield, model: Model) -> Weapon | None:
     """The weapon ``model`` fights with (``MELEE_WEAPON``), parsed, or None.
+
+    Its ``WS`` is the roll needed to hit as ``model`` rolls it now: for a
+    Disgraced model, halved (``DISGRACED_HIT_ROLL``, ``[rules]
+    disgraced_hit_roll``; gambit-challenge.txt, Disgraced).
 
     Raises
     ------
@@ -149,6 +181,8 @@ def melee_weapon(state: Battlefield, model: Model) -> Weapon | None:
                 problems.append(f"{place}.{key}: {exc}")
         if problems:
             raise ValueError("\n".join(problems))
+        if state.rules.disgraced_hit_roll == DISGRACED_HIT_ROLL:
+            vals["WS"] = disgraced_roll_needed(model, vals["WS"])
         return Weapon(str(w.get("name", f"weapon {k + 1}")), place=place, **vals)
     return None
 
