@@ -26,11 +26,12 @@ Named defaults:
     the 112-model Hammer and Anvil table under 10 s (each history rebuilds
     the snapshot after every wound); ``runs`` / ``tabletop fight --odds
     --runs N`` for more.
-``EXACT_BUDGET_S`` / ``EXACT_MAX_ROLLS``
-    Enumeration is tried when one history rolled at most
-    ``EXACT_MAX_ROLLS`` dice and the histories it implies fit in about
-    ``EXACT_BUDGET_S`` seconds at the measured cost of one; otherwise (or
-    when it overruns) Monte Carlo.
+``EXACT_MAX_HISTORIES`` / ``EXACT_MAX_ROLLS``
+    Enumeration is tried when one history (the seeded one) rolled at most
+    ``EXACT_MAX_ROLLS`` dice and the 6^n histories that implies are at most
+    ``EXACT_MAX_HISTORIES``; the enumeration stops and falls back to Monte
+    Carlo past that many histories.  Decided by counting, never by a clock,
+    so the same map gives the same method (and numbers) on any machine.
 
 Which units: the units engaged after the pile-in step (each engaged pair of
 units is an engagement) and every unit that charged this turn.  "Wounds
@@ -45,7 +46,6 @@ removed.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -63,7 +63,7 @@ from tabletop.rules.fight_phase.sequence import PHASE_STEPS, PhaseStep
 ODDS_STEPS = ("challenge", "fight", "resolution")
 DEFAULT_RUNS = 100
 DEFAULT_SEED = 1
-EXACT_BUDGET_S = 2.0
+EXACT_MAX_HISTORIES = 6 ** 5
 EXACT_MAX_ROLLS = 12
 RULE = "fight-phase.txt 12.02-12.06"
 
@@ -148,14 +148,12 @@ def _distribution(fn: Callable[[Dice], tuple], runs: int, seed: int,
     """("exact", {outcome: Fraction}) or ("monte carlo", {outcome: probability})."""
     if exact:
         dice = Dice(seed)
-        t0 = time.perf_counter()
         fn(dice)
-        cost = max(time.perf_counter() - t0, 1e-4)
-        paths = int(EXACT_BUDGET_S / cost)
         rolled = len([f for r in dice.history for f in r.dice])
-        if rolled <= EXACT_MAX_ROLLS and 6 ** rolled <= paths:
+        if rolled <= EXACT_MAX_ROLLS and 6 ** rolled <= EXACT_MAX_HISTORIES:
             try:
-                return "exact", enumerate_outcomes(fn, max_rolls=EXACT_MAX_ROLLS, max_paths=paths)
+                return "exact", enumerate_outcomes(fn, max_rolls=EXACT_MAX_ROLLS,
+                                                   max_paths=EXACT_MAX_HISTORIES)
             except ValueError:
                 pass
     est = monte_carlo(fn, runs=runs, seed=seed)
