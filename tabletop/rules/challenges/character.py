@@ -366,8 +366,11 @@ def _into_contact(state: Battlefield, geom, ch: CharacterChallenge, log) -> tupl
 
 
 def resolve_blows(state: Battlefield, pair: tuple[str, str], dice, log,
-                  first_round: bool = False) -> DuelResult:
+                  first_round: bool = False, pair_fighters: tuple | None = None) -> DuelResult:
     """The two characters' blows at each other this round (¶5-¶6).
+
+    ``pair_fighters``: ``fighters(state, *pair, first_round)`` when the caller has
+    them already (the odds resolve one planned round many times).
 
     Emits the ``roll`` events (the rank-and-flank roll code), ``challenge_result``
     {winner, removed, points, overkill, scores, inflicted}: ``points`` is the
@@ -376,7 +379,7 @@ def resolve_blows(state: Battlefield, pair: tuple[str, str], dice, log,
     round removes casualties after every attack (``DuelResult.removed``).
     """
     a, b = pair
-    fa, fb = fighters(state, a, b, first_round)
+    fa, fb = pair_fighters or fighters(state, a, b, first_round)
     res = duel(dice, fa, fb)
     winner = None
     if len(res.removed) == 1:

@@ -80,29 +80,39 @@ class DuelBlows:
     """One character's attacks on the other: hits, Killing Blows, failed saves, wounds inflicted (uncapped)."""
 
     attacks: int = 0
-    hits: int = 0
-    killing_blows: int = 0
-    failed_saves: int = 0
+    hits: int | None = 0              # None when drawn as a count (exact odds)
+    killing_blows: int | None = 0
+    failed_saves: int | None = 0
     inflicted: int = 0
 
 
 def strike(dice, att: Fighter, dfn: Fighter) -> DuelBlows:
     """Roll ``att``'s attacks on ``dfn``: attack rolls, then damage saves for the hits that are
-    not Killing Blows (each roll logged by the rank-and-flank roll code)."""
+    not Killing Blows (each roll logged by the rank-and-flank roll code).
+
+    With dice that branch on a whole distribution (``dice.chance(dist)``: the
+    exact odds' ``rank_and_flank.odds.PoolDice``) only the wounds inflicted
+    are drawn, from ``inflicted_distribution`` (this function enumerated for
+    one attack, convolved); hits, Killing Blows and failed saves are then None,
+    as the round's pooled rolls leave hits None (``rolls.strike``).
+    """
     b = DuelBlows(attacks=att.attacks)
     if att.attacks <= 0:
         return b
+    chance = getattr(dice, "chance", None)
+    if chance is not None:
+        return DuelBlows(att.attacks, None, None, None, chance(inflicted_distribution(att, dfn)))
     faces: list[int] = []
     label = f"{dfn.model_id} (challenge)"
-    b.hits = roll_to_hit(dice, att.attacks, att.hit, player=att.player, against=label, faces_out=faces)
-    if att.killing_blow:
-        b.killing_blows = sum(1 for f in faces if f == 6)
-        if b.killing_blows and dice.log is not None:
-            dice.log.emit("killing_blow", RULE_OVERKILL, model=att.model_id, count=b.killing_blows,
-                          wounds_each=dfn.wounds)
-    b.failed_saves = roll_saves(dice, b.hits - b.killing_blows, att.save, player=dfn.player, against=label)
+    hits = roll_to_hit(dice, att.attacks, att.hit, player=att.player, against=label, faces_out=faces)
+    kbs = sum(1 for f in faces if f == 6) if att.killing_blow else 0
+    if kbs and dice.log is not None:
+        dice.log.emit("killing_blow", RULE_OVERKILL, model=att.model_id, count=kbs,
+                      wounds_each=dfn.wounds)
+    failed = roll_saves(dice, hits - kbs, att.save, player=dfn.player, against=label)
     per = 2 if (att.lethal and dfn.wounds > 1) else 1
-    b.inflicted = b.failed_saves * per + b.killing_blows * dfn.wounds
+    b.hits, b.killing_blows, b.failed_saves = hits, kbs, failed
+    b.inflicted = failed * per + kbs * dfn.wounds
     return b
 
 
@@ -155,6 +165,11 @@ def _one_attack(att: Fighter, dfn: Fighter) -> tuple[tuple[int, Fraction], ...]:
 def inflicted_distribution(att: Fighter, dfn: Fighter) -> dict[int, Fraction]:
     """Exact distribution of the wounds ``att`` inflicts on ``dfn`` in one round: one attack
     enumerated through ``strike`` itself, convolved ``attacks`` times (attacks are independent)."""
+    return dict(_inflicted(att, dfn))
+
+
+@cache
+def _inflicted(att: Fighter, dfn: Fighter) -> tuple[tuple[int, Fraction], ...]:
     one = dict(_one_attack(att, dfn))
     out = {0: Fraction(1)}
     for _ in range(att.attacks):
@@ -163,7 +178,7 @@ def inflicted_distribution(att: Fighter, dfn: Fighter) -> dict[int, Fraction]:
             for k, q in one.items():
                 nxt[w + k] = nxt.get(w + k, Fraction(0)) + p * q
         out = nxt
-    return out
+    return tuple(sorted(out.items()))
 
 
 def duel_odds(a: Fighter, b: Fighter) -> dict[str, object]:

@@ -20,6 +20,8 @@ Only with ``[rules] challenges = "character"``; every hook returns at once other
   combat score from the challenge (capped overkill, ¶6) to ``ctx.score_extra``
   as a "challenge" item.  Breath Weapons, Impact Hits and Stomps are not
   modelled by this combat text, so nothing of theirs is redirected.
+- for the odds (``rank_and_flank.odds.add_branch_estimate``): how many branches the
+  duellists' blows add to one history (``duel_branches``).
 - after the round (``add_after_round``): ``character.clear_finished``, and the
   refusal's ``disgraced`` status is cleared (``character.DISGRACE_LASTS``: its
   round and its turn are over; the End phase follows), so ``-o`` never writes it.
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 from tabletop.rules.challenges.characters import DISGRACED
 from tabletop.rules.rank_and_flank import clauses as C
+from tabletop.rules.rank_and_flank.odds import add_branch_estimate
 from tabletop.rules.rank_and_flank.round import (
     add_after_blows,
     add_after_round,
@@ -97,7 +100,7 @@ def strike_each_other(ctx, blows) -> None:
     from tabletop.rules.challenges.character import resolve_blows
     from tabletop.rules.challenges.character_duel import RULE_OVERKILL
     state = ctx.state
-    res = resolve_blows(state, pair, ctx.dice, ctx.log, ctx.first_round)
+    res = resolve_blows(state, pair, ctx.dice, ctx.log, ctx.first_round, _fighters(ctx, pair))
     for att, bl in res.blows.items():
         victim = pair[1] if att == pair[0] else pair[0]
         blows.duel[victim] = blows.duel.get(victim, 0) + bl.inflicted
@@ -127,6 +130,30 @@ def strike_each_other(ctx, blows) -> None:
                      challenge={"challenger": pair[0], "challenged": pair[1], "combat": list(ctx.units)},
                      scores=dict(res.score), overkill=dict(res.overkill), rnf_casualties=list(res.removed),
                      focus=[[m.x, m.y] for u in ctx.units for m in base.unit(u).models] + [[m.x, m.y] for m in ms])
+
+
+def _fighters(ctx, pair):
+    """The duellists read as each other's opponent, once per planned round (kept in ``ctx.extra``:
+    the state and the pair do not change while the round's dice are rolled)."""
+    got = ctx.extra.get("challenge_fighters")
+    if got is None or got[0] != pair:
+        from tabletop.rules.challenges.character_duel import fighters
+        got = (pair, fighters(ctx.state, pair[0], pair[1], ctx.first_round))
+        ctx.extra["challenge_fighters"] = got
+    return got[1]
+
+
+@add_branch_estimate
+def duel_branches(ctx) -> int:
+    """For the odds' count of histories: the exact odds branch once on the wounds each duellist
+    inflicts (``character_duel.strike`` with ``chance`` dice), so the product of the two
+    distributions' sizes (1 when no challenge is fought this round)."""
+    pair = ctx.extra.get("challenge")
+    if not pair:
+        return 1
+    from tabletop.rules.challenges.character_duel import inflicted_distribution
+    a, b = _fighters(ctx, pair)
+    return len(inflicted_distribution(a, b)) * len(inflicted_distribution(b, a))
 
 
 @add_after_round

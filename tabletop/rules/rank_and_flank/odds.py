@@ -11,6 +11,21 @@ probability (a ``Fraction``) of every history.  When an engagement has more
 than ``max_paths`` histories it falls back to a Monte Carlo estimate over
 ``runs`` seeded runs (``tabletop.rules.dice.monte_carlo``) and says so, with
 the standard error of each figure.
+
+The round is the fight's own: ``phase.open_round`` runs the ``BEFORE_PLAN``
+hooks first (with ``[rules] challenges = "character"``: a challenge is
+issued, accepted or refused, character-challenge.txt ¶1-¶5, its questions
+answered by the map's ``[[decisions]]`` then the default policy, exactly as
+``tabletop fight`` answers them), then ``plan_round`` (the ``BEFORE_BLOWS``
+hooks: the duellists attack only each other, a disgraced character not at
+all) and ``resolve_round`` (the ``AFTER_BLOWS`` hooks: the duellists' blows,
+their capped overkill in the combat score, ¶6).  A challenge's blows branch
+on the distribution of the wounds each duellist inflicts (``chance``); the
+hooks that add chance nodes say how many (``add_branch_estimate``) so the
+exact-or-sampled choice still counts histories.  With a challenge the
+result also holds ``challenge`` (who fights, or who retired in disgrace) and,
+when two characters fight, ``challenge_slain`` {model: p} and
+``challenge_overkill`` {player: p that overkill adds to its score}.
 """
 
 from __future__ import annotations
@@ -21,14 +36,28 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from dataclasses import replace
+
 from tabletop.board.state import Battlefield
 from tabletop.geometry import snapshot
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import Dice, monte_carlo
-from tabletop.rules.rank_and_flank.round import plan_round, resolve_round, roll_groups
+from tabletop.rules.events import EventLog
+from tabletop.rules.rank_and_flank.phase import open_round
+from tabletop.rules.rank_and_flank.round import RoundContext, plan_round, resolve_round, roll_groups
 
 MAX_PATHS = 100_000
 RUNS = 10_000
+
+BRANCH_ESTIMATES: list[Callable[[RoundContext], int]] = []
+
+
+def add_branch_estimate(fn: Callable[[RoundContext], int]) -> Callable[[RoundContext], int]:
+    """Register ``fn(ctx) -> int``: how many branches a hook's own chance nodes add to one
+    history of the planned round (1 when none); ``histories_estimate`` multiplies them in."""
+    if fn not in BRANCH_ESTIMATES:
+        BRANCH_ESTIMATES.append(fn)
+    return fn
 
 
 @lru_cache(maxsize=4096)
@@ -78,6 +107,13 @@ class PoolDice(Dice):
         i = self._choose(tuple(w for _, w in outcomes))
         return outcomes[i][0]
 
+    def chance(self, dist: dict[Any, Fraction]) -> Any:
+        """One value of an exact distribution ``{value: probability}`` (probabilities summing
+        to 1), branching over every value with its weight; values of probability 0 are skipped."""
+        outcomes = tuple((v, Fraction(w)) for v, w in sorted(dist.items()) if w)
+        i = self._choose(tuple(w for _, w in outcomes))
+        return outcomes[i][0]
+
 
 def enumerate_pools(fn: Callable[[Dice], Any], max_paths: int = MAX_PATHS) -> tuple[dict[Any, Fraction], int]:
     """Exact distribution of ``fn(PoolDice)`` and the number of histories.
@@ -111,11 +147,44 @@ def enumerate_pools(fn: Callable[[Dice], Any], max_paths: int = MAX_PATHS) -> tu
 
 def histories_estimate(ctx) -> int:
     """A rough count of exact histories: one branch per possible count of
-    wounding attacks in each roll group, times one break test (36 faces)."""
+    wounding attacks in each roll group, times the hooks' own branches
+    (``add_branch_estimate``: a challenge's blows), times one break test (36 faces)."""
     n = 36
     for members in roll_groups(ctx).values():
         n *= sum(a.dice for a in members) + 1
+    for est in BRANCH_ESTIMATES:
+        n *= max(1, est(ctx))
     return n
+
+
+class _NoChance(Dice):
+    """Dice for the hooks run before the round is planned: the odds plan that round once, so
+    a hook that rolled there could not be branched on; it is an error, not a silent fixed roll."""
+
+    def _face(self, sides: int) -> int:
+        raise RuntimeError("a hook rolled dice before the round was planned: the odds cannot "
+                           "branch there (rank_and_flank.odds)")
+
+
+def _challenge_facts(log: EventLog) -> dict[str, Any] | None:
+    """Who fights the round's character challenge, read from the events the hooks emitted
+    (``challenge_issued``/``_accepted``/``_refused``/``_continues``, ``cannot_refuse``); None
+    when no challenge was issued or goes on."""
+    ev: dict[str, dict] = {}
+    for e in log.events:
+        ev.setdefault(e.type, e.data)
+    if "challenge_continues" in ev:
+        a, b = ev["challenge_continues"]["models"]
+        return {"challenger": a, "challenged": b, "issued_by": None, "disgraced": None,
+                "continuing": True, "forced": False}
+    if "challenge_issued" not in ev:
+        return None
+    acc, ref = ev.get("challenge_accepted"), ev.get("challenge_refused")
+    return {"challenger": ev["challenge_issued"]["challenger"],
+            "challenged": acc["challenged"] if acc else None,
+            "issued_by": ev["challenge_issued"]["player"],
+            "disgraced": ref["disgraced"] if ref else None,
+            "continuing": False, "forced": bool(acc and acc.get("forced"))}
 
 
 def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int = MAX_PATHS,
@@ -131,14 +200,26 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int = MA
         breaks}, ``breaks`` {unit: p}, and for Monte Carlo ``se`` with the
         standard error of each of those figures.
     """
-    geo = snapshot(state)
-    ctx = plan_round(state, geo, units, Decisions(state.decisions))
+    log = EventLog()                       # the hooks' events; read for ``challenge``, then dropped
+    decisions = Decisions(state.decisions, log)
+    start, geo, live = open_round(state, list(units), _NoChance(), decisions, log)
+    ctx = plan_round(start, geo, live, decisions)
     players = ctx.players()
+    pair = ctx.extra.get("challenge")
+    base_extra = list(ctx.score_extra)
 
     def run(d: Dice):
-        out = resolve_round(ctx, d)
+        # a fresh context per history: the AFTER_BLOWS hooks roll with ``ctx.dice`` and append
+        # to ``score_extra``; ``extra`` (roll-group caches) is shared
+        c = replace(ctx, dice=d, score_extra=list(base_extra))
+        c.extra.pop("challenge_result", None)
+        out = resolve_round(c, d)
         broken = tuple(sorted(b.unit for b in out.breaks if b.kind == "test" and not b.passed))
-        return out.score.winner, broken
+        res = c.extra.get("challenge_result")
+        if res is None:
+            return out.score.winner, broken
+        return (out.score.winner, broken, tuple(sorted(res.removed)),
+                tuple(sorted((p, n) for p, n in res.overkill.items() if n)))
 
     dist: dict[Any, Any]
     result: dict[str, Any] = {"units": list(units), "players": players}
@@ -168,6 +249,14 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int = MA
             state.unit(u).player == pl for u in k[1])) for pl in players},
         "breaks": {u: p_of(lambda k, u=u: u in k[1]) for u in units},
     }
+    facts = _challenge_facts(log)
+    if facts is not None:
+        result["challenge"] = facts
+    if pair:
+        owner = {m: start.owner(m) for m in pair}
+        figures["challenge_slain"] = {m: p_of(lambda k, m=m: len(k) > 2 and m in k[2]) for m in pair}
+        figures["challenge_overkill"] = {owner[m]: p_of(lambda k, pl=owner[m]: len(k) > 2 and any(
+            q == pl for q, _ in k[3])) for m in pair}
 
     def as_float(v):
         return {k: float(x) for k, x in v.items()} if isinstance(v, dict) else float(v)
@@ -218,4 +307,25 @@ def format_odds(engagements: list[dict[str, Any]]) -> str:
         lines.append(f"  tie (nobody tests): {_pct(e['tie'], se and se['tie'])}")
         for u, p in e["breaks"].items():
             lines.append(f"  {u} breaks: {_pct(p, se and se['breaks'][u])}")
+        lines += _challenge_lines(e)
     return "\n".join(lines)
+
+
+def _challenge_lines(e: dict[str, Any]) -> list[str]:
+    """The round's challenge, when there is one: who fights (or who retired in disgrace), each
+    duellist's chance to be slain and each side's chance that overkill adds to its score."""
+    ch = e.get("challenge")
+    if not ch:
+        return []
+    se = e.get("se") or {}
+    if ch["disgraced"]:
+        return [f"  challenge: {ch['challenger']} ({ch['issued_by']}) is refused: {ch['disgraced']} "
+                "retires in disgrace (no attacks this round, no Discipline for the break test)"]
+    how = "goes on from last round" if ch["continuing"] else f"issued by {ch['issued_by']}"
+    lines = [f"  challenge: {ch['challenger']} v {ch['challenged']} ({how})"]
+    for m, p in e.get("challenge_slain", {}).items():
+        lines.append(f"    {m} slain: {_pct(p, se.get('challenge_slain', {}).get(m))}")
+    for pl, p in e.get("challenge_overkill", {}).items():
+        lines.append(f"    overkill adds to {pl}'s score: "
+                     f"{_pct(p, se.get('challenge_overkill', {}).get(pl))}")
+    return lines

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tabletop.board.state import Battlefield
-from tabletop.geometry import snapshot
+from tabletop.geometry import Geometry, snapshot
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import Dice
 from tabletop.rules.events import EventLog
@@ -86,15 +86,30 @@ def _summary(ctx: RoundContext, unit: str) -> dict:
     return rows
 
 
-def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions: Decisions,
-                     log: EventLog, index: int = 1, of: int = 1) -> Battlefield:
-    """One round of one engagement; returns the state after it (see module docstring)."""
+def open_round(state: Battlefield, units: list[str], dice: Dice, decisions: Decisions,
+               log: EventLog) -> tuple[Battlefield, Geometry, list[str]]:
+    """The table a round of one engagement is planned on: ``(state, geometry, units)``.
+
+    ``units`` keeps the engagement's units that still have models; then the
+    ``BEFORE_PLAN`` hooks run in order (character challenges: issue, accept
+    or refuse, character-challenge.txt ¶1-¶5, which may move models), each
+    answering its questions from ``decisions`` and emitting into ``log``.
+    The fight (``fight_engagement``) and the odds (``odds.engagement_odds``)
+    both start here, so the odds plan the same round the fight plans.
+    """
     geo = snapshot(state)
     units = [u for u in units if geo.unit_models(u)]
     for hook in BEFORE_PLAN:              # e.g. character challenges (may move models)
         after = hook(state, units, dice, decisions, log)
         if after is not state:
             state, geo = after, snapshot(after)
+    return state, geo, units
+
+
+def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions: Decisions,
+                     log: EventLog, index: int = 1, of: int = 1) -> Battlefield:
+    """One round of one engagement; returns the state after it (see module docstring)."""
+    state, geo, units = open_round(state, units, dice, decisions, log)
     ctx = plan_round(state, geo, units, decisions, log, dice)
     head = f"Engagement {index} of {of} ({' v '.join(units)})"
     log.emit("engagement", C.ENGAGEMENTS, index=index, of=of, units=units,
