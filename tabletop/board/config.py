@@ -52,6 +52,13 @@ class RulesConfig:
     challenges : None | "gambit" | "character".
     rank_min_models : rank-and-flank named default: how many models make a
         rank that counts for the rank bonus and break tests.
+    devastating_wounds : fight-phase named default, how a Devastating Wounds
+        Critical Wound deals its damage: "no-save" (11th preset: no save of
+        any kind, damage to the allocated model, excess lost, as the later
+        10th-edition wording players now play) or "mortal" (10th preset: the
+        damage becomes mortal wounds that spill over to the next model).
+    roll_modifier_cap : fight-phase named default: all modifiers to one hit
+        roll (or one wound roll) add up to at most +cap and at least -cap.
     written : the keys the map file set, kept so saving writes only those.
     """
 
@@ -69,6 +76,8 @@ class RulesConfig:
     objective_range: float = 3.0
     challenges: str | None = None
     rank_min_models: int = 5
+    devastating_wounds: str = "no-save"
+    roll_modifier_cap: int = 1
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -88,11 +97,13 @@ class RulesConfig:
 PRESETS: dict[tuple[str, str], dict[str, Any]] = {
     ("fight-phase", "11th"): dict(
         engagement_range=2.0, coherency_range=2.0, coherency_neighbours=1,
-        coherency_neighbours_7plus=1, coherency_spread=9.0,
+        coherency_neighbours_7plus=1, coherency_spread=9.0, devastating_wounds="no-save",
+        roll_modifier_cap=1,
     ),
     ("fight-phase", "10th"): dict(
         engagement_range=1.0, coherency_range=2.0, coherency_neighbours=1,
-        coherency_neighbours_7plus=2, coherency_spread=None,
+        coherency_neighbours_7plus=2, coherency_spread=None, devastating_wounds="mortal",
+        roll_modifier_cap=1,
     ),
     ("rank-and-flank", "11th"): dict(
         engagement_range=0.0, coherency_range=None, coherency_neighbours=1,

@@ -85,6 +85,8 @@ class RulesIn(_Strict):
     objective_range: float | None = Field(default=None, ge=0.0)
     challenges: str | None = None
     rank_min_models: int | None = Field(default=None, ge=1)
+    devastating_wounds: Literal["no-save", "mortal"] | None = None
+    roll_modifier_cap: int | None = Field(default=None, ge=0)
 
     @field_validator("edition")
     @classmethod
