@@ -110,9 +110,15 @@ _FNP = re.compile(r"^(?:feel no pain|fnp) ([2-6])\+?$")
 
 
 def keyword_key(word: str) -> str:
-    """A word as compared: lowercase, hyphens, underscores, brackets and runs of spaces as one space."""
-    text = str(word).lower().replace("_", " ").replace("-", " ").replace("(", " ").replace(")", " ")
-    return " ".join(text.split()).replace("re roll", "reroll").replace("reroll", "re roll")
+    """A word as compared: lowercase, hyphens, underscores, brackets and runs of spaces as one space.
+
+    A leading sign is kept: ``"-1 to hit"`` stays ``"-1 to hit"``.
+    """
+    text = str(word).strip().lower()
+    sign = text[0] if text[:1] in ("+", "-") else ""
+    text = text[len(sign):]
+    text = text.replace("_", " ").replace("-", " ").replace("(", " ").replace(")", " ")
+    return sign + " ".join(text.split()).replace("re roll", "reroll").replace("reroll", "re roll")
 
 
 @dataclass(frozen=True)

@@ -223,8 +223,9 @@ def _roll_test(ctx: PhaseContext, n: int, purpose: str, need: int, mods: tuple[i
              and (reroll == "failed" or x == 1)]
     if again:
         kind, _, detail = purpose.partition(": ")
-        new = ctx.dice.roll(len(again), purpose=f"{kind} re-roll ({reroll}): {detail}", rule=rule,
-                            player=player, target=need, modifiers=logged, result=ok)
+        new = ctx.dice.roll(len(again), rule=rule, player=player,
+                            purpose=f"{kind.removesuffix(' roll')} re-roll ({reroll}): {detail}",
+                            target=need, modifiers=logged, result=ok)
         for k, x in zip(again, new):
             faces[k] = x
     return faces
