@@ -315,3 +315,32 @@ def test_check_reports_unknown_words(write_map, capsys):
     assert report["warnings"] == [
         "units[0].weapons[0].rules: unknown rule word 'Hatred' on Axe of unit a: "
         "the attacks ignore it"]
+
+
+def test_fight_prints_unknown_words_on_stderr(write_map, capsys):
+    from fightkit import HEADER
+    text = HEADER.format(rules="") + PAIR.format(
+        A=1, S=4, AP=0, D=1, T=4, Sv=6, W=3, extra="", rules='["Hatred"]', keywords="[]",
+        charged="false")
+    path = write_map(text)
+    main(["fight", path, "--seed", "1"])
+    assert (f"{path}: warning: units[0].weapons[0].rules: unknown rule word 'Hatred' on Axe of "
+            f"unit a: the attacks ignore it") in capsys.readouterr().err
+
+
+def test_exact_odds_count_lethal_hits():
+    """The odds engine walks the same sequence: R (charged, A1 WS3+ S4, Lethal Hits) against a
+    W1 model with no save (Sv 7) and no attacks: removed on a hit roll of 6 (1/6) or of 3-5 then
+    a wound roll of 4+ (3/6 * 3/6 = 1/4): 1/6 + 1/4 = 5/12 (without Lethal Hits 4/6 * 3/6 = 1/3)."""
+    from fractions import Fraction
+
+    from fightkit import unit
+
+    from tabletop.rules.fight_phase import odds as fight_odds
+    blade = 'name = "Blade", A = 1, WS = 3, S = 4, AP = 0, D = 1'
+    red = unit("R", "red", [(10, 10)], charged=True, A=1, W=1, Sv=7)
+    assert blade in red
+    red = red.replace(blade, blade + ', rules = ["Lethal Hits"]')
+    state = state_from(red + unit("B", "blue", [(11.26, 10)], A=0, W=1, Sv=7))
+    rows = {row["unit"]: row for row in fight_odds(state)["units"]}
+    assert Fraction(rows["B"]["p_destroyed_exact"]) == Fraction(5, 12)
