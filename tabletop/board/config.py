@@ -76,6 +76,13 @@ class RulesConfig:
         and read back (3+ -> WS 4 -> 2 -> 5+); ``"unchanged"``: the hit roll
         is left alone (halved WS only in challenges).  See
         ``rules.fight_phase.profiles.DISGRACED_HIT_ROLL``.
+    devastating_wounds : fight-phase named default, how a Devastating Wounds
+        Critical Wound deals its damage: "no-save" (11th preset: no save of
+        any kind, damage to the allocated model, excess lost, as the later
+        10th-edition wording players now play) or "mortal" (10th preset: the
+        damage becomes mortal wounds that spill over to the next model).
+    roll_modifier_cap : fight-phase named default: all modifiers to one hit
+        roll (or one wound roll) add up to at most +cap and at least -cap.
     written : the keys the map file set, kept so saving writes only those.
     """
 
@@ -98,6 +105,8 @@ class RulesConfig:
     charge_arc_tie: str = "roll"
     close_up: str = "flush"
     disgraced_hit_roll: str = "halved-ws"
+    devastating_wounds: str = "no-save"
+    roll_modifier_cap: int = 1
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -134,13 +143,15 @@ PRESETS: dict[tuple[str, str], dict[str, Any]] = {
         engagement_range=2.0, coherency_range=2.0, coherency_neighbours=1,
         coherency_neighbours_7plus=1, coherency_spread=9.0,
         engaged_at_step_start_keeps_eligible=ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE["11th"],
-        fight_order_first=FIGHT_ORDER_FIRST["11th"],
+        fight_order_first=FIGHT_ORDER_FIRST["11th"], devastating_wounds="no-save",
+        roll_modifier_cap=1,
     ),
     ("fight-phase", "10th"): dict(
         engagement_range=1.0, coherency_range=2.0, coherency_neighbours=1,
         coherency_neighbours_7plus=2, coherency_spread=None,
         engaged_at_step_start_keeps_eligible=ENGAGED_AT_STEP_START_KEEPS_ELIGIBLE["10th"],
-        fight_order_first=FIGHT_ORDER_FIRST["10th"],
+        fight_order_first=FIGHT_ORDER_FIRST["10th"], devastating_wounds="mortal",
+        roll_modifier_cap=1,
     ),
     ("rank-and-flank", "11th"): dict(
         engagement_range=0.0, coherency_range=None, coherency_neighbours=1,

@@ -196,7 +196,8 @@ def run(args) -> int:
     state = load_map(args.map)
     if args.layout_tolerance is not None and not args.layout:
         raise TabletopError("--layout-tolerance: give --layout REF.toml too")
-    profile_check = find_ruleset(state.ruleset).profile_problems
+    ruleset = find_ruleset(state.ruleset)
+    profile_check, profile_warn = ruleset.profile_problems, ruleset.profile_warnings
     reference = load_map(args.layout) if args.layout else None
     if args.layout_tolerance is not None and not args.layout_tolerance >= 0:
         raise TabletopError(f"--layout-tolerance: must be inches >= 0, got {args.layout_tolerance}")
@@ -211,6 +212,9 @@ def run(args) -> int:
         # a layout map need not carry combat profiles; values that are there must be usable
         report["warnings"] += [line.split(": ", 1)[1] for line in profile_check(state)
                                if not any(m in line for m in MISSING_PROFILE)]
+    if profile_warn is not None:
+        # profile keys and weapon rules words the ruleset does not read: never silently ignored
+        report["warnings"] += [line.split(": ", 1)[1] for line in profile_warn(state)]
     if args.json:
         print_json(report)
     else:

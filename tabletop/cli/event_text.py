@@ -23,7 +23,7 @@ from tabletop.rules.events import Event
 _RULESET_LINES: dict[str, Callable[[Event], str]] = {}
 
 INDENT = {"phase_step": "== ", "combat_step": "-- ", "roll": "    ", "wounded": "    ",
-          "removed": "    ", "no_save": "    ", "no_attacks": "  ", "attacks_resolved": "  ",
+          "removed": "    ", "no_save": "    ", "mortal_wounds": "    ", "no_attacks": "  ", "attacks_resolved": "  ",
           "destroyed": "  ", "pass": "   ", "decision_overridden": "! "}
 """Named default: the prefix of each event type's line (others start flush left)."""
 

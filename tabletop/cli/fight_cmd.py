@@ -104,6 +104,10 @@ def run(args) -> int:
         check_frames_dir(args.frames)
     _warn_if_broken(state)
     ruleset = ruleset_for(state)
+    if ruleset.profile_warnings is not None:
+        for line in ruleset.profile_warnings(state):
+            path, _, text = line.partition(": ")
+            print(f"{path}: warning: {text}", file=sys.stderr)
     if args.odds:
         report = None
         if state.rules.challenges:          # challenge odds (tabletop.rules.challenges.report)

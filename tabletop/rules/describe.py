@@ -268,6 +268,13 @@ def _attacks(ev: Event) -> str:
     text = (f"{_g(ev, 'unit')} attacks {_g(ev, 'target')} with {_g(ev, 'weapon')}: "
             f"{plural(int(ev.get('attacks') or 0), 'attack')}, {plural(int(ev.get('hits') or 0), 'hit')}, "
             f"{plural(int(ev.get('wounds') or 0), 'wound')}, {ev.get('unsaved') or 0} unsaved")
+    extras = [f"{plural(int(ev[k]), word)}{tail}" for k, word, tail in (
+        ("critical_hits", "critical hit", ""), ("extra_hits", "extra hit", " (Sustained Hits)"),
+        ("auto_wounds", "automatic wound", " (Lethal Hits)"),
+        ("critical_wounds", "critical wound", ""), ("mortal_wounds", "mortal wound", ""),
+        ("fnp_ignored", "wound", " ignored (Feel No Pain)")) if ev.get(k)]
+    if extras:
+        text += " (" + ", ".join(extras) + ")"
     removed = ev.get("removed") or []
     if removed:
         text += f"; {plural(len(removed), 'model')} removed ({id_list(removed)})"
@@ -300,6 +307,12 @@ def _no_save(ev: Event) -> str:
     return f"{_g(ev, 'model')} gets no save" + (f": {str(reason).rstrip('.')}." if reason else ".")
 
 
+def _mortal_wounds(ev: Event) -> str:
+    reason = ev.get("reason")
+    return (f"{_g(ev, 'target')} suffers {plural(int(ev.get('amount') or 0), 'mortal wound')}"
+            + (f": {str(reason).rstrip('.')}." if reason else "."))
+
+
 def _no_attacks(ev: Event) -> str:
     who = ev.get("model") or _g(ev, "unit")
     reason = ev.get("reason")
@@ -324,7 +337,7 @@ def _overridden(ev: Event) -> str:
 
 FIGHT_PHASE_TYPES = ("phase_step", "combat_step", "pass", "selected_to_fight", "pile_in", "consolidate",
                      "no_move", "roll", "attacks_resolved", "wounded", "removed", "destroyed", "no_save",
-                     "no_attacks", "eligible_to_fight", "decision", "decision_overridden")
+                     "mortal_wounds", "no_attacks", "eligible_to_fight", "decision", "decision_overridden")
 """The event types the Fight phase (and its dice and decisions) emit."""
 
 for _type, _fn in (
@@ -332,6 +345,7 @@ for _type, _fn in (
         ("selected_to_fight", _selected), ("pile_in", _move), ("consolidate", _move),
         ("no_move", _no_move), ("roll", _roll), ("attacks_resolved", _attacks),
         ("wounded", _wounded), ("removed", _removed), ("destroyed", _destroyed),
-        ("no_save", _no_save), ("no_attacks", _no_attacks), ("eligible_to_fight", _eligible),
+        ("no_save", _no_save), ("mortal_wounds", _mortal_wounds), ("no_attacks", _no_attacks),
+        ("eligible_to_fight", _eligible),
         ("decision", lambda ev: ""), ("decision_overridden", _overridden)):
     register_describer(_type, _fn)

@@ -36,6 +36,9 @@ class Ruleset:
     ``fight(state, dice, decisions, log) -> Resolution`` resolves the map's
     combat phase; ``odds(state, **options) -> dict`` gives exact (or stated
     Monte Carlo) odds; ``pile_in`` / ``consolidate`` are fight-phase moves.
+    ``profile_problems(state)`` lists what stops the attacks (``file: place:
+    ...`` lines); ``profile_warnings(state)`` lists, the same way, what the
+    attacks would ignore (unknown profile keys and weapon rules words).
     """
 
     name: str
@@ -44,6 +47,7 @@ class Ruleset:
     pile_in: Callable[..., Any] | None = None
     consolidate: Callable[..., Any] | None = None
     profile_problems: Callable[[Battlefield], list[str]] | None = None
+    profile_warnings: Callable[[Battlefield], list[str]] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

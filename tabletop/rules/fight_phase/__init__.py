@@ -21,7 +21,9 @@ Public API (registered as ``Ruleset("fight-phase", fight=..., odds=..., pile_in=
     Decisions, the solver's move and the validator's verdict.
 
 Raises ``MapValidationError`` (one line per problem) when a profile or
-weapon the attack sequence needs is missing or malformed.  Named defaults
+weapon the attack sequence needs is missing or malformed; profile keys and
+weapon ``rules`` words it does not read are warnings (``unknown_words``,
+the ``profile_warnings`` hook ``tabletop check`` and ``fight`` print).  Named defaults
 are listed in the docstrings of ``eligibility``, ``sequence``, ``actions``,
 ``moving``, ``attacks``, ``casualties`` and ``profiles``.
 """
@@ -37,7 +39,7 @@ from tabletop.rules.fight_phase.context import FightOptions, PhaseContext
 from tabletop.rules.fight_phase.eligibility import pile_in_refusal
 from tabletop.rules.fight_phase.moving import MoveOutcome, plan_consolidation, plan_pile_in
 from tabletop.rules.fight_phase.odds import odds
-from tabletop.rules.fight_phase.profiles import check_profiles
+from tabletop.rules.fight_phase.profiles import check_profiles, unknown_words
 from tabletop.rules.fight_phase.sequence import run_phase
 from tabletop.rules.registry import Resolution, Ruleset, register
 
@@ -107,4 +109,4 @@ def consolidate(state: Battlefield, unit_id: str, decisions: Decisions | None = 
 
 
 register(Ruleset("fight-phase", fight=fight, odds=odds, pile_in=pile_in, consolidate=consolidate,
-                 profile_problems=check_profiles))
+                 profile_problems=check_profiles, profile_warnings=unknown_words))

@@ -6,12 +6,14 @@ Attacks (04)" without giving section 04; the attack sequence in
 reads (named defaults, see ``attacks.py``):
 
 - profile ``T`` (Toughness), ``Sv`` (Save, 3 means 3+), ``W`` (Wounds); an
-  optional invulnerable save as profile ``Inv`` (4 means 4+) or a keyword
-  ``invulnerable-4+``;
+  optional invulnerable save as profile ``Inv`` or ``InvSv`` (4 means 4+) or a
+  keyword ``invulnerable-4+``; an optional Feel No Pain as profile ``FNP``
+  (5 means 5+) or a keyword ``feel-no-pain-5+`` (abilities.py);
 - a weapon ``{name, A, WS, S, AP, D}``: ``A`` and ``D`` are a number or a dice
   expression (``"D3"``, ``"D6+1"``, ``"2D6"``), ``WS`` the hit roll needed
   (3 or ``"3+"``), ``AP`` 0, -1, -2 ... (a positive AP is read as its
-  negative, ``AP_SIGN``).
+  negative, ``AP_SIGN``), and an optional ``rules`` list of weapon abilities
+  parsed once into ``Weapon.abilities`` (abilities.py).
 
 Named default ``MELEE_WEAPON``: a model fights with the first of its weapons
 that has a ``WS`` (a melee weapon); a model with none makes no attacks.
@@ -37,50 +39,24 @@ from dataclasses import dataclass
 from tabletop.board.state import Battlefield, Model
 from tabletop.rules.challenges.characters import as_read, is_disgraced
 from tabletop.rules.challenges.duellist import WS_FROM_ROLL_TARGET
+from tabletop.rules.fight_phase.abilities import (
+    KNOWN_PROFILE_KEYS,
+    KNOWN_WEAPON_KEYS,
+    WeaponAbilities,
+    feel_no_pain,
+    parse_abilities,
+)
+from tabletop.rules.fight_phase.amounts import Amount, DiceExpr, parse_amount
+
+__all__ = ["AP_SIGN", "MELEE_WEAPON", "Amount", "DiceExpr", "Weapon", "characteristic",
+           "check_profiles", "invulnerable", "melee_weapon", "model_place", "parse_amount",
+           "parse_ap", "parse_target", "unknown_words"]
 
 MELEE_WEAPON = "first weapon with a WS"
 DISGRACED_HIT_ROLL = "halved-ws"
 AP_SIGN = "a positive AP is read as its negative: AP 1 is AP -1"
 
-_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(3|6)\s*(?:\+\s*(\d+))?\s*$")
 _INV = re.compile(r"^invulnerable[- ]?(?:save[- ]?)?(\d)\+?$", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class DiceExpr:
-    """``n`` dice of ``sides`` (3 or 6) plus ``plus``: ``"2D6+1"``."""
-
-    n: int
-    sides: int
-    plus: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.n if self.n != 1 else ''}D{self.sides}{f'+{self.plus}' if self.plus else ''}"
-
-
-Amount = int | DiceExpr
-
-
-def parse_amount(value: object) -> Amount:
-    """A number or a dice expression (``3``, ``"D3"``, ``"2D6"``, ``"D6+1"``).
-
-    Raises
-    ------
-    ValueError
-        With a lowercase message showing the input.
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    if isinstance(value, float) and value.is_integer() and value >= 0:
-        return int(value)
-    if isinstance(value, str):
-        text = value.strip()
-        if text.isdigit():
-            return int(text)
-        m = _DICE.match(text)
-        if m:
-            return DiceExpr(int(m.group(1) or 1), int(m.group(2)), int(m.group(3) or 0))
-    raise ValueError(f"must be a whole number or dice such as \"D3\" or \"D6+1\", got {value!r}")
 
 
 def parse_target(value: object) -> int:
@@ -117,10 +93,11 @@ class Weapon:
     AP: int
     D: Amount
     place: str
+    abilities: WeaponAbilities = WeaponAbilities()
 
     @property
     def key(self) -> tuple:
-        return (self.name, str(self.A), self.WS, self.S, self.AP, str(self.D))
+        return (self.name, str(self.A), self.WS, self.S, self.AP, str(self.D), self.abilities)
 
 
 def _unit_index(state: Battlefield, unit_id: str) -> int:
@@ -183,7 +160,9 @@ def melee_weapon(state: Battlefield, model: Model) -> Weapon | None:
             raise ValueError("\n".join(problems))
         if state.rules.disgraced_hit_roll == DISGRACED_HIT_ROLL:
             vals["WS"] = disgraced_roll_needed(model, vals["WS"])
-        return Weapon(str(w.get("name", f"weapon {k + 1}")), place=place, **vals)
+        abilities, _ = parse_abilities(w.get("rules"))
+        return Weapon(str(w.get("name", f"weapon {k + 1}")), place=place, abilities=abilities,
+                      **vals)
     return None
 
 
@@ -201,9 +180,10 @@ def characteristic(model: Model, key: str) -> int:
 
 
 def invulnerable(model: Model) -> int | None:
-    """The model's invulnerable save (profile ``Inv`` or keyword ``invulnerable-4+``), or None."""
-    if "Inv" in model.profile:
-        return int(model.profile["Inv"])
+    """The model's invulnerable save (profile ``Inv``/``InvSv`` or keyword ``invulnerable-4+``), or None."""
+    for key in ("Inv", "InvSv"):
+        if key in model.profile:
+            return int(str(model.profile[key]).strip().rstrip("+"))
     for k in model.keywords:
         m = _INV.match(k.strip())
         if m:
@@ -214,7 +194,8 @@ def invulnerable(model: Model) -> int | None:
 def check_profiles(state: Battlefield) -> list[str]:
     """Every problem that would stop the attack sequence, one line each (``file: place: ...``).
 
-    Checks each model's ``T``, ``Sv`` and ``W`` and its melee weapon.
+    Checks each model's ``T``, ``Sv`` and ``W``, its ``FNP`` if given and its
+    melee weapon.
     """
     path = state.path or "<map>"
     problems: list[str] = []
@@ -228,6 +209,14 @@ def check_profiles(state: Battlefield) -> list[str]:
                     reported.add((place, key))
                     problems.append(f"{path}: {place}.{key}: missing (needed to make attacks)")
             try:
+                feel_no_pain(m)
+            except ValueError as exc:
+                place = f"{model_place(state, m)}.profile" if own else f"units[{i}].profile"
+                line = f"{path}: {place}.FNP: {exc}"
+                if line not in reported:
+                    reported.add(line)
+                    problems.append(line)
+            try:
                 melee_weapon(state, m)
             except ValueError as exc:
                 for line in str(exc).splitlines():
@@ -235,3 +224,44 @@ def check_profiles(state: Battlefield) -> list[str]:
                         reported.add(line)
                         problems.append(f"{path}: {line}")
     return problems
+
+
+def unknown_words(state: Battlefield) -> list[str]:
+    """Warnings for profile keys and weapon ``rules`` words the program does not read.
+
+    One line each, ``file: place: ...``, naming the unit (and weapon) and the
+    word, e.g. ``test.toml: units[0].weapons[0].rules: unknown rule word
+    'Hatred' on Blade of unit a: the attacks ignore it``.  Profile keys known
+    are ``abilities.KNOWN_PROFILE_KEYS``, weapon keys ``KNOWN_WEAPON_KEYS``,
+    rules words those ``abilities.parse_abilities`` reads.  A place shared by
+    several models (the unit's profile or weapons) is reported once.
+    """
+    path = state.path or "<map>"
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def add(line: str) -> None:
+        if line not in seen:
+            seen.add(line)
+            out.append(line)
+
+    for i, u in enumerate(state.units):
+        for m in u.models:
+            place = f"{model_place(state, m)}.profile" if "profile" in m.written \
+                else f"units[{i}].profile"
+            for key in m.profile:
+                if key not in KNOWN_PROFILE_KEYS:
+                    add(f"{path}: {place}: unknown profile key {key!r} of unit {u.id}: "
+                        f"the attacks ignore it")
+            for k, w in enumerate(m.weapons):
+                wplace = _weapon_place(state, m, k)
+                name = str(w.get("name", f"weapon {k + 1}"))
+                for key in w:
+                    if key not in KNOWN_WEAPON_KEYS:
+                        add(f"{path}: {wplace}: unknown weapon key {key!r} on {name} of unit "
+                            f"{u.id}: the attacks ignore it")
+                _, unknown = parse_abilities(w.get("rules"))
+                for word in unknown:
+                    add(f"{path}: {wplace}.rules: unknown rule word {word!r} on {name} of unit "
+                        f"{u.id}: the attacks ignore it")
+    return out
