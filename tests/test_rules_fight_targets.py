@@ -321,3 +321,16 @@ def test_decisions_search_runs_only_without_a_scripted_answer(value):
     assert calls == []
     assert dec.choose("red", "pile_in_targets", ["a", "b"], default="b", search=search) == "a"
     assert calls == [1]
+
+
+def test_objective_consolidation_keeps_the_nearest_objective_with_a_legal_move():
+    # r/1 at (20, 20), no enemy within 3" (b far away): objective mode (12.08).  40mm markers
+    # (radius 0.7874"): n at (20, 22.5): 2.5 - 0.5 - 0.7874 = 1.2126" from r/1; f at (16.5, 20):
+    # 3.5 - 0.5 - 0.7874 = 2.2126".  Both within 3", so both selectable; n is the nearest and
+    # r is already within its range, so it is legal and the search stops there: one try.
+    objectives = '\n[[objectives]]\nid = "n"\nat = [20, 22.5]\n\n[[objectives]]\nid = "f"\nat = [16.5, 20]\n'
+    state = state_of(unit("r", "red", [(20, 20)], charged=True), unit("b", "blue", [(40, 5)]),
+                     extra=objectives)
+    outcome = consolidate(state, "r", fought=True)
+    assert outcome.mode == "objective" and outcome.legal and outcome.targets == ("n",)
+    assert [(t.targets, t.legal) for t in outcome.tried] == [(("n",), True)]

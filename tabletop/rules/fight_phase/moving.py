@@ -185,7 +185,7 @@ def _choose_targets(state: Battlefield, geo: Geometry, out: MoveOutcome, decisio
         if not solve:           # judging a hand-made move: no solver, the named default
             return options, tsearch.as_value(first)
         order = tsearch.selection_order(geo, out.unit, candidates, first, max_size)
-        found["s"] = s = tsearch.search(state, order, solve_one)
+        found["s"] = s = tsearch.search(state, order, solve_one, engaging=kind != "objective")
         if not s.legal:         # nothing to choose among: the named default's move, refused
             return [tsearch.as_value(first)], tsearch.as_value(first)
         return [tsearch.as_value(t) for t in s.legal], tsearch.as_value(s.best or s.legal[0])

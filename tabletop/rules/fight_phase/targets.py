@@ -32,7 +32,9 @@ Named defaults (a player's choice the text leaves open):
     Of the legal moves, the one that leaves the most models of the moving
     unit engaged (with any enemy model) is kept, the earlier in the order on
     a tie.  The search stops as soon as a legal move engages every model of
-    the unit: no selection can do better.
+    the unit: no selection can do better.  Objective consolidation engages
+    no one, so there the first legal selection (the nearest objective with
+    a legal move) is kept and the search stops.
 
 Inches throughout.
 """
@@ -137,11 +139,13 @@ def _engaged_models(state: Battlefield, outcome: MoveOutcome) -> int:
 
 
 def search(state: Battlefield, order: Iterable[Selection],
-           solve: Callable[[Selection], MoveOutcome], limit: int | None = None) -> Search:
+           solve: Callable[[Selection], MoveOutcome], limit: int | None = None,
+           engaging: bool = True) -> Search:
     """Try selections from ``order`` (``selection_order``) with ``solve(selection) ->
     MoveOutcome`` (the solved and validated move), at most ``limit`` of them (default
     ``state.rules.target_selections_tried``), and keep the best legal one
-    (``SELECTION_SCORE``; module docstring).
+    (``SELECTION_SCORE``; module docstring).  ``engaging=False`` (objective
+    consolidation) keeps the first legal one.
 
     Raises ``ValueError`` when ``limit`` is below 1.
     """
@@ -161,7 +165,7 @@ def search(state: Battlefield, order: Iterable[Selection],
         out.tried.append(Tried(sel, True, engaged))
         if engaged > best_score:
             out.best, best_score = sel, engaged
-        if engaged >= len(state.unit(outcome.unit).models):
+        if not engaging or engaged >= len(state.unit(outcome.unit).models):
             break
     return out
 
