@@ -159,10 +159,11 @@ class InteractiveDecisions(Decisions):
         self._asked = 0
 
     def choose(self, player: str, choice: str, options: Sequence[Any], default: Any = None,
-               rule: str = "", context: dict[str, Any] | None = None, why_not=None) -> Any:
+               rule: str = "", context: dict[str, Any] | None = None, why_not=None,
+               search=None) -> Any:
         """``Decisions.choose``, keeping ``rule`` for the question's wording."""
         self._rule = rule
-        return super().choose(player, choice, options, default, rule, context, why_not)
+        return super().choose(player, choice, options, default, rule, context, why_not, search)
 
     def ask(self, player: str, choice: str, options: Sequence[Any], default: Any,
             context: dict[str, Any]) -> Any:

@@ -27,6 +27,12 @@ DECISION_CHOICES: dict[str, tuple[str, ...]] = {
     "rank-and-flank": ("commander_target", "issue_challenge", "accept_challenge", "disgrace"),
 }
 
+#: named default (fight-phase.txt 12.03, 12.08 "one or more"): how many target selections the
+#: default policy tries, nearest first, before it says a pile-in or engaging consolidation has
+#: no legal move (``rules/fight_phase/targets.py``).  7 is every selection of up to three
+#: candidate units (3 singles, 3 pairs, 1 three); each try is one run of the move solver.
+TARGET_SELECTIONS_TRIED = 7
+
 # the value of engagement_range / coherency_range that means "base contact" / "formation"
 CONTACT = "contact"
 FORMATION = "formation"
@@ -52,6 +58,9 @@ class RulesConfig:
     pile_in_distance, pile_in_target_range, consolidate_distance : 12.03, 12.08.
     objective_range : from the marker's edge.
     challenges : None | "gambit" | "character".
+    target_selections_tried : fight-phase named default ``TARGET_SELECTIONS_TRIED``:
+        how many target selections the default policy tries for a pile-in or
+        consolidation move before it reports no legal move (``targets.py``).
     rank_min_models : rank-and-flank named default: how many models make a
         rank that counts for the rank bonus and break tests.
     engaged_at_step_start_keeps_eligible : fight-phase named default
@@ -99,6 +108,7 @@ class RulesConfig:
     consolidate_distance: float = 3.0
     objective_range: float = 3.0
     challenges: str | None = None
+    target_selections_tried: int = TARGET_SELECTIONS_TRIED
     rank_min_models: int = 5
     engaged_at_step_start_keeps_eligible: bool = True
     fight_order_first: str = "active"

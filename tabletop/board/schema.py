@@ -84,6 +84,7 @@ class RulesIn(_Strict):
     consolidate_distance: float | None = Field(default=None, ge=0.0)
     objective_range: float | None = Field(default=None, ge=0.0)
     challenges: str | None = None
+    target_selections_tried: int | None = Field(default=None, ge=1)
     rank_min_models: int | None = Field(default=None, ge=1)
     engaged_at_step_start_keeps_eligible: StrictBool | None = None
     fight_order_first: str | None = None

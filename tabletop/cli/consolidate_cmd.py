@@ -3,7 +3,7 @@
 The mode is the one 12.08 requires (ongoing if engaged, else engaging if
 enemy units are within 3", else objective if objectives are within 3");
 targets from ``[[decisions]]`` (choice ``consolidation_targets``) or the
-named defaults.  A unit must have been eligible to fight this phase: engaged
+default policy's search from the named defaults (``fight_phase/targets.py``).  A unit must have been eligible to fight this phase: engaged
 or charged on the map, or ``--fought`` (e.g. it destroyed the unit it
 fought).  Exit 0 moved; 1 not eligible or no legal move; 2 bad input.
 

@@ -54,13 +54,30 @@ def outcome_json(outcome, out: str | None) -> dict[str, Any]:
     return {
         "unit": outcome.unit, "mode": outcome.mode, "rule": outcome.rule,
         "targets": list(outcome.targets), "legal": outcome.legal,
-        "reason": outcome.refusal if outcome.refusal else (None if outcome.legal else "no legal move"),
+        "reason": None if outcome.legal else _no_move_reason(outcome),
         "moves": {m: [[round(x, 4), round(y, 4)] for x, y in p] for m, p in outcome.paths.items()}
         if outcome.legal else {},
         "distances": {m: round(d, 4) for m, d in outcome.distances.items()} if outcome.legal else {},
         "violations": violation_dicts(outcome),
         "output": out,
+        "tried": [t.as_dict() for t in getattr(outcome, "tried", ())],
     }
+
+
+def _no_move_reason(outcome) -> str:
+    reason = getattr(outcome, "no_move_reason", None)
+    return reason() if reason else (outcome.refusal or "no legal move")
+
+
+def tried_lines(outcome) -> list[str]:
+    """``target selections tried (...)`` and one line per selection, when the default
+    policy searched more than one (``fight_phase/targets.py``); else nothing."""
+    tried = list(getattr(outcome, "tried", ()))
+    if len(tried) <= 1:
+        return []
+    from tabletop.rules.fight_phase.targets import SELECTION_ORDER_SHORT
+    return ([f"  target selections tried ({SELECTION_ORDER_SHORT}):"]
+            + [f"    {t.line()}" for t in tried])
 
 
 def print_overridden(log: EventLog, map_path: str) -> None:
@@ -97,6 +114,8 @@ def run_move(args, hook: str, command: str, verb: str, **kw: Any) -> int:
                   f"{', '.join(outcome.targets)}")
             for v in outcome.violation_lines():
                 print(f"  {v}")
+            for line in tried_lines(outcome):
+                print(line)
         return 1
     after = outcome.state_after(state)
     written = write_map(after, args.out, state.path) if args.out else None
@@ -107,6 +126,8 @@ def run_move(args, hook: str, command: str, verb: str, **kw: Any) -> int:
     print(f"{args.unit} {verb}{mode} toward {', '.join(outcome.targets)} ({outcome.rule}): "
           f"{len(outcome.paths)} model{'s' if len(outcome.paths) != 1 else ''} moved")
     for line in move_lines(state, after, outcome):
+        print(line)
+    for line in tried_lines(outcome):
         print(line)
     print("The validator finds no broken clause.")
     if written:

@@ -8,7 +8,9 @@ The solver makes the move, the validator checks it; prints each model's
 move and distance and writes the map after it.  Exit 0 moved; 1 the unit is
 not eligible (the reason) or no legal move exists (every broken clause); 2
 bad input.  Targets come from the map's ``[[decisions]]`` (choice
-``pile_in_targets``) or the named default (every enemy unit within 5").
+``pile_in_targets``) or the default policy's search (every enemy unit within
+5" first, then single units nearest first, ...: ``fight_phase/targets.py``);
+the selections it tried are listed (``tried`` in ``--json``).
 """
 
 from __future__ import annotations

@@ -6,7 +6,11 @@ first unused one for that player and choice), then the default policy (the
 ``default`` the rules pass, else the first option), or - in the window - the
 person at it (``InteractiveDecisions`` in the app layer overrides ``ask``).
 A scripted value the rules forbid (not among ``options``) is overridden by
-the rules with a ``decision_overridden`` event saying why.
+the rules with a ``decision_overridden`` event saying why.  Where finding
+the default is costly (the pile-in and consolidation target search,
+``fight_phase/targets.py``) the rules pass ``search``: it runs only when no
+scripted answer is taken, and gives the options the default policy or the
+person chooses among and its default.
 """
 
 from __future__ import annotations
@@ -63,12 +67,17 @@ class Decisions:
 
     def choose(self, player: str, choice: str, options: Sequence[Any], default: Any = None,
                rule: str = "", context: dict[str, Any] | None = None,
-               why_not: Callable[[Any], str] | None = None) -> Any:
+               why_not: Callable[[Any], str] | None = None,
+               search: Callable[[], tuple[Sequence[Any], Any]] | None = None) -> Any:
         """One of ``options`` for ``player``'s ``choice``.
 
         A scripted value that is not among ``options`` is overridden (the
         default policy answers instead) and a ``decision_overridden`` event
         names the value and why (``why_not(value)``, or "not allowed").
+        ``search() -> (options, default)``, when given, is called only when no
+        scripted value is taken: the default policy (or the window) then
+        chooses among its options, and its default is the one the default policy
+        answers with.
         """
         context = dict(context or {})
         found, value = self._scripted(player, choice)
@@ -80,4 +89,6 @@ class Decisions:
                 reason = why_not(value) if why_not else f"not one of {list(options)!r}"
                 self.log.emit("decision_overridden", rule, player=player, choice=choice,
                               value=value, reason=reason)
+        if search is not None:
+            options, default = search()
         return self.ask(player, choice, list(options), default, context)

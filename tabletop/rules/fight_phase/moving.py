@@ -17,8 +17,16 @@ Named defaults for the choices the text leaves to the player:
 ``OBJECTIVE_TARGET``
     Objective consolidation selects the closest objective within 3".
 
+These are where the default policy starts, not what it must keep: when
+that selection has no legal move, ``targets.py`` tries the others, nearest
+first and bounded (``TARGET_SELECTIONS_TRIED``), and keeps the legal one
+that engages the most models; the unit makes no move only when none of
+those tried has a legal move, and ``MoveOutcome.tried`` names them.
+
 Scripted ``[[decisions]]``: ``pile_in_targets`` and ``consolidation_targets``
-take a unit id, an objective id, or a list of unit ids sorted by id.
+take a unit id, an objective id, or a list of unit ids sorted by id; a
+scripted selection is used as it is (no search).  In the window the
+question offers the legal selections the search found, its pick the default.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from tabletop.geometry import Geometry
 from tabletop.geometry import moves as gmoves
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.events import EventLog
+from tabletop.rules.fight_phase import targets as tsearch
 
 R_PILE_IN = "fight-phase.txt 12.03"
 R_OVERRUN = "fight-phase.txt 12.06"
@@ -57,6 +66,9 @@ class MoveOutcome:
     12.08 ELIGIBLE IF), "no pile-in target" or "no consolidation mode applies"
     (BEFORE MOVING).  ``spec`` is the move the rules set up; with
     ``solve=False`` (judging a move made by hand) nothing else is filled in.
+    ``tried`` lists the target selections the default policy's search tried
+    (``targets.Tried``, in order; empty when the targets were not searched:
+    engaged, scripted, or not solved).
     """
 
     unit: str
@@ -71,6 +83,7 @@ class MoveOutcome:
     start: dict[str, tuple[float, float]] = field(default_factory=dict)
     fixed: frozenset[str] = frozenset()
     spec: Any = None        # the geometry MoveSpec the rules set up (also when not solved)
+    tried: list[Any] = field(default_factory=list)
 
     @property
     def legal(self) -> bool:
@@ -98,6 +111,18 @@ class MoveOutcome:
 
     def violation_lines(self) -> list[str]:
         return [getattr(v, "message", str(v)) for v in self.violations]
+
+    def no_move_reason(self) -> str:
+        """Why no move is made: the refusal, ``no legal move``, or, when the search tried
+        several target selections, ``no legal move for any of the 3 target selections
+        tried: ...`` naming each and its first broken clause."""
+        if self.refusal:
+            return self.refusal
+        if len(self.tried) > 1:
+            return (f"no legal move for any of the {len(self.tried)} target selections tried "
+                    f"({tsearch.SELECTION_ORDER_SHORT}): "
+                    + "; ".join(t.line() for t in self.tried))
+        return "no legal move"
 
 
 def _length(path: list[tuple[float, float]]) -> float:
@@ -143,13 +168,54 @@ def _same_violation(v: Any, others: list[Any]) -> bool:
     return any(getattr(o, "message", o) == getattr(v, "message", v) for o in others)
 
 
+def _choose_targets(state: Battlefield, geo: Geometry, out: MoveOutcome, decisions: Decisions,
+                    choice: str, candidates: list[str], first: tuple[str, ...], options: list[Any],
+                    kind: str, max_distance: float, solve: bool, context: dict[str, Any],
+                    max_size: int | None = None) -> MoveOutcome:
+    """Ask ``choice`` among ``options``; unscripted, the default policy searches
+    (``targets.py``) from ``first`` (the named default) and offers the legal selections."""
+    player = state.unit(out.unit).player
+    found: dict[str, tsearch.Search] = {}
+
+    def solve_one(sel: tuple[str, ...]) -> MoveOutcome:
+        trial = MoveOutcome(out.unit, out.mode, out.rule, sel)
+        return _solve(state, geo, trial, max_distance, kind)
+
+    def searched() -> tuple[list[Any], Any]:
+        if not solve:           # judging a hand-made move: no solver, the named default
+            return options, tsearch.as_value(first)
+        order = tsearch.selection_order(geo, out.unit, candidates, first, max_size)
+        found["s"] = s = tsearch.search(state, order, solve_one, engaging=kind != "objective")
+        if not s.legal:         # nothing to choose among: the named default's move, refused
+            return [tsearch.as_value(first)], tsearch.as_value(first)
+        return [tsearch.as_value(t) for t in s.legal], tsearch.as_value(s.best or s.legal[0])
+
+    value = decisions.choose(player, choice, options, default=tsearch.as_value(first),
+                             rule=R_PILE_IN if kind == "pile_in" else R_CONSOLIDATE,
+                             context=context, search=searched)
+    chosen = _as_tuple(value)
+    s = found.get("s")
+    if s is not None:
+        done = s.outcomes.get(tsearch.key(chosen))
+        if done is not None:
+            done.tried = list(s.tried)
+            return done
+    out.targets = chosen
+    result = _solve(state, geo, out, max_distance, kind, solve)
+    if s is not None:
+        result.tried = list(s.tried)
+    return result
+
+
 def plan_pile_in(state: Battlefield, geo: Geometry, unit_id: str, decisions: Decisions,
                  overrun: bool = False, solve: bool = True) -> MoveOutcome:
     """Choose the pile-in targets (12.03 BEFORE MOVING), solve and validate the move.
 
     Engaged: every enemy unit it is engaged with.  Otherwise one or more
-    enemy units within 5" (choice ``pile_in_targets``, default
-    ``PILE_IN_TARGETS``).  Eligibility is the caller's (``eligibility.py``).
+    enemy units within 5" (choice ``pile_in_targets``): scripted, or the
+    default policy's search from ``PILE_IN_TARGETS`` (``targets.py``), which
+    keeps a legal selection whenever one of those tried has a legal move.
+    Eligibility is the caller's (``eligibility.py``).
     """
     rule = R_OVERRUN if overrun else R_PILE_IN
     out = MoveOutcome(unit_id, "pile_in", rule)
@@ -161,15 +227,11 @@ def plan_pile_in(state: Battlefield, geo: Geometry, unit_id: str, decisions: Dec
         out.refusal_kind = "no pile-in target"
         return out
     if geo.unit_engaged(unit_id):
-        chosen: tuple[str, ...] = tuple(targets)
-    else:
-        player = state.unit(unit_id).player
-        value = decisions.choose(player, "pile_in_targets", _target_options(targets),
-                                 default=sorted(targets) if len(targets) > 1 else targets[0],
-                                 rule=R_PILE_IN, context={"unit": unit_id, "case": case})
-        chosen = _as_tuple(value)
-    out.targets = chosen
-    return _solve(state, geo, out, state.rules.pile_in_distance, "pile_in", solve)
+        out.targets = tuple(targets)
+        return _solve(state, geo, out, state.rules.pile_in_distance, "pile_in", solve)
+    return _choose_targets(state, geo, out, decisions, "pile_in_targets", targets,
+                           tsearch.key(targets), _target_options(targets), "pile_in",
+                           state.rules.pile_in_distance, solve, {"unit": unit_id, "case": case})
 
 
 def plan_consolidation(state: Battlefield, geo: Geometry, unit_id: str,
@@ -178,9 +240,9 @@ def plan_consolidation(state: Battlefield, geo: Geometry, unit_id: str,
 
     Ongoing (engaged): every engaged enemy unit.  Engaging (within 3" of
     enemy units): one or more of them (choice ``consolidation_targets``,
-    default ``ENGAGING_TARGETS``).  Objective (within 3" of objectives): one
-    of them (default ``OBJECTIVE_TARGET``).  ``refusal`` says when no mode
-    applies.
+    scripted or searched from ``ENGAGING_TARGETS``).  Objective (within 3" of
+    objectives): one of them (searched from ``OBJECTIVE_TARGET``, one
+    objective a try).  ``refusal`` says when no mode applies.
     """
     mode, ids = gmoves.consolidation_options(state, geo, unit_id)
     ids = list(ids)
@@ -190,21 +252,17 @@ def plan_consolidation(state: Battlefield, geo: Geometry, unit_id: str,
                        f"{gmoves.CONSOLIDATION_MODE_RANGE:g}\" ({R_CONSOLIDATE} BEFORE MOVING)")
         out.refusal_kind = "no consolidation mode applies"
         return out
-    player = state.unit(unit_id).player
+    dist = state.rules.consolidate_distance
     if mode == "ongoing":
-        chosen: tuple[str, ...] = tuple(ids)
-    elif mode == "engaging":
-        closest = min(ids, key=lambda u: (geo.distance(unit_id, u), u))
-        chosen = _as_tuple(decisions.choose(player, "consolidation_targets", _target_options(ids),
-                                            default=closest, rule=R_CONSOLIDATE,
-                                            context={"unit": unit_id, "mode": mode}))
-    else:
-        closest = min(ids, key=lambda o: (geo.distance(unit_id, o), o))
-        chosen = _as_tuple(decisions.choose(player, "consolidation_targets", ids, default=closest,
-                                            rule=R_CONSOLIDATE,
-                                            context={"unit": unit_id, "mode": mode}))
-    out.targets = chosen
-    return _solve(state, geo, out, state.rules.consolidate_distance, mode, solve)
+        out.targets = tuple(ids)
+        return _solve(state, geo, out, dist, mode, solve)
+    closest = min(ids, key=lambda u: (geo.distance(unit_id, u), u))
+    context = {"unit": unit_id, "mode": mode}
+    if mode == "engaging":
+        return _choose_targets(state, geo, out, decisions, "consolidation_targets", ids,
+                               (closest,), _target_options(ids), mode, dist, solve, context)
+    return _choose_targets(state, geo, out, decisions, "consolidation_targets", ids, (closest,),
+                           ids, mode, dist, solve, context, max_size=1)
 
 
 def violation_dicts(outcome: MoveOutcome) -> list[dict[str, Any]]:
@@ -217,16 +275,20 @@ def record_move(log: EventLog, outcome: MoveOutcome, state: Battlefield, player:
     """Emit the move (``pile_in`` or ``consolidate``) or ``no_move``; return the state after it.
 
     ``pile_in``/``consolidate`` carry {unit, player, mode, targets, moves:
-    {model: [[x, y], ...]}, distances: {model: inches}, violations: []}.
+    {model: [[x, y], ...]}, distances: {model: inches}, violations: [], tried};
+    ``no_move`` {unit, player, mode, targets, reason, violations, tried}.
+    ``tried``: the target selections searched ({targets, legal, engaged,
+    reason}, in order; empty when the targets were not searched).
     """
+    tried = [t.as_dict() for t in outcome.tried]
     if not outcome.legal:
         log.emit("no_move", outcome.rule, unit=outcome.unit, player=player, mode=outcome.mode,
-                 targets=list(outcome.targets),
-                 reason=outcome.refusal or "no legal move", violations=violation_dicts(outcome))
+                 targets=list(outcome.targets), reason=outcome.no_move_reason(),
+                 violations=violation_dicts(outcome), tried=tried)
         return state
     kind = "pile_in" if outcome.mode == "pile_in" else "consolidate"
     log.emit(kind, outcome.rule, unit=outcome.unit, player=player, mode=outcome.mode,
              targets=list(outcome.targets),
              moves={m: [list(p) for p in path] for m, path in outcome.paths.items()},
-             distances=outcome.distances, violations=[])
+             distances=outcome.distances, violations=[], tried=tried)
     return outcome.state_after(state)
