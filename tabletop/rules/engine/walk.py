@@ -1,0 +1,183 @@
+"""One odds engine: walk a phase's chance outcomes, merging equal states (DESIGN.md "Dice").
+
+``exact`` follows every outcome of every ``Chance`` from a state, with its
+exact probability, answering every ``Question`` as the fight would (the
+map's ``[[decisions]]``, then the default policy), and merges states that
+are equal under the ruleset's ``key`` so a phase whose dice reach the same
+table by many roads is weighed once per table, not once per road.  It works
+level by level (all states one answer deep, then two, ...), so two roads of
+the same length to one state always meet.
+
+Exact or sampled is decided by counting, never by a clock: ``odds`` walks
+exactly while the states weighed stay within ``max_states``, else it says
+so and samples (``monte_carlo``): seeded runs, in batches, until the
+largest standard error of any outcome's probability is under
+``target_se`` (half a percentage point by default) or ``max_runs`` runs
+(a stated cap).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tabletop.board.state import Decision
+from tabletop.rules.engine.driver import Policy, default_policy, scripted_answer
+from tabletop.rules.engine.machine import Machine, PhaseState
+from tabletop.rules.engine.pending import Chance, Question
+
+__all__ = ["MAX_STATES", "MC_BATCH", "MC_MAX_RUNS", "MC_MIN_RUNS", "TARGET_SE", "Odds",
+           "TooManyStates", "exact", "monte_carlo", "odds"]
+
+MAX_STATES = 200_000
+TARGET_SE = 0.005
+MC_MIN_RUNS = 1_000
+MC_MAX_RUNS = 40_000
+MC_BATCH = 500
+
+Outcome = Callable[[PhaseState], Hashable]
+Key = Callable[[PhaseState], Hashable]
+
+
+class TooManyStates(Exception):
+    """The exact walk would weigh more than its bound of states."""
+
+
+@dataclass
+class Odds:
+    """A distribution of outcomes: ``{outcome: probability}`` (``Fraction`` when exact).
+
+    ``method`` is "exact" or "monte carlo"; ``states`` the states weighed
+    (exact) and ``runs`` / ``max_se`` the sampled runs and the largest
+    standard error of any outcome's probability (Monte Carlo).
+    """
+
+    method: str
+    dist: dict[Any, Any]
+    states: int | None = None
+    runs: int | None = None
+    max_se: float | None = None
+
+    def p(self, pred: Callable[[Any], bool]) -> Any:
+        """The probability of the outcomes for which ``pred`` holds."""
+        return sum((p for o, p in self.dist.items() if pred(o)),
+                   Fraction(0) if self.method == "exact" else 0.0)
+
+    def se(self, pred: Callable[[Any], bool]) -> float | None:
+        """The standard error of ``p(pred)`` (None when exact)."""
+        if self.runs is None:
+            return None
+        q = float(self.p(pred))
+        return math.sqrt(q * (1 - q) / self.runs)
+
+
+def _answer(machine: Machine, state: PhaseState, scripted: Sequence[Decision], policy: Policy
+            ) -> PhaseState:
+    q = state.pending
+    assert isinstance(q, Question)
+    found, value, state, _ = scripted_answer(state, q, scripted)
+    if not found:
+        value = policy(q)
+    return machine.answer(state, value)[0]
+
+
+def exact(machine: Machine, start: PhaseState, *, outcome: Outcome, key: Key,
+          scripted: Sequence[Decision] = (), policy: Policy = default_policy,
+          max_states: int = MAX_STATES) -> Odds:
+    """The exact distribution of ``outcome(final state)`` over every chance outcome.
+
+    Raises
+    ------
+    TooManyStates
+        When more than ``max_states`` states would be weighed.
+    """
+    state, _ = machine.advance(start)
+    level: dict[Hashable, tuple[PhaseState, Fraction]] = {key(state): (state, Fraction(1))}
+    dist: dict[Any, Fraction] = {}
+    weighed = 0
+    while level:
+        nxt: dict[Hashable, tuple[PhaseState, Fraction]] = {}
+        for st, p in level.values():
+            weighed += 1
+            if weighed > max_states:
+                raise TooManyStates(f"more than {max_states} states to weigh")
+            if st.done:
+                o = outcome(st)
+                dist[o] = dist.get(o, Fraction(0)) + p
+                continue
+            pend = st.pending
+            if isinstance(pend, Question):
+                children = [(_answer(machine, st, scripted, policy), Fraction(1))]
+            else:
+                assert isinstance(pend, Chance)
+                children = [(machine.answer(st, v)[0], q) for v, q in pend.outcomes if q]
+            for child, q in children:
+                k = key(child)
+                if k in nxt:
+                    nxt[k] = (nxt[k][0], nxt[k][1] + p * q)
+                else:
+                    nxt[k] = (child, p * q)
+        level = nxt
+    return Odds("exact", dist, states=weighed)
+
+
+def _sample(machine: Machine, start: PhaseState, rng: random.Random, outcome: Outcome,
+            scripted: Sequence[Decision], policy: Policy) -> Hashable:
+    state, _ = machine.advance(start)
+    while not state.done:
+        pend = state.pending
+        if isinstance(pend, Chance):
+            state = machine.answer(state, pend.sample(rng))[0]
+        else:
+            state = _answer(machine, state, scripted, policy)
+    return outcome(state)
+
+
+def monte_carlo(machine: Machine, start: PhaseState, *, outcome: Outcome,
+                scripted: Sequence[Decision] = (), policy: Policy = default_policy, seed: int = 1,
+                target_se: float = TARGET_SE, min_runs: int = MC_MIN_RUNS,
+                max_runs: int = MC_MAX_RUNS, batch: int = MC_BATCH,
+                measure: Callable[[dict[Any, float], int], float] | None = None) -> Odds:
+    """A seeded estimate of the distribution of ``outcome``: runs in batches until the largest
+    standard error is under ``target_se`` (after ``min_runs``) or ``max_runs`` runs.
+
+    ``measure(dist, runs)`` gives the largest standard error of the figures the
+    caller reports (default: of any single outcome's probability).
+    """
+    rng = random.Random(seed)
+    counts: dict[Hashable, int] = {}
+    runs = 0
+    max_se = float("inf")
+    while runs < max_runs:
+        for _ in range(min(batch, max_runs - runs)):
+            o = _sample(machine, start, rng, outcome, scripted, policy)
+            counts[o] = counts.get(o, 0) + 1
+            runs += 1
+        dist = {o: c / runs for o, c in counts.items()}
+        max_se = measure(dist, runs) if measure else max(
+            math.sqrt(p * (1 - p) / runs) for p in dist.values())
+        if runs >= min_runs and max_se < target_se:
+            break
+    return Odds("monte carlo", {o: c / runs for o, c in counts.items()}, runs=runs, max_se=max_se)
+
+
+def odds(machine: Machine, start: PhaseState, *, outcome: Outcome, key: Key,
+         scripted: Sequence[Decision] = (), policy: Policy = default_policy,
+         max_states: int = MAX_STATES, seed: int = 1, exact_only: bool = False,
+         sampled: bool = False, **mc: Any) -> Odds:
+    """Exact odds when at most ``max_states`` states are weighed, else Monte Carlo (``mc``
+    options as ``monte_carlo``).  ``sampled`` skips the exact walk.  Raises
+    ``TooManyStates`` only with ``exact_only``."""
+    if not sampled:
+        try:
+            return exact(machine, start, outcome=outcome, key=key, scripted=scripted,
+                         policy=policy, max_states=max_states)
+        except TooManyStates:
+            if exact_only:
+                raise
+    return monte_carlo(machine, start, outcome=outcome, scripted=scripted, policy=policy,
+                       seed=seed, **mc)

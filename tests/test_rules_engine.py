@@ -1,0 +1,130 @@
+"""The rules engine core (rules/engine): rows over frozen states, one driver, one odds walker.
+
+The machine here is a test fixture, not a ruleset: a player chooses how many dice to roll
+(1 or 2, default 2), the dice are rolled one chance at a time as "a 4+ succeeds", and the
+phase ends after the dice.  Worked by hand: with 2 dice, successes 0/1/2 have 1/4, 1/2, 1/4.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from tabletop.board.state import Decision
+from tabletop.rules.dice import Dice
+from tabletop.rules.engine.counts import at_most, dice_sum, successes
+from tabletop.rules.engine.driver import run, step_to_question
+from tabletop.rules.engine.machine import END, Machine, Row, StepMark, goto, wait
+from tabletop.rules.engine.pending import Chance, Question
+from tabletop.rules.engine.walk import TooManyStates, exact, monte_carlo, odds
+from tabletop.rules.events import Event, EventLog
+
+HALF = ((True, Fraction(1, 2)), (False, Fraction(1, 2)))
+
+
+def _draw(dice):
+    return dice.d(6, purpose="4+") >= 4
+
+
+def _machine():
+    def ask(st):
+        return wait(st, Question("red", "dice", (1, 2), 2, rule="test 1"))
+
+    def asked(st, n):
+        return goto(st, "roll", (Event("chosen", "test 1", {"n": n}),), memo=(n, 0, 0))
+
+    def roll(st):
+        n, rolled, hits = st.memo
+        if rolled == n:
+            return goto(st, END, (StepMark(f"{hits} hits", "test 2", st.battlefield),))
+        return wait(st, Chance("4+", "test 2", HALF, draw=_draw))
+
+    def rolled(st, ok):
+        n, k, hits = st.memo
+        return goto(st, "roll", memo=(n, k + 1, hits + int(ok)))
+
+    return Machine([Row("ask", "Ask", "test 1", ask, asked), Row("roll", "Roll", "test 2", roll, rolled)],
+                   "ask")
+
+
+def _start(m):
+    from fightkit import state_from, unit
+    return m.begin(state_from(unit("R", "red", [(10, 10)])), None)
+
+
+def hits(st):
+    return st.memo[2]
+
+
+def test_exact_walk_by_hand_and_merging():
+    m = _machine()
+    o = exact(m, _start(m), outcome=hits, key=lambda s: (s.cursor, s.pending, s.memo))
+    assert o.dist == {0: Fraction(1, 4), 1: Fraction(1, 2), 2: Fraction(1, 4)}
+    assert sum(o.dist.values()) == 1
+    # (T, F) and (F, T) reach the same state: merged, so 3 finals, not 4 histories
+    assert sum(1 for _ in o.dist) == 3
+
+
+def test_exact_bound_is_a_count():
+    m = _machine()
+    with pytest.raises(TooManyStates):
+        exact(m, _start(m), outcome=hits, key=lambda s: (s.cursor, s.pending, s.memo), max_states=3)
+    o = odds(m, _start(m), outcome=hits, key=lambda s: s.memo, max_states=3, target_se=0.02,
+             min_runs=500)
+    assert o.method == "monte carlo" and o.max_se < 0.02
+    assert abs(o.dist[1] - 0.5) < 4 * o.max_se
+
+
+def test_scripted_answer_then_replay():
+    m = _machine()
+    log = EventLog()
+    r = run(m, _start(m), dice=Dice(5), scripted=[Decision("red", "dice", 1)], log=log)
+    assert r.state.done and r.state.memo[0] == 1
+    assert r.answers == [Decision("red", "dice", 1)]
+    assert [e.type for e in log.events] == ["chosen"] and len(log.steps) == 1
+    # the same map, seed and answers give the same run
+    r2 = run(m, _start(m), dice=Dice(5), scripted=r.answers)
+    assert r2.state == r.state
+
+
+def test_forbidden_scripted_value_is_overridden():
+    m = _machine()
+    log = EventLog()
+    r = run(m, _start(m), dice=Dice(1), scripted=[Decision("red", "dice", 3)], log=log)
+    assert log.events[0].type == "decision_overridden" and r.state.memo[0] == 2
+
+
+def test_window_stops_at_unanswered_question():
+    m = _machine()
+    st = step_to_question(m, _start(m), dice=Dice(1))
+    assert isinstance(st.pending, Question) and st.pending.default == 2
+    st, _ = m.answer(st, 2)
+    assert isinstance(st.pending, Chance)
+    with pytest.raises(ValueError):
+        m.answer(st, "six")
+
+
+def test_counts_by_hand():
+    # 2D6 <= 7: 21 of 36 totals (1+2+3+4+5+6)
+    assert dict(at_most(dice_sum(2), 7))[True] == Fraction(21, 36)
+    # 3 dice at 4+ with re-rolled ones: p = 1/2 + 1/6 * 1/2 = 7/12; all three: (7/12)^3
+    assert dict(successes(3, Fraction(7, 12)))[3] == Fraction(343, 1728)
+    assert sum(w for _, w in successes(10, Fraction(1, 3))) == 1
+
+
+def test_chance_rejects_bad_distributions():
+    with pytest.raises(ValueError):
+        Chance("x", "", ((1, Fraction(1, 2)),))
+    with pytest.raises(ValueError):
+        Question("red", "x", (1, 2), 3)
+
+
+def test_monte_carlo_is_seeded():
+    m = _machine()
+    a = monte_carlo(m, _start(m), outcome=hits, seed=3, min_runs=600, max_runs=600)
+    b = monte_carlo(m, _start(m), outcome=hits, seed=3, min_runs=600, max_runs=600)
+    assert a.dist == b.dist and a.runs == 600
+    c = Chance("4+", "", HALF)
+    assert {c.sample(random.Random(k)) for k in range(20)} == {True, False}
