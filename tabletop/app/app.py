@@ -527,8 +527,17 @@ class App:
         self.message("undid the last move")
 
     def save(self) -> str | None:
-        """Write the state shown to a new file beside the map (``s``); returns its path."""
+        """Write the state shown to a new file beside the map (``s``); returns its path.
+
+        In play mode the file is the run instead (``PlayController.save``): the map
+        as read, the seed and every answer so far, which ``tabletop fight`` replays.
+        """
         target = mapfile.next_free_path(self.path or DEFAULT_SAVE_NAME)
+        if self.play is not None:
+            done = self.play.save(target)
+            if done is not None:
+                self.saved.append(done)
+            return done
         try:
             mapfile.save(self.shown_state, target)
         except OSError as exc:

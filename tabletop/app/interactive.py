@@ -29,17 +29,18 @@ Named defaults:
 
 from __future__ import annotations
 
+import os
 import queue
 import random
 import threading
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tabletop.board.state import Battlefield, Decision
 from tabletop.errors import TabletopError
-from tabletop.rules.decisions import Decisions
+from tabletop.rules.decisions import BY_WINDOW, Decisions
 from tabletop.rules.dice import Dice
 from tabletop.rules.events import Event, EventLog, Step
 from tabletop.rules.registry import Resolution, find_ruleset
@@ -194,6 +195,7 @@ class InteractiveDecisions(Decisions):
         if q.for_rest:
             self.use_defaults = True
         self.answers.append((player, choice, q.answer))
+        self._by = BY_WINDOW
         if self.log is not None:
             self.log.emit("decision", q.rule, player=player, choice=choice, value=q.answer,
                           by="window", default=q.default)
@@ -231,8 +233,8 @@ class PlaySession:
     state : Battlefield
         The map; its ``ruleset`` must have a ``fight`` hook.
     seed : int or None
-        Dice seed; None draws one from ``SEED_RANGE`` (kept in ``seed`` so the
-        window can show it).
+        Dice seed; None takes the map's ``[map] seed``, else draws one from
+        ``SEED_RANGE`` (kept in ``seed`` so the window can show it).
 
     Call ``start()`` once, ``poll()`` from the window's loop, ``stop()`` on close.
     ``resolution`` is the ``Resolution`` once done; ``error`` the lines of a failure.
@@ -240,7 +242,9 @@ class PlaySession:
 
     def __init__(self, state: Battlefield, seed: int | None = None):
         self.state = state
-        self.seed = seed if seed is not None else random.randrange(*SEED_RANGE)
+        if seed is None:
+            seed = state.seed if state.seed is not None else random.randrange(*SEED_RANGE)
+        self.seed = seed
         self.outbox: queue.Queue = queue.Queue()
         self.stop_event = threading.Event()
         self.log = StreamingLog(self.outbox, self.stop_event)
@@ -279,6 +283,26 @@ class PlaySession:
             self.error = [f"the resolution failed: {type(exc).__name__}: {exc}"]
             traceback.print_exc()
             self.outbox.put(("error", self.error))
+
+    def replay_state(self) -> Battlefield:
+        """The run as a map: the map as it was read (the state before the phase, not
+        the resolved one) with ``[map] seed`` and, as ``[[decisions]]``, every answer
+        so far in order followed by the map's unused scripted ones
+        (``Decisions.replay``).  ``tabletop fight`` on it runs the same phase."""
+        return replace(self.state, decisions=tuple(self.decisions.replay()), seed=self.seed)
+
+    def replay_header(self, target: str) -> str:
+        """The comment lines a saved run starts with: where it came from and how to replay it."""
+        name = os.path.basename(self.state.path or "the map")
+        n = len(self.decisions.history)
+        lines = [f"Saved by `tabletop view --play` from {name}: the map as it was read, the dice "
+                 f"seed ([map] seed = {self.seed}) and the {n} answer{'s' if n != 1 else ''} of the "
+                 f"run in order as [[decisions]].",
+                 f"Replay: tabletop fight {os.path.basename(target)} (or --seed {self.seed})."]
+        if self.resolution is None:
+            lines.append("Saved before the phase ended: later questions take the map's other "
+                         "decisions, then the default policy.")
+        return "\n".join(lines)
 
     def poll(self) -> list[tuple[str, Any]]:
         """Every message waiting, oldest first (never blocks)."""

@@ -8,11 +8,14 @@ and a question opens the question panel (``ask_panel.AskPanel``) and rings
 the options that are units or models on the board, numbered like their
 buttons.  The person answers with a button, a number key, a click on a
 ringed model, Enter (the default) or ``d`` (the default for the rest).
-Closing the window stops the thread (``close``).
+Closing the window stops the thread (``close``).  ``s`` (``save``) writes the
+run so far - the map as read, the seed and every answer - to a new map file
+that ``tabletop fight`` replays.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pygame
@@ -20,6 +23,7 @@ import pygame
 from tabletop.app import question_text
 from tabletop.app.ask_panel import AskPanel
 from tabletop.app.interactive import PlaySession, Question
+from tabletop.board import mapfile
 from tabletop.geometry import Geometry
 
 # ring colours, apart from render's (amber engaged, yellow selected, magenta overlap, red coherency)
@@ -166,6 +170,23 @@ class PlayController:
                 self.answer(k)
                 return True
         return False
+
+    # ------------------------------------------------------------ saving the run
+    def save(self, target: str) -> str | None:
+        """Write the run so far to ``target`` (a new file: ``mapfile.save`` refuses to
+        overwrite) as the map as read, its seed and the answers
+        (``PlaySession.replay_state``); returns ``target``, or None after saying why not."""
+        s = self.session
+        try:
+            mapfile.save(s.replay_state(), target, header=s.replay_header(target))
+        except OSError as exc:              # FileExistsError included
+            self.app.message(f"{target}: cannot write: {exc}")
+            return None
+        n = len(s.decisions.history)
+        what = "the run" if s.resolution is not None else "the run so far"
+        self.app.message(f"saved {what} ({n} answer{'s' if n != 1 else ''}, seed {s.seed}) to "
+                         f"{os.path.basename(target)}: `tabletop fight {target}` replays it")
+        return target
 
     # ------------------------------------------------------------ the window
     def status(self) -> str:

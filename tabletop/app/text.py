@@ -28,7 +28,8 @@ KEYS = [
     ("z", "step-through: frame each step round its action (on / off)"),
     ("o", "cycle overlays: none, contact, engagement, coherency, overlaps, all"),
     ("u", "undo the last move"),
-    ("s", "save to a new file (never overwrites)"),
+    ("s", "save to a new file (never overwrites); --play: the run - map as read, seed and "
+          "every answer as [[decisions]] - which `tabletop fight` replays"),
     ("r", "reload the map from disk"),
     ("n / p", "next / previous step (step-through)"),
     ("v / shift+v", "check the selected unit's models, from where the map put them, as a "

@@ -36,6 +36,7 @@ from tabletop.board.state import (
     Table,
     Terrain,
     Unit,
+    toml_value,
 )
 from tabletop.errors import MapSyntaxError, MapValidationError
 
@@ -253,8 +254,9 @@ def from_dict(data: dict[str, Any], path: str = "<map>") -> Battlefield:
         deployment=tuple(
             Deployment(d.player, tuple((p[0], p[1]) for p in d.polygon), d.name)
             for d in parsed.deployment),
-        decisions=tuple(Decision(d.player, d.choice, d.value) for d in parsed.decisions),
+        decisions=tuple(Decision(d.player, d.choice, d.value, d.by) for d in parsed.decisions),
         path=path,
+        seed=parsed.map.seed,
     )
 
 
@@ -459,6 +461,8 @@ def to_dict(state: Battlefield) -> dict[str, Any]:
                             "width": _num(state.table.width), "depth": _num(state.table.depth)}
     if state.source:
         meta["source"] = state.source
+    if state.seed is not None:
+        meta["seed"] = state.seed
     out: dict[str, Any] = {"map": meta}
     if state.rules.written:
         out["rules"] = dict(state.rules.written)
@@ -508,9 +512,12 @@ def to_dict(state: Battlefield) -> dict[str, Any]:
     if state.units:
         out["units"] = [_unit_table(u) for u in state.units]
     if state.decisions:
-        out["decisions"] = [{"player": d.player, "choice": d.choice, "value": d.value}
-                            for d in state.decisions if d.value is not None] + [
-            {"player": d.player, "choice": d.choice} for d in state.decisions if d.value is None]
+        # in their order (scripted answers are taken in order): a None value has no key
+        out["decisions"] = [
+            dict({"player": d.player, "choice": d.choice},
+                 **({"value": toml_value(d.value)} if d.value is not None else {}),
+                 **({"by": d.by} if d.by else {}))
+            for d in state.decisions]
     return out
 
 
@@ -529,8 +536,8 @@ def dumps(state: Battlefield) -> str:
     return _compact(tomli_w.dumps(to_dict(state)))
 
 
-def save(state: Battlefield, path: str, *, overwrite: bool = False) -> str:
-    """Write the map to ``path``.
+def save(state: Battlefield, path: str, *, overwrite: bool = False, header: str = "") -> str:
+    """Write the map to ``path``; ``header`` (lines of text) goes first as ``#`` comments.
 
     Raises
     ------
@@ -541,6 +548,8 @@ def save(state: Battlefield, path: str, *, overwrite: bool = False) -> str:
     if os.path.exists(path) and not overwrite:
         raise FileExistsError(f"{path}: already exists; choose a new file name")
     text = dumps(state)
+    if header:
+        text = "".join(f"# {line}".rstrip() + "\n" for line in header.splitlines()) + "\n" + text
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     tmp = path + ".tmp"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator,
+                      model_validator)
 
 from tabletop.board.bases import parse_base
 from tabletop.board.config import EDITIONS, FIGHT_ORDERS, RULESETS
@@ -53,6 +54,14 @@ class MapMeta(_Strict):
     width: float
     depth: float
     source: str | None = None
+    seed: StrictInt | None = None       # the dice seed of the run the map's [[decisions]] record
+
+    @field_validator("seed")
+    @classmethod
+    def _seed(cls, v: int | None) -> int | None:
+        if v is not None and v < 0:
+            raise ValueError(f"the dice seed is a whole number from 0, got {v}")
+        return v
 
     @field_validator("ruleset")
     @classmethod
@@ -309,6 +318,7 @@ class DecisionIn(_Strict):
     player: str
     choice: str
     value: Any = None
+    by: Literal["window", "default"] | None = None    # who answered in a saved --play run
 
 
 class MapIn(_Strict):

@@ -162,9 +162,24 @@ class Table:
 
 @dataclass(frozen=True)
 class Decision:
+    """A scripted answer (``[[decisions]]``).  ``by`` is who answered in the run a
+    ``view --play`` save records (``"window"``: the person, ``"default"``: the default
+    policy; None: written by hand).  With ``by`` set, a choice whose default policy
+    searches (pile-in and consolidation targets) searches again when replayed, as the
+    recorded run did, so its ``tried`` report is the same."""
+
     player: str
     choice: str
     value: Any
+    by: str | None = None
+
+
+def toml_value(value: Any) -> Any:
+    """A decision's ``value`` in a form a map's ``[[decisions]]`` takes: tuples become
+    lists (a selection of targets), everything else as it is (ids, names, true/false)."""
+    if isinstance(value, (list, tuple)):
+        return [toml_value(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -172,6 +187,8 @@ class Battlefield:
     """The whole state of a map.
 
     ``path`` is the file it was loaded from (None when built in code).
+    ``seed`` is the dice seed the map names (``[map] seed``): the run its
+    ``decisions`` record (``view --play`` saves both); None when it names none.
     """
 
     name: str
@@ -184,6 +201,7 @@ class Battlefield:
     deployment: tuple[Deployment, ...] = ()
     decisions: tuple[Decision, ...] = ()
     source: str | None = None
+    seed: int | None = None
     path: str | None = field(default=None, compare=False)
 
     # --- lookups ---------------------------------------------------------

@@ -14,8 +14,9 @@ whole table).  ``--odds`` prints the ruleset's
 odds (``ruleset.odds(state)``; ``--runs N`` and ``--seed N`` passed on
 when given) instead of resolving.
 
-Named default ``DEFAULT_SEED``: without ``--seed`` a seed is drawn at random
-and printed, so any run can be replayed.  Exit status 0, or 2 for bad input
+Named default ``DEFAULT_SEED``: without ``--seed`` the map's ``[map] seed``
+is used (a run saved by ``view --play``), else a seed is drawn at random and
+printed, so any run can be replayed.  Exit status 0, or 2 for bad input
 (and "no odds for this ruleset").
 """
 
@@ -34,7 +35,7 @@ from tabletop.rules.dice import Dice
 from tabletop.rules.events import EventLog
 from tabletop.rules.registry import Resolution, Ruleset, find_ruleset
 
-DEFAULT_SEED = "random, printed"
+DEFAULT_SEED = "the map's [map] seed, else random, printed"
 
 
 def ruleset_for(state: Battlefield) -> Ruleset:
@@ -45,9 +46,20 @@ def ruleset_for(state: Battlefield) -> Ruleset:
         raise TabletopError(f"{state.path}: {exc}") from None
 
 
+def run_seed(state: Battlefield, seed: int | None) -> int:
+    """The dice seed of a run: ``seed`` when given (``--seed``), else the map's own
+    (``[map] seed``, written by ``view --play``'s save), else one drawn at random."""
+    if seed is not None:
+        return seed
+    if state.seed is not None:
+        return state.seed
+    return random.randrange(1, 1_000_000)
+
+
 def resolve(state: Battlefield, seed: int | None = None, log: EventLog | None = None) -> Resolution:
-    """Resolve ``state``'s combat phase with its ruleset: seeded dice, the map's scripted
-    decisions.  Used by ``fight`` and by ``view --fight``.
+    """Resolve ``state``'s combat phase with its ruleset: seeded dice (``seed``, else the
+    map's ``[map] seed``), the map's scripted decisions.  Used by ``fight`` and by
+    ``view --fight``.
 
     Raises
     ------
@@ -58,7 +70,7 @@ def resolve(state: Battlefield, seed: int | None = None, log: EventLog | None = 
     if ruleset.fight is None:
         raise TabletopError(f"{state.path}: ruleset {state.ruleset!r} cannot resolve a fight")
     log = log if log is not None else EventLog()
-    dice = Dice(seed, log)
+    dice = Dice(seed if seed is not None else state.seed, log)
     return ruleset.fight(state, dice, Decisions(state.decisions, log), log)
 
 
@@ -133,7 +145,7 @@ def run(args) -> int:
             for k, v in (odds.items() if isinstance(odds, dict) else [("odds", odds)]):
                 print(f"{k}: {v}")
         return 0
-    seed = args.seed if args.seed is not None else random.randrange(1, 1_000_000)
+    seed = run_seed(state, args.seed)
     log = EventLog()
     if not args.json:
         print(f"{state.name} - {state.ruleset}, seed {seed}")
@@ -158,7 +170,8 @@ def add_parser(sub) -> None:
                        description="Resolve the map's combat phase with its ruleset, printing each "
                                    "roll. Exit 0, or 2 for bad input.")
     p.add_argument("map", metavar="MAP", help="map file (TOML)")
-    p.add_argument("--seed", type=int, help="dice seed (default: random, printed)")
+    p.add_argument("--seed", type=int,
+                   help="dice seed (default: the map's [map] seed, else random, printed)")
     p.add_argument("-o", "--out", metavar="OUT.toml", help="write the state after the phase here")
     p.add_argument("--frames", metavar="DIR", help="write one PNG per step into DIR")
     p.add_argument("--frames-view", choices=("step", "phase", "table"), default=None,

@@ -4,7 +4,8 @@
 fight`` does) and opens the window on its steps: ``n``/``p`` step through.
 ``--play`` (implies ``--fight``) resolves it while the window is open and the
 person at it answers every choice the map's ``[[decisions]]`` do not script
-(``tabletop.app.interactive``); the steps appear as they are resolved.
+(``tabletop.app.interactive``); the steps appear as they are resolved, and
+``s`` saves the run (map as read, seed, answers) for ``tabletop fight`` to replay.
 """
 
 from __future__ import annotations
@@ -52,5 +53,6 @@ def add_parser(sub) -> None:
     p.add_argument("--play", action="store_true",
                    help="with --fight: you answer each choice (which unit fights next, gambits, ...) "
                         "while the phase is resolved; implies --fight")
-    p.add_argument("--seed", type=int, help="dice seed for --fight (default: random)")
+    p.add_argument("--seed", type=int,
+                   help="dice seed for --fight (default: the map's [map] seed, else random)")
     p.set_defaults(run=run)

@@ -11,14 +11,22 @@ the default is costly (the pile-in and consolidation target search,
 ``fight_phase/targets.py``) the rules pass ``search``: it runs only when no
 scripted answer is taken, and gives the options the default policy or the
 person chooses among and its default.
+
+A run is (map, seed, answers): ``history`` records every answer in the
+order the rules asked (``Answer``: player, choice, value, by whom), and
+``replay()`` turns it into the ``[[decisions]]`` that make the same map and
+seed run the same phase again (``view --play`` saves them with ``s``).  A
+scripted value the rules override is answered by the default policy, also in
+the window, so the saved run replays it as it went.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from tabletop.board.state import Decision
+from tabletop.board.state import Decision, toml_value
 from tabletop.rules.events import EventLog
 
 
@@ -26,6 +34,34 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, str) and isinstance(b, str):
         return a.strip().lower() == b.strip().lower()
     return a == b
+
+
+#: who answered a question (``Answer.by``)
+BY_MAP, BY_DEFAULT, BY_WINDOW = "map", "default", "window"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer of a run, in the order the rules asked.
+
+    ``value`` is what a ``[[decisions]]`` entry must hold to give the same
+    answer again: the option taken, or - for a scripted value the rules
+    overrode (``overridden``) - that scripted value, which the replay overrides
+    the same way.  ``by`` is ``"map"`` (the map's ``[[decisions]]``),
+    ``"default"`` (the default policy) or ``"window"`` (the person).
+    """
+
+    player: str
+    choice: str
+    value: Any
+    by: str
+    overridden: bool = False
+    recorded_by: str | None = None      # a scripted entry's own ``by`` (a saved run replayed)
+
+    def as_decision(self) -> Decision:
+        """The ``[[decisions]]`` entry: ``by`` says who answered (None for the map's own)."""
+        by = self.recorded_by if self.by == BY_MAP else self.by
+        return Decision(self.player, self.choice, toml_value(self.value), by)
 
 
 class Decisions:
@@ -48,17 +84,20 @@ class Decisions:
         self.used: set[int] = set()
         self.log = log
         self.policy = policy
+        self.history: list[Answer] = []
+        self._by = BY_DEFAULT
 
-    def _scripted(self, player: str, choice: str) -> tuple[bool, Any]:
+    def _scripted(self, player: str, choice: str) -> Decision | None:
         for k, d in enumerate(self.scripted):
             if k not in self.used and d.player == player and d.choice == choice:
                 self.used.add(k)
-                return True, d.value
-        return False, None
+                return d
+        return None
 
     def ask(self, player: str, choice: str, options: Sequence[Any], default: Any,
             context: dict[str, Any]) -> Any:
-        """The default policy (override in an interactive subclass)."""
+        """The default policy (override in an interactive subclass; an override that
+        hands the question to a person sets ``self._by = BY_WINDOW``)."""
         if self.policy is not None:
             return self.policy(player, choice, options, default, context)
         if default is not None:
@@ -80,15 +119,55 @@ class Decisions:
         answers with.
         """
         context = dict(context or {})
-        found, value = self._scripted(player, choice)
-        if found:
+        scripted = self._scripted(player, choice)
+        if scripted is not None:
+            value = scripted.value
             match = next((o for o in options if _same(o, value)), None)
             if match is not None or (value is None and None in options):
+                if scripted.by is not None and search is not None:
+                    search()    # the recorded run searched here: so does its replay (same report)
+                self.history.append(Answer(player, choice, match, BY_MAP, recorded_by=scripted.by))
                 return match
             if self.log is not None:
                 reason = why_not(value) if why_not else f"not one of {list(options)!r}"
                 self.log.emit("decision_overridden", rule, player=player, choice=choice,
                               value=value, reason=reason)
+            if search is not None:
+                options, default = search()
+            # the map's answer stands for this question: the default policy replaces it,
+            # in the window too, so (map, seed, answers) replays the override
+            answer = Decisions.ask(self, player, choice, list(options), default, context)
+            self.history.append(Answer(player, choice, value, BY_MAP, overridden=True,
+                                       recorded_by=scripted.by))
+            return answer
         if search is not None:
             options, default = search()
-        return self.ask(player, choice, list(options), default, context)
+        self._by = BY_DEFAULT
+        answer = self.ask(player, choice, list(options), default, context)
+        self.history.append(Answer(player, choice, answer, self._by))
+        return answer
+
+    def replay(self) -> list[Decision]:
+        """The ``[[decisions]]`` that replay this run with the same map and seed.
+
+        Every answer so far in the order asked (one per question, so each
+        replayed question takes its own), then the map's scripted decisions
+        not used yet, in their order (a run stopped part-way goes on as the map
+        says).  Read from ``history`` alone, so a call from another thread while
+        the rules work sees a consistent list.  Values are in the forms the map
+        format takes (``toml_value``); a value of None is written without
+        ``value``.
+        """
+        done = list(self.history)
+        out = [a.as_decision() for a in done]
+        taken: dict[tuple[str, str], int] = {}
+        for a in done:
+            if a.by == BY_MAP:
+                taken[(a.player, a.choice)] = taken.get((a.player, a.choice), 0) + 1
+        seen: dict[tuple[str, str], int] = {}
+        for d in self.scripted:
+            k = (d.player, d.choice)
+            seen[k] = seen.get(k, 0) + 1
+            if seen[k] > taken.get(k, 0):       # scripted answers are taken in order per key
+                out.append(Decision(d.player, d.choice, toml_value(d.value), d.by))
+        return out
