@@ -19,7 +19,7 @@ hook, called per engagement after Impact Hits and before blows
   ``DISGRACE_LASTS``.  A ``tabletop fight`` run is one turn's combat phase:
   one round of every engagement.  So "that round" and "that turn" are this
   run: the status ``disgraced`` is written at the refusal, read by this
-  round's blows (``rnf_hooks.direct``) and break test
+  round's blows (``character_steps.direct``) and break test
   (``rank_and_flank.breaks.discipline_of``), and cleared once the round of
   its engagement is over (``end_disgrace``, event ``status_removed``: the
   turn's End phase follows the combat phase).  A map written by ``-o``
@@ -41,7 +41,7 @@ hook, called per engagement after Impact Hits and before blows
   ``clear_finished`` drops it once one is gone) and no new one can be
   issued in that combat.
 
-Wired into the rank-and-flank round by ``rnf_hooks`` (before the round is
+Rows of the rank-and-flank round in ``character_steps`` (before the round is
 planned: ``challenge_step``; before blows: who attacks whom; after blows:
 ``resolve_blows``; after the round: ``clear_finished``).
 
