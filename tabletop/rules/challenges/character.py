@@ -1,7 +1,7 @@
 """Character challenges inside a rank-and-flank combat round (character-challenge.txt).
 
 Map option ``challenges = "character"`` of ``rank-and-flank``.  The round's
-hook, called per engagement after Impact Hits and before blows
+row (``character_steps``), run per engagement after Impact Hits and before blows
 (``challenge_step``), and what the blows need from it (``CharacterChallenge``):
 
 - ¶1 one challenge per combat; the player whose turn it is may issue first,
@@ -203,7 +203,7 @@ def can_refuse(state: Battlefield, geom, model_id: str) -> bool:
     return swap_out_of_contact(state, model_id, geom) is not None
 
 
-# ------------------------------------------------------------------ the hook
+# ------------------------------------------------------------------ the challenge row
 def _value(state, a: str, b: str) -> Fraction:
     """Expected score difference of one round for ``a``'s player (exact, ``character_duel.duel_odds``)."""
     pa, pb = state.owner(a), state.owner(b)

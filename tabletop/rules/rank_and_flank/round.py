@@ -1,4 +1,4 @@
-"""One round of one engagement: plan, hooks, blows, casualties, score, break tests.
+"""One round of one engagement: its table of rows (plan, blows), casualties, score, break tests.
 
 rank-and-flank-combat.txt "Engagements": every unit attacks at the same
 time (attack rolls, then damage saves); casualties are removed only after
