@@ -15,7 +15,6 @@ from tabletop.render.steps import (
     draw_step,
     drawer_keys,
     focus_box,
-    register_drawer,
     save_frames,
     slug,
 )
@@ -112,15 +111,19 @@ def test_lines_highlight_and_selected_unit(state):
     assert ring_hits(s, v, (6.5, 8.5), 0.78, DEFAULT_THEME.selected, 60) > 90
 
 
-def test_registered_drawer_runs_and_unknown_keys_are_skipped(state):
+def test_a_drawer_in_the_table_runs_and_unknown_keys_are_skipped(state, monkeypatch):
+    from tabletop.render import steps as S
     seen = []
-    register_drawer("test-key", lambda c, value: seen.append((value, c.step.title)))
+    monkeypatch.setitem(S.DRAWERS, "test-key", (lambda c, value: seen.append((value, c.step.title)),
+                                                "over"))
     _s, _v = draw(step_of(state, **{"test-key": 7, "no-such-key": 1}))
     assert seen == [(7, "t")]
+    # the one table: the generic keys, the rank-and-flank ones and the challenge ones
+    from tabletop.render import challenges, rank_and_flank
     assert {"arrows", "reach", "lines", "highlight", "selected_unit", "casualties",
             "ghosts"} <= set(drawer_keys())
-    with pytest.raises(ValueError):
-        register_drawer("x", lambda c, v: None, layer="middle")
+    assert set(rank_and_flank.DRAWERS) | set(challenges.DRAWERS) <= set(drawer_keys())
+    assert all(layer in S.LAYERS for _fn, layer in S.DRAWERS.values())
 
 
 def test_describe_roll_event():

@@ -1,5 +1,5 @@
 """Events in words (tabletop.rules.describe): a sentence for every event type the Fight
-phase emits, the generic form for other rulesets' types, and register_describer."""
+phase emits, the generic form for other types, and the one table of wordings."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from tabletop.cli.event_text import lines
 from tabletop.rules import describe as d
-from tabletop.rules.describe import describe, describer_types, generic, register_describer
+from tabletop.rules.describe import describe, describer_types, describers, generic
 from tabletop.rules.events import Event
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
@@ -115,20 +115,21 @@ def test_with_rule_appends_the_clause():
     assert describe(ev("removed", model="b/1"), with_rule=True) == "b/1 is removed as a casualty."
 
 
-def test_unknown_types_read_generically_and_rulesets_register_their_own():
+def test_unknown_types_read_generically_and_the_table_is_built_in_one_place():
     e = ev("banner_score", "a-ruleset.txt 5", unit="a", score=3, ranks=[1, 2], sides={"front": 2})
     assert describe(e) == "Banner score: unit a, score 3, ranks 1 and 2, sides {front: 2}."
     assert generic(ev("rallied")) == "Rallied."
-    try:
-        register_describer("banner_score", lambda x: f"{x['unit']} scores {x['score']}.")
-        assert describe(e) == "a scores 3."
-        assert "banner_score" in describer_types()
-        # a wording that needs a field the event lacks falls back to the generic form
-        assert describe(ev("banner_score", unit="a")) == "Banner score: unit a."
-    finally:
-        d._DESCRIBERS.pop("banner_score", None)
-    with pytest.raises(ValueError):
-        register_describer("", lambda x: "")
+    # the table is the Fight phase's, the rank-and-flank ruleset's and the challenges' wordings,
+    # read-only: nothing can register into it
+    from tabletop.rules.challenges.wording import SENTENCES as CH
+    from tabletop.rules.rank_and_flank.wording import SENTENCES as RNF
+    table = describers()
+    assert set(table) == set(d.FIGHT_PHASE_SENTENCES) | set(RNF) | set(CH) == set(describer_types())
+    assert table["combat_score"] is RNF["combat_score"] and table["prolong"] is CH["prolong"]
+    with pytest.raises(TypeError):
+        table["banner_score"] = lambda x: ""  # type: ignore[index]
+    # a wording that needs a field the event lacks falls back to the generic form
+    assert describe(ev("challenge_issued", player="red")) == "Challenge issued: player red."
 
 
 def test_every_event_of_a_resolved_fight_has_its_own_wording():

@@ -12,10 +12,11 @@ so red loses and breaks 1/6 x 7/12 = 7/72, blue 1/4 x 7/12 = 7/48.
 
 from __future__ import annotations
 
-from rnf_maps import plan, rnf_map, unit
+from rnf_maps import rnf_map, unit
 
 from tabletop.rules.rank_and_flank import odds as O
-from tabletop.rules.rank_and_flank.round import BEFORE_BLOWS, add_before_blows
+from tabletop.rules.rank_and_flank.round import BASE_ROUND_STEPS
+from tabletop.rules.rank_and_flank.steps import PLAN, RoundStep
 
 
 def duel_map():
@@ -49,18 +50,19 @@ def test_big_engagements_fall_back_to_a_stated_estimate():
     assert "Monte Carlo estimate, 200 runs" in text and "+/-" in text
 
 
-def test_before_blows_hook_sees_the_planned_round():
+def test_a_plan_row_after_who_attacks_sees_the_planned_round():
+    from tabletop.geometry import snapshot
+    from tabletop.rules.decisions import Decisions
+    from tabletop.rules.rank_and_flank.round import plan_round
     seen = []
 
-    def hook(ctx):
+    def row(ctx):
         seen.append(sorted(a.model for a in ctx.attacks))
         ctx.excluded.add("a/1")          # e.g. a character refusing a challenge
 
-    add_before_blows(hook)
-    try:
-        ctx = plan(duel_map())
-    finally:
-        BEFORE_BLOWS.remove(hook)
+    state = duel_map()
+    steps = BASE_ROUND_STEPS + (RoundStep("test_row", PLAN, "test", "test", row),)
+    ctx = plan_round(state, snapshot(state), ["a", "b"], Decisions([]), steps=steps)
     assert seen == [["a/1", "b/1"]] and ctx.excluded == {"a/1"}
     from tabletop.rules.rank_and_flank.round import roll_groups
     assert [m.model for ms in roll_groups(ctx).values() for m in ms] == ["b/1"]

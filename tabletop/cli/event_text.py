@@ -9,18 +9,19 @@ generic form ``Combat score: unit a, score 3.``.
 
 The rank-and-flank and challenge rulesets wrote their terminal lines here in
 the CLI (``rnf_event_text.FORMATS``, ``challenge_text.FORMATS``); those lines
-print as they always did, and are registered with ``register_describer`` (less
-their indent and clause) so the frames' captions read them too.
+print as they always did (``RULESET_LINES``, built once below).  Their
+captions' sentences are the rules' own wordings (``describe.describers``),
+which cover every one of those types; the CLI teaches ``describe`` nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from tabletop.rules.describe import describe, describer_types, num, register_describer  # noqa: F401
+from tabletop.cli.challenge_text import FORMATS as _CHALLENGE_LINES
+from tabletop.cli.rnf_event_text import FORMATS as _RNF_LINES
+from tabletop.rules.describe import FIGHT_PHASE_TYPES, describe, num
 from tabletop.rules.events import Event
-
-_RULESET_LINES: dict[str, Callable[[Event], str]] = {}
 
 INDENT = {"phase_step": "== ", "combat_step": "-- ", "roll": "    ", "wounded": "    ",
           "removed": "    ", "no_save": "    ", "mortal_wounds": "    ", "no_attacks": "  ", "attacks_resolved": "  ",
@@ -40,7 +41,7 @@ def _move_lines(ev: Event) -> list[str]:
 
 def lines(ev: Event) -> list[str]:
     """The terminal lines for one event ([] for events not worth a line)."""
-    own = _RULESET_LINES.get(ev.type)
+    own = RULESET_LINES.get(ev.type)
     if own is not None:
         return [line for line in own(ev).split("\n") if line.strip()]
     text = describe(ev, with_rule=ev.type not in ("roll", "wounded", "removed", "no_save"))
@@ -62,30 +63,16 @@ def printer(stream) -> Callable[[Event], None]:
     return listen
 
 
-def _sentence(fn: Callable[[Event], str]) -> Callable[[Event], str]:
-    """A ruleset's terminal line as a caption sentence: no indent, no trailing clause."""
-    def describe_it(ev: Event) -> str:
-        text = fn(ev).strip()
-        suffix = f"({ev.rule})" if ev.rule else None
-        if suffix and text.endswith(suffix):
-            text = text[:-len(suffix)].rstrip()
-        return text
-    return describe_it
+def _ruleset_lines() -> dict[str, Callable[[Event], str]]:
+    """The rulesets' own terminal lines (one module per ruleset), in one table: the first
+    module's line of a type is kept, and the Fight phase's wording wins where a type is in
+    both."""
+    out: dict[str, Callable[[Event], str]] = {}
+    for key, fn in [*_RNF_LINES.items(), *_CHALLENGE_LINES.items()]:
+        if key not in FIGHT_PHASE_TYPES and key not in out:
+            out[key] = fn
+    return out
 
 
-def _merge_ruleset_formats() -> None:
-    """Rulesets' own event lines (additive; one module per ruleset).  The Fight phase's
-    wording wins where a type is in both, as before."""
-    from tabletop.cli.challenge_text import FORMATS as CHALLENGES
-    from tabletop.cli.rnf_event_text import FORMATS as RNF
-    from tabletop.rules.describe import FIGHT_PHASE_TYPES
-    known = set(FIGHT_PHASE_TYPES)      # not describer_types(): a ruleset may register its own first
-    for key, fn in [*RNF.items(), *CHALLENGES.items()]:
-        if key in known or key in _RULESET_LINES:
-            continue
-        _RULESET_LINES[key] = fn
-        if key not in describer_types():     # a ruleset that words its own events keeps them
-            register_describer(key, _sentence(fn))
-
-
-_merge_ruleset_formats()
+RULESET_LINES = _ruleset_lines()
+"""Event type -> the ruleset's terminal line(s) for it (``lines`` prints these as they are)."""

@@ -1,6 +1,6 @@
 """Drawers for the challenge steps (keys written by ``rules/challenges/gambit.py`` and ``character.py``).
 
-Registered with ``steps.register_drawer`` on import:
+``DRAWERS`` (read by ``steps.DRAWERS``, the one table of drawers):
 
 - ``challenge``: the gambit challenge's pair set aside beside the combat (a
   dashed box, the two bases in base contact, their names, a cross on a model
@@ -34,7 +34,6 @@ from tabletop.geometry.placement import ASIDE_GAP, ASIDE_LABEL, ASIDE_PAD
 from tabletop.render import prims
 from tabletop.render.board import Canvas, draw_base, ring_model
 from tabletop.render.rank_and_flank import _PANELS, PANEL_PLATE
-from tabletop.render.steps import register_drawer
 from tabletop.render.theme import shade
 
 # named defaults: colours
@@ -294,9 +293,10 @@ def draw_scores(c: Canvas, value: dict) -> None:
     _panel(c, lines, colours, DUEL_GOLD)
 
 
-for _key, _fn, _layer in (("challenge", draw_challenge, "over"), ("gambits", draw_gambits, "over"),
-                          ("focus_roll", draw_focus, "over"), ("support", draw_support, "over"),
-                          ("blows", draw_blows, "over"), ("points", draw_points, "over"),
-                          ("returned", draw_returned, "over"), ("disgraced", draw_disgraced, "over"),
-                          ("scores", draw_scores, "over")):
-    register_drawer(_key, _fn, _layer)
+DRAWERS = {key: (fn, layer) for key, fn, layer in (
+    ("challenge", draw_challenge, "over"), ("gambits", draw_gambits, "over"),
+    ("focus_roll", draw_focus, "over"), ("support", draw_support, "over"),
+    ("blows", draw_blows, "over"), ("points", draw_points, "over"),
+    ("returned", draw_returned, "over"), ("disgraced", draw_disgraced, "over"),
+    ("scores", draw_scores, "over"))}
+"""The challenge ``step.draw`` keys: ``{key: (fn(canvas, value), layer)}``."""

@@ -8,8 +8,10 @@ start to end, the start ghosts and the reach drawn round them), the closest-
 target lines, the casualties, the selected model, the selected unit and the
 enemy units engaged with it, and any ``focus`` points (``[[x, y], ...]``, drawn
 as nothing, for a ruleset to keep something in view).  Engaged-model highlights are not action: the
-Fight phase rings every engaged model on the table.  Drawers registered for
-other ``step.draw`` keys add their own points with ``register_focus``.
+Fight phase rings every engaged model on the table.  ``FOCUS`` is the one
+table of the ``step.draw`` keys that say where their drawing lies; other keys
+add nothing to the frame's window (a ruleset keeps its drawing in view with
+``focus`` points).
 
 ``step_box`` grows the action's bounding box by ``FOCUS_PAD``, to at least
 ``FOCUS_MIN_SPAN`` each way; ``fit_box`` widens it to the frame's shape and
@@ -37,17 +39,6 @@ FOCUS_PAD = 2.5
 FOCUS_MIN_GAIN = 1.4
 """Named default: zoom in only when the frame gets at least this many times closer than
 the whole table; below it the whole table is shown (context is worth more)."""
-
-_FOCUS: dict[str, FocusFn] = {}
-
-
-def register_focus(key: str, fn: FocusFn) -> FocusFn:
-    """Teach the per-step framing where a ``step.draw`` key's drawing lies:
-    ``fn(step, value) -> [(x, y), ...]`` table points (inches).  Registering a
-    key again replaces it; keys without one add nothing to the frame's window."""
-    _FOCUS[key] = fn
-    return fn
-
 
 def _xy(p) -> Point:
     return float(p[0]), float(p[1])
@@ -103,10 +94,12 @@ def _focus(step, value) -> list[Point]:
     return [_xy(p) for p in value or []]
 
 
-for _k, _f in (("focus", _focus), ("arrows", _arrows), ("reach", _reach), ("ghosts", _ghosts),
-               ("casualties", _casualties), ("lines", _lines), ("closest", _closest),
-               ("selected", _selected)):
-    register_focus(_k, _f)
+FOCUS: dict[str, FocusFn] = {
+    "focus": _focus, "arrows": _arrows, "reach": _reach, "ghosts": _ghosts,
+    "casualties": _casualties, "lines": _lines, "closest": _closest, "selected": _selected,
+}
+"""``step.draw`` key -> ``fn(step, value) -> [(x, y), ...]``: the table points (inches) its
+drawing covers."""
 
 
 def action_points(step, geo=None) -> list[Point]:
@@ -118,7 +111,7 @@ def action_points(step, geo=None) -> list[Point]:
     draw = step.draw or {}
     pts: list[Point] = []
     for key, value in draw.items():
-        fn = _FOCUS.get(key)
+        fn = FOCUS.get(key)
         if fn is not None:
             pts += [_xy(p) for p in fn(step, value)]
     uid = draw.get("selected_unit")

@@ -1,6 +1,6 @@
 """Drawers for the rank-and-flank combat steps (keys in ``rules/rank_and_flank/draw.py``).
 
-Registered with ``steps.register_drawer`` on import:
+``DRAWERS`` (read by ``steps.DRAWERS``, the one table of drawers):
 
 - ``rnf_units``: each unit's four edges marked by side (front solid cyan,
   flanks black/white dashes, rear red/white dots: SIDE_COLOURS,
@@ -385,11 +385,8 @@ def draw_notes(c: Canvas, value: list) -> None:
     _stack(c, lines, colours, (150, 150, 150), "right")
 
 
-# imported last: steps.py imports the drawer modules (challenges.py uses ``_stack`` from here)
-from tabletop.render.steps import register_drawer  # noqa: E402
-
-for _key, _fn in (("rnf_units", draw_units), ("rnf_attacks", draw_attacks),
-                  ("rnf_score", draw_score), ("rnf_break", draw_break), ("rnf_flee", draw_flee),
-                  ("rnf_turn", draw_turn), ("rnf_notes", draw_notes),
-                  ("rnf_casualties", draw_doomed)):
-    register_drawer(_key, _fn, "over")
+DRAWERS = {key: (fn, "over") for key, fn in (
+    ("rnf_units", draw_units), ("rnf_attacks", draw_attacks), ("rnf_score", draw_score),
+    ("rnf_break", draw_break), ("rnf_flee", draw_flee), ("rnf_turn", draw_turn),
+    ("rnf_notes", draw_notes), ("rnf_casualties", draw_doomed))}
+"""The rank-and-flank ``step.draw`` keys: ``{key: (fn(canvas, value), layer)}``."""

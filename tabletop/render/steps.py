@@ -2,9 +2,11 @@
 
 A ``Step`` (``tabletop.rules.events``) carries the state after the step and
 a free-form ``draw`` dict.  ``draw_step`` draws the board for ``step.state``
-and then each key of ``step.draw`` through a registry, so a ruleset can plug
-in its own keys with ``register_drawer(key, fn)``.  The generic keys
-(coordinates in inches, colours by name or hex):
+and then each key of ``step.draw`` through ``DRAWERS``, the one table of
+drawers, built in this module from the generic drawers below and the
+rulesets' own tables (``render.rank_and_flank.DRAWERS``,
+``render.challenges.DRAWERS``); nothing registers itself at import time.
+The generic keys (coordinates in inches, colours by name or hex):
 
 ``arrows``        {model id: [[x, y], ...]} the model's path, an arrow, its length labelled;
                   or {model id: {"path": [...], "colour": name}}
@@ -40,9 +42,11 @@ import pygame
 from tabletop.board.bases import parse_base
 from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.footprints import base_polygon, reach_polygon
+from tabletop.render import challenges as challenge_drawers
 from tabletop.render import prims
+from tabletop.render import rank_and_flank as rnf_drawers
 from tabletop.render.board import Canvas, board_canvas, draw_base, ring_model
-from tabletop.render.framing import FocusFn, action_points, frame_box, register_focus, view_for_box
+from tabletop.render.framing import action_points, frame_box, view_for_box
 from tabletop.render.image import save_png
 from tabletop.render.inset import draw_inset, draw_scale_bar, inset_size, scale_bar_size
 from tabletop.render.theme import DEFAULT_THEME, Theme, shade
@@ -60,34 +64,14 @@ CAPTION_EVENTS = 7
 FRAME_SIZE = (1400, 1000)
 """Named default: pixel size of saved frames."""
 
-_DRAWERS: dict[str, tuple[DrawFn, str]] = {}
-
-
-def register_drawer(key: str, fn: DrawFn, layer: str = "over", focus: FocusFn | None = None) -> DrawFn:
-    """Teach ``draw_step`` a ``step.draw`` key: ``fn(canvas, value)``.
-
-    ``layer`` is ``"under"`` (before the bases) or ``"over"`` (after them,
-    before the unit labels).  Registering a key again replaces its drawer.
-    ``focus(step, value) -> [(x, y), ...]`` (inches), when given, tells the
-    per-step framing of ``save_frames`` where the key's drawing lies
-    (``framing.register_focus``); without it the key does not move the window.
-
-    Raises
-    ------
-    ValueError
-        ``layer`` is neither.
-    """
-    if layer not in ("under", "over"):
-        raise ValueError(f"layer must be 'under' or 'over', got {layer!r}")
-    _DRAWERS[key] = (fn, layer)
-    if focus is not None:
-        register_focus(key, focus)
-    return fn
+LAYERS = ("under", "over")
+"""``"under"`` drawers run before the bases are drawn, ``"over"`` ones after them (before the
+unit labels)."""
 
 
 def drawer_keys() -> list[str]:
-    """The ``step.draw`` keys a drawer is registered for."""
-    return sorted(_DRAWERS)
+    """The ``step.draw`` keys a drawer is known for."""
+    return sorted(DRAWERS)
 
 
 # ---------------------------------------------------------------- generic drawers
@@ -244,13 +228,19 @@ def _draw_ghosts(c: Canvas, value: dict) -> None:
         prims.dashed_polyline(c.surface, c.pts(fp.exterior.coords), shade(col, 0.6), 1, 4, 3, closed=True)
 
 
-for _key, _fn, _layer in (
-        ("ghosts", _draw_ghosts, "under"), ("reach", _draw_reach, "under"),
-        ("casualties", _draw_casualties, "under"), ("closest", _draw_closest, "under"),
-        ("lines", _draw_lines, "over"), ("arrows", _draw_arrows, "over"),
-        ("highlight", _draw_highlight, "over"), ("selected", _draw_selected, "over"),
-        ("selected_unit", _draw_selected_unit, "over")):
-    register_drawer(_key, _fn, _layer)
+GENERIC_DRAWERS: dict[str, tuple[DrawFn, str]] = {
+    "ghosts": (_draw_ghosts, "under"), "reach": (_draw_reach, "under"),
+    "casualties": (_draw_casualties, "under"), "closest": (_draw_closest, "under"),
+    "lines": (_draw_lines, "over"), "arrows": (_draw_arrows, "over"),
+    "highlight": (_draw_highlight, "over"), "selected": (_draw_selected, "over"),
+    "selected_unit": (_draw_selected_unit, "over"),
+}
+"""The generic ``step.draw`` keys (module docstring): ``{key: (fn(canvas, value), layer)}``."""
+
+DRAWERS: dict[str, tuple[DrawFn, str]] = {
+    **GENERIC_DRAWERS, **rnf_drawers.DRAWERS, **challenge_drawers.DRAWERS}
+"""Every ``step.draw`` key ``draw_step`` draws: ``{key: (fn(canvas, value), layer)}``, layer in
+``LAYERS``; the generic keys, then the rank-and-flank and challenge ones (distinct keys)."""
 
 
 # ---------------------------------------------------------------- caption
@@ -414,7 +404,7 @@ def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None
         def run(c: Canvas) -> None:
             c.step = step  # type: ignore[attr-defined]
             for key, value in draw.items():
-                entry = _DRAWERS.get(key)
+                entry = DRAWERS.get(key)
                 if entry is not None and entry[1] == name:
                     entry[0](c, value)
         return run
@@ -627,13 +617,3 @@ def save_frames(steps: Sequence, folder: str, events: Sequence | None = None,
                    phase_box=phase_box)
         paths.append(save_png(surface, os.path.join(folder, f"{k:03d}-{slug(step.title)}.png")))
     return paths
-
-
-# rulesets' own drawers register themselves when imported (additive: one module per ruleset)
-RULESET_DRAWERS = ("tabletop.render.rank_and_flank", "tabletop.render.challenges")
-for _module in RULESET_DRAWERS:
-    try:
-        __import__(_module)
-    except ModuleNotFoundError as _exc:  # a ruleset whose drawers are not built
-        if _exc.name != _module:
-            raise

@@ -4,10 +4,15 @@
 ("marines piles in with assault toward boyz: 7 models move, the longest
 3.00\"."); ``describe(event, with_rule=True)`` adds the clause the event
 applies.  Every event type the Fight phase emits has its own wording
-(``fight-phase.txt 12.01-12.09``); other rulesets add theirs with
-``register_describer(type, fn)`` (``combat_score``, ``break_test``,
-``fled``, ``challenge_issued`` ...).  A type nobody registered reads as
-``Combat score: unit a, score 3.`` - its name in words, then its fields.
+(``fight-phase.txt 12.01-12.09``, ``FIGHT_PHASE_SENTENCES`` here); the
+rank-and-flank ruleset's and the challenges' wordings are their own tables
+(``rank_and_flank.wording.SENTENCES``: ``combat_score``, ``break_test``,
+``fled`` ...; ``challenges.wording.SENTENCES``: ``challenge_issued`` ...).
+``describers()`` is the one table of every wording, built in this module
+from those three (nothing registers itself at import, so the wording of an
+event never depends on which modules were imported first).  A type without
+a wording reads as ``Combat score: unit a, score 3.`` - its name in words,
+then its fields.
 
 Distances are inches, printed to 0.01".  Player and unit names are the ids
 the events carry.  The empty string means "not worth a line".
@@ -16,6 +21,8 @@ the events carry.  The empty string means "not worth a line".
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from tabletop.geometry.solver import MIN_GAIN
@@ -29,29 +36,23 @@ DICE_LISTED = 20
 IDS_LISTED = 6
 """Named default: how many ids a sentence lists before "and N more"."""
 
-_DESCRIBERS: dict[str, Describer] = {}
+@cache
+def describers() -> Mapping[str, Describer]:
+    """Every event type's wording: ``{type: fn(event) -> str}``, read-only.
 
-
-def register_describer(type: str, fn: Describer) -> Describer:
-    """Teach ``describe`` the wording of an event ``type``: ``fn(event) -> str``.
-
-    Registering a type again replaces its wording (a ruleset may refine a
-    generic one).  Returns ``fn`` so it can be used as a decorator's body.
-
-    Raises
-    ------
-    ValueError
-        ``type`` is empty or ``fn`` is not callable.
+    Built once, in this one place, from ``FIGHT_PHASE_SENTENCES``, the rank-and-flank
+    ruleset's ``wording.SENTENCES`` and the challenges' ``wording.SENTENCES`` (their type
+    names are distinct; a later table would win a clash).  The wording modules use the
+    helpers below, so they are read here when the table is first asked for.
     """
-    if not type or not callable(fn):
-        raise ValueError(f"register_describer needs an event type and a function, got {type!r}, {fn!r}")
-    _DESCRIBERS[type] = fn
-    return fn
+    from tabletop.rules.challenges.wording import SENTENCES as CHALLENGES
+    from tabletop.rules.rank_and_flank.wording import SENTENCES as RANK_AND_FLANK
+    return MappingProxyType({**FIGHT_PHASE_SENTENCES, **RANK_AND_FLANK, **CHALLENGES})
 
 
 def describer_types() -> list[str]:
     """The event types with a wording of their own."""
-    return sorted(_DESCRIBERS)
+    return sorted(describers())
 
 
 def describe(event: Event, *, with_rule: bool = False) -> str:
@@ -64,7 +65,7 @@ def describe(event: Event, *, with_rule: bool = False) -> str:
     with_rule : bool
         Append the clause (``"  (fight-phase.txt 12.03)"``) when the event names one.
     """
-    fn = _DESCRIBERS.get(event.type)
+    fn = describers().get(event.type)
     try:
         text = fn(event) if fn is not None else generic(event)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
@@ -340,12 +341,13 @@ FIGHT_PHASE_TYPES = ("phase_step", "combat_step", "pass", "selected_to_fight", "
                      "mortal_wounds", "no_attacks", "eligible_to_fight", "decision", "decision_overridden")
 """The event types the Fight phase (and its dice and decisions) emit."""
 
-for _type, _fn in (
-        ("phase_step", _phase_step), ("combat_step", _combat_step), ("pass", _pass),
-        ("selected_to_fight", _selected), ("pile_in", _move), ("consolidate", _move),
-        ("no_move", _no_move), ("roll", _roll), ("attacks_resolved", _attacks),
-        ("wounded", _wounded), ("removed", _removed), ("destroyed", _destroyed),
-        ("no_save", _no_save), ("mortal_wounds", _mortal_wounds), ("no_attacks", _no_attacks),
-        ("eligible_to_fight", _eligible),
-        ("decision", lambda ev: ""), ("decision_overridden", _overridden)):
-    register_describer(_type, _fn)
+FIGHT_PHASE_SENTENCES: Mapping[str, Describer] = MappingProxyType({
+    "phase_step": _phase_step, "combat_step": _combat_step, "pass": _pass,
+    "selected_to_fight": _selected, "pile_in": _move, "consolidate": _move,
+    "no_move": _no_move, "roll": _roll, "attacks_resolved": _attacks,
+    "wounded": _wounded, "removed": _removed, "destroyed": _destroyed,
+    "no_save": _no_save, "mortal_wounds": _mortal_wounds, "no_attacks": _no_attacks,
+    "eligible_to_fight": _eligible,
+    "decision": lambda ev: "", "decision_overridden": _overridden,
+})
+"""The Fight phase's wordings (its dice and decisions too): one per ``FIGHT_PHASE_TYPES``."""

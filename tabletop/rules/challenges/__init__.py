@@ -7,8 +7,11 @@
 - ``gambit``: the Challenge Sub-phase (``challenge_subphase``, ``return_models``).
 - ``character_duel``, ``character``: character challenges in a rank-and-flank
   round (``challenge_step``, ``resolve_blows``, ``after_round``).
-- ``wording``: every challenge event in words, registered with
-  ``tabletop.rules.describe`` on import (frames' captions, the CLI).
-"""
+- ``wording``: every challenge event in words (``SENTENCES``, read by
+  ``tabletop.rules.describe.describers``: frames' captions, the CLI).
+- ``character_steps``, ``gambit_steps``: the challenges' rows of the
+  rank-and-flank round and of the Fight phase, composed into a map's tables
+  only when its ``[rules] challenges`` asks for them.
 
-from tabletop.rules.challenges import wording  # noqa: F401  (registers the challenge sentences)
+Nothing here registers itself at import time.
+"""

@@ -1,7 +1,7 @@
 """Character challenges inside a rank-and-flank combat round (character-challenge.txt).
 
 Map option ``challenges = "character"`` of ``rank-and-flank``.  The round's
-hook, called per engagement after Impact Hits and before blows
+row (``character_steps``), run per engagement after Impact Hits and before blows
 (``challenge_step``), and what the blows need from it (``CharacterChallenge``):
 
 - ¶1 one challenge per combat; the player whose turn it is may issue first,
@@ -19,7 +19,7 @@ hook, called per engagement after Impact Hits and before blows
   ``DISGRACE_LASTS``.  A ``tabletop fight`` run is one turn's combat phase:
   one round of every engagement.  So "that round" and "that turn" are this
   run: the status ``disgraced`` is written at the refusal, read by this
-  round's blows (``rnf_hooks.direct``) and break test
+  round's blows (``character_steps.direct``) and break test
   (``rank_and_flank.breaks.discipline_of``), and cleared once the round of
   its engagement is over (``end_disgrace``, event ``status_removed``: the
   turn's End phase follows the combat phase).  A map written by ``-o``
@@ -41,7 +41,7 @@ hook, called per engagement after Impact Hits and before blows
   ``clear_finished`` drops it once one is gone) and no new one can be
   issued in that combat.
 
-Wired into the rank-and-flank round by ``rnf_hooks`` (before the round is
+Rows of the rank-and-flank round in ``character_steps`` (before the round is
 planned: ``challenge_step``; before blows: who attacks whom; after blows:
 ``resolve_blows``; after the round: ``clear_finished``).
 
@@ -203,7 +203,7 @@ def can_refuse(state: Battlefield, geom, model_id: str) -> bool:
     return swap_out_of_contact(state, model_id, geom) is not None
 
 
-# ------------------------------------------------------------------ the hook
+# ------------------------------------------------------------------ the challenge row
 def _value(state, a: str, b: str) -> Fraction:
     """Expected score difference of one round for ``a``'s player (exact, ``character_duel.duel_odds``)."""
     pa, pb = state.owner(a), state.owner(b)

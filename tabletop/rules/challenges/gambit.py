@@ -570,7 +570,7 @@ def _return_one(state: Battlefield, ch: GambitChallenge, m: Model, player: str) 
 def end_phase(state: Battlefield, log=None) -> Battlefield:
     """Remove every Disgraced status, without a test (``DISGRACED_ENDS``; ``RULE_END``).
 
-    Run as the last step of a ``fight`` run (``fight_hooks.end_step``).  Emits
+    Run as the last step of a ``fight`` run (``gambit_steps.end_step``).  Emits
     ``status_removed`` {model, status, reason} per model.
     """
     changed = []

@@ -1,8 +1,8 @@
 """Challenge events in words: one sentence per event type, for the captions and the terminal.
 
 ``SENTENCES[type](event) -> str`` is the sentence (no indent, no clause);
-``register()`` teaches ``tabletop.rules.describe.describe`` every one of them
-(run when the package is imported).  ``TERMINAL[type] = (indent, with
+``tabletop.rules.describe.describers()`` reads this table, so
+``describe(event)`` words every one of them.  ``TERMINAL[type] = (indent, with
 clause)`` is how ``tabletop fight`` lays a line out (``cli/challenge_text``):
 lines inside a challenge are indented under the challenge, the per-model blow
 lines further, and most end with the clause they apply.
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tabletop.rules.describe import register_describer
 from tabletop.rules.events import Event
 
 
@@ -96,12 +95,3 @@ TERMINAL: dict[str, tuple[str, bool]] = {
     for t in SENTENCES
 }
 """Named default: each type's terminal indent and whether its line ends with the clause."""
-
-
-def register() -> None:
-    """Register every challenge sentence with ``describe`` (captions and ``describe(event)``)."""
-    for kind, fn in SENTENCES.items():
-        register_describer(kind, fn)
-
-
-register()

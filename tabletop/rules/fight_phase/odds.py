@@ -1,7 +1,7 @@
 """What the fight would look like: odds for ``tabletop fight MAP --odds`` (fight-phase.txt 12.02-12.06).
 
 The odds come from the real phase code, not a second copy of the attack
-sequence: each history runs the phase's own steps (``sequence.PHASE_STEPS``,
+sequence: each history runs the phase's own steps (``sequence.phase_steps``,
 so selection order, Fights First, fight types, each unit's ``attack_target``
 as ``attacks.resolve_attacks`` picks it, allocation and casualty removal
 through the geometry) with the dice of that history, and the outcome is read
@@ -15,7 +15,8 @@ Named defaults:
 
 ``ODDS_STEPS``
     The steps run in every history: the Challenge Sub-phase, the Fight step
-    (12.04-12.06) and the Resolution.  The steps before them (start, pile-in
+    (12.04-12.06) and the Resolution (the challenge rows only where the map's
+    table has them, ``challenges = "gambit"``).  The steps before them (start, pile-in
     12.02-12.03) roll no dice, so they are resolved once and every history
     starts from the piled-in table (if they ever roll dice, every history
     runs them too).  Consolidation (12.07-12.08) is left out: it rolls no
@@ -58,7 +59,7 @@ from tabletop.rules.dice import Dice, enumerate_outcomes, monte_carlo
 from tabletop.rules.events import Event, EventLog
 from tabletop.rules.fight_phase.context import PhaseContext
 from tabletop.rules.fight_phase.profiles import check_profiles
-from tabletop.rules.fight_phase.sequence import PHASE_STEPS, PhaseStep
+from tabletop.rules.fight_phase.sequence import PhaseStep, phase_steps
 
 ODDS_STEPS = ("challenge", "fight", "resolution")
 DEFAULT_RUNS = 100
@@ -132,9 +133,10 @@ def _prepare(state: Battlefield) -> tuple[PhaseContext, list[PhaseStep]]:
     """Run the steps before ``ODDS_STEPS`` once; return (context, steps each history runs)."""
     log = EventLog()
     ctx = PhaseContext(state, Dice(0), Decisions(state.decisions, log), log)
-    first = next(k for k, s in enumerate(PHASE_STEPS) if s.name in ODDS_STEPS)
-    prefix = list(PHASE_STEPS[:first])
-    steps = [s for s in PHASE_STEPS[first:] if s.name in ODDS_STEPS]
+    table = phase_steps(state.rules)
+    first = next(k for k, s in enumerate(table) if s.name in ODDS_STEPS)
+    prefix = list(table[:first])
+    steps = [s for s in table[first:] if s.name in ODDS_STEPS]
     for s in prefix:
         s.run(ctx)
     if ctx.dice.history:           # the prefix rolled dice: every history runs it

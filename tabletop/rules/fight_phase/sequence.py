@@ -1,6 +1,10 @@
 """The Fight phase as a table of steps (after boardgame.io): fight-phase.txt 12.01-12.09.
 
-``PHASE_STEPS`` lists the phase's steps in order; ``COMBAT_STEPS`` the two
+``PHASE_STEPS`` lists the phase's own steps in order; ``phase_steps(rules)``
+is the table a map's phase runs: ``PHASE_STEPS``, and with ``[rules]
+challenges = "gambit"`` the Challenge Sub-phase's rows
+(``challenges.gambit_steps.GAMBIT_STEPS``) placed among them.  A map
+without the option runs no challenge row.  ``COMBAT_STEPS`` lists the two
 steps of the 12.04 sequence with where each goes next:
 
 - Resolve Fights First Combats: starting with the player whose turn it is,
@@ -33,9 +37,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from tabletop.rules.challenges import fight_hooks as challenges
 from tabletop.rules.fight_phase import actions
 from tabletop.rules.fight_phase.eligibility import eligible_units, fight_refusal
+from tabletop.rules.fight_phase.steps import PhaseStep, insert_after
 
 if TYPE_CHECKING:
     from tabletop.rules.fight_phase.context import PhaseContext
@@ -43,16 +47,6 @@ if TYPE_CHECKING:
 RETURN_STARTS_WITH = "active"
 ACTIVE_FIRST = "active"
 NON_ACTIVE_FIRST = "non-active"
-
-
-@dataclass(frozen=True)
-class PhaseStep:
-    """One step of the phase: its name, title, clause and action."""
-
-    name: str
-    title: str
-    rule: str
-    run: Callable[[PhaseContext], None]
 
 
 @dataclass(frozen=True)
@@ -156,18 +150,28 @@ def fight_step(ctx: PhaseContext, fight_unit: FightUnit | None = None) -> None:
 PHASE_STEPS: tuple[PhaseStep, ...] = (
     PhaseStep("start", "Start of the Fight phase", actions.R_START, actions.start_of_phase),
     PhaseStep("pile_in", "Pile in", actions.R_PILE_IN_STEP, actions.pile_in_step),
-    # challenges = "gambit" only (tabletop.rules.challenges.fight_hooks)
-    PhaseStep("challenge", "Challenge Sub-phase", challenges.R_SUBPHASE, challenges.challenge_step),
     PhaseStep("fight", "Fight", "fight-phase.txt 12.04", fight_step),
-    PhaseStep("resolution", "Resolution", challenges.R_RESOLUTION, challenges.resolution_step),
     PhaseStep("consolidate", "Consolidate", actions.R_CONSOLIDATE_STEP, actions.consolidate_step),
     PhaseStep("end", "End of the Fight phase", actions.R_END, actions.end_of_phase),
-    # challenges = "gambit" only: the End Phase removes Disgraced (tabletop.rules.challenges.fight_hooks)
-    PhaseStep("disgraced_end", "End Phase: Disgraced removed", challenges.R_END, challenges.end_step),
 )
+"""The Fight phase's own steps (every map)."""
 
 
-def run_phase(ctx: PhaseContext) -> None:
-    """Run every step of ``PHASE_STEPS`` in order."""
-    for step in PHASE_STEPS:
+def phase_steps(rules) -> tuple[PhaseStep, ...]:
+    """The table of steps the phase runs for a map whose ``[rules]`` are ``rules`` (a
+    ``RulesConfig``): ``PHASE_STEPS``, and only when ``rules.challenges == "gambit"`` the
+    gambit challenge's rows placed after the steps they follow (``gambit_steps.GAMBIT_STEPS``:
+    start, pile_in, challenge, fight, resolution, consolidate, end, disgraced_end).  The same
+    ``rules`` always gives an equal table, whatever was imported before.
+    """
+    if rules.challenges != "gambit":
+        return PHASE_STEPS
+    # imported here: the challenge rows are built on this package's PhaseStep
+    from tabletop.rules.challenges.gambit_steps import GAMBIT_STEPS
+    return insert_after(PHASE_STEPS, GAMBIT_STEPS)
+
+
+def run_phase(ctx: PhaseContext, steps: tuple[PhaseStep, ...] | None = None) -> None:
+    """Run every step of ``steps`` (None: ``phase_steps(ctx.state.rules)``) in order."""
+    for step in phase_steps(ctx.state.rules) if steps is None else steps:
         step.run(ctx)

@@ -15,22 +15,18 @@ Modules (each names its clause and its named defaults):
 - ``score``      combat score
 - ``breaks``     break tests, crumbling
 - ``flee``       fleeing, destruction, turning to face
-- ``round``      one engagement's round; the challenge hooks
-                 (``add_before_blows``, ``add_after_blows``)
+- ``steps``      ``RoundStep``: a row of the round, by stage (open, plan, blows, close)
+- ``round``      one engagement's round; ``round_steps(rules)``: its table of rows for
+                 a map (the character challenge's rows only with ``challenges = "character"``)
 - ``phase``      ``fight``: the phase, engagement after engagement, with steps to draw
 - ``odds``       exact (or stated Monte Carlo) odds from the same code
-- ``wording``    the events in words (``describe`` and the CLI)
+- ``wording``    the events in words (``SENTENCES``: ``describe``'s table reads them)
 """
 
 from tabletop.rules.rank_and_flank import odds as _odds
 from tabletop.rules.rank_and_flank.phase import fight
-from tabletop.rules.rank_and_flank.round import (
-    RoundContext,
-    add_after_blows,
-    add_after_round,
-    add_before_blows,
-    add_before_plan,
-)
+from tabletop.rules.rank_and_flank.round import RoundContext, round_steps
+from tabletop.rules.rank_and_flank.steps import RoundStep
 from tabletop.rules.registry import Ruleset, register
 
 
@@ -48,11 +44,4 @@ def _profile_problems(state):
 RULESET = register(Ruleset("rank-and-flank", fight=fight, odds=_odds.odds,
                            profile_problems=_profile_problems))
 
-__all__ = ["RULESET", "RoundContext", "add_after_blows", "add_after_round", "add_before_blows",
-           "add_before_plan", "fight"]
-
-# character challenges (character-challenge.txt) plug into the round's hooks
-import tabletop.rules.challenges.rnf_hooks  # noqa: E402,F401
-
-# the events in words (describe / the frames' captions)
-import tabletop.rules.rank_and_flank.wording  # noqa: E402,F401
+__all__ = ["RULESET", "RoundContext", "RoundStep", "fight", "round_steps"]

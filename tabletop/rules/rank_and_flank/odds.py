@@ -12,20 +12,22 @@ than ``max_paths`` histories it falls back to a Monte Carlo estimate over
 ``runs`` seeded runs (``tabletop.rules.dice.monte_carlo``) and says so, with
 the standard error of each figure.
 
-The round is the fight's own: ``phase.open_round`` runs the ``BEFORE_PLAN``
-hooks first (with ``[rules] challenges = "character"``: a challenge is
-issued, accepted or refused, character-challenge.txt ¶1-¶5, its questions
-answered by the map's ``[[decisions]]`` then the default policy, exactly as
-``tabletop fight`` answers them), then ``plan_round`` (the ``BEFORE_BLOWS``
-hooks: the duellists attack only each other, a disgraced character not at
-all) and ``resolve_round`` (the ``AFTER_BLOWS`` hooks: the duellists' blows,
-their capped overkill in the combat score, ¶6).  A challenge's blows branch
-on the distribution of the wounds each duellist inflicts (``chance``); the
-hooks that add chance nodes say how many (``add_branch_estimate``) so the
-exact-or-sampled choice still counts histories.  With a challenge the
-result also holds ``challenge`` (who fights, or who retired in disgrace) and,
-when two characters fight, ``challenge_slain`` {model: p} and
-``challenge_overkill`` {player: p that overkill adds to its score}.
+The round is the fight's own, from the same table of rows
+(``round.round_steps``): ``phase.open_round`` runs the ``OPEN`` rows first
+(with ``[rules] challenges = "character"``: a challenge is issued, accepted
+or refused, character-challenge.txt ¶1-¶5, its questions answered by the
+map's ``[[decisions]]`` then the default policy, exactly as ``tabletop
+fight`` answers them), then ``plan_round`` (the ``PLAN`` rows: who attacks;
+the duellists attack only each other, a disgraced character not at all) and
+``resolve_round`` (the ``BLOWS`` rows: the roll groups, then the duellists'
+blows and their capped overkill in the combat score, ¶6).  A challenge's
+blows branch on the distribution of the wounds each duellist inflicts
+(``chance``); every ``BLOWS`` row says how many outcomes its chances add
+(``RoundStep.branches``) so the exact-or-sampled choice still counts
+histories.  With a challenge the result also holds ``challenge`` (who
+fights, or who retired in disgrace) and, when two characters fight,
+``challenge_slain`` {model: p} and ``challenge_overkill`` {player: p that
+overkill adds to its score}.
 """
 
 from __future__ import annotations
@@ -44,21 +46,11 @@ from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import Dice, monte_carlo
 from tabletop.rules.events import EventLog
 from tabletop.rules.rank_and_flank.phase import open_round
-from tabletop.rules.rank_and_flank.round import RoundContext, plan_round, resolve_round, roll_groups
+from tabletop.rules.rank_and_flank.round import RoundContext, plan_round, resolve_round, round_steps
+from tabletop.rules.rank_and_flank.steps import BLOWS, in_stage
 
 MAX_PATHS = 100_000
 RUNS = 10_000
-
-BRANCH_ESTIMATES: list[Callable[[RoundContext], int]] = []
-
-
-def add_branch_estimate(fn: Callable[[RoundContext], int]) -> Callable[[RoundContext], int]:
-    """Register ``fn(ctx) -> int``: how many branches a hook's own chance nodes add to one
-    history of the planned round (1 when none); ``histories_estimate`` multiplies them in."""
-    if fn not in BRANCH_ESTIMATES:
-        BRANCH_ESTIMATES.append(fn)
-    return fn
-
 
 @lru_cache(maxsize=4096)
 def _binomial(n: int, p: Fraction) -> tuple[tuple[int, Fraction], ...]:
@@ -145,29 +137,29 @@ def enumerate_pools(fn: Callable[[Dice], Any], max_paths: int = MAX_PATHS) -> tu
         prefix = used[:k] + [used[k] + 1]
 
 
-def histories_estimate(ctx) -> int:
-    """A rough count of exact histories: one branch per possible count of
-    wounding attacks in each roll group, times the hooks' own branches
-    (``add_branch_estimate``: a challenge's blows), times one break test (36 faces)."""
+def histories_estimate(ctx: RoundContext) -> int:
+    """A rough count of exact histories of the planned round ``ctx``: the product of the
+    branches of its ``BLOWS`` rows (``RoundStep.branches``: one per possible count of
+    wounding attacks in each roll group; a challenge's blows), times one break test (36
+    faces)."""
     n = 36
-    for members in roll_groups(ctx).values():
-        n *= sum(a.dice for a in members) + 1
-    for est in BRANCH_ESTIMATES:
-        n *= max(1, est(ctx))
+    for row in in_stage(ctx.steps, BLOWS):
+        if row.branches is not None:
+            n *= max(1, row.branches(ctx))
     return n
 
 
 class _NoChance(Dice):
-    """Dice for the hooks run before the round is planned: the odds plan that round once, so
-    a hook that rolled there could not be branched on; it is an error, not a silent fixed roll."""
+    """Dice for the ``OPEN`` rows run before the round is planned: the odds plan that round once, so
+    a row that rolled there could not be branched on; it is an error, not a silent fixed roll."""
 
     def _face(self, sides: int) -> int:
-        raise RuntimeError("a hook rolled dice before the round was planned: the odds cannot "
+        raise RuntimeError("a round step rolled dice before the round was planned: the odds cannot "
                            "branch there (rank_and_flank.odds)")
 
 
 def _challenge_facts(log: EventLog) -> dict[str, Any] | None:
-    """Who fights the round's character challenge, read from the events the hooks emitted
+    """Who fights the round's character challenge, read from the events the OPEN rows emitted
     (``challenge_issued``/``_accepted``/``_refused``/``_continues``, ``cannot_refuse``); None
     when no challenge was issued or goes on."""
     ev: dict[str, dict] = {}
@@ -200,16 +192,17 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int = MA
         breaks}, ``breaks`` {unit: p}, and for Monte Carlo ``se`` with the
         standard error of each of those figures.
     """
-    log = EventLog()                       # the hooks' events; read for ``challenge``, then dropped
+    log = EventLog()                       # the OPEN rows' events; read for ``challenge``, then dropped
     decisions = Decisions(state.decisions, log)
-    start, geo, live = open_round(state, list(units), _NoChance(), decisions, log)
-    ctx = plan_round(start, geo, live, decisions)
+    steps = round_steps(state.rules)
+    start, geo, live = open_round(state, list(units), _NoChance(), decisions, log, steps)
+    ctx = plan_round(start, geo, live, decisions, steps=steps)
     players = ctx.players()
     pair = ctx.extra.get("challenge")
     base_extra = list(ctx.score_extra)
 
     def run(d: Dice):
-        # a fresh context per history: the AFTER_BLOWS hooks roll with ``ctx.dice`` and append
+        # a fresh context per history: the BLOWS rows roll with the history's dice and append
         # to ``score_extra``; ``extra`` (roll-group caches) is shared
         c = replace(ctx, dice=d, score_extra=list(base_extra))
         c.extra.pop("challenge_result", None)

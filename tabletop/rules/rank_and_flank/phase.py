@@ -30,13 +30,8 @@ from tabletop.rules.rank_and_flank.breaks import break_test
 from tabletop.rules.rank_and_flank.close_up import close_up_all
 from tabletop.rules.rank_and_flank.draw import attacks_draw, units_draw
 from tabletop.rules.rank_and_flank.flee import flee, surrounded_for_flight, turn_to_face_all
-from tabletop.rules.rank_and_flank.round import (
-    AFTER_ROUND,
-    BEFORE_PLAN,
-    RoundContext,
-    plan_round,
-    resolve_round,
-)
+from tabletop.rules.rank_and_flank.round import RoundContext, plan_round, resolve_round, round_steps
+from tabletop.rules.rank_and_flank.steps import CLOSE, OPEN, RoundStep, in_stage
 from tabletop.rules.rank_and_flank.wounds import allocate
 from tabletop.rules.registry import Resolution
 
@@ -87,20 +82,23 @@ def _summary(ctx: RoundContext, unit: str) -> dict:
 
 
 def open_round(state: Battlefield, units: list[str], dice: Dice, decisions: Decisions,
-               log: EventLog) -> tuple[Battlefield, Geometry, list[str]]:
+               log: EventLog, steps: tuple[RoundStep, ...] | None = None
+               ) -> tuple[Battlefield, Geometry, list[str]]:
     """The table a round of one engagement is planned on: ``(state, geometry, units)``.
 
     ``units`` keeps the engagement's units that still have models; then the
-    ``BEFORE_PLAN`` hooks run in order (character challenges: issue, accept
-    or refuse, character-challenge.txt ¶1-¶5, which may move models), each
-    answering its questions from ``decisions`` and emitting into ``log``.
-    The fight (``fight_engagement``) and the odds (``odds.engagement_odds``)
-    both start here, so the odds plan the same round the fight plans.
+    ``OPEN`` rows of ``steps`` (None: ``round_steps(state.rules)``) run in
+    order (with ``challenges = "character"``: issue, accept or refuse,
+    character-challenge.txt ¶1-¶5, which may move models), each answering its
+    questions from ``decisions`` and emitting into ``log``.  The fight
+    (``fight_engagement``) and the odds (``odds.engagement_odds``) both start
+    here, so the odds plan the same round the fight plans.
     """
+    steps = round_steps(state.rules) if steps is None else steps
     geo = snapshot(state)
     units = [u for u in units if geo.unit_models(u)]
-    for hook in BEFORE_PLAN:              # e.g. character challenges (may move models)
-        after = hook(state, units, dice, decisions, log)
+    for row in in_stage(steps, OPEN):     # e.g. a character challenge (may move models)
+        after = row.run(state, units, dice, decisions, log)
         if after is not state:
             state, geo = after, snapshot(after)
     return state, geo, units
@@ -108,9 +106,13 @@ def open_round(state: Battlefield, units: list[str], dice: Dice, decisions: Deci
 
 def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions: Decisions,
                      log: EventLog, index: int = 1, of: int = 1) -> Battlefield:
-    """One round of one engagement; returns the state after it (see module docstring)."""
-    state, geo, units = open_round(state, units, dice, decisions, log)
-    ctx = plan_round(state, geo, units, decisions, log, dice)
+    """One round of one engagement; returns the state after it (see module docstring).
+
+    The round's rows are ``round_steps(state.rules)``, chosen once for the round.
+    """
+    steps = round_steps(state.rules)
+    state, geo, units = open_round(state, units, dice, decisions, log, steps)
+    ctx = plan_round(state, geo, units, decisions, log, dice, steps)
     head = f"Engagement {index} of {of} ({' v '.join(units)})"
     log.emit("engagement", C.ENGAGEMENTS, index=index, of=of, units=units,
              first_round=ctx.first_round)
@@ -215,8 +217,8 @@ def fight_engagement(state: Battlefield, units: list[str], dice: Dice, decisions
                  C.TURN_TO_FACE, state, focus=focus,
                  rnf_units=units_draw(state, geo4, [x for x in units if geo4.unit_models(x)]),
                  rnf_turn=turns, **({"ghosts": ghosts} if ghosts else {}))
-    for hook in AFTER_ROUND:
-        state = hook(state, units, log)
+    for row in in_stage(steps, CLOSE):    # e.g. a character challenge goes on or ends
+        state = row.run(state, units, log)
     charged = [u for u in units if state.has_unit(u) and state.unit(u).charged]
     if charged:
         for u in charged:

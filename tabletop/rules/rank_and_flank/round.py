@@ -1,4 +1,4 @@
-"""One round of one engagement: plan, hooks, blows, casualties, score, break tests.
+"""One round of one engagement: its table of rows (plan, blows), casualties, score, break tests.
 
 rank-and-flank-combat.txt "Engagements": every unit attacks at the same
 time (attack rolls, then damage saves); casualties are removed only after
@@ -14,7 +14,7 @@ random dice.
 Contact facts are those of the round: which side each enemy touches, the
 flank and rear bonuses, disrupted (and so the rank bonus) and surrounded are
 read from ``ctx.sides``, the one snapshot of the contacts taken when the blows
-are struck (after the BEFORE_PLAN hooks, before any removal), never from the
+are struck (after the ``OPEN`` rows, before any removal), never from the
 contacts left once casualties are removed.  Ranks themselves are counted from
 the models left (``forms_after``).
 
@@ -25,23 +25,24 @@ groups in the order front, lance, flank, support, then commanders and duels
 its attack rolls, any re-rolls, then the target's damage saves and any
 re-rolls; then the losing units' break tests (or crumbles) in engagement order.
 
-Hooks (for character challenges): ``BEFORE_BLOWS`` functions are called with
-the ``RoundContext`` after the round is planned (after impact hits, of which
-this text has none) and before any blow is struck; ``AFTER_BLOWS`` with the
-context and the ``Blows`` before casualties are worked out.  A hook may edit
-``ctx.attacks`` (e.g. point two characters at each other with
-``target_model``), add ``ctx.duels``, put models in ``ctx.excluded`` (they do
-not attack), put models in ``ctx.protected`` (no wound from a unit's pool
-reaches them: character-challenge.txt ¶5) and append combat score items to
-``ctx.score_extra``.  ``BEFORE_PLAN`` functions ``(state, units, dice,
-decisions, log) -> state`` run in ``fight.fight_engagement`` before the round
-is planned (issuing a challenge may move models); ``AFTER_ROUND`` functions
-``(state, units, log) -> state`` run once the round is over.
+The round as a table of rows (``steps.RoundStep``): ``round_steps(rules)``
+composes it for a map - this ruleset's ``BASE_ROUND_STEPS`` (``who_attacks``
+in the ``PLAN`` stage, ``strike`` in the ``BLOWS`` stage), and with
+``[rules] challenges = "character"`` the character challenge's rows
+(``challenges.character_steps.CHARACTER_ROUND_STEPS``): issue the challenge
+(``OPEN``), point the duellists at each other (``PLAN``, after
+``who_attacks``), their blows (``BLOWS``, after ``strike``) and carry the
+challenge on (``CLOSE``).  A ``PLAN`` row may edit ``ctx.attacks`` (e.g.
+point two characters at each other with ``target_model``), ``ctx.duels``,
+put models in ``ctx.excluded`` (they do not attack) or ``ctx.protected`` (no
+wound from a unit's pool reaches them: character-challenge.txt ¶5) and
+append combat score items to ``ctx.score_extra``.  The table is chosen once
+per round (``plan_round`` keeps it on ``ctx.steps``), never registered at
+import time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,41 +59,10 @@ from tabletop.rules.rank_and_flank.breaks import BreakResult, break_test
 from tabletop.rules.rank_and_flank.commanders import plan_commanders
 from tabletop.rules.rank_and_flank.rolls import hit_spec, save_spec, strike
 from tabletop.rules.rank_and_flank.score import Score, combat_score
+from tabletop.rules.rank_and_flank.steps import BLOWS, PLAN, RoundStep, in_stage
 from tabletop.rules.rank_and_flank.wounds import Casualties, allocate
 
-BEFORE_PLAN: list[Callable[..., Battlefield]] = []
-AFTER_ROUND: list[Callable[..., Battlefield]] = []
-BEFORE_BLOWS: list[Callable[[RoundContext], None]] = []
-AFTER_BLOWS: list[Callable[[RoundContext, Blows], None]] = []
 KIND_ORDER = {"front": 0, "lance": 1, "flank": 2, "support": 3, "commander": 4, "duel": 5}
-
-
-def add_before_blows(fn: Callable[[RoundContext], None]) -> Callable[[RoundContext], None]:
-    """Register a hook run after planning and before blows (see module docstring)."""
-    if fn not in BEFORE_BLOWS:
-        BEFORE_BLOWS.append(fn)
-    return fn
-
-
-def add_before_plan(fn: Callable[..., Battlefield]) -> Callable[..., Battlefield]:
-    """Register a hook run before the round is planned (see module docstring)."""
-    if fn not in BEFORE_PLAN:
-        BEFORE_PLAN.append(fn)
-    return fn
-
-
-def add_after_round(fn: Callable[..., Battlefield]) -> Callable[..., Battlefield]:
-    """Register a hook run once the round is over (see module docstring)."""
-    if fn not in AFTER_ROUND:
-        AFTER_ROUND.append(fn)
-    return fn
-
-
-def add_after_blows(fn: Callable[[RoundContext, Blows], None]) -> Callable[..., None]:
-    """Register a hook run after blows, before casualties."""
-    if fn not in AFTER_BLOWS:
-        AFTER_BLOWS.append(fn)
-    return fn
 
 
 @dataclass
@@ -103,7 +73,8 @@ class RoundContext:
     geometry at the start of the round; ``attacks`` who attacks whom with how
     many dice; ``duels`` pairs of commander model ids; ``excluded`` models
     that do not attack; ``score_extra`` extra combat score items
-    ``{player, unit, source, score, rule}``; ``notes`` why models do not attack.
+    ``{player, unit, source, score, rule}``; ``notes`` why models do not attack;
+    ``steps`` the round's table of rows (``round_steps``), chosen when it is planned.
     """
 
     state: Battlefield
@@ -122,6 +93,7 @@ class RoundContext:
     protected: set[str] = field(default_factory=set)
     score_extra: list[dict] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    steps: tuple[RoundStep, ...] = ()
 
     def players(self) -> list[str]:
         out: list[str] = []
@@ -170,26 +142,41 @@ class RoundOutcome:
 
 
 def plan_round(state: Battlefield, geo: Geometry, units: list[str], decisions: Decisions,
-               log: EventLog | None = None, dice: Dice | None = None) -> RoundContext:
-    """Who attacks, commanders and duels, then the BEFORE_BLOWS hooks."""
+               log: EventLog | None = None, dice: Dice | None = None,
+               steps: tuple[RoundStep, ...] | None = None) -> RoundContext:
+    """The round of the engagement ``units`` planned on ``state`` (``geo`` its snapshot):
+    the ``PLAN`` rows of ``steps`` (None: ``round_steps(state.rules)``) run in order on a
+    fresh ``RoundContext`` - who attacks, commanders and duels (``who_attacks``), then
+    any challenge's rows.  The table is kept on ``ctx.steps`` for the blows.
+
+    Raises
+    ------
+    MapValidationError
+        When a unit lacks a stat the rules read (``profiles.check_profiles``).
+    """
     P.check_profiles(state, units)
+    steps = round_steps(state.rules) if steps is None else tuple(steps)
     state = P.Indexed(state)
-    first = first_round(state, units)
-    attacks: list[Attack] = []
-    notes: list[str] = []
-    for u in units:
-        a, n = plan_unit(state, geo, u, first)
-        attacks += a
-        notes += n
-    ca, duels, cn = plan_commanders(state, geo, units, first, decisions)
-    attacks += ca
-    notes += cn
     ctx = RoundContext(state, geo, units, {u: geo.formation(u) for u in units},
-                       {u: geo.sides(u) for u in units}, first, attacks, duels, notes,
-                       decisions, log, dice)
-    for hook in BEFORE_BLOWS:
-        hook(ctx)
+                       {u: geo.sides(u) for u in units}, first_round(state, units), [], [], [],
+                       decisions, log, dice, steps=steps)
+    for row in in_stage(steps, PLAN):
+        row.run(ctx)
     return ctx
+
+
+def plan_attacks(ctx: RoundContext) -> None:
+    """Row ``who_attacks`` (rank-and-flank-combat.txt "Who attacks"; "Commanders"): every
+    unit's attacks by the side it fights from (``attacks.plan_unit``), then commanders and
+    duels (``commanders.plan_commanders``, which may ask ``ctx.decisions``)."""
+    for u in ctx.units:
+        a, n = plan_unit(ctx.state, ctx.geo, u, ctx.first_round)
+        ctx.attacks += a
+        ctx.notes += n
+    ca, duels, cn = plan_commanders(ctx.state, ctx.geo, ctx.units, ctx.first_round, ctx.decisions)
+    ctx.attacks += ca
+    ctx.duels += duels
+    ctx.notes += cn
 
 
 def attack_specs(state: Battlefield, attacker, defender, first_round: bool) -> tuple:
@@ -252,11 +239,21 @@ def _group_facts(ctx: RoundContext, key: tuple, members: list[Attack]) -> dict:
 
 
 def strike_all(ctx: RoundContext, dice: Dice) -> Blows:
-    """Every attack of the round, simultaneously: rolls grouped by attacker
-    unit, target and profile (see the module docstring for the order)."""
+    """Every blow of the round, simultaneously: the ``BLOWS`` rows of ``ctx.steps`` in
+    order with ``dice`` (``strike``: the roll groups, see the module docstring for the
+    order; then any challenge's blows).  Nothing is removed here."""
     blows = Blows()
     if ctx.dice is None:
-        ctx.dice = dice            # the AFTER_BLOWS hooks roll with the round's dice
+        ctx.dice = dice            # rows that roll later read the round's dice from the context
+    for row in in_stage(ctx.steps, BLOWS):
+        row.run(ctx, blows, dice)
+    return blows
+
+
+def strike_groups(ctx: RoundContext, blows: Blows, dice: Dice) -> None:
+    """Row ``strike`` (rank-and-flank-combat.txt "Engagements", "Lethal Strikes"): each roll
+    group's attack rolls and damage saves; its wounds go to the target unit's pool (or
+    straight to a commander in a duel) and count as caused by the attacking unit."""
     groups = roll_groups(ctx)
     facts = ctx.extra.get("_group_facts")
     if facts is None or facts[0] is not groups:
@@ -277,9 +274,38 @@ def strike_all(ctx: RoundContext, dice: Dice) -> Blows:
         blows.groups.append(g)
         if ctx.log is not None:
             ctx.log.emit("blows", g["rule"], **{k: v for k, v in g.items() if k != "rule"})
-    for hook in AFTER_BLOWS:
-        hook(ctx, blows)
-    return blows
+
+
+def group_branches(ctx: RoundContext) -> int:
+    """For the exact odds' count of histories: ``strike`` branches once per roll group on
+    how many of its attacks wound (0..n), so the product of (dice + 1) over the groups."""
+    n = 1
+    for members in roll_groups(ctx).values():
+        n *= sum(a.dice for a in members) + 1
+    return n
+
+
+BASE_ROUND_STEPS: tuple[RoundStep, ...] = (
+    RoundStep("who_attacks", PLAN, "Who attacks", C.WHO_ATTACKS, plan_attacks),
+    RoundStep("strike", BLOWS, "Blows struck simultaneously", C.SIMULTANEOUS, strike_groups,
+              branches=group_branches),
+)
+"""The rank-and-flank round's own rows (every map)."""
+
+
+def round_steps(rules) -> tuple[RoundStep, ...]:
+    """The round's table of rows for a map whose ``[rules]`` are ``rules`` (a ``RulesConfig``).
+
+    ``BASE_ROUND_STEPS``, and only when ``rules.challenges == "character"`` the character
+    challenge's rows (``challenges.character_steps.CHARACTER_ROUND_STEPS``,
+    character-challenge.txt ¶1-¶7), each after the base row of its stage.  The same
+    ``rules`` always gives an equal table, whatever was imported before.
+    """
+    if rules.challenges != "character":
+        return BASE_ROUND_STEPS
+    # imported here: the challenge rows read this package's clauses and roll code
+    from tabletop.rules.challenges.character_steps import CHARACTER_ROUND_STEPS
+    return BASE_ROUND_STEPS + CHARACTER_ROUND_STEPS
 
 
 def casualties(ctx: RoundContext, blows: Blows) -> tuple[dict[str, Casualties], dict[str, set[str]]]:

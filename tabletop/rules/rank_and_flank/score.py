@@ -89,7 +89,7 @@ def combat_score(state: Battlefield, units: list[str], forms: dict[str, UnitForm
     disrupted come from them; ``forms`` and ``alive`` the formations and
     living models once casualties are removed (ranks are counted from the
     models left); ``caused`` wounds caused per attacking unit; ``extra`` more
-    items (challenge hooks) of the same shape as the breakdown.  A unit with
+    items (a challenge's rows) of the same shape as the breakdown.  A unit with
     no model left scores only its wounds caused.
     """
     players = []

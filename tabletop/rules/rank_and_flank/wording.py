@@ -1,8 +1,7 @@
 """The rank-and-flank events in words: one sentence each, for the frames' captions and the CLI.
 
-Registered with ``tabletop.rules.describe.register_describer`` on import (the
-ruleset's package imports this module), so ``describe(event)`` reads them
-everywhere; ``tabletop/cli/rnf_event_text.py`` lays the same sentences out
+``SENTENCES`` is read by ``tabletop.rules.describe.describers()`` (the one
+table of wordings), so ``describe(event)`` reads them everywhere; ``tabletop/cli/rnf_event_text.py`` lays the same sentences out
 for a terminal (an indent, the clause, the score's breakdown one item a
 line).  Sentences carry no clause: ``describe(ev, with_rule=True)`` adds it.
 The Fight phase's wordings of ``roll``, ``removed``, ``wounded`` and
@@ -13,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tabletop.rules.describe import id_list, plural, register_describer
+from tabletop.rules.describe import id_list, plural
 from tabletop.rules.events import Event
 
 SIDE_NAMES = {"left": "left flank", "right": "right flank"}
@@ -131,7 +130,4 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "break_test": break_test, "fled": fled, "turned_to_face": turned_to_face,
     "turn_blocked": turn_blocked, "charge_over": charge_over, "no_engagements": _text,
 }
-"""The rank-and-flank event types and their sentences (registered as describers)."""
-
-for _type, _fn in SENTENCES.items():
-    register_describer(_type, _fn)
+"""The rank-and-flank event types and their sentences (``describe.describers`` reads them)."""

@@ -1,60 +1,52 @@
-"""Character challenges wired into the rank-and-flank round (``rank_and_flank.round`` hooks).
+"""Character challenges as rows of the rank-and-flank round (``rank_and_flank.steps``).
 
-Only with ``[rules] challenges = "character"``; every hook returns at once otherwise.
+``CHARACTER_ROUND_STEPS`` are the rows ``rank_and_flank.round.round_steps``
+adds to the round's table only when the map's ``[rules] challenges`` is
+``"character"``; a map without it has none of them (nothing here is
+registered at import time, and no row checks the option).  Each row, by stage:
 
-- before the round is planned (``add_before_plan``): a ``disgraced`` status
-  read from the map is from an earlier turn and is cleared
-  (``character.end_disgrace``); then ``character.challenge_step``
-  - a challenge is issued "at the start of a round of close combat, before any
-  blows are struck but after Impact Hits" (¶1; this combat text has no Impact
-  Hits), and refusing or accepting may move models, so the round is planned on
-  the table after it.
-- before blows (``add_before_blows``): the automatic commander duel is replaced
-  (its commanders fight their enemy unit as unpaired commanders do); a model
-  that retired in disgrace does not attack (¶3); the two duellists make no
-  attack on the troops and no wound of a unit's pool reaches them (¶5: they
-  ``excluded`` and ``protected``).
-- after blows (``add_after_blows``): the duellists strike each other
-  (``character.resolve_blows``; dice after every other group's); their wounds
-  go to ``blows.duel`` (removed with the round's casualties) and each side's
-  combat score from the challenge (capped overkill, ¶6) to ``ctx.score_extra``
-  as a "challenge" item.  Breath Weapons, Impact Hits and Stomps are not
-  modelled by this combat text, so nothing of theirs is redirected.
-- for the odds (``rank_and_flank.odds.add_branch_estimate``): how many branches the
-  duellists' blows add to one history (``duel_branches``).
-- after the round (``add_after_round``): ``character.clear_finished``, and the
-  refusal's ``disgraced`` status is cleared (``character.DISGRACE_LASTS``: its
-  round and its turn are over; the End phase follows), so ``-o`` never writes it.
+- ``OPEN`` ``challenge`` (``issue``): a ``disgraced`` status read from the map
+  is from an earlier turn and is cleared (``character.end_disgrace``); then
+  ``character.challenge_step`` - a challenge is issued "at the start of a
+  round of close combat, before any blows are struck but after Impact Hits"
+  (¶1; this combat text has no Impact Hits), and refusing or accepting may
+  move models, so the round is planned on the table after it.
+- ``PLAN`` ``challenge_targets`` (``direct``, after ``who_attacks``): the
+  automatic commander duel is replaced (its commanders fight their enemy unit
+  as unpaired commanders do); a model that retired in disgrace does not
+  attack (¶3); the two duellists make no attack on the troops and no wound of
+  a unit's pool reaches them (¶5: they are ``excluded`` and ``protected``).
+- ``BLOWS`` ``challenge_blows`` (``strike_each_other``, after ``strike``): the
+  duellists strike each other (``character.resolve_blows``; dice after every
+  other group's); their wounds go to ``blows.duel`` (removed with the round's
+  casualties) and each side's combat score from the challenge (capped
+  overkill, ¶6) to ``ctx.score_extra`` as a "challenge" item.  Breath
+  Weapons, Impact Hits and Stomps are not modelled by this combat text, so
+  nothing of theirs is redirected.  Its ``branches`` (``duel_branches``) is
+  how many outcomes the duellists' blows add to one history of the odds.
+- ``CLOSE`` ``challenge_carry_on`` (``carry_on``): ``character.clear_finished``,
+  and the refusal's ``disgraced`` status is cleared (``character.DISGRACE_LASTS``:
+  its round and its turn are over; the End phase follows), so ``-o`` never
+  writes it.
 
-``rank_and_flank/__init__`` imports this module once its own modules are
-loaded; ``character`` (which reads the rank-and-flank roll code) is imported
-when a hook first runs, so either package may be imported first.
+``character`` and ``character_duel`` (which read the rank-and-flank roll code)
+are imported when a row first runs, so either package may be imported first.
 """
 
 from __future__ import annotations
 
 from tabletop.rules.challenges.characters import DISGRACED
 from tabletop.rules.rank_and_flank import clauses as C
-from tabletop.rules.rank_and_flank.odds import add_branch_estimate
-from tabletop.rules.rank_and_flank.round import (
-    add_after_blows,
-    add_after_round,
-    add_before_blows,
-    add_before_plan,
-)
+from tabletop.rules.rank_and_flank.steps import BLOWS, CLOSE, OPEN, PLAN, RoundStep
+
+__all__ = ["CHARACTER_ROUND_STEPS", "carry_on", "direct", "duel_branches", "issue",
+           "strike_each_other"]
 
 RULE_REPLACES_DUEL = "character-challenge.txt (option challenges = \"character\" replaces the commander duel)"
 
 
-def _on(state) -> bool:
-    return state.rules.challenges == "character"
-
-
-@add_before_plan
 def issue(state, units, dice, decisions, log):
-    """¶1-¶5: issue, accept or refuse; the state after any move."""
-    if not _on(state):
-        return state
+    """Row ``challenge`` (¶1-¶5): issue, accept or refuse; the state after any move."""
     from tabletop.rules.challenges.character import challenge_step, clear_finished, end_disgrace
     state = end_disgrace(state, units, log, why="read from the map: refused in an earlier turn, "
                                                 "whose End phase is over")
@@ -63,11 +55,8 @@ def issue(state, units, dice, decisions, log):
     return state
 
 
-@add_before_blows
 def direct(ctx) -> None:
-    """Who attacks whom once a challenge is on (see module docstring)."""
-    if not _on(ctx.state):
-        return
+    """Row ``challenge_targets``: who attacks whom once a challenge is on (see module docstring)."""
     from tabletop.rules.challenges.character import RULE_FIGHT, RULE_REFUSE, pair_in
     for a in ctx.attacks:
         if a.kind == "duel":
@@ -91,16 +80,16 @@ def direct(ctx) -> None:
                      f"and nobody else attacks them ({RULE_FIGHT})")
 
 
-@add_after_blows
-def strike_each_other(ctx, blows) -> None:
-    """The duellists' blows, their wounds and their combat score items (¶5-¶6)."""
+def strike_each_other(ctx, blows, dice) -> None:
+    """Row ``challenge_blows``: the duellists' blows with ``dice``, their wounds and their
+    combat score items (¶5-¶6); nothing when no two characters fight this round."""
     pair = ctx.extra.get("challenge")
-    if not pair or ctx.dice is None:
+    if not pair:
         return
     from tabletop.rules.challenges.character import resolve_blows
     from tabletop.rules.challenges.character_duel import RULE_OVERKILL
     state = ctx.state
-    res = resolve_blows(state, pair, ctx.dice, ctx.log, ctx.first_round, _fighters(ctx, pair))
+    res = resolve_blows(state, pair, dice, ctx.log, ctx.first_round, _fighters(ctx, pair))
     for att, bl in res.blows.items():
         victim = pair[1] if att == pair[0] else pair[0]
         blows.duel[victim] = blows.duel.get(victim, 0) + bl.inflicted
@@ -143,7 +132,6 @@ def _fighters(ctx, pair):
     return got[1]
 
 
-@add_branch_estimate
 def duel_branches(ctx) -> int:
     """For the odds' count of histories: the exact odds branch once on the wounds each duellist
     inflicts (``character_duel.strike`` with ``chance`` dice), so the product of the two
@@ -156,12 +144,24 @@ def duel_branches(ctx) -> int:
     return len(inflicted_distribution(a, b)) * len(inflicted_distribution(b, a))
 
 
-@add_after_round
 def carry_on(state, units, log):
-    """¶7: a challenge both survived goes on; one that ended is cleared."""
-    if not _on(state):
-        return state
+    """Row ``challenge_carry_on`` (¶7): a challenge both survived goes on; one that ended is
+    cleared; the refusal's disgrace ends with its round."""
     from tabletop.rules.challenges.character import clear_finished, end_disgrace
     state = clear_finished(state, units, log)
     return end_disgrace(state, units, log, why="the round of the refusal and its turn are over "
                                                "(the End phase follows the combat phase)")
+
+
+RULE_ISSUE = "character-challenge.txt ¶1-¶5"
+RULE_CARRY_ON = "character-challenge.txt ¶7"
+
+CHARACTER_ROUND_STEPS: tuple[RoundStep, ...] = (
+    RoundStep("challenge", OPEN, "Challenge issued, accepted or refused", RULE_ISSUE, issue),
+    RoundStep("challenge_targets", PLAN, "Duellists attack only each other", RULE_REPLACES_DUEL,
+              direct),
+    RoundStep("challenge_blows", BLOWS, "Challenge: the duellists strike each other",
+              "character-challenge.txt ¶5-¶6", strike_each_other, branches=duel_branches),
+    RoundStep("challenge_carry_on", CLOSE, "Challenge goes on or ends", RULE_CARRY_ON, carry_on),
+)
+"""The character challenge's rows of the round (``challenges = "character"`` only)."""
