@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.bench import benchmarks, snapshot_bench
+import tabletop.bench as bench_pkg
+from tabletop.bench import benchmarks, count_bench, odds_bench, snapshot_bench
 from tabletop.bench.layout import random_battlefield
 from tabletop.board import mapfile
 from tabletop.cli import main
@@ -87,6 +88,9 @@ def test_bench_command_prints_times_and_ratio(capsys):
 
 
 def test_bench_json_and_sampled_naive(capsys, monkeypatch):
+    # every benchmark but odds, which has its own tests below (its cases are fixed maps that
+    # take seconds, whatever --sizes says)
+    monkeypatch.setattr(bench_pkg, "MODULES", [m for m in bench_pkg.MODULES if m != "odds"])
     monkeypatch.setattr(snapshot_bench, "NAIVE_FULL_MAX_PAIRS", 100)
     monkeypatch.setattr(snapshot_bench, "NAIVE_SAMPLE_PAIRS", 50)
     assert main(["bench", "--sizes", "12,30", "--json"]) == 0
@@ -106,3 +110,109 @@ def test_bench_bad_arguments_exit_2(capsys):
     assert len(err) == 1 and "no benchmark 'nope'" in err[0] and "snapshot" in err[0]
     assert main(["bench", "--sizes", "ten"]) == 2
     assert "--sizes" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the odds benchmark
+
+def test_odds_bench_is_listed_with_its_options():
+    bench = benchmarks()["odds"]
+    assert bench.options == ("repeat", "skip_slow")
+    assert [c.name for c in odds_bench.CASES] == ["rnf-5x4", "character-lesson", "gambit-lesson",
+                                                  "layout-60x44"]
+    # issue 9's targets: 100 ms, 1 s, 1 s, 3 s
+    assert [c.target_s for c in odds_bench.CASES] == [0.1, 1.0, 1.0, 3.0]
+    assert [c.slow for c in odds_bench.CASES] == [False, True, True, True]
+
+
+def test_odds_bench_5x4_map_is_two_blocks_front_to_front():
+    state = odds_bench.rnf_5x4_battlefield()
+    geo = snapshot(state)
+    assert [len(u.models) for u in state.units] == [20, 20]      # 5 files x 4 ranks each
+    assert geo.overlaps == [] and geo.off_table == []
+    assert geo.engagements == [["blue", "red"]]
+    # front to front, files mirrored (blue's file 1 faces red's file 5): each of the 5 front
+    # bases touches the one opposite face to face, and each of the 4 neighbouring pairs of
+    # files touches corner to corner both ways: 5 + 2 x 4 = 13 contacts, all red v blue
+    assert len(geo.base_contacts) == 13
+    assert all(a.split("/")[0] != b.split("/")[0] for a, b in geo.base_contacts)
+    assert ("blue/1", "red/5") in geo.base_contacts and ("blue/1", "red/4") in geo.base_contacts
+
+
+def test_odds_bench_runs_the_smallest_case(monkeypatch):
+    """The 5x4 case once (as ``tabletop bench --only odds --skip-slow --repeat 1``), the
+    icepool counts at N = 5 only (skipped with a note when icepool is not installed); a
+    check of the rows and the table, not a timing."""
+    monkeypatch.setattr(count_bench, "SIZES", (5,))
+    lines: list[str] = []
+    rows = odds_bench.run([], 0, lines.append, repeat=1, skip_slow=True)
+    out = "\n".join(lines)
+    case = [r for r in rows if r["benchmark"] == "odds"]
+    assert len(case) == 1
+    r = case[0]
+    assert r["case"] == "rnf-5x4" and r["engine"] == "today's engine" and r["runs"] == 1
+    assert r["models"] == 40 and r["ratio"] == 1.0            # today's engine is its own baseline
+    assert r["method"] == "exact" and r["largest_se"] is None and r["histories"] > 0
+    assert r["target_s"] == 0.1 and r["over_target"] == pytest.approx(r["cpu_s"] / 0.1)
+    assert "today's engine" in out and "target" in out
+    assert f"exact, {r['histories']:,} histories" in out
+    assert "slow cases skipped (--skip-slow): character-lesson, gambit-lesson, layout-60x44" in out
+    assert "runs under 5: medians of 1" in out
+    counts = [r for r in rows if r["benchmark"] == "odds-counts"]
+    if count_bench._icepool() is not None:
+        # successes, failed saves, failed saves as one binomial at N = 5, and the 2D6 test
+        assert [(c["count"].strip(), c["dice"]) for c in counts] == [
+            ("successes (4+, re-roll 1s)", 5), ("failed saves (5+) of the successes", 5),
+            ("the same, own as one binomial", 5), ("2D6 <= Ld, Ld 2..12", 2)]
+        assert all(c["agree"] for c in counts)
+        assert "exactly" in out and "DIFFER" not in out
+    else:
+        assert counts == []
+
+
+def test_count_bench_without_icepool_is_one_note(monkeypatch):
+    monkeypatch.setattr(count_bench, "_icepool", lambda: None)
+    lines: list[str] = []
+    assert count_bench.run(lines.append) == []
+    assert len(lines) == 1 and lines[0].startswith("odds counts: own vs icepool skipped: "
+                                                   "icepool is not installed")
+
+
+def test_todays_method_reads_monte_carlo_and_its_largest_se():
+    # fight-phase, 100 runs: a count of probability 1/2 has SE sqrt(0.25 / 100) = 0.05,
+    # over the unit's p_destroyed_se of 0.01
+    fp = {"challenge_odds": None, "odds": {"method": "monte carlo", "runs": 100, "units": [
+        {"p_destroyed_se": 0.01, "models_removed": {"0": 0.5, "1": 0.5}, "wounds_caused": {"0": 1.0}}]}}
+    m = odds_bench.todays_method(fp)
+    assert (m.exact, m.runs) == (False, 100) and m.largest_se == pytest.approx(0.05)
+    # rank-and-flank: one engagement exact, one Monte Carlo: the largest of its se figures
+    rnf = {"challenge_odds": {"combats": []}, "odds": {"engagements": [
+        {"method": "exact", "histories": 10},
+        {"method": "monte carlo", "runs": 10_000, "se": {"win": {"a": 0.004, "b": 0.005},
+                                                         "tie": 0.003}}]}}
+    m = odds_bench.todays_method(rnf)
+    assert (m.exact, m.runs, m.largest_se) == (False, 10_000, 0.005)
+    assert m.text() == ("Monte Carlo, 10,000 runs (challenge table exact; "
+                        "1 of 2 engagements exact)")
+    exact = odds_bench.todays_method({"challenge_odds": None, "odds": {"engagements": [
+        {"method": "exact", "histories": 7}, {"method": "exact", "histories": 5}]}})
+    assert exact.text() == "exact, 12 histories"
+
+
+def test_own_count_distributions_are_the_hand_worked_ones():
+    from fractions import Fraction as F
+    # one die at 4+ re-rolling 1s: 3/6 + 1/6 x 3/6 = 7/12
+    assert count_bench.own_successes(1) == {0: F(5, 12), 1: F(7, 12)}
+    # two dice: (5/12)^2 = 25/144, 2 x 5/12 x 7/12 = 70/144, (7/12)^2 = 49/144
+    assert count_bench.own_successes(2) == {0: F(25, 144), 1: F(70, 144), 2: F(49, 144)}
+    # one die, then a 5+ save failing on 1-4 (2/3): fails with 7/12 x 2/3 = 7/18
+    assert count_bench.own_failed_saves(1) == {0: F(11, 18), 1: F(7, 18)}
+    assert count_bench.own_failed_pooled(3) == count_bench.own_failed_saves(3)
+    # 2D6 <= 7: 21 of 36 totals; <= 2: 1 of 36; <= 12: all
+    d = count_bench.own_2d6_pass()
+    assert (d[2], d[7], d[12]) == (F(1, 36), F(21, 36), F(1))
+
+
+def test_bench_repeat_under_one_exits_2(capsys):
+    assert main(["bench", "--only", "odds", "--repeat", "0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--repeat" in err[0]

@@ -13,17 +13,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-MODULES = ["snapshot", "pile-in", "window"]
+MODULES = ["snapshot", "pile-in", "window", "odds"]
 
 
 @dataclass(frozen=True)
 class Benchmark:
-    """``run(sizes, seed, out)`` times the benchmark for each model count in ``sizes``,
-    writes its table with ``out`` (one line per call) and returns one dict per size."""
+    """``run(sizes, seed, out, **options)`` times the benchmark for each model count in
+    ``sizes``, writes its table with ``out`` (one line per call) and returns one dict per
+    row.  ``options`` names the ``tabletop bench`` arguments it also takes as keywords
+    (``repeat``, ``skip_slow``), passed only to the benchmarks that name them."""
 
     name: str
     help: str
-    run: Callable[[list[int], int, Callable[[str], None]], list[dict[str, Any]]]
+    run: Callable[..., list[dict[str, Any]]]
+    options: tuple[str, ...] = ()
 
 
 def benchmarks() -> dict[str, Benchmark]:

@@ -1,8 +1,11 @@
-"""``tabletop bench [--sizes 200,1000,5000] [--only NAME] [--seed N] [--json]``.
+"""``tabletop bench [--sizes 200,1000,5000] [--only NAME] [--seed N] [--repeat N] [--skip-slow] [--json]``.
 
 Runs the benchmarks in ``tabletop.bench`` (each prints its time beside a naive
-baseline measured in the same run, and the ratio).  Exit 0; 2 for a bad
-argument (an unknown benchmark, a size that is not a positive whole number).
+baseline measured in the same run, and the ratio; ``odds`` prints today's odds
+engine beside issue 9's targets).  ``--repeat N`` and ``--skip-slow`` are read by the
+benchmarks that take them (``odds``: timed runs per case; leave out the cases that
+take seconds).  Exit 0; 2 for a bad argument (an unknown benchmark, a size that is
+not a positive whole number, a repeat under 1).
 """
 
 from __future__ import annotations
@@ -35,19 +38,24 @@ def run(args) -> int:
                                 f"(benchmarks are {', '.join(available)})")
         names = args.only
     sizes = _sizes(args.sizes)
+    repeat = getattr(args, "repeat", None)
+    if repeat is not None and repeat < 1:
+        raise TabletopError(f"tabletop bench: --repeat: give 1 or more timed runs, got {repeat}")
+    given = {"repeat": repeat, "skip_slow": getattr(args, "skip_slow", False)}
     rows = []
     out = (lambda line: None) if args.json else print
     for k, name in enumerate(names):
         if k:
             out("")
-        rows += available[name].run(sizes, args.seed, out)
+        bench = available[name]
+        rows += bench.run(sizes, args.seed, out, **{k: given[k] for k in bench.options})
     if args.json:
         print_json({"benchmarks": rows})
     return 0
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("bench", help="time the geometry against naive baselines",
+    p = sub.add_parser("bench", help="time the geometry against naive baselines, and the odds",
                        description="Benchmarks: each prints its time beside a naive baseline "
                                    "measured in the same run, and the ratio.")
     p.add_argument("--sizes", default=DEFAULT_SIZES,
@@ -55,5 +63,10 @@ def add_parser(sub) -> None:
     p.add_argument("--only", action="append", metavar="NAME",
                    help="run only this benchmark (repeatable), e.g. snapshot")
     p.add_argument("--seed", type=int, default=0, help="layout and sampling seed (default 0)")
+    p.add_argument("--repeat", type=int, default=None, metavar="N",
+                   help="odds: timed runs per case, the median printed (default 5, "
+                        "3 for the slow cases)")
+    p.add_argument("--skip-slow", action="store_true",
+                   help="odds: leave out the cases that take seconds (the lessons, the 60x44 layout)")
     p.add_argument("--json", action="store_true", help="print the rows as one JSON object")
     p.set_defaults(run=run)
