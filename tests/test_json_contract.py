@@ -11,9 +11,13 @@ in-process through ``tabletop.cli.main``.  Three checks per contract:
   ``NOT_EXERCISED``, each with the reason), so a renamed or dropped
   conditional key fails too.
 
-Keys may be added freely: keys the tables do not list are not checked.  The
+Keys may be added freely: keys the tables do not list are not checked
+(``tools/json_keys.py`` lists the printed keys no table documents).  The
 fight events table is checked the same way per event type: the ``always``
-fields of each type present, every documented type seen in the runs.
+fields of each type present, every documented type seen in the runs.  The
+small maps here print what the shipped maps never do: weapon abilities and
+Feel No Pain, no legal pile-in, a refused gambit challenge, closing back up
+(rank-and-flank), a tied charge arc, exact odds with a character challenge.
 
 ``jsonschema`` is not installed in the project's environment, so the check is
 this small reader of the tables rather than JSON Schema files (no new dependency).
@@ -28,7 +32,10 @@ from pathlib import Path
 
 import pytest
 from fightkit import HEADER, unit
+from rnf_maps import B25, rnf_map
+from rnf_maps import unit as rnf_unit
 
+from tabletop.board.mapfile import save
 from tabletop.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -208,12 +215,68 @@ models = [[11.259843, 10], [12.5, 12], [13.0, 12]]
 """
 
 
+# fight-phase weapon abilities (issue 8 item 4): R/1 (12 attacks, Lethal Hits, Sustained Hits 1,
+# Devastating Wounds dealt as mortal wounds, and a rules word the attacks do not read) against
+# B/1 (W 20, Feel No Pain 5+).  At seed 1 every counter of attacks_resolved is above 0.
+ABILITIES = HEADER.format(rules='[rules]\ndevastating_wounds = "mortal"') + """
+[[units]]
+id = "R"
+player = "red"
+base = "32mm"
+charged = true
+profile = { T = 4, Sv = 3, W = 2 }
+weapons = [{ name = "Blade", A = 12, WS = 3, S = 4, AP = 0, D = 1, rules = ["Lethal Hits", "Sustained Hits 1", "Devastating Wounds", "Jazz Hands"] }]
+models = [[10, 10]]
+
+[[units]]
+id = "B"
+player = "blue"
+base = "32mm"
+profile = { T = 4, Sv = 3, W = 20, FNP = 5 }
+weapons = [{ name = "Claw", A = 1, WS = 3, S = 4, AP = 0, D = 1 }]
+models = [[11.26, 10]]
+"""
+
+# no legal pile-in whatever the targets (tests/test_rules_fight_targets.py NOTHING): r/1 at
+# (20, 20), x/1 4.5" and y/1 4.7" away: 3" of move engages neither.  The default policy tries
+# x + y, x, y; pile-in exits 1 with each clause broken, and the fight's no_move names them.
+NOTHING = HEADER.format(rules='[rules]\nedition = "10th"') + """
+[[units]]
+id = "r"
+player = "red"
+base = "25.4mm"
+charged = true
+profile = { T = 4, Sv = 6, W = 1 }
+weapons = []
+models = [[20, 20]]
+
+[[units]]
+id = "x"
+player = "blue"
+base = "25.4mm"
+profile = { T = 4, Sv = 6, W = 1 }
+weapons = []
+models = [[14.5, 20]]
+
+[[units]]
+id = "y"
+player = "blue"
+base = "25.4mm"
+profile = { T = 4, Sv = 6, W = 1 }
+weapons = []
+models = [[25.7, 20]]
+"""
+
+
 def test_check(write_map, capsys):
     c = Contract("check")
     c.check(run_json(capsys, "check", shipped("lesson-pile-in.toml"), "--json"), "lesson-pile-in")
     c.check(run_json(capsys, "check", shipped("ca-layout-1-hammer-and-anvil.toml"), "--json",
                      "--layout", shipped("ca-layout-2-crucible-of-battle.toml"), code=1), "layout")
     c.check(run_json(capsys, "check", write_map(SMALL), "--json", code=1), "small")
+    d = run_json(capsys, "check", write_map(ABILITIES, "abilities.toml"), "--json", code=1)
+    c.check(d, "abilities")
+    assert any("unknown rule word 'Jazz Hands'" in w for w in d["warnings"])
     c.assert_covered()
 
 
@@ -224,7 +287,7 @@ def test_measure(capsys):
     c.assert_covered()
 
 
-def test_pile_in_and_consolidate(tmp_path, capsys):
+def test_pile_in_and_consolidate(write_map, tmp_path, capsys):
     c = Contract("move")
     lesson, layout = shipped("lesson-pile-in.toml"), shipped("ca-layout-1-hammer-and-anvil.toml")
     c.check(run_json(capsys, "pile-in", lesson, "intercessors", "--json",
@@ -233,9 +296,14 @@ def test_pile_in_and_consolidate(tmp_path, capsys):
     c.check(run_json(capsys, "pile-in", layout, "scouts", "--json", code=1), "not eligible")
     c.check(run_json(capsys, "consolidate", layout, "scouts", "--fought", "--json", code=1),
             "no mode")
-    # a unit with no legal move at all prints its broken clauses here; no shipped map has
-    # one, and the same {model, clause, message} objects are checked in test_move_check
-    c.assert_covered({"violations[].model", "violations[].clause", "violations[].message"})
+    # the target search (issue 8 item 3): a legal selection kept, then none legal
+    d = run_json(capsys, "pile-in", layout, "bladeguard", "--json")
+    assert d["tried"] and d["tried"][0]["legal"] is True
+    c.check(d, "tried, legal")
+    d = run_json(capsys, "pile-in", write_map(NOTHING, "nothing.toml"), "r", "--json", code=1)
+    assert [t["targets"] for t in d["tried"]] == [["x", "y"], ["x"], ["y"]] and d["violations"]
+    c.check(d, "no legal move")
+    c.assert_covered()
 
 
 def test_move_check(tmp_path, capsys):
@@ -254,29 +322,125 @@ def test_move_check(tmp_path, capsys):
     c.assert_covered()
 
 
-def test_fight_and_its_events(capsys):
-    """Every shipped map resolved (seed 1): the fight object and each event's fields."""
+# a gambit challenge refused (issue 8 item 9): red's commander tac/1 challenges, blue refuses by
+# its [[decisions]], and its champion breachers/1 is Disgraced (WS 5 and Ld 8 read halved: 3, 4)
+REFUSED = """[map]
+name = "tiny gambit"
+ruleset = "fight-phase"
+width = 30.0
+depth = 20.0
+
+[rules]
+challenges = "gambit"
+
+[[players]]
+id = "red"
+active = true
+
+[[players]]
+id = "blue"
+
+[[units]]
+id = "tac"
+player = "red"
+base = "32mm"
+profile = { M = 7, WS = 4, S = 4, T = 4, W = 1, I = 4, A = 1, Ld = 7, Sv = 3 }
+weapons = [{ name = "Chainsword", A = 2, WS = 3, S = 4, AP = -1, D = 1 }]
+
+[[units.models]]
+at = [10.0, 10.0]
+role = "commander"
+profile = { WS = 5, S = 4, T = 4, W = 2, I = 5, A = 3, Ld = 9, Sv = 2 }
+
+[[units.models]]
+at = [11.3, 10.0]
+
+[[units]]
+id = "breachers"
+player = "blue"
+base = "32mm"
+profile = { M = 6, WS = 4, S = 4, T = 4, W = 1, I = 4, A = 1, Ld = 7, Sv = 2 }
+weapons = [{ name = "Combat blade", A = 2, WS = 3, S = 4, AP = 0, D = 1 }]
+
+[[units.models]]
+at = [10.0, 11.27]
+role = "champion"
+profile = { WS = 5, S = 4, T = 4, W = 2, I = 4, A = 3, Ld = 8, Sv = 2 }
+
+[[units.models]]
+at = [11.3, 11.27]
+
+[[decisions]]
+player = "blue"
+choice = "accept_challenge"
+value = "refuse"
+"""
+
+
+def close_up_map(tmp_path, rules=None, name="close-up.toml") -> str:
+    """tests/test_rules_rnf_contacts.py's flanker: b (2x1, strong) on the left flank of a
+    (5x4, fearless, so it holds), touching a/11 and a/16 only.  b's blows kill the rear ranks,
+    those two among them, so b closes back up along a's flank (``closed_up``) or, with
+    ``close_up = "square"``, cannot (``close_up_blocked``); 39 seeds in 40 do it, seed 1 does."""
+    state = rnf_map(rnf_unit("a", "red", (24, 24), 90, 5, 4, keywords=["fearless"],
+                             profile={"Defense": 1}),
+                    rnf_unit("b", "blue", (24 - 2.5 * B25, 24 - 3 * B25 - 0.25), 0, 2, 1,
+                             profile={"Attacks": 10, "Power": 6, "Skill": 6, "Wounds": 3}),
+                    rules=rules)
+    save(state, str(tmp_path / name))
+    return str(tmp_path / name)
+
+
+def test_fight_and_its_events(write_map, tmp_path, capsys):
+    """Every shipped map resolved (seed 1), and small maps for the events they never print:
+    the fight object and each event's fields."""
     c = Contract("fight")
     events = {row[0]: ([f.strip() for f in row[1].split(",") if f.strip()]) for row in TABLES["events"]}
     seen: set[str] = set()
     problems = []
-    for path in sorted(MAPS.glob("*.toml")):
+    small = {"abilities": write_map(ABILITIES, "abilities.toml"),
+             "nothing": write_map(NOTHING, "nothing.toml"),
+             "refused": write_map(REFUSED, "refused.toml"),
+             "close-up": close_up_map(tmp_path),
+             "close-up-square": close_up_map(tmp_path, {"close_up": "square"}, "square.toml")}
+    printed = {}
+    for name, path in [(p.name, p) for p in sorted(MAPS.glob("*.toml"))] + list(small.items()):
         d = run_json(capsys, "fight", path, "--seed", "1", "--json")
-        c.check(d, path.name)
+        printed[name] = d
+        c.check(d, name)
         for k, ev in enumerate(d["events"]):
             seen.add(ev["type"])
             for f in events.get(ev["type"], []):
                 if f not in ev:
-                    problems.append(f"{path.name}: events[{k}] ({ev['type']}): {f}: missing")
+                    problems.append(f"{name}: events[{k}] ({ev['type']}): {f}: missing")
     assert not problems, "\n".join(problems)
     c.assert_covered()
-    # event types the shipped maps do not produce at seed 1 (a scripted choice, a refusal,
-    # a blocked turn, ...); their fields are listed from the code that emits them
+    # event types none of these runs produce at seed 1 (a scripted choice, a blocked turn,
+    # ...); their fields are listed from the code that emits them
     rare = {"eligible_to_fight", "pass", "no_attacks", "decision_overridden", "killing_blow",
-            "carried_over", "turn_blocked", "challenge_refused", "cannot_refuse", "no_challenge",
+            "carried_over", "turn_blocked", "cannot_refuse", "no_challenge",
             "challenge_continues", "challenge_continues_next_round", "gambit_banned", "prolong",
-            "prolong_limit", "status_removed", "no_move", "destroyed", "turned_to_face"}
+            "prolong_limit", "status_removed", "destroyed", "turned_to_face"}
     assert set(events) - seen <= rare, f"documented event types never printed: {set(events) - seen - rare}"
+
+    def of(name, kind):
+        return [e for e in printed[name]["events"] if e["type"] == kind]
+
+    # the "sometimes" fields the small maps are there for
+    counts = ("critical_hits", "extra_hits", "auto_wounds", "critical_wounds", "mortal_wounds",
+              "fnp_ignored")
+    r = next(e for e in of("abilities", "attacks_resolved") if e["unit"] == "R")
+    assert all(isinstance(r[k], int) and r[k] > 0 for k in counts), r
+    (mw,) = of("abilities", "mortal_wounds")
+    assert mw["amount"] == r["mortal_wounds"]
+    nm = of("nothing", "no_move")[0]                    # r's pile-in
+    assert [t["targets"] for t in nm["tried"]] == [["x", "y"], ["x"], ["y"]]
+    (ref,) = of("refused", "challenge_refused")
+    assert (ref["disgraced"], ref["WS"], ref["Ld"]) == ("breachers/1", 3, 4)
+    profiles = of("lesson-gambit-challenge.toml", "strike_profile")
+    assert profiles[0]["precedence"] == "red"            # the first round: the Active Player
+    assert all(isinstance(e["precedence"], str) for e in profiles)
+    assert of("close-up", "closed_up") and of("close-up-square", "close_up_blocked")
 
 
 def test_fight_odds_fight_phase(write_map, capsys, monkeypatch):
@@ -296,17 +460,37 @@ def test_fight_odds_fight_phase(write_map, capsys, monkeypatch):
     c.assert_covered()
 
 
-def test_fight_odds_rank_and_flank(capsys, monkeypatch):
+def tiny_character_challenge(write_map) -> str:
+    """maps/lesson-character-challenge.toml with each unit cut to its front rank's first two
+    files (the Captain and the Champion among them): the round with its challenge is exact
+    in about a second (1130 histories)."""
+    text = Path(shipped("lesson-character-challenge.toml")).read_text(encoding="utf-8")
+    cut = text.replace("files = 5, ranks = 3, count = 15", "files = 2, ranks = 1, count = 2")
+    assert cut.count("files = 2, ranks = 1, count = 2") == 2
+    return write_map(cut, "tiny-character-challenge.toml")
+
+
+def test_fight_odds_rank_and_flank(write_map, capsys, monkeypatch):
     from tabletop.rules.rank_and_flank import odds as rnf_odds
     c = Contract("odds-rank-and-flank")
     d = run_json(capsys, "fight", shipped("lesson-flank-charge.toml"), "--odds", "--json")
     assert d["engagements"][0]["method"] == "exact"
     c.check(d, "lesson-flank-charge")
+    # the character challenge run as the fight runs it (issue 8 item 7), exact
+    tiny = tiny_character_challenge(write_map)
+    d = run_json(capsys, "fight", tiny, "--odds", "--json")
+    e = d["engagements"][0]
+    assert e["method"] == "exact" and e["challenge"]["challenged"] == "swords/2"
+    assert set(e["exact"]) >= {"challenge_slain", "challenge_overkill"}
+    c.check(d, "tiny character challenge")
     # Monte Carlo, kept fast: pretend the round has too many histories to enumerate
     monkeypatch.setattr(rnf_odds, "histories_estimate", lambda ctx: 10 ** 9)
     d = run_json(capsys, "fight", shipped("lesson-rear-charge.toml"), "--odds", "--runs", "20", "--json")
     assert d["engagements"][0]["method"] == "monte carlo"
     c.check(d, "lesson-rear-charge, monte carlo")
+    d = run_json(capsys, "fight", tiny, "--odds", "--runs", "20", "--json")
+    assert set(d["engagements"][0]["se"]) >= {"challenge_slain", "challenge_overkill"}
+    c.check(d, "tiny character challenge, monte carlo")
     c.assert_covered()
 
 
@@ -335,10 +519,21 @@ def test_fight_odds_with_challenges(capsys, monkeypatch):
         c.assert_covered()
 
 
-def test_charge(capsys):
+def test_charge(tmp_path, capsys):
     c = Contract("charge")
-    c.check(run_json(capsys, "charge", shipped("lesson-charge-arcs.toml"), "wolf-riders", "spearmen",
-                     "--json"), "rank-and-flank")
+    arcs = shipped("lesson-charge-arcs.toml")
+    for charger in ("wolf-riders", "orc-mob", "goblins", "trolls"):
+        d = run_json(capsys, "charge", arcs, charger, "spearmen", "--json")
+        assert d["arc_how"] == "majority" and d["arc_tie"] == [] and "seed" not in d
+        c.check(d, f"rank-and-flank, {charger}")
+    # a tie rolled for (tests/test_rules_rnf_charge_arc.py tie_state): w's front rank of 4
+    # stands 2 in a's front arc, 2 in its left arc
+    tie = tmp_path / "tie.toml"
+    save(rnf_map(rnf_unit("a", "red", (24, 24), 90, 5, 4),
+                 rnf_unit("w", "blue", (24 - 2.5 * B25 - 2.5, 26), 270, 4, 1)), str(tie))
+    d = run_json(capsys, "charge", tie, "w", "a", "--json", "--seed", "5")
+    assert d["arc_tie"] == ["front", "left"] and d["arc_how"] == "roll" and d["seed"] == 5
+    c.check(d, "rank-and-flank, a tie")
     layout = shipped("ca-layout-1-hammer-and-anvil.toml")
     c.check(run_json(capsys, "charge", layout, "bladeguard", "gretchin", "--json"), "fight-phase")
     d = run_json(capsys, "charge", layout, "scouts", "boyz-2", "--json")
