@@ -128,3 +128,14 @@ def test_monte_carlo_is_seeded():
     assert a.dist == b.dist and a.runs == 600
     c = Chance("4+", "", HALF)
     assert {c.sample(random.Random(k)) for k in range(20)} == {True, False}
+
+
+def test_one_row_at_a_time_reaches_the_same_state():
+    m = _machine()
+    st = _start(m)
+    st, _ = m.advance(st, max_rows=1)
+    assert isinstance(st.pending, Question)
+    st, _ = m.answer(st, 1, advance=False)
+    assert st.pending is None and st.cursor == "roll"
+    st, _ = m.advance(st, max_rows=1)
+    assert isinstance(st.pending, Chance)

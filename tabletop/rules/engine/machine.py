@@ -120,11 +120,13 @@ class Machine:
         """The state before the first row has run."""
         return PhaseState(battlefield, memo, self.start)
 
-    def advance(self, state: PhaseState) -> tuple[PhaseState, tuple[Event | StepMark, ...]]:
-        """Run rows until something is pending or the phase is over."""
+    def advance(self, state: PhaseState, max_rows: int | None = None
+                ) -> tuple[PhaseState, tuple[Event | StepMark, ...]]:
+        """Run rows until something is pending or the phase is over (or ``max_rows`` rows
+        have run: the window runs one row a frame and keeps drawing)."""
         events: list[Event | StepMark] = []
         n = 0
-        while state.pending is None and state.cursor != END:
+        while state.pending is None and state.cursor != END and (max_rows is None or n < max_rows):
             row = self.rows[state.cursor]
             t = row.enter(state)
             state = t.state
@@ -136,8 +138,10 @@ class Machine:
                 raise RuntimeError(f"rows loop without waiting (at {state.cursor!r})")
         return state, tuple(events)
 
-    def answer(self, state: PhaseState, value: Any) -> tuple[PhaseState, tuple[Event | StepMark, ...]]:
-        """Give the pending question or chance its answer and advance.
+    def answer(self, state: PhaseState, value: Any, advance: bool = True
+               ) -> tuple[PhaseState, tuple[Event | StepMark, ...]]:
+        """Give the pending question or chance its answer and (unless ``advance`` is False)
+        advance to the next pending thing.
 
         Raises ``ValueError`` when nothing is pending or ``value`` is not one
         of the pending thing's options or outcomes.
@@ -152,5 +156,7 @@ class Machine:
         row = self.rows[state.cursor]
         assert row.resume is not None
         t = row.resume(replace(state, pending=None), value)
+        if not advance:
+            return t.state, t.events
         after, more = self.advance(t.state)
         return after, t.events + more
