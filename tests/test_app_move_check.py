@@ -177,8 +177,8 @@ def test_the_start_is_where_the_map_put_the_models(app):
     # engaged"; int/2 is 2.7" from orks/1
     assert app.message_lines()[:3] == [
         "check: int pile-in (fight-phase.txt 12.03) toward orks: 1 broken clause",
-        ('  int must be engaged after its pile-in, but its nearest enemy model is 2.70" away '
-         '(engagement range 2") (12.03)'),
+        ('  int must be engaged after its pile-in, but this move leaves it 2.70" from the '
+         'nearest enemy model (engagement range 2") (12.03)'),
         "reloaded map.toml",
     ]
 

@@ -72,9 +72,13 @@ def test_check_reports_unusable_profiles_but_not_missing_ones(write_map, capsys)
     base = "32mm"
     models = [[10, 5]]
     """)
-    assert main(["check", path, "--json"]) == 1
-    warnings = json.loads(capsys.readouterr().out)["warnings"]
-    assert len(warnings) == 1 and warnings[0].startswith("units[0].weapons[0].A")
+    # an unusable value is bad input, as `fight` says (exit 2, the same one line, no JSON);
+    # the layout-only unit's missing profile is not reported by check
+    assert main(["check", path, "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [f"{path}: units[0].weapons[0].A: must be a whole number or dice "
+                                f"such as \"D3\" or \"D6+1\", got -3"]
 
 
 def test_layout_tolerance_needs_layout(capsys):

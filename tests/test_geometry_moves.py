@@ -60,8 +60,8 @@ def test_model_5_inches_away_ends_closer_but_not_engaged():
     assert len(plan.violations) == 1
     v = plan.violations[0]
     assert v.model is None and v.clause == PILE_IN_RULE
-    assert v.message == ('r must be engaged after its pile-in, but its nearest enemy model '
-                         'is 2.00" away (engagement range 1") (12.03)')
+    assert v.message == ('r must be engaged after its pile-in, but this move leaves it 2.00" '
+                         'from the nearest enemy model (engagement range 1") (12.03)')
 
 
 def test_model_6_inches_away_ends_closer_but_not_engaged_in_the_default_preset():

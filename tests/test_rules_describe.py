@@ -67,7 +67,8 @@ def ev(type, rule="", **data):
      "within 3\"."),
     (ev("no_move", unit="a", player="red", mode="pile_in", targets=["b"], reason="no legal move",
         violations=[{"model": "a/1", "clause": "12.03", "message": "a/1 ends further from b"}]),
-     "a makes no pile-in move: no legal move (1 rule broken: a/1 ends further from b)."),
+     "a makes no pile-in move: no legal move (the solver's move breaks 1 rule: a/1 ends further "
+     "from b)."),
     (ev("roll", purpose="hit roll: a Choppa x3 at b", dice=[6, 2, 4], modifiers={}, target=3,
         result=2, player="red"),
      "Hit roll (red) - a Choppa x3 at b: rolled 6 2 4 needing 3+ -> 2."),

@@ -80,6 +80,14 @@ class MapMeta(_Strict):
         return v
 
 
+#: the [rules] options that are counts or distances (every int and float option of
+#: ``RulesIn``): true/false is refused for each (``coherency_spread`` takes false as "off")
+NUMBER_OPTIONS = ("contact_tolerance", "engagement_range", "coherency_range",
+                  "coherency_neighbours", "coherency_neighbours_7plus", "pile_in_distance",
+                  "pile_in_target_range", "consolidate_distance", "objective_range",
+                  "target_selections_tried", "rank_min_models", "roll_modifier_cap")
+
+
 class RulesIn(_Strict):
     edition: str | None = None
     contact_tolerance: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -102,6 +110,15 @@ class RulesIn(_Strict):
     disgraced_hit_roll: Literal["halved-ws", "unchanged"] | None = None
     devastating_wounds: Literal["no-save", "mortal"] | None = None
     roll_modifier_cap: int | None = Field(default=None, ge=0)
+
+    @field_validator(*NUMBER_OPTIONS, mode="before")
+    @classmethod
+    def _not_a_bool(cls, v: Any) -> Any:
+        # bool is an int in Python and pydantic's lax mode reads true as 1: a count or a
+        # distance written true/false is a mistake, never a number
+        if isinstance(v, bool):
+            raise ValueError(f"must be a number, not true/false (got {str(v).lower()})")
+        return v
 
     @field_validator("fight_order_first")
     @classmethod

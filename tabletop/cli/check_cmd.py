@@ -1,7 +1,10 @@
 """``tabletop check MAP [--json]``: the layout report (MAPFORMAT.md).
 
 Exit status 0 when clean, 1 when problems are found (overlaps, models off the
-table, models out of coherency), 2 for bad input.
+table, models out of coherency) or warnings given, 2 for bad input: a profile
+or weapon value the ruleset's attacks cannot use (``profile_problems``) is
+bad input here exactly as in ``tabletop fight``; only values a layout map
+leaves out (``MISSING_PROFILE``) are let pass.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.cli.common import fmt_in, load_map, print_json
-from tabletop.errors import TabletopError
+from tabletop.errors import MapValidationError, TabletopError
 from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.layout_checks import layout_warnings
 from tabletop.geometry.terrain_report import (
@@ -209,9 +212,12 @@ def run(args) -> int:
     report.update(extra)
     report["warnings"] = report["warnings"] + warnings
     if profile_check is not None:
-        # a layout map need not carry combat profiles; values that are there must be usable
-        report["warnings"] += [line.split(": ", 1)[1] for line in profile_check(state)
-                               if not any(m in line for m in MISSING_PROFILE)]
+        # a layout map need not carry combat profiles; values that are there must be usable:
+        # one the attacks cannot use is bad input here as in `fight` (exit 2, same lines)
+        bad = [line for line in profile_check(state)
+               if not any(m in line for m in MISSING_PROFILE)]
+        if bad:
+            raise MapValidationError(bad)
     if profile_warn is not None:
         # profile keys and weapon rules words the ruleset does not read: never silently ignored
         report["warnings"] += [line.split(": ", 1)[1] for line in profile_warn(state)]

@@ -21,6 +21,12 @@ from tabletop.rules.events import EventLog
 from tabletop.rules.move_check import ruleset_move
 
 
+SOLVER_MOVE_NOTE = ("(these are the clauses the solver's move breaks, its distances where that "
+                    "move ends, not the closest a move could get: judge a move of your own with "
+                    "--check)")
+"""The line after a "no legal move" list: what its distances measured."""
+
+
 def _ruleset_hook(state: Battlefield, hook: str, command: str) -> Callable[..., Any]:
     return ruleset_move(state, hook, command)
 
@@ -114,6 +120,8 @@ def run_move(args, hook: str, command: str, verb: str, **kw: Any) -> int:
                   f"{', '.join(outcome.targets)}")
             for v in outcome.violation_lines():
                 print(f"  {v}")
+            if outcome.violations:
+                print(f"  {SOLVER_MOVE_NOTE}")
             for line in tried_lines(outcome):
                 print(line)
         return 1

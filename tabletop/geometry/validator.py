@@ -339,9 +339,11 @@ class _Check:
         kind = ctx.spec.kind
         if kind == "pile_in" and not ga.unit_engaged(uid):
             d = min(ga.nearest_enemy(m)[1] for m in ga.unit_models(uid))
-            self.add("unit_engaged", None, f"{uid} must be engaged after its pile-in, but its "
-                                           f"nearest enemy model is {d:.2f}\" away "
-                                           f"({self._engaged_words()})")
+            # measured after *this* move (the solver's, or one judged by hand): what it
+            # reached, not the closest the unit could get
+            self.add("unit_engaged", None, f"{uid} must be engaged after its pile-in, but this "
+                                           f"move leaves it {d:.2f}\" from the nearest enemy "
+                                           f"model ({self._engaged_words()})")
         elif kind == "engaging":
             engaged = set(ga.engaged_units(uid))
             for t in ctx.spec.targets:

@@ -232,7 +232,8 @@ def _no_move(ev: Event) -> str:
     what = "pile-in" if ev.get("mode") == "pile_in" else "consolidation"
     reason = str(ev.get("reason") or "no legal move").rstrip(".")
     viol = ev.get("violations") or []
-    more = f" ({plural(len(viol), 'rule')} broken: {viol[0].get('message', '')})" if viol else ""
+    more = (f" (the solver's move breaks {plural(len(viol), 'rule')}: "
+            f"{viol[0].get('message', '')})") if viol else ""
     return f"{_g(ev, 'unit')} makes no {what} move: {reason}{more}."
 
 
@@ -242,6 +243,33 @@ def roller(kind: str, player: Any) -> str:
     if not player:
         return head
     return f"{head}, {player}" if head.endswith(")") else f"{head} ({player})"
+
+
+def _modifier(key: str, value: Any) -> str:
+    """``AP -1``, ``Lance +1``; a key that already says its value (``+7 to hit``) alone."""
+    if not isinstance(value, int):
+        return f"{key} {value}"
+    return key if key.startswith(f"{value:+d} ") else f"{key} {value:+d}"
+
+
+def _modifiers(mods: Mapping[str, Any]) -> str:
+    """The modifiers of a roll in words, '' for none.
+
+    Uncapped, each as logged (``, AP -1``).  When the cap bites (a ``cap`` entry,
+    ``abilities.capped``), what was capped and to what: ``, modifiers +7 to hit,
+    capped to +1``; ``, modifiers Lance +1, +1 to wound (+2 in all), capped to +1``.
+    """
+    if not mods:
+        return ""
+    if "cap" not in mods or not all(isinstance(v, int) for v in mods.values()):
+        return ", " + ", ".join(f"{k} {v:+d}" if isinstance(v, int) else f"{k} {v}"
+                                for k, v in mods.items())
+    own = {k: v for k, v in mods.items() if k != "cap"}
+    raw = sum(own.values())
+    total = raw + mods["cap"]
+    listed = ", ".join(_modifier(k, v) for k, v in own.items())
+    in_all = f" ({raw:+d} in all)" if len(own) > 1 else ""
+    return f", modifiers {listed}{in_all}, capped to {total:+d}"
 
 
 def _roll(ev: Event) -> str:
@@ -256,9 +284,7 @@ def _roll(ev: Event) -> str:
         shown = "rolled " + " ".join(str(x) for x in dice) if dice else "no dice"
     target = ev.get("target")
     need = f" needing {target}+" if isinstance(target, int) else (f" against {target}" if target else "")
-    mods = ev.get("modifiers") or {}
-    mod = (", " + ", ".join(f"{k} {v:+d}" if isinstance(v, int) else f"{k} {v}"
-                            for k, v in mods.items())) if mods else ""
+    mod = _modifiers(ev.get("modifiers") or {})
     detail = f" - {detail}" if detail else ""
     result = ev.get("result")
     res = f" -> {num(result)}" if result is not None else ""
@@ -330,6 +356,12 @@ def _eligible(ev: Event) -> str:
             + (f": {str(reason).rstrip('.')}." if reason else "."))
 
 
+def _no_longer_eligible(ev: Event) -> str:
+    reason = ev.get("reason")
+    return (f"{possessive(_g(ev, 'player'))} {_g(ev, 'unit')} is no longer eligible to fight"
+            + (f": {str(reason).rstrip('.')}." if reason else "."))
+
+
 def _overridden(ev: Event) -> str:
     reason = ev.get("reason")
     return (f"{possessive(_g(ev, 'player'))} scripted {_g(ev, 'choice')} = {ev.get('value')!r} is overridden"
@@ -338,7 +370,8 @@ def _overridden(ev: Event) -> str:
 
 FIGHT_PHASE_TYPES = ("phase_step", "combat_step", "pass", "selected_to_fight", "pile_in", "consolidate",
                      "no_move", "roll", "attacks_resolved", "wounded", "removed", "destroyed", "no_save",
-                     "mortal_wounds", "no_attacks", "eligible_to_fight", "decision", "decision_overridden")
+                     "mortal_wounds", "no_attacks", "eligible_to_fight", "no_longer_eligible", "decision",
+                     "decision_overridden")
 """The event types the Fight phase (and its dice and decisions) emit."""
 
 FIGHT_PHASE_SENTENCES: Mapping[str, Describer] = MappingProxyType({
@@ -347,7 +380,7 @@ FIGHT_PHASE_SENTENCES: Mapping[str, Describer] = MappingProxyType({
     "no_move": _no_move, "roll": _roll, "attacks_resolved": _attacks,
     "wounded": _wounded, "removed": _removed, "destroyed": _destroyed,
     "no_save": _no_save, "mortal_wounds": _mortal_wounds, "no_attacks": _no_attacks,
-    "eligible_to_fight": _eligible,
+    "eligible_to_fight": _eligible, "no_longer_eligible": _no_longer_eligible,
     "decision": lambda ev: "", "decision_overridden": _overridden,
 })
 """The Fight phase's wordings (its dice and decisions too): one per ``FIGHT_PHASE_TYPES``."""

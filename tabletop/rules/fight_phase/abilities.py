@@ -54,7 +54,13 @@ Feel No Pain X+ (``FNP_DICE``)
 A word the program does not know (or a known word written without its
 value, such as ``"Sustained Hits"``) is listed in ``unknown`` and reported
 by ``tabletop check`` and ``tabletop fight`` as a warning naming the unit,
-the weapon and the word: it is never silently ignored.
+the weapon and the word: it is never silently ignored.  So is a known word
+with a value its ability does not allow (``rule_word_problems`` says what it
+needs): Sustained Hits X needs X of at least 1 or dice (``"Sustained Hits
+-1"`` and ``"Sustained Hits 0"`` are not read), +/-N to hit or wound needs N
+of at least 1 (``"+0 to hit"``), Anti-KEYWORD X+ needs X from 2 to 6.  A
+profile ``FNP``, ``Inv`` or ``InvSv`` must be a roll needed from 2 to 6
+(``roll_needed``): anything else stops the attacks (``profiles.check_profiles``).
 """
 
 from __future__ import annotations
@@ -63,12 +69,13 @@ import re
 from dataclasses import dataclass
 
 from tabletop.board.state import Model
-from tabletop.rules.fight_phase.amounts import Amount, parse_amount
+from tabletop.rules.fight_phase.amounts import Amount, DiceExpr, parse_amount
 
 __all__ = ["CRITICAL_HIT", "CRITICAL_WOUND", "DEVASTATING_MODES",
            "FNP_DICE", "KNOWN_PROFILE_KEYS", "KNOWN_WEAPON_KEYS", "LANCE_BONUS",
            "REROLL_WHICH", "ROLL_MODIFIER_CAP", "WeaponAbilities", "capped", "feel_no_pain",
-           "keyword_key", "parse_abilities"]
+           "fnp_keyword_problem", "keyword_key", "parse_abilities", "roll_needed",
+           "rule_word_problems"]
 
 CRITICAL_HIT = 6
 CRITICAL_WOUND = 6
@@ -103,10 +110,20 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("reroll", r"^re ?roll (hit|wound)s?(?: rolls?)?( of (?:1|one)s?)?$"),
         ("reroll_ones", r"^re ?roll (?:1|one)s? (?:to|on) (hit|wound)s?(?: rolls?)?$"),
         ("lance", r"^lance$"),
-        ("modifier", r"^([+-]\d) to (hit|wound)$"),
+        ("modifier", r"^([+-]\d+) to (hit|wound)$"),
         ("duellist", r"^duell?ist'?s? edge \d+$"),   # the gambit challenge reads it
     ))
 _FNP = re.compile(r"^(?:feel no pain|fnp) ([2-6])\+?$")
+#: known words written with a value the ability does not allow: (pattern, what it needs)
+_BAD_VALUES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p), why) for p, why in (
+        (r"^sustained hits? ", "Sustained Hits X needs X of at least 1, or dice such as D3 or D6"),
+        (r"^[+-]?\d+ to (?:hit|wound)$", "+N/-N to hit or wound needs N of at least 1"),
+        (r"^anti .+ \d+\+?$", "Anti-KEYWORD X+ needs X from 2 to 6"),
+    ))
+#: a minus sign before a number (start, space or bracket before it): ``keyword_key`` reads
+#: the hyphen as a space, so ``"Sustained Hits -1"`` is checked on the word as written
+_NEGATIVE = re.compile(r"(?:^|[\s(])-\s*\d")
 
 
 def keyword_key(word: str) -> str:
@@ -152,10 +169,33 @@ def parse_abilities(words: object) -> tuple[WeaponAbilities, list[str]]:
 
     Case, hyphens, underscores and brackets do not matter: ``"Sustained
     Hits 2"``, ``"sustained-hits-2"`` and ``"Sustained Hits (2)"`` are one
-    word.  Never raises: a word it cannot read is returned in the list.
+    word.  Never raises: a word it cannot read is returned in the list, and
+    so is a known word with a value the ability does not allow
+    (``rule_word_problems`` says why), which is then not read at all.
     """
+    values, problems = _read(words)
+    return WeaponAbilities(**values), [w for w, _ in problems]  # type: ignore[arg-type]
+
+
+def rule_word_problems(words: object) -> list[tuple[str, str | None]]:
+    """The words of a ``rules`` list the attacks do not read, each with why: ``None`` for a
+    word the program does not know, else what the ability's value must be
+    (``"Sustained Hits -1"``, ``"Sustained Hits 0"``: X at least 1 or dice; ``"+0 to hit"``:
+    N at least 1; ``"Anti-Infantry 7+"``: X from 2 to 6)."""
+    return _read(words)[1]
+
+
+def _bad_value(word: str, key: str) -> str | None:
+    """What a known word with a value its ability does not allow needs, or None."""
+    for pattern, why in _BAD_VALUES:
+        if pattern.match(key):
+            return why
+    return None
+
+
+def _read(words: object) -> tuple[dict[str, object], list[tuple[str, str | None]]]:
     values: dict[str, object] = {}
-    unknown: list[str] = []
+    problems: list[tuple[str, str | None]] = []
     items = words if isinstance(words, (list, tuple)) else ([] if words is None else [words])
     for word in items:
         key = keyword_key(word) if isinstance(word, str) else ""
@@ -164,12 +204,17 @@ def parse_abilities(words: object) -> tuple[WeaponAbilities, list[str]]:
             if m:
                 break
         else:
-            unknown.append(str(word))
+            problems.append((str(word), _bad_value(str(word), key)))
             continue
         if name == "lethal":
             values["lethal_hits"] = True
         elif name == "sustained":
-            values["sustained_hits"] = parse_amount(m.group(1).replace(" ", "").upper())
+            amount = parse_amount(m.group(1).replace(" ", "").upper())
+            if _NEGATIVE.search(str(word).strip()) or amount == 0 or \
+                    (isinstance(amount, DiceExpr) and amount.n == 0):
+                problems.append((str(word), _bad_value(str(word), key)))
+                continue
+            values["sustained_hits"] = amount
         elif name == "devastating":
             values["devastating_wounds"] = True
         elif name == "anti":
@@ -184,9 +229,12 @@ def parse_abilities(words: object) -> tuple[WeaponAbilities, list[str]]:
         elif name == "lance":
             values["lance"] = True
         elif name == "modifier":
+            if int(m.group(1)) == 0:
+                problems.append((str(word), _bad_value(str(word), key)))
+                continue
             field = "hit_modifier" if m.group(2) == "hit" else "wound_modifier"
             values[field] = int(values.get(field, 0)) + int(m.group(1))  # type: ignore[call-overload]
-    return WeaponAbilities(**values), unknown  # type: ignore[arg-type]
+    return values, problems
 
 
 def capped(modifiers: dict[str, int], cap: int) -> tuple[int, dict[str, int]]:
@@ -204,8 +252,28 @@ def capped(modifiers: dict[str, int], cap: int) -> tuple[int, dict[str, int]]:
     return total, mods
 
 
+def roll_needed(value: object, example: int) -> int:
+    """A profile's roll needed from 2 to 6, ``5`` or ``"5+"`` (``FNP``, ``Inv``, ``InvSv``).
+
+    Raises
+    ------
+    ValueError
+        For anything else (0, 7, ``"often"``, a boolean), showing ``example``.
+    """
+    text = str(value).strip().rstrip("+")
+    if isinstance(value, bool) or not text.isdigit() or not 2 <= int(text) <= 6:
+        raise ValueError(f"must be a roll needed from 2 to 6 such as {example} or "
+                         f"\"{example}+\", got {value!r}")
+    return int(text)
+
+
+_FNP_ANY = re.compile(r"^(?:feel no pain|fnp) (\d+)\+?$")
+
+
 def feel_no_pain(model: Model) -> int | None:
     """The model's Feel No Pain X+ (profile ``FNP``, or keyword ``feel-no-pain-5+``), or None.
+
+    A keyword with X outside 2 to 6 is not read (``defence_keyword_problems`` reports it).
 
     Raises
     ------
@@ -213,13 +281,18 @@ def feel_no_pain(model: Model) -> int | None:
         For a profile ``FNP`` that is not a roll from 2 to 6.
     """
     if "FNP" in model.profile:
-        v = model.profile["FNP"]
-        text = str(v).strip().rstrip("+")
-        if isinstance(v, bool) or not text.isdigit() or not 2 <= int(text) <= 6:
-            raise ValueError(f"must be a roll needed from 2 to 6 such as 5 or \"5+\", got {v!r}")
-        return int(text)
+        return roll_needed(model.profile["FNP"], 5)
     for k in model.keywords:
         m = _FNP.match(keyword_key(k))
         if m:
             return int(m.group(1))
+    return None
+
+
+def fnp_keyword_problem(word: str) -> str | None:
+    """Why a keyword written as Feel No Pain cannot be read (X outside 2 to 6), or None."""
+    m = _FNP_ANY.match(keyword_key(word))
+    if m and not 2 <= int(m.group(1)) <= 6:
+        return (f"{word!r}: Feel No Pain must be a roll needed from 2 to 6, such as "
+                f"feel-no-pain-5+")
     return None

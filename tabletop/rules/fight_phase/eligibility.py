@@ -72,7 +72,25 @@ def eligible_to_fight(ctx: PhaseContext, unit_id: str) -> bool:
         ctx.options.engaged_at_step_start_keeps_eligible and unit_id in ctx.engaged_at_fight_start)
     if ok:
         ctx.ever_eligible.add(unit_id)
+    elif ctx.fight_step_started and unit_id in ctx.engaged_at_fight_start:
+        _say_dropped_out(ctx, unit_id)
     return ok
+
+
+DROPPED_OUT_REASON = ("it was engaged at the start of the Fight step but is not engaged now, and "
+                      "engaged_at_step_start_keeps_eligible = false keeps only units engaged now "
+                      "(or that charged) eligible")
+
+
+def _say_dropped_out(ctx: PhaseContext, unit_id: str) -> None:
+    """One ``no_longer_eligible`` event {unit, player, reason} the first time a unit that was
+    engaged when the Fight step began is found not eligible (only with
+    ``engaged_at_step_start_keeps_eligible = false``, the "10th" preset: its enemies are gone),
+    so the log says why it never fights (12.04)."""
+    if any(e.get("unit") == unit_id for e in ctx.log.of_type("no_longer_eligible")):
+        return
+    ctx.log.emit("no_longer_eligible", R_FIGHT, unit=unit_id,
+                 player=ctx.state.unit(unit_id).player, reason=DROPPED_OUT_REASON)
 
 
 def fight_refusal(ctx: PhaseContext, unit_id: str) -> str:

@@ -8,11 +8,13 @@ reads (named defaults, see ``attacks.py``):
 - profile ``T`` (Toughness), ``Sv`` (Save, 3 means 3+), ``W`` (Wounds); an
   optional invulnerable save as profile ``Inv`` or ``InvSv`` (4 means 4+) or a
   keyword ``invulnerable-4+``; an optional Feel No Pain as profile ``FNP``
-  (5 means 5+) or a keyword ``feel-no-pain-5+`` (abilities.py);
+  (5 means 5+) or a keyword ``feel-no-pain-5+`` (abilities.py); each a roll
+  needed from 2 to 6 (``Inv = 0`` is not a 2+ save: it is a problem);
 - a weapon ``{name, A, WS, S, AP, D}``: ``A`` and ``D`` are a number or a dice
   expression (``"D3"``, ``"D6+1"``, ``"2D6"``), ``WS`` the hit roll needed
   (3 or ``"3+"``), ``AP`` 0, -1, -2 ... (a positive AP is read as its
-  negative, ``AP_SIGN``), and an optional ``rules`` list of weapon abilities
+  negative, ``AP_SIGN``; ``unknown_words`` notes it once per weapon, so
+  ``check`` and ``fight`` say how it is read), and an optional ``rules`` list of weapon abilities
   parsed once into ``Weapon.abilities`` (abilities.py).
 
 Named default ``MELEE_WEAPON``: a model fights with the first of its weapons
@@ -44,19 +46,25 @@ from tabletop.rules.fight_phase.abilities import (
     KNOWN_WEAPON_KEYS,
     WeaponAbilities,
     feel_no_pain,
+    fnp_keyword_problem,
     parse_abilities,
+    roll_needed,
+    rule_word_problems,
 )
 from tabletop.rules.fight_phase.amounts import Amount, DiceExpr, parse_amount
 
-__all__ = ["AP_SIGN", "MELEE_WEAPON", "Amount", "DiceExpr", "Weapon", "characteristic",
-           "check_profiles", "invulnerable", "melee_weapon", "model_place", "parse_amount",
-           "parse_ap", "parse_target", "unknown_words"]
+__all__ = ["AP_SIGN", "INV_KEYS", "MELEE_WEAPON", "Amount", "DiceExpr", "Weapon",
+           "characteristic", "check_profiles", "defence_keyword_problems", "invulnerable",
+           "melee_weapon", "model_place", "parse_amount", "parse_ap", "parse_target",
+           "positive_ap_note", "unknown_words"]
 
 MELEE_WEAPON = "first weapon with a WS"
 DISGRACED_HIT_ROLL = "halved-ws"
 AP_SIGN = "a positive AP is read as its negative: AP 1 is AP -1"
 
-_INV = re.compile(r"^invulnerable[- ]?(?:save[- ]?)?(\d)\+?$", re.IGNORECASE)
+_INV = re.compile(r"^invulnerable[- ]?(?:save[- ]?)?(\d+)\+?$", re.IGNORECASE)
+#: the profile keys of an invulnerable save, read in this order (the first present counts)
+INV_KEYS = ("Inv", "InvSv")
 
 
 def parse_target(value: object) -> int:
@@ -180,54 +188,105 @@ def characteristic(model: Model, key: str) -> int:
 
 
 def invulnerable(model: Model) -> int | None:
-    """The model's invulnerable save (profile ``Inv``/``InvSv`` or keyword ``invulnerable-4+``), or None."""
-    for key in ("Inv", "InvSv"):
+    """The model's invulnerable save (profile ``Inv``/``InvSv`` or keyword ``invulnerable-4+``), or None.
+
+    Read like Feel No Pain (``abilities.roll_needed``): a roll needed from 2
+    to 6.  A keyword with a value outside that is not read
+    (``defence_keyword_problems`` reports it).
+
+    Raises
+    ------
+    ValueError
+        For a profile ``Inv`` / ``InvSv`` that is not a roll from 2 to 6 (0 is
+        not a 2+ save, 7 not "no save").
+    """
+    for key in INV_KEYS:
         if key in model.profile:
-            return int(str(model.profile[key]).strip().rstrip("+"))
+            return roll_needed(model.profile[key], 4)
     for k in model.keywords:
         m = _INV.match(k.strip())
-        if m:
+        if m and 2 <= int(m.group(1)) <= 6:
             return int(m.group(1))
     return None
+
+
+def defence_keyword_problems(model: Model) -> list[str]:
+    """Keywords written as an invulnerable save or a Feel No Pain whose roll is outside 2 to 6."""
+    out = []
+    for k in model.keywords:
+        m = _INV.match(k.strip())
+        if m and not 2 <= int(m.group(1)) <= 6:
+            out.append(f"{k!r}: an invulnerable save must be a roll needed from 2 to 6, such as "
+                       f"invulnerable-4+")
+        why = fnp_keyword_problem(k)
+        if why:
+            out.append(why)
+    return out
 
 
 def check_profiles(state: Battlefield) -> list[str]:
     """Every problem that would stop the attack sequence, one line each (``file: place: ...``).
 
-    Checks each model's ``T``, ``Sv`` and ``W``, its ``FNP`` if given and its
-    melee weapon.
+    Checks each model's ``T``, ``Sv`` and ``W``, its ``FNP`` and ``Inv`` /
+    ``InvSv`` if given (a roll needed from 2 to 6), keywords written as an
+    invulnerable save or a Feel No Pain, and its melee weapon.  ``tabletop
+    check`` and ``tabletop fight`` both stop on these (exit 2); ``check``
+    lets a layout map leave the profile out (``missing`` lines).
     """
     path = state.path or "<map>"
     problems: list[str] = []
+    reported: set[object] = set()
+
+    def add(line: str) -> None:
+        if line not in reported:
+            reported.add(line)
+            problems.append(line)
+
     for i, u in enumerate(state.units):
-        reported: set[str] = set()
         for m in u.models:
             own = "profile" in m.written
+            pplace = f"{model_place(state, m)}.profile" if own else f"units[{i}].profile"
             for key in ("T", "Sv", "W"):
-                place = f"{model_place(state, m)}.profile" if own else f"units[{i}].profile"
-                if key not in m.profile and (place, key) not in reported:
-                    reported.add((place, key))
-                    problems.append(f"{path}: {place}.{key}: missing (needed to make attacks)")
-            try:
-                feel_no_pain(m)
-            except ValueError as exc:
-                place = f"{model_place(state, m)}.profile" if own else f"units[{i}].profile"
-                line = f"{path}: {place}.FNP: {exc}"
-                if line not in reported:
-                    reported.add(line)
-                    problems.append(line)
+                if key not in m.profile:
+                    add(f"{path}: {pplace}.{key}: missing (needed to make attacks)")
+            for key, read in (("FNP", feel_no_pain), ("Inv", invulnerable)):
+                try:
+                    read(m)
+                except ValueError as exc:
+                    if key == "Inv":
+                        key = next(k for k in INV_KEYS if k in m.profile)
+                    add(f"{path}: {pplace}.{key}: {exc}")
+            for line in defence_keyword_problems(m):
+                kplace = f"units[{i}].keywords" if any(
+                    line.startswith(repr(k)) for k in u.keywords) \
+                    else f"{model_place(state, m)}.keywords"
+                add(f"{path}: {kplace}: {line}")
             try:
                 melee_weapon(state, m)
             except ValueError as exc:
                 for line in str(exc).splitlines():
-                    if line not in reported:
-                        reported.add(line)
-                        problems.append(f"{path}: {line}")
+                    add(f"{path}: {line}")
     return problems
 
 
+def positive_ap_note(weapon: dict) -> str | None:
+    """How a positive AP is read (``AP_SIGN``), e.g. ``is positive: it is read as AP -1 (a save
+    of 3+ needs 4+)``, or None for AP 0, a negative AP or one that cannot be read."""
+    if "AP" not in weapon or isinstance(weapon["AP"], bool):
+        return None
+    try:
+        v = float(str(weapon["AP"]).strip())
+    except ValueError:
+        return None
+    if not v.is_integer() or v <= 0:
+        return None
+    ap = parse_ap(weapon["AP"])
+    return f"is positive: it is read as AP {ap} (a save of 3+ needs {3 - ap}+)"
+
+
 def unknown_words(state: Battlefield) -> list[str]:
-    """Warnings for profile keys and weapon ``rules`` words the program does not read.
+    """Warnings for profile keys and weapon ``rules`` words the program does not read,
+    and a note for each weapon with a positive AP (``AP_SIGN``: read as its negative).
 
     One line each, ``file: place: ...``, naming the unit (and weapon) and the
     word, e.g. ``test.toml: units[0].weapons[0].rules: unknown rule word
@@ -260,8 +319,14 @@ def unknown_words(state: Battlefield) -> list[str]:
                     if key not in KNOWN_WEAPON_KEYS:
                         add(f"{path}: {wplace}: unknown weapon key {key!r} on {name} of unit "
                             f"{u.id}: the attacks ignore it")
-                _, unknown = parse_abilities(w.get("rules"))
-                for word in unknown:
-                    add(f"{path}: {wplace}.rules: unknown rule word {word!r} on {name} of unit "
-                        f"{u.id}: the attacks ignore it")
+                for word, why in rule_word_problems(w.get("rules")):
+                    if why is None:
+                        add(f"{path}: {wplace}.rules: unknown rule word {word!r} on {name} of "
+                            f"unit {u.id}: the attacks ignore it")
+                    else:
+                        add(f"{path}: {wplace}.rules: {word!r} on {name} of unit {u.id}: {why}: "
+                            f"the attacks ignore it")
+                note = positive_ap_note(w)
+                if note:
+                    add(f"{path}: {wplace}.AP: AP {w['AP']} on {name} of unit {u.id} {note}")
     return out
