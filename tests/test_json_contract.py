@@ -484,8 +484,8 @@ def test_fight_odds_rank_and_flank(write_map, capsys, monkeypatch):
     assert e["method"] == "exact" and e["challenge"]["challenged"] == "swords/2"
     assert set(e["exact"]) >= {"challenge_slain", "challenge_overkill"}
     c.check(d, "tiny character challenge")
-    # Monte Carlo, kept fast: pretend the round has too many histories to enumerate
-    monkeypatch.setattr(rnf_odds, "histories_estimate", lambda ctx: 10 ** 9)
+    # Monte Carlo, kept fast: allow the exact walk no states
+    monkeypatch.setattr(rnf_odds, "MAX_PATHS", 0)
     d = run_json(capsys, "fight", shipped("lesson-rear-charge.toml"), "--odds", "--runs", "20", "--json")
     assert d["engagements"][0]["method"] == "monte carlo"
     c.check(d, "lesson-rear-charge, monte carlo")
@@ -502,7 +502,7 @@ def test_fight_odds_with_challenges(capsys, monkeypatch):
     fp_odds = importlib.import_module("tabletop.rules.fight_phase.odds")   # the package exports odds()
     from tabletop.rules.rank_and_flank import odds as rnf_odds
     monkeypatch.setattr(fp_odds, "EXACT_MAX_ROLLS", -1)
-    monkeypatch.setattr(rnf_odds, "histories_estimate", lambda ctx: 10 ** 9)
+    monkeypatch.setattr(rnf_odds, "MAX_PATHS", 0)
     both, gambit, character = (Contract("odds-challenges"), Contract("odds-challenges-gambit"),
                                Contract("odds-challenges-character"))
     fp, rnf = Contract("odds-fight-phase"), Contract("odds-rank-and-flank")

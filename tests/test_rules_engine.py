@@ -139,3 +139,31 @@ def test_one_row_at_a_time_reaches_the_same_state():
     assert st.pending is None and st.cursor == "roll"
     st, _ = m.advance(st, max_rows=1)
     assert isinstance(st.pending, Chance)
+def test_a_draw_may_hand_its_row_what_the_dice_showed():
+    """``Drawn``: equal to its outcome for the machine, its detail read by the row's resume;
+    the odds walk answers with the bare outcome (no detail)."""
+    from fractions import Fraction
+
+    from tabletop.rules.engine import driver, walk
+    from tabletop.rules.engine.machine import END, Machine, Row, goto, wait
+    from tabletop.rules.engine.pending import Chance, Drawn, detail_of, outcome_of
+
+    seen = []
+
+    def enter(st):
+        return wait(st, Chance("test", "r", ((True, Fraction(1, 2)), (False, Fraction(1, 2))),
+                               draw=lambda dice: Drawn(True, [6, 6])))
+
+    def resume(st, answer):
+        seen.append((outcome_of(answer), detail_of(answer)))
+        return goto(st, END, memo=outcome_of(answer))
+
+    m = Machine([Row("roll", "Roll", "r", enter, resume)], "roll")
+    start = m.begin(None, None)
+    r = driver.run(m, start, dice=object())
+    assert r.state.memo is True and seen == [(True, [6, 6])]
+    assert Drawn(3, "x") == 3 and hash(Drawn(3, "x")) == hash(3) and Drawn(3) != 4
+    seen.clear()
+    o = walk.exact(m, start, outcome=lambda s: s.memo, key=lambda s: (s.cursor, s.memo))
+    assert o.dist == {True: Fraction(1, 2), False: Fraction(1, 2)}
+    assert sorted(seen) == [(False, None), (True, None)]

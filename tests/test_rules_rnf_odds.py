@@ -45,7 +45,7 @@ def test_monte_carlo_agrees_within_its_stated_error():
 def test_big_engagements_fall_back_to_a_stated_estimate():
     big = rnf_map(unit("a", "red", (24, 24), 90, 5, 4), unit("b", "blue", (24, 24), 270, 5, 4))
     r = O.engagement_odds(big, ["a", "b"], max_paths=50, runs=200)
-    assert r["method"] == "monte carlo" and "histories" in r["why"] and "se" in r
+    assert r["method"] == "monte carlo" and "states to weigh" in r["why"] and "se" in r
     text = O.format_odds([r])
     assert "Monte Carlo estimate, 200 runs" in text and "+/-" in text
 

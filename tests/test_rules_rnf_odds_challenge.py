@@ -127,19 +127,20 @@ def test_monte_carlo_rolls_the_challenge_with_each_runs_dice():
     assert r["challenge_overkill"]["blue"] == 0
 
 
-def test_branch_estimate_counts_the_duel():
-    # the duel branches on K (0..2) and J (0..1): 3 x 2 = 6 more per history than the round's
-    # roll groups (none here: the troops have no attacks) and the 36 faces of a break test
-    from tabletop.geometry import snapshot
-    from tabletop.rules.decisions import Decisions
-    from tabletop.rules.events import EventLog
-    from tabletop.rules.rank_and_flank.phase import open_round
-    from tabletop.rules.rank_and_flank.round import plan_round
-    log = EventLog()
+def test_the_duel_is_two_chances_of_wounds_inflicted():
+    # (was: the old engine's count of histories) the duel's chances list K (0..2) and J (0..1),
+    # one chance each after the round's roll groups (none here: the troops have no attacks)
+    from tabletop.rules.engine.pending import Chance
+    from tabletop.rules.rank_and_flank.odds import _to_first_chance
+    from tabletop.rules.rank_and_flank.phase import round_machine
     state = challenge_map()
-    dec = Decisions(state.decisions, log)
-    start, geo, units = open_round(state, snapshot(state).engagements[0], O._NoChance(), dec, log)
-    assert O.histories_estimate(plan_round(start, geo, units, dec)) == 36 * 6
+    machine, start = round_machine(state, ["a", "b"])
+    st = _to_first_chance(machine, start, state.decisions)
+    assert st.cursor == "duel" and isinstance(st.pending, Chance)
+    assert st.pending.outcomes == ((0, Fraction(4, 9)), (1, Fraction(4, 9)), (2, Fraction(1, 9)))
+    st, _ = machine.answer(st, 1)
+    assert st.cursor == "duel"
+    assert st.pending.outcomes == ((0, Fraction(3, 4)), (1, Fraction(1, 4)))
 
 
 def test_cli_odds_json_keeps_its_keys_and_adds_the_challenge(capsys, tmp_path):

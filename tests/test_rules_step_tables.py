@@ -28,7 +28,8 @@ from tabletop.rules.events import EventLog
 from tabletop.rules.fight_phase.sequence import PHASE_STEPS, phase_steps
 from tabletop.rules.fight_phase.steps import PhaseStep, insert_after
 from tabletop.rules.rank_and_flank.round import BASE_ROUND_STEPS, round_steps
-from tabletop.rules.rank_and_flank.steps import BLOWS, CLOSE, OPEN, PLAN, RoundStep, in_stage
+from tabletop.rules.rank_and_flank.phase import rows as rnf_rows
+from tabletop.rules.rank_and_flank.steps import CLOSE, OPEN, PLAN, RoundStep, in_stage
 from tabletop.rules.registry import find_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,21 +53,27 @@ def test_round_rows_without_the_character_option_are_the_rulesets_own():
     # (rank-and-flank-combat.txt "Who attacks", "Engagements"), nothing else
     for rules in (make_config("rank-and-flank"), make_config("rank-and-flank", {"challenges": "gambit"})):
         steps = round_steps(rules)
-        assert names(steps) == ["who_attacks", "strike"]
+        assert names(steps) == ["who_attacks"]
         assert steps == BASE_ROUND_STEPS
         assert in_stage(steps, OPEN) == () and in_stage(steps, CLOSE) == ()
+        # the phase's engine rows: the blows are one chance row, no duel rows
+        assert [r.name for r in rnf_rows(rules)] == [
+            "start", "engagement", "open", "plan", "strike", "casualties", "break", "turn"]
 
 
 def test_round_rows_with_character_challenges_sit_where_the_text_puts_them():
     steps = round_steps(make_config("rank-and-flank", {"challenges": "character"}))
     # ¶1: issued at the start of the round, before any blow -> the OPEN stage;
     # ¶5: the duellists attack only each other -> PLAN, after the ruleset has planned who attacks;
-    # ¶5-¶6: their blows and capped overkill -> BLOWS, after the units' roll groups
-    #        (the dice order the character tests script);
+    # ¶5-¶6: their blows and capped overkill -> the phase's duel rows, after the units'
+    #        roll groups (the dice order the character tests script);
     # ¶7: the challenge goes on or ends once the round is over -> CLOSE
     assert names(in_stage(steps, OPEN)) == ["challenge"]
     assert names(in_stage(steps, PLAN)) == ["who_attacks", "challenge_targets"]
-    assert names(in_stage(steps, BLOWS)) == ["strike", "challenge_blows"]
+    rules = make_config("rank-and-flank", {"challenges": "character"})
+    assert [r.name for r in rnf_rows(rules)] == [
+        "start", "engagement", "open", "plan", "strike", "duel", "duel_result", "casualties",
+        "break", "turn"]
     assert names(in_stage(steps, CLOSE)) == ["challenge_carry_on"]
     # the same rules give an equal table every time (nothing accumulates)
     assert round_steps(make_config("rank-and-flank", {"challenges": "character"})) == steps
@@ -221,9 +228,9 @@ def test_import_order_and_importing_twice_change_nothing():
         assert fp == first, label
     # and what they agree on is the composed tables, not empty ones
     assert first["round rank-and-flank character"] == [
-        ["who_attacks", "plan"], ["strike", "blows"], ["challenge", "open"],
-        ["challenge_targets", "plan"], ["challenge_blows", "blows"], ["challenge_carry_on", "close"]]
-    assert first["round rank-and-flank None"] == [["who_attacks", "plan"], ["strike", "blows"]]
+        ["who_attacks", "plan"], ["challenge", "open"],
+        ["challenge_targets", "plan"], ["challenge_carry_on", "close"]]
+    assert first["round rank-and-flank None"] == [["who_attacks", "plan"]]
     assert first["phase fight-phase gambit"][2] == "challenge"
     character_events = first[str(CHARACTER_LESSON)]
     # one challenge issued in the lesson's one combat (¶1: one challenge per combat), however

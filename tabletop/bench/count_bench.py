@@ -6,7 +6,7 @@ compared exactly (``Fraction`` by ``Fraction``):
 
 - ``successes``: how many of N dice succeed at 4+ with 1s re-rolled (once);
   own: ``rank_and_flank.rolls.p_hit`` (one die enumerated through ``roll_to_hit``)
-  and ``rank_and_flank.odds._binomial``;
+  and ``engine.counts.successes`` (``_binomial`` here);
 - ``failed saves``: how many saves at 5+ fail among those successes (a compound
   distribution: the count of successes, then one save per success);
   own: ``rolls.p_unsaved`` (one save enumerated through ``roll_saves``) and a
@@ -33,7 +33,7 @@ from typing import Any
 
 from tabletop.rules.dice import enumerate_outcomes
 from tabletop.rules.rank_and_flank import rolls
-from tabletop.rules.rank_and_flank.odds import _binomial
+from tabletop.rules.engine.counts import successes as _binomial
 
 SIZES = (5, 20, 60)
 REPEATS = 5

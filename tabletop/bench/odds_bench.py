@@ -20,8 +20,12 @@ says how many were run).  The first engine is the baseline and every other engin
 ``ratio`` is the baseline's time over its own.  Today there is one engine,
 ``today's engine`` (what ``tabletop fight MAP --odds`` runs: the challenge odds table
 when the map has ``challenges``, then the ruleset's ``odds``), so it is its own baseline
-(ratio 1); the engine of issue 9 is added to ``ENGINES`` beside it.  Beside each time:
-the method (exact with its histories, or Monte Carlo with its runs and its largest
+(ratio 1).  The rank-and-flank ruleset is on the rules engine of issue 9 (``rules/engine``:
+its odds walk the phase's rows with equal states merged) and its old enumerator is deleted,
+so ``today's engine`` is the new engine for the rank-and-flank cases (``rnf-5x4``,
+``character-lesson``: their "histories" are the states the walk weighed) and the figures
+before the port are in the README; the fight-phase cases still run the old engine.  Beside
+each time: the method (exact with its histories, or Monte Carlo with its runs and its largest
 standard error of a reported probability, in percentage points) and how many times
 over its target it is.
 

@@ -34,7 +34,9 @@ class Ruleset:
     """Hooks a ruleset provides.
 
     ``fight(state, dice, decisions, log) -> Resolution`` resolves the map's
-    combat phase; ``odds(state, **options) -> dict`` gives exact (or stated
+    combat phase; ``phase(battlefield) -> (engine.Machine, engine.PhaseState)`` is that
+    phase as rows of the rules engine, for the window and the odds to drive (None for a
+    ruleset not on the engine yet); ``odds(state, **options) -> dict`` gives exact (or stated
     Monte Carlo) odds; ``pile_in`` / ``consolidate`` are fight-phase moves.
     ``profile_problems(state)`` lists what stops the attacks (``file: place:
     ...`` lines); ``profile_warnings(state)`` lists, the same way, what the
@@ -43,6 +45,7 @@ class Ruleset:
 
     name: str
     fight: Callable[..., Resolution] | None = None
+    phase: Callable[[Battlefield], Any] | None = None
     odds: Callable[..., Any] | None = None
     pile_in: Callable[..., Any] | None = None
     consolidate: Callable[..., Any] | None = None

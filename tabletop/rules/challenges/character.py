@@ -42,8 +42,10 @@ row (``character_steps``), run per engagement after Impact Hits and before blows
   issued in that combat.
 
 Rows of the rank-and-flank round in ``character_steps`` (before the round is
-planned: ``challenge_step``; before blows: who attacks whom; after blows:
-``resolve_blows``; after the round: ``clear_finished``).
+planned: ``challenge_step``; before blows: who attacks whom; after the round:
+``clear_finished``); the duellists' blows are the phase's chance rows
+(``rank_and_flank.phase``: one chance per duellist, then ``result_fields`` for
+the ``challenge_result`` event); ``resolve_blows`` rolls both at once.
 
 When the option is on this replaces the automatic commander duel of
 rank-and-flank-combat.txt ("When both sides of a fight have a commander,
@@ -381,16 +383,21 @@ def resolve_blows(state: Battlefield, pair: tuple[str, str], dice, log,
     a, b = pair
     fa, fb = pair_fighters or fighters(state, a, b, first_round)
     res = duel(dice, fa, fb)
+    if log is not None:
+        log.emit("challenge_result", RULE_OVERKILL, **result_fields(fa, fb, res))
+    return res
+
+
+def result_fields(fa, fb, res: DuelResult) -> dict:
+    """The ``challenge_result`` event's fields for the duel ``fa`` v ``fb`` that gave ``res``."""
     winner = None
     if len(res.removed) == 1:
-        winner = fa.player if res.removed == [b] else fb.player
-    if log is not None:
-        log.emit("challenge_result", RULE_OVERKILL, winner=winner, removed=list(res.removed),
-                 points=res.score.get(winner, 0) if winner else 0,
-                 overkill=res.overkill.get(winner, 0) if winner else 0,
-                 overkill_inflicted=res.overkill_inflicted.get(winner, 0) if winner else 0,
-                 scores=dict(res.score), inflicted={m: bl.inflicted for m, bl in res.blows.items()})
-    return res
+        winner = fa.player if res.removed == [fb.model_id] else fb.player
+    return dict(winner=winner, removed=list(res.removed),
+                points=res.score.get(winner, 0) if winner else 0,
+                overkill=res.overkill.get(winner, 0) if winner else 0,
+                overkill_inflicted=res.overkill_inflicted.get(winner, 0) if winner else 0,
+                scores=dict(res.score), inflicted={m: bl.inflicted for m, bl in res.blows.items()})
 
 
 def clear_finished(state: Battlefield, units, log=None) -> Battlefield:

@@ -88,20 +88,13 @@ class DuelBlows:
 
 def strike(dice, att: Fighter, dfn: Fighter) -> DuelBlows:
     """Roll ``att``'s attacks on ``dfn``: attack rolls, then damage saves for the hits that are
-    not Killing Blows (each roll logged by the rank-and-flank roll code).
-
-    With dice that branch on a whole distribution (``dice.chance(dist)``: the
-    exact odds' ``rank_and_flank.odds.PoolDice``) only the wounds inflicted
-    are drawn, from ``inflicted_distribution`` (this function enumerated for
-    one attack, convolved); hits, Killing Blows and failed saves are then None,
-    as the round's pooled rolls leave hits None (``rolls.strike``).
+    not Killing Blows (each roll logged by the rank-and-flank roll code).  The wounds
+    inflicted are distributed as ``inflicted_distribution`` (this function enumerated for
+    one attack, convolved): the phase's chance for these blows lists that distribution.
     """
     b = DuelBlows(attacks=att.attacks)
     if att.attacks <= 0:
         return b
-    chance = getattr(dice, "chance", None)
-    if chance is not None:
-        return DuelBlows(att.attacks, None, None, None, chance(inflicted_distribution(att, dfn)))
     faces: list[int] = []
     label = f"{dfn.model_id} (challenge)"
     hits = roll_to_hit(dice, att.attacks, att.hit, player=att.player, against=label, faces_out=faces)
@@ -140,9 +133,14 @@ def duel_score(inflicted: int, victim_left: int) -> tuple[int, int, int]:
 
 def duel(dice, a: Fighter, b: Fighter) -> DuelResult:
     """Both characters strike at the same time; casualties after (rank-and-flank "Attack")."""
+    return duel_result(a, b, {f.model_id: strike(dice, f, g) for f, g in ((a, b), (b, a))})
+
+
+def duel_result(a: Fighter, b: Fighter, blows: dict[str, DuelBlows]) -> DuelResult:
+    """Who died and each side's combat score (¶6) from both sides' ``blows`` (by attacker)."""
     res = DuelResult()
     for att, dfn in ((a, b), (b, a)):
-        bl = strike(dice, att, dfn)
+        bl = blows[att.model_id]
         res.blows[att.model_id] = bl
         score, counted, raw = duel_score(bl.inflicted, dfn.wounds_left)
         res.score[att.player] = score

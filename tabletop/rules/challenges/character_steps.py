@@ -16,14 +16,13 @@ registered at import time, and no row checks the option).  Each row, by stage:
   as unpaired commanders do); a model that retired in disgrace does not
   attack (¶3); the two duellists make no attack on the troops and no wound of
   a unit's pool reaches them (¶5: they are ``excluded`` and ``protected``).
-- ``BLOWS`` ``challenge_blows`` (``strike_each_other``, after ``strike``): the
-  duellists strike each other (``character.resolve_blows``; dice after every
-  other group's); their wounds go to ``blows.duel`` (removed with the round's
-  casualties) and each side's combat score from the challenge (capped
-  overkill, ¶6) to ``ctx.score_extra`` as a "challenge" item.  Breath
-  Weapons, Impact Hits and Stomps are not modelled by this combat text, so
-  nothing of theirs is redirected.  Its ``branches`` (``duel_branches``) is
-  how many outcomes the duellists' blows add to one history of the odds.
+- the duellists' blows are not a row of plain code but the phase's chance
+  rows ``duel`` and ``duel_result`` (``rank_and_flank.phase``, composed with
+  this option only): each duellist's wounds inflicted as one chance
+  (dice after every other group's), their wounds removed with the round's
+  casualties and each side's combat score from the challenge (capped
+  overkill, ¶6) a "challenge" item.  Breath Weapons, Impact Hits and Stomps
+  are not modelled by this combat text, so nothing of theirs is redirected.
 - ``CLOSE`` ``challenge_carry_on`` (``carry_on``): ``character.clear_finished``,
   and the refusal's ``disgraced`` status is cleared (``character.DISGRACE_LASTS``:
   its round and its turn are over; the End phase follows), so ``-o`` never
@@ -37,10 +36,9 @@ from __future__ import annotations
 
 from tabletop.rules.challenges.characters import DISGRACED
 from tabletop.rules.rank_and_flank import clauses as C
-from tabletop.rules.rank_and_flank.steps import BLOWS, CLOSE, OPEN, PLAN, RoundStep
+from tabletop.rules.rank_and_flank.steps import CLOSE, OPEN, PLAN, RoundStep
 
-__all__ = ["CHARACTER_ROUND_STEPS", "carry_on", "direct", "duel_branches", "issue",
-           "strike_each_other"]
+__all__ = ["CHARACTER_ROUND_STEPS", "carry_on", "direct", "issue"]
 
 RULE_REPLACES_DUEL = "character-challenge.txt (option challenges = \"character\" replaces the commander duel)"
 
@@ -80,70 +78,6 @@ def direct(ctx) -> None:
                      f"and nobody else attacks them ({RULE_FIGHT})")
 
 
-def strike_each_other(ctx, blows, dice) -> None:
-    """Row ``challenge_blows``: the duellists' blows with ``dice``, their wounds and their
-    combat score items (¶5-¶6); nothing when no two characters fight this round."""
-    pair = ctx.extra.get("challenge")
-    if not pair:
-        return
-    from tabletop.rules.challenges.character import resolve_blows
-    from tabletop.rules.challenges.character_duel import RULE_OVERKILL
-    state = ctx.state
-    res = resolve_blows(state, pair, dice, ctx.log, ctx.first_round, _fighters(ctx, pair))
-    for att, bl in res.blows.items():
-        victim = pair[1] if att == pair[0] else pair[0]
-        blows.duel[victim] = blows.duel.get(victim, 0) + bl.inflicted
-        unit, target = state.model(att).unit_id, state.model(victim).unit_id
-        blows.groups.append({"unit": unit, "player": state.owner(att), "target": target,
-                             "target_model": victim, "models": [att], "dice": bl.attacks,
-                             "by_kind": {"challenge": bl.attacks}, "hits": bl.hits,
-                             "unsaved": bl.failed_saves, "killing_blows": bl.killing_blows,
-                             "wounds": bl.inflicted, "rule": RULE_OVERKILL})
-    for att in pair:
-        player = state.owner(att)
-        score = res.score.get(player, 0)
-        if score:
-            n = res.blows[att].inflicted
-            why = f"{n} wound{'s' if n != 1 else ''} inflicted"
-            if res.overkill_inflicted.get(player):
-                why += (f", {res.overkill_inflicted[player]} beyond what was needed: "
-                        f"+{res.overkill[player]} counted (at most +3)")
-            ctx.score_extra.append({"player": player, "unit": state.model(att).unit_id,
-                                    "source": "challenge", "score": score, "rule": RULE_OVERKILL,
-                                    "why": why})
-    ctx.extra["challenge_result"] = res
-    if ctx.log is not None:
-        base = getattr(state, "_state", state)        # the round reads an indexed view of the state
-        ms = [state.model(m) for m in pair]
-        ctx.log.step(f"Challenge: {pair[0]} and {pair[1]} strike each other", RULE_OVERKILL, base,
-                     challenge={"challenger": pair[0], "challenged": pair[1], "combat": list(ctx.units)},
-                     scores=dict(res.score), overkill=dict(res.overkill), rnf_casualties=list(res.removed),
-                     focus=[[m.x, m.y] for u in ctx.units for m in base.unit(u).models] + [[m.x, m.y] for m in ms])
-
-
-def _fighters(ctx, pair):
-    """The duellists read as each other's opponent, once per planned round (kept in ``ctx.extra``:
-    the state and the pair do not change while the round's dice are rolled)."""
-    got = ctx.extra.get("challenge_fighters")
-    if got is None or got[0] != pair:
-        from tabletop.rules.challenges.character_duel import fighters
-        got = (pair, fighters(ctx.state, pair[0], pair[1], ctx.first_round))
-        ctx.extra["challenge_fighters"] = got
-    return got[1]
-
-
-def duel_branches(ctx) -> int:
-    """For the odds' count of histories: the exact odds branch once on the wounds each duellist
-    inflicts (``character_duel.strike`` with ``chance`` dice), so the product of the two
-    distributions' sizes (1 when no challenge is fought this round)."""
-    pair = ctx.extra.get("challenge")
-    if not pair:
-        return 1
-    from tabletop.rules.challenges.character_duel import inflicted_distribution
-    a, b = _fighters(ctx, pair)
-    return len(inflicted_distribution(a, b)) * len(inflicted_distribution(b, a))
-
-
 def carry_on(state, units, log):
     """Row ``challenge_carry_on`` (¶7): a challenge both survived goes on; one that ended is
     cleared; the refusal's disgrace ends with its round."""
@@ -160,8 +94,6 @@ CHARACTER_ROUND_STEPS: tuple[RoundStep, ...] = (
     RoundStep("challenge", OPEN, "Challenge issued, accepted or refused", RULE_ISSUE, issue),
     RoundStep("challenge_targets", PLAN, "Duellists attack only each other", RULE_REPLACES_DUEL,
               direct),
-    RoundStep("challenge_blows", BLOWS, "Challenge: the duellists strike each other",
-              "character-challenge.txt ¶5-¶6", strike_each_other, branches=duel_branches),
     RoundStep("challenge_carry_on", CLOSE, "Challenge goes on or ends", RULE_CARRY_ON, carry_on),
 )
 """The character challenge's rows of the round (``challenges = "character"`` only)."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["Chance", "Question", "certain", "uniform"]
+__all__ = ["Chance", "Drawn", "Question", "certain", "detail_of", "outcome_of", "uniform"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,34 @@ class Chance:
     def probability(self, value: Any) -> Fraction:
         """The probability of ``value`` (0 when it is not an outcome)."""
         return next((p for v, p in self.outcomes if v == value), Fraction(0))
+
+
+@dataclass(frozen=True, eq=False)
+class Drawn:
+    """What a ``Chance.draw`` returns when the row also wants what the dice showed (the
+    faces of a break test, the hits before the saves) to report them: it is equal to, and
+    hashes as, its outcome ``value`` (so ``Machine.answer`` takes it as that outcome), and the
+    row's ``resume`` reads ``detail``.  The odds engine answers with the bare values; a row
+    reads the detail with ``detail_of(answer)`` (None then)."""
+
+    value: Any
+    detail: Any = None
+
+    def __eq__(self, other: object) -> bool:
+        return self.value == (other.value if isinstance(other, Drawn) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+
+def outcome_of(answer: Any) -> Any:
+    """The outcome value of a chance's answer (``Drawn.value``, or the answer itself)."""
+    return answer.value if isinstance(answer, Drawn) else answer
+
+
+def detail_of(answer: Any) -> Any:
+    """What the dice showed, when the answer was drawn with them (``Drawn.detail``), else None."""
+    return answer.detail if isinstance(answer, Drawn) else None
 
 
 def certain(value: Any) -> tuple[tuple[Any, Fraction], ...]:

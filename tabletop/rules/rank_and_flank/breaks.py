@@ -20,7 +20,7 @@ DIFFERENCE = "to the winning side's total"
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tabletop.board.state import Battlefield
 from tabletop.geometry.ranks import UnitFormation
@@ -67,32 +67,55 @@ class BreakResult:
 
 
 def discipline_of(state: Battlefield, unit_id: str, alive: set[str]) -> tuple[int, str]:
-    """The Discipline the unit tests on and the model it comes from (a living commander's first;
-    one that retired in disgrace from a challenge lends none that turn, character-challenge.txt ¶3)."""
+    """The Discipline the unit tests on and the model it comes from: a living commander's first;
+    else the unit's rank-and-file (``profiles.retinue_profile``).  A model that retired in
+    disgrace from a challenge lends none that turn (character-challenge.txt ¶3), not even as
+    the last model left: the unit then tests on its rank-and-file's own Discipline (the
+    profile of the models it was raised with, living or not)."""
     unit = state.unit(unit_id)
     for m in unit.models:
         if m.id in alive and (m.role or "") == "commander" and "disgraced" not in m.status:
             return P.model_stat(m, "Discipline"), m.id
-    m = P.retinue_profile(state, unit_id, alive)
+    lenders = {m.id for m in unit.models if m.id in alive and "disgraced" not in m.status}
+    if lenders:
+        m = P.retinue_profile(state, unit_id, lenders)
+    else:       # only disgraced models left: the unit's own rank-and-file profile
+        troops = {m.id for m in unit.models if "disgraced" not in m.status}
+        m = P.retinue_profile(state, unit_id, troops or None)
     return P.model_stat(m, "Discipline"), m.id
+
+
+def break_setup(state: Battlefield, unit_id: str, form: UnitFormation, alive: set[str],
+                difference: int) -> BreakResult:
+    """What one losing unit's test needs before the dice: a crumble (``kind`` "crumble", no
+    wounds yet) or a test with its ``target`` (2D6 <= target passes; ``dice`` empty)."""
+    player = state.unit(unit_id).player
+    if P.unit_has(state, unit_id, *P.CRUMBLES, alive=alive):
+        return BreakResult(unit_id, player, "crumble", [], passed=True)
+    disc, source = discipline_of(state, unit_id, alive)
+    ranks = min(form.full_ranks_behind(P.rank_models(state, unit_id), alive), P.MAX_RANK_BONUS)
+    fearless = P.unit_has(state, unit_id, P.FEARLESS, alive=alive)
+    diff = 0 if fearless else difference
+    return BreakResult(unit_id, player, "test", [], 0, disc, source, ranks, diff, fearless,
+                       disc + ranks - diff, True)
+
+
+def roll_break(setup: BreakResult, dice: Dice) -> BreakResult:
+    """Roll ``setup``'s test with ``dice`` (2D6, or the crumble's D3), logging the roll."""
+    r = setup
+    if r.kind == "crumble":
+        w = dice.d3(purpose=f"crumble: {r.unit}", rule=C.CRUMBLE, player=r.player)
+        return replace(r, dice=[w], wounds=w)
+    target = r.target
+    mods = {"ranks": r.ranks, "score difference": -r.difference}
+    faces = dice.roll(2, purpose=f"break test: {r.unit}", rule=C.BREAK_TESTS, player=r.player,
+                      modifiers=mods, target=f"<= {target}",
+                      result=lambda f: "holds" if sum(f) <= target else "breaks")
+    total = sum(faces)
+    return replace(r, dice=list(faces), total=total, passed=total <= target)
 
 
 def break_test(state: Battlefield, unit_id: str, form: UnitFormation, alive: set[str],
                difference: int, dice: Dice) -> BreakResult:
     """Test one losing unit (or roll its crumble).  Rolls 2D6 (or a D3) with ``dice``."""
-    player = state.unit(unit_id).player
-    if P.unit_has(state, unit_id, *P.CRUMBLES, alive=alive):
-        w = dice.d3(purpose=f"crumble: {unit_id}", rule=C.CRUMBLE, player=player)
-        return BreakResult(unit_id, player, "crumble", [w], wounds=w, passed=True)
-    disc, source = discipline_of(state, unit_id, alive)
-    ranks = min(form.full_ranks_behind(P.rank_models(state, unit_id), alive), P.MAX_RANK_BONUS)
-    fearless = P.unit_has(state, unit_id, P.FEARLESS, alive=alive)
-    diff = 0 if fearless else difference
-    target = disc + ranks - diff
-    mods = {"ranks": ranks, "score difference": -diff}
-    faces = dice.roll(2, purpose=f"break test: {unit_id}", rule=C.BREAK_TESTS, player=player,
-                      modifiers=mods, target=f"<= {target}",
-                      result=lambda f: "holds" if sum(f) <= target else "breaks")
-    total = sum(faces)
-    return BreakResult(unit_id, player, "test", list(faces), total, disc, source, ranks, diff,
-                       fearless, target, total <= target)
+    return roll_break(break_setup(state, unit_id, form, alive, difference), dice)

@@ -1,185 +1,64 @@
-"""Odds of an engagement from the same rules code (DESIGN.md "Dice").
+"""Odds of an engagement from the phase's own rows (DESIGN.md "Dice"; ``engine.walk``).
 
 For each engagement: the chance each side wins the combat score, of a tie,
 and that the loser breaks (fails a break test: it flees or is destroyed).
 
-Exact when it fits: ``resolve_round`` runs with ``PoolDice``, which branches
-on how many of a group's ``n`` attacks wound (binomial, with the per-attack
-chance worked out by enumerating ``rolls.roll_to_hit``/``roll_saves`` with
-one die) and on every face of the break-test dice, and sums the exact
-probability (a ``Fraction``) of every history.  When an engagement has more
-than ``max_paths`` histories it falls back to a Monte Carlo estimate over
-``runs`` seeded runs (``tabletop.rules.dice.monte_carlo``) and says so, with
-the standard error of each figure.
-
-The round is the fight's own, from the same table of rows
-(``round.round_steps``): ``phase.open_round`` runs the ``OPEN`` rows first
-(with ``[rules] challenges = "character"``: a challenge is issued, accepted
-or refused, character-challenge.txt ¶1-¶5, its questions answered by the
-map's ``[[decisions]]`` then the default policy, exactly as ``tabletop
-fight`` answers them), then ``plan_round`` (the ``PLAN`` rows: who attacks;
-the duellists attack only each other, a disgraced character not at all) and
-``resolve_round`` (the ``BLOWS`` rows: the roll groups, then the duellists'
-blows and their capped overkill in the combat score, ¶6).  A challenge's
-blows branch on the distribution of the wounds each duellist inflicts
-(``chance``); every ``BLOWS`` row says how many outcomes its chances add
-(``RoundStep.branches``) so the exact-or-sampled choice still counts
-histories.  With a challenge the result also holds ``challenge`` (who
-fights, or who retired in disgrace) and, when two characters fight,
-``challenge_slain`` {model: p} and ``challenge_overkill`` {player: p that
-overkill adds to its score}.
+The round is the fight's own: ``phase.round_machine`` runs the phase's rows
+of one engagement from ``open`` to ``break`` (with ``[rules] challenges =
+"character"`` a challenge is issued, accepted or refused first,
+character-challenge.txt ¶1-¶5, its questions answered by the map's
+``[[decisions]]`` then the default policy, exactly as ``tabletop fight``
+answers them; then who attacks; then one chance per roll group - how many
+of its attacks wound - the duellists' blows, the combat score and one
+chance per losing unit's break test).  ``engine.walk.odds`` follows every
+outcome of every chance with its exact probability, merging equal states
+(``phase.key``: the row, the tally of wounds, who broke), so the 6^N dice
+histories are never walked.  Exact or sampled is decided by counting: when
+more than ``max_paths`` states would be weighed it says so and samples
+(seeded runs until the largest standard error of a figure is under half a
+percentage point, or ``runs`` runs).  With a challenge the result also
+holds ``challenge`` (who fights, or who retired in disgrace) and, when two
+characters fight, ``challenge_slain`` {model: p} and ``challenge_overkill``
+{player: p that overkill adds to its score}.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
-from dataclasses import replace
-
 from tabletop.board.state import Battlefield
-from tabletop.geometry import snapshot
-from tabletop.rules.decisions import Decisions
-from tabletop.rules.dice import Dice, monte_carlo
-from tabletop.rules.events import EventLog
-from tabletop.rules.rank_and_flank.phase import open_round
-from tabletop.rules.rank_and_flank.round import RoundContext, plan_round, resolve_round, round_steps
-from tabletop.rules.rank_and_flank.steps import BLOWS, in_stage
+from tabletop.rules.engine import walk
+from tabletop.rules.engine.driver import default_policy, scripted_answer
+from tabletop.rules.engine.machine import PhaseState
+from tabletop.rules.engine.pending import Question
+from tabletop.rules.rank_and_flank.phase import forget_geometry, geometry, key, round_machine
 
-MAX_PATHS = 100_000
-RUNS = 10_000
-
-@lru_cache(maxsize=4096)
-def _binomial(n: int, p: Fraction) -> tuple[tuple[int, Fraction], ...]:
-    q = 1 - p
-    out = []
-    for k in range(n + 1):
-        w = math.comb(n, k) * p ** k * q ** (n - k)
-        if w:
-            out.append((k, w))
-    return tuple(out)
+MAX_PATHS = walk.MAX_STATES
+RUNS = walk.MC_MAX_RUNS
 
 
-class _TooMany(Exception):
-    pass
+def _result(state: PhaseState) -> tuple:
+    """What the figures read from a finished round: (winner, broken units[, slain, overkill])."""
+    m = state.memo
+    winner, _tests, challenge = m.verdict
+    if challenge is None:
+        return winner, m.broken
+    return (winner, m.broken) + challenge
 
 
-class PoolDice(Dice):
-    """Dice that follow a prefix of branch choices (exact enumeration).
-
-    ``pool(n, p)`` returns how many of ``n`` independent trials succeed,
-    branching over every count with its binomial weight; ordinary faces
-    branch over 1..sides with equal weight.  Nothing is logged.
-    """
-
-    def __init__(self, prefix: list[int]):
-        super().__init__(None, None)
-        self.prefix = prefix
-        self.pos = 0
-        self.weights: list[tuple[Fraction, ...]] = []
-
-    def _choose(self, weights: tuple[Fraction, ...]) -> int:
-        if self.pos < len(self.prefix):
-            i = self.prefix[self.pos]
-        else:
-            i = 0
-            self.prefix.append(0)
-        self.weights.append(weights)
-        self.pos += 1
-        return i
-
-    def _face(self, sides: int) -> int:
-        return self._choose(tuple([Fraction(1, sides)] * sides)) + 1
-
-    def pool(self, n: int, p: Fraction) -> int:
-        outcomes = _binomial(n, Fraction(p))
-        i = self._choose(tuple(w for _, w in outcomes))
-        return outcomes[i][0]
-
-    def chance(self, dist: dict[Any, Fraction]) -> Any:
-        """One value of an exact distribution ``{value: probability}`` (probabilities summing
-        to 1), branching over every value with its weight; values of probability 0 are skipped."""
-        outcomes = tuple((v, Fraction(w)) for v, w in sorted(dist.items()) if w)
-        i = self._choose(tuple(w for _, w in outcomes))
-        return outcomes[i][0]
+def _to_first_chance(machine, state: PhaseState, scripted) -> PhaseState:
+    """Answer the round's questions as the fight does (the map's ``[[decisions]]``, then the
+    default policy) up to its first chance: the plan every outcome shares."""
+    state, _ = machine.advance(state)
+    while isinstance(state.pending, Question):
+        q = state.pending
+        found, value, state, _ = scripted_answer(state, q, scripted)
+        state, _ = machine.answer(state, value if found else default_policy(q))
+    return state
 
 
-def enumerate_pools(fn: Callable[[Dice], Any], max_paths: int = MAX_PATHS) -> tuple[dict[Any, Fraction], int]:
-    """Exact distribution of ``fn(PoolDice)`` and the number of histories.
-
-    Raises
-    ------
-    ValueError
-        When there are more than ``max_paths`` histories.
-    """
-    out: dict[Any, Fraction] = {}
-    prefix: list[int] = []
-    runs = 0
-    while True:
-        d = PoolDice(list(prefix))
-        value = fn(d)
-        runs += 1
-        if runs > max_paths:
-            raise ValueError(f"more than {max_paths} histories")
-        p = Fraction(1)
-        for choice, ws in zip(d.prefix[:d.pos], d.weights):
-            p *= ws[choice]
-        out[value] = out.get(value, Fraction(0)) + p
-        used = d.prefix[:d.pos]
-        k = len(used) - 1
-        while k >= 0 and used[k] == len(d.weights[k]) - 1:
-            k -= 1
-        if k < 0:
-            return out, runs
-        prefix = used[:k] + [used[k] + 1]
-
-
-def histories_estimate(ctx: RoundContext) -> int:
-    """A rough count of exact histories of the planned round ``ctx``: the product of the
-    branches of its ``BLOWS`` rows (``RoundStep.branches``: one per possible count of
-    wounding attacks in each roll group; a challenge's blows), times one break test (36
-    faces)."""
-    n = 36
-    for row in in_stage(ctx.steps, BLOWS):
-        if row.branches is not None:
-            n *= max(1, row.branches(ctx))
-    return n
-
-
-class _NoChance(Dice):
-    """Dice for the ``OPEN`` rows run before the round is planned: the odds plan that round once, so
-    a row that rolled there could not be branched on; it is an error, not a silent fixed roll."""
-
-    def _face(self, sides: int) -> int:
-        raise RuntimeError("a round step rolled dice before the round was planned: the odds cannot "
-                           "branch there (rank_and_flank.odds)")
-
-
-def _challenge_facts(log: EventLog) -> dict[str, Any] | None:
-    """Who fights the round's character challenge, read from the events the OPEN rows emitted
-    (``challenge_issued``/``_accepted``/``_refused``/``_continues``, ``cannot_refuse``); None
-    when no challenge was issued or goes on."""
-    ev: dict[str, dict] = {}
-    for e in log.events:
-        ev.setdefault(e.type, e.data)
-    if "challenge_continues" in ev:
-        a, b = ev["challenge_continues"]["models"]
-        return {"challenger": a, "challenged": b, "issued_by": None, "disgraced": None,
-                "continuing": True, "forced": False}
-    if "challenge_issued" not in ev:
-        return None
-    acc, ref = ev.get("challenge_accepted"), ev.get("challenge_refused")
-    return {"challenger": ev["challenge_issued"]["challenger"],
-            "challenged": acc["challenged"] if acc else None,
-            "issued_by": ev["challenge_issued"]["player"],
-            "disgraced": ref["disgraced"] if ref else None,
-            "continuing": False, "forced": bool(acc and acc.get("forced"))}
-
-
-def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int = MAX_PATHS,
+def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int | None = None,
                     runs: int = RUNS, seed: int = 1, exact: bool = True) -> dict[str, Any]:
     """Odds of one engagement's round (see the module docstring).
 
@@ -187,84 +66,83 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int = MA
     -------
     dict
         ``units``, ``players``, ``method`` ("exact" or "monte carlo"),
-        ``histories`` or ``runs``, ``win`` {player: p}, ``tie`` p,
+        ``histories`` (exact: the states the walk weighed, equal states merged)
+        or ``runs``, ``seed`` and ``why``, ``win`` {player: p}, ``tie`` p,
         ``loser_breaks`` {player: p that it loses and one of its units
-        breaks}, ``breaks`` {unit: p}, and for Monte Carlo ``se`` with the
-        standard error of each of those figures.
+        breaks}, ``breaks`` {unit: p}, and ``exact`` (the figures as
+        fractions) or ``se`` (each figure's standard error).  ``max_paths``
+        (default ``MAX_PATHS``) bounds the states the exact walk weighs.
     """
-    log = EventLog()                       # the OPEN rows' events; read for ``challenge``, then dropped
-    decisions = Decisions(state.decisions, log)
-    steps = round_steps(state.rules)
-    start, geo, live = open_round(state, list(units), _NoChance(), decisions, log, steps)
-    ctx = plan_round(start, geo, live, decisions, steps=steps)
-    players = ctx.players()
-    pair = ctx.extra.get("challenge")
-    base_extra = list(ctx.score_extra)
+    max_paths = MAX_PATHS if max_paths is None else max_paths
+    machine, start = round_machine(state, units)
+    start = _to_first_chance(machine, start, state.decisions)
+    memo = start.memo
+    plan = memo.plan
+    players = plan.ctx.players() if plan is not None else []
+    pair = plan.pair if plan is not None else None
+    owner = {m: plan.ctx.state.owner(m) for m in pair} if pair else {}
 
-    def run(d: Dice):
-        # a fresh context per history: the BLOWS rows roll with the history's dice and append
-        # to ``score_extra``; ``extra`` (roll-group caches) is shared
-        c = replace(ctx, dice=d, score_extra=list(base_extra))
-        c.extra.pop("challenge_result", None)
-        out = resolve_round(c, d)
-        broken = tuple(sorted(b.unit for b in out.breaks if b.kind == "test" and not b.passed))
-        res = c.extra.get("challenge_result")
-        if res is None:
-            return out.score.winner, broken
-        return (out.score.winner, broken, tuple(sorted(res.removed)),
-                tuple(sorted((p, n) for p, n in res.overkill.items() if n)))
+    def figures_of(p_of) -> dict[str, Any]:
+        figs = {
+            "win": {pl: p_of(lambda k, pl=pl: k[0] == pl) for pl in players},
+            "tie": p_of(lambda k: k[0] is None),
+            "loser_breaks": {pl: p_of(lambda k, pl=pl: k[0] is not None and k[0] != pl and any(
+                state.unit(u).player == pl for u in k[1])) for pl in players},
+            "breaks": {u: p_of(lambda k, u=u: u in k[1]) for u in units},
+        }
+        if pair:
+            figs["challenge_slain"] = {m: p_of(lambda k, m=m: m in k[2]) for m in pair}
+            figs["challenge_overkill"] = {owner[m]: p_of(lambda k, pl=owner[m]: any(
+                q == pl for q, _ in k[3])) for m in pair}
+        return figs
 
-    dist: dict[Any, Any]
+    def measure(dist: dict, n: int) -> float:
+        """The largest standard error of a reported figure."""
+        def p_of(test):
+            return sum(p for k, p in dist.items() if test(k))
+        vals = []
+        for v in figures_of(p_of).values():
+            vals += list(v.values()) if isinstance(v, dict) else [v]
+        return max((math.sqrt(p * (1 - p) / n) for p in vals), default=0.0)
+
     result: dict[str, Any] = {"units": list(units), "players": players}
-    bound = histories_estimate(ctx)
-    try:
-        if not exact:
-            raise ValueError("exact odds not asked for")
-        if bound > max_paths:
-            raise ValueError(f"about {bound} histories, more than {max_paths} to enumerate")
-        dist, n = enumerate_pools(run, max_paths)
-        result.update(method="exact", histories=n)
-        probs = {k: v for k, v in dist.items()}
-        total_runs = None
-    except ValueError as exc:
-        mc = monte_carlo(run, runs=runs, seed=seed)
-        probs = {k: Fraction(v[0]).limit_denominator(runs) for k, v in mc.items()}
-        result.update(method="monte carlo", runs=runs, seed=seed, why=str(exc))
-        total_runs = runs
+    why = "exact odds not asked for"
+    got = None
+    if exact:
+        try:
+            got = walk.exact(machine, start, outcome=_result, key=key, scripted=state.decisions,
+                             max_states=max_paths)
+        except walk.TooManyStates:
+            why = (f"more than {max_paths} states to weigh (dice histories merged where they "
+                   "reach the same table)")
+    if got is None:
+        got = walk.monte_carlo(machine, start, outcome=_result, scripted=state.decisions,
+                               seed=seed, max_runs=runs, min_runs=min(walk.MC_MIN_RUNS, runs),
+                               batch=min(walk.MC_BATCH, runs), measure=measure)
+        result.update(method="monte carlo", runs=got.runs, seed=seed, why=why)
+    else:
+        result.update(method="exact", histories=got.states)
 
-    def p_of(test) -> Fraction:
-        return sum((p for k, p in probs.items() if test(k)), Fraction(0))
-
-    figures = {
-        "win": {pl: p_of(lambda k, pl=pl: k[0] == pl) for pl in players},
-        "tie": p_of(lambda k: k[0] is None),
-        "loser_breaks": {pl: p_of(lambda k, pl=pl: k[0] is not None and k[0] != pl and any(
-            state.unit(u).player == pl for u in k[1])) for pl in players},
-        "breaks": {u: p_of(lambda k, u=u: u in k[1]) for u in units},
-    }
-    facts = _challenge_facts(log)
-    if facts is not None:
-        result["challenge"] = facts
-    if pair:
-        owner = {m: start.owner(m) for m in pair}
-        figures["challenge_slain"] = {m: p_of(lambda k, m=m: len(k) > 2 and m in k[2]) for m in pair}
-        figures["challenge_overkill"] = {owner[m]: p_of(lambda k, pl=owner[m]: len(k) > 2 and any(
-            q == pl for q, _ in k[3])) for m in pair}
+    def p_of(test):
+        return got.p(test)
+    figures = figures_of(p_of)
+    if memo.facts is not None:
+        result["challenge"] = dict(memo.facts)
 
     def as_float(v):
         return {k: float(x) for k, x in v.items()} if isinstance(v, dict) else float(v)
 
-    for key, v in figures.items():
-        result[key] = as_float(v)
-    if total_runs:
-        def se(p: float) -> float:
-            return math.sqrt(p * (1 - p) / total_runs)
-        result["se"] = {key: ({k: se(x) for k, x in result[key].items()}
-                              if isinstance(result[key], dict) else se(result[key]))
-                        for key in figures}
+    for name, v in figures.items():
+        result[name] = as_float(v)
+    if got.method == "exact":
+        result["exact"] = {name: ({k: str(x) for k, x in v.items()} if isinstance(v, dict)
+                                  else str(v)) for name, v in figures.items()}
     else:
-        result["exact"] = {key: ({k: str(x) for k, x in v.items()} if isinstance(v, dict) else str(v))
-                           for key, v in figures.items()}
+        def se(p: float) -> float:
+            return math.sqrt(p * (1 - p) / got.runs)
+        result["se"] = {name: ({k: se(x) for k, x in result[name].items()}
+                               if isinstance(result[name], dict) else se(result[name]))
+                        for name in figures}
     return result
 
 
@@ -273,7 +151,8 @@ def odds(state: Battlefield, **opts: Any) -> dict[str, Any]:
 
     Options: ``max_paths``, ``runs``, ``seed``, ``exact`` (see ``engagement_odds``).
     """
-    geo = snapshot(state)
+    forget_geometry()
+    geo = geometry(state)
     out = [engagement_odds(state, g, **opts) for g in geo.engagements
            if len({state.unit(u).player for u in g}) > 1]
     return {"engagements": out, "text": format_odds(out)}
@@ -290,7 +169,7 @@ def format_odds(engagements: list[dict[str, Any]]) -> str:
     lines = []
     for k, e in enumerate(engagements, 1):
         se = e.get("se")
-        how = (f"exact, {e['histories']} histories" if e["method"] == "exact"
+        how = (f"exact, {e['histories']} states weighed" if e["method"] == "exact"
                else f"Monte Carlo estimate, {e['runs']} runs (seed {e['seed']}), +/- one standard error")
         lines.append(f"Engagement {k}: {' v '.join(e['units'])} ({how})")
         for pl in e["players"]:

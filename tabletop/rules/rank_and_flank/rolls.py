@@ -14,10 +14,10 @@ Named default REROLL_ONCE: a die is re-rolled at most once; the attacker's
 own re-roll (misses or 1s) comes first, then a forced re-roll of the hits
 that were not already re-rolled.
 
-Exact odds use the same code: the chance one attack wounds is worked out by
-enumerating ``roll_to_hit``/``roll_saves`` with one die, and a ``pool``-able
-dice (``odds.PoolDice``) then branches on how many of ``n`` attacks wound
-(the dice are independent, so that count is binomial).
+Exact odds use the same code: the chance one attack wounds (``p_wound``) is
+worked out by enumerating ``roll_to_hit``/``roll_saves`` with one die; the
+phase's chance for a roll group is then how many of its ``n`` attacks wound
+(the dice are independent, so that count is binomial: ``engine.counts``).
 """
 
 from __future__ import annotations
@@ -162,18 +162,17 @@ def p_unsaved(spec: SaveSpec) -> Fraction:
     return dist.get(1, Fraction(0))
 
 
+def p_wound(hit: HitSpec, save: SaveSpec) -> Fraction:
+    """Exact chance one attack hits and its damage save fails."""
+    return p_hit(hit) * p_unsaved(save)
+
+
 def strike(dice: Dice, n: int, hit: HitSpec, save: SaveSpec, *, attacker: str | None,
            defender: str | None, label: str = "") -> tuple[int | None, int]:
-    """``n`` attacks: (hits, failed saves).
-
-    With ordinary dice every die is rolled and logged.  With a pool-able
-    dice (``dice.pool(n, p)``, exact odds) only the count of failed saves is
-    drawn, with p = P(hit) x P(save fails) per attack; hits are then None.
-    """
+    """``n`` attacks: (hits, failed saves); every die is rolled and logged.  The failed
+    saves are ``counts.successes(n, p_wound(hit, save))`` distributed (each die goes on
+    alone), which is what the phase's chance lists (``phase``)."""
     if n <= 0:
         return 0, 0
-    pool = getattr(dice, "pool", None)
-    if pool is not None:
-        return None, pool(n, p_hit(hit) * p_unsaved(save))
     hits = roll_to_hit(dice, n, hit, player=attacker, against=label)
     return hits, roll_saves(dice, hits, save, player=defender, against=label)

@@ -1,4 +1,4 @@
-"""One round of one engagement: its table of rows (plan, blows), casualties, score, break tests.
+"""One engagement's round: its table of rows (open, plan, close), the plan, casualties, score.
 
 rank-and-flank-combat.txt "Engagements": every unit attacks at the same
 time (attack rolls, then damage saves); casualties are removed only after
@@ -6,10 +6,12 @@ everyone has attacked, so models killed this round still strike back; then
 each side adds up its combat score and every unit on the losing side takes
 a break test.
 
-This module changes no state: ``resolve_round`` returns what happened, and
-``fight.py`` applies it (removing models, fleeing, turning to face).  The
-odds (``odds.py``) run the very same ``resolve_round`` with enumerated or
-random dice.
+This module changes no state and rolls no dice: ``plan_round`` plans the
+round (who attacks whom with how many dice, grouped into rolls by
+``roll_groups``), and ``unit_casualties``/``casualties`` work out what a
+tally of wounds does.  The phase's rows (``phase.py``) leave one chance per
+roll group pending, then apply the casualties, score and break tests; the
+odds (``odds.py``) walk those same rows.
 
 Contact facts are those of the round: which side each enemy touches, the
 flank and rear bonuses, disrupted (and so the rank bonus) and surrounded are
@@ -23,22 +25,22 @@ engagement order (``Geometry.engagements``: sorted ids), each unit's attack
 groups in the order front, lance, flank, support, then commanders and duels
 (a group is one attacking unit against one target with one profile): all
 its attack rolls, any re-rolls, then the target's damage saves and any
-re-rolls; then the losing units' break tests (or crumbles) in engagement order.
+re-rolls; then a character challenge's duellists; then the losing units'
+break tests (or crumbles) in engagement order.
 
-The round as a table of rows (``steps.RoundStep``): ``round_steps(rules)``
-composes it for a map - this ruleset's ``BASE_ROUND_STEPS`` (``who_attacks``
-in the ``PLAN`` stage, ``strike`` in the ``BLOWS`` stage), and with
-``[rules] challenges = "character"`` the character challenge's rows
-(``challenges.character_steps.CHARACTER_ROUND_STEPS``): issue the challenge
-(``OPEN``), point the duellists at each other (``PLAN``, after
-``who_attacks``), their blows (``BLOWS``, after ``strike``) and carry the
-challenge on (``CLOSE``).  A ``PLAN`` row may edit ``ctx.attacks`` (e.g.
-point two characters at each other with ``target_model``), ``ctx.duels``,
-put models in ``ctx.excluded`` (they do not attack) or ``ctx.protected`` (no
-wound from a unit's pool reaches them: character-challenge.txt ¶5) and
-append combat score items to ``ctx.score_extra``.  The table is chosen once
-per round (``plan_round`` keeps it on ``ctx.steps``), never registered at
-import time.
+The round's rows that are plain code (``steps.RoundStep``): ``round_steps(rules)``
+composes them for a map - this ruleset's ``BASE_ROUND_STEPS`` (``who_attacks``
+in the ``PLAN`` stage), and with ``[rules] challenges = "character"`` the
+character challenge's rows (``challenges.character_steps.CHARACTER_ROUND_STEPS``):
+issue the challenge (``OPEN``), point the duellists at each other (``PLAN``,
+after ``who_attacks``) and carry the challenge on (``CLOSE``); the duellists'
+blows are the phase's chance rows (``phase.rows``).  A ``PLAN`` row may edit
+``ctx.attacks`` (e.g. point two characters at each other with
+``target_model``), ``ctx.duels``, put models in ``ctx.excluded`` (they do not
+attack) or ``ctx.protected`` (no wound from a unit's pool reaches them:
+character-challenge.txt ¶5) and append combat score items to
+``ctx.score_extra``.  The table is chosen once per round (``plan_round``
+keeps it on ``ctx.steps``), never registered at import time.
 """
 
 from __future__ import annotations
@@ -55,11 +57,10 @@ from tabletop.rules.events import EventLog
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
 from tabletop.rules.rank_and_flank.attacks import Attack, first_round, has_charge_bonus, plan_unit
-from tabletop.rules.rank_and_flank.breaks import BreakResult, break_test
 from tabletop.rules.rank_and_flank.commanders import plan_commanders
-from tabletop.rules.rank_and_flank.rolls import hit_spec, save_spec, strike
-from tabletop.rules.rank_and_flank.score import Score, combat_score
-from tabletop.rules.rank_and_flank.steps import BLOWS, PLAN, RoundStep, in_stage
+from tabletop.rules.rank_and_flank.rolls import hit_spec, save_spec
+from tabletop.rules.rank_and_flank.score import Score
+from tabletop.rules.rank_and_flank.steps import PLAN, RoundStep, in_stage
 from tabletop.rules.rank_and_flank.wounds import Casualties, allocate
 
 KIND_ORDER = {"front": 0, "lance": 1, "flank": 2, "support": 3, "commander": 4, "duel": 5}
@@ -107,22 +108,18 @@ class RoundContext:
 @dataclass
 class Blows:
     """Wounds struck this round: to each unit's pool, straight to commanders
-    (duels), caused by each attacking unit (combat score), and one dict per
-    roll group for reports and drawing."""
+    (duels) and caused by each attacking unit (combat score)."""
 
     pools: dict[str, int] = field(default_factory=dict)
     duel: dict[str, int] = field(default_factory=dict)
     caused: dict[str, int] = field(default_factory=dict)
-    groups: list[dict] = field(default_factory=list)
 
 
 @dataclass
 class RoundOutcome:
     """What a round did: casualties and living models per unit, who stepped
-    up into gaps (``steps`` {unit: [(mover, dead)]}), the formations and
-    sides once casualties are removed (``sides_after``: for drawing and the
-    way a fleeing unit runs, not for the score), the score and any break
-    tests.  ``sides_at_blows`` are the contacts when the blows were struck
+    up into gaps (``steps`` {unit: [(mover, dead)]}), the formations once
+    casualties are removed and the score.  ``sides_at_blows`` are the contacts when the blows were struck
     (``ctx.sides``): the score and the surrounded test read these."""
 
     ctx: RoundContext
@@ -131,9 +128,7 @@ class RoundOutcome:
     alive: dict[str, set[str]]
     steps: dict[str, list[tuple[str, str]]]
     forms_after: dict[str, UnitFormation]
-    sides_after: dict[str, UnitSides]
     score: Score
-    breaks: list[BreakResult] = field(default_factory=list)
 
     @property
     def sides_at_blows(self) -> dict[str, UnitSides]:
@@ -223,7 +218,7 @@ def roll_groups(ctx: RoundContext) -> dict[tuple, list[Attack]]:
     return groups
 
 
-def _group_facts(ctx: RoundContext, key: tuple, members: list[Attack]) -> dict:
+def group_facts(ctx: RoundContext, key: tuple, members: list[Attack]) -> dict:
     """What a roll group says about itself before the dice (cached with the groups)."""
     unit, target, target_model, hit, save, lethal = key
     kinds: dict[str, int] = {}
@@ -238,57 +233,8 @@ def _group_facts(ctx: RoundContext, key: tuple, members: list[Attack]) -> dict:
             "rule": C.LETHAL if lethal else C.SIMULTANEOUS}
 
 
-def strike_all(ctx: RoundContext, dice: Dice) -> Blows:
-    """Every blow of the round, simultaneously: the ``BLOWS`` rows of ``ctx.steps`` in
-    order with ``dice`` (``strike``: the roll groups, see the module docstring for the
-    order; then any challenge's blows).  Nothing is removed here."""
-    blows = Blows()
-    if ctx.dice is None:
-        ctx.dice = dice            # rows that roll later read the round's dice from the context
-    for row in in_stage(ctx.steps, BLOWS):
-        row.run(ctx, blows, dice)
-    return blows
-
-
-def strike_groups(ctx: RoundContext, blows: Blows, dice: Dice) -> None:
-    """Row ``strike`` (rank-and-flank-combat.txt "Engagements", "Lethal Strikes"): each roll
-    group's attack rolls and damage saves; its wounds go to the target unit's pool (or
-    straight to a commander in a duel) and count as caused by the attacking unit."""
-    groups = roll_groups(ctx)
-    facts = ctx.extra.get("_group_facts")
-    if facts is None or facts[0] is not groups:
-        facts = (groups, [_group_facts(ctx, k, m) for k, m in groups.items()])
-        ctx.extra["_group_facts"] = facts
-    for key, f in zip(groups, facts[1]):
-        unit, target, target_model, hit, save, lethal = key
-        hits, unsaved = strike(dice, f["dice"], hit, save, attacker=f["player"],
-                               defender=f["defender"], label=f["label"])
-        wounds = unsaved * (2 if lethal else 1)
-        if target_model is not None:
-            blows.duel[target_model] = blows.duel.get(target_model, 0) + wounds
-        else:
-            blows.pools[target] = blows.pools.get(target, 0) + wounds
-        blows.caused[unit] = blows.caused.get(unit, 0) + wounds
-        g = {k: v for k, v in f.items() if k not in ("defender", "label")}
-        g.update(hits=hits, unsaved=unsaved, wounds=wounds)
-        blows.groups.append(g)
-        if ctx.log is not None:
-            ctx.log.emit("blows", g["rule"], **{k: v for k, v in g.items() if k != "rule"})
-
-
-def group_branches(ctx: RoundContext) -> int:
-    """For the exact odds' count of histories: ``strike`` branches once per roll group on
-    how many of its attacks wound (0..n), so the product of (dice + 1) over the groups."""
-    n = 1
-    for members in roll_groups(ctx).values():
-        n *= sum(a.dice for a in members) + 1
-    return n
-
-
 BASE_ROUND_STEPS: tuple[RoundStep, ...] = (
     RoundStep("who_attacks", PLAN, "Who attacks", C.WHO_ATTACKS, plan_attacks),
-    RoundStep("strike", BLOWS, "Blows struck simultaneously", C.SIMULTANEOUS, strike_groups,
-              branches=group_branches),
 )
 """The rank-and-flank round's own rows (every map)."""
 
@@ -308,47 +254,25 @@ def round_steps(rules) -> tuple[RoundStep, ...]:
     return BASE_ROUND_STEPS + CHARACTER_ROUND_STEPS
 
 
+def unit_casualties(ctx: RoundContext, unit: str, pool: int, duel: dict[str, int]
+                    ) -> tuple[Casualties, set[str]]:
+    """One unit's wound ``pool`` and the wounds struck straight at its models (``duel``, by
+    model id; others ignored) applied after everyone has attacked: its casualties and living
+    models.  Protected models (a challenge's duellists) take their duel wounds only."""
+    alive = set(ctx.forms[unit].placements)
+    duel = {m: w for m, w in duel.items() if m in alive}
+    shielded = alive & ctx.protected
+    if not shielded:
+        return allocate(ctx.state, ctx.forms[unit], alive, pool, duel), alive
+    cas = allocate(ctx.state, ctx.forms[unit], alive, 0, duel)
+    rest = alive - shielded
+    cas = allocate(ctx.state, ctx.forms[unit], rest, pool, None, cas)
+    return cas, rest | (alive & shielded)
+
+
 def casualties(ctx: RoundContext, blows: Blows) -> tuple[dict[str, Casualties], dict[str, set[str]]]:
     """Each unit's wound pool applied (after everyone has attacked)."""
-    alive = {u: set(ctx.forms[u].placements) for u in ctx.units}
-    out = {}
+    out, alive = {}, {}
     for u in ctx.units:
-        duel = {m: w for m, w in blows.duel.items() if m in alive[u]}
-        shielded = alive[u] & ctx.protected
-        if not shielded:
-            out[u] = allocate(ctx.state, ctx.forms[u], alive[u], blows.pools.get(u, 0), duel)
-            continue
-        # protected models take their duel wounds only, never the pool's
-        cas = allocate(ctx.state, ctx.forms[u], alive[u], 0, duel)
-        rest = alive[u] - shielded
-        out[u] = allocate(ctx.state, ctx.forms[u], rest, blows.pools.get(u, 0), None, cas)
-        alive[u] = rest | (alive[u] & shielded)
+        out[u], alive[u] = unit_casualties(ctx, u, blows.pools.get(u, 0), blows.duel)
     return out, alive
-
-
-def after_casualties(ctx: RoundContext, cas: dict[str, Casualties], alive: dict[str, set[str]]):
-    """Steps up into gaps (``UnitFormation.step_up``), the formations and the
-    sides touched once the casualties are removed."""
-    steps = {u: ctx.forms[u].step_up(cas[u].removed, alive[u]) for u in ctx.units}
-    forms = {u: ctx.forms[u].after_steps(steps[u]) for u in ctx.units}
-    stand_ins = {dead: mover for u in ctx.units for mover, dead in steps[u]}
-    every = set().union(*alive.values()) if alive else set()
-    sides = {u: ctx.sides[u].restricted(every, stand_ins) for u in ctx.units}
-    return steps, forms, sides
-
-
-def resolve_round(ctx: RoundContext, dice: Dice, break_tests: bool = True) -> RoundOutcome:
-    """Blows, casualties, combat score and (optionally) break tests; no state change."""
-    blows = strike_all(ctx, dice)
-    cas, alive = casualties(ctx, blows)
-    steps, forms_after, sides_after = after_casualties(ctx, cas, alive)
-    # the score reads the contacts of the round, not those left after the casualties
-    score = combat_score(ctx.state, ctx.units, forms_after, ctx.sides, blows.caused, alive,
-                         ctx.score_extra)
-    out = RoundOutcome(ctx, blows, cas, alive, steps, forms_after, sides_after, score)
-    if break_tests and score.winner is not None:
-        for u in ctx.units:
-            if ctx.state.unit(u).player in score.losers and alive[u]:
-                out.breaks.append(break_test(ctx.state, u, forms_after[u], alive[u],
-                                             score.difference, dice))
-    return out

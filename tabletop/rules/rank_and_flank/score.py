@@ -92,46 +92,67 @@ def combat_score(state: Battlefield, units: list[str], forms: dict[str, UnitForm
     items (a challenge's rows) of the same shape as the breakdown.  A unit with
     no model left scores only its wounds caused.
     """
+    standing = {u: standing_items(state, units, u, forms[u], sides, alive.get(u)) for u in units}
+    return total_score(state, units, caused, standing, extra)
+
+
+def standing_items(state: Battlefield, units: list[str], u: str, form: UnitFormation,
+                   sides: dict[str, UnitSides], alive: set[str] | None) -> list[dict]:
+    """Unit ``u``'s combat score items besides its wounds caused (flank, rear, ranks,
+    banners), from the sides touched when the blows were struck and its living models
+    ``alive`` (none: no items)."""
+    items: list[dict] = []
+    if not alive:
+        return items
+
+    def item(source: str, score: int, rule: str, why: str = "") -> None:
+        if score:
+            items.append({"player": state.unit(u).player, "unit": u, "source": source,
+                          "score": score, "rule": rule, **({"why": why} if why else {})})
+
+    on_flank = [e for e in units if e != u and sides[e].enemy_sides.get(u) in FLANKS]
+    on_rear = [e for e in units if e != u and sides[e].enemy_sides.get(u) == "rear"]
+    if on_flank:
+        item("flank", 1, C.COMBAT_SCORE, f"on the flank of {', '.join(on_flank)}")
+    if on_rear:
+        item("rear", 1, C.COMBAT_SCORE, f"on the rear of {', '.join(on_rear)}")
+    own = sides[u]
+    ranks = min(form.full_ranks_behind(P.rank_models(state, u), alive), P.MAX_RANK_BONUS)
+    if own.disrupted and ranks:
+        items.append({"player": state.unit(u).player, "unit": u, "source": "ranks", "score": 0,
+                      "rule": C.DISRUPTED,
+                      "why": "disrupted: " + "; ".join(own.disrupted_reasons)})
+    elif ranks:
+        item("ranks", ranks, C.COMBAT_SCORE,
+             f"{ranks} rank{'s' if ranks != 1 else ''} of {P.rank_models(state, u)}+ behind the front")
+    else:
+        items.append({"player": state.unit(u).player, "unit": u, "source": "ranks", "score": 0,
+                      "rule": C.COMBAT_SCORE,
+                      "why": no_ranks_why(form, alive, P.rank_models(state, u))})
+    banners, standards = _banners(state, u)
+    if banners is True or (banners & alive):
+        item("war banner", P.WAR_BANNER_SCORE, C.COMBAT_SCORE)
+    if standards & alive:
+        item("standard", P.STANDARD_SCORE, C.COMBAT_SCORE)
+    return items
+
+
+def total_score(state: Battlefield, units: list[str], caused: dict[str, int],
+                standing: dict[str, list[dict]], extra: list[dict] | None = None) -> Score:
+    """The score from each unit's wounds caused, its ``standing`` items (``standing_items``)
+    and ``extra`` items, in that order per unit; the winner, losers and difference."""
     players = []
     for u in units:
         p = state.unit(u).player
         if p not in players:
             players.append(p)
     items: list[dict] = []
-
-    def item(unit: str, source: str, score: int, rule: str, why: str = "") -> None:
-        if score:
-            items.append({"player": state.unit(unit).player, "unit": unit, "source": source,
-                          "score": score, "rule": rule, **({"why": why} if why else {})})
-
     for u in units:
-        item(u, "wounds caused", caused.get(u, 0), C.COMBAT_SCORE)
-        if not alive.get(u):
-            continue
-        on_flank = [e for e in units if e != u and sides[e].enemy_sides.get(u) in FLANKS]
-        on_rear = [e for e in units if e != u and sides[e].enemy_sides.get(u) == "rear"]
-        if on_flank:
-            item(u, "flank", 1, C.COMBAT_SCORE, f"on the flank of {', '.join(on_flank)}")
-        if on_rear:
-            item(u, "rear", 1, C.COMBAT_SCORE, f"on the rear of {', '.join(on_rear)}")
-        own = sides[u]
-        ranks = min(forms[u].full_ranks_behind(P.rank_models(state, u), alive[u]), P.MAX_RANK_BONUS)
-        if own.disrupted and ranks:
-            items.append({"player": state.unit(u).player, "unit": u, "source": "ranks", "score": 0,
-                          "rule": C.DISRUPTED,
-                          "why": "disrupted: " + "; ".join(own.disrupted_reasons)})
-        elif ranks:
-            item(u, "ranks", ranks, C.COMBAT_SCORE,
-                 f"{ranks} rank{'s' if ranks != 1 else ''} of {P.rank_models(state, u)}+ behind the front")
-        else:
-            items.append({"player": state.unit(u).player, "unit": u, "source": "ranks", "score": 0,
-                          "rule": C.COMBAT_SCORE,
-                          "why": no_ranks_why(forms[u], alive[u], P.rank_models(state, u))})
-        banners, standards = _banners(state, u)
-        if banners is True or (banners & alive[u]):
-            item(u, "war banner", P.WAR_BANNER_SCORE, C.COMBAT_SCORE)
-        if standards & alive[u]:
-            item(u, "standard", P.STANDARD_SCORE, C.COMBAT_SCORE)
+        n = caused.get(u, 0)
+        if n:
+            items.append({"player": state.unit(u).player, "unit": u, "source": "wounds caused",
+                          "score": n, "rule": C.COMBAT_SCORE})
+        items.extend(dict(it) for it in standing[u])
     items.extend(extra or [])
     totals = {p: 0 for p in players}
     for it in items:

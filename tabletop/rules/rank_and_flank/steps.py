@@ -1,7 +1,8 @@
 """The rows of one rank-and-flank round (rank-and-flank-combat.txt "Engagements"), as data.
 
-A round of one engagement runs in four stages; each stage runs the rows of
-the round's table that belong to it, in table order.  The table is composed
+A round of one engagement runs in stages; each stage runs the rows of the
+round's table that belong to it, in table order (the blows are not rows of
+plain code but the phase's chance rows, ``phase.rows``).  The table is composed
 for a map by ``round.round_steps(rules)``: the ruleset's own rows, plus the
 character challenge's rows (``challenges.character_steps``) only when the
 map's ``[rules] challenges`` is ``"character"``.  Nothing is registered at
@@ -12,20 +13,14 @@ Stages and the signature of a row's ``run`` in each:
 
 ``OPEN``  ``run(state, units, dice, decisions, log) -> Battlefield``
     before the round is planned, on the table as it stands (issuing a
-    challenge may move models); ``phase.open_round``.
+    challenge may move models); the phase's ``open`` row (``phase.rows``).
 ``PLAN``  ``run(ctx) -> None``
     planning the round (``round.plan_round``): who attacks whom with how many
     dice, on the ``RoundContext`` (``attacks``, ``duels``, ``excluded``,
     ``protected``, ``notes``, ``extra``).
-``BLOWS`` ``run(ctx, blows, dice) -> None``
-    striking the blows (``round.strike_all``), before casualties: a row adds
-    to ``blows`` (pools, duel wounds, caused, groups) and may append combat
-    score items to ``ctx.score_extra``.  ``branches(ctx) -> int``, when
-    given, is how many outcomes the row's own chances add to one history of
-    the exact odds (``odds.histories_estimate`` multiplies them).
 ``CLOSE`` ``run(state, units, log) -> Battlefield``
     once the round is over (after turning to face), before the first-round
-    charge effects end (``phase.fight_engagement``).
+    charge effects end (the phase's ``turn`` row).
 
 No state is held here; ``RoundStep`` is frozen.  Coordinates are not read.
 """
@@ -36,20 +31,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BLOWS", "CLOSE", "OPEN", "PLAN", "STAGES", "RoundStep", "in_stage"]
+__all__ = ["CLOSE", "OPEN", "PLAN", "STAGES", "RoundStep", "in_stage"]
 
 OPEN = "open"
 PLAN = "plan"
-BLOWS = "blows"
 CLOSE = "close"
-STAGES = (OPEN, PLAN, BLOWS, CLOSE)
+STAGES = (OPEN, PLAN, CLOSE)
 
 
 @dataclass(frozen=True)
 class RoundStep:
     """One row of a round: its ``name``, the ``stage`` it runs in (``STAGES``), a
     ``title`` in words, the ``rule`` clause it applies, ``run`` (signature by stage,
-    see the module docstring) and, for ``BLOWS`` rows, ``branches``.
+    see the module docstring).
 
     Raises ``ValueError`` (at construction) for an unknown stage.
     """
@@ -59,7 +53,6 @@ class RoundStep:
     title: str
     rule: str
     run: Callable[..., Any]
-    branches: Callable[[Any], int] | None = None
 
     def __post_init__(self) -> None:
         if self.stage not in STAGES:
