@@ -1,11 +1,12 @@
 """The gambit Challenge Sub-phase on the rules engine (gambit_rows): exact odds of a round
 walked over the rows, against hand calculations and against the real resolver run many times
 (seeded, 4 standard errors); probabilities summing to 1; a run replayed from its answers; the
-Strike Step's order."""
+Strike Step's order; where a duellist's Attacks and Strength come from."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 from challengekit import battlefield, events, harness, model, unit
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from tabletop.board import mapfile
 from tabletop.board.state import Decision
 from tabletop.geometry import snapshot
+from tabletop.rules.challenges.duellist import Weapon, duellist
 from tabletop.rules.challenges.gambit import challenge_subphase
 from tabletop.rules.challenges.gambit_rows import (
     GambitOnly,
@@ -193,3 +195,38 @@ def test_the_advantage_holder_strikes_first_and_a_removed_model_does_not_strike(
     hits = [e["player"] for e in events(log, "roll") if e["purpose"] == "Hit Test"]
     assert hits == ["red"] and [e["model"] for e in events(log, "removed")] == ["b/1"]
     assert sub.challenges[0].winner == "red"
+
+
+def test_attacks_come_from_the_profile_and_strength_from_the_hits():
+    # gambit-challenge.txt reads the model's Attacks characteristic; a weapon's plain A (the
+    # fight-phase format) counts only where the profile has none, or with gambit_attacks = "weapon".
+    # Strength is the hits' (Finishing Blow: "the Strength and Damage characteristics of all hits"):
+    # the weapon's plain S, else the model's S with the weapon's modifier.
+    wp = {"name": "Axe", "A": 1, "S": 6, "AP": -1}
+    s = battlefield(_units(wp))
+    m = s.model("a/1")
+    d = duellist(m, "red", s.unit("a"))
+    axe = Weapon.from_dict(wp)
+    assert (d.attacks_with(axe), d.strength_with(axe)) == (5, 6)
+    old = duellist(m, "red", s.unit("a"), "weapon")
+    assert (old.attacks_with(axe), old.strength_with(axe)) == (1, 6)
+    plus = Weapon.from_dict({"name": "Sword", "A": "+1", "S": "x2"})
+    assert (d.attacks_with(plus), d.strength_with(plus)) == (6, 8)
+    assert (d.attacks_with(Weapon("Blade")), d.strength_with(Weapon("Blade"))) == (5, 4)
+    bare = duellist(replace(m, profile={k: v for k, v in HERO.items() if k != "A"}), "red")
+    assert bare.attacks_with(axe) == 1
+    # and the map option reaches the Strike Step (red's Seize the Initiative adds no attack)
+    s2 = battlefield(_units(wp), rules={"gambit_attacks": "weapon"})
+    for bf, base in ((s, 5), (s2, 1)):
+        log, _, dec = harness(bf, [], [("red", "issue_challenge", "a/1"), ("blue", "accept_challenge", "b/1"),
+                                       ("red", "gambit", SEIZE), ("blue", "gambit", GUARD),
+                                       ("red", "prolong", False), ("blue", "prolong", False)])
+        challenge_subphase(bf, Dice(1, log), dec, log)
+        prof = next(e for e in events(log, "strike_profile") if e["player"] == "red")
+        advantage = "Challenge Advantage: +1 attack" in prof["notes"]
+        assert (prof["A"], prof["S"]) == (base + advantage, 6)
+
+
+def _units(wp):
+    return [unit("a", "red", [model(10.0, 10.0, role="champion")], profile={**HERO, "A": 5}, weapons=[wp]),
+            unit("b", "blue", [model(10.0, 11.26, role="champion")], profile=HERO)]

@@ -231,6 +231,7 @@ class GambitChallenge:
     done: bool = False
     winner: str | None = None
     points: int = 0
+    attacks_from: str = "profile"
     base: tuple[tuple[str, Duellist], ...] = field(default=(), compare=False)
 
     @property
@@ -249,7 +250,8 @@ class GambitChallenge:
         return (self.combat, self.challenger, self.challenged, self.disgraced,
                 tuple((mid, m.wounds_lost, m.status) for mid, m in self.models), self.support,
                 self.advantage, self.banked, self.taunts, self.caused, self.round_no, self.round,
-                self.last, self.removed, self.withdraw_turn, self.done, self.winner, self.points)
+                self.last, self.removed, self.withdraw_turn, self.done, self.winner, self.points,
+                self.attacks_from)
 
 
 @dataclass(frozen=True)
@@ -397,7 +399,7 @@ def _why_not_eligible(state: Battlefield, combat, player: str, value: Any, fough
 
 def duellists_of(ch: GambitChallenge) -> dict[str, Duellist]:
     """The two duellists as they stand now (by player): read when set aside (their units'
-    statuses), with the wounds lost since."""
+    statuses, the map's ``[rules] gambit_attacks``), with the wounds lost since."""
     lost = {mid: m.wounds_lost for mid, m in ch.models}
     out = {}
     for p, d in ch.base:
@@ -666,7 +668,8 @@ def set_aside(bf: Battlefield, combat: tuple[str, ...], challenger: str, challen
                           for x in (a, b)),
         aside=tuple(box.centres.items()), aside_box=box.box,
         caused=((players[0], 0), (players[1], 0)),
-        base=tuple((p, duellist(x, p, bf.unit(x.unit_id)))
+        attacks_from=bf.rules.gambit_attacks,
+        base=tuple((p, duellist(x, p, bf.unit(x.unit_id), bf.rules.gambit_attacks))
                    for p, x in zip(players, (a, b))))
     return bf.without_models([a.id, b.id]), ch
 
