@@ -25,12 +25,8 @@ from tabletop.board.state import Decision
 from tabletop.geometry import snapshot
 from tabletop.rules.challenges.character import RULE_DISGRACE_ENDS
 from tabletop.rules.challenges.duellist import duellist
-from tabletop.rules.challenges.gambit import (
-    RULE_END,
-    ChallengeSubphase,
-    GambitChallenge,
-    return_models,
-)
+from tabletop.rules.challenges.gambit import RULE_END, return_models
+from tabletop.rules.challenges.gambit_rows import ChallengeMemo, set_aside
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import Dice
 from tabletop.rules.events import EventLog
@@ -152,14 +148,9 @@ def lone_champion_challenge(a_at=(10.0, 10.0)):
     ms = [model(*a_at, role="champion")] + [model(x, 10.0) for x in (11.26, 12.52, 13.78, 15.04, 16.30)]
     ms += [model(x, 5.0) for x in (11.26, 12.52, 13.78, 15.04, 16.30)]
     s = battlefield([unit("a", "red", ms), blue(troopers=False)])
-    ch = GambitChallenge(("a", "b"), "a/1", "b/1", ("red", "blue"))
-    for mid in ("a/1", "b/1"):
-        m = s.model(mid)
-        ch.models[mid], ch.origin[mid] = m, m.at
-        ch.units[mid] = s.unit(m.unit_id)
-        ch.unit_index[mid] = [u.id for u in s.units].index(m.unit_id)
-        ch.locked_with[mid] = ("b",) if mid == "a/1" else ("a",)
-    return s.without_models(["a/1", "b/1"]), ChallengeSubphase([ch], {"a/1", "b/1"})
+    after, ch = set_aside(s, ("a", "b"), "a/1", "b/1", ("red", "blue"))
+    assert dict(ch.locked_with) == {"a/1": ("b",), "b/1": ("a",)}
+    return after, ChallengeMemo(challenges=(ch,), fought=frozenset({"a/1", "b/1"}))
 
 
 def test_returned_engaged_is_read_once_every_model_is_back():

@@ -8,19 +8,18 @@ import pytest
 from challengekit import duellist_for
 
 from tabletop.rules.challenges.duellist import Weapon
+from tabletop.rules.challenges.gambit_rows import focus_draw
 from tabletop.rules.challenges.gambits import GRANDSTAND, GUARD, gambit
 from tabletop.rules.challenges.strike import (
     StrikeProfile,
     focus_modifiers,
-    focus_step,
     glory,
     hit_target,
     make_attacks,
     save_target,
-    strike_step,
     wound_target,
 )
-from tabletop.rules.dice import DiceExhausted, FixedDice
+from tabletop.rules.dice import FixedDice
 from tabletop.rules.events import EventLog
 
 BLADE = Weapon("Blade")
@@ -46,9 +45,8 @@ def test_every_focus_modifier():
     assert dropped == []
     # a roll of 4: 4 + 3 - 1 - 1 + 2 + 1 + 2 + 1 = 11
     log = EventLog()
-    winner, totals, rerolls = focus_step(FixedDice([4, 1], log), [("red", gambit(GUARD), mods),
-                                                                   ("blue", gambit(GUARD), {"Initiative": 4})])
-    assert totals == {"red": 11, "blue": 5} and winner == "red" and rerolls == 0
+    out = focus_draw([("red", GUARD, mods), ("blue", GUARD, {"Initiative": 4})])(FixedDice([4, 1], log))
+    assert dict(out.totals) == {"red": 11, "blue": 5} and out.winner == "red" and out.rerolls == 0
     roll = log.events[0]
     assert roll.type == "roll" and roll["purpose"] == "Focus Roll" and roll["player"] == "red"
     assert roll["modifiers"]["outside support"] == 2
@@ -67,10 +65,10 @@ def test_outside_support_is_always_a_focus_modifier():
 
 def test_focus_tie_is_rerolled_until_one_is_higher():
     log = EventLog()
-    sides = [("red", gambit(GUARD), {"Initiative": 4}), ("blue", gambit(GUARD), {"Initiative": 4})]
+    sides = [("red", GUARD, {"Initiative": 4}), ("blue", GUARD, {"Initiative": 4})]
     # 3+4 = 7 each: a tie; then 2+4 = 6 against 5+4 = 9: blue
-    winner, totals, rerolls = focus_step(FixedDice([3, 3, 2, 5], log), sides)
-    assert (winner, totals, rerolls) == ("blue", {"red": 6, "blue": 9}, 1)
+    out = focus_draw(sides)(FixedDice([3, 3, 2, 5], log))
+    assert (out.winner, dict(out.totals), out.rerolls) == ("blue", {"red": 6, "blue": 9}, 1)
     purposes = [e["purpose"] for e in log.events if e.type == "roll"]
     assert purposes == ["Focus Roll", "Focus Roll", "Focus Roll (tie re-roll)", "Focus Roll (tie re-roll)"]
 
@@ -100,27 +98,6 @@ def test_attacks_hit_wound_save_damage():
     # hits on 3+ (WS 5 > 4): [3, 2, 6] -> 2; wounds on 4+ (S4 v T4): [4, 3] -> 1; save 3+: [2] fails
     b = make_attacks(FixedDice([3, 2, 6, 4, 3, 2]), prof, 4, D("blue"), 2, log=False)
     assert (b.hits, b.wounds, b.unsaved, b.damage, b.misses, b.removed) == (2, 1, 1, 1, 1, False)
-
-
-def test_advantage_holder_strikes_first_and_a_removed_model_does_not_strike():
-    profs = {"red": StrikeProfile("red", 4, 2, 4, 0, 2), "blue": StrikeProfile("blue", 4, 2, 4, 0, 1)}
-    ds = {"red": D(), "blue": D("blue")}
-    # red first: hits [6, 6], wounds [6, 6], saves [1, 1]: 2 unsaved x D2 = 4, blue's 2 Wounds gone
-    dice = FixedDice([6, 6, 6, 6, 1, 1])
-    res = strike_step(dice, profs, ds, "red", log=False)
-    assert res.removed == ["blue"] and list(res.blows) == ["red"]
-    assert res.blows["red"].damage == 2 and res.blows["red"].inflicted == 4
-    assert dice.remaining == []
-
-
-def test_both_strike_when_nobody_falls():
-    profs = {"red": StrikeProfile("red", 4, 1, 4, 0, 1), "blue": StrikeProfile("blue", 4, 1, 4, 0, 1)}
-    ds = {"red": D(), "blue": D("blue")}
-    dice = FixedDice([1, 1])                  # red misses, blue misses
-    res = strike_step(dice, profs, ds, "blue", log=False)
-    assert res.order == ["blue", "red"] and res.removed == []
-    with pytest.raises(DiceExhausted):
-        strike_step(FixedDice([1]), profs, ds, "blue", log=False)
 
 
 # ---------------------------------------------------------------- Glory

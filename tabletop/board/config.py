@@ -85,6 +85,13 @@ class RulesConfig:
         and read back (3+ -> WS 4 -> 2 -> 5+); ``"unchanged"``: the hit roll
         is left alone (halved WS only in challenges).  See
         ``rules.fight_phase.profiles.DISGRACED_HIT_ROLL``.
+    gambit_attacks : fight-phase named default (``challenges = "gambit"``):
+        where a duellist's Attacks come from.  ``"profile"`` (default): the
+        model's Attacks characteristic, as gambit-challenge.txt reads it, a
+        weapon's "+1"/"x2" modifying it and its plain number used only when
+        the profile has none; ``"weapon"``: a weapon's plain number replaces
+        the profile's, as the fight phase reads weapons.  See
+        ``rules.challenges.duellist.ATTACKS_FROM``.
     devastating_wounds : fight-phase named default, how a Devastating Wounds
         Critical Wound deals its damage: "no-save" (11th preset: no save of
         any kind, damage to the allocated model, excess lost, as the later
@@ -115,6 +122,7 @@ class RulesConfig:
     charge_arc_tie: str = "roll"
     close_up: str = "flush"
     disgraced_hit_roll: str = "halved-ws"
+    gambit_attacks: str = "profile"
     devastating_wounds: str = "no-save"
     roll_modifier_cap: int = 1
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)

@@ -108,6 +108,7 @@ class RulesIn(_Strict):
     charge_arc_tie: Literal["roll", "front-edge centre"] | None = None
     close_up: Literal["flush", "square"] | None = None
     disgraced_hit_roll: Literal["halved-ws", "unchanged"] | None = None
+    gambit_attacks: Literal["profile", "weapon"] | None = None
     devastating_wounds: Literal["no-save", "mortal"] | None = None
     roll_modifier_cap: int | None = Field(default=None, ge=0)
 

@@ -1,4 +1,4 @@
-"""Drawers for the challenge steps (keys written by ``rules/challenges/gambit.py`` and ``character.py``).
+"""Drawers for the challenge steps (keys written by ``rules/challenges/gambit_rows.py`` and ``character.py``).
 
 ``DRAWERS`` (read by ``steps.DRAWERS``, the one table of drawers):
 

@@ -3,8 +3,10 @@
 - ``characters``: who is a character; reading characteristics (named defaults).
 - ``gambits``: the nine basic gambits as data; the Face-Off's choosing rules.
 - ``duellist``, ``strike``: the gambit challenge's Focus, Strike and Glory code.
-- ``odds``: exact odds of a gambit round and the default policy built on them.
-- ``gambit``: the Challenge Sub-phase (``challenge_subphase``, ``return_models``).
+- ``gambit_rows``: the gambit Challenge Sub-phase as rows of the rules engine, its odds and
+  default policy (walked over the same rows).
+- ``gambit``: the entry points today's Fight phase calls (``challenge_subphase``,
+  ``return_models``), driving ``gambit_rows`` with the engine's driver.
 - ``character_duel``, ``character``: character challenges in a rank-and-flank
   round (``challenge_step``, ``resolve_blows``, ``after_round``).
 - ``wording``: every challenge event in words (``SENTENCES``, read by

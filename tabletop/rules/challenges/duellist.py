@@ -7,9 +7,23 @@ Map profiles may be written the fight-phase way (attacks, strength and a
 to-hit target on the weapon) or the challenge way (characteristics on the
 model, modifiers on the weapon); named defaults say how both are read:
 
-- ``WEAPON_ABSOLUTE``: a weapon's ``A`` or ``S`` given as a plain number
-  replaces the model's (as in a fight-phase weapon profile); ``"+1"``/``"-1"``
-  strings, ``AM``/``SM`` keys and ``"x2"`` modify it; ``"User"`` keeps it.
+- ``ATTACKS_FROM`` (``[rules] gambit_attacks``, default ``"profile"``):
+  gambit-challenge.txt reads the model's Attacks characteristic (Flurry of
+  Blows: "+D3 bonus to its Attacks characteristic"; Guard Up and Withdraw:
+  "a single attack, whatever its Attacks characteristic"; Taunt and Bait:
+  "Weapon Skill and Attacks characteristics reduced to those of the enemy
+  model") and takes from the weapon only "the modifiers of the chosen
+  weapon".  So a duellist's attacks are its profile's ``A``; a weapon's
+  ``"+1"``/``"-1"`` strings, ``AM`` key and ``"x2"`` modify it and
+  ``"User"`` keeps it.  The text is silent on a weapon written the
+  fight-phase way, with a plain number (``A = 3``): with ``"profile"`` that
+  number is used only when the profile has no ``A``; ``"weapon"`` makes it
+  replace the profile's (as the fight phase reads weapons).
+- ``STRENGTH_FROM_HITS``: Strength is the hits' (Finishing Blow: "+1 bonus to
+  the Strength and Damage characteristics of all hits inflicted"), and hits
+  are the chosen weapon's, as their Damage is: a weapon's ``S`` as a plain
+  number is the hits' Strength, ``"+1"``/``SM``/``"x2"`` modify the model's
+  ``S`` and ``"User"`` (or none) keeps it.
 - ``WEAPON_INITIATIVE``: a weapon's ``I`` (or ``IM``) is always a modifier
   to the model's Initiative.
 - ``WS_FROM_ROLL_TARGET``: a model with no ``WS`` characteristic takes
@@ -50,7 +64,9 @@ from tabletop.rules.challenges.characters import (
     is_paragon,
 )
 
-WEAPON_ABSOLUTE = True
+ATTACKS_FROM = "profile"
+ATTACKS_FROM_CHOICES = ("profile", "weapon")
+STRENGTH_FROM_HITS = "the weapon's S as a plain number, else the model's S with the weapon's modifier"
 WEAPON_INITIATIVE = "modifier"
 WS_FROM_ROLL_TARGET = 7
 AP_MODIFIES_SAVE = True
@@ -70,20 +86,23 @@ def duellists_edge(words: Any) -> int:
     return total
 
 
-def _mod(value: Any, base: int) -> int:
-    """A weapon value against the model's: number replaces, "+n"/"-n" adds, "xN" multiplies."""
+def _mod(value: Any, base: int | None, absolute: bool = True, fallback: int = 0) -> int:
+    """A weapon value against the model's (``base``; ``fallback`` when the profile has none):
+    "+n"/"-n" adds, "xN" multiplies, "User" keeps; a plain number replaces it when
+    ``absolute`` or when the profile has none (``ATTACKS_FROM``), else is ignored."""
+    b = fallback if base is None else base
     if value is None:
-        return base
+        return b
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return int(value)
+        return int(value) if absolute or base is None else b
     s = str(value).strip().lower()
     if s in ("user", "u", "-", ""):
-        return base
+        return b
     if s.startswith(("+", "-")):
-        return base + int(s)
+        return b + int(s)
     if s.startswith(("x", "×")):
-        return base * int(s[1:])
-    return int(s)
+        return b * int(s[1:])
+    return int(s) if absolute or base is None else b
 
 
 @dataclass(frozen=True)
@@ -134,13 +153,13 @@ class Duellist:
     model_id: str
     player: str
     ws: int
-    s: int
+    s: int | None
     t: int
     sv: int | None
     inv: int | None
     w: int
     i: int
-    a: int
+    a: int | None
     ld: int
     heavy: bool
     light: bool
@@ -151,6 +170,7 @@ class Duellist:
     wounds_lost: int = 0
     disgraced: bool = False
     combat_initiative: int | None = None
+    attacks_from: str = ATTACKS_FROM
 
     @property
     def wounds_left(self) -> int:
@@ -163,18 +183,22 @@ class Duellist:
         raise KeyError(f"{self.model_id} has no weapon {name!r}")
 
     def attacks_with(self, wp: Weapon) -> int:
-        return max(0, _mod(wp.attacks, self.a) + wp.attacks_mod)
+        """The Attacks characteristic with ``wp``'s modifiers (``ATTACKS_FROM``)."""
+        return max(0, _mod(wp.attacks, self.a, self.attacks_from == "weapon", 1) + wp.attacks_mod)
 
     def strength_with(self, wp: Weapon) -> int:
-        return max(1, _mod(wp.strength, self.s) + wp.strength_mod)
+        """The Strength of ``wp``'s hits (``STRENGTH_FROM_HITS``)."""
+        return max(1, _mod(wp.strength, self.s, True, self.t) + wp.strength_mod)
 
 
-def duellist(model: Model, player: str, unit: Unit | None = None) -> Duellist:
+def duellist(model: Model, player: str, unit: Unit | None = None,
+             attacks_from: str = ATTACKS_FROM) -> Duellist:
     """Read ``model`` for a gambit challenge (module doc: named defaults).
 
     ``unit``: the model's unit as it stood (with the model in it), read for
     statuses that set the Combat Initiative to 1; None reads the model's own
-    statuses only.
+    statuses only.  ``attacks_from``: ``ATTACKS_FROM`` (``"profile"`` or
+    ``"weapon"``).
 
     Raises
     ------
@@ -200,16 +224,17 @@ def duellist(model: Model, player: str, unit: Unit | None = None) -> Duellist:
         return Duellist(
             model_id=model.id, player=player,
             ws=as_read(model, "WS", ws),
-            s=characteristic(p, "S", default=t) or 1,
+            s=characteristic(p, "S"),
             t=t, sv=characteristic(p, "Sv"), inv=characteristic(p, "Inv", "InvSv"),
             w=w, i=characteristic(p, "I", "Init", default=1) or 0,
-            a=characteristic(p, "A", default=1) or 0,
+            a=characteristic(p, "A"),
             ld=as_read(model, "Ld", ld),
             heavy=model.has("heavy"), light=model.has("light"),
             edge=duellists_edge(model.keywords),
             paragon=is_paragon(model), command=is_command(model),
             weapons=weapons, wounds_lost=model.wounds_lost, disgraced=disgraced,
             combat_initiative=combat_initiative_fixed(model, unit),
+            attacks_from=attacks_from,
         )
     except ValueError as exc:
         raise ValueError(f"{model.id}: {exc}") from None

@@ -18,7 +18,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tabletop.rules.challenges.gambit import RULE_END, challenge_subphase, end_phase, return_models
+from tabletop.rules.challenges import gambit_rows
+from tabletop.rules.challenges.gambit import ask_through, challenge_subphase, end_phase
+from tabletop.rules.challenges.gambit_rows import RULE_END, GambitOnly
+from tabletop.rules.engine import driver
+from tabletop.rules.engine.machine import END, Machine, PhaseState
 from tabletop.rules.fight_phase.steps import PhaseStep
 
 if TYPE_CHECKING:
@@ -48,9 +52,10 @@ def resolution_step(ctx: PhaseContext) -> None:
         return
     ctx.log.emit("phase_step", R_RESOLUTION, step="resolution", title="Resolution: challengers return",
                  player=ctx.active)
-    ctx.state = return_models(ctx.state, sub, ctx.log)
-    ctx.log.emit("challenge_points", R_RESOLUTION, points=sub.points(),
-                 text="combat resolution points earned in the Challenge Sub-phase")
+    rows = Machine(gambit_rows.resolution_rows(END), "challenge_resolution")
+    run = driver.run(rows, PhaseState(ctx.state, GambitOnly(sub), "challenge_resolution"), dice=ctx.dice,
+                     policy=ask_through(ctx.decisions), log=ctx.log)
+    ctx.state = run.state.battlefield
 
 
 def end_step(ctx: PhaseContext) -> None:

@@ -7,8 +7,9 @@ when it has them, else the default policy's - and then:
 - gambit challenges (``challenges = "gambit"``): for every gambit pair the
   Face-Off allows (the Challenger's player choosing first), each side's
   chance to win, the chance of a draw and each side's expected combat
-  resolution points, for one round (``odds.ODDS_ROUNDS``), exact; then the
-  pair the default policy plays.  Outside support is counted from the table
+  resolution points, for one round (``gambit_rows.ODDS_ROUNDS``), exact: each
+  pair's gambits scripted and the sub-phase's own rows walked
+  (``gambit_rows.pair_odds``); then the pair the default policy plays.  Outside support is counted from the table
   as the map stands (before the phase's pile-in), the duellists set aside.
 - character challenges (``challenges = "character"``): each possible
   challenger against each character who could accept: its chance to kill
@@ -48,8 +49,14 @@ def challenge_odds(state: Battlefield) -> dict[str, Any]:
 
 
 def _gambit_combat(state: Battlefield, combat: tuple[str, ...]) -> dict[str, Any] | None:
-    from tabletop.rules.challenges import odds
-    from tabletop.rules.challenges.gambit import _duel_value, _setup, eligible
+    from tabletop.rules.challenges.gambit_rows import (
+        best_weapon,
+        duel_start,
+        duel_value,
+        duellists_of,
+        eligible,
+        odds_summary,
+    )
     active = state.active_player
     for issuer in (active, state.other_player(active)):
         other = state.other_player(issuer)
@@ -58,16 +65,18 @@ def _gambit_combat(state: Battlefield, combat: tuple[str, ...]) -> dict[str, Any
             continue
         c = _scripted(state, issuer, "issue_challenge")
         if c not in mine:
-            c = max(mine, key=lambda x: min(_duel_value(state, combat, issuer, x, a) for a in theirs))
+            c = max(mine, key=lambda x: min(duel_value(state, combat, issuer, x, a) for a in theirs))
         a = _scripted(state, other, "accept_challenge")
         if a not in theirs:
-            a = min(theirs, key=lambda y: _duel_value(state, combat, issuer, c, y))
-        setup = _setup(state, (issuer, other), {issuer: state.model(c), other: state.model(a)}, combat)
-        summary = odds.odds_summary(setup)
+            a = min(theirs, key=lambda y: duel_value(state, combat, issuer, c, y))
+        start = duel_start(state, combat, issuer, c, a)
+        ch = start.memo.challenge.challenges[-1]
+        ds = duellists_of(ch)
+        summary = odds_summary(start)
         return {"combat": list(combat), "kind": "gambit", "challenger": c, "challenged": a,
                 "players": [issuer, other],
-                "weapons": {p: setup.weapons[p].name for p in setup.players},
-                "outside_support": dict(setup.support), **summary}
+                "weapons": {p: best_weapon(ds[p], ds[q]) for p, q in ((issuer, other), (other, issuer))},
+                "outside_support": dict(ch.support), **summary}
     return None
 
 

@@ -1,7 +1,9 @@
 """Focus, Strike and Glory Steps of a gambit challenge: the dice code.
 
-The same functions run a challenge (with ``Dice`` logging every roll) and
-give exact odds (``odds.py`` enumerates them), so there is one copy of the
+The rows of ``gambit_rows.py`` read these functions: the dice code
+(``focus_dice``, ``make_attacks``) is what their chances' ``draw`` rolls,
+the targets (``hit_target``, ``wound_target``, ``save_target``) are what
+their exact count distributions are built from, so there is one copy of the
 rules.  gambit-challenge.txt:
 
 Step 3 (Focus): D6 (more dice for some gambits, keeping the highest or the
@@ -44,7 +46,7 @@ Step 5 (Glory): ``glory``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from tabletop.rules.challenges.duellist import Duellist, Weapon
@@ -57,7 +59,6 @@ RULE_GLORY = "gambit-challenge.txt Step 5 (Glory)"
 TEST_THE_FOE_KEEPS = ("Initiative",)
 STRIKE_ORDER = ("base", "gambits by precedence", "Challenge Advantage", "single attack")
 FLURRY_DAMAGE_ALL = True
-MAX_FOCUS_REROLLS = 1000
 
 
 def hit_target(ws_attacker: int, ws_defender: int) -> int:
@@ -153,28 +154,6 @@ def focus_dice(dice, g: Gambit, *, purpose: str = "Focus Roll", player: str | No
         dice.record(purpose, faces, rule=RULE_FOCUS, player=player, modifiers=modifiers,
                     target=None, result=total)
     return faces, kept
-
-
-def focus_step(dice, sides: list[tuple[str, Gambit, dict[str, int]]]) -> tuple[str, dict[str, int], int]:
-    """Both Focus Rolls, re-rolled on a tie: (winner, {player: total}, re-rolls).
-
-    ``sides``: [(player, gambit, modifiers)] for both players, in the order
-    they roll.  Each roll logs a ``roll`` event (purpose "Focus Roll", then
-    "Focus Roll (tie re-roll)") carrying ``player`` and ``modifiers``.
-    """
-    rerolls = 0
-    while True:
-        totals = {}
-        for player, g, mods in sides:
-            purpose = "Focus Roll" if rerolls == 0 else "Focus Roll (tie re-roll)"
-            _, kept = focus_dice(dice, g, purpose=purpose, player=player, modifiers=mods)
-            totals[player] = kept + sum(mods.values())
-        (pa, ta), (pb, tb) = totals.items()
-        if ta != tb:
-            return (pa if ta > tb else pb), totals, rerolls
-        rerolls += 1
-        if rerolls > MAX_FOCUS_REROLLS:
-            raise RuntimeError("Focus Rolls tied more than 1000 times (dice stuck?)")
 
 
 # ------------------------------------------------------------------ Strike profiles
@@ -315,37 +294,6 @@ def make_attacks(dice, prof: StrikeProfile, defender_ws: int, defender: Duellist
         left -= take
     b.removed = left <= 0 < wounds_left
     return b
-
-
-@dataclass
-class StrikeResult:
-    """A Strike Step: blows by player, the order, who was removed."""
-
-    order: list[str]
-    blows: dict[str, Blows] = field(default_factory=dict)
-    removed: list[str] = field(default_factory=list)
-
-
-def strike_step(dice, profiles: dict[str, StrikeProfile], duellists: dict[str, Duellist],
-                first: str, *, log: bool = True) -> StrikeResult:
-    """The advantage holder (``first``) attacks, then the other if it was not removed.
-
-    ``duellists``: by player, with ``wounds_lost`` before this step.  Returns
-    blows by attacking player; ``removed`` lists the players whose model was
-    removed as a casualty.
-    """
-    second = next(p for p in profiles if p != first)
-    res = StrikeResult([first, second])
-    left = {p: d.wounds_left for p, d in duellists.items()}
-    for atk, dfn in ((first, second), (second, first)):
-        if dfn in res.removed or atk in res.removed:
-            continue
-        b = make_attacks(dice, profiles[atk], profiles[dfn].ws, duellists[dfn], left[dfn], log=log)
-        res.blows[atk] = b
-        left[dfn] -= b.damage
-        if b.removed:
-            res.removed.append(dfn)
-    return res
 
 
 # ------------------------------------------------------------------ Glory

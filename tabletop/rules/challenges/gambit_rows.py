@@ -1,0 +1,1369 @@
+"""The gambit Challenge Sub-phase (gambit-challenge.txt) as rows of the rules engine.
+
+``challenge_rows(next_row)`` are entered at row ``"challenge"`` and end with
+``goto(next_row)``; ``resolution_rows(next_row)`` are entered at
+``"challenge_resolution"``.  The rows read ``state.battlefield`` and keep all
+their bookkeeping in a frozen ``ChallengeMemo`` at ``state.memo.challenge``
+(changed only by ``replace(state.memo, challenge=...)``; ``GambitOnly`` is
+a minimal memo with just that field, for a run of the sub-phase alone and for
+the odds).
+
+For each combat (the geometry's engagement groups, in table order):
+
+1. Declare (``gambit_issue``, ``gambit_accept``, ``gambit_disgrace``): the
+   Active Player may issue a challenge, then the reactive player (named
+   default ``ISSUE_ORDER``; the text says only "a player").  The opponent
+   accepts with an eligible model or refuses; on a refusal the challenger's
+   player gives the Disgraced status to one enemy model that could have
+   accepted (halved WS and Ld for the phase; its unit counts as under a
+   status).  Accepted: the Challenger and the Challenged are set aside
+   together, out of play - taken off the battlefield, so the Fight step
+   neither sees nor targets them; their copies (wounds updated) are in the
+   memo's ``Duel``.
+2. Face-Off (``gambit_face_off``, ``gambit_feint``, ``gambit_reply``;
+   ``gambits.py`` has the choosing rules).  3. Focus (``gambit_weapon``:
+   weapons, reactive player first; ``gambit_focus``: the Focus Rolls, one
+   chance whose outcome is who takes the Challenge Advantage, ties re-rolled
+   exactly).  4. Strike (``gambit_flurry``: Flurry of Blows' D3;
+   ``gambit_strike``: each side's attacks, one chance whose outcome is the
+   count of unsaved wounds, with the misses when Guard Up reads them).  On a
+   draw the advantage holder may prolong (``gambit_prolong``: back to 2).
+   5. Glory (``gambit_glory``: Withdraw, then the winner's points,
+   ``strike.glory``).
+
+Resolution (``challenge_resolution``, after the Fight step): every set-aside
+model still alive goes back to its unit, in coherency and engaged where
+possible, or into base contact with an enemy unit it was locked with if its
+unit is gone (``geometry.placement.find_return_spot``; ``RETURN_ORDER``).
+
+Chances (``pending.Chance``): every outcome compares by what the rules read
+(the Focus Roll's winner; a side's unsaved wounds, and its misses when the
+enemy chose Guard Up; a D3).  ``draw(dice)`` rolls today's individual dice in
+today's order (each roll logged by ``Dice``) and returns the outcome with
+what the dice showed in fields that do not take part in comparisons (faces,
+totals, re-rolls, hits, wounds), which the rows put in their events; the odds
+(``walk``) see the bare outcome.
+
+The default policy (``best_gambit``, ``best_ban``, ``best_weapon``,
+``policy_pair``, and the issue, accept and prolong defaults) weighs one round
+with ``pair_odds``: the exact walk of these same rows from the round's
+Face-Off with the two gambits scripted (``ODDS_ROUNDS``), so the odds table
+of ``tabletop fight --odds`` and the policy come from one copy of the rules.
+
+Disgraced (``DISGRACED_READS``): the status is written on the model; its
+halved WS and Ld apply wherever a WS or Ld is read for the rest of the phase
+(``characters.as_read``); its unit counts as under a status: no outside
+support, Combat Initiative 1.  How long it lasts: ``DISGRACED_ENDS``
+(``end_phase``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from tabletop.board.state import Battlefield, Decision, Model, Unit
+from tabletop.geometry import snapshot
+from tabletop.geometry.placement import AsideBox, aside_box, find_return_spot
+from tabletop.rules.challenges.characters import (
+    DISGRACED,
+    GAMBIT_ELIGIBILITY,
+    as_read,
+    can_fight_challenges,
+    characteristic,
+    has_status,
+    not_a_candidate,
+    on_table,
+)
+from tabletop.rules.challenges.duellist import Duellist, Weapon, duellist
+from tabletop.rules.challenges.gambits import (
+    FEINT,
+    GAMBIT_NAMES,
+    RULE_FACE_OFF,
+    RULE_GAMBITS,
+    allowed,
+    first_chooser,
+    gambit,
+    precedence,
+    why_not,
+)
+from tabletop.rules.challenges.strike import (
+    RULE_FOCUS,
+    RULE_GLORY,
+    RULE_STRIKE,
+    Blows,
+    StrikeProfile,
+    focus_dice,
+    focus_modifiers,
+    glory,
+    hit_target,
+    make_attacks,
+    save_target,
+    strike_profiles,
+    wound_target,
+)
+from tabletop.rules.engine import walk
+from tabletop.rules.engine.counts import successes
+from tabletop.rules.engine.machine import (
+    END,
+    Machine,
+    PhaseState,
+    Row,
+    StepMark,
+    Transition,
+    goto,
+    wait,
+)
+from tabletop.rules.engine.pending import Chance, Question, uniform
+from tabletop.rules.events import Event
+
+RULE_ELIGIBLE = "gambit-challenge.txt eligibility (list missing: characters.GAMBIT_ELIGIBILITY)"
+RULE_DECLARE = "gambit-challenge.txt Step 1 (Declare)"
+RULE_DISGRACED = "gambit-challenge.txt Disgraced"
+RULE_SUPPORT = "gambit-challenge.txt Step 3 (Focus), outside support"
+RULE_DRAW = "gambit-challenge.txt Step 4 (Strike), Draw"
+RULE_RESOLUTION = "gambit-challenge.txt Resolution Sub-phase"
+RULE_END = "gambit-challenge.txt Disgraced (removed in the End Phase)"
+
+ISSUE_ORDER = ("active", "reactive")
+PROLONG_LIMIT = 4
+HARD_ROUND_LIMIT = 50
+ISSUE_POLICY = "issue with the character whose worst case against the enemy's acceptors is best, if not losing"
+ACCEPT_POLICY = "accept with the best acceptor unless it expects to lose more than REFUSE_COST points"
+REFUSE_COST = Fraction(1)
+DISGRACE_POLICY = "the eligible enemy model with the highest Leadership, then Weapon Skill, as read now (halved if already Disgraced)"
+RESOLUTION_AFTER = "fight step"
+RETURN_ORDER = "challenger then challenged, nearest where each stood; one not engaged is placed again once all are back"
+WALKER_COUNTS = 5
+DISGRACED_READS = ("WS and Ld halved wherever read (characters.as_read); the unit counts as under a status: "
+                   "no outside support, Combat Initiative 1")
+DISGRACED_ENDS = "at the end of the fight run (the turn's End Phase follows; a later run is a later phase)"
+ODDS_ROUNDS = 1
+POLICY_VALUE = "expected points difference, then win chance difference"
+WITHDRAW_WHEN_LOSING = True
+WEAPON_POLICY = "most expected wounds per Strike Step"
+POLICY_CACHE = 20_000
+MAX_FOCUS_REROLLS = 1000
+
+
+# ------------------------------------------------------------------ the memo
+def _fz(d: dict) -> tuple:
+    return tuple(d.items())
+
+
+def _upd(obj: Any, **changes: Any) -> Any:
+    """A copy of the frozen record ``obj`` with ``changes`` (``dataclasses.replace`` without
+    its per-field work: these records have no ``__post_init__``)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+@dataclass(frozen=True)
+class Round:
+    """One Face-Off/Focus/Strike round of a duel.
+
+    ``chosen``: ((player, gambit), ...) in the order chosen; ``banned``: named
+    by Feint and Riposte; ``weapons``: ((player, weapon name), ...) chosen in
+    the Focus Step; ``winner``: the Focus Roll's (the Challenge Advantage);
+    ``flurry``: ((player, D3), ...); ``struck``: ((attacker, unsaved, misses,
+    wounds removed), ...) in the order they attacked.  ``shown`` holds what the dice showed, for
+    the events only (not compared).
+    """
+
+    no: int
+    first: str
+    precedence: str
+    chosen: tuple[tuple[str, str], ...] = ()
+    banned: tuple[str, ...] = ()
+    weapons: tuple[tuple[str, str], ...] = ()
+    winner: str | None = None
+    flurry: tuple[tuple[str, int], ...] = ()
+    profiles: tuple[tuple[str, StrikeProfile], ...] = ()
+    struck: tuple[tuple[str, int, int | None, int], ...] = ()
+    shown: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class GambitChallenge:
+    """One challenge: who, the duel's state, the result, and what the Resolution needs.
+
+    ``models``: the set-aside copies (wounds updated), ``units``: their units
+    as at the start, ``unit_index``: where each unit stood in the table's
+    order, ``origin``: where each model stood, ``locked_with``: the enemy units
+    each was engaged with, ``aside``/``aside_box``: where frames draw the pair.
+    ``support``: outside support by player; ``advantage``: the Challenge
+    Advantage holder at the next Face-Off; ``banked``: Guard Up's Focus bonus;
+    ``taunts``: times each player chose Taunt and Bait; ``caused``: Wounds
+    each player's model caused; ``base``: each player's ``Duellist`` as read
+    when set aside (only its wounds lost change during the duel).  All mappings are (key, value) tuples; read
+    them with ``dict(...)``.
+    """
+
+    combat: tuple[str, ...]
+    challenger: str
+    challenged: str | None
+    players: tuple[str, str]
+    disgraced: str | None = None
+    models: tuple[tuple[str, Model], ...] = ()
+    units: tuple[tuple[str, Unit], ...] = ()
+    unit_index: tuple[tuple[str, int], ...] = ()
+    origin: tuple[tuple[str, tuple[float, float]], ...] = ()
+    locked_with: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    aside: tuple[tuple[str, tuple[float, float]], ...] = ()
+    aside_box: tuple[float, float, float, float] | None = None
+    support: tuple[tuple[str, int], ...] = ()
+    counted: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    advantage: str | None = None
+    banked: tuple[tuple[str, int], ...] = ()
+    taunts: tuple[tuple[str, int], ...] = ()
+    caused: tuple[tuple[str, int], ...] = ()
+    round_no: int = 0
+    round: Round | None = None
+    last: tuple[tuple[str, str], ...] = ()
+    removed: tuple[str, ...] = ()
+    withdraw_turn: int = 0
+    done: bool = False
+    winner: str | None = None
+    points: int = 0
+    attacks_from: str = "profile"
+    base: tuple[tuple[str, Duellist], ...] = field(default=(), compare=False)
+
+    @property
+    def by_player(self) -> dict[str, str]:
+        return {self.players[0]: self.challenger, self.players[1]: self.challenged or ""}
+
+    @property
+    def survivors(self) -> list[Model]:
+        return [m for mid, m in self.models if mid not in self.removed]
+
+    def model(self, mid: str) -> Model:
+        return dict(self.models)[mid]
+
+    def key(self) -> Hashable:
+        """What the duel's future depends on (for merging equal states in the odds)."""
+        return (self.combat, self.challenger, self.challenged, self.disgraced,
+                tuple((mid, m.wounds_lost, m.status) for mid, m in self.models), self.support,
+                self.advantage, self.banked, self.taunts, self.caused, self.round_no, self.round,
+                self.last, self.removed, self.withdraw_turn, self.done, self.winner, self.points,
+                self.attacks_from)
+
+
+@dataclass(frozen=True)
+class ChallengeMemo:
+    """The Challenge Sub-phase's bookkeeping: the combats, where the Declare step is, who has
+    fought, and every challenge (``challenges``; the one being fought is the last)."""
+
+    combats: tuple[tuple[str, ...], ...] = ()
+    index: int = 0
+    issue_turn: int = 0
+    issuer: str | None = None
+    challenger: str | None = None
+    fought: frozenset[str] = frozenset()
+    challenges: tuple[GambitChallenge, ...] = ()
+
+    def points(self) -> dict[str, int]:
+        """Combat resolution points each player scored in challenges."""
+        out: dict[str, int] = {}
+        for c in self.challenges:
+            if c.winner is not None:
+                out[c.winner] = out.get(c.winner, 0) + c.points
+        return out
+
+    @property
+    def set_aside(self) -> list[Model]:
+        return [m for c in self.challenges for m in c.survivors]
+
+    def key(self) -> Hashable:
+        return (self.combats, self.index, self.issue_turn, self.issuer, self.challenger, self.fought,
+                tuple(c.key() for c in self.challenges))
+
+
+@dataclass(frozen=True)
+class GambitOnly:
+    """A minimal phase memo holding only the Challenge Sub-phase's bookkeeping."""
+
+    challenge: Any = None
+
+
+def _memo(state: PhaseState) -> ChallengeMemo:
+    return state.memo.challenge
+
+
+def _with(state: PhaseState, memo: ChallengeMemo) -> Any:
+    return replace(state.memo, challenge=memo)
+
+
+def _duel(state: PhaseState) -> GambitChallenge:
+    return _memo(state).challenges[-1]
+
+
+def _with_duel(state: PhaseState, duel: GambitChallenge) -> Any:
+    m = _memo(state)
+    return _with(state, _upd(m, challenges=m.challenges[:-1] + (duel,)))
+
+
+def state_key(state: PhaseState) -> Hashable:
+    """``walk``'s key: the row, what is pending, the scripted answers used, the memo's
+    future-relevant parts and each model's (id, x, y, wounds lost, statuses)."""
+    return (state.cursor, state.pending, state.used, _memo(state).key(), _table_key(state.battlefield))
+
+
+_TABLES: dict[int, tuple[Battlefield, Hashable]] = {}
+
+
+def _table_key(bf: Battlefield) -> Hashable:
+    """Each model's (id, x, y, wounds lost, statuses), worked out once per table."""
+    hit = _TABLES.get(id(bf))
+    if hit is not None and hit[0] is bf:
+        return hit[1]
+    if len(_TABLES) > 256:
+        _TABLES.clear()
+    k = tuple((m.id, m.x, m.y, m.wounds_lost, m.status) for m in bf.models())
+    _TABLES[id(bf)] = (bf, k)
+    return k
+
+
+# ------------------------------------------------------------------ who, from the table
+def eligible(state: Battlefield, combat: list[str] | tuple[str, ...], player: str,
+             fought: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """Model ids of ``player`` eligible for a challenge in ``combat`` (``GAMBIT_ELIGIBILITY``)."""
+    out = []
+    for uid in combat:
+        if not state.has_unit(uid):
+            continue
+        u = state.unit(uid)
+        if u.player != player:
+            continue
+        out += [m.id for m in u.models if can_fight_challenges(m) and m.id not in fought]
+    return out
+
+
+def _weight(m: Model) -> int:
+    if m.has("walker"):
+        return WALKER_COUNTS
+    if m.has("vehicle") or m.has("automata"):
+        return 0
+    return 1
+
+
+def outside_support(state: Battlefield, combat: list[str] | tuple[str, ...], player: str,
+                    geom=None) -> tuple[int, list[str], str]:
+    """Outside support for ``player``'s Focus Roll, counted from the table.
+
+    ``state`` is the table with the duellists set aside.  Normally +1 per
+    five friendly models in the combat that are engaged (the snapshot's
+    engagement range) and not under a status (their own, their unit's, or a
+    Disgraced model's in their unit); Vehicles and Automata count 0, Walkers
+    5.  When the opponent has no model left in the combat: +2 per full or
+    partial five friendly models, engaged or not, statuses or not.
+
+    Returns (bonus, the model ids counted, "engaged" | "no enemy left").
+    """
+    geom = geom or snapshot(state)
+    friends: list[tuple[Model, Unit]] = []
+    enemy_left = False
+    for uid in combat:
+        if not state.has_unit(uid):
+            continue
+        u = state.unit(uid)
+        if u.player == player:
+            friends += [(m, u) for m in u.models]
+        elif u.models:
+            enemy_left = True
+    if not enemy_left:
+        counted = [m.id for m, _ in friends if _weight(m) > 0]
+        n = sum(_weight(m) for m, _ in friends)
+        return 2 * math.ceil(n / 5), counted, "no enemy left"
+    counted = [m.id for m, u in friends if _weight(m) > 0 and not has_status(m, u)
+               and geom.model_engaged(m.id)]
+    n = sum(_weight(state.model(mid)) for mid in counted)
+    return n // 5, counted, "engaged"
+
+
+def _read(m: Model, key: str) -> int:
+    """``m``'s ``key`` (WS or Ld) as rolls and tests read it now (halved while Disgraced), 0 if absent."""
+    return as_read(m, key, characteristic(m.profile, key, default=0) or 0)
+
+
+def _why_not_eligible(state: Battlefield, combat, player: str, value: Any, fought) -> str:
+    """The exact reason ``value`` is not an eligible model of ``player`` in ``combat``."""
+    return (not_a_candidate(state, value, player, combat, fought=fought, vehicles_barred=True)
+            or f"{value!r} is not eligible ({'; '.join(GAMBIT_ELIGIBILITY)})")
+
+
+def duellists_of(ch: GambitChallenge) -> dict[str, Duellist]:
+    """The two duellists as they stand now (by player): read when set aside (their units'
+    statuses, the map's ``[rules] gambit_attacks``), with the wounds lost since."""
+    lost = {mid: m.wounds_lost for mid, m in ch.models}
+    out = {}
+    for p, d in ch.base:
+        n = lost[d.model_id]
+        out[p] = d if d.wounds_lost == n else _lost(d, n)
+    return out
+
+
+@lru_cache(maxsize=POLICY_CACHE)
+def _lost(d: Duellist, n: int) -> Duellist:
+    return replace(d, wounds_lost=n)
+
+
+class _LazyDraw(Mapping):
+    """A step's draw keys, worked out only when read (the odds never read them)."""
+
+    def __init__(self, fn: Callable[[], dict[str, Any]]):
+        self._fn, self._d = fn, None
+
+    def _get(self) -> dict[str, Any]:
+        if self._d is None:
+            self._d = self._fn()
+        return self._d
+
+    def __getitem__(self, k: str) -> Any:
+        return self._get()[k]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
+def _other(players: tuple[str, str], p: str) -> str:
+    return players[1] if p == players[0] else players[0]
+
+
+def _draw_challenge(ch: GambitChallenge, state: Battlefield | None = None) -> dict[str, Any]:
+    """Draw keys every challenge step carries: ``challenge`` (the pair set aside beside the
+    combat: models, where to draw them, who was removed) and ``focus`` (points to keep in view)."""
+    pts = [list(p) for _, p in ch.aside] + [list(p) for _, p in ch.origin]
+    if ch.aside_box is not None:
+        x0, y0, x1, y1 = ch.aside_box
+        pts += [[x0, y0], [x1, y1]]
+    if state is not None:
+        pts += [[m.x, m.y] for uid in ch.combat if state.has_unit(uid) for m in state.unit(uid).models]
+    return {"challenge": {"challenger": ch.challenger, "challenged": ch.challenged,
+                          "combat": list(ch.combat), "models": dict(ch.models), "aside": dict(ch.aside),
+                          "box": list(ch.aside_box) if ch.aside_box else None,
+                          "removed": list(ch.removed), "players": list(ch.players)},
+            "focus": pts}
+
+
+def _ev(type_: str, rule: str, **data: Any) -> Event:
+    return Event(type_, rule, data)
+
+
+# ------------------------------------------------------------------ chance outcomes
+@dataclass(frozen=True)
+class FocusOutcome:
+    """The Focus Rolls' outcome: who takes the Challenge Advantage.  ``totals``, ``faces``,
+    ``kept`` (by player, of the deciding roll) and ``rerolls`` (ties re-rolled) are what the
+    dice showed, for the events only."""
+
+    winner: str
+    totals: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+    faces: tuple[tuple[str, tuple[int, ...]], ...] = field(default=(), compare=False)
+    kept: tuple[tuple[str, int], ...] = field(default=(), compare=False)
+    rerolls: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class StrikeOutcome:
+    """One side's attacks in the Strike Step: the unsaved wounds, and the misses when the
+    enemy chose Guard Up (else None).  ``shown`` is the ``Blows`` the dice made (events only)."""
+
+    unsaved: int
+    misses: int | None = None
+    shown: Blows | None = field(default=None, compare=False)
+
+
+@lru_cache(maxsize=64)
+def _kept_dist(name: str) -> tuple[tuple[int, Fraction], ...]:
+    """The kept Focus die for gambit ``name``: one D6, or the highest or lowest of two."""
+    g = gambit(name)
+    if g.focus_dice == 1:
+        return tuple((k, Fraction(1, 6)) for k in range(1, 7))
+    if g.focus_keep == "highest":
+        return tuple((k, Fraction(2 * k - 1, 36)) for k in range(1, 7))
+    return tuple((k, Fraction(13 - 2 * k, 36)) for k in range(1, 7))
+
+
+def focus_chance(sides: list[tuple[str, str, dict[str, int]]]) -> tuple[tuple[FocusOutcome, Fraction], ...]:
+    """Exact odds of each player taking the Challenge Advantage (ties re-rolled until one is
+    higher): ``sides`` [(player, gambit name, modifiers)] in the order they roll."""
+    (pa, ga, ma), (pb, gb, mb) = sides
+    sa, sb = sum(ma.values()), sum(mb.values())
+    wa = wb = Fraction(0)
+    for ka, qa in _kept_dist(ga):
+        for kb, qb in _kept_dist(gb):
+            if ka + sa > kb + sb:
+                wa += qa * qb
+            elif ka + sa < kb + sb:
+                wb += qa * qb
+    out = [(FocusOutcome(pa), wa / (wa + wb)), (FocusOutcome(pb), wb / (wa + wb))]
+    return tuple((o, p) for o, p in out if p)
+
+
+def focus_draw(sides: list[tuple[str, str, dict[str, int]]]) -> Callable[[Any], FocusOutcome]:
+    """The Focus chance's ``draw``: both Focus Rolls with ``Dice`` (each logged, purpose "Focus
+    Roll", then "Focus Roll (tie re-roll)"), re-rolled on a tie until one total is higher."""
+
+    def draw(dice) -> FocusOutcome:
+        rerolls = 0
+        while True:
+            totals, faces, kept = {}, {}, {}
+            for player, name, mods in sides:
+                purpose = "Focus Roll" if rerolls == 0 else "Focus Roll (tie re-roll)"
+                f, k = focus_dice(dice, gambit(name), purpose=purpose, player=player, modifiers=mods)
+                faces[player], kept[player] = tuple(f), k
+                totals[player] = k + sum(mods.values())
+            (pa, ta), (pb, tb) = totals.items()
+            if ta != tb:
+                return FocusOutcome(pa if ta > tb else pb, _fz(totals), _fz(faces), _fz(kept), rerolls)
+            rerolls += 1
+            if rerolls > MAX_FOCUS_REROLLS:
+                raise RuntimeError("Focus Rolls tied more than 1000 times (dice stuck?)")
+    return draw
+
+
+def unsaved_chance(prof: StrikeProfile, defender_ws: int, defender: Duellist) -> Fraction:
+    """The chance one of ``prof``'s attacks becomes an unsaved wound (Hit, Wound, save)."""
+    ht = hit_target(prof.ws, defender_ws)
+    wt = wound_target(prof.strength, defender.t)
+    if wt is None:
+        return Fraction(0)
+    st = save_target(defender, prof.ap)
+    fail = Fraction(1) if st is None else Fraction(st - 1, 6)
+    return Fraction(7 - ht, 6) * Fraction(7 - wt, 6) * fail
+
+
+def strike_chance(prof: StrikeProfile, defender_ws: int, defender: Duellist, misses_read: bool
+                  ) -> tuple[tuple[StrikeOutcome, Fraction], ...]:
+    """Exact odds of one side's unsaved wounds (and misses, when ``misses_read``): counts of
+    independent dice (``counts.successes``), never dice histories."""
+    n = max(0, prof.attacks)
+    q = unsaved_chance(prof, defender_ws, defender)
+    if not misses_read:
+        return tuple((StrikeOutcome(u), p) for u, p in successes(n, q))
+    ph = Fraction(7 - hit_target(prof.ws, defender_ws), 6)
+    per_hit = q / ph
+    out: dict[StrikeOutcome, Fraction] = {}
+    for h, p in successes(n, ph):
+        for u, pu in successes(h, per_hit):
+            o = StrikeOutcome(u, n - h)
+            out[o] = out.get(o, Fraction(0)) + p * pu
+    return tuple((o, p) for o, p in out.items() if p)
+
+
+# ------------------------------------------------------------------ rows: Declare
+def _start(state: PhaseState, next_row: str) -> Transition:
+    combats = tuple(tuple(c) for c in snapshot(state.battlefield).engagements)
+    return goto(state, "gambit_combat", memo=_with(state, ChallengeMemo(combats=combats)))
+
+
+def _combat(state: PhaseState, next_row: str) -> Transition:
+    m = _memo(state)
+    if m.index >= len(m.combats):
+        return goto(state, next_row)
+    return goto(state, "gambit_issue", memo=_with(state, _upd(m, issue_turn=0, issuer=None, challenger=None)))
+
+
+def _next_combat(state: PhaseState, memo: Any, events=()) -> Transition:
+    m = memo.challenge
+    return goto(state, "gambit_combat", tuple(events), memo=replace(memo, challenge=_upd(m, index=m.index + 1)))
+
+
+def _who(bf: Battlefield, turn: int) -> str:
+    active = bf.active_player
+    return active if ISSUE_ORDER[turn] == "active" else bf.other_player(active)
+
+
+def _issue(state: PhaseState) -> Transition:
+    bf, m = state.battlefield, _memo(state)
+    combat = m.combats[m.index]
+    turn = m.issue_turn
+    while turn < len(ISSUE_ORDER):
+        who = _who(bf, turn)
+        mine = eligible(bf, combat, who, m.fought)
+        theirs = eligible(bf, combat, bf.other_player(who), m.fought)
+        if mine and theirs:
+            break
+        turn += 1
+    else:
+        return _next_combat(state, state.memo)
+
+    def default() -> str:
+        vals = {c: min(duel_value(bf, combat, who, c, a) for a in theirs) for c in mine}
+        best = max(mine, key=lambda c: vals[c])
+        return best if vals[best] >= 0 else "none"
+
+    q = Question(who, "issue_challenge", tuple(mine) + ("none",), None, RULE_DECLARE,
+                 context=(("combat", combat),), default_fn=default,
+                 why_not=lambda v: _why_not_eligible(bf, combat, who, v, m.fought))
+    return wait(state, q, memo=_with(state, _upd(m, issue_turn=turn)))
+
+
+def _issue_resume(state: PhaseState, value: Any) -> Transition:
+    m = _memo(state)
+    if value == "none":
+        return goto(state, "gambit_issue", memo=_with(state, _upd(m, issue_turn=m.issue_turn + 1)))
+    who = _who(state.battlefield, m.issue_turn)
+    ev = _ev("challenge_issued", RULE_DECLARE, player=who, challenger=value, combat=list(m.combats[m.index]))
+    return goto(state, "gambit_accept", (ev,), memo=_with(state, _upd(m, issuer=who, challenger=value)))
+
+
+def _accept(state: PhaseState) -> Transition:
+    bf, m = state.battlefield, _memo(state)
+    combat, issuer, challenger = m.combats[m.index], m.issuer, m.challenger
+    other = bf.other_player(issuer)
+    theirs = eligible(bf, combat, other, m.fought)
+
+    def default() -> str:
+        vals = {a: duel_value(bf, combat, issuer, challenger, a) for a in theirs}
+        best = min(theirs, key=lambda a: vals[a])
+        return best if vals[best] <= REFUSE_COST else "refuse"
+
+    q = Question(other, "accept_challenge", tuple(theirs) + ("refuse",), None, RULE_DECLARE,
+                 default_fn=default, why_not=lambda v: _why_not_eligible(bf, combat, other, v, m.fought))
+    return wait(state, q)
+
+
+def _accept_resume(state: PhaseState, value: Any) -> Transition:
+    bf, m = state.battlefield, _memo(state)
+    combat, issuer = m.combats[m.index], m.issuer
+    other = bf.other_player(issuer)
+    if value == "refuse":
+        ch = GambitChallenge(combat, m.challenger, None, (issuer, other))
+        return goto(state, "gambit_disgrace", memo=_with(state, _upd(m, challenges=m.challenges + (ch,))))
+    events: list = [_ev("challenge_accepted", RULE_DECLARE, player=other, challenged=value)]
+    after, ch = set_aside(bf, combat, m.challenger, value, (issuer, other),
+                          [c.aside_box for c in m.challenges if c.aside_box])
+    events += [_ev("set_aside", RULE_DECLARE, models=[m.challenger, value], combat=list(combat)),
+               StepMark("Challenge: set aside", RULE_DECLARE, after, _draw_challenge(ch, after))]
+    memo = _upd(m, challenges=m.challenges + (ch,), fought=m.fought | {m.challenger, value})
+    return goto(replace(state, battlefield=after), "gambit_support", tuple(events), memo=_with(state, memo))
+
+
+def set_aside(bf: Battlefield, combat: tuple[str, ...], challenger: str, challenged: str,
+              players: tuple[str, str], taken=()) -> tuple[Battlefield, GambitChallenge]:
+    """Take the Challenger and the Challenged off ``bf`` (the table without them) and the
+    challenge's record: where they stood, their units, whom they were locked with, where
+    frames draw the pair (beside the combat, over no base and no other pair's box)."""
+    geom = snapshot(bf)
+    a, b = bf.model(challenger), bf.model(challenged)
+    order = [u.id for u in bf.units]
+    box: AsideBox = aside_box(bf, combat, [a, b], skip=(a.id, b.id), avoid=taken)
+    ch = GambitChallenge(
+        combat, challenger, challenged, players,
+        models=((a.id, a), (b.id, b)),
+        units=tuple((x.id, bf.unit(x.unit_id)) for x in (a, b)),
+        unit_index=tuple((x.id, order.index(x.unit_id)) for x in (a, b)),
+        origin=tuple((x.id, x.at) for x in (a, b)),
+        locked_with=tuple((x.id, tuple(u for u in geom.engaged_units(x.unit_id) if u in combat))
+                          for x in (a, b)),
+        aside=tuple(box.centres.items()), aside_box=box.box,
+        caused=((players[0], 0), (players[1], 0)),
+        attacks_from=bf.rules.gambit_attacks,
+        base=tuple((p, duellist(x, p, bf.unit(x.unit_id), bf.rules.gambit_attacks))
+                   for p, x in zip(players, (a, b))))
+    return bf.without_models([a.id, b.id]), ch
+
+
+def _disgrace(state: PhaseState) -> Transition:
+    bf, m = state.battlefield, _memo(state)
+    combat, issuer = m.combats[m.index], m.issuer
+    other = bf.other_player(issuer)
+    theirs = eligible(bf, combat, other, m.fought)
+    dflt = max(theirs, key=lambda x: (_read(bf.model(x), "Ld"), _read(bf.model(x), "WS")))
+    q = Question(issuer, "disgrace", tuple(theirs), dflt, RULE_DISGRACED,
+                 why_not=lambda v: "it could not have accepted: " + _why_not_eligible(bf, combat, other, v, m.fought))
+    return wait(state, q)
+
+
+def _disgrace_resume(state: PhaseState, who: Any) -> Transition:
+    bf, m = state.battlefield, _memo(state)
+    ch = m.challenges[-1]
+    model = bf.model(who)
+    if DISGRACED not in model.status:
+        bf = bf.with_models([replace(model, status=model.status + (DISGRACED,),
+                                     written=model.written | {"status"})])
+    prof = bf.model(who).profile
+    events = (_ev("challenge_refused", RULE_DISGRACED, player=ch.players[1], disgraced=who,
+                  **{k: _read(bf.model(who), k) for k in ("WS", "Ld") if k in prof}),
+              StepMark("Challenge refused: Disgraced", RULE_DISGRACED, bf,
+                       {"challenge": {"challenger": ch.challenger, "combat": list(ch.combat)},
+                        "disgraced": [who], "focus": [list(bf.model(x).at) for x in (ch.challenger, who)]}))
+    memo = _with(state, _upd(m, challenges=m.challenges[:-1] + (_upd(ch, disgraced=who),)))
+    return _next_combat(replace(state, battlefield=bf), memo, events)
+
+
+def _support(state: PhaseState) -> Transition:
+    bf, ch = state.battlefield, _duel(state)
+    geom = snapshot(bf)
+    support, counted, events = {}, {}, []
+    for p in ch.players:
+        support[p], ids, how = outside_support(bf, ch.combat, p, geom)
+        counted[p] = tuple(ids)
+        events.append(_ev("outside_support", RULE_SUPPORT, player=p, bonus=support[p], models=ids, counted=how))
+    duel = _upd(ch, support=_fz(support), counted=_fz(counted))
+    return goto(state, "gambit_face_off", tuple(events), memo=_with_duel(state, duel))
+
+
+# ------------------------------------------------------------------ rows: Face-Off
+def _face_off(state: PhaseState) -> Transition:
+    ch = _duel(state)
+    no = ch.round_no + 1
+    first = first_chooser(no, ch.players[0], ch.advantage)
+    rnd = Round(no, first, precedence(ch.advantage, state.battlefield.active_player))
+    start = state
+    options = tuple(allowed(True, [], []))
+    q = Question(first, "gambit", options, None, RULE_FACE_OFF,
+                 context=(("round", no), ("first", True), ("chosen", ())),
+                 default_fn=lambda: best_gambit(start, first, list(options), {}, []),
+                 why_not=lambda v: why_not(v, True, [], []) or "not allowed")
+    return wait(state, q, memo=_with_duel(state, _upd(ch, round_no=no, round=rnd)))
+
+
+def _round_start(state: PhaseState) -> PhaseState:
+    """The state as this round's Face-Off began (what the default policy weighs from)."""
+    ch = _duel(state)
+    duel = _upd(ch, round_no=ch.round_no - 1, round=None)
+    return PhaseState(state.battlefield, _with_duel(state, duel), "gambit_face_off")
+
+
+def _chosen(state: PhaseState, player: str, value: Any, first: bool) -> tuple[Round, list]:
+    ch = _duel(state)
+    rnd = ch.round
+    name = gambit(value).name
+    rnd = _upd(rnd, chosen=rnd.chosen + ((player, name),))
+    return rnd, [_ev("gambit_chosen", RULE_FACE_OFF, player=player, gambit=name, first=first, round=rnd.no)]
+
+
+def _face_off_resume(state: PhaseState, value: Any) -> Transition:
+    ch = _duel(state)
+    rnd, events = _chosen(state, ch.round.first, value, True)
+    nxt = "gambit_feint" if gambit(value).bans else "gambit_reply"
+    return goto(state, nxt, tuple(events), memo=_with_duel(state, _upd(ch, round=rnd)))
+
+
+def _feint(state: PhaseState) -> Transition:
+    ch = _duel(state)
+    rnd = ch.round
+    name = rnd.chosen[0][1]
+    names = tuple(n for n in GAMBIT_NAMES if n != name)
+    start = _round_start(state)
+    q = Question(rnd.first, "feint", names, None, RULE_GAMBITS,
+                 default_fn=lambda: best_ban(start, rnd.first, list(names)),
+                 why_not=lambda v: f"{v!r} is not another gambit")
+    return wait(state, q)
+
+
+def _feint_resume(state: PhaseState, value: Any) -> Transition:
+    ch = _duel(state)
+    ban = gambit(value).name
+    rnd = _upd(ch.round, banned=ch.round.banned + (ban,))
+    ev = _ev("gambit_banned", RULE_GAMBITS, player=rnd.first, gambit=ban)
+    return goto(state, "gambit_reply", (ev,), memo=_with_duel(state, _upd(ch, round=rnd)))
+
+
+def _reply(state: PhaseState) -> Transition:
+    ch = _duel(state)
+    rnd = ch.round
+    second = _other(ch.players, rnd.first)
+    taken = [g for _, g in rnd.chosen]
+    banned = list(rnd.banned)
+    options = tuple(allowed(False, taken, banned))
+    start = _round_start(state)
+    chosen = dict(rnd.chosen)
+    q = Question(second, "gambit", options, None, RULE_FACE_OFF,
+                 context=(("round", rnd.no), ("first", False), ("chosen", rnd.chosen)),
+                 default_fn=lambda: best_gambit(start, second, list(options), chosen, banned),
+                 why_not=lambda v: why_not(v, False, taken, banned) or "not allowed")
+    return wait(state, q)
+
+
+def _reply_resume(state: PhaseState, value: Any) -> Transition:
+    ch = _duel(state)
+    second = _other(ch.players, ch.round.first)
+    rnd, events = _chosen(state, second, value, False)
+    taunts = dict(ch.taunts)
+    for p, g in rnd.chosen:
+        if gambit(g).taunt:
+            taunts[p] = taunts.get(p, 0) + 1
+    duel = _upd(ch, round=rnd, taunts=tuple(sorted(taunts.items())), last=rnd.chosen)
+    events.append(StepMark(f"Face-Off (round {rnd.no})", RULE_FACE_OFF, state.battlefield,
+                           _LazyDraw(lambda: {**_draw_challenge(duel, state.battlefield),
+                                              "gambits": dict(rnd.chosen), "banned": list(rnd.banned),
+                                              "first": rnd.first})))
+    return goto(state, "gambit_weapon", tuple(events), memo=_with_duel(state, duel))
+
+
+# ------------------------------------------------------------------ rows: Focus
+def _weapon_order(state: PhaseState) -> tuple[str, str]:
+    active = state.battlefield.active_player
+    return state.battlefield.other_player(active), active
+
+
+def _weapon(state: PhaseState) -> Transition:
+    ch = _duel(state)
+    order = _weapon_order(state)
+    p = order[len(ch.round.weapons)]
+    ds = duellists_of(ch)
+    names = tuple(w.name for w in ds[p].weapons)
+    q = Question(p, "weapon", names, best_weapon(ds[p], ds[_other(ch.players, p)]), RULE_FOCUS,
+                 why_not=lambda v: f"{v!r} is not a weapon of this model ({', '.join(names)})")
+    return wait(state, q)
+
+
+def _weapon_resume(state: PhaseState, value: Any) -> Transition:
+    ch = _duel(state)
+    order = _weapon_order(state)
+    p = order[len(ch.round.weapons)]
+    rnd = _upd(ch.round, weapons=ch.round.weapons + ((p, value),))
+    ev = _ev("weapon_chosen", RULE_FOCUS, player=p, model=ch.by_player[p], weapon=value)
+    nxt = "gambit_focus" if len(rnd.weapons) == 2 else "gambit_weapon"
+    return goto(state, nxt, (ev,), memo=_with_duel(state, _upd(ch, round=rnd)))
+
+
+def _focus_sides(ch: GambitChallenge) -> tuple[list[tuple[str, str, dict[str, int]]], dict[str, dict]]:
+    ds = duellists_of(ch)
+    chosen, wps = dict(ch.round.chosen), dict(ch.round.weapons)
+    support, banked = dict(ch.support), dict(ch.banked)
+    sides, focus = [], {}
+    for p in ch.players:
+        mods, dropped = focus_modifiers(ds[p], ds[p].weapon(wps[p]), gambit(chosen[p]), support[p],
+                                        banked.get(p, 0))
+        focus[p] = {"modifiers": mods, "dropped": dropped}
+        if ds[p].combat_initiative is not None:
+            focus[p]["combat_initiative"] = ds[p].combat_initiative   # a status sets it
+        sides.append((p, chosen[p], mods))
+    return sides, focus
+
+
+def _focus(state: PhaseState) -> Transition:
+    ch = _duel(state)
+    sides, _ = _focus_sides(ch)
+    c = Chance("Focus Roll", RULE_FOCUS, focus_chance(sides), draw=focus_draw(sides))
+    return wait(state, c)
+
+
+def _focus_resume(state: PhaseState, out: FocusOutcome) -> Transition:
+    ch = _duel(state)
+    sides, focus = _focus_sides(ch)
+    chosen = dict(ch.round.chosen)
+    faces, kept = dict(out.faces), dict(out.kept)
+    for p in ch.players:
+        if p in faces:
+            focus[p].update(dice=list(faces[p]), total=dict(out.totals)[p], keep=gambit(chosen[p]).focus_keep,
+                            kept=kept[p])
+    rnd = _upd(ch.round, winner=out.winner)
+    duel = _upd(ch, round=rnd, banked=(), advantage=out.winner)
+    events = (_ev("challenge_advantage", RULE_FOCUS, player=out.winner, totals=dict(out.totals),
+                  rerolls=out.rerolls),
+              StepMark(f"Focus (round {rnd.no})", RULE_FOCUS, state.battlefield,
+                       _LazyDraw(lambda: {
+                           **_draw_challenge(duel, state.battlefield), "gambits": chosen, "focus_roll": focus,
+                           "advantage": out.winner,
+                           "support": {p: {"bonus": dict(ch.support)[p], "models": list(dict(ch.counted)[p])}
+                                       for p in ch.players}})))
+    return goto(state, "gambit_flurry", events, memo=_with_duel(state, duel))
+
+
+# ------------------------------------------------------------------ rows: Strike
+def _flurry(state: PhaseState) -> Transition:
+    ch = _duel(state)
+    rnd = ch.round
+    chosen, rolled = dict(rnd.chosen), dict(rnd.flurry)
+    for p in ch.players:
+        if gambit(chosen[p]).attacks_d3 and p not in rolled:
+            return wait(state, Chance("Flurry of Blows attacks", RULE_STRIKE, uniform((1, 2, 3)), player=p,
+                                      draw=lambda dice, p=p: dice.d3(purpose="Flurry of Blows attacks",
+                                                                      player=p, rule=RULE_STRIKE)))
+    ds = duellists_of(ch)
+    wps = dict(rnd.weapons)
+    sides = {p: (ds[p], ds[p].weapon(wps[p]), gambit(chosen[p])) for p in ch.players}
+    profs = strike_profiles(sides, rnd.winner, rnd.precedence, rolled, dict(ch.support))   # PRECEDENCE_WHEN
+    events = tuple(_ev("strike_profile", RULE_STRIKE, player=p, model=ch.by_player[p], WS=pr.ws, A=pr.attacks,
+                       S=pr.strength, AP=pr.ap, D=pr.damage, notes=list(pr.notes), precedence=rnd.precedence)
+                   for p, pr in profs.items())
+    duel = _upd(ch, round=_upd(rnd, profiles=tuple(profs.items())))
+    return goto(state, "gambit_strike", events, memo=_with_duel(state, duel))
+
+
+def _flurry_resume(state: PhaseState, value: int) -> Transition:
+    ch = _duel(state)
+    rolled = dict(ch.round.flurry)
+    p = next(p for p in ch.players if gambit(dict(ch.round.chosen)[p]).attacks_d3 and p not in rolled)
+    return goto(state, "gambit_flurry", memo=_with_duel(state, _upd(ch, round=_upd(
+        ch.round, flurry=ch.round.flurry + ((p, value),)))))
+
+
+def _left(ch: GambitChallenge, ds: dict[str, Duellist], p: str) -> int:
+    """Wounds ``p``'s model has left now (``ds``: as the round began; this round's blows taken off)."""
+    return ds[p].wounds_left - sum(t for a, _, _, t in ch.round.struck if a != p)
+
+
+def _damage(ch: GambitChallenge) -> dict[str, int]:
+    """Wounds each attacker removed this round so far."""
+    return {a: t for a, _, _, t in ch.round.struck}
+
+
+def _strike(state: PhaseState) -> Transition:
+    ch = _duel(state)
+    rnd = ch.round
+    ds = _round_duellists(ch)
+    profs = dict(rnd.profiles)
+    order = (rnd.winner, _other(ch.players, rnd.winner))
+    done = [a for a, _, _, _ in rnd.struck]
+    dead = [p for p in ch.players if _left(ch, ds, p) <= 0 < ds[p].wounds_left]
+    for atk in order:
+        dfn = _other(ch.players, atk)
+        if atk in done or atk in dead or dfn in dead:
+            continue
+        reads = bool(gambit(dict(rnd.chosen)[dfn]).focus_per_enemy_miss)
+        prof, left = profs[atk], _left(ch, ds, dfn)
+        outcomes = strike_chance(prof, profs[dfn].ws, ds[dfn], reads)
+
+        def draw(dice, prof=prof, dfn=dfn, left=left, reads=reads) -> StrikeOutcome:
+            b = make_attacks(dice, prof, profs[dfn].ws, ds[dfn], left)
+            return StrikeOutcome(b.unsaved, b.misses if reads else None, b)
+
+        return wait(state, Chance("Strike", RULE_STRIKE, outcomes, player=atk, draw=draw))
+    return _strike_done(state)
+
+
+def _round_duellists(ch: GambitChallenge) -> dict[str, Duellist]:
+    """The duellists as the round began (wounds lost before this round's blows)."""
+    ds = duellists_of(ch)
+    dmg = _damage(ch) if ch.round is not None else {}
+    if not dmg:
+        return ds
+    return {p: _lost(d, d.wounds_lost - dmg.get(_other(ch.players, p), 0)) for p, d in ds.items()}
+
+
+def _strike_resume(state: PhaseState, out: StrikeOutcome) -> Transition:
+    ch = _duel(state)
+    rnd = ch.round
+    done = [a for a, _, _, _ in rnd.struck]
+    ds = _round_duellists(ch)
+    dead = [p for p in ch.players if _left(ch, ds, p) <= 0 < ds[p].wounds_left]
+    atk = next(a for a in (rnd.winner, _other(ch.players, rnd.winner))
+               if a not in done and a not in dead and _other(ch.players, a) not in dead)
+    dfn = _other(ch.players, atk)
+    take = min(out.unsaved * dict(rnd.profiles)[atk].damage, _left(ch, ds, dfn))
+    rnd = _upd(rnd, struck=rnd.struck + ((atk, out.unsaved, out.misses, take),),
+                  shown=rnd.shown + ((atk, out.shown),))
+    models = dict(ch.models)
+    m = models[ch.by_player[dfn]]
+    models[m.id] = _upd(m, wounds_lost=m.wounds_lost + take, written=m.written | {"wounds_lost"})
+    caused = dict(ch.caused)
+    caused[atk] = caused.get(atk, 0) + take
+    ch2 = _upd(ch, round=rnd, models=tuple(models.items()), caused=_fz(caused))
+    return goto(state, "gambit_strike", memo=_with_duel(state, ch2))
+
+
+def _strike_done(state: PhaseState) -> Transition:
+    ch = _duel(state)
+    rnd = ch.round
+    ds = _round_duellists(ch)
+    profs = dict(rnd.profiles)
+    shown = dict(rnd.shown)
+    damage = _damage(ch)
+    events: list = []
+    banked: dict[str, int] = {}
+    blows: dict[str, dict] = {}
+    removed = list(ch.removed)
+    for atk, unsaved, misses, _ in rnd.struck:
+        dfn = _other(ch.players, atk)
+        b = shown.get(atk) or Blows(attacks=profs[atk].attacks, unsaved=unsaved,
+                                    misses=misses or 0, damage=damage[atk])
+        blows[atk] = vars(b)
+        events.append(_ev("wounds", RULE_STRIKE, model=ch.by_player[dfn], by=ch.by_player[atk], hits=b.hits,
+                          wounds=b.wounds, unsaved=unsaved, lost=damage[atk],
+                          wounds_left=ds[dfn].wounds_left - damage[atk]))
+        g = gambit(dict(rnd.chosen)[dfn])
+        if g.focus_per_enemy_miss and misses:
+            banked[dfn] = g.focus_per_enemy_miss * misses
+    gone = [p for p in (rnd.winner, _other(ch.players, rnd.winner))
+            if ds[p].wounds_left > 0 and _left(ch, ds, p) <= 0]
+    for p in gone:
+        removed.append(ch.by_player[p])
+        events.append(_ev("removed", RULE_STRIKE, model=ch.by_player[p]))
+    duel = _upd(ch, removed=tuple(removed), banked=tuple(sorted(banked.items())))
+    events.append(StepMark(f"Strike (round {rnd.no})", RULE_STRIKE, state.battlefield,
+                           _LazyDraw(lambda: {**_draw_challenge(duel, state.battlefield),
+                                              "gambits": dict(rnd.chosen), "advantage": rnd.winner,
+                                              "blows": {ch.by_player[p]: v for p, v in blows.items()}})))
+    if gone:
+        return goto(state, "gambit_glory", tuple(events), memo=_with_duel(state, duel))
+    nxt = rnd.winner
+    for p, g in rnd.chosen:
+        if gambit(g).advantage_next and ch.by_player[p] not in duel.removed:
+            nxt = p
+    duel = _upd(duel, advantage=nxt)
+    if rnd.no >= HARD_ROUND_LIMIT:
+        events.append(_ev("prolong_limit", RULE_DRAW, rounds=rnd.no,
+                          reason=f"named default HARD_ROUND_LIMIT {HARD_ROUND_LIMIT}: the text sets no limit"))
+        return goto(state, "gambit_glory", tuple(events), memo=_with_duel(state, duel))
+    return goto(state, "gambit_prolong", tuple(events), memo=_with_duel(state, duel))
+
+
+def _prolong(state: PhaseState) -> Transition:
+    ch = _duel(state)
+    holder = ch.round.winner
+    again = PhaseState(state.battlefield, _with_duel(state, _upd(ch, round=None)), "gambit_face_off")
+
+    def default() -> bool:
+        if ch.round_no >= PROLONG_LIMIT:
+            return False
+        now = _glory(ch)
+        other = _other(ch.players, holder)
+        stop = now.points if now.winner == holder else -now.points if now.winner == other else 0
+        best, _ = policy_pair(again)
+        return best.points[holder] - best.points[other] > stop
+
+    return wait(state, Question(holder, "prolong", (True, False), None, RULE_DRAW, default_fn=default))
+
+
+def _prolong_resume(state: PhaseState, value: Any) -> Transition:
+    ch = _duel(state)
+    ev = _ev("prolong", RULE_DRAW, player=ch.round.winner, value=bool(value))
+    if value:
+        return goto(state, "gambit_face_off", (ev,), memo=_with_duel(state, _upd(ch, round=None)))
+    return goto(state, "gambit_glory", (ev,))
+
+
+# ------------------------------------------------------------------ rows: Glory
+def _glory(ch: GambitChallenge, withdrawn: str | None = None):
+    removed_players = [p for p in ch.players if ch.by_player[p] in ch.removed]
+    return glory(duellists_of(ch), removed_players, dict(ch.caused), dict(ch.taunts), withdrawn=withdrawn)
+
+
+def _glory_row(state: PhaseState) -> Transition:
+    ch = _duel(state)
+    result = _glory(ch)
+    last = dict(ch.last)
+    for k in range(ch.withdraw_turn, 2):
+        p = ch.players[k]
+        if gambit(last[p]).may_withdraw and ch.by_player[p] not in ch.removed:
+            q = Question(p, "withdraw", (True, False), result.winner not in (None, p), RULE_GLORY)
+            return wait(state, q, memo=_with_duel(state, _upd(ch, withdraw_turn=k)))
+    return _glory_end(state, ch, None)
+
+
+def _glory_resume(state: PhaseState, value: Any) -> Transition:
+    ch = _duel(state)
+    if value:
+        return _glory_end(state, ch, ch.players[ch.withdraw_turn])
+    return goto(state, "gambit_glory", memo=_with_duel(state, _upd(ch, withdraw_turn=ch.withdraw_turn + 1)))
+
+
+def _glory_end(state: PhaseState, ch: GambitChallenge, withdrawn: str | None) -> Transition:
+    result = _glory(ch, withdrawn)
+    duel = _upd(ch, winner=result.winner, points=result.points, done=True, round=None,
+                   withdraw_turn=0)
+    events = (_ev("challenge_result", RULE_GLORY, winner=result.winner,
+                  winner_model=ch.by_player[result.winner] if result.winner else None,
+                  removed=list(ch.removed), points=result.points, overkill=None, reason=result.reason,
+                  withdrawn=withdrawn, wounds_caused=dict(ch.caused), rounds=ch.round_no),
+              StepMark("Glory", RULE_GLORY, state.battlefield,
+                       _LazyDraw(lambda: {**_draw_challenge(duel, state.battlefield),
+                                          "points": {result.winner: result.points} if result.winner else {},
+                                          "reason": result.reason})))
+    return _next_combat(state, _with_duel(state, duel), events)
+
+
+def challenge_rows(next_row: str) -> list[Row]:
+    """The Challenge Sub-phase's rows, entered at ``"challenge"``, ending with ``goto(next_row)``."""
+    return [
+        Row("challenge", "Challenge Sub-phase", "gambit-challenge.txt (Challenge Sub-phase)",
+            lambda s: _start(s, next_row)),
+        Row("gambit_combat", "Challenge: next combat", RULE_DECLARE, lambda s: _combat(s, next_row)),
+        Row("gambit_issue", "Declare: issue", RULE_DECLARE, _issue, _issue_resume),
+        Row("gambit_accept", "Declare: accept", RULE_DECLARE, _accept, _accept_resume),
+        Row("gambit_disgrace", "Declare: Disgraced", RULE_DISGRACED, _disgrace, _disgrace_resume),
+        Row("gambit_support", "Focus: outside support", RULE_SUPPORT, _support),
+        Row("gambit_face_off", "Face-Off: first gambit", RULE_FACE_OFF, _face_off, _face_off_resume),
+        Row("gambit_feint", "Face-Off: Feint and Riposte", RULE_GAMBITS, _feint, _feint_resume),
+        Row("gambit_reply", "Face-Off: second gambit", RULE_FACE_OFF, _reply, _reply_resume),
+        Row("gambit_weapon", "Focus: weapons", RULE_FOCUS, _weapon, _weapon_resume),
+        Row("gambit_focus", "Focus Rolls", RULE_FOCUS, _focus, _focus_resume),
+        Row("gambit_flurry", "Strike: Flurry of Blows", RULE_STRIKE, _flurry, _flurry_resume),
+        Row("gambit_strike", "Strike", RULE_STRIKE, _strike, _strike_resume),
+        Row("gambit_prolong", "Draw: prolong?", RULE_DRAW, _prolong, _prolong_resume),
+        Row("gambit_glory", "Glory", RULE_GLORY, _glory_row, _glory_resume),
+    ]
+
+
+# ------------------------------------------------------------------ Resolution
+def _put_back(state: Battlefield, model: Model, template: Unit, index: int) -> Battlefield:
+    """``model`` back into its unit (re-adding the unit when it is gone)."""
+    def num(m: Model) -> int:
+        return int(m.id.rsplit("/", 1)[1])
+
+    if state.has_unit(template.id):
+        u = state.unit(template.id)
+        return state.with_unit(replace(u, models=tuple(sorted(u.models + (model,), key=num))))
+    units = list(state.units)
+    units.insert(min(index, len(units)), replace(template, models=(model,)))
+    return replace(state, units=tuple(units))
+
+
+def _return_one(state: Battlefield, ch: GambitChallenge, m: Model, player: str) -> tuple[Battlefield, str | None]:
+    """Place one set-aside model (``find_return_spot``); (new state, a note when no legal spot)."""
+    origin = dict(ch.origin)[m.id]
+    spot = find_return_spot(state, m, player, dict(ch.locked_with).get(m.id, ()), prefer=origin)
+    note = None
+    if spot is None:
+        at, note = origin, "no legal spot found: left where it stood"
+    else:
+        at = spot.at
+    return _put_back(state, m.moved_to(*at), dict(ch.units)[m.id], dict(ch.unit_index)[m.id]), note
+
+
+def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
+                  ) -> tuple[Battlefield, list[Event | StepMark]]:
+    """Every surviving set-aside model back on the table (Resolution Sub-phase): the new table
+    and the ``returned`` events and the step.
+
+    Each goes back to its unit: in coherency with at least one other model of
+    it and engaged with an enemy unit wherever possible; if its unit is gone,
+    in base contact with an enemy model of a unit it was locked with at the
+    start of the Challenge Sub-phase.  A model with no legal spot stays where
+    it stood before (the event says so).  Order (``RETURN_ORDER``): challenge
+    by challenge, the Challenger then the Challenged, each nearest where it
+    stood; once all are back, a model that is not engaged is placed again if
+    an engaged spot is now open.  The ``returned`` events {model, at, engaged,
+    unit_left} come after every model is placed, ``engaged`` read from the
+    final table.
+    """
+    events: list[Event | StepMark] = []
+    pending = [(ch, m) for ch in challenges for m in ch.survivors]
+    notes: dict[str, str] = {}
+    for ch, m in pending:
+        state, note = _return_one(state, ch, m, state.owner(m.id) if state.has_unit(m.unit_id)
+                                  else dict(ch.units)[m.id].player)
+        if note:
+            notes[m.id] = note
+    if pending:
+        geom = snapshot(state)
+        for ch, m in pending:
+            if m.id in notes or geom.model_engaged(m.id):
+                continue
+            here = state.model(m.id)
+            spot = find_return_spot(state, here, state.owner(m.id), dict(ch.locked_with).get(m.id, ()),
+                                    prefer=dict(ch.origin)[m.id])
+            if spot is not None and spot.engaged and spot.at != here.at:
+                state = state.with_models([here.moved_to(*spot.at)])
+                geom = snapshot(state)
+        for _, m in pending:
+            at = state.model(m.id).at
+            ev = {"model": m.id, "at": [round(at[0], 4), round(at[1], 4)],
+                  "engaged": bool(geom.model_engaged(m.id)),
+                  "unit_left": len(state.unit(m.unit_id).models) > 1}
+            if m.id in notes:
+                ev["note"] = notes[m.id]
+            events.append(_ev("returned", RULE_RESOLUTION, **ev))
+        back = {m.id: {"at": list(state.model(m.id).at), "from": list(dict(ch.origin)[m.id])}
+                for ch in challenges for m in ch.survivors if on_table(state, m.id)}
+        events.append(StepMark("Resolution: challengers return", RULE_RESOLUTION, state,
+                               {"returned": back,
+                                "focus": [v["at"] for v in back.values()] + [v["from"] for v in back.values()]}))
+    return state, events
+
+
+def _resolution(state: PhaseState, next_row: str) -> Transition:
+    m = _memo(state)
+    if m is None or not m.challenges:
+        return goto(state, next_row)
+    bf, events = return_models(state.battlefield, m.challenges)
+    events.append(_ev("challenge_points", RULE_RESOLUTION, points=m.points(),
+                      text="combat resolution points earned in the Challenge Sub-phase"))
+    return goto(replace(state, battlefield=bf), next_row, tuple(events))
+
+
+def resolution_rows(next_row: str) -> list[Row]:
+    """The Resolution Sub-phase's row, entered at ``"challenge_resolution"``, ending with
+    ``goto(next_row)``: the set-aside models return, then each player's points from challenges."""
+    return [Row("challenge_resolution", "Resolution: challengers return", RULE_RESOLUTION,
+                lambda s: _resolution(s, next_row))]
+
+
+def end_phase(state: Battlefield) -> tuple[Battlefield, list[Event]]:
+    """Remove every Disgraced status, without a test (``DISGRACED_ENDS``; ``RULE_END``): the
+    new table and a ``status_removed`` event {model, status, reason} per model."""
+    changed, events = [], []
+    for m in state.models():
+        if DISGRACED in m.status:
+            changed.append(_upd(m, status=tuple(s for s in m.status if s != DISGRACED),
+                                   written=m.written | {"status"}))
+            events.append(_ev("status_removed", RULE_END, model=m.id, status=DISGRACED,
+                              reason="removed in the End Phase of the same Player Turn, without a test: "
+                                     "the fight run ends the phase, the End Phase follows"))
+    return (state.with_models(changed) if changed else state), events
+
+
+# ------------------------------------------------------------------ odds and the default policy
+@lru_cache(maxsize=1)
+def _machine() -> Machine:
+    return Machine(challenge_rows(END) + resolution_rows(END), "challenge")
+
+
+def machine(next_row: str = END) -> Machine:
+    """A machine of the sub-phase's rows alone (the Challenge Sub-phase, then nothing)."""
+    return _machine() if next_row == END else Machine(challenge_rows(next_row), "challenge")
+
+
+def duel_start(bf: Battlefield, combat: tuple[str, ...], issuer: str, challenger: str, challenged: str
+               ) -> PhaseState:
+    """The state of an accepted challenge as its first Face-Off begins: the pair set aside,
+    outside support counted from the table without them (``GambitOnly`` memo)."""
+    after, ch = set_aside(bf, combat, challenger, challenged, (issuer, bf.other_player(issuer)))
+    memo = ChallengeMemo(combats=(tuple(combat),), issuer=issuer, challenger=challenger,
+                         fought=frozenset({challenger, challenged}), challenges=(ch,))
+    state = PhaseState(after, GambitOnly(memo), "gambit_support")
+    t = _support(state)
+    return t.state
+
+
+@dataclass(frozen=True)
+class PairOdds:
+    """One gambit pair's odds for one round and its Glory Step: win chance and expected points
+    by player, and the draw chance (exact ``Fraction``s)."""
+
+    gambits: tuple[tuple[str, str], ...]
+    win: dict[str, Fraction]
+    draw: Fraction
+    points: dict[str, Fraction]
+    states: int = 0
+
+    def value(self, p: str) -> tuple[Fraction, Fraction]:
+        """``POLICY_VALUE`` for ``p``: (points difference, win chance difference)."""
+        o = next(q for q in self.win if q != p)
+        return (self.points[p] - self.points[o], self.win[p] - self.win[o])
+
+
+def _outcome(state: PhaseState) -> Hashable:
+    ch = _memo(state).challenges[-1]
+    return (ch.winner, ch.points)
+
+
+_PAIRS: dict[Hashable, PairOdds] = {}
+
+
+def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
+    """Exact odds of one round from ``start`` (a state at ``gambit_face_off``) with these
+    gambits, walking these rows (``walk.exact``): the gambits scripted, no prolonging
+    (``ODDS_ROUNDS``), every other question by the default policy (weapons, Withdraw)."""
+    ch = _duel(start)
+    # one duel's round depends on nothing of the sub-phase but the duel and the table
+    single = ChallengeMemo(combats=(ch.combat,), issuer=ch.players[0], challenger=ch.challenger,
+                           fought=frozenset(ch.by_player.values()), challenges=(ch,))
+    begin = PhaseState(start.battlefield, _with(start, single), "gambit_face_off")
+    k = (state_key(begin), tuple(sorted(gambits.items())))
+    hit = _PAIRS.get(k)
+    if hit is not None:
+        return hit
+    first = first_chooser(ch.round_no + 1, ch.players[0], ch.advantage)
+    second = _other(ch.players, first)
+    script = [Decision(first, "gambit", gambits[first])]
+    if gambit(gambits[first]).bans:
+        ban = next(n for n in GAMBIT_NAMES if n not in (gambits[first], gambits[second]))
+        script.append(Decision(first, "feint", ban))
+    script += [Decision(second, "gambit", gambits[second])] + [Decision(p, "prolong", False) for p in ch.players]
+    o = walk.exact(_machine(), begin, outcome=_outcome, key=state_key, scripted=script)
+    win = {p: Fraction(0) for p in ch.players}
+    pts = {p: Fraction(0) for p in ch.players}
+    draw = Fraction(0)
+    for (winner, points), p in o.dist.items():
+        if winner is None:
+            draw += p
+        else:
+            win[winner] += p
+            pts[winner] += p * points
+    res = PairOdds(tuple((p, gambits[p]) for p in ch.players), win, draw, pts, o.states or 0)
+    if len(_PAIRS) > POLICY_CACHE:
+        _PAIRS.clear()
+    _PAIRS[k] = res
+    return res
+
+
+def best_gambit(start: PhaseState, player: str, options: list[str], chosen: dict[str, str],
+                banned: list[str]) -> str:
+    """The default policy's gambit (``POLICY_VALUE``): the best reply to the gambit seen, or,
+    choosing first, the gambit whose worst case over the replies still allowed is best."""
+    other = _other(_duel(start).players, player)
+    if other in chosen:
+        return max(options, key=lambda g: pair_odds(start, {player: g, other: chosen[other]}).value(player))
+
+    def worst(g: str) -> tuple:
+        if gambit(g).bans:
+            return max(_feint_worst(start, player, ban) for ban in GAMBIT_NAMES if ban != g)
+        return min(pair_odds(start, {player: g, other: r}).value(player) for r in allowed(False, [g], []))
+
+    return max(options, key=worst)
+
+
+def _feint_worst(start: PhaseState, player: str, ban: str) -> tuple:
+    other = _other(_duel(start).players, player)
+    return min(pair_odds(start, {player: FEINT, other: r}).value(player) for r in allowed(False, [FEINT], [ban]))
+
+
+def best_ban(start: PhaseState, player: str, options: list[str]) -> str:
+    """The gambit Feint and Riposte names: the one whose absence helps ``player`` most."""
+    return max(options, key=lambda ban: _feint_worst(start, player, ban))
+
+
+def policy_pair(start: PhaseState) -> tuple[PairOdds, list[str]]:
+    """The pair the default policy plays from ``start`` (a round's Face-Off) and the gambit
+    Feint and Riposte names, if any."""
+    ch = _duel(start)
+    first = first_chooser(ch.round_no + 1, ch.players[0], ch.advantage)
+    second = _other(ch.players, first)
+    g1 = best_gambit(start, first, allowed(True, [], []), {}, [])
+    banned = [best_ban(start, first, [n for n in GAMBIT_NAMES if n != g1])] if gambit(g1).bans else []
+    g2 = best_gambit(start, second, allowed(False, [g1], banned), {first: g1}, banned)
+    return pair_odds(start, {first: g1, second: g2}), banned
+
+
+def expected_wounds(att: Duellist, wp: Weapon, dfn: Duellist, dfn_ws: int) -> Fraction:
+    """Expected wounds one Strike Step of ``att`` with ``wp`` removes (``WEAPON_POLICY``)."""
+    prof = StrikeProfile(att.player, att.ws, att.attacks_with(wp), att.strength_with(wp), wp.ap, wp.damage)
+    return prof.attacks * unsaved_chance(prof, dfn_ws, dfn) * min(prof.damage, max(1, dfn.wounds_left))
+
+
+def best_weapon(att: Duellist, dfn: Duellist) -> str:
+    """The default weapon (``WEAPON_POLICY``)."""
+    return max(att.weapons, key=lambda wp: expected_wounds(att, wp, dfn, dfn.ws)).name
+
+
+def duel_value(bf: Battlefield, combat: tuple[str, ...], issuer: str, challenger: str, acceptor: str) -> Fraction:
+    """What a challenge of ``challenger`` accepted by ``acceptor`` is worth to ``issuer``:
+    the default policy's pair's expected points, its own minus the other's."""
+    start = duel_start(bf, combat, issuer, challenger, acceptor)
+    best, _ = policy_pair(start)
+    other = bf.other_player(issuer)
+    return best.points[issuer] - best.points[other]
+
+
+def odds_summary(start: PhaseState) -> dict[str, Any]:
+    """JSON-ready: every gambit pair the Face-Off allows (the first chooser choosing first) and
+    the pair the default policy plays, for one round (``ODDS_ROUNDS``), exact."""
+    ch = _duel(start)
+    first = first_chooser(ch.round_no + 1, ch.players[0], ch.advantage)
+    second = _other(ch.players, first)
+    rows = [pair_odds(start, {first: g1, second: g2})
+            for g1 in allowed(True, [], []) for g2 in allowed(False, [g1], [])]
+    best, banned = policy_pair(start)
+    return {"first": first, "second": second, "rounds": ODDS_ROUNDS,
+            "pairs": [_row(r) for r in rows], "policy": {**_row(best), "banned": banned}}
+
+
+def _row(r: PairOdds) -> dict[str, Any]:
+    return {"gambits": {p: g for p, g in r.gambits}, "win": {p: float(v) for p, v in r.win.items()},
+            "draw": float(r.draw), "expected_points": {p: float(v) for p, v in r.points.items()}}
