@@ -1,4 +1,10 @@
-"""Helpers for the fight-phase tests: build a state from TOML text, run a phase context."""
+"""Helpers for the fight-phase tests: build a state from TOML text, run parts of the phase's rows.
+
+``context`` is a small mutable harness (table, FixedDice, decisions, log,
+history) for tests that run one part of the phase: ``resolve_attacks`` (the
+attack rows of one unit) and ``fight_step`` (the 12.04 rows, from the Fight
+step to its end), both through the rules engine's driver.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,13 @@ from tabletop.board import mapfile
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import FixedDice
 from tabletop.rules.events import EventLog
-from tabletop.rules.fight_phase.context import FightOptions, PhaseContext
+from tabletop.rules.engine import driver
+from tabletop.rules.engine.machine import END, Machine, Row, goto
+from tabletop.rules.fight_phase import decisions_policy
+from tabletop.rules.fight_phase.actions import FightJob
+from tabletop.rules.fight_phase.casualties import ATTACKS_RULE
+from tabletop.rules.fight_phase.context import FightMemo, FightOptions
+from tabletop.rules.fight_phase.sequence import phase_rows
 
 HEADER = """
 [map]
@@ -37,13 +49,75 @@ def state_from(units: str, rules: str = "", extra: str = ""):
     return mapfile.from_dict(tomllib.loads(text), path="test.toml")
 
 
-def context(state, faces=(), options: FightOptions | None = None, decisions=None) -> PhaseContext:
+class Context:
+    """A table, FixedDice, decisions, a log and the phase's history, for a part of the phase
+    (also read as a ``PhaseView`` by the eligibility functions)."""
+
+    def __init__(self, state, dice, decisions, log, options):
+        self.state, self.dice, self.decisions, self.log = state, dice, decisions, log
+        self.options = options if options is not None else FightOptions.from_rules(state.rules)
+        self.selected = ()
+        self.ever_eligible = frozenset()
+        self.engaged_at_fight_start = frozenset()
+
+    @property
+    def geo(self):
+        from tabletop.rules.fight_phase.context import geometry
+        return geometry(self.state)
+
+    @property
+    def active(self):
+        return self.state.active_player
+
+    def other(self, player):
+        return self.state.other_player(player)
+
+    def alive(self, unit_id):
+        return self.state.has_unit(unit_id)
+
+    def run(self, rows, start, memo):
+        machine = Machine(rows, start)
+        st = machine.begin(self.state, memo)
+        out = driver.run(machine, st, dice=self.dice, policy=decisions_policy(self.decisions),
+                         log=self.log)
+        self.state = out.state.battlefield
+        self.selected = out.state.memo.selected
+        return out
+
+
+def context(state, faces=(), options: FightOptions | None = None, decisions=None) -> Context:
     log = EventLog()
     dice = FixedDice(list(faces), log)
     dec = decisions if decisions is not None else Decisions(state.decisions, log)
     if dec.log is None:
         dec.log = log
-    return PhaseContext(state, dice, dec, log, options)
+    return Context(state, dice, dec, log, options)
+
+
+def resolve_attacks(ctx: Context, unit_id: str, rule: str = ATTACKS_RULE):
+    """``unit_id`` makes its attacks (a normal fight's: the rows ``fight_attacks`` ..
+    ``fight_done``) on ``ctx.state``."""
+    player = ctx.state.unit(unit_id).player
+    job = FightJob(unit_id, player, "test", END, kind="normal", rule=rule)
+    return ctx.run(phase_rows(ctx.state.rules), "fight_attacks",
+                   FightMemo(ctx.options, fighting=job))
+
+
+def fight_step(ctx: Context, after_fight=None):
+    """The Fight step's rows (12.04) on ``ctx.state``, to the end of the step;
+    ``after_fight(battlefield, unit_id)`` may change the table after each fight."""
+    rows = {r.name: r for r in phase_rows(ctx.state.rules)}
+    rows["consolidate"] = Row("consolidate", "stop", "", lambda st: goto(st, END))
+    if after_fight is not None:
+        done = rows["fight_done"]
+
+        def enter(st):
+            unit_id = st.memo.fighting.unit
+            t = done.enter(st)
+            return type(t)(__import__("dataclasses").replace(
+                t.state, battlefield=after_fight(t.state.battlefield, unit_id)), t.events)
+        rows["fight_done"] = Row("fight_done", done.title, done.rule, enter)
+    return ctx.run(rows, "fight", FightMemo(ctx.options))
 
 
 def unit(uid, player, models, charged=False, A=1, W=1, Sv=6, ff=False):

@@ -501,7 +501,7 @@ def test_fight_odds_with_challenges(capsys, monkeypatch):
     rank-and-flank round is sampled (its exact enumeration takes tens of seconds)."""
     fp_odds = importlib.import_module("tabletop.rules.fight_phase.odds")   # the package exports odds()
     from tabletop.rules.rank_and_flank import odds as rnf_odds
-    monkeypatch.setattr(fp_odds, "EXACT_MAX_ROLLS", -1)
+    monkeypatch.setattr(fp_odds, "MAX_STATES", 0)
     monkeypatch.setattr(rnf_odds, "MAX_PATHS", 0)
     both, gambit, character = (Contract("odds-challenges"), Contract("odds-challenges-gambit"),
                                Contract("odds-challenges-character"))

@@ -19,13 +19,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from fightkit import context, state_from
+from fightkit import context, resolve_attacks, state_from
 
 from tabletop.board.config import make_config
 from tabletop.cli import main
 from tabletop.rules.fight_phase.abilities import WeaponAbilities, parse_abilities
 from tabletop.rules.fight_phase.amounts import DiceExpr
-from tabletop.rules.fight_phase.attacks import resolve_attacks
 from tabletop.rules.fight_phase.profiles import check_profiles, unknown_words
 
 PAIR = """

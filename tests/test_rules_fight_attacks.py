@@ -7,7 +7,7 @@ are 1.25984" apart.  Engagement range is 2" (the "11th" preset) unless said.
 from __future__ import annotations
 
 import pytest
-from fightkit import context, state_from, types
+from fightkit import context, resolve_attacks, state_from, types
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +17,6 @@ from tabletop.geometry.removal import removal_order
 from tabletop.rules.dice import FixedDice
 from tabletop.rules.fight_phase import fight
 from tabletop.rules.fight_phase.attacks import (
-    resolve_attacks,
     save_needed,
     which_models_fight,
     wound_target,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from fightkit import HEADER, context, state_from
+from fightkit import HEADER, state_from
 from test_rules_fight_abilities import PAIR, pair, rolls, run
 from test_rules_fight_presets import LINE
 
@@ -222,13 +222,21 @@ def test_11th_keeps_the_unit_and_says_nothing():
 
 
 def test_the_event_is_given_once():
-    ctx = context(state_from(LINE, rules='[rules]\nedition = "10th"\n'))
-    from tabletop.rules.fight_phase.eligibility import eligible_to_fight
-    ctx.engaged_at_fight_start = {"C", "V", "S"}
-    ctx.fight_step_started = True
-    ctx.state = ctx.state.without_models(["V/1"])
-    assert not eligible_to_fight(ctx, "S") and not eligible_to_fight(ctx, "S")
-    assert len(ctx.log.of_type("no_longer_eligible")) == 1
+    # the engine's Fight step: S, engaged with V when the step began, is alone now; entering
+    # the select row again (after another fight) does not say it twice
+    from dataclasses import replace
+
+    from tabletop.rules.fight_phase.sequence import phase
+    state = state_from(LINE, rules='[rules]\nedition = "10th"\n')
+    machine, st = phase(state)
+    memo = replace(st.memo, engaged_at_fight_start=frozenset({"C", "V", "S"}),
+                   fight_step_started=True, combat="fights_first", selector=state.active_player)
+    st = replace(st, battlefield=state.without_models(["V/1"]), memo=memo, cursor="select")
+    select = machine.rows["select"]
+    first = select.enter(st)
+    again = select.enter(replace(first.state, pending=None, cursor="select"))
+    told = [e for t in (first, again) for e in t.events if getattr(e, "type", None) == "no_longer_eligible"]
+    assert [(e["unit"], e["player"]) for e in told] == [("S", "red")]
 
 
 def test_every_number_option_is_guarded():

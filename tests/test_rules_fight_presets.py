@@ -18,14 +18,13 @@ failed on a 1 and made on a 6.
 from __future__ import annotations
 
 import pytest
-from fightkit import context, state_from, unit
+from fightkit import context, fight_step, state_from, unit
 
 from tabletop.board.config import make_config
 from tabletop.errors import MapValidationError
 from tabletop.rules.dice import FixedDice
 from tabletop.rules.fight_phase import FightOptions, fight
 from tabletop.rules.fight_phase.eligibility import fight_refusal
-from tabletop.rules.fight_phase.sequence import fight_step
 
 TEN = '[rules]\nedition = "10th"\n'
 
@@ -186,15 +185,14 @@ def test_10th_a_return_to_fights_first_starts_with_the_non_active_player():
     # When R1 has fought, B2 is placed touching R2 (21.26, 15), as a move in the phase
     # could: a Fights First unit is eligible, so the sequence returns to Fights First,
     # starting with blue, who has none there: red R2; then Remaining with blue: B2.
-    from tabletop.rules.fight_phase import actions
     text = unit("R1", "red", [(3, 4)], A=0) + unit("B1", "blue", [(4.26, 4)], A=0) \
         + unit("R2", "red", [(20, 15)], A=0, ff=True) + unit("B2", "blue", [(26, 15)], A=0)
     ctx = context(state_from(text, rules=TEN))
 
-    def fight_then_engage(c, unit_id, player, step):
-        actions.fight_unit(c, unit_id, player, step)
+    def fight_then_engage(battlefield, unit_id):
         if unit_id == "R1":
-            c.state = c.state.with_positions({"B2/1": (21.26, 15)})
+            return battlefield.with_positions({"B2/1": (21.26, 15)})
+        return battlefield
 
     fight_step(ctx, fight_then_engage)
     assert order(ctx.log) == [("blue", "B1"), ("red", "R1"), ("red", "R2"), ("blue", "B2")]

@@ -9,13 +9,12 @@ turn it is.
 
 from __future__ import annotations
 
-from fightkit import context, state_from, unit
+from fightkit import context, fight_step, state_from, unit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.rules.dice import FixedDice
-from tabletop.rules.fight_phase import actions, fight
-from tabletop.rules.fight_phase.sequence import fight_step
+from tabletop.rules.fight_phase import fight
 
 
 def seq_unit(uid, player, x, y, charged=False, ff=False):
@@ -102,10 +101,10 @@ def test_return_to_fights_first_after_a_remaining_combat():
         + seq_unit("B2", "blue", 26, 15)
     ctx = context(state_from(text))
 
-    def fight_then_engage(c, unit_id, player, step):
-        actions.fight_unit(c, unit_id, player, step)
+    def fight_then_engage(battlefield, unit_id):
         if unit_id == "R1":
-            c.state = c.state.with_positions({"B2/1": (21.26, 15)})
+            return battlefield.with_positions({"B2/1": (21.26, 15)})
+        return battlefield
 
     fight_step(ctx, fight_then_engage)
     assert order(ctx.log) == [("red", "R1"), ("red", "R2"), ("blue", "B1"), ("blue", "B2")]

@@ -25,8 +25,7 @@ from tabletop.board.config import make_config
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import Dice
 from tabletop.rules.events import EventLog
-from tabletop.rules.fight_phase.sequence import PHASE_STEPS, phase_steps
-from tabletop.rules.fight_phase.steps import PhaseStep, insert_after
+from tabletop.rules.fight_phase.sequence import PHASE_STEPS, phase_rows, phase_steps
 from tabletop.rules.rank_and_flank.round import BASE_ROUND_STEPS, round_steps
 from tabletop.rules.rank_and_flank.phase import rows as rnf_rows
 from tabletop.rules.rank_and_flank.steps import CLOSE, OPEN, PLAN, RoundStep, in_stage
@@ -89,31 +88,28 @@ def test_phase_steps_without_gambit_challenges_have_no_challenge_step():
     # fight-phase.txt 12.01-12.09: start, pile in (12.02-12.03), fight (12.04-12.06),
     # consolidate (12.07-12.08), end (12.09); "character" is the rank-and-flank option
     for rules in (make_config("fight-phase"), make_config("fight-phase", {"challenges": "character"})):
-        assert names(phase_steps(rules)) == ["start", "pile_in", "fight", "consolidate", "end"]
+        assert phase_steps(rules) == ("start", "pile_in", "fight", "consolidate", "phase_end")
         assert phase_steps(rules) == PHASE_STEPS
+        rows = [r.name for r in phase_rows(rules)]
+        assert not {"challenge", "challenge_resolution", "disgraced_end"} & set(rows)
+        assert not any(r.startswith("gambit_") for r in rows)
 
 
 def test_phase_steps_with_gambit_challenges_follow_subphase_place():
-    steps = phase_steps(make_config("fight-phase", {"challenges": "gambit"}))
+    rules = make_config("fight-phase", {"challenges": "gambit"})
+    steps = phase_steps(rules)
     # gambit_steps.SUBPHASE_PLACE: the Challenge Sub-phase after pile-in and before the Fight
     # step, the Resolution after the Fight step and before consolidation, and the End Phase's
     # removal of Disgraced after the phase's end
-    assert names(steps) == ["start", "pile_in", "challenge", "fight", "resolution", "consolidate",
-                            "end", "disgraced_end"]
+    assert steps == ("start", "pile_in", "challenge", "fight", "challenge_resolution", "consolidate",
+                     "phase_end", "disgraced_end")
     assert phase_steps(make_config("fight-phase", {"challenges": "gambit"})) == steps
-    assert names(PHASE_STEPS) == ["start", "pile_in", "fight", "consolidate", "end"]   # untouched
-
-
-def test_insert_after_keeps_order_and_names_a_missing_anchor():
-    def row(name):
-        return PhaseStep(name, name, "r", lambda ctx: None)
-    base = (row("a"), row("b"))
-    # two rows after "a" keep their order: a, x, y, b
-    assert names(insert_after(base, [("a", row("x")), ("a", row("y"))])) == ["a", "x", "y", "b"]
-    with pytest.raises(ValueError, match="goes after 'c'"):
-        insert_after(base, [("c", row("x"))])
-    with pytest.raises(ValueError, match="already in the table"):
-        insert_after(base, [("a", row("b"))])
+    assert PHASE_STEPS == ("start", "pile_in", "fight", "consolidate", "phase_end")   # untouched
+    # the sub-phase is the gambit rows themselves (gambit_rows), in the phase's table
+    rows = {r.name for r in phase_rows(rules)}
+    assert {"challenge", "gambit_challenge", "gambit_issue", "gambit_strike", "challenge_resolution",
+            "gambit_resolution", "disgraced_end"} <= rows
+    assert [r.name for r in phase_rows(rules)] == [r.name for r in phase_rows(rules)]
 
 
 # ------------------------------------------------------------------ no challenge row runs
@@ -148,8 +144,13 @@ def test_a_fight_phase_map_without_challenges_runs_no_challenge_step(monkeypatch
     from tabletop.rules.challenges import gambit_steps
     lesson = mapfile.load(str(GAMBIT_LESSON))
     plain = replace(lesson, rules=replace(lesson.rules, challenges=None))
-    monkeypatch.setattr(gambit_steps, "GAMBIT_STEPS",
-                        tuple((after, replace(r, run=_boom)) for after, r in gambit_steps.GAMBIT_STEPS))
+    for name in ("challenge_rows", "resolution_rows"):
+        real = getattr(gambit_steps, name)
+        monkeypatch.setattr(gambit_steps, name, lambda nxt, real=real: [
+            replace(r, enter=_boom) for r in real(nxt)])
+    real_end = gambit_steps.disgraced_end_row
+    monkeypatch.setattr(gambit_steps, "disgraced_end_row",
+                        lambda nxt: replace(real_end(nxt), enter=_boom))
     res = _fight(plain)
     types = {e.type for e in res.log.events}
     assert "selected_to_fight" in types                              # the units fought
@@ -185,7 +186,7 @@ for ruleset in ("fight-phase", "rank-and-flank"):
     for ch in (None, "gambit", "character"):
         rules = make_config(ruleset, {"challenges": ch} if ch else {})
         out[f"round {ruleset} {ch}"] = [(s.name, s.stage) for s in round_steps(rules)]
-        out[f"phase {ruleset} {ch}"] = [s.name for s in phase_steps(rules)]
+        out[f"phase {ruleset} {ch}"] = list(phase_steps(rules))
 out["describers"] = describer_types()
 out["drawers"] = drawer_keys()
 out["focus"] = sorted(FOCUS)

@@ -3,7 +3,8 @@
 Chance is an explicit player (after OpenSpiel): a resolution asks the dice
 for each roll with what it is for, so a history replays exactly from its
 seed, tests fix the results (``FixedDice([6, 6, 1])``), and exact odds come
-from the same rules code with every outcome enumerated (``enumerate_outcomes``).
+(``enumerate_outcomes``, still read by the charge and rank-and-flank odds; the Fight phase
+weighs its chances with ``tabletop.rules.engine.walk``).
 """
 
 from __future__ import annotations

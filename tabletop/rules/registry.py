@@ -35,9 +35,10 @@ class Ruleset:
 
     ``fight(state, dice, decisions, log) -> Resolution`` resolves the map's
     combat phase; ``phase(battlefield) -> (engine.Machine, engine.PhaseState)`` is that
-    phase as rows of the rules engine, for the window and the odds to drive (None for a
-    ruleset not on the engine yet); ``odds(state, **options) -> dict`` gives exact (or stated
-    Monte Carlo) odds; ``pile_in`` / ``consolidate`` are fight-phase moves.
+    phase as rows on the rules engine (``tabletop.rules.engine``), for the driver, the odds
+    walker and the window to drive (None for a ruleset not on the engine yet);
+    ``odds(state, **options) -> dict`` gives exact (or stated Monte Carlo) odds;
+    ``pile_in`` / ``consolidate`` are fight-phase moves.
     ``profile_problems(state)`` lists what stops the attacks (``file: place:
     ...`` lines); ``profile_warnings(state)`` lists, the same way, what the
     attacks would ignore (unknown profile keys and weapon rules words).
@@ -51,6 +52,7 @@ class Ruleset:
     consolidate: Callable[..., Any] | None = None
     profile_problems: Callable[[Battlefield], list[str]] | None = None
     profile_warnings: Callable[[Battlefield], list[str]] | None = None
+    phase: Callable[[Battlefield], Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -87,18 +87,23 @@ def _answer(machine: Machine, state: PhaseState, scripted: Sequence[Decision], p
 
 def exact(machine: Machine, start: PhaseState, *, outcome: Outcome, key: Key,
           scripted: Sequence[Decision] = (), policy: Policy = default_policy,
-          max_states: int = MAX_STATES) -> Odds:
+          max_states: int = MAX_STATES, max_children: int | None = None) -> Odds:
     """The exact distribution of ``outcome(final state)`` over every chance outcome.
+
+    ``max_children`` (None: no bound) bounds the states made (every chance outcome and
+    answer of every state weighed, before equal ones merge): a walk whose states each have
+    many costly outcomes gives up early, by counting, never by a clock.
 
     Raises
     ------
     TooManyStates
-        When more than ``max_states`` states would be weighed.
+        When more than ``max_states`` states would be weighed, or more than
+        ``max_children`` made.
     """
     state, _ = machine.advance(start)
     level: dict[Hashable, tuple[PhaseState, Fraction]] = {key(state): (state, Fraction(1))}
     dist: dict[Any, Fraction] = {}
-    weighed = 0
+    weighed = made = 0
     while level:
         nxt: dict[Hashable, tuple[PhaseState, Fraction]] = {}
         for st, p in level.values():
@@ -114,6 +119,9 @@ def exact(machine: Machine, start: PhaseState, *, outcome: Outcome, key: Key,
                 children = [(_answer(machine, st, scripted, policy), Fraction(1))]
             else:
                 assert isinstance(pend, Chance)
+                made += sum(1 for _, q in pend.outcomes if q)
+                if max_children is not None and made > max_children:
+                    raise TooManyStates(f"more than {max_children} states to make")
                 children = [(machine.answer(st, v)[0], q) for v, q in pend.outcomes if q]
             for child, q in children:
                 k = key(child)

@@ -2,14 +2,21 @@
 
 Public API (registered as ``Ruleset("fight-phase", fight=..., odds=..., pile_in=..., consolidate=...)``):
 
+``phase(state, options=None) -> (Machine, PhaseState)``
+    The phase as rows over a frozen state (``sequence.phase``), for the
+    driver (``tabletop.rules.engine.driver``), the odds walker and the window.
 ``fight(state, dice, decisions, log, options=None) -> Resolution``
-    Runs the whole phase (``sequence.PHASE_STEPS``): pile-in step, the Fights
+    Runs the whole phase (``driver.run`` over ``phase``): pile-in step, the Fights
     First / Remaining Combats alternation with normal and overrun fights and
-    the standard attack sequence, consolidation step.  ``Resolution.state``
+    the standard attack sequence, consolidation step; the questions go to
+    ``decisions`` (the map's ``[[decisions]]``, then the default policy, or
+    the window's person), the chances are drawn with ``dice``.  ``Resolution.state``
     is the state after it; ``Resolution.log`` the EventLog (events and one
     Step per move, fight, start and end); ``Resolution.extra`` holds
     ``selected`` (units in the order they were selected to fight) and
-    ``moves`` (every ``MoveOutcome``, with the validator's verdict).
+    ``moves`` (every ``MoveOutcome``, with the validator's verdict),
+    ``phase_state`` (the final ``PhaseState``) and ``answers`` (every answer
+    given, as ``[[decisions]]``).
 ``odds(state, runs=None, seed=None, exact=True) -> dict``
     What the fight would look like (``odds.py``): per engaged or charged
     unit, models lost, P(destroyed), wounds caused and models removed, from
@@ -30,22 +37,49 @@ are listed in the docstrings of ``eligibility``, ``sequence``, ``actions``,
 
 from __future__ import annotations
 
+from typing import Any
+
 from tabletop.board.state import Battlefield
 from tabletop.errors import MapValidationError
+from tabletop.rules.challenges.gambit import ask_through
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import Dice
+from tabletop.rules.engine import driver
+from tabletop.rules.engine.pending import Question
 from tabletop.rules.events import EventLog
-from tabletop.rules.fight_phase.context import FightOptions, PhaseContext
+from tabletop.rules.fight_phase.context import FightMemo, FightOptions, PhaseView, geometry
 from tabletop.rules.fight_phase.eligibility import pile_in_refusal
 from tabletop.rules.fight_phase.moving import MoveOutcome, plan_consolidation, plan_pile_in
 from tabletop.rules.fight_phase.odds import odds
 from tabletop.rules.fight_phase.profiles import check_profiles, unknown_words
-from tabletop.rules.fight_phase.sequence import run_phase
+from tabletop.rules.fight_phase.sequence import phase
 from tabletop.rules.registry import Resolution, Ruleset, register
 
-__all__ = ["FightOptions", "MoveOutcome", "PhaseContext", "consolidate", "fight", "odds", "pile_in"]
+__all__ = ["FightOptions", "MoveOutcome", "consolidate", "decisions_policy", "fight", "odds",
+           "phase", "pile_in"]
 
 CONSOLIDATE_ELIGIBLE_OUTSIDE_PHASE = "engaged, charged this turn, or said to have fought (--fought)"
+
+
+def decisions_policy(decisions: Decisions) -> driver.Policy:
+    """A driver policy that hands each question to ``decisions.choose`` (the map's
+    ``[[decisions]]`` with their override events, the default policy, or the window's
+    person), with the question's options, default, clause, context and ``why_not``; a
+    target question's search (``moving.TargetChoice``) runs only when no scripted value is
+    taken, as ever.  Selections (tuples) are offered as lists, as the map writes them."""
+    gambit = ask_through(decisions)
+
+    def policy(q: Question) -> Any:
+        found = q.default_fn
+        if found is not None and not hasattr(found, "searched"):
+            return gambit(q)     # a gambit challenge's question: its default is worked out lazily
+        search = getattr(found, "searched", None)
+        default = getattr(found, "first", q.default)
+        options = [list(o) if isinstance(o, tuple) else o for o in q.options]
+        value = decisions.choose(q.player, q.choice, options, default=default, rule=q.rule,
+                                 context=dict(q.context), why_not=q.why_not, search=search)
+        return tuple(value) if isinstance(value, list) else value
+    return policy
 
 
 def fight(state: Battlefield, dice: Dice, decisions: Decisions | None = None,
@@ -65,16 +99,17 @@ def fight(state: Battlefield, dice: Dice, decisions: Decisions | None = None,
     decisions = decisions if decisions is not None else Decisions(state.decisions, log)
     if decisions.log is None:
         decisions.log = log
-    ctx = PhaseContext(state, dice, decisions, log, options)
-    run_phase(ctx)
-    return Resolution(ctx.state, log, {"selected": list(ctx.selected), "moves": list(ctx.moves),
-                                       "context": ctx})
+    machine, start = phase(state, options)
+    run = driver.run(machine, start, dice=dice, policy=decisions_policy(decisions), log=log)
+    memo = run.state.memo
+    return Resolution(run.state.battlefield, log, {"selected": list(memo.selected),
+                                                   "moves": list(memo.moves),
+                                                   "phase_state": run.state,
+                                                   "answers": run.answers})
 
 
-def _context(state: Battlefield, decisions: Decisions | None, log: EventLog | None) -> PhaseContext:
-    log = log if log is not None else EventLog()
-    decisions = decisions if decisions is not None else Decisions(state.decisions, log)
-    return PhaseContext(state, Dice(0), decisions, log)
+def _view(state: Battlefield) -> PhaseView:
+    return PhaseView(state, FightMemo(FightOptions.from_rules(state.rules)))
 
 
 def pile_in(state: Battlefield, unit_id: str, decisions: Decisions | None = None,
@@ -82,11 +117,12 @@ def pile_in(state: Battlefield, unit_id: str, decisions: Decisions | None = None
     """One pile-in move for ``unit_id`` (12.03): eligible if engaged or charged this turn.
 
     ``solve=False`` only sets the move up (``outcome.spec``), to judge a move made by hand."""
-    ctx = _context(state, decisions, log)
-    refusal = pile_in_refusal(ctx, unit_id)
+    log = log if log is not None else EventLog()
+    decisions = decisions if decisions is not None else Decisions(state.decisions, log)
+    refusal = pile_in_refusal(_view(state), unit_id)
     if refusal is not None:
         return MoveOutcome(unit_id, "pile_in", "fight-phase.txt 12.03", refusal=refusal)
-    return plan_pile_in(state, ctx.geo, unit_id, ctx.decisions, solve=solve)
+    return plan_pile_in(state, geometry(state), unit_id, decisions, solve=solve)
 
 
 def consolidate(state: Battlefield, unit_id: str, decisions: Decisions | None = None,
@@ -99,14 +135,17 @@ def consolidate(state: Battlefield, unit_id: str, decisions: Decisions | None = 
     engaged, made a charge move this turn, or ``fought`` says it was
     eligible (e.g. it destroyed the unit it fought).
     """
-    ctx = _context(state, decisions, log)
+    log = log if log is not None else EventLog()
+    decisions = decisions if decisions is not None else Decisions(state.decisions, log)
     unit = state.unit(unit_id)
-    if not (fought or unit.charged or ctx.geo.unit_engaged(unit_id)):
+    geo = geometry(state)
+    if not (fought or unit.charged or geo.unit_engaged(unit_id)):
         return MoveOutcome(unit_id, "none", "fight-phase.txt 12.08", refusal=(
             f"{unit_id} is not engaged and did not charge, so it was not eligible to fight this "
             f"phase (fight-phase.txt 12.08 ELIGIBLE IF); pass --fought if it fought"))
-    return plan_consolidation(state, ctx.geo, unit_id, ctx.decisions, solve=solve)
+    return plan_consolidation(state, geo, unit_id, decisions, solve=solve)
 
 
 register(Ruleset("fight-phase", fight=fight, odds=odds, pile_in=pile_in, consolidate=consolidate,
-                 profile_problems=check_profiles, profile_warnings=unknown_words))
+                 profile_problems=check_profiles, profile_warnings=unknown_words,
+                 phase=lambda battlefield: phase(battlefield)))

@@ -47,14 +47,33 @@ weapon's other wounds, as ``[rules] devastating_wounds`` says ("no-save" or
 
 Every roll goes through ``Dice`` with purpose, modifiers, target, result
 and player, so the CLI prints each as it happens.
+
+On the rules engine (``tabletop.rules.engine``) the attacks are one row's
+work (``AttackJob`` in the phase's memo, advanced by ``advance``) that waits
+on one ``Chance`` per stage of each weapon group, whose outcome is what the
+rules read: the attacks made (when A is dice), the hit roll as (hits,
+critical hits), Sustained Hits' extra hits (when dice), the wound roll as
+(wounds, critical wounds), then per allocated wound its save (saved or
+not), its damage (when dice) and its Feel No Pain (points ignored).  Each
+chance's distribution is worked out per die, re-rolls included
+(``roll_dist``), and its ``draw`` rolls the individual dice in the order
+and with the log lines the attack sequence has always had.  Allocation and
+casualty removal are geometry, not chance.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from typing import Any
 
+from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
-from tabletop.rules.fight_phase.casualties import ATTACKS_RULE, allocate, lose_wounds
+from tabletop.rules.engine import counts
+from tabletop.rules.engine.pending import Chance, Question
+from tabletop.rules.events import Event
 from tabletop.rules.fight_phase.abilities import (
     CRITICAL_HIT,
     CRITICAL_WOUND,
@@ -63,6 +82,8 @@ from tabletop.rules.fight_phase.abilities import (
     feel_no_pain,
     keyword_key,
 )
+from tabletop.rules.fight_phase.casualties import ATTACKS_RULE, allocate, lose_wounds
+from tabletop.rules.fight_phase.context import geometry, placed_geometry
 from tabletop.rules.fight_phase.profiles import (
     Amount,
     DiceExpr,
@@ -71,9 +92,6 @@ from tabletop.rules.fight_phase.profiles import (
     invulnerable,
     melee_weapon,
 )
-
-if TYPE_CHECKING:
-    from tabletop.rules.fight_phase.context import PhaseContext
 
 WHICH_MODELS_FIGHT = ("within engagement range of an enemy model, or in base contact with a "
                       "friendly model of its unit that is in base contact with an enemy model")
@@ -129,66 +147,49 @@ def save_needed(sv: int, ap: int, inv: int | None) -> tuple[int, str]:
     return armour, "armour"
 
 
-def roll_amount(ctx: PhaseContext, amount: Amount, purpose: str, player: str,
+
+
+def roll_amount(dice: Any, amount: Amount, purpose: str, player: str,
                 rule: str = ATTACKS_RULE) -> int:
-    """A number as is; a dice expression rolled and logged (D3 = a D6 halved, rounding up)."""
+    """A number as is; a dice expression rolled with ``dice`` and logged (D3 = a D6 halved,
+    rounding up)."""
     if isinstance(amount, int):
         return amount
     assert isinstance(amount, DiceExpr)
     if amount.sides == 6:
-        faces = ctx.dice.roll(amount.n, 6, purpose=f"{purpose} ({amount})", rule=rule,
-                              player=player, result=lambda f: sum(f) + amount.plus)
+        faces = dice.roll(amount.n, 6, purpose=f"{purpose} ({amount})", rule=rule,
+                          player=player, result=lambda f: sum(f) + amount.plus)
         return sum(faces) + amount.plus
-    faces = ctx.dice.faces(amount.n, 6)
+    faces = dice.faces(amount.n, 6)
     value = sum((f + 1) // 2 for f in faces) + amount.plus
-    ctx.dice.record(f"{purpose} ({amount}, a D6 halved rounding up)", faces, rule=rule,
-                    player=player, result=value)
+    dice.record(f"{purpose} ({amount}, a D6 halved rounding up)", faces, rule=rule,
+                player=player, result=value)
     return value
 
 
-def _toughness(ctx: PhaseContext, unit_id: str) -> int:
-    return max(characteristic(m, "T") for m in ctx.state.unit(unit_id).models)
+@lru_cache(maxsize=256)
+def amount_dist(amount: Amount) -> counts.Dist:
+    """The exact distribution of an amount (a number, or dice as ``roll_amount`` reads them)."""
+    if isinstance(amount, int):
+        return ((amount, Fraction(1)),)
+    one = counts.dice_sum(1) if amount.sides == 6 else counts.mapped(counts.dice_sum(1),
+                                                                       lambda f: (f + 1) // 2)
+    dist: counts.Dist = ((amount.plus, Fraction(1)),)
+    for _ in range(amount.n):
+        dist = counts.convolve(dist, one)
+    return dist
 
 
-def resolve_attacks(ctx: PhaseContext, unit_id: str, rule: str = ATTACKS_RULE) -> None:
-    """``unit_id`` makes its attacks (``WHICH_MODELS_FIGHT`` .. ``DAMAGE``).
+def amounts_dist(amounts: tuple[Amount, ...]) -> counts.Dist:
+    """The distribution of the sum of independent ``amounts``."""
+    dist: counts.Dist = ((0, Fraction(1)),)
+    for a in amounts:
+        dist = counts.convolve(dist, amount_dist(a))
+    return dist
 
-    Emits ``no_attacks`` when no model can fight, ``roll`` events, ``no_save``,
-    ``mortal_wounds``, ``wounded``, ``removed``, ``destroyed`` and one
-    ``attacks_resolved`` per target and weapon {unit, target, weapon, models,
-    attacks, hits, wounds, unsaved, removed, critical_hits, extra_hits,
-    auto_wounds, critical_wounds, mortal_wounds, fnp_ignored} (``hits``
-    counts Sustained Hits' extra hits, ``wounds`` Lethal Hits' automatic
-    ones), each citing ``rule``: ``ATTACKS_RULE`` (12.05, a normal fight)
-    or ``OVERRUN_ATTACKS_RULE`` (12.06, an overrun fight).  Changes
-    ``ctx.state`` (wounds lost, casualties removed).
-    """
-    player = ctx.state.unit(unit_id).player
-    fighters = which_models_fight(ctx.geo, unit_id)
-    if not fighters:
-        ctx.log.emit("no_attacks", rule, unit=unit_id, player=player,
-                     reason="no model is within engagement range of an enemy model or in base "
-                            "contact with a model of its unit that touches one")
-        return
-    order = {u.id: k for k, u in enumerate(ctx.state.units)}
-    targets = sorted({t for ts in fighters.values() for t in ts}, key=lambda u: order[u])
-    count = {t: sum(t in ts for ts in fighters.values()) for t in targets}
-    default = max(targets, key=lambda t: (count[t], -order[t]))
-    preferred = ctx.decisions.choose(player, "attack_target", targets, default=default,
-                                     rule=rule, context={"unit": unit_id})
-    groups: dict[tuple[str, tuple], tuple[Weapon, list[str]]] = {}
-    for m, ts in fighters.items():
-        target = preferred if preferred in ts else ts[0]
-        weapon = melee_weapon(ctx.state, ctx.state.model(m))
-        if weapon is None:
-            ctx.log.emit("no_attacks", rule, unit=unit_id, model=m, player=player,
-                         reason="the model has no melee weapon (no weapon with a WS)")
-            continue
-        groups.setdefault((target, weapon.key), (weapon, []))[1].append(m)
-    keys = sorted(groups, key=lambda k: (k[0] != preferred, order[k[0]]))
-    for key in keys:
-        weapon, models = groups[key]
-        _attack_with(ctx, unit_id, player, key[0], weapon, models, rule)
+
+def _toughness(state: Battlefield, unit_id: str) -> int:
+    return max(characteristic(m, "T") for m in state.unit(unit_id).models)
 
 
 def _success(face: int, need: int, mod: int, critical_at: int) -> bool:
@@ -200,7 +201,41 @@ def _success(face: int, need: int, mod: int, critical_at: int) -> bool:
     return face + mod >= need
 
 
-def _roll_test(ctx: PhaseContext, n: int, purpose: str, need: int, mods: tuple[int, dict],
+def _rerolled(face: int, need: int, mod: int, critical_at: int, reroll: str | None) -> bool:
+    """``REROLL_WHICH``: only failed dice are re-rolled (all of them, or only the 1s)."""
+    return reroll is not None and not _success(face, need, mod, critical_at) and (
+        reroll == "failed" or face == 1)
+
+
+@lru_cache(maxsize=4096)
+def roll_dist(n: int, need: int, mod: int, critical_at: int, reroll: str | None) -> counts.Dist:
+    """The exact distribution of (successes, criticals) of a hit or wound roll of ``n`` dice
+    (``_roll_test``): each die succeeds as ``_success`` says, is critical on an unmodified
+    ``critical_at``+, and a failed die is re-rolled once as ``reroll`` says."""
+    once = {"c": Fraction(0), "h": Fraction(0), "f": Fraction(0)}
+    for face in range(1, 7):
+        cat = "c" if face >= critical_at else "h" if _success(face, need, mod, critical_at) else "f"
+        once[cat] += Fraction(1, 6)
+    final = {"c": Fraction(0), "h": Fraction(0), "f": Fraction(0)}
+    for face in range(1, 7):
+        if _rerolled(face, need, mod, critical_at, reroll):
+            for cat in final:
+                final[cat] += Fraction(1, 6) * once[cat]
+        else:
+            cat = "c" if face >= critical_at else "h" if _success(face, need, mod, critical_at) \
+                else "f"
+            final[cat] += Fraction(1, 6)
+    pc, ph, pf = final["c"], final["h"], final["f"]
+    out: dict[tuple[int, int], Fraction] = {}
+    for c in range(n + 1):
+        for h in range(n - c + 1):
+            w = Fraction(comb(n, c) * comb(n - c, h)) * pc ** c * ph ** h * pf ** (n - c - h)
+            if w:
+                out[(c + h, c)] = out.get((c + h, c), Fraction(0)) + w
+    return tuple(sorted(out.items()))
+
+
+def _roll_test(dice: Any, n: int, purpose: str, need: int, mods: tuple[int, dict],
                critical_at: int, reroll: str | None, player: str, rule: str) -> list[int]:
     """``n`` dice for a hit or wound roll, then one re-roll of the failed dice (or the 1s).
 
@@ -215,158 +250,383 @@ def _roll_test(ctx: PhaseContext, n: int, purpose: str, need: int, mods: tuple[i
     def ok(f: list[int]) -> int:
         return sum(_success(x, need, mod, critical_at) for x in f)
 
-    faces = ctx.dice.roll(n, purpose=purpose, rule=rule, player=player, target=need,
-                          modifiers=logged, result=ok)
+    faces = dice.roll(n, purpose=purpose, rule=rule, player=player, target=need,
+                      modifiers=logged, result=ok)
     if reroll is None:
         return faces
-    again = [k for k, x in enumerate(faces) if not _success(x, need, mod, critical_at)
-             and (reroll == "failed" or x == 1)]
+    again = [k for k, x in enumerate(faces) if _rerolled(x, need, mod, critical_at, reroll)]
     if again:
         kind, _, detail = purpose.partition(": ")
-        new = ctx.dice.roll(len(again), rule=rule, player=player,
-                            purpose=f"{kind.removesuffix(' roll')} re-roll ({reroll}): {detail}",
-                            target=need, modifiers=logged, result=ok)
+        new = dice.roll(len(again), rule=rule, player=player,
+                        purpose=f"{kind.removesuffix(' roll')} re-roll ({reroll}): {detail}",
+                        target=need, modifiers=logged, result=ok)
         for k, x in zip(again, new):
             faces[k] = x
     return faces
 
 
-def _has_keyword(ctx: PhaseContext, unit_id: str, word: str) -> bool:
-    unit = ctx.state.unit(unit_id)
+def _has_keyword(state: Battlefield, unit_id: str, word: str) -> bool:
+    unit = state.unit(unit_id)
     words = list(unit.keywords) + [k for m in unit.models for k in m.keywords]
     return any(keyword_key(k) == word for k in words)
 
 
-def _suffer(ctx: PhaseContext, model_id: str, damage: int, by: str, defender: str,
-            rule: str, summary: dict[str, Any]) -> bool:
-    """``damage`` to one model after its Feel No Pain (``FNP_DICE``); True when it is removed."""
-    model = ctx.state.model(model_id)
-    fnp = feel_no_pain(model)
-    if fnp is not None and damage > 0:
-        faces = ctx.dice.roll(damage, purpose=f"feel no pain: {model_id}", rule=rule,
-                              player=defender, target=fnp,
-                              result=lambda f: f"{sum(x >= fnp for x in f)} ignored")
-        ignored = sum(x >= fnp for x in faces)
-        summary["fnp_ignored"] += ignored
-        damage -= ignored
-        if damage == 0:
-            return False
-    return lose_wounds(ctx, model_id, damage, by=by, rule=rule)
-
-
-def _attack_with(ctx: PhaseContext, unit_id: str, player: str, target: str, weapon: Weapon,
-                 models: list[str], rule: str) -> None:
-    ab = weapon.abilities
-    cap = ctx.state.rules.roll_modifier_cap
-    summary: dict[str, Any] = {"unit": unit_id, "player": player, "target": target,
-                               "weapon": weapon.name, "models": models, "attacks": 0, "hits": 0,
-                               "wounds": 0, "unsaved": 0, "removed": [], "critical_hits": 0,
-                               "extra_hits": 0, "auto_wounds": 0, "critical_wounds": 0,
-                               "mortal_wounds": 0, "fnp_ignored": 0}
-    if not ctx.alive(target):
-        ctx.log.emit("attacks_resolved", rule, **summary,
-                     note=f"{target} was destroyed before these attacks: they are lost")
-        return
-    defender = ctx.state.unit(target).player
-    n = sum(roll_amount(ctx, weapon.A, f"attacks of {m}'s {weapon.name}", player, rule)
-            for m in models)
-    summary["attacks"] = n
-    # hit roll: Critical Hit on an unmodified 6 (CRITICAL_HIT), modifiers capped
-    hit_mods = capped({f"{ab.hit_modifier:+d} to hit": ab.hit_modifier}, cap)
-    faces = _roll_test(ctx, n, f"hit roll: {unit_id} {weapon.name} x{n} at {target}", weapon.WS,
-                       hit_mods, CRITICAL_HIT, ab.reroll_hits, player, rule)
-    crits = sum(x >= CRITICAL_HIT for x in faces)
-    hits = sum(_success(x, weapon.WS, hit_mods[0], CRITICAL_HIT) for x in faces)
-    extra = 0
-    if crits and ab.sustained_hits:
-        extra = sum(roll_amount(ctx, ab.sustained_hits, f"sustained hits of a critical hit "
-                                f"({weapon.name})", player, rule) for _ in range(crits)) \
-            if isinstance(ab.sustained_hits, DiceExpr) else crits * ab.sustained_hits
-    auto = crits if ab.lethal_hits else 0       # Lethal Hits: wounds without a wound roll
-    summary.update(hits=hits + extra, critical_hits=crits, extra_hits=extra, auto_wounds=auto)
-    # wound roll: Critical Wound on an unmodified 6, or X+ of an Anti-KEYWORD the target has
-    toughness = _toughness(ctx, target)
-    need = wound_target(weapon.S, toughness)
-    critical_at = min([CRITICAL_WOUND] + [x for word, x in ab.anti
-                                          if _has_keyword(ctx, target, word)])
-    lance = LANCE_BONUS if ab.lance and ctx.state.unit(unit_id).charged else 0
-    wound_mods = capped({"Lance": lance, f"{ab.wound_modifier:+d} to wound": ab.wound_modifier},
-                        cap)
-    rolled = hits + extra - auto
-    faces = _roll_test(ctx, rolled, f"wound roll: S{weapon.S} against T{toughness}", need,
-                       wound_mods, critical_at, ab.reroll_wounds, player, rule)
-    wounded = [x for x in faces if _success(x, need, wound_mods[0], critical_at)]
-    critical_wounds = sum(x >= critical_at for x in wounded)
-    devastating = critical_wounds if ab.devastating_wounds else 0
-    summary.update(wounds=auto + len(wounded), critical_wounds=critical_wounds)
-    # saves: ordinary wounds first, Devastating Wounds after them (no save of any kind)
-    mortal = 0
-    for k in range(auto + len(wounded)):
-        is_devastating = k >= auto + len(wounded) - devastating
-        model_id = allocate(ctx, target)
-        if model_id is None:
-            summary["note"] = f"{target} was destroyed: the remaining wounds are lost"
-            break
-        model = ctx.state.model(model_id)
-        if is_devastating:
-            if ctx.state.rules.devastating_wounds == "mortal":
-                mortal += roll_amount(ctx, weapon.D, f"mortal wounds of {weapon.name} "
-                                      f"(devastating wounds)", player, rule)
-                summary["unsaved"] += 1
-                continue
-            ctx.log.emit("no_save", rule, model=model_id, player=defender, needed=None,
-                         reason="Devastating Wounds: a critical wound allows no save of any kind")
-            saved = False
-        else:
-            saved = _save(ctx, model_id, model, weapon, defender, rule)
-        if saved:
-            continue
-        summary["unsaved"] += 1
-        damage = roll_amount(ctx, weapon.D, f"damage of {weapon.name} to {model_id}", player,
-                             rule)
-        if _suffer(ctx, model_id, damage, unit_id, defender, rule, summary):
-            summary["removed"].append(model_id)
-    if mortal:
-        _mortal_wounds(ctx, unit_id, target, mortal, defender, rule, summary)
-    ctx.log.emit("attacks_resolved", rule, **summary)
-
-
-def _save(ctx: PhaseContext, model_id: str, model: Any, weapon: Weapon, defender: str,
-          rule: str) -> bool:
-    """The saving throw against one wound (``SAVE_ROLL``); True when saved."""
+def _save_spec(model: Any, weapon: Weapon) -> tuple[int, str, dict[str, int]]:
+    """(roll needed, "armour" | "invulnerable", modifiers as logged) of a save (``SAVE_ROLL``)."""
     sv_need, kind = save_needed(characteristic(model, "Sv"), weapon.AP, invulnerable(model))
     mods = {"AP": weapon.AP} if kind == "armour" and weapon.AP else {}
-    if sv_need > 6:
-        ctx.log.emit("no_save", rule, model=model_id, player=defender, needed=sv_need,
-                     reason=f"Sv {characteristic(model, 'Sv')}+ with AP {weapon.AP} needs "
-                            f"{sv_need}+: no save is possible")
-        return False
-    face = ctx.dice.roll(1, purpose=f"{kind} save: {model_id}", rule=rule,
-                         player=defender, target=sv_need, modifiers=mods,
-                         result=lambda f: "saved" if succeeds(f[0], sv_need, False)
-                         else "failed")[0]
-    return succeeds(face, sv_need, six_always=False)
+    return sv_need, kind, mods
 
 
-def _mortal_wounds(ctx: PhaseContext, unit_id: str, target: str, amount: int, defender: str,
-                   rule: str, summary: dict[str, Any]) -> None:
-    """``amount`` mortal wounds on ``target``, model after model (``devastating_wounds = "mortal"``).
+def hit_purpose(unit_id: str, weapon: Weapon, n: int, target: str, models: tuple[str, ...]) -> str:
+    """The hit roll's log line; says why the roll needed is not the weapon's own (a Disgraced
+    model, ``profiles.DISGRACED_HIT_ROLL``)."""
+    text = f"hit roll: {unit_id} {weapon.name} x{n} at {target}"
+    if weapon.written_WS is not None and weapon.written_WS != weapon.WS:
+        who = ", ".join(models)
+        text += (f" (needs {weapon.WS}+, not the written {weapon.written_WS}+: {who} "
+                 f"{'is' if len(models) == 1 else 'are'} Disgraced, WS halved; "
+                 f"[rules] disgraced_hit_roll = halved-ws)")
+    return text
 
-    Each goes to the model ``allocate`` picks, as many as it has wounds left
-    (after Feel No Pain), the rest to the next model; with no model left the
-    rest are lost.
+
+# ---------------------------------------------------------------- the attacks as a job
+@dataclass(frozen=True)
+class Group:
+    """One weapon group's attacks under way: its target, weapon and models, the stage it is at
+    and what it has counted so far (the ``attacks_resolved`` summary's fields)."""
+
+    target: str
+    weapon: Weapon
+    models: tuple[str, ...]
+    stage: str = "start"
+    defender: str = ""
+    attacks: int = 0
+    hits: int = 0
+    crits: int = 0
+    extra: int = 0
+    auto: int = 0
+    wounded: int = 0
+    critical_wounds: int = 0
+    devastating: int = 0
+    k: int = 0                      # the wound being allocated
+    unsaved: int = 0
+    mortal: int = 0                 # mortal wounds (devastating_wounds = "mortal") to deal
+    mortal_left: int = 0
+    model: str | None = None        # the model the wound (or mortal wounds) went to
+    damage: int = 0
+    after_fnp: str = "alloc"        # where to go after the damage is dealt
+    removed: tuple[str, ...] = ()
+    fnp_ignored: int = 0
+    note: str | None = None
+
+    def summary(self, unit_id: str, player: str) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "unit": unit_id, "player": player, "target": self.target, "weapon": self.weapon.name,
+            "models": list(self.models), "attacks": self.attacks, "hits": self.hits + self.extra,
+            "wounds": self.auto + self.wounded, "unsaved": self.unsaved,
+            "removed": list(self.removed), "critical_hits": self.crits,
+            "extra_hits": self.extra, "auto_wounds": self.auto,
+            "critical_wounds": self.critical_wounds, "mortal_wounds": self.mortal,
+            "fnp_ignored": self.fnp_ignored}
+        if self.note is not None:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True)
+class AttackJob:
+    """``unit`` makes its attacks (``resolve_attacks``'s steps), then the phase goes on at
+    ``then``.  ``groups`` are the weapon groups still to attack (the first under way);
+    ``asked`` is False until the ``attack_target`` question is answered."""
+
+    unit: str
+    player: str
+    rule: str
+    then: str
+    asked: bool = False
+    groups: tuple[Group, ...] = ()
+
+
+def start(unit_id: str, player: str, rule: str, then: str) -> AttackJob:
+    """The attacks of ``unit_id`` (``rule``: ``ATTACKS_RULE`` or ``OVERRUN_ATTACKS_RULE``)."""
+    return AttackJob(unit_id, player, rule, then)
+
+
+Step = tuple[Any, ...]   # what ``advance`` returns: ("goto", row) | ("wait", pending) | ("more",)
+
+
+def target_question(state: Battlefield, job: AttackJob) -> tuple[Question | None, list[Event]]:
+    """The ``attack_target`` question (``ATTACK_TARGET``), or None with a ``no_attacks`` event
+    when no model of the unit can fight."""
+    fighters = which_models_fight(geometry(state), job.unit)
+    if not fighters:
+        return None, [Event("no_attacks", job.rule, {
+            "unit": job.unit, "player": job.player,
+            "reason": "no model is within engagement range of an enemy model or in base "
+                      "contact with a model of its unit that touches one"})]
+    order = {u.id: k for k, u in enumerate(state.units)}
+    targets = sorted({t for ts in fighters.values() for t in ts}, key=lambda u: order[u])
+    count = {t: sum(t in ts for ts in fighters.values()) for t in targets}
+    default = max(targets, key=lambda t: (count[t], -order[t]))
+    return Question(job.player, "attack_target", tuple(targets), default, job.rule,
+                    (("unit", job.unit),)), []
+
+
+def groups_for(state: Battlefield, job: AttackJob, preferred: str) -> tuple[tuple[Group, ...], list[Event]]:
+    """The weapon groups (``MELEE_WEAPON``; attacks at ``preferred`` first, then file order)."""
+    fighters = which_models_fight(geometry(state), job.unit)
+    order = {u.id: k for k, u in enumerate(state.units)}
+    events: list[Event] = []
+    groups: dict[tuple[str, tuple], tuple[Weapon, list[str]]] = {}
+    for m, ts in fighters.items():
+        target = preferred if preferred in ts else ts[0]
+        weapon = melee_weapon(state, state.model(m))
+        if weapon is None:
+            events.append(Event("no_attacks", job.rule, {
+                "unit": job.unit, "model": m, "player": job.player,
+                "reason": "the model has no melee weapon (no weapon with a WS)"}))
+            continue
+        groups.setdefault((target, weapon.key), (weapon, []))[1].append(m)
+    keys = sorted(groups, key=lambda k: (k[0] != preferred, order[k[0]]))
+    return tuple(Group(k[0], groups[k][0], tuple(groups[k][1])) for k in keys), events
+
+
+def _chance(purpose: str, rule: str, outcomes: counts.Dist, player: str | None,
+            draw: Any) -> Chance:
+    return Chance(purpose, rule, tuple(outcomes), player, draw)
+
+
+def advance(state: Battlefield, job: AttackJob) -> tuple[Battlefield, AttackJob, list[Event],
+                                                          Chance | None, list[Any]]:
+    """Work the attacks on until a chance is needed or every group is done.
+
+    Returns (table, job, events, the chance to wait for or None when the attacks are over,
+    models removed).
     """
-    summary["mortal_wounds"] = amount
-    ctx.log.emit("mortal_wounds", rule, unit=unit_id, target=target, player=defender,
-                 amount=amount, reason="Devastating Wounds: critical wounds' damage as mortal "
-                                       "wounds, which spill over to the next model")
-    while amount > 0:
-        model_id = allocate(ctx, target)
+    events: list[Event] = []
+    dead: list[Any] = []
+    while job.groups:
+        g = job.groups[0]
+        state, g, ch = _step(state, job, g, events, dead)
+        if ch is not None:
+            return state, replace(job, groups=(g,) + job.groups[1:]), events, ch, dead
+        if g.stage == "over":
+            job = replace(job, groups=job.groups[1:])
+        else:
+            job = replace(job, groups=(g,) + job.groups[1:])
+    return state, job, events, None, dead
+
+
+def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dead: list[Any]
+          ) -> tuple[Battlefield, Group, Chance | None]:
+    """One stage of a group: the group after it, and the chance it waits for (or None)."""
+    w, ab, rule, player = g.weapon, g.weapon.abilities, job.rule, job.player
+    cap = state.rules.roll_modifier_cap
+    if g.stage == "start":
+        if not state.has_unit(g.target):
+            events.append(Event("attacks_resolved", rule, {
+                **g.summary(job.unit, player),
+                "note": f"{g.target} was destroyed before these attacks: they are lost"}))
+            return state, replace(g, stage="over"), None
+        g = replace(g, defender=state.unit(g.target).player)
+        amounts = tuple(w.A for _ in g.models)
+        if all(isinstance(a, int) for a in amounts):
+            return state, replace(g, stage="hit", attacks=sum(amounts)), None  # type: ignore[arg-type]
+
+        def draw_attacks(dice: Any) -> int:
+            return sum(roll_amount(dice, w.A, f"attacks of {m}'s {w.name}", player, rule)
+                       for m in g.models)
+        return state, replace(g, stage="attacks"), _chance(
+            f"attacks of {job.unit}'s {w.name}", rule, amounts_dist(amounts), player, draw_attacks)
+    if g.stage == "hit":
+        n = g.attacks
+        if n == 0:
+            return state, replace(g, stage="sustained"), None
+        hit_mods = capped({f"{ab.hit_modifier:+d} to hit": ab.hit_modifier}, cap)
+        purpose = hit_purpose(job.unit, w, n, g.target, g.models)
+
+        def draw_hits(dice: Any) -> tuple[int, int]:
+            faces = _roll_test(dice, n, purpose, w.WS, hit_mods, CRITICAL_HIT, ab.reroll_hits,
+                               player, rule)
+            return (sum(_success(x, w.WS, hit_mods[0], CRITICAL_HIT) for x in faces),
+                    sum(x >= CRITICAL_HIT for x in faces))
+        return state, replace(g, stage="hits"), _chance(
+            purpose, rule, roll_dist(n, w.WS, hit_mods[0], CRITICAL_HIT, ab.reroll_hits),
+            player, draw_hits)
+    if g.stage == "sustained":
+        auto = g.crits if ab.lethal_hits else 0      # Lethal Hits: wounds without a wound roll
+        g = replace(g, auto=auto, stage="wound")
+        if not (g.crits and ab.sustained_hits):
+            return state, g, None
+        if not isinstance(ab.sustained_hits, DiceExpr):
+            return state, replace(g, extra=g.crits * ab.sustained_hits), None
+        crits, amount = g.crits, ab.sustained_hits
+
+        def draw_extra(dice: Any) -> int:
+            return sum(roll_amount(dice, amount, f"sustained hits of a critical hit ({w.name})",
+                                   player, rule) for _ in range(crits))
+        return state, replace(g, stage="extra"), _chance(
+            f"sustained hits ({w.name})", rule, amounts_dist((amount,) * crits), player,
+            draw_extra)
+    if g.stage == "wound":
+        toughness = _toughness(state, g.target)
+        need = wound_target(w.S, toughness)
+        critical_at = min([CRITICAL_WOUND] + [x for word, x in ab.anti
+                                              if _has_keyword(state, g.target, word)])
+        lance = LANCE_BONUS if ab.lance and state.unit(job.unit).charged else 0
+        mods = capped({"Lance": lance, f"{ab.wound_modifier:+d} to wound": ab.wound_modifier}, cap)
+        rolled = g.hits + g.extra - g.auto
+        if rolled <= 0:
+            return state, replace(g, stage="alloc"), None
+        purpose = f"wound roll: S{w.S} against T{toughness}"
+
+        def draw_wounds(dice: Any) -> tuple[int, int]:
+            faces = _roll_test(dice, rolled, purpose, need, mods, critical_at, ab.reroll_wounds,
+                               player, rule)
+            wounded = [x for x in faces if _success(x, need, mods[0], critical_at)]
+            return len(wounded), sum(x >= critical_at for x in wounded)
+        return state, replace(g, stage="wounds"), _chance(
+            purpose, rule, roll_dist(rolled, need, mods[0], critical_at, ab.reroll_wounds),
+            player, draw_wounds)
+    if g.stage == "alloc":
+        total = g.auto + g.wounded
+        if g.k >= total:
+            return state, replace(g, stage="finish"), None
+        model_id = allocate(state, placed_geometry(state), g.target)
         if model_id is None:
-            summary["note"] = f"{target} was destroyed: the remaining mortal wounds are lost"
-            return
-        model = ctx.state.model(model_id)
-        points = min(amount, characteristic(model, "W") - model.wounds_lost)
-        amount -= points
-        if _suffer(ctx, model_id, points, unit_id, defender, rule, summary):
-            summary["removed"].append(model_id)
+            return state, replace(g, stage="finish",
+                                  note=f"{g.target} was destroyed: the remaining wounds are lost"), None
+        model = state.model(model_id)
+        g = replace(g, model=model_id)
+        if g.k >= total - g.devastating:
+            if state.rules.devastating_wounds == "mortal":
+                if isinstance(w.D, int):
+                    return state, replace(g, mortal=g.mortal + w.D, unsaved=g.unsaved + 1,
+                                          k=g.k + 1), None
+
+                def draw_mortal(dice: Any) -> int:
+                    return roll_amount(dice, w.D, f"mortal wounds of {w.name} (devastating wounds)",
+                                       player, rule)
+                return state, replace(g, stage="mortal_amount"), _chance(
+                    f"mortal wounds of {w.name}", rule, amount_dist(w.D), player, draw_mortal)
+            events.append(Event("no_save", rule, {
+                "model": model_id, "player": g.defender, "needed": None,
+                "reason": "Devastating Wounds: a critical wound allows no save of any kind"}))
+            return state, replace(g, stage="damage", unsaved=g.unsaved + 1), None
+        sv_need, kind, mods = _save_spec(model, w)
+        if sv_need > 6:
+            events.append(Event("no_save", rule, {
+                "model": model_id, "player": g.defender, "needed": sv_need,
+                "reason": f"Sv {characteristic(model, 'Sv')}+ with AP {w.AP} needs "
+                          f"{sv_need}+: no save is possible"}))
+            return state, replace(g, stage="damage", unsaved=g.unsaved + 1), None
+        defender = g.defender
+
+        def draw_save(dice: Any) -> bool:
+            face = dice.roll(1, purpose=f"{kind} save: {model_id}", rule=rule, player=defender,
+                             target=sv_need, modifiers=mods,
+                             result=lambda f: "saved" if succeeds(f[0], sv_need, False)
+                             else "failed")[0]
+            return succeeds(face, sv_need, six_always=False)
+        p = Fraction(sum(succeeds(f, sv_need, False) for f in range(1, 7)), 6)
+        outcomes = tuple((v, q) for v, q in ((False, 1 - p), (True, p)) if q)
+        return state, replace(g, stage="save"), _chance(
+            f"{kind} save: {model_id}", rule, outcomes, defender, draw_save)
+    if g.stage == "damage":
+        g = replace(g, after_fnp="alloc")
+        if isinstance(w.D, int):
+            return state, replace(g, stage="fnp", damage=w.D), None
+        model_id = g.model
+
+        def draw_damage(dice: Any) -> int:
+            return roll_amount(dice, w.D, f"damage of {w.name} to {model_id}", player, rule)
+        return state, replace(g, stage="damage_roll"), _chance(
+            f"damage of {w.name}", rule, amount_dist(w.D), player, draw_damage)
+    if g.stage == "fnp":
+        model_id, damage = g.model, g.damage
+        assert model_id is not None
+        fnp = feel_no_pain(state.model(model_id))
+        if fnp is not None and damage > 0:
+            defender = g.defender
+
+            def draw_fnp(dice: Any) -> int:
+                faces = dice.roll(damage, purpose=f"feel no pain: {model_id}", rule=rule,
+                                  player=defender, target=fnp,
+                                  result=lambda f: f"{sum(x >= fnp for x in f)} ignored")
+                return sum(x >= fnp for x in faces)
+            return state, replace(g, stage="fnp_roll"), _chance(
+                f"feel no pain: {model_id}", rule, counts.successes(damage, Fraction(7 - fnp, 6)),
+                defender, draw_fnp)
+        state, g = _suffer(state, job, g, events, dead)
+        return state, g, None
+    if g.stage == "fnp_done":           # Feel No Pain rolled: what it did not ignore is lost
+        if g.damage == 0:
+            return state, replace(g, stage=g.after_fnp, k=g.k + (g.after_fnp == "alloc")), None
+        state, g = _suffer(state, job, g, events, dead)
+        return state, g, None
+    if g.stage == "finish":
+        if not g.mortal:
+            return state, replace(g, stage="done"), None
+        events.append(Event("mortal_wounds", rule, {
+            "unit": job.unit, "target": g.target, "player": g.defender, "amount": g.mortal,
+            "reason": "Devastating Wounds: critical wounds' damage as mortal wounds, which "
+                      "spill over to the next model"}))
+        return state, replace(g, stage="mortal", mortal_left=g.mortal), None
+    if g.stage == "mortal":
+        if g.mortal_left <= 0:
+            return state, replace(g, stage="done"), None
+        model_id = allocate(state, placed_geometry(state), g.target)
+        if model_id is None:
+            return state, replace(
+                g, stage="done",
+                note=f"{g.target} was destroyed: the remaining mortal wounds are lost"), None
+        model = state.model(model_id)
+        points = min(g.mortal_left, characteristic(model, "W") - model.wounds_lost)
+        return state, replace(g, stage="fnp", model=model_id, damage=points,
+                              mortal_left=g.mortal_left - points, after_fnp="mortal"), None
+    if g.stage == "done":
+        events.append(Event("attacks_resolved", rule, g.summary(job.unit, player)))
+        return state, replace(g, stage="over"), None
+    raise AssertionError(f"attack stage {g.stage!r} waits for a chance")
+
+
+def _suffer(state: Battlefield, job: AttackJob, g: Group, events: list[Event],
+            dead: list[Any]) -> tuple[Battlefield, Group]:
+    """The group's current damage to its model (``DAMAGE``); the group moves on."""
+    nxt = g.after_fnp
+    k = g.k + 1 if nxt == "alloc" else g.k
+    assert g.model is not None
+    state, evs, removed = lose_wounds(state, g.model, g.damage, by=job.unit, rule=job.rule)
+    events.extend(evs)
+    if removed is not None:
+        dead.append((removed, g.defender))
+        g = replace(g, removed=g.removed + (g.model,))
+    return state, replace(g, stage=nxt, k=k)
+
+
+def answer(job: AttackJob, value: Any) -> AttackJob:
+    """The job with the chance of its first group answered by ``value``."""
+    g = job.groups[0]
+    w = g.weapon
+    if g.stage == "attacks":
+        g = replace(g, stage="hit", attacks=value)
+    elif g.stage == "hits":
+        g = replace(g, stage="sustained", hits=value[0], crits=value[1])
+    elif g.stage == "extra":
+        g = replace(g, stage="wound", extra=value)
+    elif g.stage == "wounds":
+        g = replace(g, stage="alloc", wounded=value[0], critical_wounds=value[1],
+                    devastating=value[1] if w.abilities.devastating_wounds else 0)
+    elif g.stage == "mortal_amount":
+        g = replace(g, stage="alloc", mortal=g.mortal + value, unsaved=g.unsaved + 1, k=g.k + 1)
+    elif g.stage == "save":
+        g = replace(g, stage="alloc", k=g.k + 1) if value else replace(
+            g, stage="damage", unsaved=g.unsaved + 1)
+    elif g.stage == "damage_roll":
+        g = replace(g, stage="fnp", damage=value, after_fnp="alloc")
+    elif g.stage == "fnp_roll":
+        g = replace(g, stage="fnp_done", damage=g.damage - value, fnp_ignored=g.fnp_ignored + value)
+    else:
+        raise AssertionError(f"attack stage {g.stage!r} has no chance")
+    return replace(job, groups=(g,) + job.groups[1:])

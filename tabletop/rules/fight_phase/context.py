@@ -1,11 +1,19 @@
-"""What one Fight phase remembers while it runs (fight-phase.txt 12.01-12.09).
+"""What one Fight phase remembers while it runs (fight-phase.txt 12.01-12.09), as frozen data.
 
-The state is plain data and changes only by replacement; the geometry
-snapshot is rebuilt lazily whenever the state changes.  The phase also keeps
-what the text makes depend on history: which units have been selected to
-fight (12.04), which were engaged at the start of the Fight step (12.04,
-12.06), which were eligible to fight at any time this phase (12.08), which
-have already piled in or consolidated in their step (12.02, 12.07).
+``FightMemo`` is the ``memo`` of the phase's ``PhaseState`` (the rules
+engine, ``tabletop.rules.engine``): what the text makes depend on history -
+which units have been selected to fight (12.04), which were engaged at the
+start of the Fight step (12.04, 12.06), which were eligible to fight at any
+time this phase (12.08), which have already piled in or consolidated in
+their step (12.02, 12.07) - plus where the rows are in the 12.04
+alternation, the fight, move or attacks under way, and the tallies the odds
+read (wounds caused and models removed per unit, the units each attacked).
+It changes only by ``dataclasses.replace``.  ``challenge`` is the gambit
+Challenge Sub-phase's own record (``challenges = "gambit"``), kept by its rows.
+
+``PhaseView`` reads a ``PhaseState`` the way the eligibility rules ask
+(``state``, ``geo``, ``selected``, ...); the geometry snapshot of a
+``Battlefield`` is built once and shared by every view of it (``geometry``).
 """
 
 from __future__ import annotations
@@ -14,14 +22,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.board.config import RulesConfig
-from tabletop.board.state import Battlefield, Model
+from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry, snapshot
-from tabletop.rules.decisions import Decisions
-from tabletop.rules.dice import Dice
-from tabletop.rules.events import EventLog
+
+__all__ = ["FightMemo", "FightOptions", "PhaseView", "bump", "geometry", "placed_geometry", "tally_get"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class FightOptions:
     """Readings of the text that differ by preset (named defaults, ``[rules]`` options).
 
@@ -41,66 +48,111 @@ class FightOptions:
                    fight_order_first=rules.fight_order_first)
 
 
-@dataclass
-class PhaseContext:
-    """The running phase: state, geometry, dice, decisions, log and history."""
+Tally = tuple[tuple[str, Any], ...]
 
-    state_: Battlefield
-    dice: Dice
-    decisions: Decisions
-    log: EventLog
-    options_: FightOptions | None = None     # None: from the map's [rules] (see ``options``)
-    selected: list[str] = field(default_factory=list)
-    ever_eligible: set[str] = field(default_factory=set)
-    engaged_at_fight_start: set[str] = field(default_factory=set)
+
+def tally_get(tally: Tally, key: str, default: Any = 0) -> Any:
+    """The value of ``key`` in a tally (sorted ``(key, value)`` pairs)."""
+    return next((v for k, v in tally if k == key), default)
+
+
+def bump(tally: Tally, key: str, by: Any) -> Tally:
+    """``tally`` with ``by`` added to ``key`` (numbers add; frozensets join)."""
+    old = tally_get(tally, key, None)
+    new = by if old is None else old + by if not isinstance(old, frozenset) else old | by
+    return tuple(sorted([(k, v) for k, v in tally if k != key] + [(key, new)]))
+
+
+@dataclass(frozen=True)
+class FightMemo:
+    """The Fight phase's bookkeeping (module docstring).  Fields with ``compare=False``
+    (the casualties a step mark draws, the moves made, a pending target choice) do not change what the phase does next."""
+
+    options: FightOptions
+    selected: tuple[str, ...] = ()
+    ever_eligible: frozenset[str] = frozenset()
+    engaged_at_fight_start: frozenset[str] = frozenset()
     fight_step_started: bool = False
-    piled_in: set[str] = field(default_factory=set)
-    consolidated: set[str] = field(default_factory=set)
-    casualties: list[tuple[Model, str]] = field(default_factory=list)
-    moves: list[Any] = field(default_factory=list)
-    challenges: Any = None   # the Challenge Sub-phase's record (challenges = "gambit")
-    _geo: Geometry | None = None
+    piled_in: frozenset[str] = frozenset()
+    consolidated: frozenset[str] = frozenset()
+    mover: str | None = None            # the player moving units in the pile-in / consolidation step
+    combat: str | None = None           # the 12.04 step (COMBAT_STEPS name) ...
+    selector: str | None = None         # ... and the player to select in it
+    fighting: Any = None                # rows.FightJob: the unit selected to fight
+    move: Any = None                    # rows.MoveJob: the pile-in or consolidation move under way
+    attack: Any = None                  # attacks.AttackJob: the attacks under way
+    foes: tuple[str, ...] = ()          # 12.08 AFTER MOVING: the new foes of ...
+    foes_of: str | None = None          # ... this consolidating unit
+    wounds_caused: Tally = ()           # unit -> wounds lost by enemy models while it fought
+    removed_by: Tally = ()              # unit -> enemy models its attacks removed
+    attacked: Tally = ()                # unit -> frozenset of units it made attacks at
+    challenge: Any = None               # the gambit Challenge Sub-phase's record
+    dropped_out: frozenset[str] = frozenset()   # units told no_longer_eligible (12.04, "10th")
+    casualties: tuple[Any, ...] = field(default=(), compare=False)
+    moves: tuple[Any, ...] = field(default=(), compare=False)
+    choice: Any = field(default=None, compare=False)
 
-    @property
-    def options(self) -> FightOptions:
-        """The readings this phase uses: those given, else the map's ``[rules]``
-        (``FightOptions.from_rules`` of the state the phase started from)."""
-        if self.options_ is None:
-            self.options_ = FightOptions.from_rules(self.state_.rules)
-        return self.options_
 
-    @property
-    def state(self) -> Battlefield:
-        return self.state_
+_GEO: dict[tuple, Geometry] = {}
+_GEO_MAX = 512
 
-    @state.setter
-    def state(self, new: Battlefield) -> None:
-        if new is not self.state_:
-            self.state_ = new
-            self._geo = None
+
+def geometry(state: Battlefield) -> Geometry:
+    """The geometry snapshot of a table with ``state``'s models where they are now.
+
+    The rules read only where models stand from it (engagement, which models
+    fight, removal order, moves), never wounds lost or statuses, so every table
+    the attacks leave with the same models in place shares one snapshot; wounds
+    lost are read from the ``Battlefield`` itself.
+    """
+    key = (id(state.terrain), tuple((m.id, m.x, m.y, m.facing_deg) for m in state.models()))
+    geo = _GEO.get(key)
+    if geo is None:
+        geo = snapshot(state)
+        if len(_GEO) >= _GEO_MAX:
+            _GEO.pop(next(iter(_GEO)))
+        _GEO[key] = geo
+    return geo
+
+
+placed_geometry = geometry
+
+
+class PhaseView:
+    """A phase state as the eligibility rules read it (``eligibility.py``): the table, its
+    geometry, the options and the history.  Read only."""
+
+    def __init__(self, state: Battlefield, memo: FightMemo):
+        self.state = state
+        self.memo = memo
 
     @property
     def geo(self) -> Geometry:
-        """The snapshot of the current state (rebuilt after every change)."""
-        if self._geo is None:
-            self._geo = snapshot(self.state_)
-        return self._geo
+        return geometry(self.state)
+
+    @property
+    def options(self) -> FightOptions:
+        return self.memo.options
+
+    @property
+    def selected(self) -> tuple[str, ...]:
+        return self.memo.selected
+
+    @property
+    def ever_eligible(self) -> frozenset[str]:
+        return self.memo.ever_eligible
+
+    @property
+    def engaged_at_fight_start(self) -> frozenset[str]:
+        return self.memo.engaged_at_fight_start
 
     @property
     def active(self) -> str:
         """The player whose turn it is."""
-        return self.state_.active_player
+        return self.state.active_player
 
     def other(self, player: str) -> str:
-        return self.state_.other_player(player)
+        return self.state.other_player(player)
 
     def alive(self, unit_id: str) -> bool:
-        return self.state_.has_unit(unit_id)
-
-    def note_casualty(self, model: Model) -> None:
-        """Remember a removed model and its owner (drawn as a casualty in the step that removed it)."""
-        self.casualties.append((model, self.state_.unit(model.unit_id).player))
-
-    def take_casualties(self) -> list[tuple[Model, str]]:
-        out, self.casualties = self.casualties, []
-        return out
+        return self.state.has_unit(unit_id)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from tabletop.board.state import Unit
 
 if TYPE_CHECKING:
-    from tabletop.rules.fight_phase.context import PhaseContext
+    from tabletop.rules.fight_phase.context import PhaseView
 
 __all__ = ["NORMAL", "OVERRUN", "consolidation_refusal", "eligible_to_fight", "eligible_units",
            "fight_refusal", "fight_types", "is_fights_first", "pile_in_refusal"]
@@ -46,7 +46,7 @@ def is_fights_first(unit: Unit) -> bool:
     return bool(unit.charged) or unit.has("fights-first")
 
 
-def pile_in_refusal(ctx: PhaseContext, unit_id: str, overrun: bool = False) -> str | None:
+def pile_in_refusal(ctx: PhaseView, unit_id: str, overrun: bool = False) -> str | None:
     """Why ``unit_id`` may not make a pile-in move (12.03 ELIGIBLE IF), or None when it may.
 
     ``overrun`` is True when the unit was selected to make an overrun fight
@@ -61,19 +61,16 @@ def pile_in_refusal(ctx: PhaseContext, unit_id: str, overrun: bool = False) -> s
             f"selected to make an overrun fight ({R_PILE_IN} ELIGIBLE IF)")
 
 
-def eligible_to_fight(ctx: PhaseContext, unit_id: str) -> bool:
+def eligible_to_fight(ctx: PhaseView, unit_id: str) -> bool:
     """12.04: not yet selected to fight this phase, and engaged, or engaged at the start
     of the Fight step (when ``ctx.options.engaged_at_step_start_keeps_eligible``, see
-    the module docstring), or made a charge move this turn."""
+    the module docstring), or made a charge move this turn.  The rows add every unit
+    found eligible to the phase's ``ever_eligible`` (12.08)."""
     if not ctx.alive(unit_id) or unit_id in ctx.selected:
         return False
     unit = ctx.state.unit(unit_id)
     ok = unit.charged or ctx.geo.unit_engaged(unit_id) or (
         ctx.options.engaged_at_step_start_keeps_eligible and unit_id in ctx.engaged_at_fight_start)
-    if ok:
-        ctx.ever_eligible.add(unit_id)
-    elif ctx.fight_step_started and unit_id in ctx.engaged_at_fight_start:
-        _say_dropped_out(ctx, unit_id)
     return ok
 
 
@@ -82,18 +79,21 @@ DROPPED_OUT_REASON = ("it was engaged at the start of the Fight step but is not 
                       "(or that charged) eligible")
 
 
-def _say_dropped_out(ctx: PhaseContext, unit_id: str) -> None:
-    """One ``no_longer_eligible`` event {unit, player, reason} the first time a unit that was
-    engaged when the Fight step began is found not eligible (only with
-    ``engaged_at_step_start_keeps_eligible = false``, the "10th" preset: its enemies are gone),
-    so the log says why it never fights (12.04)."""
-    if any(e.get("unit") == unit_id for e in ctx.log.of_type("no_longer_eligible")):
-        return
-    ctx.log.emit("no_longer_eligible", R_FIGHT, unit=unit_id,
-                 player=ctx.state.unit(unit_id).player, reason=DROPPED_OUT_REASON)
+def dropped_out(ctx: PhaseView) -> list[str]:
+    """Units (file order) engaged when the Fight step began that are no longer eligible to
+    fight only because they are not engaged now: alive, not yet selected, did not charge,
+    with ``engaged_at_step_start_keeps_eligible = false`` (the "10th" preset: their enemies
+    are gone).  The Fight step's ``select`` row emits one ``no_longer_eligible`` event
+    {unit, player, reason} (``DROPPED_OUT_REASON``) for each, once, before the step ends, so
+    the log says why it never fights (12.04)."""
+    if ctx.options.engaged_at_step_start_keeps_eligible or not ctx.memo.fight_step_started:
+        return []
+    return [u.id for u in ctx.state.units
+            if u.id in ctx.engaged_at_fight_start and u.id not in ctx.selected
+            and not eligible_to_fight(ctx, u.id)]
 
 
-def fight_refusal(ctx: PhaseContext, unit_id: str) -> str:
+def fight_refusal(ctx: PhaseView, unit_id: str) -> str:
     """Why ``unit_id`` is not eligible to fight (for overridden decisions and the CLI)."""
     if not ctx.alive(unit_id):
         return f"{unit_id} has no models left on the table"
@@ -106,7 +106,7 @@ def fight_refusal(ctx: PhaseContext, unit_id: str) -> str:
     return f"{unit_id} is not engaged and did not make a charge move this turn ({R_FIGHT})"
 
 
-def eligible_units(ctx: PhaseContext, player: str | None = None,
+def eligible_units(ctx: PhaseView, player: str | None = None,
                    fights_first: bool | None = None) -> list[str]:
     """Units eligible to fight now, in file order; filtered by owner and Fights First."""
     out = []
@@ -120,7 +120,7 @@ def eligible_units(ctx: PhaseContext, player: str | None = None,
     return out
 
 
-def fight_types(ctx: PhaseContext, unit_id: str) -> list[str]:
+def fight_types(ctx: PhaseView, unit_id: str) -> list[str]:
     """The fight types ``unit_id`` is eligible to make (12.05, 12.06), normal first.
 
     Normal: it is engaged.  Overrun: it is unengaged, or was unengaged at the
@@ -135,7 +135,7 @@ def fight_types(ctx: PhaseContext, unit_id: str) -> list[str]:
     return out
 
 
-def consolidation_refusal(ctx: PhaseContext, unit_id: str) -> str | None:
+def consolidation_refusal(ctx: PhaseView, unit_id: str) -> str | None:
     """Why ``unit_id`` may not consolidate (12.08 ELIGIBLE IF: it was eligible to fight
     this phase), or None."""
     if not ctx.alive(unit_id):

@@ -19,30 +19,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tabletop.board.state import Battlefield
+from tabletop.geometry import Geometry
 
 if TYPE_CHECKING:
-    from tabletop.rules.fight_phase.context import PhaseContext
     from tabletop.rules.fight_phase.moving import MoveOutcome
 
 
 ENGAGED_COLOUR = "amber"
 
 
-def engaged_highlight(ctx: PhaseContext) -> dict[str, str]:
+def engaged_highlight(geo: Geometry) -> dict[str, str]:
     """Every model within engagement range of an enemy model: ``{model id: colour}``."""
-    return {m: ENGAGED_COLOUR for m in sorted({m for pair in ctx.geo.engaged_model_pairs for m in pair})}
+    return {m: ENGAGED_COLOUR for m in sorted({m for pair in geo.engaged_model_pairs for m in pair})}
 
 
-def casualty_keys(ctx: PhaseContext) -> dict[str, Any]:
-    """``casualties`` for the models removed since the last step."""
-    dead = ctx.take_casualties()
+def casualty_keys(dead: tuple[Any, ...]) -> dict[str, Any]:
+    """``casualties`` for the models removed since the last step (``(model, player)`` pairs)."""
     if not dead:
         return {}
     return {"casualties": [[m.x, m.y, m.base.text, m.facing_deg] for m, _ in dead]}
 
 
-def move_keys(before: Battlefield, outcome: MoveOutcome, ctx: PhaseContext) -> dict[str, Any]:
-    """``arrows``, ``reach``, ``lines`` and start ``ghosts`` for one move."""
+def move_keys(before: Battlefield, outcome: MoveOutcome, after: Battlefield) -> dict[str, Any]:
+    """``arrows``, ``reach``, ``lines`` and start ``ghosts`` for one move (``after``: the
+    table after it)."""
     paths = outcome.paths
     max_d = outcome.plan.spec.max_distance if outcome.plan is not None else 0.0
     keys: dict[str, Any] = {"selected_unit": outcome.unit}
@@ -53,7 +53,7 @@ def move_keys(before: Battlefield, outcome: MoveOutcome, ctx: PhaseContext) -> d
     lines = []
     closest = getattr(outcome.plan, "closest", {}) or {}
     for m in paths:
-        at = _position(ctx.state, closest.get(m))
+        at = _position(after, closest.get(m))
         if at is not None:
             lines.append([list(paths[m][-1]), list(at)])
     keys["lines"] = lines

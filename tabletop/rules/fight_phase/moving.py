@@ -168,47 +168,91 @@ def _same_violation(v: Any, others: list[Any]) -> bool:
     return any(getattr(o, "message", o) == getattr(v, "message", v) for o in others)
 
 
-def _choose_targets(state: Battlefield, geo: Geometry, out: MoveOutcome, decisions: Decisions,
-                    choice: str, candidates: list[str], first: tuple[str, ...], options: list[Any],
-                    kind: str, max_distance: float, solve: bool, context: dict[str, Any],
-                    max_size: int | None = None) -> MoveOutcome:
-    """Ask ``choice`` among ``options``; unscripted, the default policy searches
-    (``targets.py``) from ``first`` (the named default) and offers the legal selections."""
-    player = state.unit(out.unit).player
-    found: dict[str, tsearch.Search] = {}
+class TargetChoice:
+    """A pile-in or consolidation target question (``pile_in_targets`` /
+    ``consolidation_targets``), asked once and settled once.
 
-    def solve_one(sel: tuple[str, ...]) -> MoveOutcome:
-        trial = MoveOutcome(out.unit, out.mode, out.rule, sel)
-        return _solve(state, geo, trial, max_distance, kind)
+    ``options`` are the selections a scripted answer may name (ids, sorted
+    lists of ids); ``first`` is the named default's selection.  Unscripted,
+    the default policy searches (``targets.py``) from ``first``: ``searched()``
+    gives (the legal selections found, the best of them), computed once.
+    Called, it gives that best selection (``Question.default_fn``).
+    ``settle(value)`` makes the move for the chosen selection, reusing the
+    search's solved move when there is one.
+    """
 
-    def searched() -> tuple[list[Any], Any]:
-        if not solve:           # judging a hand-made move: no solver, the named default
-            return options, tsearch.as_value(first)
-        order = tsearch.selection_order(geo, out.unit, candidates, first, max_size)
-        found["s"] = s = tsearch.search(state, order, solve_one, engaging=kind != "objective")
-        if not s.legal:         # nothing to choose among: the named default's move, refused
-            return [tsearch.as_value(first)], tsearch.as_value(first)
-        return [tsearch.as_value(t) for t in s.legal], tsearch.as_value(s.best or s.legal[0])
+    def __init__(self, state: Battlefield, geo: Geometry, out: MoveOutcome, choice: str,
+                 candidates: list[str], first: tuple[str, ...], options: list[Any], kind: str,
+                 max_distance: float, solve: bool, context: dict[str, Any],
+                 max_size: int | None = None):
+        self.state, self.geo, self.out, self.choice = state, geo, out, choice
+        self.candidates, self.first_sel, self.options = candidates, first, options
+        self.kind, self.max_distance, self.solve = kind, max_distance, solve
+        self.context, self.max_size = context, max_size
+        self.player = state.unit(out.unit).player
+        self.rule = R_PILE_IN if kind == "pile_in" else R_CONSOLIDATE
+        self.first = tsearch.as_value(first)
+        self._search: tsearch.Search | None = None
+        self._found: tuple[list[Any], Any] | None = None
 
-    value = decisions.choose(player, choice, options, default=tsearch.as_value(first),
-                             rule=R_PILE_IN if kind == "pile_in" else R_CONSOLIDATE,
-                             context=context, search=searched)
-    chosen = _as_tuple(value)
-    s = found.get("s")
-    if s is not None:
-        done = s.outcomes.get(tsearch.key(chosen))
-        if done is not None:
-            done.tried = list(s.tried)
-            return done
-    out.targets = chosen
-    result = _solve(state, geo, out, max_distance, kind, solve)
-    if s is not None:
-        result.tried = list(s.tried)
-    return result
+    def _solve_one(self, sel: tuple[str, ...]) -> MoveOutcome:
+        trial = MoveOutcome(self.out.unit, self.out.mode, self.out.rule, sel)
+        return _solve(self.state, self.geo, trial, self.max_distance, self.kind)
+
+    def searched(self) -> tuple[list[Any], Any]:
+        """(legal selections, the default policy's pick), searched once."""
+        if self._found is None:
+            if not self.solve:      # judging a hand-made move: no solver, the named default
+                self._found = (self.options, self.first)
+            else:
+                order = tsearch.selection_order(self.geo, self.out.unit, self.candidates,
+                                                self.first_sel, self.max_size)
+                self._search = s = tsearch.search(self.state, order, self._solve_one,
+                                                  engaging=self.kind != "objective")
+                if not s.legal:     # nothing to choose among: the named default's move, refused
+                    self._found = ([self.first], self.first)
+                else:
+                    self._found = ([tsearch.as_value(t) for t in s.legal],
+                                   tsearch.as_value(s.best or s.legal[0]))
+        return self._found
+
+    def __call__(self) -> Any:
+        value = self.searched()[1]
+        return tuple(value) if isinstance(value, list) else value
+
+    def settle(self, value: Any) -> MoveOutcome:
+        """The move for the selection ``value`` (an id or a list of ids)."""
+        chosen = _as_tuple(value)
+        s = self._search
+        if s is not None:
+            done = s.outcomes.get(tsearch.key(chosen))
+            if done is not None:
+                done.tried = list(s.tried)
+                return done
+        out = MoveOutcome(self.out.unit, self.out.mode, self.out.rule, chosen)
+        result = _solve(self.state, self.geo, out, self.max_distance, self.kind, self.solve)
+        if s is not None:
+            result.tried = list(s.tried)
+        return result
+
+
+def _ask(found: MoveOutcome | TargetChoice, decisions: Decisions) -> MoveOutcome:
+    """Answer a target question through ``decisions`` (the commands' moves outside a phase)."""
+    if isinstance(found, MoveOutcome):
+        return found
+    value = decisions.choose(found.player, found.choice, found.options, default=found.first,
+                             rule=found.rule, context=found.context, search=found.searched)
+    return found.settle(value)
 
 
 def plan_pile_in(state: Battlefield, geo: Geometry, unit_id: str, decisions: Decisions,
                  overrun: bool = False, solve: bool = True) -> MoveOutcome:
+    """``setup_pile_in`` with its target question answered through ``decisions``."""
+    return _ask(setup_pile_in(state, geo, unit_id, overrun, solve), decisions)
+
+
+def setup_pile_in(state: Battlefield, geo: Geometry, unit_id: str, overrun: bool = False,
+                  solve: bool = True) -> MoveOutcome | TargetChoice:
     """Choose the pile-in targets (12.03 BEFORE MOVING), solve and validate the move.
 
     Engaged: every enemy unit it is engaged with.  Otherwise one or more
@@ -229,13 +273,19 @@ def plan_pile_in(state: Battlefield, geo: Geometry, unit_id: str, decisions: Dec
     if geo.unit_engaged(unit_id):
         out.targets = tuple(targets)
         return _solve(state, geo, out, state.rules.pile_in_distance, "pile_in", solve)
-    return _choose_targets(state, geo, out, decisions, "pile_in_targets", targets,
-                           tsearch.key(targets), _target_options(targets), "pile_in",
-                           state.rules.pile_in_distance, solve, {"unit": unit_id, "case": case})
+    return TargetChoice(state, geo, out, "pile_in_targets", targets, tsearch.key(targets),
+                        _target_options(targets), "pile_in", state.rules.pile_in_distance, solve,
+                        {"unit": unit_id, "case": case})
 
 
 def plan_consolidation(state: Battlefield, geo: Geometry, unit_id: str,
                        decisions: Decisions, solve: bool = True) -> MoveOutcome:
+    """``setup_consolidation`` with its target question answered through ``decisions``."""
+    return _ask(setup_consolidation(state, geo, unit_id, solve), decisions)
+
+
+def setup_consolidation(state: Battlefield, geo: Geometry, unit_id: str,
+                        solve: bool = True) -> MoveOutcome | TargetChoice:
     """Select the consolidation mode as 12.08 requires, choose its targets, solve and validate.
 
     Ongoing (engaged): every engaged enemy unit.  Engaging (within 3" of
@@ -259,10 +309,10 @@ def plan_consolidation(state: Battlefield, geo: Geometry, unit_id: str,
     closest = min(ids, key=lambda u: (geo.distance(unit_id, u), u))
     context = {"unit": unit_id, "mode": mode}
     if mode == "engaging":
-        return _choose_targets(state, geo, out, decisions, "consolidation_targets", ids,
-                               (closest,), _target_options(ids), mode, dist, solve, context)
-    return _choose_targets(state, geo, out, decisions, "consolidation_targets", ids, (closest,),
-                           ids, mode, dist, solve, context, max_size=1)
+        return TargetChoice(state, geo, out, "consolidation_targets", ids, (closest,),
+                            _target_options(ids), mode, dist, solve, context)
+    return TargetChoice(state, geo, out, "consolidation_targets", ids, (closest,), ids, mode,
+                        dist, solve, context, max_size=1)
 
 
 def violation_dicts(outcome: MoveOutcome) -> list[dict[str, Any]]:

@@ -1,43 +1,53 @@
 """What the fight would look like: odds for ``tabletop fight MAP --odds`` (fight-phase.txt 12.02-12.06).
 
-The odds come from the real phase code, not a second copy of the attack
-sequence: each history runs the phase's own steps (``sequence.phase_steps``,
-so selection order, Fights First, fight types, each unit's ``attack_target``
-as ``attacks.resolve_attacks`` picks it, allocation and casualty removal
-through the geometry) with the dice of that history, and the outcome is read
-from the events the rules emit (``selected_to_fight``, ``wounded``,
-``removed``).  The distribution is exact when every history can be
-enumerated (``tabletop.rules.dice.enumerate_outcomes``), else a stated Monte
-Carlo estimate (``tabletop.rules.dice.monte_carlo``, fixed seeds) with its
-standard error.
+The odds come from the phase's own rows (``sequence.phase``), not a second
+copy of the attack sequence: the one odds engine (``engine.walk``) follows
+every outcome of every chance the rows leave pending (the attacks made, the
+hit roll as (hits, critical hits), the wound roll as (wounds, critical
+wounds), each save, damage and Feel No Pain: ``attacks.py``), with its exact
+probability, answering every question as the fight would (the map's
+``[[decisions]]``, then the default policy: selection order, Fights First,
+fight types, each unit's ``attack_target``), allocating and removing
+casualties through the geometry, and merging states that are equal
+(``key``: the row, what is pending, the phase's memo and every model's
+place, wounds lost and statuses).  The outcome per unit is read from the
+memo's tallies.
 
 Named defaults:
 
 ``ODDS_STEPS``
-    The steps run in every history: the Challenge Sub-phase, the Fight step
+    The steps weighed: the Challenge Sub-phase, the Fight step
     (12.04-12.06) and the Resolution (the challenge rows only where the map's
     table has them, ``challenges = "gambit"``).  The steps before them (start, pile-in
     12.02-12.03) roll no dice, so they are resolved once and every history
-    starts from the piled-in table (if they ever roll dice, every history
-    runs them too).  Consolidation (12.07-12.08) is left out: it rolls no
-    dice, and the fights it can start (12.08 AFTER MOVING, an engaging
-    consolidation) are not counted.
-``DEFAULT_RUNS`` / ``DEFAULT_SEED``
-    Monte Carlo histories and the seed of their seeds: 100 histories keep
-    the 112-model Hammer and Anvil table under 10 s (each history rebuilds
-    the snapshot after every wound); ``runs`` / ``tabletop fight --odds
-    --runs N`` for more.
-``EXACT_MAX_HISTORIES`` / ``EXACT_MAX_ROLLS``
-    Enumeration is tried when one history (the seeded one) rolled at most
-    ``EXACT_MAX_ROLLS`` dice and the 6^n histories that implies are at most
-    ``EXACT_MAX_HISTORIES``; the enumeration stops and falls back to Monte
-    Carlo past that many histories.  Decided by counting, never by a clock,
-    so the same map gives the same method (and numbers) on any machine.
+    starts from the piled-in table.  Consolidation (12.07-12.08) is left out:
+    it rolls no dice, and the fights it can start (12.08 AFTER MOVING, an
+    engaging consolidation) are not counted.
+``MAX_STATES``
+    The exact walk weighs at most this many states; past it (or on a map
+    with gambit challenges, ``GAMBIT_WHY``) the odds are a seeded Monte Carlo estimate of the same
+    rows, which says why, runs until the largest standard error of the
+    figures shown (each unit's P(destroyed) and models-removed
+    probabilities) is under ``TARGET_SE`` or ``MAX_RUNS`` runs, and prints its
+    standard errors (``GAMBIT_RUNS`` runs on a gambit map, whose runs are
+    costly).  Decided by counting, never by a clock, so the same map
+    gives the same method (and numbers) on any machine.
+``MAX_MADE``
+    The exact walk makes at most this many states (each chance outcome of each state
+    weighed, before equal ones merge); past it, as past ``MAX_STATES``, the odds are sampled.
+    It lets a large table give up on the walk at once (the 60x44 layout: well under a
+    second) instead of after ``MAX_STATES`` costly states (about 20 s there).
+``MAX_RUNS``
+    100: the Monte Carlo cap when the standard errors are not yet under ``TARGET_SE``
+    (the 60x44 layout's 100 runs cost about what main's did); ``--runs N`` sets more.
+``DEFAULT_SEED``
+    The Monte Carlo seed; ``runs`` / ``tabletop fight --odds --runs N`` fixes the
+    number of runs instead (standard errors need at least 2).
 
 Which units: the units engaged after the pile-in step (each engaged pair of
 units is an engagement) and every unit that charged this turn.  "Wounds
 caused" are wounds lost by enemy models (damage beyond a model's remaining
-wounds is lost, ``casualties.lose_wounds``) while the unit was fighting;
+wounds is lost, ``casualties.lose_wounds``) to the unit's attacks;
 "models removed" the enemy models its attacks removed.  Models a challenge
 removes (gambit duels, ``challenges = "gambit"``) count in "models lost" but
 are credited to no unit, so a unit's models lost can exceed what its enemies
@@ -47,177 +57,148 @@ removed.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Hashable
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.errors import MapValidationError
-from tabletop.rules.decisions import Decisions
-from tabletop.rules.dice import Dice, enumerate_outcomes, monte_carlo
-from tabletop.rules.events import Event, EventLog
-from tabletop.rules.fight_phase.context import PhaseContext
+from tabletop.rules.dice import Dice
+from tabletop.rules.engine import driver, walk
+from tabletop.rules.engine.machine import PhaseState
+from tabletop.rules.fight_phase.context import geometry, tally_get
 from tabletop.rules.fight_phase.profiles import check_profiles
-from tabletop.rules.fight_phase.sequence import PhaseStep, phase_steps
+from tabletop.rules.fight_phase.sequence import phase
 
-ODDS_STEPS = ("challenge", "fight", "resolution")
-DEFAULT_RUNS = 100
+ODDS_STEPS = ("challenge", "fight", "challenge_resolution")
+STEP_NAMES = {"challenge": "challenge", "fight": "fight", "challenge_resolution": "resolution"}
+MAX_STATES = 300
+MAX_MADE = 500
+TARGET_SE = walk.TARGET_SE
+MAX_RUNS = 100    # the 60x44 layout: ~8.5 s CPU (main: 100 runs, ~11 s); --runs N raises it
+GAMBIT_RUNS = 100
 DEFAULT_SEED = 1
-EXACT_MAX_HISTORIES = 6 ** 5
-EXACT_MAX_ROLLS = 12
 RULE = "fight-phase.txt 12.02-12.06"
+GAMBIT_WHY = ("the map has gambit challenges, whose duels (a default-policy search at every "
+              "question) are sampled rather than walked")
 
 
-@dataclass
-class _Tally:
-    """Listener counting, per unit, wounds caused and models removed while it fights."""
-
-    wounds_lost: dict[str, int]
-    unit_of: dict[str, str]
-    fighting: str | None = None
-    wounds: dict[str, int] = field(default_factory=dict)
-    removed: dict[str, int] = field(default_factory=dict)
-    targets: dict[str, set[str]] = field(default_factory=dict)
-
-    def __call__(self, ev: Event) -> None:
-        if ev.type == "selected_to_fight":
-            self.fighting = ev["unit"]
-        elif ev.type == "attacks_resolved" and ev.get("attacks"):
-            self.targets.setdefault(ev["unit"], set()).add(ev["target"])
-        elif ev.type == "wounded":
-            model = ev["model"]
-            lost = ev["wounds_lost"] - self.wounds_lost.get(model, 0)
-            self.wounds_lost[model] = ev["wounds_lost"]
-            if self.fighting is not None:
-                self.wounds[self.fighting] = self.wounds.get(self.fighting, 0) + lost
-        elif ev.type == "removed" and ev.get("by"):
-            self.removed[ev["by"]] = self.removed.get(ev["by"], 0) + 1
+def key(state: PhaseState) -> Hashable:
+    """Everything that decides the rest of the fight and its outcome: the row, what is
+    pending, the memo (its compared fields) and each model's place, wounds lost and statuses."""
+    models = tuple((m.id, m.x, m.y, m.facing_deg, m.wounds_lost, tuple(m.status))
+                   for m in state.battlefield.models())
+    return state.cursor, state.pending, state.memo, models
 
 
-def _fork(ctx: PhaseContext, dice: Dice) -> PhaseContext:
-    """A copy of the piled-in phase with fresh dice, log and decisions (same scripted ones used)."""
-    log = EventLog()
-    dec = Decisions(ctx.decisions.scripted, log, ctx.decisions.policy)
-    dec.used = set(ctx.decisions.used)
-    return replace(ctx, dice=dice, decisions=dec, log=log, selected=list(ctx.selected),
-                   ever_eligible=set(ctx.ever_eligible),
-                   engaged_at_fight_start=set(ctx.engaged_at_fight_start),
-                   piled_in=set(ctx.piled_in), consolidated=set(ctx.consolidated),
-                   casualties=[], moves=[], challenges=None, _geo=ctx._geo)
-
-
-def _history(start: PhaseContext, steps: list[PhaseStep], units: list[str]) -> Callable[[Dice], tuple]:
-    """``fn(dice) -> outcome`` running ``steps`` from ``start``; the outcome is, per unit of
-    ``units``: (models lost, destroyed, models removed by it, wounds caused by it, targets)."""
-    before = {u: len(start.state.unit(u).models) for u in units}
-    wounds_lost = {m.id: m.wounds_lost for m in start.state.models()}
-    unit_of = {m.id: m.unit_id for m in start.state.models()}
-
-    def fn(dice: Dice) -> tuple:
-        ctx = _fork(start, dice)
-        tally = _Tally(dict(wounds_lost), unit_of)
-        ctx.log.listeners.append(tally)
-        for step in steps:
-            step.run(ctx)
+def _outcome(units: list[str], before: dict[str, int]) -> Callable[[PhaseState], tuple]:
+    """Per unit of ``units``: (models lost, destroyed, models removed by it, wounds caused by
+    it, targets it attacked)."""
+    def outcome(state: PhaseState) -> tuple:
+        bf, memo = state.battlefield, state.memo
         out = []
         for u in units:
-            left = len(ctx.state.unit(u).models) if ctx.alive(u) else 0
-            out.append((before[u] - left, not ctx.alive(u), tally.removed.get(u, 0),
-                        tally.wounds.get(u, 0), tuple(sorted(tally.targets.get(u, ())))))
+            alive = bf.has_unit(u)
+            left = len(bf.unit(u).models) if alive else 0
+            out.append((before[u] - left, not alive, tally_get(memo.removed_by, u),
+                        tally_get(memo.wounds_caused, u),
+                        tuple(sorted(tally_get(memo.attacked, u, frozenset())))))
         return tuple(out)
-    return fn
+    return outcome
 
 
-def _prepare(state: Battlefield) -> tuple[PhaseContext, list[PhaseStep]]:
-    """Run the steps before ``ODDS_STEPS`` once; return (context, steps each history runs)."""
-    log = EventLog()
-    ctx = PhaseContext(state, Dice(0), Decisions(state.decisions, log), log)
-    table = phase_steps(state.rules)
-    first = next(k for k, s in enumerate(table) if s.name in ODDS_STEPS)
-    prefix = list(table[:first])
-    steps = [s for s in table[first:] if s.name in ODDS_STEPS]
-    for s in prefix:
-        s.run(ctx)
-    if ctx.dice.history:           # the prefix rolled dice: every history runs it
-        log = EventLog()
-        return PhaseContext(state, Dice(0), Decisions(state.decisions, log), log), prefix + steps
-    return ctx, steps
+def _measure(n_units: int) -> Callable[[dict[Any, float], int], float]:
+    """The largest standard error of the probabilities shown: P(destroyed) and P(k models
+    removed) of each unit."""
+    def measure(dist: dict[Any, float], runs: int) -> float:
+        worst = 0.0
+        for i in range(n_units):
+            figures: dict[Any, float] = {}
+            for o, p in dist.items():
+                figures[("dead", o[i][1])] = figures.get(("dead", o[i][1]), 0.0) + p
+                figures[("removed", o[i][2])] = figures.get(("removed", o[i][2]), 0.0) + p
+            for p in figures.values():
+                worst = max(worst, math.sqrt(max(0.0, p * (1 - p)) / runs))
+        return worst
+    return measure
 
 
-def _distribution(fn: Callable[[Dice], tuple], runs: int, seed: int,
-                  exact: bool) -> tuple[str, dict[tuple, Any]]:
-    """("exact", {outcome: Fraction}) or ("monte carlo", {outcome: probability})."""
-    if exact:
-        dice = Dice(seed)
-        fn(dice)
-        rolled = len([f for r in dice.history for f in r.dice])
-        if rolled <= EXACT_MAX_ROLLS and 6 ** rolled <= EXACT_MAX_HISTORIES:
-            try:
-                return "exact", enumerate_outcomes(fn, max_rolls=EXACT_MAX_ROLLS,
-                                                   max_paths=EXACT_MAX_HISTORIES)
-            except ValueError:
-                pass
-    est = monte_carlo(fn, runs=runs, seed=seed)
-    return "monte carlo", {k: p for k, (p, _se) in est.items()}
-
-
-def _num(p: Any) -> float:
-    return float(p)
-
-
-def _moments(dist: dict[tuple, Any], key: Callable[[tuple], float], runs: int | None
-             ) -> tuple[Any, float | None]:
-    """(expectation, its standard error for Monte Carlo else None)."""
-    mean = sum((p * key(o) for o, p in dist.items()), Fraction(0) if runs is None else 0.0)
-    if runs is None:
-        return mean, None
-    var = sum(p * (key(o) - mean) ** 2 for o, p in dist.items())
-    return mean, math.sqrt(var / runs)
-
-
-def _counts(dist: dict[tuple, Any], key: Callable[[tuple], int]) -> dict[str, float]:
-    out: dict[int, Any] = {}
-    for o, p in dist.items():
-        out[key(o)] = out.get(key(o), 0) + p
-    return {str(k): _num(out[k]) for k in sorted(out)}
+def _piled_in(state: Battlefield) -> tuple[PhaseState, str]:
+    """The phase resolved up to the first of ``ODDS_STEPS`` (no dice before it): the state
+    there and that row's name."""
+    machine, start = phase(state)
+    first = next(r for r in ("challenge", "fight") if r in machine.rows)
+    machine, start = phase(state, until=first)
+    run = driver.run(machine, start, dice=Dice(0), scripted=state.decisions)
+    return replace(run.state, cursor=first), first
 
 
 def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
          exact: bool = True) -> dict[str, Any]:
     """Odds of the map's fight phase (module docstring), JSON-ready.
 
-    Returns ``{"method": "exact" | "monte carlo", "runs": N | None, "seed": s,
-    "steps": [...], "units": [{unit, player, charged, models, targets,
-    expected_models_lost, p_destroyed, expected_models_removed,
-    expected_wounds_caused, models_removed: {k: p}, wounds_caused: {k: p},
-    ..._se (Monte Carlo) or ..._exact ("1/3", exact)}], "engagements":
+    Returns ``{"method": "exact" | "monte carlo" | "none", "runs": N | None, "seed": s,
+    "steps": [...], "why": str (Monte Carlo), "units": [{unit, player, charged, models,
+    targets, expected_models_lost, p_destroyed, expected_models_removed,
+    expected_wounds_caused, models_removed: {k: p}, wounds_caused: {k: p}, ..._se (Monte
+    Carlo; None from fewer than 2 runs) or ..._exact ("1/3", exact)}], "engagements":
     [{"units": [a, b], "p_wiped_out": {a: p, b: p}, ...}], "text": str}``.
-    Probabilities are floats; models and wounds are counts.
+    Probabilities are floats; models and wounds are counts.  ``runs`` fixes the number of
+    Monte Carlo runs (None: until the standard errors are under ``TARGET_SE``);
+    ``exact=False`` samples without trying the exact walk.
 
     Raises ``MapValidationError`` (one line per problem) when a profile or
-    weapon the attack sequence needs is missing or malformed.
+    weapon the attack sequence needs is missing or malformed, or ``runs`` < 1.
     """
     problems = check_profiles(state)
     if problems:
         raise MapValidationError(problems)
-    runs = DEFAULT_RUNS if runs is None else runs
-    if runs < 1:
+    if runs is not None and runs < 1:
         raise MapValidationError([f"--runs {runs}: give at least 1 run"])
     seed = DEFAULT_SEED if seed is None else seed
-    start, steps = _prepare(state)
-    piled = start.state
-    pairs = [list(p) for p in start.geo.engaged_unit_pairs]
-    units = [u.id for u in piled.units
-             if u.charged or any(u.id in p for p in pairs)]
-    base: dict[str, Any] = {"method": None, "runs": None, "seed": seed,
-                            "steps": [s.name for s in steps], "rule": RULE}
+    start, first = _piled_in(state)
+    machine, _ = phase(state, until="consolidate")
+    piled = start.battlefield
+    pairs = [list(p) for p in geometry(piled).engaged_unit_pairs]
+    units = [u.id for u in piled.units if u.charged or any(u.id in p for p in pairs)]
+    steps = [STEP_NAMES[r] for r in ODDS_STEPS if r in machine.rows]
+    base: dict[str, Any] = {"method": None, "runs": None, "seed": seed, "steps": steps,
+                            "rule": RULE}
     if not units:
         return {**base, "method": "none", "units": [], "engagements": [],
                 "text": "Fight odds: no unit is engaged or charged; nobody fights."}
-    fn = _history(start, steps, units)
-    method, dist = _distribution(fn, runs, seed, exact)
-    n = None if method == "exact" else runs
+    before = {u: len(piled.unit(u).models) for u in units}
+    outcome = _outcome(units, before)
+    gambit = "challenge" in machine.rows
+    why = None
+    if gambit:
+        why = GAMBIT_WHY
+    elif not exact:
+        why = "asked for a Monte Carlo estimate (exact = False)"
+    result = None
+    if why is None:
+        try:
+            result = walk.exact(machine, start, outcome=outcome, key=key,
+                                scripted=state.decisions, max_states=MAX_STATES,
+                                max_children=MAX_MADE)
+        except walk.TooManyStates as e:
+            if "to make" in str(e):
+                why = (f"an exact walk would make more than {MAX_MADE} states, chance outcomes "
+                       f"before merging (the bound, fight_phase.odds.MAX_MADE)")
+            else:
+                why = (f"an exact walk would weigh more than {MAX_STATES} states (the bound, "
+                       f"fight_phase.odds.MAX_STATES)")
+    if result is None:
+        cap = GAMBIT_RUNS if gambit else MAX_RUNS
+        fixed = {"min_runs": min(200, cap), "max_runs": cap, "batch": min(200, cap)}
+        if runs is not None:
+            fixed = {"min_runs": runs, "max_runs": runs, "batch": runs}
+        result = walk.monte_carlo(machine, start, outcome=outcome, scripted=state.decisions,
+                                  seed=seed, target_se=TARGET_SE, measure=_measure(len(units)),
+                                  **fixed)
+    dist = result.dist
+    n = None if result.method == "exact" else result.runs
     rows = []
     for i, u in enumerate(units):
         unit = piled.unit(u)
@@ -246,9 +227,35 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
         if n is not None:
             rec["p_wiped_out_se"] = {a: by_unit[a]["p_destroyed_se"], b: by_unit[b]["p_destroyed_se"]}
         engagements.append(rec)
-    out = {**base, "method": method, "runs": n, "units": rows, "engagements": engagements}
+    out = {**base, "method": result.method, "runs": n, "units": rows, "engagements": engagements}
+    if n is not None:
+        out["why"] = why
+    else:
+        out["states"] = result.states
     out["text"] = format_odds(out)
     return out
+
+
+def _num(p: Any) -> float:
+    return float(p)
+
+
+def _moments(dist: dict[tuple, Any], key: Callable[[tuple], float], runs: int | None
+             ) -> tuple[Any, float | None]:
+    """(expectation, its standard error for Monte Carlo else None; None too from fewer than
+    2 runs, where it cannot be estimated)."""
+    mean = sum((p * key(o) for o, p in dist.items()), Fraction(0) if runs is None else 0.0)
+    if runs is None or runs < 2:
+        return mean, None
+    var = sum(p * (key(o) - mean) ** 2 for o, p in dist.items())
+    return mean, math.sqrt(var / runs)
+
+
+def _counts(dist: dict[tuple, Any], key: Callable[[tuple], int]) -> dict[str, float]:
+    out: dict[int, Any] = {}
+    for o, p in dist.items():
+        out[key(o)] = out.get(key(o), 0) + p
+    return {str(k): _num(out[k]) for k in sorted(out)}
 
 
 def _pct(p: float, se: float | None) -> str:
@@ -266,8 +273,15 @@ def _dist_text(d: dict[str, float]) -> str:
 def format_odds(odds_: dict[str, Any]) -> str:
     """The readable table ``tabletop fight MAP --odds`` prints."""
     mc = odds_["method"] == "monte carlo"
-    how = (f"Monte Carlo, {odds_['runs']} runs from seed {odds_['seed']} (+/- one standard error)"
-           if mc else "exact, every dice history enumerated")
+    if mc and odds_["runs"] < 2:
+        how = (f"Monte Carlo, {odds_['runs']} run from seed {odds_['seed']}: no standard error "
+               f"(it cannot be estimated from fewer than 2 runs)")
+    elif mc:
+        how = f"Monte Carlo, {odds_['runs']} runs from seed {odds_['seed']} (+/- one standard error)"
+    else:
+        how = "exact, every chance outcome weighed"
+    if mc and odds_.get("why"):
+        how += f", because {odds_['why']}"
     lines = [f"Fight odds ({RULE}; {how}; steps: {', '.join(odds_['steps'])}; "
              f"from the table after the pile-in step)"]
     w = max([len(r["unit"]) for r in odds_["units"]] + [4])

@@ -102,6 +102,7 @@ class Weapon:
     D: Amount
     place: str
     abilities: WeaponAbilities = WeaponAbilities()
+    written_WS: int | None = None   # the roll written on the weapon, when WS is not it (Disgraced)
 
     @property
     def key(self) -> tuple:
@@ -167,7 +168,9 @@ def melee_weapon(state: Battlefield, model: Model) -> Weapon | None:
         if problems:
             raise ValueError("\n".join(problems))
         if state.rules.disgraced_hit_roll == DISGRACED_HIT_ROLL:
-            vals["WS"] = disgraced_roll_needed(model, vals["WS"])
+            need = disgraced_roll_needed(model, vals["WS"])
+            if need != vals["WS"]:
+                vals["written_WS"], vals["WS"] = vals["WS"], need
         abilities, _ = parse_abilities(w.get("rules"))
         return Weapon(str(w.get("name", f"weapon {k + 1}")), place=place, abilities=abilities,
                       **vals)

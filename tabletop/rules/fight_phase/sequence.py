@@ -1,10 +1,13 @@
-"""The Fight phase as a table of steps (after boardgame.io): fight-phase.txt 12.01-12.09.
+"""The Fight phase as a table of rows (after boardgame.io): fight-phase.txt 12.01-12.09.
 
-``PHASE_STEPS`` lists the phase's own steps in order; ``phase_steps(rules)``
-is the table a map's phase runs: ``PHASE_STEPS``, and with ``[rules]
-challenges = "gambit"`` the Challenge Sub-phase's rows
-(``challenges.gambit_steps.GAMBIT_STEPS``) placed among them.  A map
-without the option runs no challenge row.  ``COMBAT_STEPS`` lists the two
+``PHASE_STEPS`` names the phase's own steps in order; ``phase_rows(rules)``
+is the table of rows (``tabletop.rules.engine.machine.Row``) a map's phase
+runs: those steps' rows, and with ``[rules] challenges = "gambit"`` the
+Challenge Sub-phase's rows (entered at ``challenge``, after the pile-in
+step), its Resolution's (entered at ``challenge_resolution``, before
+consolidation) and the End Phase's removal of Disgraced statuses.  A map
+without the option has no challenge row.  ``phase(battlefield)`` gives the
+``Machine`` and the ``PhaseState`` it starts from.  ``COMBAT_STEPS`` lists the two
 steps of the 12.04 sequence with where each goes next:
 
 - Resolve Fights First Combats: starting with the player whose turn it is,
@@ -33,16 +36,22 @@ the sequence on.  The alternation and the passing are the same in both.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import Any
 
+from tabletop.board.state import Battlefield
+from tabletop.rules.engine.machine import END, Machine, PhaseState, Row, Transition, goto, wait
+from tabletop.rules.engine.pending import Question
 from tabletop.rules.fight_phase import actions
-from tabletop.rules.fight_phase.eligibility import eligible_units, fight_refusal
-from tabletop.rules.fight_phase.steps import PhaseStep, insert_after
-
-if TYPE_CHECKING:
-    from tabletop.rules.fight_phase.context import PhaseContext
+from tabletop.rules.fight_phase.actions import ev, view
+from tabletop.rules.fight_phase.context import FightMemo, FightOptions, PhaseView
+from tabletop.rules.fight_phase.eligibility import (
+    DROPPED_OUT_REASON,
+    R_FIGHT,
+    dropped_out,
+    eligible_units,
+    fight_refusal,
+)
 
 RETURN_STARTS_WITH = "active"
 ACTIVE_FIRST = "active"
@@ -76,15 +85,12 @@ COMBAT_STEPS: dict[str, CombatStep] = {
 }
 FIRST_COMBAT_STEP = "fights_first"
 
-FightUnit = Callable[["PhaseContext", str, str, str], None]
+
+def _entered(step: CombatStep, player: str, why: str):
+    return ev("combat_step", step.rule, step=step.name, title=step.title, player=player, reason=why)
 
 
-def _enter(ctx: PhaseContext, step: CombatStep, player: str, why: str) -> None:
-    ctx.log.emit("combat_step", step.rule, step=step.name, title=step.title, player=player,
-                 reason=why)
-
-
-def first_to_select(ctx: PhaseContext, as_written: str) -> tuple[str, str]:
+def first_to_select(ctx: PhaseView, as_written: str) -> tuple[str, str]:
     """(player, note): who selects first as a combat step begins, and words saying why
     when it is not the text's player ("" when it is).
 
@@ -102,76 +108,150 @@ def first_to_select(ctx: PhaseContext, as_written: str) -> tuple[str, str]:
     raise ValueError(f"unknown fight_order_first {order!r}: use \"active\" or \"non-active\"")
 
 
-def fight_step(ctx: PhaseContext, fight_unit: FightUnit | None = None) -> None:
-    """12.04: run the alternation until every eligible unit has been selected and has fought.
+def fight_step_rows(next_row: str) -> list[Row]:
+    """12.04: the alternation, until every eligible unit has been selected and has fought.
 
-    ``fight_unit(ctx, unit_id, player, step_name)`` resolves one selected
-    unit (``actions.fight_unit`` by default).
+    ``fight`` starts the Fight step; ``select`` asks the player to select
+    (choice ``fight``), passing and moving between ``COMBAT_STEPS`` as they
+    say; the selected unit fights (``actions.fight_rows``) and comes back to
+    ``select_after``, which returns to Resolve Fights First Combats when a
+    Fights First unit is now eligible, else hands over to the other player.
     """
-    fight_unit = fight_unit or actions.fight_unit
-    actions.start_fight_step(ctx)
-    step = COMBAT_STEPS[FIRST_COMBAT_STEP]
-    player, note = first_to_select(ctx, ctx.active)
-    _enter(ctx, step, player, "the Fight step starts with "
-           + (note or "the player whose turn it is"))
-    while True:
-        ff = True if step.fights_first_only else None
-        mine = eligible_units(ctx, player, fights_first=ff)
-        if mine:
-            unit = ctx.decisions.choose(player, "fight", mine, default=mine[0], rule=step.rule,
-                                        context={"step": step.name},
-                                        why_not=lambda v: fight_refusal(ctx, str(v)))
-            fight_unit(ctx, unit, player, step.name)
-            back = step.return_after_fight
-            if back is not None and eligible_units(ctx, fights_first=True):
+    def enter_fight(st: PhaseState) -> Transition:
+        st, items = actions.start_fight_step(st)
+        v = view(st)
+        step = COMBAT_STEPS[FIRST_COMBAT_STEP]
+        player, note = first_to_select(v, v.active)
+        e = _entered(step, player, "the Fight step starts with "
+                     + (note or "the player whose turn it is"))
+        return goto(st, "select", items + (e,),
+                    memo=replace(st.memo, combat=step.name, selector=player))
+
+    def enter_select(st: PhaseState) -> Transition:
+        v = view(st)
+        step = COMBAT_STEPS[st.memo.combat]
+        player = st.memo.selector
+        events = []
+        told = [u for u in dropped_out(v) if u not in st.memo.dropped_out]
+        if told:
+            events += [ev("no_longer_eligible", R_FIGHT, unit=u, player=v.state.unit(u).player,
+                          reason=DROPPED_OUT_REASON) for u in told]
+            st = replace(st, memo=replace(st.memo, dropped_out=st.memo.dropped_out | set(told)))
+        ever = set(st.memo.ever_eligible)
+        while True:
+            ff = True if step.fights_first_only else None
+            mine = eligible_units(v, player, fights_first=ff)
+            ever.update(mine)
+            if mine:
+                q = Question(player, "fight", tuple(mine), mine[0], step.rule,
+                             (("step", step.name),), why_not=lambda val: fight_refusal(v, str(val)))
+                return wait(st, q, tuple(events), memo=replace(
+                    st.memo, combat=step.name, selector=player, ever_eligible=frozenset(ever)))
+            anyone = eligible_units(v, fights_first=ff)
+            ever.update(anyone)
+            if not anyone:
+                if step.when_none_eligible is None:
+                    events.append(ev("combat_step", step.rule, step="end",
+                                     title="The Fight step ends", player=player,
+                                     reason="no unit is eligible to fight"))
+                    return goto(st, next_row, tuple(events), memo=replace(
+                        st.memo, combat=None, selector=None, ever_eligible=frozenset(ever)))
+                step = COMBAT_STEPS[step.when_none_eligible]
+                player, note = first_to_select(v, player)
+                events.append(_entered(step, player, "no Fights First unit is eligible to fight; "
+                                       + (f"the step starts with {note}" if note
+                                          else "this player selects next")))
+                continue
+            events.append(ev("pass", step.rule, player=player, step=step.name,
+                             reason="no eligible unit to select: the other player selects"))
+            player = v.other(player)
+
+    def resume_select(st: PhaseState, unit: Any) -> Transition:
+        job = actions.FightJob(unit, st.memo.selector, st.memo.combat, "select_after")
+        return goto(st, "fight_type", memo=replace(st.memo, fighting=job))
+
+    def enter_after(st: PhaseState) -> Transition:
+        v = view(st)
+        step = COMBAT_STEPS[st.memo.combat]
+        back = step.return_after_fight
+        if back is not None:
+            ff = eligible_units(v, fights_first=True)
+            memo = replace(st.memo, ever_eligible=st.memo.ever_eligible | set(ff))
+            if ff:
                 step = COMBAT_STEPS[back]
                 player, note = first_to_select(
-                    ctx, ctx.active if RETURN_STARTS_WITH == "active" else ctx.other(player))
-                _enter(ctx, step, player, "a Fights First unit is now eligible to fight"
-                       + (f"; the step starts with {note}" if note else ""))
-            else:
-                player = ctx.other(player)
-            continue
-        if not eligible_units(ctx, fights_first=ff):
-            if step.when_none_eligible is None:
-                ctx.log.emit("combat_step", step.rule, step="end", title="The Fight step ends",
-                             player=player, reason="no unit is eligible to fight")
-                return
-            step = COMBAT_STEPS[step.when_none_eligible]
-            player, note = first_to_select(ctx, player)
-            _enter(ctx, step, player, "no Fights First unit is eligible to fight; " + (
-                f"the step starts with {note}" if note else "this player selects next"))
-            continue
-        ctx.log.emit("pass", step.rule, player=player, step=step.name,
-                     reason="no eligible unit to select: the other player selects")
-        player = ctx.other(player)
+                    v, v.active if RETURN_STARTS_WITH == "active" else v.other(st.memo.selector))
+                e = _entered(step, player, "a Fights First unit is now eligible to fight"
+                             + (f"; the step starts with {note}" if note else ""))
+                return goto(st, "select", (e,), memo=replace(memo, combat=step.name,
+                                                             selector=player))
+            st = replace(st, memo=memo)
+        return goto(st, "select", memo=replace(st.memo, selector=v.other(st.memo.selector)))
+
+    return [Row("fight", "Fight", "fight-phase.txt 12.04", enter_fight),
+            Row("select", "Select a unit to fight", "fight-phase.txt 12.04", enter_select,
+                resume_select),
+            Row("select_after", "After a fight", "fight-phase.txt 12.04", enter_after),
+            *actions.fight_rows()]
 
 
-PHASE_STEPS: tuple[PhaseStep, ...] = (
-    PhaseStep("start", "Start of the Fight phase", actions.R_START, actions.start_of_phase),
-    PhaseStep("pile_in", "Pile in", actions.R_PILE_IN_STEP, actions.pile_in_step),
-    PhaseStep("fight", "Fight", "fight-phase.txt 12.04", fight_step),
-    PhaseStep("consolidate", "Consolidate", actions.R_CONSOLIDATE_STEP, actions.consolidate_step),
-    PhaseStep("end", "End of the Fight phase", actions.R_END, actions.end_of_phase),
-)
-"""The Fight phase's own steps (every map)."""
+PHASE_STEPS: tuple[str, ...] = ("start", "pile_in", "fight", "consolidate", "phase_end")
+"""The Fight phase's own steps (every map), each the first row of its part of the table
+(12.09 is ``phase_end``: ``end`` is the engine's name for the phase being over)."""
 
 
-def phase_steps(rules) -> tuple[PhaseStep, ...]:
-    """The table of steps the phase runs for a map whose ``[rules]`` are ``rules`` (a
-    ``RulesConfig``): ``PHASE_STEPS``, and only when ``rules.challenges == "gambit"`` the
-    gambit challenge's rows placed after the steps they follow (``gambit_steps.GAMBIT_STEPS``:
-    start, pile_in, challenge, fight, resolution, consolidate, end, disgraced_end).  The same
-    ``rules`` always gives an equal table, whatever was imported before.
+GAMBIT_PHASE_STEPS: tuple[str, ...] = ("start", "pile_in", "challenge", "fight", "challenge_resolution",
+                                       "consolidate", "phase_end", "disgraced_end")
+"""The steps with ``[rules] challenges = "gambit"`` (``gambit_steps.SUBPHASE_PLACE``): the
+Challenge Sub-phase after pile-in, its Resolution after the Fight step, the End Phase's
+removal of Disgraced statuses after 12.09."""
+
+
+def phase_steps(rules: Any) -> tuple[str, ...]:
+    """The names of the steps the phase runs, in order, for a map whose ``[rules]`` are
+    ``rules``: ``PHASE_STEPS``, or ``GAMBIT_PHASE_STEPS`` when ``rules.challenges == "gambit"``."""
+    return GAMBIT_PHASE_STEPS if rules.challenges == "gambit" else PHASE_STEPS
+
+
+def phase_rows(rules: Any) -> list[Row]:
+    """The table of rows the phase runs for a map whose ``[rules]`` are ``rules`` (a
+    ``RulesConfig``): each step of ``phase_steps(rules)`` going on to the next: ``PHASE_STEPS``'
+    rows, and only when ``rules.challenges == "gambit"`` the gambit challenge's
+    (``gambit_steps``: the Challenge Sub-phase's rows from ``gambit_rows``, entered at
+    ``challenge`` after the pile-in step, the Resolution at ``challenge_resolution`` after the
+    Fight step, ``disgraced_end`` after 12.09).  The same ``rules`` always gives an equal
+    table, whatever was imported before.
     """
-    if rules.challenges != "gambit":
-        return PHASE_STEPS
-    # imported here: the challenge rows are built on this package's PhaseStep
-    from tabletop.rules.challenges.gambit_steps import GAMBIT_STEPS
-    return insert_after(PHASE_STEPS, GAMBIT_STEPS)
+    steps = phase_steps(rules)
+    after = dict(zip(steps, steps[1:] + (END,)))
+    rows = [actions.start_row(after["start"]),
+            *actions.pile_in_rows(after["pile_in"]),
+            *fight_step_rows(after["fight"]),
+            *actions.consolidate_rows(after["consolidate"]),
+            actions.end_row(after["phase_end"]),
+            actions.move_row()]
+    if "challenge" in after:
+        # imported here: the challenge rows are built on this package's rows
+        from tabletop.rules.challenges import gambit_steps
+        rows += [*gambit_steps.challenge_rows(after["challenge"]),
+                 *gambit_steps.resolution_rows(after["challenge_resolution"]),
+                 gambit_steps.disgraced_end_row(after["disgraced_end"])]
+    return rows
 
 
-def run_phase(ctx: PhaseContext, steps: tuple[PhaseStep, ...] | None = None) -> None:
-    """Run every step of ``steps`` (None: ``phase_steps(ctx.state.rules)``) in order."""
-    for step in phase_steps(ctx.state.rules) if steps is None else steps:
-        step.run(ctx)
+def phase(battlefield: Battlefield, options: FightOptions | None = None,
+          until: str | None = None) -> tuple[Machine, PhaseState]:
+    """The Fight phase of ``battlefield`` as a ``Machine`` and its first ``PhaseState``.
+
+    ``options`` (None: the map's ``[rules]``, ``FightOptions.from_rules``)
+    choose the 12.04 readings that differ by preset.  ``until`` names a row
+    the phase ends at instead of running it (the odds stop at
+    ``consolidate``).
+    """
+    rows = phase_rows(battlefield.rules)
+    if until is not None:
+        rows = [r for r in rows if r.name != until] + [
+            Row(until, "Stop", "", lambda st: goto(st, END))]
+    memo = FightMemo(options if options is not None else FightOptions.from_rules(battlefield.rules))
+    machine = Machine(rows, "start")
+    return machine, machine.begin(battlefield, memo)
