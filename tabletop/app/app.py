@@ -156,9 +156,10 @@ class App:
     events : list of Event or EventLog, optional
         The events the steps index into (for the rolls panel).
     play : tabletop.app.interactive.PlaySession, optional
-        Play mode (``view --fight --play``): the session resolves the phase in
-        a background thread, its steps join the step-through as they come and
-        the person answers its questions (``tabletop.app.play``).
+        Play mode (``view --fight --play``): the session drives the phase on
+        the rules engine a little each frame (no thread), its steps join the
+        step-through as they come and the person answers its questions
+        (``tabletop.app.play``).
     """
 
     def __init__(self, state: Battlefield, path: str | None = None,
@@ -351,7 +352,7 @@ class App:
         return self.running
 
     def close(self) -> None:
-        """The window is closing: stop a play session's resolver thread."""
+        """The window is closing: stop a play session."""
         if self.play is not None:
             self.play.close()
 

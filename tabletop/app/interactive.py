@@ -1,58 +1,60 @@
 """The person at the window answers the rules' questions (DESIGN.md "Decisions", third source).
 
-``PlaySession(state, seed)`` resolves the map's combat phase with its
-ruleset (``find_ruleset(state.ruleset).fight(state, dice, decisions, log)``)
-in a background thread.  Everything the thread produces reaches the window
-through one queue (``session.poll()``), in the order it happened:
+``PlaySession(state, seed)`` drives the map's combat phase on the rules
+engine (``find_ruleset(state.ruleset).phase(state)``: a ``Machine`` and its
+first ``PhaseState``) from the window's own loop, with no thread and no
+queue.  Each ``poll()`` (once a frame) does one piece of work - runs one row,
+draws one chance with the seeded dice, or gives the engine the answer the
+person clicked - and returns what it produced, in order:
 
-- ``("event", Event)`` for each event (an ``EventLog`` listener),
-- ``("step", Step)`` for each closed step (``StreamingLog.step``),
+- ``("event", Event)`` for each event,
+- ``("step", Step)`` for each closed step,
 - ``("question", Question)`` when a choice needs the person,
-- ``("done", Resolution)``, ``("stopped", None)`` or ``("error", [lines])`` at the end.
+- ``("done", Resolution)`` or ``("error", [lines])`` at the end.
 
-The thread never touches pygame: it emits, then blocks on the question's
-``threading.Event`` until the window calls ``Question.reply``.  Scripted
-``[[decisions]]`` still answer first (``Decisions.choose``); only unscripted
-questions reach ``InteractiveDecisions.ask``.  ``session.stop()`` (the
-window closing) makes the thread unwind at its next event, roll or question
-by raising ``ResolutionStopped``, a ``BaseException`` so no rules code
-catches it by accident.
+Questions are answered first by the map's ``[[decisions]]``
+(``Decisions.take_scripted``, with its overrides), then - when the person
+chose "the default for the rest", or the question has one distinct option
+(``ASK_SINGLE_OPTION``) - by the default policy, else by the person.  Every
+answer is recorded (``Decisions.history``), so ``replay_state`` saves the run
+as a map that ``tabletop fight`` replays exactly.
 
 Named defaults:
 
 - ``ASK_SINGLE_OPTION = False``: a question with one distinct option (e.g.
   "which unit fights next?" when only one is eligible) is answered with it
   without asking; the rules leave no choice there.
-- ``POLL_SECONDS``: how often a waiting thread looks at the stop flag.
-- ``STOP_JOIN_SECONDS``: how long ``stop`` waits for the thread to end.
+- ``ROWS_PER_POLL = 1``: one piece of work is one row, one chance or one answer;
+  ``FRAME_WORK_SECONDS = 0.012``: a poll keeps doing pieces for about this long
+  (at least one), so the window keeps drawing while the engine works.  This
+  only spreads the work over frames: what the phase does never depends on it.
 """
 
 from __future__ import annotations
 
 import os
-import queue
 import random
-import threading
+import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tabletop.board.state import Battlefield, Decision
+from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
-from tabletop.rules.decisions import BY_WINDOW, Decisions
+from tabletop.rules.decisions import BY_DEFAULT, BY_WINDOW, Decisions
 from tabletop.rules.dice import Dice
+from tabletop.rules.engine.driver import emit
+from tabletop.rules.engine.machine import PhaseState
+from tabletop.rules.engine.pending import Chance
+from tabletop.rules.engine.pending import Question as EngineQuestion
 from tabletop.rules.events import Event, EventLog, Step
 from tabletop.rules.registry import Resolution, find_ruleset
 
 ASK_SINGLE_OPTION = False
-POLL_SECONDS = 0.05
-STOP_JOIN_SECONDS = 2.0
+ROWS_PER_POLL = 1
+FRAME_WORK_SECONDS = 0.012
 SEED_RANGE = (1, 1_000_000)     # a seed drawn when none is given (shown in the window)
-
-
-class ResolutionStopped(BaseException):
-    """Raised inside the resolver thread when the window has stopped the session."""
 
 
 def distinct_options(options: Sequence[Any]) -> list[Any]:
@@ -76,8 +78,8 @@ class Question:
     ``options`` are the distinct options (one button each), ``default`` what
     the default policy would answer (one of them), ``rule`` the clause the
     rules cite, ``context`` what the rules passed (``unit``, ``step``,
-    ``round`` ...).  The window answers with ``reply``; the resolver thread
-    waits in ``wait``.
+    ``round`` ...).  The window answers with ``reply``; the session takes the
+    answer at its next ``poll``.
     """
 
     number: int
@@ -89,19 +91,14 @@ class Question:
     context: dict[str, Any] = field(default_factory=dict)
     answer: Any = None
     for_rest: bool = False
-    _answered: threading.Event = field(default_factory=threading.Event, repr=False)
-
-    @property
-    def answered(self) -> bool:
-        return self._answered.is_set()
+    answered: bool = False
 
     @property
     def default_index(self) -> int:
         return next((k for k, o in enumerate(self.options) if o == self.default), 0)
 
     def reply(self, value: Any, for_rest: bool = False) -> None:
-        """Answer (from the window's thread).  ``for_rest``: the default policy answers
-        every later question of this resolution.
+        """Answer.  ``for_rest``: the default policy answers every later question.
 
         Raises
         ------
@@ -112,8 +109,7 @@ class Question:
             raise ValueError(f"question {self.number} ({self.choice}) is answered already")
         if not any(value == o for o in self.options):
             raise ValueError(f"{value!r} is not one of {self.options!r}")
-        self.answer, self.for_rest = value, for_rest
-        self._answered.set()
+        self.answer, self.for_rest, self.answered = value, for_rest, True
 
     def reply_option(self, index: int) -> None:
         """Answer with ``options[index]`` (a button or a number key)."""
@@ -123,121 +119,35 @@ class Question:
         """Answer with the default (``for_rest``: and the defaults from now on)."""
         self.reply(self.options[self.default_index], for_rest=for_rest)
 
-    def wait(self, timeout: float) -> bool:
-        return self._answered.wait(timeout)
 
+class _OutLog(EventLog):
+    """An ``EventLog`` that also queues each event and closed step for the window."""
 
-class InteractiveDecisions(Decisions):
-    """``Decisions`` whose unscripted questions go to the window.
-
-    Parameters
-    ----------
-    scripted : sequence of Decision
-        The map's ``[[decisions]]``: they answer first, as in ``Decisions``.
-    log : EventLog or None
-        Gets a ``decision`` event {player, choice, value, by: "window"} per answer
-        the person gave.
-    outbox : queue.Queue
-        Where ``("question", Question)`` goes.
-    stop : threading.Event
-        Set by the window to end the resolution; a waiting ``ask`` then
-        raises ``ResolutionStopped``.
-
-    ``use_defaults`` (set by "use the default for the rest") makes ``ask``
-    the default policy again.  ``answers`` lists every (player, choice, value)
-    the person gave, in order (what a map's ``[[decisions]]`` would need to
-    replay the run).
-    """
-
-    def __init__(self, scripted: Sequence[Decision] = (), log: EventLog | None = None, *,
-                 outbox: queue.Queue | None = None, stop: threading.Event | None = None):
-        super().__init__(scripted, log)
-        self.outbox: queue.Queue = outbox if outbox is not None else queue.Queue()
-        self.stop = stop if stop is not None else threading.Event()
-        self.use_defaults = False
-        self.answers: list[tuple[str, str, Any]] = []
-        self._rule = ""
-        self._asked = 0
-
-    def choose(self, player: str, choice: str, options: Sequence[Any], default: Any = None,
-               rule: str = "", context: dict[str, Any] | None = None, why_not=None,
-               search=None) -> Any:
-        """``Decisions.choose``, keeping ``rule`` for the question's wording."""
-        self._rule = rule
-        return super().choose(player, choice, options, default, rule, context, why_not, search)
-
-    def ask(self, player: str, choice: str, options: Sequence[Any], default: Any,
-            context: dict[str, Any]) -> Any:
-        """The person's answer (blocks this thread until the window replies).
-
-        The default policy answers instead when ``use_defaults`` is on, or when
-        there is a single distinct option (``ASK_SINGLE_OPTION``).
-
-        Raises
-        ------
-        ResolutionStopped
-            The window stopped the session while waiting.
-        """
-        if self.stop.is_set():
-            raise ResolutionStopped
-        fallback = super().ask(player, choice, options, default, context)
-        shown = distinct_options(options)
-        if self.use_defaults or (len(shown) <= 1 and not ASK_SINGLE_OPTION):
-            return fallback
-        if not any(fallback == o for o in shown):
-            shown.insert(0, fallback)
-        self._asked += 1
-        q = Question(self._asked, player, choice, shown, fallback, self._rule, dict(context))
-        self.outbox.put(("question", q))
-        while not q.wait(POLL_SECONDS):
-            if self.stop.is_set():
-                raise ResolutionStopped
-        if q.for_rest:
-            self.use_defaults = True
-        self.answers.append((player, choice, q.answer))
-        self._by = BY_WINDOW
-        if self.log is not None:
-            self.log.emit("decision", q.rule, player=player, choice=choice, value=q.answer,
-                          by="window", default=q.default)
-        return q.answer
-
-
-class StreamingLog(EventLog):
-    """An ``EventLog`` that sends each event and step to ``outbox`` as it is made and
-    raises ``ResolutionStopped`` once ``stop`` is set."""
-
-    def __init__(self, outbox: queue.Queue, stop: threading.Event):
+    def __init__(self) -> None:
         super().__init__()
-        self.outbox = outbox
-        self.stop = stop
-        self.listeners.append(self._send)
-
-    def _send(self, ev: Event) -> None:
-        self.outbox.put(("event", ev))
-        if self.stop.is_set():
-            raise ResolutionStopped
+        self.out: list[tuple[str, Any]] = []
+        self.listeners.append(lambda ev: self.out.append(("event", ev)))
 
     def step(self, title: str, rule: str, state: Battlefield, **draw: Any) -> Step:
         st = super().step(title, rule, state, **draw)
-        self.outbox.put(("step", st))
-        if self.stop.is_set():
-            raise ResolutionStopped
+        self.out.append(("step", st))
         return st
 
 
 class PlaySession:
-    """A combat phase resolved in a background thread, the person answering its questions.
+    """A combat phase driven from the window's loop, the person answering its questions.
 
     Parameters
     ----------
     state : Battlefield
-        The map; its ``ruleset`` must have a ``fight`` hook.
+        The map; its ruleset must run on the rules engine (``Ruleset.phase``).
     seed : int or None
         Dice seed; None takes the map's ``[map] seed``, else draws one from
         ``SEED_RANGE`` (kept in ``seed`` so the window can show it).
 
-    Call ``start()`` once, ``poll()`` from the window's loop, ``stop()`` on close.
-    ``resolution`` is the ``Resolution`` once done; ``error`` the lines of a failure.
+    Call ``start()`` once and ``poll()`` every frame.  ``resolution`` is the
+    ``Resolution`` once done; ``error`` the lines of a failure; ``question``
+    the question waiting for the person.
     """
 
     def __init__(self, state: Battlefield, seed: int | None = None):
@@ -245,44 +155,129 @@ class PlaySession:
         if seed is None:
             seed = state.seed if state.seed is not None else random.randrange(*SEED_RANGE)
         self.seed = seed
-        self.outbox: queue.Queue = queue.Queue()
-        self.stop_event = threading.Event()
-        self.log = StreamingLog(self.outbox, self.stop_event)
-        self.decisions = InteractiveDecisions(state.decisions, self.log, outbox=self.outbox,
-                                              stop=self.stop_event)
+        self.log = _OutLog()
+        self.dice = Dice(seed, self.log)
+        self.decisions = Decisions(state.decisions, self.log)
         self.resolution: Resolution | None = None
         self.error: list[str] | None = None
-        self.thread = threading.Thread(target=self._run, name="tabletop-resolver", daemon=True)
+        self.question: Question | None = None
+        self.use_defaults = False
+        self.started = False
+        self.stopped = False
+        self._asked = 0
+        self._machine: Any = None
+        self._phase: PhaseState | None = None
+        self._pending_q: EngineQuestion | None = None
 
     def start(self) -> None:
-        """Start the resolver thread (a second call does nothing)."""
-        if not self.thread.is_alive() and self.thread.ident is None:
-            self.thread.start()
-
-    @property
-    def running(self) -> bool:
-        return self.thread.is_alive()
-
-    def _run(self) -> None:
+        """Set the phase up (a second call does nothing); errors show at the next poll."""
+        if self.started:
+            return
+        self.started = True
         try:
             try:
                 ruleset = find_ruleset(self.state.ruleset)
             except ValueError as exc:       # unknown or unavailable ruleset
                 raise TabletopError(f"{self.state.path}: {exc}") from None
-            if ruleset.fight is None:
+            if ruleset.phase is None:
                 raise TabletopError(f"ruleset {self.state.ruleset!r} cannot resolve a fight")
-            res = ruleset.fight(self.state, Dice(self.seed, self.log), self.decisions, self.log)
-            self.resolution = res
-            self.outbox.put(("done", res))
-        except ResolutionStopped:
-            self.outbox.put(("stopped", None))
+            self._machine, self._phase = ruleset.phase(self.state)
         except TabletopError as exc:
-            self.error = list(exc.problems)
-            self.outbox.put(("error", self.error))
-        except Exception as exc:            # a bug in the rules: say so, keep the window open
-            self.error = [f"the resolution failed: {type(exc).__name__}: {exc}"]
-            traceback.print_exc()
-            self.outbox.put(("error", self.error))
+            self._fail(list(exc.problems))
+
+    @property
+    def running(self) -> bool:
+        return self.started and not self.finished
+
+    @property
+    def finished(self) -> bool:
+        return self.resolution is not None or self.error is not None or self.stopped
+
+    def _fail(self, lines: list[str]) -> None:
+        self.error = lines
+        self.log.out.append(("error", lines))
+
+    def _answer(self, value: Any) -> None:
+        assert self._phase is not None
+        self._phase, events = self._machine.answer(self._phase, value, advance=False)
+        emit(self.log, events)
+
+    def _work(self) -> None:
+        """One piece of work: give an answer, run a row, or draw a chance."""
+        st = self._phase
+        assert st is not None
+        if self.question is not None:
+            q = self.question
+            if not q.answered:
+                return
+            self.question = None
+            if q.for_rest:
+                self.use_defaults = True
+            self.decisions.record(q.player, q.choice, q.answer, BY_WINDOW)
+            self.log.emit("decision", q.rule, player=q.player, choice=q.choice, value=q.answer,
+                          by="window", default=q.default)
+            self._answer(q.answer)
+            return
+        if st.done:
+            self.resolution = Resolution(st.battlefield, self.log)
+            self.log.out.append(("done", self.resolution))
+            return
+        p = st.pending
+        if p is None:
+            self._phase, events = self._machine.advance(st, max_rows=ROWS_PER_POLL)
+            emit(self.log, events)
+        elif isinstance(p, Chance):
+            self._answer(p.draw(self.dice) if p.draw is not None else p.sample(self.dice._rng))
+        else:
+            self._ask(p)
+
+    def _ask(self, p: EngineQuestion) -> None:
+        found, value, options, default = self.decisions.take_scripted(
+            p.player, p.choice, list(p.options), None if p.default_fn else p.default, p.rule,
+            dict(p.context), p.why_not)
+        if found:
+            self._answer(value)
+            return
+        fallback = p.chosen_default()
+        shown = distinct_options(options)
+        if self.use_defaults or (len(shown) <= 1 and not ASK_SINGLE_OPTION):
+            self.decisions.record(p.player, p.choice, fallback, BY_DEFAULT)
+            self._answer(fallback)
+            return
+        if not any(fallback == o for o in shown):
+            shown.insert(0, fallback)
+        self._asked += 1
+        self.question = Question(self._asked, p.player, p.choice, shown, fallback, p.rule,
+                                 dict(p.context))
+        self.log.out.append(("question", self.question))
+
+    def poll(self) -> list[tuple[str, Any]]:
+        """Do pieces of work for about ``FRAME_WORK_SECONDS`` (at least one; none while a
+        question waits for the person) and return every message made since the last
+        poll, oldest first."""
+        t0 = time.perf_counter()
+        while self.started and not self.finished:
+            try:
+                self._work()
+            except TabletopError as exc:
+                self._fail(list(exc.problems))
+            except Exception as exc:        # a bug in the rules: say so, keep the window open
+                traceback.print_exc()
+                self._fail([f"the resolution failed: {type(exc).__name__}: {exc}"])
+            if (self.question is not None and not self.question.answered) \
+                    or time.perf_counter() - t0 >= FRAME_WORK_SECONDS:
+                break
+        out, self.log.out = self.log.out, []
+        return out
+
+    def run_to_question(self, limit: int = 1_000_000) -> list[tuple[str, Any]]:
+        """Poll until a question waits for the person or the phase ends (tests, scripts)."""
+        out: list[tuple[str, Any]] = []
+        for _ in range(limit):
+            out += self.poll()
+            if self.finished or (self.question is not None and not self.question.answered):
+                break
+        return out
 
     def replay_state(self) -> Battlefield:
         """The run as a map: the map as it was read (the state before the phase, not
@@ -304,18 +299,11 @@ class PlaySession:
                          "decisions, then the default policy.")
         return "\n".join(lines)
 
-    def poll(self) -> list[tuple[str, Any]]:
-        """Every message waiting, oldest first (never blocks)."""
-        out = []
-        while True:
-            try:
-                out.append(self.outbox.get_nowait())
-            except queue.Empty:
-                return out
+    def stop(self, timeout: float = 0.0) -> bool:
+        """Stop driving the phase (the window closing); always True (nothing to wait for)."""
+        self.stopped = True
+        return True
 
-    def stop(self, timeout: float = STOP_JOIN_SECONDS) -> bool:
-        """Ask the thread to end and wait up to ``timeout`` seconds; True when it has."""
-        self.stop_event.set()
-        if self.thread.ident is not None and self.thread is not threading.current_thread():
-            self.thread.join(timeout)
-        return not self.thread.is_alive()
+
+__all__ = ["ASK_SINGLE_OPTION", "ROWS_PER_POLL", "SEED_RANGE", "Event", "PlaySession", "Question",
+           "distinct_options"]

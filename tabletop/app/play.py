@@ -1,14 +1,15 @@
 """``view --fight --play``: the window side of a ``PlaySession``.
 
-``PlayController(app, session)`` starts the resolver thread and, from the
-window's loop (``App.update``), takes what it produced: events and steps are
+``PlayController(app, session)`` starts the session and, from the window's
+loop (``App.update``), lets it work a little each frame (no thread) and takes
+what it produced: events and steps are
 appended to the app's step-through as they come (the view follows the newest
 step while the person is at the last one; ``p`` steps back, ``n`` forward),
 and a question opens the question panel (``ask_panel.AskPanel``) and rings
 the options that are units or models on the board, numbered like their
 buttons.  The person answers with a button, a number key, a click on a
 ringed model, Enter (the default) or ``d`` (the default for the rest).
-Closing the window stops the thread (``close``).  ``s`` (``save``) writes the
+Closing the window stops the session (``close``).  ``s`` (``save``) writes the
 run so far - the map as read, the seed and every answer - to a new map file
 that ``tabletop fight`` replays.
 """
@@ -41,7 +42,7 @@ class PlayController:
     """Runs ``session`` for ``app`` (an ``App`` in play mode).
 
     ``question`` is the open ``Question`` (None while the rules work), ``ask``
-    its panel, ``finished`` whether the thread has ended (done, stopped or
+    its panel, ``finished`` whether the session has ended (done, stopped or
     failed).
     """
 
@@ -56,9 +57,9 @@ class PlayController:
         app.message(f"playing the combat phase ({session.state.ruleset}), seed {session.seed}: "
                     f"answer each question in the panel over the board")
 
-    # ------------------------------------------------------------ the thread's messages
+    # ------------------------------------------------------------ the session's messages
     def poll(self) -> None:
-        """Take every message the resolver thread has sent (call once per frame)."""
+        """Let the session work a little and take what it made (call once per frame)."""
         app = self.app
         changed = False
         for kind, item in self.session.poll():
@@ -238,6 +239,6 @@ class PlayController:
             self.ask.layout(self.app.board_rect)
 
     def close(self) -> bool:
-        """Stop the resolver thread; True when it has ended."""
+        """Stop the session; True when it has ended."""
         self._close_panel()
         return self.session.stop()

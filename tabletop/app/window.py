@@ -46,7 +46,7 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
         Initial window size in pixels (resizable).
     play : tabletop.app.interactive.PlaySession, optional
         Resolve the phase while the window is open, the person answering the
-        questions; its thread is stopped when the window closes.
+        questions; it is stopped when the window closes.
 
     Returns
     -------

@@ -119,6 +119,30 @@ class Decisions:
         answers with.
         """
         context = dict(context or {})
+        found, answer, options, default = self.take_scripted(
+            player, choice, options, default, rule, context, why_not, search)
+        if found:
+            return answer
+        self._by = BY_DEFAULT
+        answer = self.ask(player, choice, list(options), default, context)
+        self.record(player, choice, answer, self._by)
+        return answer
+
+    def take_scripted(self, player: str, choice: str, options: Sequence[Any], default: Any = None,
+                      rule: str = "", context: dict[str, Any] | None = None,
+                      why_not: Callable[[Any], str] | None = None,
+                      search: Callable[[], tuple[Sequence[Any], Any]] | None = None
+                      ) -> tuple[bool, Any, list[Any], Any]:
+        """The map's answer, when it has one: ``(found, value, options, default)``.
+
+        ``found`` is True when a scripted ``[[decisions]]`` entry answered
+        (``value``, recorded in ``history``), or when one was overridden (the
+        default policy's answer, recorded as the map's overridden value).  Else
+        nothing is recorded, and ``options``/``default`` are those the person or
+        the default policy choose among (``search()``'s, when given).  The
+        window calls this first and asks the person only when ``found`` is False.
+        """
+        context = dict(context or {})
         scripted = self._scripted(player, choice)
         if scripted is not None:
             value = scripted.value
@@ -127,7 +151,7 @@ class Decisions:
                 if scripted.by is not None and search is not None:
                     search()    # the recorded run searched here: so does its replay (same report)
                 self.history.append(Answer(player, choice, match, BY_MAP, recorded_by=scripted.by))
-                return match
+                return True, match, list(options), default
             if self.log is not None:
                 reason = why_not(value) if why_not else f"not one of {list(options)!r}"
                 self.log.emit("decision_overridden", rule, player=player, choice=choice,
@@ -139,13 +163,14 @@ class Decisions:
             answer = Decisions.ask(self, player, choice, list(options), default, context)
             self.history.append(Answer(player, choice, value, BY_MAP, overridden=True,
                                        recorded_by=scripted.by))
-            return answer
+            return True, answer, list(options), default
         if search is not None:
             options, default = search()
-        self._by = BY_DEFAULT
-        answer = self.ask(player, choice, list(options), default, context)
-        self.history.append(Answer(player, choice, answer, self._by))
-        return answer
+        return False, None, list(options), default
+
+    def record(self, player: str, choice: str, value: Any, by: str) -> None:
+        """Record an answer given by the default policy or the person (``by``)."""
+        self.history.append(Answer(player, choice, value, by))
 
     def replay(self) -> list[Decision]:
         """The ``[[decisions]]`` that replay this run with the same map and seed.
