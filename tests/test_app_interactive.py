@@ -1,9 +1,10 @@
 """``view --fight --play``: the person at the window answers the rules' questions.
 
-The resolver runs in a background thread (``PlaySession``); the tests drive
-an ``App`` in play mode with posted pygame events and ``app.update`` (which
-takes the thread's events, steps and questions), never sleeping longer than
-``PUMP_SLEEP`` per frame and failing after ``PUMP_TIMEOUT`` seconds.
+The session drives the phase on the rules engine from the window's loop, no
+thread (``PlaySession``); the tests drive an ``App`` in play mode with posted
+pygame events and ``app.update`` (which lets the session work and takes its
+events, steps and questions), never sleeping longer than ``PUMP_SLEEP`` per
+frame and failing after ``PUMP_TIMEOUT`` seconds.
 
 Maps:
 - tests/scenarios/fight-overrun-and-new-foes.toml: red's R1 and R2 both
@@ -27,7 +28,7 @@ import pygame
 import pytest
 
 from tabletop.app.app import App
-from tabletop.app.interactive import InteractiveDecisions, PlaySession, Question, distinct_options
+from tabletop.app.interactive import PlaySession, Question, distinct_options
 from tabletop.app.play import DEFAULT_COLOUR, OPTION_COLOUR, RING_PAD_PX, RING_WIDTH_PX
 from tabletop.board import mapfile
 from tabletop.board.state import Decision
@@ -66,7 +67,7 @@ def play_app():
     yield make
     for app in made:
         app.close()
-        assert not app.session.thread.is_alive()
+        assert app.session.finished
 
 
 def pump(app: App, until) -> None:
@@ -181,14 +182,13 @@ def test_gambit_challenge_asks_accept_and_gambits(play_app):
         ("red", "gambit", "Flurry of Blows"), ("blue", "gambit", blue)]
 
 
-def test_closing_the_window_mid_question_ends_the_thread(play_app):
+def test_closing_the_window_mid_question_stops_the_session(play_app):
     app = play_app(GAMBIT, seed=6)
     q = next_question(app, "gambit")
-    thread = app.session.thread
-    assert thread.is_alive() and not q.answered
+    assert app.session.running and not q.answered
+    assert not [t for t in threading.enumerate() if t.name == "tabletop-resolver"]   # no thread
     assert app.handle(E(pygame.QUIT)) is False
-    thread.join(timeout=5)
-    assert not thread.is_alive()
+    assert not app.session.running
     assert app.session.poll()[-1] == ("stopped", None)
     assert app.session.resolution is None
 
@@ -200,7 +200,8 @@ def test_a_click_on_a_ringed_model_answers(play_app):
     pos = tuple(round(c) for c in app.view.to_screen(m.x, m.y))
     app.handle(E(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
     app.handle(E(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    pump(app, lambda: app.session.decisions.answers[-1:] == [("red", "fight", "R2")])
+    pump(app, lambda: [(a.player, a.choice, a.value, a.by) for a in app.session.decisions.history][-1:]
+         == [("red", "fight", "R2", "window")])
     next_question(app)
     key(app, pygame.K_d)
     finish(app)
@@ -209,11 +210,12 @@ def test_a_click_on_a_ringed_model_answers(play_app):
 
 
 def test_scripted_decisions_answer_before_the_window():
-    d = InteractiveDecisions([Decision("red", "fight", "R2")])
-    assert d.choose("red", "fight", ["R1", "R2"], default="R1", rule="fight-phase.txt 12.04") == "R2"
-    # a single option is not worth a question (ASK_SINGLE_OPTION = False): answered at once
-    assert d.choose("blue", "fight", ["B"], default="B") == "B"
-    assert d.outbox.empty()
+    from tabletop.rules.decisions import Decisions
+    d = Decisions([Decision("red", "fight", "R2")])
+    found, value, _, _ = d.take_scripted("red", "fight", ["R1", "R2"], "R1", "fight-phase.txt 12.04")
+    assert (found, value) == (True, "R2")
+    # nothing scripted for blue: the window (or the default policy) answers
+    assert d.take_scripted("blue", "fight", ["B"], "B")[0] is False
 
 
 def test_a_question_takes_only_its_options():
@@ -262,20 +264,22 @@ def test_a_failing_resolution_reaches_the_window_as_lines(play_app, monkeypatch,
     from tabletop.errors import TabletopError
     from tabletop.rules.registry import Ruleset
 
-    def bad_map(state, dice, decisions, log):
+    from tabletop.rules.engine.machine import Machine, Row
+
+    def bad_map(state):
         raise TabletopError(["map.toml: units[0]: no weapons to fight with"])
 
-    def bug(state, dice, decisions, log):
-        log.emit("start", "fight-phase.txt 12.01")
-        raise ZeroDivisionError("division by zero")
+    def bug(state):
+        def boom(st):
+            raise ZeroDivisionError("division by zero")
+        m = Machine([Row("start", "Start", "fight-phase.txt 12.01", boom)], "start")
+        return m, m.begin(state, None)
 
-    for fight, line in ((bad_map, "map.toml: units[0]: no weapons to fight with"),
+    for phase, line in ((bad_map, "map.toml: units[0]: no weapons to fight with"),
                         (bug, "the resolution failed: ZeroDivisionError: division by zero")):
-        monkeypatch.setattr(interactive, "find_ruleset", lambda name, f=fight: Ruleset(name, fight=f))
+        monkeypatch.setattr(interactive, "find_ruleset", lambda name, f=phase: Ruleset(name, phase=f))
         app = play_app(OVERRUN)
         ctl = app.play
         pump(app, lambda c=ctl: c.finished)
         assert app.play.outcome == "failed" and app.messages[-1] == line
-        app.session.thread.join(timeout=5)
-        assert not app.session.thread.is_alive()
     assert "ZeroDivisionError" in capsys.readouterr().err     # a bug keeps its traceback

@@ -289,7 +289,6 @@ def test_view_play_asks_the_non_active_player_first_in_10th():
                     elif kind == "question":
                         item.reply(item.default)
                     assert kind not in ("error", "done"), item
-                time.sleep(0.002)
             assert (first.player, first.options) == want
         finally:
             assert session.stop()

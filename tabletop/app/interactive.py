@@ -300,7 +300,11 @@ class PlaySession:
         return "\n".join(lines)
 
     def stop(self, timeout: float = 0.0) -> bool:
-        """Stop driving the phase (the window closing); always True (nothing to wait for)."""
+        """Stop driving the phase (the window closing); the next ``poll`` returns
+        ``("stopped", None)`` when it had not ended.  Always True (nothing to wait for:
+        no thread)."""
+        if not self.finished:
+            self.log.out.append(("stopped", None))
         self.stopped = True
         return True
 
