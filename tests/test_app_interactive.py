@@ -146,7 +146,7 @@ def test_choosing_a_non_default_unit_makes_it_fight_first(play_app):
     assert ("red", "R1", True) in chosen[1:]
     decided = [(e["choice"], e["value"], e["by"]) for e in app.events if e.type == "decision"]
     assert ("fight", "R2", "window") in decided
-    assert app.session.decisions.use_defaults
+    assert app.session.use_defaults
     assert app.step_index == len(app.steps) - 1      # it followed the phase to its end
     assert app.steps[-1].title == "End of the Fight phase"
 
@@ -200,8 +200,7 @@ def test_a_click_on_a_ringed_model_answers(play_app):
     pos = tuple(round(c) for c in app.view.to_screen(m.x, m.y))
     app.handle(E(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
     app.handle(E(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-    pump(app, lambda: [(a.player, a.choice, a.value, a.by) for a in app.session.decisions.history][-1:]
-         == [("red", "fight", "R2", "window")])
+    pump(app, lambda: ("red", "fight", "R2") in app.session.decisions.answers)
     next_question(app)
     key(app, pygame.K_d)
     finish(app)

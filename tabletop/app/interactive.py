@@ -13,7 +13,7 @@ person clicked - and returns what it produced, in order:
 - ``("done", Resolution)`` or ``("error", [lines])`` at the end.
 
 Questions are answered first by the map's ``[[decisions]]``
-(``Decisions.take_scripted``, with its overrides), then - when the person
+(through the ruleset's policy, as ``tabletop fight``), then - when the person
 chose "the default for the rest", or the question has one distinct option
 (``ASK_SINGLE_OPTION``) - by the default policy, else by the person.  Every
 answer is recorded (``Decisions.history``), so ``replay_state`` saves the run
@@ -42,7 +42,7 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
-from tabletop.rules.decisions import BY_DEFAULT, BY_WINDOW, Decisions
+from tabletop.rules.decisions import BY_WINDOW, Decisions
 from tabletop.rules.dice import Dice
 from tabletop.rules.engine.driver import emit
 from tabletop.rules.engine.machine import PhaseState
@@ -134,6 +134,45 @@ class _OutLog(EventLog):
         return st
 
 
+class _NeedPerson(Exception):
+    """Raised by the window's ``Decisions.ask``: this question goes to the person."""
+
+    def __init__(self, options: list[Any], default: Any, context: dict[str, Any]):
+        super().__init__("ask the person")
+        self.options, self.default, self.context = options, default, context
+
+
+class _WindowDecisions(Decisions):
+    """``Decisions`` whose unscripted questions go to the person, unless the person chose
+    "the default for the rest" or the rules leave one distinct option (``ASK_SINGLE_OPTION``)."""
+
+    def __init__(self, scripted: Sequence[Any], log: EventLog, *, session: PlaySession):
+        super().__init__(scripted, log)
+        self.session = session
+
+    @property
+    def answers(self) -> list[tuple[str, str, Any]]:
+        """Every (player, choice, value) the person gave, in order."""
+        return [(a.player, a.choice, a.value) for a in self.history if a.by == BY_WINDOW]
+
+    def ask(self, player: str, choice: str, options: Sequence[Any], default: Any,
+            context: dict[str, Any]) -> Any:
+        fallback = super().ask(player, choice, options, default, context)
+        if self.session.use_defaults or (len(distinct_options(options)) <= 1
+                                         and not ASK_SINGLE_OPTION):
+            return fallback
+        raise _NeedPerson(list(options), fallback, dict(context))
+
+
+def _policy(ruleset: str, decisions: Decisions) -> Any:
+    """The driver policy ``tabletop fight`` uses for ``ruleset`` over ``decisions``."""
+    if ruleset == "fight-phase":
+        from tabletop.rules.fight_phase import decisions_policy
+        return decisions_policy(decisions)
+    from tabletop.rules.challenges.gambit import ask_through
+    return ask_through(decisions)
+
+
 class PlaySession:
     """A combat phase driven from the window's loop, the person answering its questions.
 
@@ -157,7 +196,8 @@ class PlaySession:
         self.seed = seed
         self.log = _OutLog()
         self.dice = Dice(seed, self.log)
-        self.decisions = Decisions(state.decisions, self.log)
+        self.decisions = _WindowDecisions(state.decisions, self.log, session=self)
+        self._policy: Any = None
         self.resolution: Resolution | None = None
         self.error: list[str] | None = None
         self.question: Question | None = None
@@ -182,6 +222,7 @@ class PlaySession:
             if ruleset.phase is None:
                 raise TabletopError(f"ruleset {self.state.ruleset!r} cannot resolve a fight")
             self._machine, self._phase = ruleset.phase(self.state)
+            self._policy = _policy(self.state.ruleset, self.decisions)
         except TabletopError as exc:
             self._fail(list(exc.problems))
 
@@ -216,7 +257,8 @@ class PlaySession:
             self.decisions.record(q.player, q.choice, q.answer, BY_WINDOW)
             self.log.emit("decision", q.rule, player=q.player, choice=q.choice, value=q.answer,
                           by="window", default=q.default)
-            self._answer(q.answer)
+            value = q.answer
+            self._answer(tuple(value) if isinstance(value, list) else value)
             return
         if st.done:
             self.resolution = Resolution(st.battlefield, self.log)
@@ -232,24 +274,22 @@ class PlaySession:
             self._ask(p)
 
     def _ask(self, p: EngineQuestion) -> None:
-        found, value, options, default = self.decisions.take_scripted(
-            p.player, p.choice, list(p.options), None if p.default_fn else p.default, p.rule,
-            dict(p.context), p.why_not)
-        if found:
-            self._answer(value)
+        """Answer ``p`` as ``tabletop fight`` would (the ruleset's policy over ``Decisions``:
+        the map's ``[[decisions]]``, a costly default worked out only when needed), except
+        that an unscripted question with a real choice goes to the person."""
+        try:
+            value = self._policy(p)
+        except _NeedPerson as need:
+            shown = distinct_options(need.options)
+            if not any(need.default == o for o in shown):
+                shown.insert(0, need.default)
+            self._asked += 1
+            self._pending_q = p
+            self.question = Question(self._asked, p.player, p.choice, shown, need.default, p.rule,
+                                     dict(need.context))
+            self.log.out.append(("question", self.question))
             return
-        fallback = p.chosen_default()
-        shown = distinct_options(options)
-        if self.use_defaults or (len(shown) <= 1 and not ASK_SINGLE_OPTION):
-            self.decisions.record(p.player, p.choice, fallback, BY_DEFAULT)
-            self._answer(fallback)
-            return
-        if not any(fallback == o for o in shown):
-            shown.insert(0, fallback)
-        self._asked += 1
-        self.question = Question(self._asked, p.player, p.choice, shown, fallback, p.rule,
-                                 dict(p.context))
-        self.log.out.append(("question", self.question))
+        self._answer(value)
 
     def poll(self) -> list[tuple[str, Any]]:
         """Do pieces of work for about ``FRAME_WORK_SECONDS`` (at least one; none while a
