@@ -23,6 +23,7 @@ from dataclasses import replace
 from tabletop.rules.challenges import gambit_rows
 from tabletop.rules.challenges.gambit import end_phase
 from tabletop.rules.challenges.gambit_rows import RULE_END
+from tabletop.rules.engine.driver import log_items
 from tabletop.rules.engine.machine import PhaseState, Row, Transition, goto
 from tabletop.rules.events import EventLog
 
@@ -30,11 +31,6 @@ R_SUBPHASE = "gambit-challenge.txt (Challenge Sub-phase)"
 R_RESOLUTION = "gambit-challenge.txt Resolution Sub-phase"
 R_END = RULE_END
 SUBPHASE_PLACE = "after pile-in (12.02), before the Fight step (12.04); Resolution before 12.07"
-
-
-def _items(log: EventLog) -> tuple:
-    from tabletop.rules.fight_phase.actions import log_items
-    return log_items(log)
 
 
 def _renamed(rows: list[Row], old: str, new: str) -> list[Row]:
@@ -52,14 +48,14 @@ def challenge_rows(next_row: str) -> list[Row]:
         log = EventLog()
         log.emit("phase_step", R_SUBPHASE, step="challenge", title="Challenge Sub-phase",
                  player=st.battlefield.active_player)
-        return goto(st, "gambit_challenge", _items(log))
+        return goto(st, "gambit_challenge", log_items(log))
 
     def done(st: PhaseState) -> Transition:
         sub = st.memo.challenge
         if sub is None or not sub.challenges:
             log = EventLog()
             log.emit("no_challenge", R_SUBPHASE, reason="no challenge was issued in any combat")
-            return goto(st, next_row, _items(log))
+            return goto(st, next_row, log_items(log))
         return goto(st, next_row)
 
     return [Row("challenge", "Challenge Sub-phase", R_SUBPHASE, enter),
@@ -78,7 +74,7 @@ def resolution_rows(next_row: str) -> list[Row]:
         log = EventLog()
         log.emit("phase_step", R_RESOLUTION, step="resolution",
                  title="Resolution: challengers return", player=st.battlefield.active_player)
-        return goto(st, "gambit_resolution", _items(log))
+        return goto(st, "gambit_resolution", log_items(log))
     return [Row("challenge_resolution", "Resolution", R_RESOLUTION, enter),
             *_renamed(gambit_rows.resolution_rows(next_row), "challenge_resolution", "gambit_resolution")]
 
@@ -94,5 +90,5 @@ def disgraced_end_row(next_row: str) -> Row:
         log.emit("phase_step", R_END, step="disgraced_end", title="End Phase: Disgraced removed",
                  player=bf.active_player)
         after = end_phase(bf, log)
-        return goto(st, next_row, _items(log), battlefield=after)
+        return goto(st, next_row, log_items(log), battlefield=after)
     return Row("disgraced_end", "End Phase: Disgraced removed", R_END, enter)

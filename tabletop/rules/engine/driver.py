@@ -21,7 +21,7 @@ from tabletop.rules.engine.machine import Machine, PhaseState, StepMark
 from tabletop.rules.engine.pending import Chance, Question
 from tabletop.rules.events import Event, EventLog
 
-__all__ = ["Policy", "Run", "default_policy", "emit", "run", "scripted_answer", "step_to_question"]
+__all__ = ["Policy", "Run", "default_policy", "emit", "log_items", "run", "scripted_answer", "step_to_question"]
 
 Policy = Callable[[Question], Any]
 
@@ -72,6 +72,19 @@ def emit(log: EventLog | None, items: Sequence[Event | StepMark]) -> None:
             log.events.append(it)
             for listener in log.listeners:
                 listener(it)
+
+
+def log_items(log: EventLog) -> tuple[Event | StepMark, ...]:
+    """A local log's events with its closed steps as ``StepMark``s, in order: what a row
+    returns after running older event-emitting code with a log of its own."""
+    out: list[Event | StepMark] = []
+    k = 0
+    for step in log.steps:
+        out.extend(log.events[k:step.events.stop])
+        k = step.events.stop
+        out.append(StepMark(step.title, step.rule, step.state, step.draw))
+    out.extend(log.events[k:])
+    return tuple(out)
 
 
 @dataclass

@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tabletop.board.state import Battlefield
+from tabletop.rules.engine.driver import log_items
 from tabletop.rules.engine.machine import PhaseState, Row, StepMark, Transition, goto, wait
 from tabletop.rules.engine.pending import Question
 from tabletop.rules.events import Event, EventLog
@@ -118,18 +119,6 @@ def mark(battlefield: Battlefield, memo: FightMemo, title: str, rule: str, **dra
     draw.setdefault("highlight", engaged_highlight(geometry(battlefield)))
     draw.update(casualty_keys(memo.casualties))
     return StepMark(title, rule, battlefield, draw), replace(memo, casualties=())
-
-
-def log_items(log: EventLog) -> Items:
-    """A local log's events with its steps (``StepMark``) where they were closed."""
-    out: list[Event | StepMark] = []
-    k = 0
-    for step in log.steps:
-        out.extend(log.events[k:step.events.stop])
-        k = step.events.stop
-        out.append(StepMark(step.title, step.rule, step.state, step.draw))
-    out.extend(log.events[k:])
-    return tuple(out)
 
 
 # ---------------------------------------------------------------- 12.01 / 12.09

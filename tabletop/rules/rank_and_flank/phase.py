@@ -61,7 +61,7 @@ from tabletop.board.state import Battlefield
 from tabletop.geometry import snapshot
 from tabletop.rules.dice import Dice
 from tabletop.rules.engine import counts
-from tabletop.rules.engine.driver import run
+from tabletop.rules.engine.driver import log_items, run
 from tabletop.rules.engine.machine import END, Machine, PhaseState, Row, StepMark, Transition, goto, wait
 from tabletop.rules.engine.pending import Chance, Drawn, Question, detail_of, outcome_of, uniform
 from tabletop.rules.events import Event, EventLog
@@ -249,18 +249,6 @@ class _Replay:
                                    tuple((context or {}).items()), why_not))
 
 
-def _items(log: EventLog) -> list[Event | StepMark]:
-    """A local log's events with its steps as ``StepMark``s, in order."""
-    out: list[Event | StepMark] = []
-    i = 0
-    for s in log.steps:
-        out.extend(log.events[i:s.events.stop])
-        i = s.events.stop
-        out.append(StepMark(s.title, s.rule, s.state, s.draw))
-    out.extend(log.events[i:])
-    return out
-
-
 def _asking(st: PhaseState, fn: Callable[[Any, EventLog], Any],
             done: Callable[[PhaseState, Any, Items], Transition]) -> Transition:
     """Run ``fn(decisions, log)`` with the answers given so far; wait on its next question,
@@ -270,9 +258,9 @@ def _asking(st: PhaseState, fn: Callable[[Any, EventLog], Any],
     try:
         result = fn(_Replay(m.answers), log)
     except _NeedAnswer as need:
-        items = _items(log)
+        items = list(log_items(log))
         return wait(st, need.question, tuple(items[m.emitted:]), memo=_set(m, emitted=len(items)))
-    items = _items(log)
+    items = list(log_items(log))
     return done(replace(st, memo=_set(m, answers=(), emitted=0)), result, tuple(items[m.emitted:]))
 
 
@@ -285,7 +273,7 @@ def _logged(fn: Callable[[EventLog], Any]) -> tuple[Any, Items]:
     """Run an event-emitting helper with a local log: its result and its events and steps."""
     log = EventLog()
     result = fn(log)
-    return result, tuple(_items(log))
+    return result, tuple(list(log_items(log)))
 
 
 # ------------------------------------------------------------------ what the tally gives
