@@ -186,33 +186,9 @@ def test_a_renamed_or_dropped_key_fails_the_check():
 
 # ------------------------------------------------------------------ the commands
 
-# check: int/3 out of coherency, orks/2 and orks/3 overlap, int/4 off the table (the
-# numbers are worked in tests/test_cli_check_measure.py); objective A within reach
-SMALL = """
-[map]
-name = "Small"
-ruleset = "fight-phase"
-width = 30
-depth = 20
-[[players]]
-id = "red"
-active = true
-[[players]]
-id = "blue"
-[[objectives]]
-id = "A"
-at = [15, 10]
-[[units]]
-id = "int"
-player = "red"
-base = "32mm"
-models = [[10, 10], [8.5, 10], [2.5, 10], [0.3, 14]]
-[[units]]
-id = "orks"
-player = "blue"
-base = "32mm"
-models = [[11.259843, 10], [12.5, 12], [13.0, 12]]
-"""
+# check: the small map of tests/test_cli_check_measure.py (int/3 out of coherency, orks/2 and
+# orks/3 overlap, int/4 off the table, worked there); objective A within reach
+from test_cli_check_measure import SMALL  # noqa: E402
 
 
 # fight-phase weapon abilities (issue 8 item 4): R/1 (12 attacks, Lethal Hits, Sustained Hits 1,
