@@ -193,7 +193,7 @@ from test_cli_check_measure import SMALL  # noqa: E402
 
 # fight-phase weapon abilities (issue 8 item 4): R/1 (12 attacks, Lethal Hits, Sustained Hits 1,
 # Devastating Wounds dealt as mortal wounds, and a rules word the attacks do not read) against
-# B/1 (W 20, Feel No Pain 5+).  At seed 1 every counter of attacks_resolved is above 0.
+# B/1 (W 20, Feel No Pain 3+).  At seed 1 every counter of attacks_resolved is above 0.
 ABILITIES = HEADER.format(rules='[rules]\ndevastating_wounds = "mortal"') + """
 [[units]]
 id = "R"
@@ -208,7 +208,7 @@ models = [[10, 10]]
 id = "B"
 player = "blue"
 base = "32mm"
-profile = { T = 4, Sv = 3, W = 20, FNP = 5 }
+profile = { T = 4, Sv = 3, W = 20, FNP = 3 }
 weapons = [{ name = "Claw", A = 1, WS = 3, S = 4, AP = 0, D = 1 }]
 models = [[11.26, 10]]
 """

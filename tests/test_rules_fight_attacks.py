@@ -91,14 +91,16 @@ def test_hits_wounds_saves_damage_and_the_wounded_model_first():
     state = line()
     # hit roll 3 dice, WS 3+: 6 hits, 3 hits, 1 fails -> 2 hits
     # wound roll S4 v T4 needs 4+: 4, 6 -> 2 wounds
-    # wound 1 -> b/3 (removal order); save Sv3 AP-1 needs 4+: 3 fails; D1 -> 1 lost of 2
-    # wound 2 -> b/3 again (already wounded); save 1 fails; D1 -> 2 lost: removed
+    # every b model saves alike (Sv3 AP-1 needs 4+), so both saves are rolled together
+    # (FAST_SAVES): 3 and 1, both fail.  Failed wound 1 -> b/3 (removal order); D1 -> 1 lost
+    # of 2; failed wound 2 -> b/3 again (already wounded); D1 -> 2 lost: removed
     ctx = context(state, [6, 3, 1, 4, 6, 3, 1])
     resolve_attacks(ctx, "a")
     rolls = ctx.log.of_type("roll")
-    assert [r["result"] for r in rolls] == [2, 2, "failed", "failed"]
-    assert [r["target"] for r in rolls] == [3, 4, 4, 4]
-    assert [r["player"] for r in rolls] == ["red", "red", "blue", "blue"]
+    assert [r["result"] for r in rolls] == [2, 2, "2 failed"]
+    assert [r["dice"] for r in rolls][2] == [3, 1]
+    assert [r["target"] for r in rolls] == [3, 4, 4]
+    assert [r["player"] for r in rolls] == ["red", "red", "blue"]
     assert rolls[2]["modifiers"] == {"AP": -1}
     assert [(w["model"], w["wounds_lost"], w["wounds_left"]) for w in ctx.log.of_type("wounded")] \
         == [("b/3", 1, 1), ("b/3", 2, 0)]
@@ -151,8 +153,9 @@ def test_unit_destroyed_and_the_remaining_wounds_are_lost():
     state = state_from(LINE.format(A=3, AP=0, D=1, Sv=3, W=1, inv="")
                        .replace("models = [[11.26, 10], [13.0, 10], [14.9, 10]]",
                                 "models = [[11.26, 10]]"))
-    # 3 hits, 3 wounds; the first save fails: b/1 removed, b destroyed; 2 wounds lost
-    ctx = context(state, [6, 6, 6, 6, 6, 6, 1])
+    # 3 hits, 3 wounds; the 3 saves rolled together (FAST_SAVES) fail (1, 1, 1): the first
+    # failed wound removes b/1, b is destroyed, the other 2 are lost
+    ctx = context(state, [6, 6, 6, 6, 6, 6, 1, 1, 1])
     resolve_attacks(ctx, "a")
     assert types(ctx.log)[-3:] == ["removed", "destroyed", "attacks_resolved"]
     assert not ctx.state.has_unit("b")
@@ -225,3 +228,21 @@ def test_removing_the_first_in_order_keeps_coherency_when_any_removal_can(points
     keeps = [m for m in order if snapshot(state.without_models([m])).in_coherency("u")]
     if keeps:
         assert snapshot(state.without_models([order[0]])).in_coherency("u")
+
+
+def test_mixed_saves_are_rolled_one_wound_at_a_time():
+    # b/3 has a 4+ invulnerable save, b/1 and b/2 do not: the unit saves unalike, so each
+    # wound is allocated and saved on its own (FAST_SAVES does not apply).  AP -3: armour
+    # 3 + 3 = 6+ for b/1, b/2; b/3 (first in removal order, farthest) takes the 4+
+    # invulnerable.  2 hits (6, 6), 2 wounds (6, 6); save 1 on b/3: 4 saves; save 2 on b/3:
+    # 4 saves.
+    state = state_from(LINE.format(A=2, AP=-3, D=1, Sv=3, W=2, inv="").replace(
+        "models = [[11.26, 10], [13.0, 10], [14.9, 10]]",
+        "models = [[11.26, 10], [13.0, 10], { at = [14.9, 10], profile = "
+        "{ T = 4, Sv = 3, W = 2, Inv = 4 } }]"))
+    ctx = context(state, [6, 6, 6, 6, 4, 4])
+    resolve_attacks(ctx, "a")
+    saves = [r for r in ctx.log.of_type("roll") if "save" in r["purpose"]]
+    assert [(r["purpose"], r["dice"], r["result"]) for r in saves] == [
+        ("invulnerable save: b/3", [4], "saved"), ("invulnerable save: b/3", [4], "saved")]
+    assert ctx.dice.remaining == []

@@ -17,10 +17,11 @@ is over; it never asks anyone and never rolls: the driver
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.board.state import Battlefield
+from tabletop.rules.engine.frozen import evolve
 from tabletop.rules.engine.pending import Chance, Question
 from tabletop.rules.events import Event
 
@@ -76,13 +77,13 @@ class Transition:
 def goto(state: PhaseState, row: str, events: tuple[Event | StepMark, ...] = (), **changes: Any
          ) -> Transition:
     """Move on to ``row`` (``END`` ends the phase) with ``changes`` to the state."""
-    return Transition(replace(state, cursor=row, pending=None, **changes), tuple(events))
+    return Transition(evolve(state, cursor=row, pending=None, **changes), tuple(events))
 
 
 def wait(state: PhaseState, pending: Question | Chance, events: tuple[Event | StepMark, ...] = (),
          **changes: Any) -> Transition:
     """Stay on this row, waiting for ``pending`` (its answer goes to the row's ``resume``)."""
-    return Transition(replace(state, pending=pending, **changes), tuple(events))
+    return Transition(evolve(state, pending=pending, **changes), tuple(events))
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ class Machine:
             raise ValueError(f"{value!r} is not an outcome of {p.purpose!r}")
         row = self.rows[state.cursor]
         assert row.resume is not None
-        t = row.resume(replace(state, pending=None), value)
+        t = row.resume(evolve(state, pending=None), value)
         if not advance:
             return t.state, t.events
         after, more = self.advance(t.state)

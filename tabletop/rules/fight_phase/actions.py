@@ -35,11 +35,12 @@ Named defaults for the choices the text leaves to the players:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.rules.engine.driver import log_items
+from tabletop.rules.engine.frozen import evolve
 from tabletop.rules.engine.machine import PhaseState, Row, StepMark, Transition, goto, wait
 from tabletop.rules.engine.pending import Question
 from tabletop.rules.events import Event, EventLog
@@ -118,7 +119,7 @@ def mark(battlefield: Battlefield, memo: FightMemo, title: str, rule: str, **dra
     Returns the mark and the memo with those casualties drawn."""
     draw.setdefault("highlight", engaged_highlight(geometry(battlefield)))
     draw.update(casualty_keys(memo.casualties))
-    return StepMark(title, rule, battlefield, draw), replace(memo, casualties=())
+    return StepMark(title, rule, battlefield, draw), evolve(memo, casualties=())
 
 
 # ---------------------------------------------------------------- 12.01 / 12.09
@@ -163,12 +164,12 @@ def move_row() -> Row:
             return _made(st, job, found)
         q = Question(found.player, found.choice, _options(found.options), None, found.rule,
                      tuple(found.context.items()), default_fn=found)
-        return wait(st, q, memo=replace(st.memo, choice=found))
+        return wait(st, q, memo=evolve(st.memo, choice=found))
 
     def resume(st: PhaseState, value: Any) -> Transition:
         found: TargetChoice = st.memo.choice
         outcome = found.settle(list(value) if isinstance(value, tuple) else value)
-        return _made(replace(st, memo=replace(st.memo, choice=None)), st.memo.move, outcome)
+        return _made(evolve(st, memo=evolve(st.memo, choice=None)), st.memo.move, outcome)
     return Row("move", "Move", R_PILE_IN_STEP, enter, resume)
 
 
@@ -176,7 +177,7 @@ def _made(st: PhaseState, job: MoveJob, outcome: MoveOutcome) -> Transition:
     """Record a solved move (or why there is none), mark its Step, go on."""
     before = st.battlefield
     player = before.unit(outcome.unit).player
-    memo = replace(st.memo, moves=st.memo.moves + (outcome,), move=None)
+    memo = evolve(st.memo, moves=st.memo.moves + (outcome,), move=None)
     after, items = _record(outcome, before, player)
     if job.kind == "consolidate":
         title = f"{player}: {job.unit} consolidates ({outcome.mode})"
@@ -194,7 +195,7 @@ def _made(st: PhaseState, job: MoveJob, outcome: MoveOutcome) -> Transition:
     then = job.then
     if job.kind == "consolidate" and outcome.legal and outcome.mode == "engaging":
         foes = tuple(u for u in geometry(after).engaged_units(job.unit) if u not in memo.selected)
-        memo = replace(memo, foes=foes, foes_of=job.unit)
+        memo = evolve(memo, foes=foes, foes_of=job.unit)
         then = "new_foes"
     return goto(st, then, items, battlefield=after, memo=memo)
 
@@ -217,7 +218,7 @@ def move_step_rows(name: str, title: str, rule: str, choice: str, done_field: st
         words = "Pile-in" if name == "pile_in" else "Consolidation"
         m, memo = mark(bf, st.memo, f"{words} step: {bf.active_player} (whose turn it is) "
                                     f"moves first", rule)
-        return goto(st, pick, (e, m), memo=replace(memo, mover=bf.active_player))
+        return goto(st, pick, (e, m), memo=evolve(memo, mover=bf.active_player))
 
     def enter_pick(st: PhaseState) -> Transition:
         v = view(st)
@@ -229,18 +230,18 @@ def move_step_rows(name: str, title: str, rule: str, choice: str, done_field: st
             if ready:
                 q = Question(player, choice, tuple(ready) + ("none",), ready[0], rule,
                              why_not=lambda val: refusal(v, str(val)) or "already moved")
-                return wait(st, q, memo=replace(st.memo, mover=player))
+                return wait(st, q, memo=evolve(st.memo, mover=player))
             if player != v.active:
-                return goto(st, next_row, memo=replace(st.memo, mover=None))
+                return goto(st, next_row, memo=evolve(st.memo, mover=None))
             player = v.other(player)
 
     def resume_pick(st: PhaseState, value: Any) -> Transition:
         memo = st.memo
         if value == "none" or value is None:
             if memo.mover != st.battlefield.active_player:
-                return goto(st, next_row, memo=replace(memo, mover=None))
-            return goto(st, pick, memo=replace(memo, mover=st.battlefield.other_player(memo.mover)))
-        memo = replace(memo, **{done_field: getattr(memo, done_field) | {value}},
+                return goto(st, next_row, memo=evolve(memo, mover=None))
+            return goto(st, pick, memo=evolve(memo, mover=st.battlefield.other_player(memo.mover)))
+        memo = evolve(memo, **{done_field: getattr(memo, done_field) | {value}},
                        move=MoveJob(value, kind, pick))
         return goto(st, "move", memo=memo)
     return [Row(name, title, rule, enter), Row(pick, title, rule, enter_pick, resume_pick)]
@@ -265,15 +266,15 @@ def fight_rows() -> list[Row]:
     def resume_type(st: PhaseState, kind: Any) -> Transition:
         job: FightJob = st.memo.fighting
         rule = "fight-phase.txt 12.05" if kind == NORMAL else "fight-phase.txt 12.06"
-        job = replace(job, kind=kind, rule=rule)
-        memo = replace(st.memo, selected=st.memo.selected + (job.unit,),
+        job = evolve(job, kind=kind, rule=rule)
+        memo = evolve(st.memo, selected=st.memo.selected + (job.unit,),
                        ever_eligible=st.memo.ever_eligible | {job.unit}, fighting=job)
         e = ev("selected_to_fight", rule, unit=job.unit, player=job.player, fight=kind,
                step=job.step, fights_first=is_fights_first(st.battlefield.unit(job.unit)))
-        st = replace(st, memo=memo)
+        st = evolve(st, memo=memo)
         if kind == OVERRUN and OVERRUN_PILE_IN and pile_in_refusal(view(st), job.unit,
                                                                    overrun=True) is None:
-            return goto(st, "move", (e,), memo=replace(memo, move=MoveJob(job.unit, "overrun",
+            return goto(st, "move", (e,), memo=evolve(memo, move=MoveJob(job.unit, "overrun",
                                                                            "fight_attacks")))
         return goto(st, "fight_attacks", (e,))
 
@@ -281,7 +282,7 @@ def fight_rows() -> list[Row]:
         job: FightJob = st.memo.fighting
         bf = st.battlefield
         engaged = tuple(engaged_highlight(geometry(bf)).items())   # as the attacks are made
-        memo = replace(st.memo, fighting=replace(job, engaged=engaged))
+        memo = evolve(st.memo, fighting=evolve(job, engaged=engaged))
         if not bf.has_unit(job.unit):
             return goto(st, "fight_done", memo=memo)
         rule = ATTACKS_RULE if job.kind == NORMAL else OVERRUN_ATTACKS_RULE
@@ -289,19 +290,19 @@ def fight_rows() -> list[Row]:
         q, events = attacks.target_question(bf, a)
         if q is None:
             return goto(st, "fight_done", tuple(events), memo=memo)
-        return wait(st, q, memo=replace(memo, attack=a))
+        return wait(st, q, memo=evolve(memo, attack=a))
 
     def resume_attacks(st: PhaseState, preferred: Any) -> Transition:
         a = st.memo.attack
         groups, events = attacks.groups_for(st.battlefield, a, preferred)
         return goto(st, "attacks", tuple(events),
-                    memo=replace(st.memo, attack=replace(a, asked=True, groups=groups)))
+                    memo=evolve(st.memo, attack=evolve(a, asked=True, groups=groups)))
 
     def enter_done(st: PhaseState) -> Transition:
         job: FightJob = st.memo.fighting
         m, memo = mark(st.battlefield, st.memo, f"{job.player}: {job.unit} fights ({job.kind} "
                        f"fight)", job.rule, selected_unit=job.unit, highlight=dict(job.engaged))
-        return goto(st, job.then, (m,), memo=replace(memo, fighting=None))
+        return goto(st, job.then, (m,), memo=evolve(memo, fighting=None))
 
     return [Row("fight_type", "Fight type", R_SELECTED, enter_type, resume_type),
             Row("fight_attacks", "Attack target", ATTACKS_RULE, enter_attacks, resume_attacks),
@@ -331,19 +332,19 @@ def attacks_enter(st: PhaseState) -> Transition:
         elif e.type == "attacks_resolved" and e.get("attacks"):
             targets |= {e["target"]}
     if wounds:
-        memo = replace(memo, wounds_caused=bump(memo.wounds_caused, a.unit, wounds))
+        memo = evolve(memo, wounds_caused=bump(memo.wounds_caused, a.unit, wounds))
     if removed:
-        memo = replace(memo, removed_by=bump(memo.removed_by, a.unit, removed))
+        memo = evolve(memo, removed_by=bump(memo.removed_by, a.unit, removed))
     if targets:
-        memo = replace(memo, attacked=bump(memo.attacked, a.unit, targets))
-    memo = replace(memo, casualties=memo.casualties + tuple(dead))
+        memo = evolve(memo, attacked=bump(memo.attacked, a.unit, targets))
+    memo = evolve(memo, casualties=memo.casualties + tuple(dead))
     if chance is not None:
-        return wait(st, chance, tuple(events), battlefield=after, memo=replace(memo, attack=a))
-    return goto(st, a.then, tuple(events), battlefield=after, memo=replace(memo, attack=None))
+        return wait(st, chance, tuple(events), battlefield=after, memo=evolve(memo, attack=a))
+    return goto(st, a.then, tuple(events), battlefield=after, memo=evolve(memo, attack=None))
 
 
 def attacks_resume(st: PhaseState, value: Any) -> Transition:
-    return goto(st, "attacks", memo=replace(st.memo, attack=attacks.answer(st.memo.attack, value)))
+    return goto(st, "attacks", memo=evolve(st.memo, attack=attacks.answer(st.memo.attack, value)))
 
 
 # ---------------------------------------------------------------- 12.07 / 12.08
@@ -355,7 +356,7 @@ def new_foes_row(back: str) -> Row:
         memo, bf = st.memo, st.battlefield
         left = [u for u in memo.foes if bf.has_unit(u) and u not in memo.selected]
         if not left:
-            return goto(st, back, memo=replace(memo, foes=(), foes_of=None))
+            return goto(st, back, memo=evolve(memo, foes=(), foes_of=None))
         opponent = bf.other_player(bf.unit(memo.foes_of).player)
         q = Question(opponent, "fight", tuple(left), left[0], R_CONSOLIDATE,
                      (("after_consolidation_of", memo.foes_of),))
@@ -366,7 +367,7 @@ def new_foes_row(back: str) -> Row:
         opponent = bf.other_player(bf.unit(memo.foes_of).player)
         e = ev("eligible_to_fight", R_CONSOLIDATE, unit=pick, player=opponent,
                reason=f"engaged by {memo.foes_of}'s engaging consolidation and not yet selected")
-        memo = replace(memo, ever_eligible=memo.ever_eligible | {pick},
+        memo = evolve(memo, ever_eligible=memo.ever_eligible | {pick},
                        fighting=FightJob(pick, opponent, "consolidation", "new_foes"))
         return goto(st, "fight_type", (e,), memo=memo)
     return Row("new_foes", "New foes fight", R_CONSOLIDATE, enter, resume)
@@ -390,11 +391,11 @@ def start_fight_step(st: PhaseState) -> tuple[PhaseState, Items]:
     """12.04: remember which units are engaged at the start of the Fight step."""
     bf = st.battlefield
     geo = geometry(bf)
-    memo = replace(st.memo, engaged_at_fight_start=frozenset(
+    memo = evolve(st.memo, engaged_at_fight_start=frozenset(
         u.id for u in bf.units if geo.unit_engaged(u.id)), fight_step_started=True)
     eligible = eligible_units(PhaseView(bf, memo))
-    memo = replace(memo, ever_eligible=memo.ever_eligible | set(eligible))
+    memo = evolve(memo, ever_eligible=memo.ever_eligible | set(eligible))
     e = ev("phase_step", R_FIGHT, step="fight", title="Fight", player=bf.active_player,
            eligible=eligible)
     m, memo = mark(bf, memo, "Fight step: units eligible to fight", R_FIGHT)
-    return replace(st, memo=memo), (e, m)
+    return evolve(st, memo=memo), (e, m)

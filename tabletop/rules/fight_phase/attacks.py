@@ -32,6 +32,13 @@ sequence, each step a named default:
     AP -1 needs 4+); an invulnerable save (``Inv``) ignores AP and is used
     when it needs less; an unmodified 1 always fails; a save needing more
     than 6 is not rolled (``no_save`` event).
+``FAST_SAVES``
+    When every model of the target unit makes the same save against the
+    weapon (the same roll needed, armour or invulnerable), the saves of the
+    wounds still to allocate are rolled together, as players do: a saved
+    wound changes nothing, so only how many fail matters, and the failed ones
+    are then allocated and dealt one at a time (``casualties.py``).  A unit
+    with mixed saves rolls one save per allocated wound.
 ``DAMAGE``
     Each unsaved wound deals D (a number or dice) to the allocated model,
     less what its Feel No Pain ignores; damage beyond its remaining wounds
@@ -63,7 +70,7 @@ casualty removal are geometry, not chance.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
@@ -72,7 +79,8 @@ from typing import Any
 from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
 from tabletop.rules.engine import counts
-from tabletop.rules.engine.pending import Chance, Question
+from tabletop.rules.engine.frozen import evolve
+from tabletop.rules.engine.pending import Chance, Drawn, Question, detail_of, outcome_of
 from tabletop.rules.events import Event
 from tabletop.rules.fight_phase.abilities import (
     CRITICAL_HIT,
@@ -278,6 +286,48 @@ def _save_spec(model: Any, weapon: Weapon) -> tuple[int, str, dict[str, int]]:
     return sv_need, kind, mods
 
 
+def _read(dist: counts.Dist, read_crits: bool) -> counts.Dist:
+    """A roll's (successes, criticals) distribution as the rules read it: the criticals
+    only when an ability reads them (else 0), so the odds walk does not tell apart rolls
+    that fight on alike."""
+    return dist if read_crits else counts.mapped(dist, lambda v: (v[0], 0))
+
+
+def _counted(successes: int, crits: int, read_crits: bool) -> Any:
+    """What a drawn roll answers: the outcome as ``_read`` lists it, and the criticals the
+    dice showed (for the ``attacks_resolved`` summary) when the outcome leaves them out."""
+    return (successes, crits) if read_crits else Drawn((successes, 0), crits)
+
+
+def _crits(answer: Any, listed: int) -> int:
+    """The criticals a roll showed: the drawn dice's when known, else the listed outcome's."""
+    shown = detail_of(answer)
+    return listed if shown is None else shown
+
+
+def _same_save(state: Battlefield, unit_id: str, weapon: Weapon) -> bool:
+    """Whether every model of ``unit_id`` makes the same save against ``weapon`` (``FAST_SAVES``)."""
+    specs = {(n, k, tuple(sorted(m.items())))
+             for n, k, m in (_save_spec(x, weapon) for x in state.unit(unit_id).models)}
+    return len(specs) == 1
+
+
+def _saves_chance(target: str, n: int, need: int, kind: str, mods: dict[str, int],
+                  defender: str, rule: str) -> Chance:
+    """The saves of ``n`` wounds rolled together (``FAST_SAVES``): the chance of how many fail."""
+    def failed(faces: list[int]) -> int:
+        return sum(not succeeds(f, need, six_always=False) for f in faces)
+
+    def draw_saves(dice: Any) -> int:
+        faces = dice.roll(n, purpose=f"{kind} saves: {n} wounds on {target}", rule=rule,
+                          player=defender, target=need, modifiers=mods,
+                          result=lambda f: f"{failed(f)} failed")
+        return failed(faces)
+    p_fail = Fraction(sum(not succeeds(f, need, six_always=False) for f in range(1, 7)), 6)
+    return _chance(f"{kind} saves: {target}", rule, counts.successes(n, p_fail), defender,
+                   draw_saves)
+
+
 def hit_purpose(unit_id: str, weapon: Weapon, n: int, target: str, models: tuple[str, ...]) -> str:
     """The hit roll's log line; says why the roll needed is not the weapon's own (a Disgraced
     model, ``profiles.DISGRACED_HIT_ROLL``)."""
@@ -319,6 +369,32 @@ class Group:
     removed: tuple[str, ...] = ()
     fnp_ignored: int = 0
     note: str | None = None
+    batch: int = 0                  # wounds whose saves are rolled together (``FAST_SAVES``) ...
+    queued: int = 0                 # ... and how many of them failed, still to be dealt
+
+    def ahead(self) -> tuple[Any, ...]:
+        """What the rest of the group's attacks read, for merging equal states in the odds
+        walk: the stage, target, weapon and models, and of the counts only those a later
+        stage still reads (the hits and critical hits until the wound roll, the wounds to
+        allocate and the wound under way after it).  The ``attacks_resolved`` summary's
+        other counts are left out: two histories that differ only in them fight on alike."""
+        head = (self.stage, self.target, self.weapon, self.models, self.defender)
+        if self.stage in ("start", "attacks"):
+            return head
+        if self.stage in ("hit", "hits"):
+            return head + (self.attacks,)
+        if self.stage == "sustained":
+            ab = self.weapon.abilities
+            return head + (self.hits, self.crits if ab.lethal_hits or ab.sustained_hits else 0)
+        if self.stage == "extra":
+            return head + (self.hits, self.auto)
+        if self.stage == "wound":
+            return head + (self.hits + self.extra - self.auto, self.auto)
+        if self.stage == "wounds":
+            return head + (self.auto,)
+        return head + (self.auto + self.wounded - self.k, self.devastating, self.mortal,
+                       self.mortal_left, self.model, self.damage, self.after_fnp, self.batch,
+                       self.queued)
 
     def summary(self, unit_id: str, player: str) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -410,11 +486,11 @@ def advance(state: Battlefield, job: AttackJob) -> tuple[Battlefield, AttackJob,
         g = job.groups[0]
         state, g, ch = _step(state, job, g, events, dead)
         if ch is not None:
-            return state, replace(job, groups=(g,) + job.groups[1:]), events, ch, dead
+            return state, evolve(job, groups=(g,) + job.groups[1:]), events, ch, dead
         if g.stage == "over":
-            job = replace(job, groups=job.groups[1:])
+            job = evolve(job, groups=job.groups[1:])
         else:
-            job = replace(job, groups=(g,) + job.groups[1:])
+            job = evolve(job, groups=(g,) + job.groups[1:])
     return state, job, events, None, dead
 
 
@@ -428,45 +504,47 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
             events.append(Event("attacks_resolved", rule, {
                 **g.summary(job.unit, player),
                 "note": f"{g.target} was destroyed before these attacks: they are lost"}))
-            return state, replace(g, stage="over"), None
-        g = replace(g, defender=state.unit(g.target).player)
+            return state, evolve(g, stage="over"), None
+        g = evolve(g, defender=state.unit(g.target).player)
         amounts = tuple(w.A for _ in g.models)
         if all(isinstance(a, int) for a in amounts):
-            return state, replace(g, stage="hit", attacks=sum(amounts)), None  # type: ignore[arg-type]
+            return state, evolve(g, stage="hit", attacks=sum(amounts)), None  # type: ignore[arg-type]
 
         def draw_attacks(dice: Any) -> int:
             return sum(roll_amount(dice, w.A, f"attacks of {m}'s {w.name}", player, rule)
                        for m in g.models)
-        return state, replace(g, stage="attacks"), _chance(
+        return state, evolve(g, stage="attacks"), _chance(
             f"attacks of {job.unit}'s {w.name}", rule, amounts_dist(amounts), player, draw_attacks)
     if g.stage == "hit":
         n = g.attacks
         if n == 0:
-            return state, replace(g, stage="sustained"), None
+            return state, evolve(g, stage="sustained"), None
         hit_mods = capped({f"{ab.hit_modifier:+d} to hit": ab.hit_modifier}, cap)
         purpose = hit_purpose(job.unit, w, n, g.target, g.models)
 
-        def draw_hits(dice: Any) -> tuple[int, int]:
+        read_crits = bool(ab.lethal_hits or ab.sustained_hits)
+
+        def draw_hits(dice: Any) -> Any:
             faces = _roll_test(dice, n, purpose, w.WS, hit_mods, CRITICAL_HIT, ab.reroll_hits,
                                player, rule)
-            return (sum(_success(x, w.WS, hit_mods[0], CRITICAL_HIT) for x in faces),
-                    sum(x >= CRITICAL_HIT for x in faces))
-        return state, replace(g, stage="hits"), _chance(
-            purpose, rule, roll_dist(n, w.WS, hit_mods[0], CRITICAL_HIT, ab.reroll_hits),
-            player, draw_hits)
+            hits = sum(_success(x, w.WS, hit_mods[0], CRITICAL_HIT) for x in faces)
+            return _counted(hits, sum(x >= CRITICAL_HIT for x in faces), read_crits)
+        return state, evolve(g, stage="hits"), _chance(
+            purpose, rule, _read(roll_dist(n, w.WS, hit_mods[0], CRITICAL_HIT, ab.reroll_hits),
+                                 read_crits), player, draw_hits)
     if g.stage == "sustained":
         auto = g.crits if ab.lethal_hits else 0      # Lethal Hits: wounds without a wound roll
-        g = replace(g, auto=auto, stage="wound")
+        g = evolve(g, auto=auto, stage="wound")
         if not (g.crits and ab.sustained_hits):
             return state, g, None
         if not isinstance(ab.sustained_hits, DiceExpr):
-            return state, replace(g, extra=g.crits * ab.sustained_hits), None
+            return state, evolve(g, extra=g.crits * ab.sustained_hits), None
         crits, amount = g.crits, ab.sustained_hits
 
         def draw_extra(dice: Any) -> int:
             return sum(roll_amount(dice, amount, f"sustained hits of a critical hit ({w.name})",
                                    player, rule) for _ in range(crits))
-        return state, replace(g, stage="extra"), _chance(
+        return state, evolve(g, stage="extra"), _chance(
             f"sustained hits ({w.name})", rule, amounts_dist((amount,) * crits), player,
             draw_extra)
     if g.stage == "wound":
@@ -478,49 +556,57 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
         mods = capped({"Lance": lance, f"{ab.wound_modifier:+d} to wound": ab.wound_modifier}, cap)
         rolled = g.hits + g.extra - g.auto
         if rolled <= 0:
-            return state, replace(g, stage="alloc"), None
+            return state, evolve(g, stage="alloc"), None
         purpose = f"wound roll: S{w.S} against T{toughness}"
 
-        def draw_wounds(dice: Any) -> tuple[int, int]:
+        read_crits = bool(ab.devastating_wounds)
+
+        def draw_wounds(dice: Any) -> Any:
             faces = _roll_test(dice, rolled, purpose, need, mods, critical_at, ab.reroll_wounds,
                                player, rule)
             wounded = [x for x in faces if _success(x, need, mods[0], critical_at)]
-            return len(wounded), sum(x >= critical_at for x in wounded)
-        return state, replace(g, stage="wounds"), _chance(
-            purpose, rule, roll_dist(rolled, need, mods[0], critical_at, ab.reroll_wounds),
-            player, draw_wounds)
+            return _counted(len(wounded), sum(x >= critical_at for x in wounded), read_crits)
+        return state, evolve(g, stage="wounds"), _chance(
+            purpose, rule, _read(roll_dist(rolled, need, mods[0], critical_at, ab.reroll_wounds),
+                                 read_crits), player, draw_wounds)
     if g.stage == "alloc":
         total = g.auto + g.wounded
         if g.k >= total:
-            return state, replace(g, stage="finish"), None
+            return state, evolve(g, stage="finish"), None
         model_id = allocate(state, placed_geometry(state), g.target)
         if model_id is None:
-            return state, replace(g, stage="finish",
+            return state, evolve(g, stage="finish",
                                   note=f"{g.target} was destroyed: the remaining wounds are lost"), None
         model = state.model(model_id)
-        g = replace(g, model=model_id)
+        g = evolve(g, model=model_id)
         if g.k >= total - g.devastating:
             if state.rules.devastating_wounds == "mortal":
                 if isinstance(w.D, int):
-                    return state, replace(g, mortal=g.mortal + w.D, unsaved=g.unsaved + 1,
+                    return state, evolve(g, mortal=g.mortal + w.D, unsaved=g.unsaved + 1,
                                           k=g.k + 1), None
 
                 def draw_mortal(dice: Any) -> int:
                     return roll_amount(dice, w.D, f"mortal wounds of {w.name} (devastating wounds)",
                                        player, rule)
-                return state, replace(g, stage="mortal_amount"), _chance(
+                return state, evolve(g, stage="mortal_amount"), _chance(
                     f"mortal wounds of {w.name}", rule, amount_dist(w.D), player, draw_mortal)
             events.append(Event("no_save", rule, {
                 "model": model_id, "player": g.defender, "needed": None,
                 "reason": "Devastating Wounds: a critical wound allows no save of any kind"}))
-            return state, replace(g, stage="damage", unsaved=g.unsaved + 1), None
+            return state, evolve(g, stage="damage", unsaved=g.unsaved + 1), None
+        if g.queued:                    # a failed save of the ones rolled together
+            return state, evolve(g, stage="damage", unsaved=g.unsaved + 1, queued=g.queued - 1), None
         sv_need, kind, mods = _save_spec(model, w)
+        batch = total - g.devastating - g.k
+        if sv_need <= 6 and batch > 1 and _same_save(state, g.target, w):
+            return state, evolve(g, stage="saves", batch=batch), _saves_chance(
+                g.target, batch, sv_need, kind, mods, g.defender, rule)
         if sv_need > 6:
             events.append(Event("no_save", rule, {
                 "model": model_id, "player": g.defender, "needed": sv_need,
                 "reason": f"Sv {characteristic(model, 'Sv')}+ with AP {w.AP} needs "
                           f"{sv_need}+: no save is possible"}))
-            return state, replace(g, stage="damage", unsaved=g.unsaved + 1), None
+            return state, evolve(g, stage="damage", unsaved=g.unsaved + 1), None
         defender = g.defender
 
         def draw_save(dice: Any) -> bool:
@@ -531,17 +617,17 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
             return succeeds(face, sv_need, six_always=False)
         p = Fraction(sum(succeeds(f, sv_need, False) for f in range(1, 7)), 6)
         outcomes = tuple((v, q) for v, q in ((False, 1 - p), (True, p)) if q)
-        return state, replace(g, stage="save"), _chance(
+        return state, evolve(g, stage="save"), _chance(
             f"{kind} save: {model_id}", rule, outcomes, defender, draw_save)
     if g.stage == "damage":
-        g = replace(g, after_fnp="alloc")
+        g = evolve(g, after_fnp="alloc")
         if isinstance(w.D, int):
-            return state, replace(g, stage="fnp", damage=w.D), None
+            return state, evolve(g, stage="fnp", damage=w.D), None
         model_id = g.model
 
         def draw_damage(dice: Any) -> int:
             return roll_amount(dice, w.D, f"damage of {w.name} to {model_id}", player, rule)
-        return state, replace(g, stage="damage_roll"), _chance(
+        return state, evolve(g, stage="damage_roll"), _chance(
             f"damage of {w.name}", rule, amount_dist(w.D), player, draw_damage)
     if g.stage == "fnp":
         model_id, damage = g.model, g.damage
@@ -555,39 +641,39 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
                                   player=defender, target=fnp,
                                   result=lambda f: f"{sum(x >= fnp for x in f)} ignored")
                 return sum(x >= fnp for x in faces)
-            return state, replace(g, stage="fnp_roll"), _chance(
+            return state, evolve(g, stage="fnp_roll"), _chance(
                 f"feel no pain: {model_id}", rule, counts.successes(damage, Fraction(7 - fnp, 6)),
                 defender, draw_fnp)
         state, g = _suffer(state, job, g, events, dead)
         return state, g, None
     if g.stage == "fnp_done":           # Feel No Pain rolled: what it did not ignore is lost
         if g.damage == 0:
-            return state, replace(g, stage=g.after_fnp, k=g.k + (g.after_fnp == "alloc")), None
+            return state, evolve(g, stage=g.after_fnp, k=g.k + (g.after_fnp == "alloc")), None
         state, g = _suffer(state, job, g, events, dead)
         return state, g, None
     if g.stage == "finish":
         if not g.mortal:
-            return state, replace(g, stage="done"), None
+            return state, evolve(g, stage="done"), None
         events.append(Event("mortal_wounds", rule, {
             "unit": job.unit, "target": g.target, "player": g.defender, "amount": g.mortal,
             "reason": "Devastating Wounds: critical wounds' damage as mortal wounds, which "
                       "spill over to the next model"}))
-        return state, replace(g, stage="mortal", mortal_left=g.mortal), None
+        return state, evolve(g, stage="mortal", mortal_left=g.mortal), None
     if g.stage == "mortal":
         if g.mortal_left <= 0:
-            return state, replace(g, stage="done"), None
+            return state, evolve(g, stage="done"), None
         model_id = allocate(state, placed_geometry(state), g.target)
         if model_id is None:
-            return state, replace(
+            return state, evolve(
                 g, stage="done",
                 note=f"{g.target} was destroyed: the remaining mortal wounds are lost"), None
         model = state.model(model_id)
         points = min(g.mortal_left, characteristic(model, "W") - model.wounds_lost)
-        return state, replace(g, stage="fnp", model=model_id, damage=points,
+        return state, evolve(g, stage="fnp", model=model_id, damage=points,
                               mortal_left=g.mortal_left - points, after_fnp="mortal"), None
     if g.stage == "done":
         events.append(Event("attacks_resolved", rule, g.summary(job.unit, player)))
-        return state, replace(g, stage="over"), None
+        return state, evolve(g, stage="over"), None
     raise AssertionError(f"attack stage {g.stage!r} waits for a chance")
 
 
@@ -601,8 +687,8 @@ def _suffer(state: Battlefield, job: AttackJob, g: Group, events: list[Event],
     events.extend(evs)
     if removed is not None:
         dead.append((removed, g.defender))
-        g = replace(g, removed=g.removed + (g.model,))
-    return state, replace(g, stage=nxt, k=k)
+        g = evolve(g, removed=g.removed + (g.model,))
+    return state, evolve(g, stage=nxt, k=k)
 
 
 def answer(job: AttackJob, value: Any) -> AttackJob:
@@ -610,23 +696,27 @@ def answer(job: AttackJob, value: Any) -> AttackJob:
     g = job.groups[0]
     w = g.weapon
     if g.stage == "attacks":
-        g = replace(g, stage="hit", attacks=value)
+        g = evolve(g, stage="hit", attacks=value)
     elif g.stage == "hits":
-        g = replace(g, stage="sustained", hits=value[0], crits=value[1])
+        hits, crits = outcome_of(value)
+        g = evolve(g, stage="sustained", hits=hits, crits=_crits(value, crits))
     elif g.stage == "extra":
-        g = replace(g, stage="wound", extra=value)
+        g = evolve(g, stage="wound", extra=value)
     elif g.stage == "wounds":
-        g = replace(g, stage="alloc", wounded=value[0], critical_wounds=value[1],
-                    devastating=value[1] if w.abilities.devastating_wounds else 0)
+        wounded, crits = outcome_of(value)
+        g = evolve(g, stage="alloc", wounded=wounded, critical_wounds=_crits(value, crits),
+                   devastating=crits if w.abilities.devastating_wounds else 0)
     elif g.stage == "mortal_amount":
-        g = replace(g, stage="alloc", mortal=g.mortal + value, unsaved=g.unsaved + 1, k=g.k + 1)
+        g = evolve(g, stage="alloc", mortal=g.mortal + value, unsaved=g.unsaved + 1, k=g.k + 1)
+    elif g.stage == "saves":          # value: how many of the batch failed
+        g = evolve(g, stage="alloc", k=g.k + g.batch - value, queued=value, batch=0)
     elif g.stage == "save":
-        g = replace(g, stage="alloc", k=g.k + 1) if value else replace(
+        g = evolve(g, stage="alloc", k=g.k + 1) if value else evolve(
             g, stage="damage", unsaved=g.unsaved + 1)
     elif g.stage == "damage_roll":
-        g = replace(g, stage="fnp", damage=value, after_fnp="alloc")
+        g = evolve(g, stage="fnp", damage=value, after_fnp="alloc")
     elif g.stage == "fnp_roll":
-        g = replace(g, stage="fnp_done", damage=g.damage - value, fnp_ignored=g.fnp_ignored + value)
+        g = evolve(g, stage="fnp_done", damage=g.damage - value, fnp_ignored=g.fnp_ignored + value)
     else:
         raise AssertionError(f"attack stage {g.stage!r} has no chance")
-    return replace(job, groups=(g,) + job.groups[1:])
+    return evolve(job, groups=(g,) + job.groups[1:])

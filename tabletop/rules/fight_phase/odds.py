@@ -86,10 +86,15 @@ GAMBIT_WHY = ("the map has gambit challenges, whose duels (a default-policy sear
 
 def key(state: PhaseState) -> Hashable:
     """Everything that decides the rest of the fight and its outcome: the row, what is
-    pending, the memo (its compared fields) and each model's place, wounds lost and statuses."""
+    pending, the memo (its compared fields; of the attacks under way only what their later
+    stages read, ``attacks.Group.ahead``) and each model's place, wounds lost and statuses."""
     models = tuple((m.id, m.x, m.y, m.facing_deg, m.wounds_lost, tuple(m.status))
                    for m in state.battlefield.models())
-    return state.cursor, state.pending, state.memo, models
+    memo, job = state.memo, state.memo.attack
+    if job is not None:      # the attacks under way: only what their later stages read
+        memo = replace(memo, attack=(job.unit, job.player, job.rule, job.then, job.asked,
+                                     tuple(g.ahead() for g in job.groups)))
+    return state.cursor, state.pending, memo, models
 
 
 def _outcome(units: list[str], before: dict[str, int]) -> Callable[[PhaseState], tuple]:

@@ -36,10 +36,11 @@ the sequence on.  The alternation and the passing are the same in both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from tabletop.board.state import Battlefield
+from tabletop.rules.engine.frozen import evolve
 from tabletop.rules.engine.machine import END, Machine, PhaseState, Row, Transition, goto, wait
 from tabletop.rules.engine.pending import Question
 from tabletop.rules.fight_phase import actions
@@ -125,7 +126,7 @@ def fight_step_rows(next_row: str) -> list[Row]:
         e = _entered(step, player, "the Fight step starts with "
                      + (note or "the player whose turn it is"))
         return goto(st, "select", items + (e,),
-                    memo=replace(st.memo, combat=step.name, selector=player))
+                    memo=evolve(st.memo, combat=step.name, selector=player))
 
     def enter_select(st: PhaseState) -> Transition:
         v = view(st)
@@ -136,7 +137,7 @@ def fight_step_rows(next_row: str) -> list[Row]:
         if told:
             events += [ev("no_longer_eligible", R_FIGHT, unit=u, player=v.state.unit(u).player,
                           reason=DROPPED_OUT_REASON) for u in told]
-            st = replace(st, memo=replace(st.memo, dropped_out=st.memo.dropped_out | set(told)))
+            st = evolve(st, memo=evolve(st.memo, dropped_out=st.memo.dropped_out | set(told)))
         ever = set(st.memo.ever_eligible)
         while True:
             ff = True if step.fights_first_only else None
@@ -145,7 +146,7 @@ def fight_step_rows(next_row: str) -> list[Row]:
             if mine:
                 q = Question(player, "fight", tuple(mine), mine[0], step.rule,
                              (("step", step.name),), why_not=lambda val: fight_refusal(v, str(val)))
-                return wait(st, q, tuple(events), memo=replace(
+                return wait(st, q, tuple(events), memo=evolve(
                     st.memo, combat=step.name, selector=player, ever_eligible=frozenset(ever)))
             anyone = eligible_units(v, fights_first=ff)
             ever.update(anyone)
@@ -154,7 +155,7 @@ def fight_step_rows(next_row: str) -> list[Row]:
                     events.append(ev("combat_step", step.rule, step="end",
                                      title="The Fight step ends", player=player,
                                      reason="no unit is eligible to fight"))
-                    return goto(st, next_row, tuple(events), memo=replace(
+                    return goto(st, next_row, tuple(events), memo=evolve(
                         st.memo, combat=None, selector=None, ever_eligible=frozenset(ever)))
                 step = COMBAT_STEPS[step.when_none_eligible]
                 player, note = first_to_select(v, player)
@@ -168,7 +169,7 @@ def fight_step_rows(next_row: str) -> list[Row]:
 
     def resume_select(st: PhaseState, unit: Any) -> Transition:
         job = actions.FightJob(unit, st.memo.selector, st.memo.combat, "select_after")
-        return goto(st, "fight_type", memo=replace(st.memo, fighting=job))
+        return goto(st, "fight_type", memo=evolve(st.memo, fighting=job))
 
     def enter_after(st: PhaseState) -> Transition:
         v = view(st)
@@ -176,17 +177,17 @@ def fight_step_rows(next_row: str) -> list[Row]:
         back = step.return_after_fight
         if back is not None:
             ff = eligible_units(v, fights_first=True)
-            memo = replace(st.memo, ever_eligible=st.memo.ever_eligible | set(ff))
+            memo = evolve(st.memo, ever_eligible=st.memo.ever_eligible | set(ff))
             if ff:
                 step = COMBAT_STEPS[back]
                 player, note = first_to_select(
                     v, v.active if RETURN_STARTS_WITH == "active" else v.other(st.memo.selector))
                 e = _entered(step, player, "a Fights First unit is now eligible to fight"
                              + (f"; the step starts with {note}" if note else ""))
-                return goto(st, "select", (e,), memo=replace(memo, combat=step.name,
+                return goto(st, "select", (e,), memo=evolve(memo, combat=step.name,
                                                              selector=player))
-            st = replace(st, memo=memo)
-        return goto(st, "select", memo=replace(st.memo, selector=v.other(st.memo.selector)))
+            st = evolve(st, memo=memo)
+        return goto(st, "select", memo=evolve(st.memo, selector=v.other(st.memo.selector)))
 
     return [Row("fight", "Fight", "fight-phase.txt 12.04", enter_fight),
             Row("select", "Select a unit to fight", "fight-phase.txt 12.04", enter_select,
