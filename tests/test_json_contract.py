@@ -428,6 +428,11 @@ def test_fight_odds_fight_phase(write_map, capsys, monkeypatch):
     d = run_json(capsys, "fight", write_map(HEADER.format(rules="") + duel), "--odds", "--json")
     assert d["method"] == "exact"
     c.check(d, "duel")
+    d = run_json(capsys, "fight", shipped("lesson-pile-in.toml"), "--odds", "--json")
+    assert d["method"] == "exact"
+    c.check(d, "lesson-pile-in, exact")
+    fp_odds = importlib.import_module("tabletop.rules.fight_phase.odds")
+    monkeypatch.setattr(fp_odds, "MAX_STATES", 0)       # past the bound: sampled
     d = run_json(capsys, "fight", shipped("lesson-pile-in.toml"), "--odds", "--runs", "20", "--json")
     assert d["method"] == "monte carlo"
     c.check(d, "lesson-pile-in")

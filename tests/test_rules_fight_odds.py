@@ -83,7 +83,8 @@ def run(capsys, *argv):
 def test_cli_prints_the_table_on_the_pile_in_lesson(capsys):
     code, out, err = run(capsys, "fight", LESSON, "--odds", "--runs", "30")
     assert code == 0, err
-    assert "Fight odds" in out and "P(destroyed)" in out and "30 runs" in out
+    # the lesson is small enough to weigh exactly: --runs is for when it is not
+    assert "Fight odds" in out and "P(destroyed)" in out and "exact" in out
     assert "intercessors" in out and "boyz v intercessors" in out
 
 
@@ -107,3 +108,22 @@ def test_cli_runs_must_be_positive(write_map, capsys):
     code, _, err = run(capsys, "fight", write_map(HEADER.format(rules="") + DUEL_UNITS), "--odds",
                        "--runs", "0")
     assert code == 2 and "--runs 0" in err
+
+
+def test_two_engagements_exact_with_the_order_one_gives_the_other():
+    """Two duels far apart, nobody charged: red (active) selects first (12.04), R before R2
+    (file order), then blue, alternating.  Duel 1 as the module docstring: P(B removed) =
+    1/3, P(R removed) = 2/3 * 1/3 = 2/9.  Duel 2 depends on duel 1: blue's first pick is B
+    when B lives (2/3), and then R2 strikes before B2; when R killed B (1/3) blue's first
+    pick is B2, which strikes first.  P(B2 removed) = 2/3 * 1/3 + 1/3 * (2/3 * 1/3) = 8/27;
+    P(R2 removed) = 2/3 * (2/3 * 1/3) + 1/3 * 1/3 = 7/27.  The engagements are walked as
+    parts (engine.walk.exact_parts) and must still see that."""
+    s = state_from(unit("R", "red", [(10, 10)], A=1, W=1, Sv=7)
+                   + unit("B", "blue", [(11.26, 10)], A=1, W=1, Sv=7)
+                   + unit("R2", "red", [(30, 30)], A=1, W=1, Sv=7)
+                   + unit("B2", "blue", [(31.26, 30)], A=1, W=1, Sv=7))
+    r = fight_odds(s)
+    assert r["method"] == "exact"
+    rows = {row["unit"]: Fraction(row["p_destroyed_exact"]) for row in r["units"]}
+    assert rows == {"B": Fraction(1, 3), "R": Fraction(2, 9), "B2": Fraction(8, 27),
+                    "R2": Fraction(7, 27)}

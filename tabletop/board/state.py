@@ -14,6 +14,7 @@ from typing import Any
 
 from tabletop.board.bases import Base
 from tabletop.board.config import RulesConfig
+from tabletop.board.frozen import evolve
 
 DEFAULT_FACING = 90.0
 
@@ -288,9 +289,9 @@ class Battlefield:
         units = []
         for u in self.units:
             if any(m.id in by_id for m in u.models):
-                u = replace(u, models=tuple(by_id.get(m.id, m) for m in u.models))
+                u = evolve(u, models=tuple(by_id.get(m.id, m) for m in u.models))
             units.append(u)
-        return replace(self, units=tuple(units))
+        return evolve(self, units=tuple(units))
 
     def with_positions(self, positions: dict[str, Point]) -> Battlefield:
         """Move models: ``{model id: (x, y)}``."""
@@ -303,5 +304,5 @@ class Battlefield:
         for u in self.units:
             kept = tuple(m for m in u.models if m.id not in gone)
             if kept:
-                units.append(u if len(kept) == len(u.models) else replace(u, models=kept))
-        return replace(self, units=tuple(units))
+                units.append(u if len(kept) == len(u.models) else evolve(u, models=kept))
+        return evolve(self, units=tuple(units))

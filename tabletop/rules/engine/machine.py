@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.board.state import Battlefield
-from tabletop.rules.engine.frozen import evolve
+from tabletop.board.frozen import evolve
 from tabletop.rules.engine.pending import Chance, Question
 from tabletop.rules.events import Event
 

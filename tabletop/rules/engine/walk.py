@@ -30,8 +30,9 @@ from tabletop.rules.engine.driver import Policy, default_policy, scripted_answer
 from tabletop.rules.engine.machine import Machine, PhaseState
 from tabletop.rules.engine.pending import Chance, Question
 
-__all__ = ["MAX_STATES", "MC_BATCH", "MC_MAX_RUNS", "MC_MIN_RUNS", "TARGET_SE", "Odds",
-           "TooManyStates", "exact", "monte_carlo", "odds"]
+__all__ = ["MAX_STATES", "MC_BATCH", "MC_MAX_RUNS", "MC_MIN_RUNS", "TARGET_SE", "NotApart",
+           "Odds", "PartOdds", "Parts", "TooManyStates", "exact", "exact_parts", "monte_carlo",
+           "odds"]
 
 MAX_STATES = 200_000
 TARGET_SE = 0.005
@@ -45,6 +46,11 @@ Key = Callable[[PhaseState], Hashable]
 
 class TooManyStates(Exception):
     """The exact walk would weigh more than its bound of states."""
+
+
+class NotApart(Exception):
+    """A part the walk had finished changed again: the phase does not fall apart as its
+    ``Parts`` said (``exact_parts``)."""
 
 
 @dataclass
@@ -131,6 +137,105 @@ def exact(machine: Machine, start: PhaseState, *, outcome: Outcome, key: Key,
                     nxt[k] = (child, p * q)
         level = nxt
     return Odds("exact", dist, states=weighed)
+
+
+@dataclass(frozen=True)
+class Parts:
+    """How a phase falls into parts whose outcomes, once each part is finished, nothing
+    changes again (the fight phase's engagements: ``fight_phase.odds``).
+
+    ``names`` the parts; ``finished(state)`` the names of the parts that are finished
+    in ``state`` (no unit of theirs will act or be acted on again); ``outcome(state,
+    name)`` a finished part's outcome; ``key(state, finished)`` what decides the rest
+    of the phase, leaving the finished parts out; ``print_(state, name)`` what a
+    part's outcome is made of, compared before and after each step to check that a
+    finished part really stays as it was.
+    """
+
+    names: tuple[Hashable, ...]
+    finished: Callable[[PhaseState], frozenset]
+    outcome: Callable[[PhaseState, Hashable], Hashable]
+    key: Callable[[PhaseState, frozenset], Hashable]
+    print_: Callable[[PhaseState, Hashable], Hashable]
+
+
+@dataclass
+class PartOdds:
+    """Each part's exact distribution of outcomes: ``{name: {outcome: Fraction}}``, and
+    the states weighed."""
+
+    parts: dict[Hashable, dict[Any, Fraction]]
+    states: int
+    made: int = 0
+    method: str = "exact"
+
+
+def exact_parts(machine: Machine, start: PhaseState, parts: Parts, *,
+                scripted: Sequence[Decision] = (), policy: Policy = default_policy,
+                max_states: int = MAX_STATES, max_children: int | None = None) -> PartOdds:
+    """The exact distribution of each part's outcome, weighing a part's details only while
+    it is unfinished.
+
+    As ``exact``, but when a part finishes its outcome is added to that part's
+    distribution (with the probability of the road that got there) and the state's
+    key leaves it out from then on, so roads that differ only in finished parts
+    merge: the states weighed grow with the parts under way at once, not with every
+    part's histories multiplied.  Each part's distribution is exact; how the parts'
+    outcomes go together is not kept.
+
+    Raises
+    ------
+    TooManyStates
+        As ``exact``.
+    NotApart
+        When a step changes a part already finished (or un-finishes it).
+    """
+    names = parts.names
+    marg: dict[Hashable, dict[Any, Fraction]] = {n: {} for n in names}
+
+    def harvest(st: PhaseState, done: frozenset, p: Fraction) -> None:
+        for n in done:
+            o = parts.outcome(st, n)
+            marg[n][o] = marg[n].get(o, Fraction(0)) + p
+
+    state, _ = machine.advance(start)
+    fin = parts.finished(state)
+    harvest(state, fin, Fraction(1))
+    level = {parts.key(state, fin): (state, Fraction(1), fin)}
+    weighed = made = 0
+    while level:
+        nxt: dict[Hashable, tuple[PhaseState, Fraction, frozenset]] = {}
+        for st, p, fin in level.values():
+            weighed += 1
+            if weighed > max_states:
+                raise TooManyStates(f"more than {max_states} states to weigh")
+            if st.done:
+                harvest(st, frozenset(names) - fin, p)
+                continue
+            pend = st.pending
+            if isinstance(pend, Question):
+                children = [(_answer(machine, st, scripted, policy), Fraction(1))]
+            else:
+                assert isinstance(pend, Chance)
+                made += sum(1 for _, q in pend.outcomes if q)
+                if max_children is not None and made > max_children:
+                    raise TooManyStates(f"more than {max_children} states to make")
+                children = [(machine.answer(st, v)[0], q) for v, q in pend.outcomes if q]
+            for child, q in children:
+                cfin = parts.finished(child)
+                if not fin <= cfin:
+                    raise NotApart(f"parts {sorted(map(str, fin - cfin))} began again")
+                for n in fin:
+                    if parts.print_(child, n) != parts.print_(st, n):
+                        raise NotApart(f"part {n} changed after it had finished")
+                harvest(child, cfin - fin, p * q)
+                k = parts.key(child, cfin)
+                if k in nxt:
+                    nxt[k] = (nxt[k][0], nxt[k][1] + p * q, cfin)
+                else:
+                    nxt[k] = (child, p * q, cfin)
+        level = nxt
+    return PartOdds(marg, weighed, made)
 
 
 def _sample(machine: Machine, start: PhaseState, rng: random.Random, outcome: Outcome,

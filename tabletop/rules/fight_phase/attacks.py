@@ -79,7 +79,7 @@ from typing import Any
 from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
 from tabletop.rules.engine import counts
-from tabletop.rules.engine.frozen import evolve
+from tabletop.board.frozen import evolve
 from tabletop.rules.engine.pending import Chance, Drawn, Question, detail_of, outcome_of
 from tabletop.rules.events import Event
 from tabletop.rules.fight_phase.abilities import (
@@ -286,6 +286,7 @@ def _save_spec(model: Any, weapon: Weapon) -> tuple[int, str, dict[str, int]]:
     return sv_need, kind, mods
 
 
+@lru_cache(maxsize=1024)
 def _read(dist: counts.Dist, read_crits: bool) -> counts.Dist:
     """A roll's (successes, criticals) distribution as the rules read it: the criticals
     only when an ability reads them (else 0), so the odds walk does not tell apart rolls

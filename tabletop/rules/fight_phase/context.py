@@ -105,6 +105,9 @@ def geometry(state: Battlefield) -> Geometry:
     the attacks leave with the same models in place shares one snapshot; wounds
     lost are read from the ``Battlefield`` itself.
     """
+    geo = state.__dict__.get("_geometry")
+    if geo is not None:
+        return geo
     key = (id(state.terrain), tuple((m.id, m.x, m.y, m.facing_deg) for m in state.models()))
     geo = _GEO.get(key)
     if geo is None:
@@ -112,6 +115,7 @@ def geometry(state: Battlefield) -> Geometry:
         if len(_GEO) >= _GEO_MAX:
             _GEO.pop(next(iter(_GEO)))
         _GEO[key] = geo
+    object.__setattr__(state, "_geometry", geo)    # the table never changes: keep it with it
     return geo
 
 

@@ -73,8 +73,8 @@ from tabletop.rules.fight_phase.sequence import phase
 
 ODDS_STEPS = ("challenge", "fight", "challenge_resolution")
 STEP_NAMES = {"challenge": "challenge", "fight": "fight", "challenge_resolution": "resolution"}
-MAX_STATES = 300
-MAX_MADE = 500
+MAX_STATES = 1_000
+MAX_MADE = 1_500
 TARGET_SE = walk.TARGET_SE
 MAX_RUNS = 100    # the 60x44 layout: ~8.5 s CPU (main: 100 runs, ~11 s); --runs N raises it
 GAMBIT_RUNS = 100
@@ -90,27 +90,105 @@ def key(state: PhaseState) -> Hashable:
     stages read, ``attacks.Group.ahead``) and each model's place, wounds lost and statuses."""
     models = tuple((m.id, m.x, m.y, m.facing_deg, m.wounds_lost, tuple(m.status))
                    for m in state.battlefield.models())
-    memo, job = state.memo, state.memo.attack
-    if job is not None:      # the attacks under way: only what their later stages read
+    return state.cursor, state.pending, _memo_key(state.memo), models
+
+
+def _memo_key(memo: Any) -> Any:
+    """The memo as the key compares it: of the attacks under way only what their later
+    stages read."""
+    job = memo.attack
+    if job is not None:
         memo = replace(memo, attack=(job.unit, job.player, job.rule, job.then, job.asked,
                                      tuple(g.ahead() for g in job.groups)))
-    return state.cursor, state.pending, memo, models
+    return memo
+
+
+def _unit_outcome(state: PhaseState, u: str, before: dict[str, int]) -> tuple:
+    """(models lost, destroyed, models removed by it, wounds caused by it, targets it
+    attacked) of unit ``u``."""
+    bf, memo = state.battlefield, state.memo
+    alive = bf.has_unit(u)
+    left = len(bf.unit(u).models) if alive else 0
+    return (before[u] - left, not alive, tally_get(memo.removed_by, u),
+            tally_get(memo.wounds_caused, u),
+            tuple(sorted(tally_get(memo.attacked, u, frozenset()))))
 
 
 def _outcome(units: list[str], before: dict[str, int]) -> Callable[[PhaseState], tuple]:
-    """Per unit of ``units``: (models lost, destroyed, models removed by it, wounds caused by
-    it, targets it attacked)."""
+    """Per unit of ``units``: its ``_unit_outcome``."""
     def outcome(state: PhaseState) -> tuple:
-        bf, memo = state.battlefield, state.memo
-        out = []
-        for u in units:
-            alive = bf.has_unit(u)
-            left = len(bf.unit(u).models) if alive else 0
-            out.append((before[u] - left, not alive, tally_get(memo.removed_by, u),
-                        tally_get(memo.wounds_caused, u),
-                        tuple(sorted(tally_get(memo.attacked, u, frozenset())))))
-        return tuple(out)
+        return tuple(_unit_outcome(state, u, before) for u in units)
     return outcome
+
+
+def engaged_groups(units: list[str], pairs: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+    """The units fallen into engagements: units joined by an engaged pair are in one
+    (a unit engaged with two enemy units joins them), each unit engaged with nobody alone;
+    in the order of ``units``."""
+    part = {u: {u} for u in units}
+    for a, b in pairs:
+        if part[a] is not part[b]:
+            joined = part[a] | part[b]
+            for u in joined:
+                part[u] = joined
+    out: list[tuple[str, ...]] = []
+    for u in units:
+        group = tuple(x for x in units if x in part[u])
+        if group not in out:
+            out.append(group)
+    return tuple(out)
+
+
+def _busy(memo: Any) -> set[str]:
+    """The units a job under way belongs to (selected, moving or attacking)."""
+    return {j.unit for j in (memo.fighting, memo.move, memo.attack) if j is not None}
+
+
+def fight_parts(groups: tuple[tuple[str, ...], ...], before: dict[str, int]) -> walk.Parts:
+    """The fight phase's engagements as parts of the odds walk (``PER_ENGAGEMENT``): an
+    engagement is finished when each of its units is destroyed, has been selected to
+    fight, or has dropped out (12.04), and no job of one of its units is under way."""
+    index = {u: i for i, g in enumerate(groups) for u in g}
+
+    def finished(state: PhaseState) -> frozenset:
+        bf, memo = state.battlefield, state.memo
+        busy = _busy(memo)
+        done = set()
+        for i, g in enumerate(groups):
+            if all((not bf.has_unit(u) or u in memo.selected or u in memo.dropped_out)
+                   and u not in busy for u in g):
+                done.add(i)
+        return frozenset(done)
+
+    def outcome(state: PhaseState, i: Hashable) -> tuple:
+        return tuple(_unit_outcome(state, u, before) for u in groups[i])  # type: ignore[index]
+
+    def print_(state: PhaseState, i: Hashable) -> tuple:
+        bf = state.battlefield
+        g = groups[i]  # type: ignore[index]
+        return outcome(state, i), tuple((m.id, m.x, m.y, m.facing_deg, m.wounds_lost,
+                                         tuple(m.status)) for u in g if bf.has_unit(u)
+                                        for m in bf.unit(u).models)
+
+    def key_(state: PhaseState, fin: frozenset) -> Hashable:
+        gone = {u for i in fin for u in groups[i]}
+        memo = state.memo
+
+        def keep(units: Any) -> Any:
+            return type(units)(u for u in units if u not in gone)
+
+        def keep_tally(t: Any) -> Any:
+            return tuple((k, v) for k, v in t if k not in gone)
+        memo = replace(memo, selected=keep(memo.selected), ever_eligible=keep(memo.ever_eligible),
+                       engaged_at_fight_start=keep(memo.engaged_at_fight_start),
+                       dropped_out=keep(memo.dropped_out),
+                       wounds_caused=keep_tally(memo.wounds_caused),
+                       removed_by=keep_tally(memo.removed_by), attacked=keep_tally(memo.attacked))
+        models = tuple((m.id, m.x, m.y, m.facing_deg, m.wounds_lost, tuple(m.status))
+                       for m in state.battlefield.models() if index.get(m.unit_id, -1) not in fin)
+        return fin, state.cursor, state.pending, _memo_key(memo), models
+
+    return walk.Parts(tuple(range(len(groups))), finished, outcome, key_, print_)
 
 
 def _measure(n_units: int) -> Callable[[dict[Any, float], int], float]:
@@ -174,19 +252,29 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
         return {**base, "method": "none", "units": [], "engagements": [],
                 "text": "Fight odds: no unit is engaged or charged; nobody fights."}
     before = {u: len(piled.unit(u).models) for u in units}
-    outcome = _outcome(units, before)
+    groups = engaged_groups(units, pairs)
     gambit = "challenge" in machine.rows
     why = None
     if gambit:
         why = GAMBIT_WHY
     elif not exact:
         why = "asked for a Monte Carlo estimate (exact = False)"
-    result = None
+    per_unit: list[dict[tuple, Any]] | None = None
+    states = None
     if why is None:
         try:
-            result = walk.exact(machine, start, outcome=outcome, key=key,
-                                scripted=state.decisions, max_states=MAX_STATES,
-                                max_children=MAX_MADE)
+            got = walk.exact_parts(machine, start, fight_parts(groups, before),
+                                   scripted=state.decisions, max_states=MAX_STATES,
+                                   max_children=MAX_MADE)
+            where = {u: (i, j) for i, g in enumerate(groups) for j, u in enumerate(g)}
+            per_unit = []
+            for u in units:
+                i, j = where[u]
+                d: dict[tuple, Any] = {}
+                for o, p in got.parts[i].items():
+                    d[o[j]] = d.get(o[j], Fraction(0)) + p
+                per_unit.append(d)
+            states = got.states
         except walk.TooManyStates as e:
             if "to make" in str(e):
                 why = (f"an exact walk would make more than {MAX_MADE} states, chance outcomes "
@@ -194,30 +282,38 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
             else:
                 why = (f"an exact walk would weigh more than {MAX_STATES} states (the bound, "
                        f"fight_phase.odds.MAX_STATES)")
-    if result is None:
+        except walk.NotApart as e:
+            why = f"the engagements do not stay apart ({e}), and the table as a whole is too big"
+    n = None
+    if per_unit is None:
         cap = GAMBIT_RUNS if gambit else MAX_RUNS
         fixed = {"min_runs": min(200, cap), "max_runs": cap, "batch": min(200, cap)}
         if runs is not None:
             fixed = {"min_runs": runs, "max_runs": runs, "batch": runs}
-        result = walk.monte_carlo(machine, start, outcome=outcome, scripted=state.decisions,
-                                  seed=seed, target_se=TARGET_SE, measure=_measure(len(units)),
-                                  **fixed)
-    dist = result.dist
-    n = None if result.method == "exact" else result.runs
+        result = walk.monte_carlo(machine, start, outcome=_outcome(units, before),
+                                  scripted=state.decisions, seed=seed, target_se=TARGET_SE,
+                                  measure=_measure(len(units)), **fixed)
+        n = result.runs
+        per_unit = []
+        for i in range(len(units)):
+            d = {}
+            for o, p in result.dist.items():
+                d[o[i]] = d.get(o[i], 0.0) + p
+            per_unit.append(d)
     rows = []
-    for i, u in enumerate(units):
+    for u, dist in zip(units, per_unit):
         unit = piled.unit(u)
-        lost, lost_se = _moments(dist, lambda o, i=i: o[i][0], n)
-        dead, dead_se = _moments(dist, lambda o, i=i: int(o[i][1]), n)
-        rem, rem_se = _moments(dist, lambda o, i=i: o[i][2], n)
-        wnd, wnd_se = _moments(dist, lambda o, i=i: o[i][3], n)
-        targets = sorted({t for o in dist for t in o[i][4]})
+        lost, lost_se = _moments(dist, lambda o: o[0], n)
+        dead, dead_se = _moments(dist, lambda o: int(o[1]), n)
+        rem, rem_se = _moments(dist, lambda o: o[2], n)
+        wnd, wnd_se = _moments(dist, lambda o: o[3], n)
+        targets = sorted({t for o in dist for t in o[4]})
         row = {"unit": u, "player": unit.player, "charged": unit.charged,
                "models": len(unit.models), "targets": targets,
                "expected_models_lost": _num(lost), "p_destroyed": _num(dead),
                "expected_models_removed": _num(rem), "expected_wounds_caused": _num(wnd),
-               "models_removed": _counts(dist, lambda o, i=i: o[i][2]),
-               "wounds_caused": _counts(dist, lambda o, i=i: o[i][3])}
+               "models_removed": _counts(dist, lambda o: o[2]),
+               "wounds_caused": _counts(dist, lambda o: o[3])}
         if n is None:
             row.update({"p_destroyed_exact": str(dead), "expected_models_lost_exact": str(lost)})
         else:
@@ -232,11 +328,12 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
         if n is not None:
             rec["p_wiped_out_se"] = {a: by_unit[a]["p_destroyed_se"], b: by_unit[b]["p_destroyed_se"]}
         engagements.append(rec)
-    out = {**base, "method": result.method, "runs": n, "units": rows, "engagements": engagements}
+    out = {**base, "method": "exact" if n is None else "monte carlo", "runs": n, "units": rows,
+           "engagements": engagements}
     if n is not None:
         out["why"] = why
     else:
-        out["states"] = result.states
+        out["states"] = states
     out["text"] = format_odds(out)
     return out
 

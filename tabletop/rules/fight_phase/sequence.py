@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.board.state import Battlefield
-from tabletop.rules.engine.frozen import evolve
+from tabletop.board.frozen import evolve
 from tabletop.rules.engine.machine import END, Machine, PhaseState, Row, Transition, goto, wait
 from tabletop.rules.engine.pending import Question
 from tabletop.rules.fight_phase import actions

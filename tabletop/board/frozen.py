@@ -1,11 +1,12 @@
-"""A fast ``dataclasses.replace`` for the engine's frozen records.
+"""A fast ``dataclasses.replace`` for the board's and the rules engine's frozen records.
 
 The odds walk makes hundreds of thousands of phase states, each a chain of
 small frozen records (``PhaseState``, a ruleset's memo, its jobs);
 ``dataclasses.replace`` re-runs ``__init__`` field by field and was the
 largest single cost of a walk.  ``evolve`` copies the record's fields and
 sets the changed ones, for records that have no ``__post_init__`` (whose
-checks it would skip).
+checks it would skip).  Attributes that are not fields (a cache a record keeps
+of itself, such as a table's geometry snapshot) are not copied.
 """
 
 from __future__ import annotations
@@ -33,5 +34,8 @@ def evolve(obj: T, **changes: Any) -> T:
     new = object.__new__(cls)
     d = new.__dict__
     d.update(obj.__dict__)
+    if len(d) != len(fields):           # a cache kept on the record (not a field): not copied
+        for name in [n for n in d if n not in fields]:
+            del d[name]
     d.update(changes)
     return new
