@@ -161,6 +161,8 @@ class _Solver:
             key = self.quality()
             if best is None or key > best[0]:
                 best = (key, dict(self.moves))
+            if self.first_pass_complete():
+                break                       # nothing a second first pass could add
         self.moves = best[1]
         self.prune()
         self.improve()
@@ -191,6 +193,26 @@ class _Solver:
             contact += bool(ctx.contact_at(m, at)[0]) if ctx.target.get(m) else 0
             dist += float(ctx.dist_at(m, at)[0]) if ctx.target.get(m) else 0.0
         return (-len(found), achieved, contact, -tie(dist))
+
+    def first_pass_complete(self) -> bool:
+        """The moves break no clause and every model that could end engaged (within
+        range of the objective) and in base contact does: the other first pass can
+        only tie on what ``quality`` ranks first, so it is not made."""
+        ctx = self.ctx
+        if self.found():
+            return False
+        for m in ctx.movable():
+            if not ctx.target.get(m):
+                continue
+            r = self.moves.get(m)
+            if not (r.achieved if r is not None else ctx.achieved_at(m, [ctx.start[m]])[0]) \
+                    and not ctx.out_of_reach(m):
+                return False
+            if ctx.objective is None and not (r.contact if r is not None else
+                                               ctx.contact_at(m, [ctx.start[m]])[0]) \
+                    and ctx.start_dist[m] - ctx.spec.max_distance <= ctx.tol:
+                return False
+        return True
 
     def first_pass(self, use_slots: bool) -> None:
         """Every model that may move, nearest its target first: toward its contact
