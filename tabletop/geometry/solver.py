@@ -23,6 +23,13 @@ it tight and checks it).  Then, keeping every hard clause:
 4. the validator (``validator.py``) judges the result; a model whose move
    still breaks one of its own clauses stays where it started.
 
+The first pass is made once when it left nothing for the other to gain
+(``first_pass_complete``: no clause broken, every model that can end engaged
+and in base contact does).  The solve is a generator (``solve_steps``) that
+yields after each step - one model's route in a pass, one retry, one
+coherency change - so a window can cut it over frames (``pieces.py``);
+``solve_move`` runs it to its end, and the plan is the same however it is cut.
+
 Named default ``MIN_GAIN``: the solver makes no move that gains nothing a
 player could measure.  A move is kept only if it ends at least ``MIN_GAIN``
 closer to the model's closest target (or objective), or it makes the model
