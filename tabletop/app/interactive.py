@@ -28,6 +28,17 @@ Named defaults:
   ``FRAME_WORK_SECONDS = 0.012``: a poll keeps doing pieces for about this long
   (at least one), so the window keeps drawing while the engine works.  This
   only spreads the work over frames: what the phase does never depends on it.
+- ``SOLVER_STEPS_PER_PIECE = 1``: a row (or an answer's resume) that solves a
+  pile-in or consolidation move runs at most this many solver steps a piece
+  (``geometry.pieces``: one model's route, one retry, one coherency change);
+  when they are spent the half-run row is dropped - rows do not change the
+  state they are given - and runs again at the next piece, its solve going
+  on where it stopped.  A single solve can take far longer than a frame
+  (tenths of a second for 20 models), a step takes a few milliseconds.  The
+  work per piece is counted in steps, never timed, and the solve computes the
+  same plan however it is cut.  (The default policy's target search, run
+  while answering a question, is not cut: it goes through ``Decisions``,
+  which keeps what it answered.)
 """
 
 from __future__ import annotations
@@ -42,6 +53,7 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
+from tabletop.geometry import pieces
 from tabletop.rules.decisions import BY_WINDOW, Decisions
 from tabletop.rules.dice import Dice
 from tabletop.rules.engine.driver import emit
@@ -53,6 +65,7 @@ from tabletop.rules.registry import Resolution, find_ruleset
 
 ASK_SINGLE_OPTION = False
 ROWS_PER_POLL = 1
+SOLVER_STEPS_PER_PIECE = 1
 FRAME_WORK_SECONDS = 0.012
 SEED_RANGE = (1, 1_000_000)     # a seed drawn when none is given (shown in the window)
 
@@ -208,6 +221,9 @@ class PlaySession:
         self._machine: Any = None
         self._phase: PhaseState | None = None
         self._pending_q: EngineQuestion | None = None
+        self.budget = pieces.Budget(SOLVER_STEPS_PER_PIECE)
+        self._ready: tuple[Any, Any] | None = None    # (pending, its answer) not yet taken
+        self.pieces = 0              # pieces of work done (each at most one row or answer)
 
     def start(self) -> None:
         """Set the phase up (a second call does nothing); errors show at the next poll."""
@@ -240,8 +256,25 @@ class PlaySession:
 
     def _answer(self, value: Any) -> None:
         assert self._phase is not None
-        self._phase, events = self._machine.answer(self._phase, value, advance=False)
+        self._phase, events = self._sliced(
+            lambda: self._machine.answer(self._phase, value, advance=False))
         emit(self.log, events)
+
+    def _value_for(self, p: Any, make: Any) -> Any:
+        """The answer to pending ``p``, worked out (dice drawn, policy asked) once: a
+        piece that runs out of solver steps gives the same answer at the next piece."""
+        if self._ready is None or self._ready[0] is not p:
+            self._ready = (p, make())
+        return self._ready[1]
+
+    def _sliced(self, work: Any) -> Any:
+        """``work()`` with at most ``SOLVER_STEPS_PER_PIECE`` solver steps; raises
+        ``pieces.OutOfSteps`` (nothing changed) when its solve has more to do."""
+        self.budget.refill()
+        with pieces.active(self.budget):
+            out = work()
+        self.budget.clear()
+        return out
 
     def _work(self) -> None:
         """One piece of work: give an answer, run a row, or draw a chance."""
@@ -251,14 +284,17 @@ class PlaySession:
             q = self.question
             if not q.answered:
                 return
+            value = q.answer
+            value = tuple(value) if isinstance(value, list) else value
+            self._phase, events = self._sliced(
+                lambda: self._machine.answer(st, value, advance=False))   # may run out of steps
             self.question = None
             if q.for_rest:
                 self.use_defaults = True
             self.decisions.record(q.player, q.choice, q.answer, BY_WINDOW)
             self.log.emit("decision", q.rule, player=q.player, choice=q.choice, value=q.answer,
                           by="window", default=q.default)
-            value = q.answer
-            self._answer(tuple(value) if isinstance(value, list) else value)
+            emit(self.log, events)
             return
         if st.done:
             self.resolution = Resolution(st.battlefield, self.log)
@@ -266,10 +302,12 @@ class PlaySession:
             return
         p = st.pending
         if p is None:
-            self._phase, events = self._machine.advance(st, max_rows=ROWS_PER_POLL)
+            self._phase, events = self._sliced(
+                lambda: self._machine.advance(st, max_rows=ROWS_PER_POLL))
             emit(self.log, events)
         elif isinstance(p, Chance):
-            self._answer(p.draw(self.dice) if p.draw is not None else p.sample(self.dice._rng))
+            self._answer(self._value_for(
+                p, lambda: p.draw(self.dice) if p.draw is not None else p.sample(self.dice._rng)))
         else:
             self._ask(p)
 
@@ -278,7 +316,7 @@ class PlaySession:
         the map's ``[[decisions]]``, a costly default worked out only when needed), except
         that an unscripted question with a real choice goes to the person."""
         try:
-            value = self._policy(p)
+            value = self._value_for(p, lambda: self._policy(p))
         except _NeedPerson as need:
             shown = distinct_options(need.options)
             if not any(need.default == o for o in shown):
@@ -298,7 +336,10 @@ class PlaySession:
         t0 = time.perf_counter()
         while self.started and not self.finished:
             try:
+                self.pieces += 1
                 self._work()
+            except pieces.OutOfSteps:
+                pass                        # the row runs again, its solve goes on
             except TabletopError as exc:
                 self._fail(list(exc.problems))
             except Exception as exc:        # a bug in the rules: say so, keep the window open

@@ -13,6 +13,16 @@ there) and a random layout of each size, an ``App`` (``tabletop.app.app``) of
 - *settle*: the full redraw once the view stops (after a pan the static layer is
   reused; after a zoom it is drawn again at the new scale).
 
+With ``--play`` (``measure_play``), the shipped map's combat phase is also played
+in the window as ``view --play`` does, headless: each frame is one ``App.update``
+(the session's poll: pieces of engine work for about ``FRAME_WORK_SECONDS``, a solve
+cut in steps) and one ``App.draw``, and an open question is answered with its
+default (what the default policy answers) in the next frame.  It reports the
+median and the longest frame (CPU ms, ``PLAY_MAX_FRAMES`` frames at most) beside
+the baselines measured in the same run: the whole phase resolved in one go (what a
+window with no slicing and no thread would freeze for), and the longest single
+piece of work when a solve is not cut (the window before solves were cut in steps).
+
 Times are CPU milliseconds of this process (``time.process_time``), the median of
 ``FRAMES`` frames, so other programs on the machine disturb them little.  The ratio
 is naive / moving frame.
@@ -31,6 +41,8 @@ from tabletop.bench import Benchmark
 from tabletop.bench.layout import random_battlefield
 
 FRAMES = 8                    # frames timed per measure (median)
+PLAY_MAX_FRAMES = 5000        # --play: frames at most (the phase ends well before)
+PLAY_SEED = 1                 # --play: the dice seed
 WINDOW_SIZE = (1400, 900)     # pixels, the window's default
 SHIPPED_MAP = Path(__file__).resolve().parents[2] / "maps" / "ca-layout-1-hammer-and-anvil.toml"
 
@@ -116,8 +128,60 @@ def measure(state) -> dict[str, float]:
             "pan_settle_ms": _median_ms(pan_settle), "zoom_settle_ms": _median_ms(zoom_settle)}
 
 
-def run(sizes: list[int], seed: int, out: Callable[[str], None]) -> list[dict[str, Any]]:
-    """Time the window on the shipped map and a random layout of each size; print a table."""
+def measure_play(state, seed: int = PLAY_SEED) -> dict[str, Any]:
+    """``view --play`` on ``state``, headless: CPU ms of the median and the longest
+    frame (poll + draw), beside the whole phase resolved in one go and the longest
+    piece of work with solves not cut (see the module docstring)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from tabletop.app import interactive
+    from tabletop.app.app import App
+    from tabletop.app.interactive import PlaySession
+
+    pygame.display.init()
+    pygame.font.init()
+    if pygame.display.get_surface() is None:
+        pygame.display.set_mode((1, 1), pygame.HIDDEN)
+    # baselines: the same phase, default answers, no solve cut in steps
+    steps = interactive.SOLVER_STEPS_PER_PIECE
+    interactive.SOLVER_STEPS_PER_PIECE = 10 ** 9
+    try:
+        whole = PlaySession(state, seed)
+        whole.use_defaults = True
+        whole.start()
+        pieces = []
+        while not whole.finished:
+            pieces.append(_cpu(whole._work))
+    finally:
+        interactive.SOLVER_STEPS_PER_PIECE = steps
+    # the window
+    app = App(state, size=WINDOW_SIZE, play=PlaySession(state, seed))
+    surface = pygame.Surface(WINDOW_SIZE)
+    app.draw(surface)
+    frames, asked = [], 0
+
+    def frame():
+        nonlocal asked
+        if app.play.question is not None:
+            app.play.answer(app.play.question.default_index)
+            asked += 1
+        app.update(1.0 / 60.0)
+        app.draw(surface)
+
+    while not app.play.finished and len(frames) < PLAY_MAX_FRAMES:
+        frames.append(_cpu(frame))
+    return {"play_frames": len(frames), "play_median_ms": _median_ms(frames),
+            "play_max_ms": 1000.0 * max(frames), "play_questions": asked,
+            "play_resolved": app.play.outcome,
+            "whole_phase_ms": 1000.0 * sum(pieces), "uncut_piece_max_ms": 1000.0 * max(pieces),
+            "solver_steps_per_piece": steps}
+
+
+def run(sizes: list[int], seed: int, out: Callable[[str], None],
+        play: bool = False) -> list[dict[str, Any]]:
+    """Time the window on the shipped map and a random layout of each size; print a table.
+    ``play``: also play the shipped map's combat phase in the window (``measure_play``)."""
     out("window: CPU ms per frame while panning (arrow keys) and zooming (wheel), "
         "vs. naive full redraw every frame")
     out(f"{'layout':>24} {'models':>7} {'naive':>8} {'pan':>7} {'zoom':>7} {'pan settle':>11} "
@@ -138,7 +202,24 @@ def run(sizes: list[int], seed: int, out: Callable[[str], None]) -> list[dict[st
         rows.append({"benchmark": "window", "layout": name, "models": n, **r, "ratio": ratio})
     out("ratio = naive / the slower of pan and zoom while moving; "
         "settle = the one full redraw when the view stops")
+    if play and SHIPPED_MAP.exists():
+        from tabletop.board import mapfile
+        shipped = mapfile.load(str(SHIPPED_MAP))
+        r = measure_play(shipped)
+        out("")
+        out(f"window --play: view --play on {SHIPPED_MAP.name}, CPU ms per frame (poll + draw), "
+            f"default answers, seed {PLAY_SEED}")
+        out(f"{'frames':>7} {'median':>8} {'longest':>8} {'whole phase':>12} "
+            f"{'uncut piece':>12} {'outcome':>9}")
+        out(f"{r['play_frames']:>7} {r['play_median_ms']:>8.1f} {r['play_max_ms']:>8.1f} "
+            f"{r['whole_phase_ms']:>12.0f} {r['uncut_piece_max_ms']:>12.0f} {r['play_resolved']:>9}")
+        out("whole phase = resolved in one go (a window with no slicing freezes that long); "
+            "uncut piece = the longest piece when a solve is not cut in steps; target: median "
+            "under 16.7 ms, no frame over 100 ms")
+        rows.append({"benchmark": "window-play", "layout": SHIPPED_MAP.stem[:24],
+                     "models": sum(len(u.models) for u in shipped.units), **r})
     return rows
 
 
-BENCHMARK = Benchmark("window", "board window frame times while panning and zooming", run)
+BENCHMARK = Benchmark("window", "board window frame times while panning and zooming "
+                      "(--play: while the combat phase plays)", run, ("play",))

@@ -1,10 +1,10 @@
-"""``tabletop bench [--sizes 200,1000,5000] [--only NAME] [--seed N] [--repeat N] [--skip-slow] [--json]``.
+"""``tabletop bench [--sizes 200,1000,5000] [--only NAME] [--seed N] [--repeat N] [--skip-slow] [--play] [--json]``.
 
 Runs the benchmarks in ``tabletop.bench`` (each prints its time beside a naive
 baseline measured in the same run, and the ratio; ``odds`` prints today's odds
 engine beside issue 9's targets).  ``--repeat N`` and ``--skip-slow`` are read by the
 benchmarks that take them (``odds``: timed runs per case; leave out the cases that
-take seconds).  Exit 0; 2 for a bad argument (an unknown benchmark, a size that is
+take seconds); ``--play`` by ``window`` (also play the 60x44 layout's phase in the window).  Exit 0; 2 for a bad argument (an unknown benchmark, a size that is
 not a positive whole number, a repeat under 1).
 """
 
@@ -41,7 +41,8 @@ def run(args) -> int:
     repeat = getattr(args, "repeat", None)
     if repeat is not None and repeat < 1:
         raise TabletopError(f"tabletop bench: --repeat: give 1 or more timed runs, got {repeat}")
-    given = {"repeat": repeat, "skip_slow": getattr(args, "skip_slow", False)}
+    given = {"repeat": repeat, "skip_slow": getattr(args, "skip_slow", False),
+             "play": getattr(args, "play", False)}
     rows = []
     out = (lambda line: None) if args.json else print
     for k, name in enumerate(names):
@@ -68,5 +69,8 @@ def add_parser(sub) -> None:
                         "3 for the slow cases)")
     p.add_argument("--skip-slow", action="store_true",
                    help="odds: leave out the cases that take seconds (the lessons, the 60x44 layout)")
+    p.add_argument("--play", action="store_true",
+                   help="window: also play the 60x44 layout's combat phase in the window "
+                        "(view --play, headless) and report the median and longest frame")
     p.add_argument("--json", action="store_true", help="print the rows as one JSON object")
     p.set_defaults(run=run)

@@ -112,18 +112,47 @@ class UnitCoherency:
 
     def score_moving(self, i: int, points, at: list[XY]) -> tuple[np.ndarray, np.ndarray]:
         """For model ``i`` moved to each of ``points`` (the others at ``at``):
-        (models out of coherency (k,), shortfall (k,) inches)."""
+        (models out of coherency (k,), shortfall (k,) inches).
+
+        Moving one model changes one row and one column of the gap matrix, so
+        each other model's row is scored from its sorted gaps to the models
+        that stay and its one new gap (O(k n), not a (k, n, n) sort)."""
         k = len(points)
         if self.n < 2 or not k:
             return np.zeros(k, dtype=int), np.zeros(k)
         g = self.gaps(at)
-        h = self.gaps_from(i, points, at)
-        big = np.broadcast_to(g, (k, self.n, self.n)).copy()
-        big[:, i, :] = h
-        big[:, :, i] = h
-        big[:, i, i] = np.inf
-        bad, excess = self._score(big)
-        return bad.sum(axis=1), np.where(bad, excess, 0.0).sum(axis=1)
+        h = self.gaps_from(i, points, at)               # (k, n), inf at column i
+        bad_i, excess_i = self._score(h)                # model i's own row, (k,)
+        rest = np.delete(np.delete(g, i, axis=0), i, axis=1)   # (n-1, n-1): rows j != i
+        x = np.delete(h, i, axis=1)                     # (k, n-1): the new gap of each row j
+        bad, excess = self._score_with(rest, x)
+        bad_n = bad.sum(axis=1) + bad_i
+        short = np.where(bad, excess, 0.0).sum(axis=1) + np.where(bad_i, excess_i, 0.0)
+        return bad_n, short
+
+    def _score_with(self, rest: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``_score`` of rows ``rest`` (m, m-1 gaps to the models that stay) each with one
+        more gap ``x`` (k, m): (bad (k, m), excess (k, m))."""
+        r, tol = self.rules, self.tol
+        if r.coherency_range is None:
+            kth = np.minimum(rest.min(axis=-1)[None, :], x)
+            return kth > tol + tolmod.EPS, np.maximum(0.0, kth)
+        need = min(r.coherency_needed(self.n), self.n - 1)
+        srt = np.sort(rest, axis=-1)
+        below = srt[:, need - 2][None, :] if need >= 2 else np.full((1, rest.shape[0]), -np.inf)
+        at_k = srt[:, need - 1][None, :] if need - 1 < rest.shape[1] else \
+            np.full((1, rest.shape[0]), np.inf)
+        kth = np.minimum(at_k, np.maximum(below, x))    # the need-th smallest with x added
+        bad = kth > r.coherency_range + tol + tolmod.EPS
+        excess = np.maximum(0.0, kth - r.coherency_range)
+        if r.coherency_spread is not None:
+            thr = r.coherency_spread + tol + tolmod.EPS
+            fr = np.where(np.isinf(rest), 0.0, rest)
+            fx = np.where(np.isinf(x), 0.0, x)
+            bad = bad | (fr > thr).any(axis=-1)[None, :] | (fx > thr)
+            excess = excess + np.maximum(0.0, fr - r.coherency_spread).sum(axis=-1)[None, :] \
+                + np.maximum(0.0, fx - r.coherency_spread)
+        return bad, excess
 
 
 @lru_cache(maxsize=16)

@@ -23,6 +23,13 @@ it tight and checks it).  Then, keeping every hard clause:
 4. the validator (``validator.py``) judges the result; a model whose move
    still breaks one of its own clauses stays where it started.
 
+The first pass is made once when it left nothing for the other to gain
+(``first_pass_complete``: no clause broken, every model that can end engaged
+and in base contact does).  The solve is a generator (``solve_steps``) that
+yields after each step - one model's route in a pass, one retry, one
+coherency change - so a window can cut it over frames (``pieces.py``);
+``solve_move`` runs it to its end, and the plan is the same however it is cut.
+
 Named default ``MIN_GAIN``: the solver makes no move that gains nothing a
 player could measure.  A move is kept only if it ends at least ``MIN_GAIN``
 closer to the model's closest target (or objective), or it makes the model
@@ -43,10 +50,12 @@ anywhere on the table gives the same moves.  Inches, origin bottom-left, y up.
 from __future__ import annotations
 
 import math
+from collections.abc import Generator
 
 import numpy as np
 
 from tabletop.board.state import Battlefield
+from tabletop.geometry import pieces
 from tabletop.geometry.assign import assign_slots
 from tabletop.geometry.cohere import UnitCoherency, repair_spots
 from tabletop.geometry.movespec import MoveContext, MovePlan, MoveSpec
@@ -101,10 +110,19 @@ def solve_move(state: Battlefield, geo: Geometry, spec: MoveSpec) -> MovePlan:
     UnknownIdError
         For an unknown unit, target or objective.
     """
+    key = ("solve_move", spec, tuple((m.id, m.x, m.y, m.facing_deg) for m in state.models()))
+    return pieces.run(key, lambda: solve_steps(state, geo, spec))
+
+
+def solve_steps(state: Battlefield, geo: Geometry, spec: MoveSpec
+                ) -> Generator[None, None, MovePlan]:
+    """``solve_move`` as a generator: it yields after each step (one model's
+    route in a pass, one retry, one coherency change) and returns the
+    ``MovePlan``; the same plan however it is run (``pieces.run``)."""
     ctx = MoveContext(state, geo, spec)
     if ctx.problems:
         return MovePlan(spec, {}, {}, {}, list(ctx.problems))
-    return _Solver(ctx, Arena(state)).solve()
+    return (yield from _Solver(ctx, Arena(state)).solve())
 
 
 class _Solver:
@@ -151,27 +169,30 @@ class _Solver:
         return None
 
     # ------------------------------------------------------------ passes
-    def solve(self) -> MovePlan:
+    def solve(self) -> Generator[None, None, MovePlan]:
         ctx = self.ctx
         best = None
         for use_slots in (True, False):
             self.moves = {}
-            self.first_pass(use_slots)
-            self.sanitise()
+            yield from self.first_pass(use_slots)
+            yield from self.sanitise()
             key = self.quality()
             if best is None or key > best[0]:
                 best = (key, dict(self.moves))
+            if self.first_pass_complete():
+                break                       # nothing a second first pass could add
         self.moves = best[1]
-        self.prune()
-        self.improve()
+        yield from self.prune()
+        yield from self.improve()
         if ctx.spec.kind == "engaging":
-            self.engage_all()
-        self.cohere()
-        self.improve()
-        self.sanitise()
-        self.prune()
+            yield from self.engage_all()
+        yield from self.cohere()
+        yield from self.improve()
+        yield from self.sanitise()
+        yield from self.prune()
         order: list[str] = []
         self.found(order)
+        yield
         violations = [f.violation for f in check(ctx, self.positions(), self.paths(),
                                                  arena=self.arena, cache=self.cache)]
         return MovePlan(ctx.spec, self.paths(), self.positions(),
@@ -192,7 +213,27 @@ class _Solver:
             dist += float(ctx.dist_at(m, at)[0]) if ctx.target.get(m) else 0.0
         return (-len(found), achieved, contact, -tie(dist))
 
-    def first_pass(self, use_slots: bool) -> None:
+    def first_pass_complete(self) -> bool:
+        """The moves break no clause and every model that could end engaged (within
+        range of the objective) and in base contact does: the other first pass can
+        only tie on what ``quality`` ranks first, so it is not made."""
+        ctx = self.ctx
+        if self.found():
+            return False
+        for m in ctx.movable():
+            if not ctx.target.get(m):
+                continue
+            r = self.moves.get(m)
+            if not (r.achieved if r is not None else ctx.achieved_at(m, [ctx.start[m]])[0]) \
+                    and not ctx.out_of_reach(m):
+                return False
+            if ctx.objective is None and not (r.contact if r is not None else
+                                               ctx.contact_at(m, [ctx.start[m]])[0]) \
+                    and ctx.start_dist[m] - ctx.spec.max_distance <= ctx.tol:
+                return False
+        return True
+
+    def first_pass(self, use_slots: bool) -> Generator[None, None, None]:
         """Every model that may move, nearest its target first: toward its contact
         slot (``assign.py``) when ``use_slots`` and it has one, else (or when the
         slot is not reached) toward the nearest free contact spot; never ending
@@ -203,6 +244,7 @@ class _Solver:
         if use_slots:
             static = [ob for ob in obstacles_for(ctx, None, {}) if ob.id not in set(movers)]
             slots = assign_slots(ctx, self.arena, movers, static)
+            yield
         for k, mid in enumerate(movers):
             later = [Obstacle(f"(slot {m})", ctx.models[m].base, *slots[m].xy,
                               ctx.models[m].facing_deg) for m in movers[k + 1:] if m in slots]
@@ -218,6 +260,7 @@ class _Solver:
                     r = alt
             if r is not None and self.worth(mid, r):
                 self.moves[mid] = r
+            yield
 
     def closest(self, mid: str, end: XY) -> str:
         """The model of the model's closest target nearest to where it ends (the one
@@ -236,7 +279,7 @@ class _Solver:
             return True
         return tie(ctx.start_dist[mid] - r.dist) >= MIN_GAIN
 
-    def prune(self) -> None:
+    def prune(self) -> Generator[None, None, None]:
         """Drop every move not ``worth`` making, unless dropping it breaks a clause."""
         now = self.keys(self.found())
         for mid in [m for m in self.ctx.ids if m in self.moves]:
@@ -244,17 +287,19 @@ class _Solver:
                 new = self.try_change(mid, None, now)
                 if new is not None:
                     now = new
+                yield
 
-    def sanitise(self) -> None:
+    def sanitise(self) -> Generator[None, None, None]:
         """Put back every model whose move breaks one of its own clauses."""
         for _ in range(len(self.ctx.ids) + 1):
             bad = {f.model for f in self.found() if f.code in _OWN_CODES and f.model in self.moves}
+            yield
             if not bad:
                 return
             for m in bad:
                 self.moves.pop(m, None)
 
-    def improve(self) -> None:
+    def improve(self) -> Generator[None, None, None]:
         """Each model not engaged (not within range) tries again with the others where they end."""
         ctx = self.ctx
         now = self.keys(self.found())
@@ -265,6 +310,7 @@ class _Solver:
                 if (cur is not None and cur.achieved) or ctx.out_of_reach(mid):
                     continue
                 r = reach_best(ctx, self.arena, mid, self.where(but=mid), cache=self.cache)
+                yield
                 if r is None or (cur is not None and r.score <= cur.score) \
                         or not self.worth(mid, r):
                     continue
@@ -274,7 +320,7 @@ class _Solver:
             if not changed:
                 return
 
-    def engage_all(self) -> None:
+    def engage_all(self) -> Generator[None, None, None]:
         """Engaging consolidation: the unit must end engaged with every selected
         unit (12.08).  For each selected unit not engaged yet, the models nearest
         to it try to reach it — and, when a model is the only one engaged with
@@ -296,6 +342,7 @@ class _Solver:
                 else:
                     r = reach_model(ctx, self.arena, mid, self.where(but=mid), goal=t,
                                     cache=self.cache)
+                yield
                 if r is None or not r.achieved:
                     continue
                 old = self.moves.get(mid)
@@ -414,7 +461,7 @@ class _Solver:
                 out.append(r)
         return out
 
-    def cohere(self) -> None:
+    def cohere(self) -> Generator[None, None, None]:
         """Change one model's move at a time until the unit is in coherency: shorten
         or drop a move, or send a model out of coherency (failing that, any other)
         to a spot near its friends; each step takes the change leaving fewest
@@ -441,13 +488,16 @@ class _Solver:
                         break                 # shortening was tried with the first group
                     for alt in self.shorter(mid):
                         options.append(self._option(coh, mid, alt))
+                    yield
                 for mid in who:
                     for alt in self.repairs(mid, coh, *current):
                         options.append(self._option(coh, mid, alt))
+                    yield
                 options.sort(key=lambda o: o[0])
                 for key, _, mid, alt in options:
                     if key[:2] >= current:
                         break
+                    yield
                     if self.try_change(mid, alt, allowed) is not None:
                         applied = True
                         break
