@@ -1,0 +1,91 @@
+"""Issue 9: on every shipped map the odds engine agrees with a seeded Monte Carlo of the
+real resolver (its dice drawn one by one, every roll logged) within 4 standard errors.
+
+Fight-phase maps: each unit's P(destroyed) (and expected models lost where the odds are
+exact), from
+``fight_phase.odds`` against the resolver run from the same piled-in table
+(``odds._piled_in``: the steps before it roll no dice) with seeded ``Dice``.
+Rank-and-flank maps: each engagement's chance that each unit breaks, from the
+ruleset's odds against ``fight`` with seeded dice.  The standard error is the
+binomial one of the resolver's estimate (with a floor for figures near 0 or 1), and
+the odds' own when they are sampled.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from tabletop.board.mapfile import load
+from tabletop.rules.decisions import Decisions
+from tabletop.rules.dice import Dice
+from tabletop.rules.engine import driver
+from tabletop.rules.events import EventLog
+from tabletop.rules.registry import find_ruleset
+
+MAPS = sorted((Path(__file__).resolve().parents[1] / "maps").glob("**/*.toml"))
+RUNS = {"ca-layout-1-hammer-and-anvil": 60, "lesson-gambit-challenge": 40, "old-world-72x48": 30}
+DEFAULT_RUNS = 60
+
+
+def _close(p: float, q: float, n: int, own_se: float | None = None) -> bool:
+    se = math.sqrt(max(p * (1 - p), 0.01 * 0.99) / n + (own_se or 0.0) ** 2)
+    return abs(p - q) < 4 * se
+
+
+def _fight_phase(state, n):
+    import importlib
+    fp = importlib.import_module("tabletop.rules.fight_phase.odds")
+    from tabletop.rules.fight_phase.sequence import phase
+    odds = fp.odds(state)
+    if odds["method"] == "none":
+        return
+    start, _ = fp._piled_in(state)
+    machine, _ = phase(state, until="consolidate")
+    units = [r["unit"] for r in odds["units"]]
+    before = {r["unit"]: r["models"] for r in odds["units"]}
+    outcome = fp._outcome(units, before)
+    rng = random.Random(11)
+    seen = [outcome(driver.run(machine, start, dice=Dice(rng.randrange(10 ** 9)),
+                               scripted=state.decisions).state) for _ in range(n)]
+    for i, row in enumerate(odds["units"]):
+        dead = sum(o[i][1] for o in seen) / n
+        assert _close(row["p_destroyed"], dead, n, row.get("p_destroyed_se")), (row["unit"], row["p_destroyed"], dead)
+        if odds["method"] != "exact":
+            continue    # two samples of a lumpy count (a unit wiped out or not): P(destroyed) only
+        lost = [o[i][0] for o in seen]
+        mean = sum(lost) / n
+        sd = math.sqrt(max(sum((x - mean) ** 2 for x in lost) / max(n - 1, 1), 0.25))
+        own = row.get("expected_models_lost_se") or 0.0
+        assert abs(mean - row["expected_models_lost"]) < 4 * math.sqrt(sd ** 2 / n + own ** 2), \
+            (row["unit"], row["expected_models_lost"], mean)
+
+
+def _rank_and_flank(state, n):
+    ruleset = find_ruleset("rank-and-flank")
+    odds = ruleset.odds(state)
+    rng = random.Random(11)
+    broke: dict[str, int] = {}
+    for _ in range(n):
+        log = EventLog()
+        ruleset.fight(state, Dice(rng.randrange(10 ** 9), log), Decisions(state.decisions, log), log)
+        for e in log.events:
+            if e.type == "break_test" and e.data.get("result") == "breaks":
+                broke[e.data["unit"]] = broke.get(e.data["unit"], 0) + 1
+    for e in odds["engagements"]:
+        for u, p in e["breaks"].items():
+            own = e.get("se", {}).get("breaks", {}).get(u) if e["method"] != "exact" else None
+            assert _close(p, broke.get(u, 0) / n, n, own), (u, p, broke.get(u, 0) / n)
+
+
+@pytest.mark.parametrize("path", MAPS, ids=[p.stem for p in MAPS])
+def test_odds_agree_with_the_resolver(path):
+    state = load(str(path))
+    n = RUNS.get(path.stem, DEFAULT_RUNS)
+    if state.ruleset == "fight-phase":
+        _fight_phase(state, n)
+    else:
+        _rank_and_flank(state, n)
