@@ -23,12 +23,32 @@ Named defaults:
     starts from the piled-in table.  Consolidation (12.07-12.08) is left out:
     it rolls no dice, and the fights it can start (12.08 AFTER MOVING, an
     engaging consolidation) are not counted.
+``PER_ENGAGEMENT``
+    The exact walk weighs each engagement on its own (``odds_split``,
+    ``engine.factored``): what the table shares (whose turn it is, which units are
+    still there to select) is walked once, and each engagement's inner states only in
+    its own turns, so its cost grows with the engagements added, not multiplied by
+    them.  It stays exact: who strikes first in one engagement can depend on another's
+    losses (the 12.04 alternation), and the walk follows that.  An engagement here is
+    widened by ``OVERRUN_REACH`` (``reach_groups``): enemy units within the pile-in
+    distance plus the engagement range join it, since an overrun fight's extra pile-in
+    (12.06) can reach them.  Where engagements still join (a move engages across them)
+    the table is walked whole with the engagements as parts (``engine.walk.exact_parts``).
 ``MAX_STATES``
-    The exact walk weighs at most this many states; past it (or on a map
-    with gambit challenges, ``GAMBIT_WHY``) the odds are a seeded Monte Carlo estimate of the same
-    rows, which says why, runs until the largest standard error of the
-    figures shown (each unit's P(destroyed) and models-removed
-    probabilities) is under ``TARGET_SE`` or ``MAX_RUNS`` runs, and prints its
+    400: the exact walk weighs at most this many states (``--exact``: ``EXACT_STATES``,
+    200,000); past it (or on a map with gambit challenges, ``GAMBIT_WHY``) the odds are a
+    seeded Monte Carlo estimate of the same rows, which says why, runs until the largest
+    standard error of the figures shown (each unit's P(destroyed) and models-removed
+    probabilities) is under ``TARGET_SE`` or ``MAX_RUNS`` runs, and prints its standard
+    errors (``GAMBIT_RUNS`` runs on a gambit map, whose runs are costly).  Decided by
+    counting, never by a clock, so the same map gives the same method (and numbers) on
+    any machine.  The pile-in lesson weighs 105 states; the 60x44 layout about 17,000
+    (about a minute with ``--exact``).
+``MAX_MADE``
+    The whole-table walk (``exact_parts``) makes at most this many states (each chance
+    outcome of each state weighed, before equal ones merge); past it, as past
+    ``MAX_STATES``, the odds are sampled.
+``MAX_RUNS`` runs, and prints its
     standard errors (``GAMBIT_RUNS`` runs on a gambit map, whose runs are
     costly).  Decided by counting, never by a clock, so the same map
     gives the same method (and numbers) on any machine.
@@ -65,16 +85,19 @@ from typing import Any
 from tabletop.board.state import Battlefield
 from tabletop.errors import MapValidationError
 from tabletop.rules.dice import Dice
-from tabletop.rules.engine import driver, walk
+from tabletop.rules.engine import driver, factored, walk
 from tabletop.rules.engine.machine import PhaseState
 from tabletop.rules.fight_phase.context import geometry, tally_get
+from tabletop.rules.fight_phase.odds_key import key, memo_key as _memo_key
+from tabletop.rules.fight_phase.odds_split import fight_split
 from tabletop.rules.fight_phase.profiles import check_profiles
 from tabletop.rules.fight_phase.sequence import phase
 
 ODDS_STEPS = ("challenge", "fight", "challenge_resolution")
 STEP_NAMES = {"challenge": "challenge", "fight": "fight", "challenge_resolution": "resolution"}
-MAX_STATES = 1_000
+MAX_STATES = 400
 MAX_MADE = 1_500
+EXACT_STATES = 200_000
 TARGET_SE = walk.TARGET_SE
 MAX_RUNS = 100    # the 60x44 layout: ~8.5 s CPU (main: 100 runs, ~11 s); --runs N raises it
 GAMBIT_RUNS = 100
@@ -82,25 +105,6 @@ DEFAULT_SEED = 1
 RULE = "fight-phase.txt 12.02-12.06"
 GAMBIT_WHY = ("the map has gambit challenges, whose duels (a default-policy search at every "
               "question) are sampled rather than walked")
-
-
-def key(state: PhaseState) -> Hashable:
-    """Everything that decides the rest of the fight and its outcome: the row, what is
-    pending, the memo (its compared fields; of the attacks under way only what their later
-    stages read, ``attacks.Group.ahead``) and each model's place, wounds lost and statuses."""
-    models = tuple((m.id, m.x, m.y, m.facing_deg, m.wounds_lost, tuple(m.status))
-                   for m in state.battlefield.models())
-    return state.cursor, state.pending, _memo_key(state.memo), models
-
-
-def _memo_key(memo: Any) -> Any:
-    """The memo as the key compares it: of the attacks under way only what their later
-    stages read."""
-    job = memo.attack
-    if job is not None:
-        memo = replace(memo, attack=(job.unit, job.player, job.rule, job.then, job.asked,
-                                     tuple(g.ahead() for g in job.groups)))
-    return memo
 
 
 def _unit_outcome(state: PhaseState, u: str, before: dict[str, int]) -> tuple:
@@ -137,6 +141,19 @@ def engaged_groups(units: list[str], pairs: list[list[str]]) -> tuple[tuple[str,
         if group not in out:
             out.append(group)
     return tuple(out)
+
+
+def reach_groups(state: Battlefield, units: list[str], pairs: list[list[str]]
+                 ) -> tuple[tuple[str, ...], ...]:
+    """``engaged_groups`` widened for the split walk (``odds_split``): an enemy unit within
+    ``OVERRUN_REACH`` (the pile-in distance plus the engagement range) of an engaged unit
+    joins its engagement, since an overrun fight's extra pile-in (12.06) can engage it;
+    engagements so joined are one.  Units in file order within each."""
+    reach = state.rules.pile_in_distance + max(state.rules.engagement_range, 0.0)
+    geo = geometry(state)
+    near = [[u, e] for u in units for e in geo.enemy_units_within(u, reach)]
+    everyone = [u.id for u in state.units if u.id in units or any(u.id in p for p in near)]
+    return engaged_groups(everyone, pairs + near)
 
 
 def _busy(memo: Any) -> set[str]:
@@ -218,7 +235,8 @@ def _piled_in(state: Battlefield) -> tuple[PhaseState, str]:
 
 
 def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
-         exact: bool = True) -> dict[str, Any]:
+         exact: bool = True, max_states: int | None = None,
+         exhaustive: bool = False) -> dict[str, Any]:
     """Odds of the map's fight phase (module docstring), JSON-ready.
 
     Returns ``{"method": "exact" | "monte carlo" | "none", "runs": N | None, "seed": s,
@@ -229,7 +247,9 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     [{"units": [a, b], "p_wiped_out": {a: p, b: p}, ...}], "text": str}``.
     Probabilities are floats; models and wounds are counts.  ``runs`` fixes the number of
     Monte Carlo runs (None: until the standard errors are under ``TARGET_SE``);
-    ``exact=False`` samples without trying the exact walk.
+    ``exact=False`` samples without trying the exact walk; ``max_states`` (None:
+    ``MAX_STATES``) bounds the states the exact walk weighs (``EXACT_STATES`` for
+    ``tabletop fight --odds --exact``, which ``exhaustive`` sets).
 
     Raises ``MapValidationError`` (one line per problem) when a profile or
     weapon the attack sequence needs is missing or malformed, or ``runs`` < 1.
@@ -261,29 +281,31 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
         why = "asked for a Monte Carlo estimate (exact = False)"
     per_unit: list[dict[tuple, Any]] | None = None
     states = None
+    if exhaustive and max_states is None:
+        max_states = EXACT_STATES
+    bound = MAX_STATES if max_states is None else max_states
     if why is None:
+        wide = reach_groups(piled, units, pairs)
+        wide_before = {u: len(piled.unit(u).models) for g in wide for u in g}
         try:
-            got = walk.exact_parts(machine, start, fight_parts(groups, before),
-                                   scripted=state.decisions, max_states=MAX_STATES,
-                                   max_children=MAX_MADE)
-            where = {u: (i, j) for i, g in enumerate(groups) for j, u in enumerate(g)}
-            per_unit = []
-            for u in units:
-                i, j = where[u]
-                d: dict[tuple, Any] = {}
-                for o, p in got.parts[i].items():
-                    d[o[j]] = d.get(o[j], Fraction(0)) + p
-                per_unit.append(d)
-            states = got.states
-        except walk.TooManyStates as e:
-            if "to make" in str(e):
-                why = (f"an exact walk would make more than {MAX_MADE} states, chance outcomes "
-                       f"before merging (the bound, fight_phase.odds.MAX_MADE)")
-            else:
-                why = (f"an exact walk would weigh more than {MAX_STATES} states (the bound, "
-                       f"fight_phase.odds.MAX_STATES)")
+            split = fight_split(wide, tuple(u.id for u in piled.units), wide_before)
+            marg, states = factored.exact_split(machine, start, split, scripted=state.decisions,
+                                                max_states=bound)
+            per_unit = _per_unit(units, wide, marg)
+        except walk.TooManyStates:
+            why = (f"an exact walk would weigh more than {bound} states (the bound, "
+                   f"fight_phase.odds.MAX_STATES; --exact raises it to {EXACT_STATES:,})")
         except walk.NotApart as e:
-            why = f"the engagements do not stay apart ({e}), and the table as a whole is too big"
+            try:        # the engagements join: the table weighed whole, engagements as parts
+                got = walk.exact_parts(machine, start, fight_parts(groups, before),
+                                       scripted=state.decisions, max_states=bound,
+                                       max_children=MAX_MADE if max_states is None else None)
+                per_unit = _per_unit(units, groups, got.parts)
+                states = got.states
+            except walk.TooManyStates:
+                why = (f"the engagements do not stay apart ({e}), and an exact walk of the "
+                       f"table would weigh more than {bound} states or make more than "
+                       f"{MAX_MADE} (the bounds, fight_phase.odds.MAX_STATES and MAX_MADE)")
     n = None
     if per_unit is None:
         cap = GAMBIT_RUNS if gambit else MAX_RUNS
@@ -335,6 +357,20 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     else:
         out["states"] = states
     out["text"] = format_odds(out)
+    return out
+
+
+def _per_unit(units: list[str], groups: tuple[tuple[str, ...], ...],
+              parts: dict[Any, dict[Any, Fraction]]) -> list[dict[tuple, Fraction]]:
+    """Each unit's distribution of outcomes from its part's."""
+    where = {u: (i, j) for i, g in enumerate(groups) for j, u in enumerate(g)}
+    out = []
+    for u in units:
+        i, j = where[u]
+        d: dict[tuple, Fraction] = {}
+        for o, p in parts[i].items():
+            d[o[j]] = d.get(o[j], Fraction(0)) + p
+        out.append(d)
     return out
 
 

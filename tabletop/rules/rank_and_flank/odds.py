@@ -149,8 +149,12 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int | No
 def odds(state: Battlefield, **opts: Any) -> dict[str, Any]:
     """Odds of every engagement on the map: ``{"engagements": [engagement_odds(...), ...], "text": str}``.
 
-    Options: ``max_paths``, ``runs``, ``seed``, ``exact`` (see ``engagement_odds``).
+    Options: ``max_paths``, ``runs``, ``seed``, ``exact`` (see ``engagement_odds``);
+    ``exhaustive`` (``tabletop fight --odds --exact``) sets ``max_paths`` to the engine's
+    own bound, ``walk.MAX_STATES`` (the default already).
     """
+    if opts.pop("exhaustive", False):
+        opts.setdefault("max_paths", walk.MAX_STATES)
     forget_geometry()
     geo = geometry(state)
     out = [engagement_odds(state, g, **opts) for g in geo.engagements

@@ -1,0 +1,126 @@
+"""The fight phase as engagements that take turns, for exact odds of a whole table
+(``engine.factored``; fight-phase.txt 12.04-12.06).
+
+Each engagement (units joined by engaged pairs after the pile-in step,
+``odds.engaged_groups``) is a part.  Its inner state is its units as they stand
+(models, wounds lost, statuses; gone when destroyed) and what the phase's
+memo keeps of them (the tallies the odds read, and whether each has been
+selected, was ever eligible, dropped out).  The rest of the table sees of an
+engagement only its ``projection``: for each unit, whether it is there,
+engaged, selected, ever eligible, dropped out - what the 12.04 alternation
+reads to offer the next selection.  A segment runs from one selection to the
+next: the selected unit's fight (its fight type, target, attacks) changes only
+its own engagement, which is checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from tabletop.board.frozen import evolve
+from tabletop.rules.engine import factored, walk
+from tabletop.rules.engine.machine import PhaseState
+from tabletop.rules.engine.pending import Question
+from tabletop.rules.fight_phase.context import geometry, tally_get
+from tabletop.rules.fight_phase.odds_key import memo_key as _memo_key
+
+__all__ = ["fight_split"]
+
+_SETS = ("selected", "ever_eligible", "dropped_out", "engaged_at_fight_start")
+_TALLIES = ("wounds_caused", "removed_by", "attacked")
+
+
+def _unit_key(unit: Any) -> Hashable:
+    return (unit.id, unit.status, tuple((m.id, m.x, m.y, m.facing_deg, m.wounds_lost,
+                                         tuple(m.status)) for m in unit.models))
+
+
+def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
+                before: dict[str, int]) -> factored.Split:
+    """The ``Split`` of a fight phase into ``groups`` (engagements; ``order`` every unit of
+    the table in file order; ``before`` each engaged unit's models after the pile-in).
+    A part's outcome is ``odds._unit_outcome`` of each of its units."""
+    index = {u: i for i, g in enumerate(groups) for u in g}
+    in_parts = set(index)
+
+    def boundary(st: PhaseState) -> bool:
+        if st.done:
+            return True
+        q = st.pending
+        return isinstance(q, Question) and q.choice == "fight" and st.memo.fighting is None
+
+    def owner(st: PhaseState) -> int | None:
+        job = st.memo.fighting
+        return index.get(job.unit) if job is not None else None
+
+    def inner(st: PhaseState, i: int) -> tuple[Hashable, Any]:
+        bf, memo = st.battlefield, st.memo
+        units = tuple(bf.unit(u) if bf.has_unit(u) else None for u in groups[i])
+        sets = tuple(tuple(u in getattr(memo, s) for s in _SETS) for u in groups[i])
+        tallies = tuple(tuple(tally_get(getattr(memo, t), u, None) for t in _TALLIES)
+                        for u in groups[i])
+        key = (tuple(None if x is None else _unit_key(x) for x in units), sets, tallies)
+        return key, (units, sets, tallies)
+
+    def splice(st: PhaseState, i: int, data: Any) -> PhaseState:
+        units, sets, tallies = data
+        bf, memo = st.battlefield, st.memo
+        present = {u.id: u for u in bf.units}
+        for u, obj in zip(groups[i], units):
+            if obj is None:
+                present.pop(u, None)
+            else:
+                present[u] = obj
+        bf = evolve(bf, units=tuple(present[u] for u in order if u in present))
+        mine = set(groups[i])
+        changes: dict[str, Any] = {}
+        for k, s in enumerate(_SETS):
+            old = getattr(memo, s)
+            add = [u for u, flags in zip(groups[i], sets) if flags[k]]
+            if s == "selected":
+                changes[s] = tuple(u for u in old if u not in mine) + tuple(add)
+            else:
+                changes[s] = frozenset(u for u in old if u not in mine) | frozenset(add)
+        for k, t in enumerate(_TALLIES):
+            rest = [(u, v) for u, v in getattr(memo, t) if u not in mine]
+            rest += [(u, vals[k]) for u, vals in zip(groups[i], tallies) if vals[k] is not None]
+            changes[t] = tuple(sorted(rest))
+        return evolve(st, battlefield=bf, memo=evolve(memo, **changes))
+
+    def projection(st: PhaseState, i: int) -> Hashable:
+        bf, memo = st.battlefield, st.memo
+        geo = geometry(bf)
+        return tuple((bf.has_unit(u), bool(bf.has_unit(u) and geo.engaged_units(u)))
+                     + tuple(u in getattr(memo, s) for s in _SETS) for u in groups[i])
+
+    def moving(st: PhaseState) -> Hashable:
+        memo = st.memo
+        changes: dict[str, Any] = {}
+        for s in _SETS:
+            old = getattr(memo, s)
+            changes[s] = type(old)(u for u in old if u not in in_parts)
+        for t in _TALLIES:
+            changes[t] = tuple((u, v) for u, v in getattr(memo, t) if u not in in_parts)
+        return st.cursor, st.pending, _memo_key(evolve(memo, **changes)), st.used
+
+    def shared(st: PhaseState) -> Hashable:
+        others = tuple(_unit_key(u) for u in st.battlefield.units if u.id not in in_parts)
+        return moving(st) + (others,)
+
+    def outcome(data: Any, i: int) -> Hashable:
+        units, sets, tallies = data
+        out = []
+        for u, obj, vals in zip(groups[i], units, tallies):
+            left = len(obj.models) if obj is not None else 0
+            out.append((before[u] - left, obj is None, vals[1] or 0, vals[0] or 0,
+                        tuple(sorted(vals[2] or ()))))
+        return tuple(out)
+
+    def check(st: PhaseState) -> None:
+        for a, b in geometry(st.battlefield).engaged_unit_pairs:
+            if index.get(a, -1) != index.get(b, -2):
+                raise walk.NotApart(f"{a} and {b} are engaged across engagements")
+
+    return factored.Split(len(groups), boundary, owner, inner, splice, projection, shared,
+                          moving, outcome, check)
