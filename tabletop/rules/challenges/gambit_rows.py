@@ -119,7 +119,7 @@ from tabletop.rules.engine.machine import (
     wait,
 )
 from tabletop.rules.engine.pending import Chance, Question, uniform
-from tabletop.rules.events import Event
+from tabletop.rules.events import Event, make_event
 
 RULE_ELIGIBLE = "gambit-challenge.txt eligibility (list missing: characters.GAMBIT_ELIGIBILITY)"
 RULE_DECLARE = "gambit-challenge.txt Step 1 (Declare)"
@@ -455,7 +455,7 @@ def _draw_challenge(ch: GambitChallenge, state: Battlefield | None = None) -> di
 
 
 def _ev(type_: str, rule: str, **data: Any) -> Event:
-    return Event(type_, rule, data)
+    return make_event(type_, rule, **data)
 
 
 # ------------------------------------------------------------------ chance outcomes

@@ -43,7 +43,7 @@ from tabletop.rules.engine.driver import log_items
 from tabletop.rules.engine.frozen import evolve
 from tabletop.rules.engine.machine import PhaseState, Row, StepMark, Transition, goto, wait
 from tabletop.rules.engine.pending import Question
-from tabletop.rules.events import Event, EventLog
+from tabletop.rules.events import Event, EventLog, make_event
 from tabletop.rules.fight_phase import attacks
 from tabletop.rules.fight_phase.casualties import ATTACKS_RULE, OVERRUN_ATTACKS_RULE
 from tabletop.rules.fight_phase.context import FightMemo, PhaseView, bump, geometry
@@ -110,7 +110,8 @@ def view(st: PhaseState) -> PhaseView:
 
 
 def ev(type_: str, rule: str, **data: Any) -> Event:
-    return Event(type_, rule, data)
+    """The typed event ``type_`` (``events.make_event``; TypeError on a wrong field)."""
+    return make_event(type_, rule, **data)
 
 
 def mark(battlefield: Battlefield, memo: FightMemo, title: str, rule: str, **draw: Any

@@ -64,6 +64,7 @@ from tabletop.rules.engine import counts
 from tabletop.rules.engine.driver import log_items, run
 from tabletop.rules.engine.machine import END, Machine, PhaseState, Row, StepMark, Transition, goto, wait
 from tabletop.rules.engine.pending import Chance, Drawn, Question, detail_of, outcome_of, uniform
+from tabletop.rules import events as E
 from tabletop.rules.events import Event, EventLog
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
@@ -416,7 +417,7 @@ def _start(st: PhaseState) -> Transition:
             log.emit("no_engagements", C.ENGAGEMENTS, text="no unit is in base contact with an enemy")
             log.step("No engagements: no unit is in base contact with an enemy", C.ENGAGEMENTS, state)
         return goto(st, END, _logged(none)[1], memo=memo)
-    ev = Event("engagements", C.ENGAGEMENTS, {"engagements": [list(g) for g in groups]})
+    ev = E.Engagements(rule=C.ENGAGEMENTS, **{"engagements": [list(g) for g in groups]})
     return goto(st, "engagement", (ev,), memo=memo)
 
 
@@ -551,7 +552,7 @@ def _strike(nxt: str) -> Row:
         if not m.odds:
             f = {k: v for k, v in g.facts if k not in ("defender", "label", "rule")}
             f.update(hits=detail_of(answer), unsaved=unsaved, wounds=wounds)
-            events = (Event("blows", g.rule, f),)
+            events = (E.Blows(rule=g.rule, **f),)
         return goto(st, "strike", events, memo=memo)
     return Row("strike", "Blows struck simultaneously", C.SIMULTANEOUS, enter, resume)
 
