@@ -21,6 +21,7 @@ from tabletop.render.steps import (
 from tabletop.render.theme import DEFAULT_THEME
 from tabletop.render.view import View
 from loose_events import any_event as make_event
+from tabletop.render.step_draw import with_keys
 from tabletop.rules.events import EventLog, Step
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
@@ -46,7 +47,7 @@ def px(surface, view, x, y):
 
 
 def step_of(state, **draw):
-    return Step("t", "fight-phase.txt 12.03", state, range(0), draw)
+    return with_keys(Step("t", "fight-phase.txt 12.03", state, range(0)), draw)
 
 
 def test_no_draw_keys_leaves_the_cloth(state):
@@ -138,11 +139,12 @@ def test_save_frames_names_and_sizes(tmp_path, state):
     log = EventLog()
     log.emit("selected_to_fight", "fight-phase.txt 12.02", unit="d", player="red", fight="normal",
              step="remaining", fights_first=False)
-    log.step("Red selects d to fight", "fight-phase.txt 12.02", state, selected_unit="d")
+    with_keys(log.step("Red selects d to fight", "fight-phase.txt 12.02", state), {"selected_unit": "d"})
     log.emit("roll", "fight-phase.txt 12.05", purpose="hit", dice=[5], modifiers=[], target=3,
              result=True, player="red")
     after = state.without_models(["e/1"])
-    log.step("e/1 is removed", "fight-phase.txt 12.06", after, casualties=[[16.26, 12.5, "32mm"]])
+    with_keys(log.step("e/1 is removed", "fight-phase.txt 12.06", after),
+              {"casualties": [[16.26, 12.5, "32mm"]]})
     paths = save_frames(log.steps, str(tmp_path / "frames"), log, size=(800, 600))
     names = [Path(p).name for p in paths]
     assert names == ["001-red-selects-d-to-fight.png", "002-e-1-is-removed.png"]

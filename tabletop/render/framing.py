@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from tabletop.render.step_draw import draw_of
 from tabletop.render.view import View
 
 Box = tuple[float, float, float, float]
@@ -108,7 +109,7 @@ def action_points(step, geo=None) -> list[Point]:
     ``geo`` is ``snapshot(step.state)``; without it the selected unit's
     engaged enemies are left out (the unit itself still counts).
     """
-    draw = step.draw or {}
+    draw = draw_of(step)
     pts: list[Point] = []
     for key, value in draw.items():
         fn = FOCUS.get(key)

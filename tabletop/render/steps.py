@@ -50,6 +50,7 @@ from tabletop.render.framing import action_points, frame_box, view_for_box
 from tabletop.render.image import save_png
 from tabletop.render.inset import draw_inset, draw_scale_bar, inset_size, scale_bar_size
 from tabletop.render.theme import DEFAULT_THEME, Theme, shade
+from tabletop.render.step_draw import draw_of
 from tabletop.render.view import View
 from tabletop.rules.describe import describe, roller, words
 
@@ -398,11 +399,12 @@ def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None
         An unknown overlay name.
     """
     geo = geo if geo is not None else snapshot(step.state)
-    draw = dict(step.draw or {})
+    draw = dict(draw_of(step))
 
     def layer(name: str):
         def run(c: Canvas) -> None:
             c.step = step  # type: ignore[attr-defined]
+            c.draw = draw  # type: ignore[attr-defined]
             for key, value in draw.items():
                 entry = DRAWERS.get(key)
                 if entry is not None and entry[1] == name:
@@ -428,7 +430,7 @@ FOCUS_MARGIN = 6.0
 def _points_of(step) -> list[tuple[float, float]]:
     """Every table point a step's drawing mentions, and the models of its selected unit."""
     pts: list[tuple[float, float]] = []
-    d = step.draw or {}
+    d = draw_of(step)
     for path in (d.get("arrows") or {}).values():
         path = path.get("path", []) if isinstance(path, dict) else path
         pts += [(float(p[0]), float(p[1])) for p in path]
@@ -573,7 +575,7 @@ def draw_frame(surface: pygame.Surface, step, events: Sequence | None = None, *,
         taken = []
         if inset:
             where = _inset_corner(board, inset_size(w, table.width, table.depth), view, pts)
-            uid = (step.draw or {}).get("selected_unit")
+            uid = draw_of(step).get("selected_unit")
             focus = geo.unit_models(uid) if uid else ()
             taken.append(draw_inset(board, step.state, where, box, theme=theme, focus=focus))
         bar = _inset_corner(board, scale_bar_size(view, SCALE_BAR_ROOM_PX, theme), view, pts, taken=taken)

@@ -67,7 +67,7 @@ def emit(log: EventLog | None, items: Sequence[Event | StepMark]) -> None:
         return
     for it in items:
         if isinstance(it, StepMark):
-            log.step(it.title, it.rule, it.battlefield, **dict(it.draw))
+            log.step(it.title, it.rule, it.battlefield)
         else:
             log.events.append(it)
             for listener in log.listeners:
@@ -82,7 +82,7 @@ def log_items(log: EventLog) -> tuple[Event | StepMark, ...]:
     for step in log.steps:
         out.extend(log.events[k:step.events.stop])
         k = step.events.stop
-        out.append(StepMark(step.title, step.rule, step.state, step.draw))
+        out.append(StepMark(step.title, step.rule, step.state))
     out.extend(log.events[k:])
     return tuple(out)
 

@@ -13,7 +13,7 @@ shows is worked out in ``tabletop.render`` from its events and state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -57,16 +57,24 @@ def make_event(type: str, rule: str, data: Mapping[str, Any] | None = None, /, *
 class Step:
     """A step of a phase for the teaching view and frames.
 
-    ``state`` is the state after the step; ``events`` the indices into the
-    log of the events it emitted (``render.step_draw`` works out what to draw
-    from them and ``state``).
+    ``state`` is the table after the step and ``before`` the table before it (the previous
+    step's, or None for a log's first step); ``events`` the indices into the log of the
+    events it emitted; ``log`` the ``EventLog`` it belongs to (None for a step made on its
+    own), so ``history`` is every event up to the end of the step.  The rules say nothing
+    about drawing: ``tabletop.render.step_draw`` works out what a step shows from these facts.
     """
 
     title: str
     rule: str
     state: Battlefield
     events: range
-    draw: dict[str, Any] = field(default_factory=dict)
+    before: Battlefield | None = None
+    log: EventLog | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def history(self) -> Sequence[Event]:
+        """The log's events up to the end of this step (``()`` without a log)."""
+        return self.log.events[:self.events.stop] if self.log is not None else ()
 
 
 class EventLog:
@@ -95,9 +103,10 @@ class EventLog:
         """
         return self.add(make_event(type, rule, **data))
 
-    def step(self, title: str, rule: str, state: Battlefield, **draw: Any) -> Step:
+    def step(self, title: str, rule: str, state: Battlefield) -> Step:
         """Close a step: the events since the last step belong to it."""
-        st = Step(title, rule, state, range(self._step_start, len(self.events)), dict(draw))
+        before = self.steps[-1].state if self.steps else None
+        st = Step(title, rule, state, range(self._step_start, len(self.events)), before, self)
         self.steps.append(st)
         self._step_start = len(self.events)
         return st

@@ -16,6 +16,7 @@ class Wounds(Event):
     type: ClassVar[str] = "wounds"
     model: str
     by: str
+    attacks: int
     hits: int
     wounds: int
     unsaved: int
@@ -81,6 +82,7 @@ class ChallengeContact(Event):
     models: list[Any]
     moved: dict[str, Any]
     treated_in_contact: bool
+    start: dict[str, Any]
     reason: str | Absent = ABSENT
 
 
@@ -107,6 +109,9 @@ class SetAside(Event):
     type: ClassVar[str] = "set_aside"
     models: list[Any]
     combat: list[Any]
+    players: list[Any]
+    aside: dict[str, Any]
+    box: list[Any] | None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -158,6 +163,7 @@ class ChallengeAdvantage(Event):
     player: str
     totals: dict[str, Any]
     rerolls: int
+    rolls: dict[str, Any]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -231,6 +237,7 @@ class Returned(Event):
     at: list[Any]
     engaged: bool
     unit_left: bool
+    origin: list[Any]
     note: Any | Absent = ABSENT
 
 

@@ -35,6 +35,9 @@ class PileIn(Event):
     distances: dict[str, Any]
     violations: list[Any]
     tried: list[Any]
+    max_distance: float
+    starts: dict[str, Any]
+    closest: dict[str, Any]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,6 +53,9 @@ class Consolidate(Event):
     distances: dict[str, Any]
     violations: list[Any]
     tried: list[Any]
+    max_distance: float
+    starts: dict[str, Any]
+    closest: dict[str, Any]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,6 +70,7 @@ class NoMove(Event):
     reason: str
     violations: Any
     tried: Any
+    searched: bool
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -210,6 +217,7 @@ class Destroyed(Event):
     player: str | Absent = ABSENT
     reason: str
     models: list[Any] | Absent = ABSENT
+    flight: dict[str, Any] | Absent = ABSENT
 
 
 @dataclass(frozen=True, kw_only=True)

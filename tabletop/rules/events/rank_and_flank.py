@@ -209,6 +209,8 @@ class TurnedToFace(Event):
     contact: float
     shift: float
     front_centre: list[Any]
+    centre: list[Any]
+    end: list[Any]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -222,6 +224,8 @@ class TurnBlocked(Event):
     facing: float
     reason: str
     text: str
+    facing_wanted: float
+    centre: list[Any]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -232,3 +236,12 @@ class ChargeOver(Event):
     units: list[Any]
     text: str
 
+
+
+@dataclass(frozen=True, kw_only=True)
+class WoundsPooled(Event):
+    """The wounds the blows caused, pooled per unit, and what they do: ``units`` {unit: {pool,
+    removed: [model ids], carried}} (the models the pool removes, the wounds carried over)."""
+
+    type: ClassVar[str] = "wounds_pooled"
+    units: dict[str, Any]
