@@ -1,4 +1,4 @@
-"""Drawers for the challenge steps (keys written by ``rules/challenges/gambit_rows.py`` and ``character.py``).
+"""Drawers for the challenge steps (keys worked out in ``render/challenge_keys.py``).
 
 ``DRAWERS`` (read by ``steps.DRAWERS``, the one table of drawers):
 
@@ -298,4 +298,4 @@ DRAWERS = {key: (fn, layer) for key, fn, layer in (
     ("blows", draw_blows, "over"), ("points", draw_points, "over"),
     ("returned", draw_returned, "over"), ("disgraced", draw_disgraced, "over"),
     ("scores", draw_scores, "over"))}
-"""The challenge ``step.draw`` keys: ``{key: (fn(canvas, value), layer)}``."""
+"""The challenge draw keys (``step_draw.draw_of``): ``{key: (fn(canvas, value), layer)}``."""

@@ -1,8 +1,9 @@
 """Teaching frames: draw one ``Step`` of a phase, or save every step as PNGs.
 
-A ``Step`` (``tabletop.rules.events``) carries the state after the step and
-a free-form ``draw`` dict.  ``draw_step`` draws the board for ``step.state``
-and then each key of ``step.draw`` through ``DRAWERS``, the one table of
+A ``Step`` (``tabletop.rules.events``) carries the state before and after the
+step and its typed events; ``render.step_draw.draw_of`` works out its draw keys
+from them.  ``draw_step`` draws the board for ``step.state`` and then each
+draw key through ``DRAWERS``, the one table of
 drawers, built in this module from the generic drawers below and the
 rulesets' own tables (``render.rank_and_flank.DRAWERS``,
 ``render.challenges.DRAWERS``); nothing registers itself at import time.
@@ -71,7 +72,7 @@ unit labels)."""
 
 
 def drawer_keys() -> list[str]:
-    """The ``step.draw`` keys a drawer is known for."""
+    """The draw keys (``step_draw.draw_of``) a drawer is known for."""
     return sorted(DRAWERS)
 
 
@@ -236,11 +237,11 @@ GENERIC_DRAWERS: dict[str, tuple[DrawFn, str]] = {
     "highlight": (_draw_highlight, "over"), "selected": (_draw_selected, "over"),
     "selected_unit": (_draw_selected_unit, "over"),
 }
-"""The generic ``step.draw`` keys (module docstring): ``{key: (fn(canvas, value), layer)}``."""
+"""The generic draw keys (``step_draw.draw_of``) (module docstring): ``{key: (fn(canvas, value), layer)}``."""
 
 DRAWERS: dict[str, tuple[DrawFn, str]] = {
     **GENERIC_DRAWERS, **rnf_drawers.DRAWERS, **challenge_drawers.DRAWERS}
-"""Every ``step.draw`` key ``draw_step`` draws: ``{key: (fn(canvas, value), layer)}``, layer in
+"""Every draw key (``step_draw.draw_of``) ``draw_step`` draws: ``{key: (fn(canvas, value), layer)}``, layer in
 ``LAYERS``; the generic keys, then the rank-and-flank and challenge ones (distinct keys)."""
 
 
@@ -377,8 +378,8 @@ def draw_caption(surface, step, events=None, theme: Theme | None = None) -> pyga
 def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None = None,
               theme: Theme | None = None, events: Sequence | None = None,
               overlays: Iterable[str] = DEFAULT_STEP_OVERLAYS, caption: bool = True) -> None:
-    """Draw one teaching step: the board for ``step.state``, each ``step.draw``
-    key through its registered drawer, then the caption plate.
+    """Draw one teaching step: the board for ``step.state``, each of its draw keys
+    (``step_draw.draw_of``) through its registered drawer, then the caption plate.
 
     Parameters
     ----------
