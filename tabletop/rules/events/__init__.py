@@ -28,13 +28,8 @@ from tabletop.rules.events.fight import *  # noqa: F403
 from tabletop.rules.events.rank_and_flank import *  # noqa: F403
 
 
-def _classes(module: Any) -> list[type[Event]]:
-    return [v for v in vars(module).values()
-            if isinstance(v, type) and issubclass(v, Event) and v is not Event and v.type]
-
-
 EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
-    {cls.type: cls for mod in (_fp, _rf, _ch) for cls in _classes(mod)})
+    {cls.type: cls for cls in (*_fp.CLASSES, *_rf.CLASSES, *_ch.CLASSES)})
 """Every event type name the rules (and the window) emit -> its class."""
 
 

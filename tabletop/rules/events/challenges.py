@@ -8,6 +8,14 @@ from typing import Any, ClassVar
 
 from tabletop.rules.events.base import ABSENT, Absent, Event
 
+__all__ = [
+    "Wounds", "ChallengeIssued", "ChallengeAccepted", "ChallengeRefused",
+    "CannotRefuse", "NoChallenge", "ChallengeContact", "ChallengeContinues",
+    "ChallengeContinuesNextRound", "SetAside", "OutsideSupport", "WeaponChosen", "GambitChosen",
+    "GambitBanned", "ChallengeAdvantage", "StrikeProfile", "Prolong", "ProlongLimit",
+    "ChallengeResult", "ChallengePoints", "Returned", "StatusRemoved",
+]
+
 
 @dataclass(frozen=True, kw_only=True)
 class Wounds(Event):
@@ -250,3 +258,11 @@ class StatusRemoved(Event):
     status: str
     reason: str
 
+
+CLASSES: tuple[type[Event], ...] = (
+    Wounds, ChallengeIssued, ChallengeAccepted, ChallengeRefused, CannotRefuse, NoChallenge,
+    ChallengeContact, ChallengeContinues, ChallengeContinuesNextRound, SetAside, OutsideSupport,
+    WeaponChosen, GambitChosen, GambitBanned, ChallengeAdvantage, StrikeProfile, Prolong,
+    ProlongLimit, ChallengeResult, ChallengePoints, Returned, StatusRemoved,
+)
+"""This module's event classes, in the order docs/json.md lists them."""

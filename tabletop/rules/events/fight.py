@@ -8,6 +8,13 @@ from typing import Any, ClassVar
 
 from tabletop.rules.events.base import ABSENT, Absent, Event
 
+__all__ = [
+    "PhaseStep", "PileIn", "Consolidate", "NoMove", "SelectedToFight",
+    "EligibleToFight", "NoLongerEligible", "Pass", "AttacksResolved", "MortalWounds",
+    "NoAttacks", "Roll", "NoSave", "Wounded", "Removed", "Destroyed", "Note",
+    "DecisionOverridden", "CombatStep", "DecisionTaken",
+]
+
 
 @dataclass(frozen=True, kw_only=True)
 class PhaseStep(Event):
@@ -259,3 +266,11 @@ class DecisionTaken(Event):
     value: Any
     by: str
     default: Any
+
+
+CLASSES: tuple[type[Event], ...] = (
+    PhaseStep, PileIn, Consolidate, NoMove, SelectedToFight, EligibleToFight, NoLongerEligible,
+    Pass, AttacksResolved, MortalWounds, NoAttacks, Roll, NoSave, Wounded, Removed, Destroyed,
+    Note, DecisionOverridden, CombatStep, DecisionTaken,
+)
+"""This module's event classes, in the order docs/json.md lists them."""

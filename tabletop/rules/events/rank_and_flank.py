@@ -7,6 +7,13 @@ from typing import Any, ClassVar
 
 from tabletop.rules.events.base import ABSENT, Absent, Event
 
+__all__ = [
+    "Engagements", "NoEngagements", "Engagement", "UnitGeometry", "Attackers",
+    "Duel", "Blows", "KillingBlow", "SteppedUp", "ClosedUp", "CloseUpBlocked", "CarriedOver",
+    "CombatScore", "BreakTest", "Fled", "TurnedToFace", "TurnBlocked", "ChargeOver",
+    "WoundsPooled",
+]
+
 
 @dataclass(frozen=True, kw_only=True)
 class Engagements(Event):
@@ -245,3 +252,11 @@ class WoundsPooled(Event):
 
     type: ClassVar[str] = "wounds_pooled"
     units: dict[str, Any]
+
+
+CLASSES: tuple[type[Event], ...] = (
+    Engagements, NoEngagements, Engagement, UnitGeometry, Attackers, Duel, Blows, KillingBlow,
+    SteppedUp, ClosedUp, CloseUpBlocked, CarriedOver, CombatScore, BreakTest, Fled, TurnedToFace,
+    TurnBlocked, ChargeOver, WoundsPooled,
+)
+"""This module's event classes, in the order docs/json.md lists them."""
