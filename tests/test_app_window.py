@@ -17,6 +17,7 @@ import pytest
 from tabletop.app.app import App
 from tabletop.board import mapfile
 from tabletop.render.view import View
+from tabletop.render.step_draw import with_keys
 from tabletop.rules.events import EventLog
 
 R32 = 16 / 25.4
@@ -309,11 +310,12 @@ def test_draw_runs_and_resizes(app, display):
 
 def _steps(state):
     log = EventLog()
-    log.emit("selected_to_fight", "fight-phase.txt 12.04", unit="int", player="red", fight="normal")
+    log.emit("selected_to_fight", "fight-phase.txt 12.04", unit="int", player="red", fight="normal",
+             step="remaining", fights_first=False)
     log.step("int selected to fight", "fight-phase.txt 12.04", state)
     for result in (5, 2):
         log.emit("roll", "fight-phase.txt 12.05", purpose="hit", dice=[result], modifiers=0,
-                 target=3, result=int(result >= 3))
+                 target=3, result=int(result >= 3), player="red")
     moved = state.with_positions({"int/1": (18, 10)})
     log.step("int/1 attacks", "fight-phase.txt 12.05", moved)
     return log
@@ -444,9 +446,9 @@ def test_step_through_frames_each_step_round_its_action_and_z_turns_it_off():
 
     from tabletop.rules.events import Step
     state = mapfile.load(str(Path(__file__).resolve().parent / "scenarios" / "frame-zoom.toml"))
-    steps = [Step("Start", "fight-phase.txt 12.01", state, range(0), {}),
-             Step("a piles in", "fight-phase.txt 12.03", state, range(0),
-                  {"arrows": {"a/2": [[36.0, 33.0], [38.0, 31.5]]}, "selected_unit": "a"})]
+    steps = [with_keys(Step("Start", "fight-phase.txt 12.01", state, range(0)), {}),
+             with_keys(Step("a piles in", "fight-phase.txt 12.03", state, range(0)),
+                       {"arrows": {"a/2": [[36.0, 33.0], [38.0, 31.5]]}, "selected_unit": "a"})]
     app = App(state, None, (1400, 900), steps=steps, events=[])
     assert app.follow
     whole = app.view.scale

@@ -10,6 +10,7 @@ from challengekit import battlefield, model, unit
 from tabletop.render.steps import draw_step, drawer_keys
 from tabletop.render.theme import DEFAULT_THEME
 from tabletop.render.view import View
+from tabletop.render.step_draw import with_keys
 from tabletop.rules.events import Step
 
 SCALE = 20.0
@@ -37,7 +38,7 @@ def test_set_aside_pair_drawn_beside_the_combat():
     s = _state()
     a, b = s.model("a/1"), s.model("b/1")
     gone = s.without_models(["a/1", "b/1"])
-    step = Step("t", "gambit-challenge.txt", gone, range(0), {"challenge": {
+    step = with_keys(Step("t", "gambit-challenge.txt", gone, range(0)), {"challenge": {
         "challenger": "a/1", "challenged": "b/1", "combat": ["a", "b"], "models": {"a/1": a, "b/1": b},
         "aside": {"a/1": (20.0, 10.0), "b/1": (21.26, 10.0)}, "removed": [], "players": ["red", "blue"]}})
     surface, view = _draw(step)
@@ -51,7 +52,7 @@ def test_set_aside_pair_drawn_beside_the_combat():
 
 def test_disgraced_and_support_rings():
     s = _state()
-    step = Step("t", "gambit-challenge.txt", s, range(0), {"disgraced": ["b/1"],
+    step = with_keys(Step("t", "gambit-challenge.txt", s, range(0)), {"disgraced": ["b/1"],
                                                          "support": {"red": {"bonus": 0, "models": ["a/2"]}}})
     surface, view = _draw(step)
     # a 4 px red stroke centred 3.5 px outside b/1's base (radius 0.63" x 20 px); the label
@@ -76,7 +77,7 @@ def _aside_step(names=True):
     a, b = s.model("a/1"), s.model("b/1")
     spot = aside_box(s, ["a", "b"], [a, b], skip=["a/1", "b/1"])
     gone = s.without_models(["a/1", "b/1"])
-    return s, spot, Step("t", "gambit-challenge.txt", gone, range(0), {"challenge": {
+    return s, spot, with_keys(Step("t", "gambit-challenge.txt", gone, range(0)), {"challenge": {
         "challenger": "a/1", "challenged": "b/1", "combat": ["a", "b"], "models": {"a/1": a, "b/1": b},
         "aside": dict(spot.centres), "box": list(spot.box), "removed": [], "players": ["red", "blue"]}})
 
@@ -99,7 +100,7 @@ def test_panels_stay_above_the_bottom_ruler():
     from tabletop.render.challenges import RULER_CLEAR
     from tabletop.render.rank_and_flank import _PANELS
     s = _state()
-    step = Step("t", "gambit-challenge.txt", s, range(0), {
+    step = with_keys(Step("t", "gambit-challenge.txt", s, range(0)), {
         "gambits": {"red": "Finishing Blow", "blue": "Grandstand"},
         "blows": {"a/1": {"attacks": 4, "hits": 2, "wounds": 2, "unsaved": 0, "damage": 0}}})
     surface, view = _draw(step)

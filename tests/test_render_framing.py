@@ -18,6 +18,7 @@ from tabletop.render.framing import fit_box, frame_box, step_box, view_for_box, 
 from tabletop.render.inset import draw_inset
 from tabletop.render.steps import caption_height, draw_frame, save_frames
 from tabletop.render.theme import DEFAULT_THEME
+from tabletop.render.step_draw import with_keys
 from tabletop.rules.events import Step
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
@@ -31,7 +32,7 @@ def state():
 
 
 def move_step(state):
-    return Step("red: a piles in", "fight-phase.txt 12.03", state, range(0), {
+    return with_keys(Step("red: a piles in", "fight-phase.txt 12.03", state, range(0)), {
         "arrows": {"a/2": [[36.0, 33.0], [38.0, 31.5]]},
         "ghosts": {"a/2": [36.0, 33.0, 90.0]},
         "selected_unit": "a",
@@ -65,7 +66,7 @@ def test_zoom_gain_and_small_tables_stay_whole(state):
     # on a 24" x 18" table the same 21 x 14 window is only min(1.5/24, 1/18) = 1/18 ->
     # 18/14 = 1.29 times closer (< FOCUS_MIN_GAIN 1.4): the frame shows the whole table
     small = dataclasses.replace(state, table=dataclasses.replace(state.table, width=24.0, depth=18.0))
-    step = Step("t", "", small, range(0), {"arrows": {"c/1": [[9.0, 8.0], [10.0, 8.0]]}})
+    step = with_keys(Step("t", "", small, range(0)), {"arrows": {"c/1": [[9.0, 8.0], [10.0, 8.0]]}})
     assert frame_box(step, None, 24.0, 18.0, 1.5) is None
 
 
@@ -129,7 +130,7 @@ def test_inset_outlines_the_zoom_rectangle():
 
 
 def test_save_frames_zooms_each_step_and_keeps_the_old_single_view(state, tmp_path):
-    other = Step("blue: d piles in", "fight-phase.txt 12.03", state, range(0), {
+    other = with_keys(Step("blue: d piles in", "fight-phase.txt 12.03", state, range(0)), {
         "arrows": {"d/1": [[12.5, 8.0], [11.3, 8.0]]}, "selected_unit": "d"})
     steps = [move_step(state), other]
     per_step = save_frames(steps, str(tmp_path / "step"), size=(600, 450))

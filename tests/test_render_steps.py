@@ -20,7 +20,9 @@ from tabletop.render.steps import (
 )
 from tabletop.render.theme import DEFAULT_THEME
 from tabletop.render.view import View
-from tabletop.rules.events import Event, EventLog, Step
+from loose_events import any_event as make_event
+from tabletop.render.step_draw import with_keys
+from tabletop.rules.events import EventLog, Step
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 SCALE = 22.0
@@ -45,7 +47,7 @@ def px(surface, view, x, y):
 
 
 def step_of(state, **draw):
-    return Step("t", "fight-phase.txt 12.03", state, range(0), draw)
+    return with_keys(Step("t", "fight-phase.txt 12.03", state, range(0)), draw)
 
 
 def test_no_draw_keys_leaves_the_cloth(state):
@@ -127,7 +129,7 @@ def test_a_drawer_in_the_table_runs_and_unknown_keys_are_skipped(state, monkeypa
 
 
 def test_describe_roll_event():
-    ev = Event("roll", "fight-phase.txt 12.05", {"purpose": "hit", "dice": [4], "modifiers": [],
+    ev = make_event("roll", "fight-phase.txt 12.05", {"purpose": "hit", "dice": [4], "modifiers": [],
                                                  "target": 3, "result": True})
     # the caption reads the shared wording (tabletop.rules.describe)
     assert describe_event(ev) == "Hit: rolled 4 needing 3+ -> yes."
@@ -135,12 +137,14 @@ def test_describe_roll_event():
 
 def test_save_frames_names_and_sizes(tmp_path, state):
     log = EventLog()
-    log.emit("selected_to_fight", "fight-phase.txt 12.02", unit="d", player="red", fight="normal")
-    log.step("Red selects d to fight", "fight-phase.txt 12.02", state, selected_unit="d")
+    log.emit("selected_to_fight", "fight-phase.txt 12.02", unit="d", player="red", fight="normal",
+             step="remaining", fights_first=False)
+    with_keys(log.step("Red selects d to fight", "fight-phase.txt 12.02", state), {"selected_unit": "d"})
     log.emit("roll", "fight-phase.txt 12.05", purpose="hit", dice=[5], modifiers=[], target=3,
-             result=True)
+             result=True, player="red")
     after = state.without_models(["e/1"])
-    log.step("e/1 is removed", "fight-phase.txt 12.06", after, casualties=[[16.26, 12.5, "32mm"]])
+    with_keys(log.step("e/1 is removed", "fight-phase.txt 12.06", after),
+              {"casualties": [[16.26, 12.5, "32mm"]]})
     paths = save_frames(log.steps, str(tmp_path / "frames"), log, size=(800, 600))
     names = [Path(p).name for p in paths]
     assert names == ["001-red-selects-d-to-fight.png", "002-e-1-is-removed.png"]
@@ -167,14 +171,14 @@ def test_geo_passed_in_is_used(state):
 
 
 def _save(result, model="b/1", die=1):
-    return Event("roll", "fight-phase.txt 12.05", {"purpose": f"armour save: {model}", "dice": [die],
+    return make_event("roll", "fight-phase.txt 12.05", {"purpose": f"armour save: {model}", "dice": [die],
                                                    "modifiers": {}, "target": 5, "result": result,
                                                    "player": "blue"})
 
 
 def test_caption_sentences_group_a_run_of_saves():
     from tabletop.render.steps import caption_sentences
-    evs = [_save("failed", "b/1", 1), Event("wounded", "", {"model": "b/1", "damage": 1}),
+    evs = [_save("failed", "b/1", 1), make_event("wounded", "", {"model": "b/1", "damage": 1}),
            _save("saved", "b/2", 6), _save("failed", "b/2", 2)]
     # three single-die saves of one kind, player and target read as one sentence where the
     # first was; the wound stays (4 sentences or fewer: nothing is dropped)
@@ -186,14 +190,14 @@ def test_caption_sentences_group_a_run_of_saves():
 def test_caption_drops_wounds_and_casualties_first_and_counts_them():
     from tabletop.render.steps import CAPTION_EVENTS, caption_sentences
     assert CAPTION_EVENTS == 7
-    sel = Event("selected_to_fight", "", {"unit": "a", "player": "red", "fight": "normal"})
-    att = Event("attacks_resolved", "", {"unit": "a", "target": "b", "weapon": "Choppa", "attacks": 6,
+    sel = make_event("selected_to_fight", "", {"unit": "a", "player": "red", "fight": "normal"})
+    att = make_event("attacks_resolved", "", {"unit": "a", "target": "b", "weapon": "Choppa", "attacks": 6,
                                           "hits": 3, "wounds": 3, "unsaved": 3,
                                           "removed": ["b/1", "b/2", "b/3"]})
     evs = [sel]
     for k in (1, 2, 3):
-        evs += [Event("wounded", "", {"model": f"b/{k}", "damage": 1}),
-                Event("removed", "", {"model": f"b/{k}", "by": "a"})]
+        evs += [make_event("wounded", "", {"model": f"b/{k}", "damage": 1}),
+                make_event("removed", "", {"model": f"b/{k}", "by": "a"})]
     evs.append(att)
     # 8 sentences > 7: keep 6 - the two main ones and the latest four details
     # (b/3's pair, b/2's pair), drop b/1's wound and removal and say so

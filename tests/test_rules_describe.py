@@ -10,14 +10,14 @@ import pytest
 from tabletop.cli.event_text import lines
 from tabletop.rules import describe as d
 from tabletop.rules.describe import describe, describer_types, describers, generic
-from tabletop.rules.events import Event
+from loose_events import any_event as make_event
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
 R = "fight-phase.txt 12.03"
 
 
 def ev(type, rule="", **data):
-    return Event(type, rule, data)
+    return make_event(type, rule, data)
 
 
 @pytest.mark.parametrize("event, sentence", [

@@ -19,7 +19,18 @@ from tabletop.rules.engine.driver import run, step_to_question
 from tabletop.rules.engine.machine import END, Machine, Row, StepMark, goto, wait
 from tabletop.rules.engine.pending import Chance, Question
 from tabletop.rules.engine.walk import TooManyStates, exact, monte_carlo, odds
+from dataclasses import dataclass
+from typing import ClassVar
+
 from tabletop.rules.events import Event, EventLog
+
+@dataclass(frozen=True, kw_only=True)
+class Chosen(Event):
+    """The fixture's own event type: how many dice the player chose."""
+
+    type: ClassVar[str] = "chosen"
+    n: int
+
 
 HALF = ((True, Fraction(1, 2)), (False, Fraction(1, 2)))
 
@@ -33,7 +44,7 @@ def _machine():
         return wait(st, Question("red", "dice", (1, 2), 2, rule="test 1"))
 
     def asked(st, n):
-        return goto(st, "roll", (Event("chosen", "test 1", {"n": n}),), memo=(n, 0, 0))
+        return goto(st, "roll", (Chosen(rule="test 1", n=n),), memo=(n, 0, 0))
 
     def roll(st):
         n, rolled, hits = st.memo

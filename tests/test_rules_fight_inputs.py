@@ -23,7 +23,7 @@ from tabletop.cli import main
 from tabletop.errors import MapValidationError
 from tabletop.rules.describe import describe
 from tabletop.rules.dice import FixedDice
-from tabletop.rules.events import Event
+from loose_events import any_event as make_event
 from tabletop.rules.fight_phase import fight
 from tabletop.rules.fight_phase.abilities import parse_abilities
 from tabletop.rules.fight_phase.profiles import check_profiles, unknown_words
@@ -180,7 +180,7 @@ def test_a_capped_modifier_says_what_it_is_capped_to():
     assert describe(ev) == ("Hit roll (red) - a Axe x1 at b, modifiers +7 to hit, capped to "
                             "+1: rolled 2 needing 3+ -> 1.")
     # two sources: Lance +1 and +1 to wound add to +2, held to +1 (cap -1)
-    ev2 = Event("roll", "r", {"purpose": "wound roll: S4 against T4", "dice": [3], "target": 4,
+    ev2 = make_event("roll", "r", {"purpose": "wound roll: S4 against T4", "dice": [3], "target": 4,
                               "modifiers": {"Lance": 1, "+1 to wound": 1, "cap": -1},
                               "result": 1, "player": "red"})
     assert describe(ev2) == ("Wound roll (red) - S4 against T4, modifiers Lance +1, +1 to "
@@ -188,7 +188,7 @@ def test_a_capped_modifier_says_what_it_is_capped_to():
 
 
 def test_an_uncapped_modifier_reads_as_before():
-    ev = Event("roll", "r", {"purpose": "armour save: b/1", "dice": [4], "target": 4,
+    ev = make_event("roll", "r", {"purpose": "armour save: b/1", "dice": [4], "target": 4,
                              "modifiers": {"AP": -1}, "result": "saved", "player": "blue"})
     assert describe(ev) == "Armour save (blue) - b/1, AP -1: rolled 4 needing 4+ -> saved."
 

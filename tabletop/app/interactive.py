@@ -141,8 +141,8 @@ class _OutLog(EventLog):
         self.out: list[tuple[str, Any]] = []
         self.listeners.append(lambda ev: self.out.append(("event", ev)))
 
-    def step(self, title: str, rule: str, state: Battlefield, **draw: Any) -> Step:
-        st = super().step(title, rule, state, **draw)
+    def step(self, title: str, rule: str, state: Battlefield) -> Step:
+        st = super().step(title, rule, state)
         self.out.append(("step", st))
         return st
 

@@ -24,7 +24,10 @@ NO_CLAUSE = frozenset({"blows", "note", "stepped_up", "unit_geometry", "engageme
 
 def _line(type_: str, sentence: Callable[[Event], str]) -> Callable[[Event], str]:
     def line(ev: Event) -> str:
-        text = INDENTS.get(type_, "  ") + sentence(ev)
+        words = sentence(ev)
+        if not words:                   # a fact the lines around it already tell
+            return ""
+        text = INDENTS.get(type_, "  ") + words
         if ev.rule and type_ not in NO_CLAUSE:
             text += f"  ({ev.rule})"
         if type_ == "combat_score":

@@ -119,7 +119,7 @@ def draw_legend(surface: pygame.Surface, state: Battlefield, view: View, rect: p
 
 def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None = None,
               theme: Theme | None = None, events=None, **options) -> None:
-    """One teaching step (board, ``step.draw`` keys, caption); see
+    """One teaching step (board, draw keys (``step_draw.draw_of``), caption); see
     ``tabletop.render.steps.draw_step``."""
     from tabletop.render.steps import draw_step as _draw
     _draw(surface, step, view, geo=geo, theme=theme, events=events, **options)

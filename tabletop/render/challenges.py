@@ -1,4 +1,4 @@
-"""Drawers for the challenge steps (keys written by ``rules/challenges/gambit_rows.py`` and ``character.py``).
+"""Drawers for the challenge steps (keys worked out in ``render/challenge_keys.py``).
 
 ``DRAWERS`` (read by ``steps.DRAWERS``, the one table of drawers):
 
@@ -168,8 +168,7 @@ def _swords(c: Canvas, centre, r: float) -> None:
 
 def draw_gambits(c: Canvas, value: dict) -> None:
     t = c.theme
-    step = c.step
-    draw = getattr(step, "draw", {}) or {}
+    draw = getattr(c, "draw", {}) or {}
     first = draw.get("first")
     lines = [("Face-Off: gambits", t.font_label)]
     colours = [PANEL_TEXT]
@@ -185,7 +184,7 @@ def draw_gambits(c: Canvas, value: dict) -> None:
 
 def draw_focus(c: Canvas, value: dict) -> None:
     t = c.theme
-    adv = (getattr(c.step, "draw", {}) or {}).get("advantage")
+    adv = (getattr(c, "draw", {}) or {}).get("advantage")
     lines = [("Focus Rolls", t.font_label)]
     colours = [PANEL_TEXT]
     for player, rec in (value or {}).items():
@@ -237,7 +236,7 @@ def draw_blows(c: Canvas, value: dict) -> None:
 
 def draw_points(c: Canvas, value: dict) -> None:
     t = c.theme
-    reason = (getattr(c.step, "draw", {}) or {}).get("reason", "")
+    reason = (getattr(c, "draw", {}) or {}).get("reason", "")
     if value:
         lines = [(f"Glory: {p} wins, +{n} combat resolution", t.font_caption) for p, n in value.items()]
         colours = [shade(_pcol(c, p), 0.6) for p in value]
@@ -283,7 +282,7 @@ def draw_disgraced(c: Canvas, value) -> None:
 
 def draw_scores(c: Canvas, value: dict) -> None:
     t = c.theme
-    over = (getattr(c.step, "draw", {}) or {}).get("overkill") or {}
+    over = (getattr(c, "draw", {}) or {}).get("overkill") or {}
     lines = [("Challenge: combat score", t.font_label)]
     colours = [PANEL_TEXT]
     for p, n in (value or {}).items():
@@ -299,4 +298,4 @@ DRAWERS = {key: (fn, layer) for key, fn, layer in (
     ("blows", draw_blows, "over"), ("points", draw_points, "over"),
     ("returned", draw_returned, "over"), ("disgraced", draw_disgraced, "over"),
     ("scores", draw_scores, "over"))}
-"""The challenge ``step.draw`` keys: ``{key: (fn(canvas, value), layer)}``."""
+"""The challenge draw keys (``step_draw.draw_of``): ``{key: (fn(canvas, value), layer)}``."""

@@ -9,7 +9,7 @@ target lines, the casualties, the selected model, the selected unit and the
 enemy units engaged with it, and any ``focus`` points (``[[x, y], ...]``, drawn
 as nothing, for a ruleset to keep something in view).  Engaged-model highlights are not action: the
 Fight phase rings every engaged model on the table.  ``FOCUS`` is the one
-table of the ``step.draw`` keys that say where their drawing lies; other keys
+table of the draw keys (``step_draw.draw_of``) that say where their drawing lies; other keys
 add nothing to the frame's window (a ruleset keeps its drawing in view with
 ``focus`` points).
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from tabletop.render.step_draw import draw_of
 from tabletop.render.view import View
 
 Box = tuple[float, float, float, float]
@@ -98,7 +99,7 @@ FOCUS: dict[str, FocusFn] = {
     "focus": _focus, "arrows": _arrows, "reach": _reach, "ghosts": _ghosts,
     "casualties": _casualties, "lines": _lines, "closest": _closest, "selected": _selected,
 }
-"""``step.draw`` key -> ``fn(step, value) -> [(x, y), ...]``: the table points (inches) its
+"""draw key (``step_draw.draw_of``) -> ``fn(step, value) -> [(x, y), ...]``: the table points (inches) its
 drawing covers."""
 
 
@@ -108,7 +109,7 @@ def action_points(step, geo=None) -> list[Point]:
     ``geo`` is ``snapshot(step.state)``; without it the selected unit's
     engaged enemies are left out (the unit itself still counts).
     """
-    draw = step.draw or {}
+    draw = draw_of(step)
     pts: list[Point] = []
     for key, value in draw.items():
         fn = FOCUS.get(key)

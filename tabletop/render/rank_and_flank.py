@@ -1,4 +1,4 @@
-"""Drawers for the rank-and-flank combat steps (keys in ``rules/rank_and_flank/draw.py``).
+"""Drawers for the rank-and-flank combat steps (keys worked out in ``render/rnf_keys.py``).
 
 ``DRAWERS`` (read by ``steps.DRAWERS``, the one table of drawers):
 
@@ -389,4 +389,4 @@ DRAWERS = {key: (fn, "over") for key, fn in (
     ("rnf_units", draw_units), ("rnf_attacks", draw_attacks), ("rnf_score", draw_score),
     ("rnf_break", draw_break), ("rnf_flee", draw_flee), ("rnf_turn", draw_turn),
     ("rnf_notes", draw_notes), ("rnf_casualties", draw_doomed))}
-"""The rank-and-flank ``step.draw`` keys: ``{key: (fn(canvas, value), layer)}``."""
+"""The rank-and-flank draw keys (``step_draw.draw_of``): ``{key: (fn(canvas, value), layer)}``."""

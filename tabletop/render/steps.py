@@ -1,8 +1,9 @@
 """Teaching frames: draw one ``Step`` of a phase, or save every step as PNGs.
 
-A ``Step`` (``tabletop.rules.events``) carries the state after the step and
-a free-form ``draw`` dict.  ``draw_step`` draws the board for ``step.state``
-and then each key of ``step.draw`` through ``DRAWERS``, the one table of
+A ``Step`` (``tabletop.rules.events``) carries the state before and after the
+step and its typed events; ``render.step_draw.draw_of`` works out its draw keys
+from them.  ``draw_step`` draws the board for ``step.state`` and then each
+draw key through ``DRAWERS``, the one table of
 drawers, built in this module from the generic drawers below and the
 rulesets' own tables (``render.rank_and_flank.DRAWERS``,
 ``render.challenges.DRAWERS``); nothing registers itself at import time.
@@ -50,6 +51,7 @@ from tabletop.render.framing import action_points, frame_box, view_for_box
 from tabletop.render.image import save_png
 from tabletop.render.inset import draw_inset, draw_scale_bar, inset_size, scale_bar_size
 from tabletop.render.theme import DEFAULT_THEME, Theme, shade
+from tabletop.render.step_draw import draw_of
 from tabletop.render.view import View
 from tabletop.rules.describe import describe, roller, words
 
@@ -70,7 +72,7 @@ unit labels)."""
 
 
 def drawer_keys() -> list[str]:
-    """The ``step.draw`` keys a drawer is known for."""
+    """The draw keys (``step_draw.draw_of``) a drawer is known for."""
     return sorted(DRAWERS)
 
 
@@ -235,11 +237,11 @@ GENERIC_DRAWERS: dict[str, tuple[DrawFn, str]] = {
     "highlight": (_draw_highlight, "over"), "selected": (_draw_selected, "over"),
     "selected_unit": (_draw_selected_unit, "over"),
 }
-"""The generic ``step.draw`` keys (module docstring): ``{key: (fn(canvas, value), layer)}``."""
+"""The generic draw keys (``step_draw.draw_of``) (module docstring): ``{key: (fn(canvas, value), layer)}``."""
 
 DRAWERS: dict[str, tuple[DrawFn, str]] = {
     **GENERIC_DRAWERS, **rnf_drawers.DRAWERS, **challenge_drawers.DRAWERS}
-"""Every ``step.draw`` key ``draw_step`` draws: ``{key: (fn(canvas, value), layer)}``, layer in
+"""Every draw key (``step_draw.draw_of``) ``draw_step`` draws: ``{key: (fn(canvas, value), layer)}``, layer in
 ``LAYERS``; the generic keys, then the rank-and-flank and challenge ones (distinct keys)."""
 
 
@@ -376,8 +378,8 @@ def draw_caption(surface, step, events=None, theme: Theme | None = None) -> pyga
 def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None = None,
               theme: Theme | None = None, events: Sequence | None = None,
               overlays: Iterable[str] = DEFAULT_STEP_OVERLAYS, caption: bool = True) -> None:
-    """Draw one teaching step: the board for ``step.state``, each ``step.draw``
-    key through its registered drawer, then the caption plate.
+    """Draw one teaching step: the board for ``step.state``, each of its draw keys
+    (``step_draw.draw_of``) through its registered drawer, then the caption plate.
 
     Parameters
     ----------
@@ -398,11 +400,12 @@ def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None
         An unknown overlay name.
     """
     geo = geo if geo is not None else snapshot(step.state)
-    draw = dict(step.draw or {})
+    draw = dict(draw_of(step))
 
     def layer(name: str):
         def run(c: Canvas) -> None:
             c.step = step  # type: ignore[attr-defined]
+            c.draw = draw  # type: ignore[attr-defined]
             for key, value in draw.items():
                 entry = DRAWERS.get(key)
                 if entry is not None and entry[1] == name:
@@ -428,7 +431,7 @@ FOCUS_MARGIN = 6.0
 def _points_of(step) -> list[tuple[float, float]]:
     """Every table point a step's drawing mentions, and the models of its selected unit."""
     pts: list[tuple[float, float]] = []
-    d = step.draw or {}
+    d = draw_of(step)
     for path in (d.get("arrows") or {}).values():
         path = path.get("path", []) if isinstance(path, dict) else path
         pts += [(float(p[0]), float(p[1])) for p in path]
@@ -573,7 +576,7 @@ def draw_frame(surface: pygame.Surface, step, events: Sequence | None = None, *,
         taken = []
         if inset:
             where = _inset_corner(board, inset_size(w, table.width, table.depth), view, pts)
-            uid = (step.draw or {}).get("selected_unit")
+            uid = draw_of(step).get("selected_unit")
             focus = geo.unit_models(uid) if uid else ()
             taken.append(draw_inset(board, step.state, where, box, theme=theme, focus=focus))
         bar = _inset_corner(board, scale_bar_size(view, SCALE_BAR_ROOM_PX, theme), view, pts, taken=taken)

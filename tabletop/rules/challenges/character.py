@@ -311,9 +311,7 @@ def challenge_step(state: Battlefield, combat, dice, decisions, log,
             ch.disgraced = nominee
             log.emit("challenge_refused", RULE_REFUSE, player=other, disgraced=nominee,
                      swapped_with=ch.swapped_with, at=list(state.model(nominee).at))
-            log.step("Challenge refused: retires in disgrace", RULE_REFUSE, state,
-                     challenge={"challenger": ch.challenger, "combat": list(combat)}, disgraced=[nominee],
-                     arrows=_arrows(ch.swapped_with, nominee, state))
+            log.step("Challenge refused: retires in disgrace", RULE_REFUSE, state)
             return state, ch
     ch.challenged = ans
     log.emit("challenge_accepted", RULE_ACCEPT, player=other, challenged=ans, forced=ch.forced)
@@ -328,25 +326,18 @@ def _why_not_issuer(state: Battlefield, combat, player: str, value: Any) -> str:
                f"with its unit, so none could answer it (¶1-¶2)")
 
 
-def _arrows(a: str | None, b: str, state: Battlefield) -> dict:
-    """Two models that traded places: an arrow for each, to where it stands now."""
-    if a is None:
-        return {}
-    pa, pb = state.model(a).at, state.model(b).at
-    return {a: [list(pb), list(pa)], b: [list(pa), list(pb)]}
-
-
 def _into_contact(state: Battlefield, geom, ch: CharacterChallenge, log) -> tuple[Battlefield, CharacterChallenge]:
-    before = {m: state.model(m).at for m in ch.duellists}
+    start = {m: list(state.model(m).at) for m in ch.duellists}
     got = swap_into_contact(state, ch.challenger, ch.challenged, geom)
     if got is None:
         ch.treated_in_contact = True
         log.emit("challenge_contact", RULE_FIGHT, models=list(ch.duellists), moved={},
-                 treated_in_contact=True, reason="the table does not allow base contact: treated as in contact")
+                 treated_in_contact=True, reason="the table does not allow base contact: treated as in contact",
+                 start=start)
     else:
         ch.moves, state = got
         log.emit("challenge_contact", RULE_FIGHT, models=list(ch.duellists), moved=dict(ch.moves),
-                 treated_in_contact=False)
+                 treated_in_contact=False, start=start)
     mark = []
     for m in ch.duellists:
         mm = state.model(m)
@@ -355,15 +346,7 @@ def _into_contact(state: Battlefield, geom, ch: CharacterChallenge, log) -> tupl
             mark.append(replace(mm, status=st + (CHALLENGE_STATUS_PREFIX + ch.opponent(m),),
                                 written=mm.written | {"status"}))
     state = state.with_models(mark)
-    arrows = {m: [list(before[m]), list(state.model(m).at)] for m in ch.duellists
-              if before[m] != state.model(m).at}
-    for m, partner in ch.moves.items():
-        arrows[partner] = [list(state.model(m).at), list(state.model(partner).at)]
-    ghosts = {m: [*before[m], state.model(m).facing_deg] for m in arrows if m in before}
-    log.step("Challenge accepted: the characters face each other", RULE_FIGHT, state,
-             challenge={"challenger": ch.challenger, "challenged": ch.challenged, "combat": list(ch.combat),
-                        "treated_in_contact": ch.treated_in_contact}, arrows=arrows, ghosts=ghosts,
-             highlight={m: "gold" for m in ch.duellists})
+    log.step("Challenge accepted: the characters face each other", RULE_FIGHT, state)
     return state, ch
 
 

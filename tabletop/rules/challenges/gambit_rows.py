@@ -60,7 +60,7 @@ support, Combat Initiative 1.  How long it lasts: ``DISGRACED_ENDS``
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -119,7 +119,7 @@ from tabletop.rules.engine.machine import (
     wait,
 )
 from tabletop.rules.engine.pending import Chance, Question, uniform
-from tabletop.rules.events import Event
+from tabletop.rules.events import Event, make_event
 
 RULE_ELIGIBLE = "gambit-challenge.txt eligibility (list missing: characters.GAMBIT_ELIGIBILITY)"
 RULE_DECLARE = "gambit-challenge.txt Step 1 (Declare)"
@@ -413,49 +413,12 @@ def _lost(d: Duellist, n: int) -> Duellist:
     return replace(d, wounds_lost=n)
 
 
-class _LazyDraw(Mapping):
-    """A step's draw keys, worked out only when read (the odds never read them)."""
-
-    def __init__(self, fn: Callable[[], dict[str, Any]]):
-        self._fn, self._d = fn, None
-
-    def _get(self) -> dict[str, Any]:
-        if self._d is None:
-            self._d = self._fn()
-        return self._d
-
-    def __getitem__(self, k: str) -> Any:
-        return self._get()[k]
-
-    def __iter__(self):
-        return iter(self._get())
-
-    def __len__(self) -> int:
-        return len(self._get())
-
-
 def _other(players: tuple[str, str], p: str) -> str:
     return players[1] if p == players[0] else players[0]
 
 
-def _draw_challenge(ch: GambitChallenge, state: Battlefield | None = None) -> dict[str, Any]:
-    """Draw keys every challenge step carries: ``challenge`` (the pair set aside beside the
-    combat: models, where to draw them, who was removed) and ``focus`` (points to keep in view)."""
-    pts = [list(p) for _, p in ch.aside] + [list(p) for _, p in ch.origin]
-    if ch.aside_box is not None:
-        x0, y0, x1, y1 = ch.aside_box
-        pts += [[x0, y0], [x1, y1]]
-    if state is not None:
-        pts += [[m.x, m.y] for uid in ch.combat if state.has_unit(uid) for m in state.unit(uid).models]
-    return {"challenge": {"challenger": ch.challenger, "challenged": ch.challenged,
-                          "combat": list(ch.combat), "models": dict(ch.models), "aside": dict(ch.aside),
-                          "box": list(ch.aside_box) if ch.aside_box else None,
-                          "removed": list(ch.removed), "players": list(ch.players)},
-            "focus": pts}
-
-
 def _ev(type_: str, rule: str, **data: Any) -> Event:
-    return Event(type_, rule, data)
+    return make_event(type_, rule, **data)
 
 
 # ------------------------------------------------------------------ chance outcomes
@@ -643,8 +606,10 @@ def _accept_resume(state: PhaseState, value: Any) -> Transition:
     events: list = [_ev("challenge_accepted", RULE_DECLARE, player=other, challenged=value)]
     after, ch = set_aside(bf, combat, m.challenger, value, (issuer, other),
                           [c.aside_box for c in m.challenges if c.aside_box])
-    events += [_ev("set_aside", RULE_DECLARE, models=[m.challenger, value], combat=list(combat)),
-               StepMark("Challenge: set aside", RULE_DECLARE, after, _draw_challenge(ch, after))]
+    events += [_ev("set_aside", RULE_DECLARE, models=[m.challenger, value], combat=list(combat),
+                   players=list(ch.players), aside={k: list(p) for k, p in ch.aside},
+                   box=list(ch.aside_box) if ch.aside_box else None),
+               StepMark("Challenge: set aside", RULE_DECLARE, after)]
     memo = _upd(m, challenges=m.challenges + (ch,), fought=m.fought | {m.challenger, value})
     return goto(replace(state, battlefield=after), "gambit_support", tuple(events), memo=_with(state, memo))
 
@@ -695,9 +660,7 @@ def _disgrace_resume(state: PhaseState, who: Any) -> Transition:
     prof = bf.model(who).profile
     events = (_ev("challenge_refused", RULE_DISGRACED, player=ch.players[1], disgraced=who,
                   **{k: _read(bf.model(who), k) for k in ("WS", "Ld") if k in prof}),
-              StepMark("Challenge refused: Disgraced", RULE_DISGRACED, bf,
-                       {"challenge": {"challenger": ch.challenger, "combat": list(ch.combat)},
-                        "disgraced": [who], "focus": [list(bf.model(x).at) for x in (ch.challenger, who)]}))
+              StepMark("Challenge refused: Disgraced", RULE_DISGRACED, bf))
     memo = _with(state, _upd(m, challenges=m.challenges[:-1] + (_upd(ch, disgraced=who),)))
     return _next_combat(replace(state, battlefield=bf), memo, events)
 
@@ -796,10 +759,7 @@ def _reply_resume(state: PhaseState, value: Any) -> Transition:
         if gambit(g).taunt:
             taunts[p] = taunts.get(p, 0) + 1
     duel = _upd(ch, round=rnd, taunts=tuple(sorted(taunts.items())), last=rnd.chosen)
-    events.append(StepMark(f"Face-Off (round {rnd.no})", RULE_FACE_OFF, state.battlefield,
-                           _LazyDraw(lambda: {**_draw_challenge(duel, state.battlefield),
-                                              "gambits": dict(rnd.chosen), "banned": list(rnd.banned),
-                                              "first": rnd.first})))
+    events.append(StepMark(f"Face-Off (round {rnd.no})", RULE_FACE_OFF, state.battlefield))
     return goto(state, "gambit_weapon", tuple(events), memo=_with_duel(state, duel))
 
 
@@ -864,13 +824,8 @@ def _focus_resume(state: PhaseState, out: FocusOutcome) -> Transition:
     rnd = _upd(ch.round, winner=out.winner)
     duel = _upd(ch, round=rnd, banked=(), advantage=out.winner)
     events = (_ev("challenge_advantage", RULE_FOCUS, player=out.winner, totals=dict(out.totals),
-                  rerolls=out.rerolls),
-              StepMark(f"Focus (round {rnd.no})", RULE_FOCUS, state.battlefield,
-                       _LazyDraw(lambda: {
-                           **_draw_challenge(duel, state.battlefield), "gambits": chosen, "focus_roll": focus,
-                           "advantage": out.winner,
-                           "support": {p: {"bonus": dict(ch.support)[p], "models": list(dict(ch.counted)[p])}
-                                       for p in ch.players}})))
+                  rerolls=out.rerolls, rolls=focus),
+              StepMark(f"Focus (round {rnd.no})", RULE_FOCUS, state.battlefield))
     return goto(state, "gambit_flurry", events, memo=_with_duel(state, duel))
 
 
@@ -983,7 +938,8 @@ def _strike_done(state: PhaseState) -> Transition:
         b = shown.get(atk) or Blows(attacks=profs[atk].attacks, unsaved=unsaved,
                                     misses=misses or 0, damage=damage[atk])
         blows[atk] = vars(b)
-        events.append(_ev("wounds", RULE_STRIKE, model=ch.by_player[dfn], by=ch.by_player[atk], hits=b.hits,
+        events.append(_ev("wounds", RULE_STRIKE, model=ch.by_player[dfn], by=ch.by_player[atk],
+                          attacks=b.attacks, hits=b.hits,
                           wounds=b.wounds, unsaved=unsaved, lost=damage[atk],
                           wounds_left=ds[dfn].wounds_left - damage[atk]))
         g = gambit(dict(rnd.chosen)[dfn])
@@ -995,10 +951,7 @@ def _strike_done(state: PhaseState) -> Transition:
         removed.append(ch.by_player[p])
         events.append(_ev("removed", RULE_STRIKE, model=ch.by_player[p]))
     duel = _upd(ch, removed=tuple(removed), banked=tuple(sorted(banked.items())))
-    events.append(StepMark(f"Strike (round {rnd.no})", RULE_STRIKE, state.battlefield,
-                           _LazyDraw(lambda: {**_draw_challenge(duel, state.battlefield),
-                                              "gambits": dict(rnd.chosen), "advantage": rnd.winner,
-                                              "blows": {ch.by_player[p]: v for p, v in blows.items()}})))
+    events.append(StepMark(f"Strike (round {rnd.no})", RULE_STRIKE, state.battlefield))
     if gone:
         return goto(state, "gambit_glory", tuple(events), memo=_with_duel(state, duel))
     nxt = rnd.winner
@@ -1071,10 +1024,7 @@ def _glory_end(state: PhaseState, ch: GambitChallenge, withdrawn: str | None) ->
                   winner_model=ch.by_player[result.winner] if result.winner else None,
                   removed=list(ch.removed), points=result.points, overkill=None, reason=result.reason,
                   withdrawn=withdrawn, wounds_caused=dict(ch.caused), rounds=ch.round_no),
-              StepMark("Glory", RULE_GLORY, state.battlefield,
-                       _LazyDraw(lambda: {**_draw_challenge(duel, state.battlefield),
-                                          "points": {result.winner: result.points} if result.winner else {},
-                                          "reason": result.reason})))
+              StepMark("Glory", RULE_GLORY, state.battlefield))
     return _next_combat(state, _with_duel(state, duel), events)
 
 
@@ -1161,19 +1111,15 @@ def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
             if spot is not None and spot.engaged and spot.at != here.at:
                 state = state.with_models([here.moved_to(*spot.at)])
                 geom = snapshot(state)
-        for _, m in pending:
+        for ch, m in pending:
             at = state.model(m.id).at
             ev = {"model": m.id, "at": [round(at[0], 4), round(at[1], 4)],
                   "engaged": bool(geom.model_engaged(m.id)),
                   "unit_left": len(state.unit(m.unit_id).models) > 1}
             if m.id in notes:
                 ev["note"] = notes[m.id]
-            events.append(_ev("returned", RULE_RESOLUTION, **ev))
-        back = {m.id: {"at": list(state.model(m.id).at), "from": list(dict(ch.origin)[m.id])}
-                for ch in challenges for m in ch.survivors if on_table(state, m.id)}
-        events.append(StepMark("Resolution: challengers return", RULE_RESOLUTION, state,
-                               {"returned": back,
-                                "focus": [v["at"] for v in back.values()] + [v["from"] for v in back.values()]}))
+            events.append(_ev("returned", RULE_RESOLUTION, **ev, origin=list(dict(ch.origin)[m.id])))
+        events.append(StepMark("Resolution: challengers return", RULE_RESOLUTION, state))
     return state, events
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from tabletop.board.state import Decision
 from tabletop.rules.engine.machine import Machine, PhaseState, StepMark
 from tabletop.rules.engine.pending import Chance, Question
-from tabletop.rules.events import Event, EventLog
+from tabletop.rules.events import DecisionOverridden, Event, EventLog
 
 __all__ = ["Policy", "Run", "default_policy", "emit", "log_items", "run", "scripted_answer", "step_to_question"]
 
@@ -55,7 +55,7 @@ def scripted_answer(state: PhaseState, q: Question, scripted: Sequence[Decision]
         if match is not None or (d.value is None and None in q.options):
             return True, match, state, None
         reason = q.why_not(d.value) if q.why_not else f"not one of {list(q.options)!r}"
-        return False, None, state, Event("decision_overridden", q.rule,
+        return False, None, state, DecisionOverridden(rule=q.rule, **
                                          {"player": q.player, "choice": q.choice,
                                           "value": d.value, "reason": reason})
     return False, None, state, None
@@ -67,7 +67,7 @@ def emit(log: EventLog | None, items: Sequence[Event | StepMark]) -> None:
         return
     for it in items:
         if isinstance(it, StepMark):
-            log.step(it.title, it.rule, it.battlefield, **dict(it.draw))
+            log.step(it.title, it.rule, it.battlefield)
         else:
             log.events.append(it)
             for listener in log.listeners:
@@ -82,7 +82,7 @@ def log_items(log: EventLog) -> tuple[Event | StepMark, ...]:
     for step in log.steps:
         out.extend(log.events[k:step.events.stop])
         k = step.events.stop
-        out.append(StepMark(step.title, step.rule, step.state, step.draw))
+        out.append(StepMark(step.title, step.rule, step.state))
     out.extend(log.events[k:])
     return tuple(out)
 

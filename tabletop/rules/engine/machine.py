@@ -34,13 +34,12 @@ MAX_ROWS_WITHOUT_PENDING = 100_000
 @dataclass(frozen=True)
 class StepMark:
     """A teaching step closed by a row: the events since the last mark belong to it
-    (``EventLog.step``); ``battlefield`` is the table the step shows, ``draw`` what the
-    renderer shows (render's keys)."""
+    (``EventLog.step``); ``battlefield`` is the table the step shows.  What to draw is
+    render's business (``render.step_draw``), read from the step's events."""
 
     title: str
     rule: str
     battlefield: Battlefield = field(compare=False)
-    draw: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)

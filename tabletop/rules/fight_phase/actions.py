@@ -3,7 +3,7 @@
 ``sequence.py`` holds the order of the steps as data; these are the rows
 it is made of (``tabletop.rules.engine.machine.Row``).  Each row reads the
 phase's frozen state, returns the events it emitted naming their clause, a
-``StepMark`` (with the draw keys of ``frames.py``) for every move, every
+``StepMark`` (title, clause and table; ``render`` draws it from its events) for every move, every
 fight and the start and end of the phase, and the state after it; a row
 that needs a player's choice leaves a ``Question`` pending and takes the
 answer in its ``resume``; the attacks leave a ``Chance`` per roll
@@ -43,7 +43,7 @@ from tabletop.rules.engine.driver import log_items
 from tabletop.board.frozen import evolve
 from tabletop.rules.engine.machine import PhaseState, Row, StepMark, Transition, goto, wait
 from tabletop.rules.engine.pending import Question
-from tabletop.rules.events import Event, EventLog
+from tabletop.rules.events import Event, EventLog, make_event
 from tabletop.rules.fight_phase import attacks
 from tabletop.rules.fight_phase.casualties import ATTACKS_RULE, OVERRUN_ATTACKS_RULE
 from tabletop.rules.fight_phase.context import FightMemo, PhaseView, bump, geometry
@@ -57,7 +57,6 @@ from tabletop.rules.fight_phase.eligibility import (
     is_fights_first,
     pile_in_refusal,
 )
-from tabletop.rules.fight_phase.frames import casualty_keys, engaged_highlight, move_keys
 from tabletop.rules.fight_phase.moving import (
     R_CONSOLIDATE,
     MoveOutcome,
@@ -93,8 +92,8 @@ class MoveJob:
 @dataclass(frozen=True)
 class FightJob:
     """A unit selected to fight: ``unit`` of ``player``, selected in 12.04 step ``step`` (or
-    "consolidation", 12.08), its fight type ``kind`` and clause once chosen, the engaged
-    models as its attacks were made, and where the phase goes on (``then``)."""
+    "consolidation", 12.08), its fight type ``kind`` and clause once chosen, and where the
+    phase goes on (``then``)."""
 
     unit: str
     player: str
@@ -102,7 +101,6 @@ class FightJob:
     then: str
     kind: str = ""
     rule: str = ""
-    engaged: tuple[tuple[str, str], ...] = ()
 
 
 def view(st: PhaseState) -> PhaseView:
@@ -110,16 +108,15 @@ def view(st: PhaseState) -> PhaseView:
 
 
 def ev(type_: str, rule: str, **data: Any) -> Event:
-    return Event(type_, rule, data)
+    """The typed event ``type_`` (``events.make_event``; TypeError on a wrong field)."""
+    return make_event(type_, rule, **data)
 
 
-def mark(battlefield: Battlefield, memo: FightMemo, title: str, rule: str, **draw: Any
+def mark(battlefield: Battlefield, memo: FightMemo, title: str, rule: str
          ) -> tuple[StepMark, FightMemo]:
-    """Close a Step: the table now, engaged models highlighted, casualties since the last step.
-    Returns the mark and the memo with those casualties drawn."""
-    draw.setdefault("highlight", engaged_highlight(geometry(battlefield)))
-    draw.update(casualty_keys(memo.casualties))
-    return StepMark(title, rule, battlefield, draw), evolve(memo, casualties=())
+    """Close a Step: its title, clause and the table now (what it shows is worked out in
+    ``render`` from its events).  Returns the mark and the memo."""
+    return StepMark(title, rule, battlefield), memo
 
 
 # ---------------------------------------------------------------- 12.01 / 12.09
@@ -186,11 +183,9 @@ def _made(st: PhaseState, job: MoveJob, outcome: MoveOutcome) -> Transition:
                 else "pile-in move")
         title = f"{player}: {job.unit} makes its {what}"
     if outcome.plan is not None:
-        keys = move_keys(before, outcome, after)
         if not outcome.legal:
-            keys = {"selected_unit": outcome.unit}
             title += " - no legal move"
-        m, memo = mark(after, memo, title, outcome.rule, **keys)
+        m, memo = mark(after, memo, title, outcome.rule)
         items = items + (m,)
     then = job.then
     if job.kind == "consolidate" and outcome.legal and outcome.mode == "engaging":
@@ -281,8 +276,7 @@ def fight_rows() -> list[Row]:
     def enter_attacks(st: PhaseState) -> Transition:
         job: FightJob = st.memo.fighting
         bf = st.battlefield
-        engaged = tuple(engaged_highlight(geometry(bf)).items())   # as the attacks are made
-        memo = evolve(st.memo, fighting=evolve(job, engaged=engaged))
+        memo = st.memo
         if not bf.has_unit(job.unit):
             return goto(st, "fight_done", memo=memo)
         rule = ATTACKS_RULE if job.kind == NORMAL else OVERRUN_ATTACKS_RULE
@@ -301,7 +295,7 @@ def fight_rows() -> list[Row]:
     def enter_done(st: PhaseState) -> Transition:
         job: FightJob = st.memo.fighting
         m, memo = mark(st.battlefield, st.memo, f"{job.player}: {job.unit} fights ({job.kind} "
-                       f"fight)", job.rule, selected_unit=job.unit, highlight=dict(job.engaged))
+                       f"fight)", job.rule)
         return goto(st, job.then, (m,), memo=evolve(memo, fighting=None))
 
     return [Row("fight_type", "Fight type", R_SELECTED, enter_type, resume_type),
@@ -316,7 +310,7 @@ def attacks_enter(st: PhaseState) -> Transition:
     bf, memo = st.battlefield, st.memo
     a = memo.attack
     lost_before = {}
-    after, a, events, chance, dead = attacks.advance(bf, a)
+    after, a, events, chance, _dead = attacks.advance(bf, a)
     wounds = removed = 0
     targets: frozenset[str] = frozenset()
     for e in events:
@@ -337,7 +331,6 @@ def attacks_enter(st: PhaseState) -> Transition:
         memo = evolve(memo, removed_by=bump(memo.removed_by, a.unit, removed))
     if targets:
         memo = evolve(memo, attacked=bump(memo.attacked, a.unit, targets))
-    memo = evolve(memo, casualties=memo.casualties + tuple(dead))
     if chance is not None:
         return wait(st, chance, tuple(events), battlefield=after, memo=evolve(memo, attack=a))
     return goto(st, a.then, tuple(events), battlefield=after, memo=evolve(memo, attack=None))

@@ -81,7 +81,7 @@ from tabletop.geometry import Geometry
 from tabletop.rules.engine import counts
 from tabletop.board.frozen import evolve
 from tabletop.rules.engine.pending import Chance, Drawn, Question, detail_of, outcome_of
-from tabletop.rules.events import Event
+from tabletop.rules.events import AttacksResolved, Event, MortalWounds, NoAttacks, NoSave
 from tabletop.rules.fight_phase.abilities import (
     CRITICAL_HIT,
     CRITICAL_WOUND,
@@ -438,7 +438,7 @@ def target_question(state: Battlefield, job: AttackJob) -> tuple[Question | None
     when no model of the unit can fight."""
     fighters = which_models_fight(geometry(state), job.unit)
     if not fighters:
-        return None, [Event("no_attacks", job.rule, {
+        return None, [NoAttacks(rule=job.rule, **{
             "unit": job.unit, "player": job.player,
             "reason": "no model is within engagement range of an enemy model or in base "
                       "contact with a model of its unit that touches one"})]
@@ -460,7 +460,7 @@ def groups_for(state: Battlefield, job: AttackJob, preferred: str) -> tuple[tupl
         target = preferred if preferred in ts else ts[0]
         weapon = melee_weapon(state, state.model(m))
         if weapon is None:
-            events.append(Event("no_attacks", job.rule, {
+            events.append(NoAttacks(rule=job.rule, **{
                 "unit": job.unit, "model": m, "player": job.player,
                 "reason": "the model has no melee weapon (no weapon with a WS)"}))
             continue
@@ -502,7 +502,7 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
     cap = state.rules.roll_modifier_cap
     if g.stage == "start":
         if not state.has_unit(g.target):
-            events.append(Event("attacks_resolved", rule, {
+            events.append(AttacksResolved(rule=rule, **{
                 **g.summary(job.unit, player),
                 "note": f"{g.target} was destroyed before these attacks: they are lost"}))
             return state, evolve(g, stage="over"), None
@@ -591,7 +591,7 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
                                        player, rule)
                 return state, evolve(g, stage="mortal_amount"), _chance(
                     f"mortal wounds of {w.name}", rule, amount_dist(w.D), player, draw_mortal)
-            events.append(Event("no_save", rule, {
+            events.append(NoSave(rule=rule, **{
                 "model": model_id, "player": g.defender, "needed": None,
                 "reason": "Devastating Wounds: a critical wound allows no save of any kind"}))
             return state, evolve(g, stage="damage", unsaved=g.unsaved + 1), None
@@ -603,7 +603,7 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
             return state, evolve(g, stage="saves", batch=batch), _saves_chance(
                 g.target, batch, sv_need, kind, mods, g.defender, rule)
         if sv_need > 6:
-            events.append(Event("no_save", rule, {
+            events.append(NoSave(rule=rule, **{
                 "model": model_id, "player": g.defender, "needed": sv_need,
                 "reason": f"Sv {characteristic(model, 'Sv')}+ with AP {w.AP} needs "
                           f"{sv_need}+: no save is possible"}))
@@ -655,7 +655,7 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
     if g.stage == "finish":
         if not g.mortal:
             return state, evolve(g, stage="done"), None
-        events.append(Event("mortal_wounds", rule, {
+        events.append(MortalWounds(rule=rule, **{
             "unit": job.unit, "target": g.target, "player": g.defender, "amount": g.mortal,
             "reason": "Devastating Wounds: critical wounds' damage as mortal wounds, which "
                       "spill over to the next model"}))
@@ -673,7 +673,7 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
         return state, evolve(g, stage="fnp", model=model_id, damage=points,
                               mortal_left=g.mortal_left - points, after_fnp="mortal"), None
     if g.stage == "done":
-        events.append(Event("attacks_resolved", rule, g.summary(job.unit, player)))
+        events.append(AttacksResolved(rule=rule, **g.summary(job.unit, player)))
         return state, evolve(g, stage="over"), None
     raise AssertionError(f"attack stage {g.stage!r} waits for a chance")
 

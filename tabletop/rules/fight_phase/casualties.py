@@ -19,7 +19,7 @@ from dataclasses import replace
 from tabletop.board.state import Battlefield, Model
 from tabletop.geometry import Geometry
 from tabletop.geometry.removal import removal_order
-from tabletop.rules.events import Event
+from tabletop.rules.events import Destroyed, Event, Removed, Wounded
 from tabletop.rules.fight_phase.profiles import characteristic
 
 ALLOCATE_WOUNDED_FIRST = True
@@ -76,14 +76,14 @@ def lose_wounds(state: Battlefield, model_id: str, damage: int, by: str,
     left = max(0, w - m.wounds_lost)
     lost = min(damage, left)
     now = m.wounds_lost + lost
-    events = [Event("wounded", rule, {"model": model_id, "unit": m.unit_id, "damage": damage,
+    events = [Wounded(rule=rule, **{"model": model_id, "unit": m.unit_id, "damage": damage,
                                       "wounds_lost": now, "wounds_left": w - now})]
     if now < w:
         return state.with_models([replace(m, wounds_lost=now)]), events, None
     state = state.without_models([model_id])
-    events.append(Event("removed", rule, {"model": model_id, "unit": m.unit_id, "by": by}))
+    events.append(Removed(rule=rule, **{"model": model_id, "unit": m.unit_id, "by": by}))
     if not state.has_unit(m.unit_id):
-        events.append(Event("destroyed", rule, {
+        events.append(Destroyed(rule=rule, **{
             "unit": m.unit_id,
             "reason": f"its last model was removed as a casualty (attacks by {by})"}))
     return state, events, m

@@ -66,7 +66,7 @@ def bump(tally: Tally, key: str, by: Any) -> Tally:
 @dataclass(frozen=True)
 class FightMemo:
     """The Fight phase's bookkeeping (module docstring).  Fields with ``compare=False``
-    (the casualties a step mark draws, the moves made, a pending target choice) do not change what the phase does next."""
+    (the moves made, a pending target choice) do not change what the phase does next."""
 
     options: FightOptions
     selected: tuple[str, ...] = ()
@@ -88,7 +88,6 @@ class FightMemo:
     attacked: Tally = ()                # unit -> frozenset of units it made attacks at
     challenge: Any = None               # the gambit Challenge Sub-phase's record
     dropped_out: frozenset[str] = frozenset()   # units told no_longer_eligible (12.04, "10th")
-    casualties: tuple[Any, ...] = field(default=(), compare=False)
     moves: tuple[Any, ...] = field(default=(), compare=False)
     choice: Any = field(default=None, compare=False)
 

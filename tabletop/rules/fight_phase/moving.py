@@ -325,8 +325,11 @@ def record_move(log: EventLog, outcome: MoveOutcome, state: Battlefield, player:
     """Emit the move (``pile_in`` or ``consolidate``) or ``no_move``; return the state after it.
 
     ``pile_in``/``consolidate`` carry {unit, player, mode, targets, moves:
-    {model: [[x, y], ...]}, distances: {model: inches}, violations: [], tried};
-    ``no_move`` {unit, player, mode, targets, reason, violations, tried}.
+    {model: [[x, y], ...]}, distances: {model: inches}, violations: [], tried,
+    max_distance: inches, starts: {model: [x, y, facing]} (every model that may move, where
+    it stood), closest: {model: id of the closest model or objective of its closest target}};
+    ``no_move`` {unit, player, mode, targets, reason, violations, tried, searched (a move was
+    looked for: false when the unit may not make one at all)}.
     ``tried``: the target selections searched ({targets, legal, engaged,
     reason}, in order; empty when the targets were not searched).
     """
@@ -334,11 +337,18 @@ def record_move(log: EventLog, outcome: MoveOutcome, state: Battlefield, player:
     if not outcome.legal:
         log.emit("no_move", outcome.rule, unit=outcome.unit, player=player, mode=outcome.mode,
                  targets=list(outcome.targets), reason=outcome.no_move_reason(),
-                 violations=violation_dicts(outcome), tried=tried)
+                 violations=violation_dicts(outcome), tried=tried,
+                 searched=outcome.plan is not None)
         return state
     kind = "pile_in" if outcome.mode == "pile_in" else "consolidate"
+    paths = outcome.paths
+    closest = getattr(outcome.plan, "closest", {}) or {}
     log.emit(kind, outcome.rule, unit=outcome.unit, player=player, mode=outcome.mode,
              targets=list(outcome.targets),
-             moves={m: [list(p) for p in path] for m, path in outcome.paths.items()},
-             distances=outcome.distances, violations=[], tried=tried)
+             moves={m: [list(p) for p in path] for m, path in paths.items()},
+             distances=outcome.distances, violations=[], tried=tried,
+             max_distance=outcome.plan.spec.max_distance if outcome.plan is not None else 0.0,
+             starts={m: [*state.model(m).at, state.model(m).facing_deg] for m in outcome.start
+                     if m in paths or m not in outcome.fixed},
+             closest={m: closest[m] for m in paths if closest.get(m)})
     return outcome.state_after(state)

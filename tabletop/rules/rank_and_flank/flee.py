@@ -67,11 +67,14 @@ def place(state: Battlefield, unit_id: str, positions: dict[str, tuple[float, fl
     return state.with_unit(unit)
 
 
-def destroy(state: Battlefield, unit_id: str, reason: str, log: EventLog, rule: str) -> Battlefield:
-    """Remove the whole unit; event ``destroyed`` {unit, reason, models}."""
+def destroy(state: Battlefield, unit_id: str, reason: str, log: EventLog, rule: str,
+            flight: dict | None = None) -> Battlefield:
+    """Remove the whole unit; event ``destroyed`` {unit, reason, models} and, for a unit that
+    could not flee, ``flight`` (the flight it would have made: start, end, direction,
+    away_sides, distance, move, away_from)."""
     models = [m.id for m in state.unit(unit_id).models]
     log.emit("destroyed", rule, unit=unit_id, player=state.unit(unit_id).player, reason=reason,
-             models=models)
+             models=models, **({"flight": flight} if flight is not None else {}))
     return state.without_models(models)
 
 
@@ -91,8 +94,9 @@ def flee(state: Battlefield, unit_id: str, away_from: list[str], surrounded: boo
          log: EventLog, contacts: Iterable[SideContact] = ()) -> tuple[Battlefield, dict]:
     """The unit flees at once (or is destroyed), directly away (AWAY) from
     ``away_from``: from its contacts with them now, else from ``contacts`` (those
-    at the start of the round).  Returns the new state and a drawing record
-    ``{unit, from, to, direction, away_sides, distance, outcome, reason}``."""
+    at the start of the round).  Returns the new state and a record of the flight
+    ``{unit, from, to, direction, away_sides, distance, outcome, reason}``; the events
+    (``fled``, or ``destroyed`` with its ``flight``) carry the same facts."""
     move = unit_move(state, unit_id)
     geo = snapshot(state)
     enemies = [e for e in away_from if state.has_unit(e)]
@@ -114,7 +118,10 @@ def flee(state: Battlefield, unit_id: str, away_from: list[str], surrounded: boo
         reason = ""
     if reason:
         record.update(outcome="destroyed", reason=reason)
-        return destroy(state, unit_id, reason, log, C.NOT_AWAY), record
+        flight = {"start": list(fm.start), "end": list(fm.end), "direction": round(direction, 3),
+                  "away_sides": weights, "distance": round(fm.distance, 4), "move": move,
+                  "away_from": enemies}
+        return destroy(state, unit_id, reason, log, C.NOT_AWAY, flight), record
     status = tuple(s for s in state.unit(unit_id).status if s != FLEEING) + (FLEEING,)
     state = place(state, unit_id, fm.positions, direction, status)
     log.emit("fled", C.FLEEING, unit=unit_id, player=state.unit(unit_id).player, away_from=enemies,
@@ -131,7 +138,8 @@ def turn_to_face_all(state: Battlefield, units: list[str], log: EventLog) -> tup
     along it that still covers TURN_KEEP of it).  The first spot whose snapshot still shows
     that enemy on the unit's front is kept (event ``turned_to_face``); when no spot does, the
     unit stays as it is (event ``turn_blocked`` with the reason).  Returns the new state and
-    drawing records ``{unit, enemy, side, from, to, centre, end, turned, reason}``."""
+    records ``{unit, enemy, side, from, to, centre, end, turned, reason}``; the events carry
+    the same facts (``centre``: the formation's reference point before, ``end`` after)."""
     records = []
     for u in units:
         if not state.has_unit(u) or FLEEING in state.unit(u).status:
@@ -151,7 +159,8 @@ def turn_to_face_all(state: Battlefield, units: list[str], log: EventLog) -> tup
                "to": turn.facing_deg, "centre": list(form.origin)}
         if after_state is None:
             log.emit("turn_blocked", C.TURN_TO_FACE, unit=u, enemy=enemy, side=side,
-                     facing=form.facing_deg, reason=why,
+                     facing=form.facing_deg, reason=why, facing_wanted=turn.facing_deg,
+                     centre=list(form.origin),
                      text=f"{u} cannot turn to face {enemy} and stays as it is: {why}")
             records.append(dict(rec, turned=False, reason=why, end=list(form.origin)))
             continue
@@ -161,7 +170,8 @@ def turn_to_face_all(state: Battlefield, units: list[str], log: EventLog) -> tup
         log.emit("turned_to_face", C.TURN_TO_FACE, unit=u, enemy=enemy, side=side,
                  facing_before=form.facing_deg, facing_after=turn.facing_deg,
                  contact=round(hi - lo, 4), shift=round(slide - turn.centred, 4),
-                 front_centre=list(slide_point(turn, geo, slide)))
+                 front_centre=list(slide_point(turn, geo, slide)), centre=list(form.origin),
+                 end=list(end))
         records.append(dict(rec, turned=True, reason="", end=list(end)))
     return state, records
 

@@ -64,12 +64,12 @@ from tabletop.rules.engine import counts
 from tabletop.rules.engine.driver import log_items, run
 from tabletop.rules.engine.machine import END, Machine, PhaseState, Row, StepMark, Transition, goto, wait
 from tabletop.rules.engine.pending import Chance, Drawn, Question, detail_of, outcome_of, uniform
+from tabletop.rules import events as E
 from tabletop.rules.events import Event, EventLog
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
 from tabletop.rules.rank_and_flank.breaks import break_setup, roll_break
 from tabletop.rules.rank_and_flank.close_up import close_up_all
-from tabletop.rules.rank_and_flank.draw import attacks_draw, units_draw
 from tabletop.rules.rank_and_flank.flee import flee, surrounded_for_flight, turn_to_face_all
 from tabletop.rules.rank_and_flank.rolls import p_wound, strike
 from tabletop.rules.rank_and_flank.round import (
@@ -416,7 +416,7 @@ def _start(st: PhaseState) -> Transition:
             log.emit("no_engagements", C.ENGAGEMENTS, text="no unit is in base contact with an enemy")
             log.step("No engagements: no unit is in base contact with an enemy", C.ENGAGEMENTS, state)
         return goto(st, END, _logged(none)[1], memo=memo)
-    ev = Event("engagements", C.ENGAGEMENTS, {"engagements": [list(g) for g in groups]})
+    ev = E.Engagements(rule=C.ENGAGEMENTS, **{"engagements": [list(g) for g in groups]})
     return goto(st, "engagement", (ev,), memo=memo)
 
 
@@ -506,20 +506,13 @@ def _announce(plan: Plan, state: Battlefield, geo, m: Memo, log: EventLog) -> No
                  disrupted_reasons=s.disrupted_reasons, surrounded=s.surrounded)
         log.emit("attackers", C.WHO_ATTACKS, unit=u, by_kind=_summary(ctx, u),
                  attacks=[{"model": a.model, "kind": a.kind, "dice": a.dice,
-                           "target": a.target_model or a.target_unit, "rule": a.rule}
+                           "target": a.target_model or a.target_unit, "rule": a.rule, "side": a.side}
                           for a in ctx.attacks if a.unit == u and a.model not in ctx.excluded])
     for a, b in ctx.duels:
         log.emit("duel", C.DUEL, commanders=[a, b])
     for note in ctx.notes:
         log.emit("note", C.WHO_ATTACKS, text=note)
-    live = [a for a in ctx.attacks if a.model not in ctx.excluded]
-    log.step(f"{plan.head}: who attacks", C.WHO_ATTACKS, state, focus=_focus(state, units),
-             rnf_units=units_draw(state, geo, units, ctx.sides), rnf_attacks=attacks_draw(live),
-             rnf_notes=list(ctx.notes))
-
-
-def _focus(state: Battlefield, units) -> list[list[float]]:
-    return [[x.x, x.y] for u in units for x in state.unit(u).models]
+    log.step(f"{plan.head}: who attacks", C.WHO_ATTACKS, state)
 
 
 def _strike(nxt: str) -> Row:
@@ -551,7 +544,7 @@ def _strike(nxt: str) -> Row:
         if not m.odds:
             f = {k: v for k, v in g.facts if k not in ("defender", "label", "rule")}
             f.update(hits=detail_of(answer), unsaved=unsaved, wounds=wounds)
-            events = (Event("blows", g.rule, f),)
+            events = (E.Blows(rule=g.rule, **f),)
         return goto(st, "strike", events, memo=memo)
     return Row("strike", "Blows struck simultaneously", C.SIMULTANEOUS, enter, resume)
 
@@ -609,13 +602,7 @@ def _duel_result_row(nxt: str) -> Row:
 
         def emit(log):
             log.emit("challenge_result", RULE_OVERKILL, **result_fields(fa, fb, res))
-            ms = [base.model(x) for x in pair]
-            log.step(f"Challenge: {pair[0]} and {pair[1]} strike each other", RULE_OVERKILL, base,
-                     challenge={"challenger": pair[0], "challenged": pair[1],
-                                "combat": list(m.units)},
-                     scores=dict(res.score), overkill=dict(res.overkill),
-                     rnf_casualties=list(res.removed),
-                     focus=_focus(base, m.units) + [[x.x, x.y] for x in ms])
+            log.step(f"Challenge: {pair[0]} and {pair[1]} strike each other", RULE_OVERKILL, base)
         return goto(st, nxt, _logged(emit)[1], memo=memo)
     return Row("duel_result", "Challenge result", "character-challenge.txt ¶6", enter)
 
@@ -655,11 +642,6 @@ def _step_up(state: Battlefield, before: Battlefield, steps: dict[str, list[tupl
     return state.with_models(moved.values())
 
 
-def _score_draw(score) -> dict:
-    return {"totals": dict(score.totals), "breakdown": score.breakdown,
-            "winner": score.winner, "difference": score.difference}
-
-
 def _casualties(st: PhaseState) -> Transition:
     """Row ``casualties``: the pools applied after every blow, steps up, closing up, combat score."""
     m = st.memo
@@ -669,36 +651,27 @@ def _casualties(st: PhaseState) -> Transition:
                                               caused=(), inflicted=()))
     plan, state, units = m.plan, st.battlefield, list(m.units)
     ctx, blows, cas, score = plan.ctx, out.blows, out.casualties, out.score
-    focus = _focus(state, units)
 
     def apply(log: EventLog) -> Battlefield:
         s = state
-        geo = snapshot(s)
-        plan_draw = units_draw(s, geo, units, ctx.sides)
-        live = [a for a in ctx.attacks if a.model not in ctx.excluded]
         doomed = [x for c in cas.values() for x in c.removed]
         caused = ", ".join(f"{u} {blows.caused.get(u, 0)}" for u in units)
+        log.emit("wounds_pooled", C.SIMULTANEOUS,
+                 units={u: {"pool": blows.pools.get(u, 0), "removed": list(cas[u].removed),
+                            "carried": cas[u].carried} for u in units})
         log.step(f"{plan.head}: blows struck simultaneously (wounds caused: {caused})",
-                 C.SIMULTANEOUS, s, focus=focus, rnf_units=plan_draw, rnf_attacks=attacks_draw(live),
-                 rnf_casualties=doomed,
-                 rnf_wounds={u: {"pool": blows.pools.get(u, 0), "removed": len(cas[u].removed),
-                                 "carried": cas[u].carried} for u in units})
-        gone = [[x.x, x.y, x.base.text, x.facing_deg] for x in map(s.model, doomed)]
+                 C.SIMULTANEOUS, s)
         s = _apply_casualties(s, cas, log, C.WOUNDS)
         s = _step_up(s, ctx.state, out.steps, log)
         s, _closed = close_up_all(s, units, out.sides_at_blows, set(doomed), log)
         log.emit("combat_score", C.COMBAT_SCORE, scores=dict(score.totals),
                  breakdown=score.breakdown, winner=score.winner, difference=score.difference,
                  **({} if score.winner else {"result": "tie: nobody tests"}))
-        geo2 = snapshot(s)
-        left = [u for u in units if geo2.unit_models(u)]
         verdict = (f"{score.winner} wins by {score.difference}" if score.winner
                    else "a tie: nobody tests")
         log.step(f"{plan.head}: combat score "
                  f"{' - '.join(f'{p} {t}' for p, t in score.totals.items())}, {verdict}",
-                 C.COMBAT_SCORE, s, focus=focus,
-                 rnf_units=units_draw(s, geo2, left, {u: out.sides_at_blows[u] for u in left}),
-                 rnf_score=_score_draw(score), casualties=gone)
+                 C.COMBAT_SCORE, s)
         return s
 
     after, items = _logged(apply)
@@ -747,12 +720,8 @@ def _break(nxt: str) -> Row:
 def _after_test(state: Battlefield, m: Memo, u: str, r, log: EventLog) -> Battlefield:
     """A losing unit's test reported: its crumble's casualties, or fleeing (or destruction)."""
     out = _outcome(m)
-    units = list(m.units)
-    focus = _focus(m.plan.ctx.state, units)
     ev = r.to_event()
     log.emit("break_test", C.CRUMBLE if r.kind == "crumble" else C.BREAK_TESTS, **ev)
-    flee_draw = []
-    extra_draw: dict = {}
     if r.kind == "crumble":
         # the state after this round's casualties: wounds already lost this round
         # stay lost and the crumble's D3 comes on top of them
@@ -769,20 +738,10 @@ def _after_test(state: Battlefield, m: Memo, u: str, r, log: EventLog) -> Battle
         # when the blows were struck
         fought = out.sides_at_blows[u]
         away = [e for e in fought.enemy_units if state.has_unit(e)] or fought.enemy_units
-        where = {x.id: [x.x, x.y, x.facing_deg] for x in state.unit(u).models}
-        bases = [[x.x, x.y, x.base.text, x.facing_deg] for x in state.unit(u).models]
         state, rec = flee(state, u, away, surrounded_for_flight(fought), log, fought.contacts)
-        flee_draw.append(rec)
-        if state.has_unit(u):
-            extra_draw["ghosts"] = where
-        else:
-            extra_draw["casualties"] = bases
         what = "flees" if rec["outcome"] == "fled" else f"is destroyed ({rec['reason']})"
         title = f"{u} break test: {r.total} > {r.target}: breaks and {what}"
-    geo3 = snapshot(state)
-    log.step(title, C.CRUMBLE if r.kind == "crumble" else C.BREAK_TESTS, state, focus=focus,
-             rnf_units=units_draw(state, geo3, [x for x in units if geo3.unit_models(x)]),
-             rnf_score=_score_draw(out.score), rnf_break=ev, rnf_flee=flee_draw, **extra_draw)
+    log.step(title, C.CRUMBLE if r.kind == "crumble" else C.BREAK_TESTS, state)
     return state
 
 
@@ -790,24 +749,16 @@ def _turn(st: PhaseState) -> Transition:
     """Row ``turn``: turning to face, the ``CLOSE`` rows, the end of the charge's first round."""
     m = st.memo
     units = list(m.units)
-    focus = _focus(m.plan.ctx.state, units)
 
     def close(log: EventLog) -> Battlefield:
         state = st.battlefield
-        stood = {x.id: [x.x, x.y, x.facing_deg] for u in units if state.has_unit(u)
-                 for x in state.unit(u).models}
         state, turns = turn_to_face_all(state, units, log)
         if turns:
-            geo4 = snapshot(state)
-            turned = {t["unit"] for t in turns if t.get("turned", True)}
-            ghosts = {mid: p for mid, p in stood.items() if mid.rsplit("/", 1)[0] in turned}
             log.step(f"{m.plan.head}: " + "; ".join(
                          f"{t['unit']} turns to face {t['enemy']}" if t.get("turned", True) else
                          f"{t['unit']} cannot turn to face {t['enemy']} ({t['reason']})"
                          for t in turns),
-                     C.TURN_TO_FACE, state, focus=focus,
-                     rnf_units=units_draw(state, geo4, [x for x in units if geo4.unit_models(x)]),
-                     rnf_turn=turns, **({"ghosts": ghosts} if ghosts else {}))
+                     C.TURN_TO_FACE, state)
         for row in in_stage(m.plan.ctx.steps, CLOSE):    # e.g. a character challenge goes on or ends
             state = row.run(state, units, log)
         charged = [u for u in units if state.has_unit(u) and state.unit(u).charged]

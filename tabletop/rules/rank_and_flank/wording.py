@@ -129,5 +129,10 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "close_up_blocked": _text, "combat_score": combat_score,
     "break_test": break_test, "fled": fled, "turned_to_face": turned_to_face,
     "turn_blocked": turn_blocked, "charge_over": charge_over, "no_engagements": _text,
+    "wounds_pooled": lambda ev: "",
 }
 """The rank-and-flank event types and their sentences (``describe.describers`` reads them)."""
+
+SILENT = frozenset({"wounds_pooled"})
+"""Types with no sentence of their own: ``wounds_pooled`` holds the same facts the ``blows``
+before it and the ``removed``/``carried_over`` after it tell (frames draw from it)."""
