@@ -253,6 +253,20 @@ class GambitChallenge:
                 self.last, self.removed, self.withdraw_turn, self.done, self.winner, self.points,
                 self.attacks_from)
 
+    def ahead(self) -> Hashable:
+        """What the rest of the Fight phase reads of this challenge, for merging equal states
+        in the phase's odds walk (``fight_phase.odds.key``): while the duel is fought, all of
+        ``key()``; once it is over (``done``, or refused), only who fought, the Disgraced
+        model and the set-aside models' wounds lost, statuses and removal, which the
+        Resolution returns to the table.  The winner, the Glory points, the Wounds caused,
+        Taunt and Bait's count and the rounds feed only the ``challenge_result`` and
+        ``challenge_points`` events: two duels that differ only in them leave the phase alike.
+        The set-aside copies' places, units and the aside box follow from who fought."""
+        if not self.done and self.challenged is not None:
+            return self.key()
+        return (self.combat, self.challenger, self.challenged, self.disgraced,
+                tuple((mid, m.wounds_lost, m.status) for mid, m in self.models), self.removed)
+
 
 @dataclass(frozen=True)
 class ChallengeMemo:
@@ -282,6 +296,13 @@ class ChallengeMemo:
     def key(self) -> Hashable:
         return (self.combats, self.index, self.issue_turn, self.issuer, self.challenger, self.fought,
                 tuple(c.key() for c in self.challenges))
+
+    def ahead(self) -> Hashable:
+        """What the rest of the Fight phase reads of the sub-phase's record (hashable, for the
+        phase's odds walk, ``fight_phase.odds.key``): where the Declare step is, who has fought,
+        and each challenge's ``GambitChallenge.ahead``."""
+        return (self.combats, self.index, self.issue_turn, self.issuer, self.challenger, self.fought,
+                tuple(c.ahead() for c in self.challenges))
 
 
 @dataclass(frozen=True)
@@ -1254,6 +1275,47 @@ def _outcome(state: PhaseState) -> Hashable:
 
 
 _PAIRS: dict[Hashable, PairOdds] = {}
+_CHOICES: dict[Hashable, Any] = {}
+
+
+def situation(state: PhaseState) -> Hashable:
+    """What the default policy's searches from ``state`` (a round's Face-Off) depend on, hashable:
+    ``state_key`` (the row, the duel's record as compared, each model's place, wounds and
+    statuses), the duellists as read when set aside (profiles, weapons, statuses: ``base``),
+    the map's ``[rules]`` and each model's base and keywords (outside support reads them).
+    The policy caches (``POLICY_CACHE``) are keyed by it, so a search is done once per
+    distinct situation however many runs or walked states meet it."""
+    return (state_key(state), _duel(state).base, state.battlefield.rules,
+            _table_extra(state.battlefield))
+
+
+def _table_extra(bf: Battlefield) -> Hashable:
+    """Each model's (id, base, keywords, profile as written): what a situation reads of the table
+    beyond ``_table_key``, worked out once per table."""
+    hit = _EXTRA.get(id(bf))
+    if hit is not None and hit[0] is bf:
+        return hit[1]
+    if len(_EXTRA) > 256:
+        _EXTRA.clear()
+    k = tuple((m.id, m.base, m.keywords, repr(m.profile), repr(m.weapons)) for m in bf.models())
+    _EXTRA[id(bf)] = (bf, k)
+    return k
+
+
+_EXTRA: dict[int, tuple[Battlefield, Hashable]] = {}
+
+
+def _cached(kind: str, key: Hashable, work: Callable[[], Any]) -> Any:
+    """``work()``, done once per ``(kind, key)`` (at most ``POLICY_CACHE`` kept)."""
+    k = (kind, key)
+    hit = _CHOICES.get(k, _CHOICES)
+    if hit is not _CHOICES:
+        return hit
+    value = work()
+    if len(_CHOICES) > POLICY_CACHE:
+        _CHOICES.clear()
+    _CHOICES[k] = value
+    return value
 
 
 def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
@@ -1265,7 +1327,7 @@ def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
     single = ChallengeMemo(combats=(ch.combat,), issuer=ch.players[0], challenger=ch.challenger,
                            fought=frozenset(ch.by_player.values()), challenges=(ch,))
     begin = PhaseState(start.battlefield, _with(start, single), "gambit_face_off")
-    k = (state_key(begin), tuple(sorted(gambits.items())))
+    k = (situation(begin), tuple(sorted(gambits.items())))
     hit = _PAIRS.get(k)
     if hit is not None:
         return hit
@@ -1296,7 +1358,14 @@ def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
 def best_gambit(start: PhaseState, player: str, options: list[str], chosen: dict[str, str],
                 banned: list[str]) -> str:
     """The default policy's gambit (``POLICY_VALUE``): the best reply to the gambit seen, or,
-    choosing first, the gambit whose worst case over the replies still allowed is best."""
+    choosing first, the gambit whose worst case over the replies still allowed is best.
+    Worked out once per situation (``situation``, the player and the choices so far)."""
+    key = (situation(start), player, tuple(options), tuple(sorted(chosen.items())), tuple(banned))
+    return _cached("gambit", key, lambda: _best_gambit(start, player, options, chosen, banned))
+
+
+def _best_gambit(start: PhaseState, player: str, options: list[str], chosen: dict[str, str],
+                 banned: list[str]) -> str:
     other = _other(_duel(start).players, player)
     if other in chosen:
         return max(options, key=lambda g: pair_odds(start, {player: g, other: chosen[other]}).value(player))
@@ -1315,13 +1384,20 @@ def _feint_worst(start: PhaseState, player: str, ban: str) -> tuple:
 
 
 def best_ban(start: PhaseState, player: str, options: list[str]) -> str:
-    """The gambit Feint and Riposte names: the one whose absence helps ``player`` most."""
-    return max(options, key=lambda ban: _feint_worst(start, player, ban))
+    """The gambit Feint and Riposte names: the one whose absence helps ``player`` most (once
+    per situation)."""
+    return _cached("ban", (situation(start), player, tuple(options)),
+                   lambda: max(options, key=lambda ban: _feint_worst(start, player, ban)))
 
 
 def policy_pair(start: PhaseState) -> tuple[PairOdds, list[str]]:
     """The pair the default policy plays from ``start`` (a round's Face-Off) and the gambit
-    Feint and Riposte names, if any."""
+    Feint and Riposte names, if any (once per situation)."""
+    best, banned = _cached("pair", situation(start), lambda: _policy_pair(start))
+    return best, list(banned)
+
+
+def _policy_pair(start: PhaseState) -> tuple[PairOdds, list[str]]:
     ch = _duel(start)
     first = first_chooser(ch.round_no + 1, ch.players[0], ch.advantage)
     second = _other(ch.players, first)
@@ -1344,7 +1420,15 @@ def best_weapon(att: Duellist, dfn: Duellist) -> str:
 
 def duel_value(bf: Battlefield, combat: tuple[str, ...], issuer: str, challenger: str, acceptor: str) -> Fraction:
     """What a challenge of ``challenger`` accepted by ``acceptor`` is worth to ``issuer``:
-    the default policy's pair's expected points, its own minus the other's."""
+    the default policy's pair's expected points, its own minus the other's.  Worked out once
+    per table and pair (the Declare step's issue and accept defaults ask it at every run)."""
+    key = (_table_key(bf), _table_extra(bf), bf.rules, bf.active_player, tuple(combat), issuer,
+           challenger, acceptor)
+    return _cached("duel", key, lambda: _duel_value(bf, combat, issuer, challenger, acceptor))
+
+
+def _duel_value(bf: Battlefield, combat: tuple[str, ...], issuer: str, challenger: str, acceptor: str
+                ) -> Fraction:
     start = duel_start(bf, combat, issuer, challenger, acceptor)
     best, _ = policy_pair(start)
     other = bf.other_player(issuer)

@@ -24,8 +24,9 @@ Named defaults:
     it rolls no dice, and the fights it can start (12.08 AFTER MOVING, an
     engaging consolidation) are not counted.
 ``MAX_STATES``
-    The exact walk weighs at most this many states; past it (or on a map
-    with gambit challenges, ``GAMBIT_WHY``) the odds are a seeded Monte Carlo estimate of the same
+    The exact walk weighs at most this many states (on a map with gambit challenges too: the
+    duel's chances are walked, its default policy's searches done once per situation,
+    ``gambit_rows.situation``); past it the odds are a seeded Monte Carlo estimate of the same
     rows, which says why, runs until the largest standard error of the
     figures shown (each unit's P(destroyed) and models-removed
     probabilities) is under ``TARGET_SE`` or ``MAX_RUNS`` runs, and prints its
@@ -80,8 +81,6 @@ MAX_RUNS = 100    # the 60x44 layout: ~8.5 s CPU (main: 100 runs, ~11 s); --runs
 GAMBIT_RUNS = 100
 DEFAULT_SEED = 1
 RULE = "fight-phase.txt 12.02-12.06"
-GAMBIT_WHY = ("the map has gambit challenges, whose duels (a default-policy search at every "
-              "question) are sampled rather than walked")
 
 
 def key(state: PhaseState) -> Hashable:
@@ -94,6 +93,8 @@ def key(state: PhaseState) -> Hashable:
     if job is not None:      # the attacks under way: only what their later stages read
         memo = replace(memo, attack=(job.unit, job.player, job.rule, job.then, job.asked,
                                      tuple(g.ahead() for g in job.groups)))
+    if memo.challenge is not None:   # the gambit sub-phase's record: what the phase reads of it
+        memo = replace(memo, challenge=memo.challenge.ahead())
     return state.cursor, state.pending, memo, models
 
 
@@ -177,9 +178,7 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     outcome = _outcome(units, before)
     gambit = "challenge" in machine.rows
     why = None
-    if gambit:
-        why = GAMBIT_WHY
-    elif not exact:
+    if not exact:
         why = "asked for a Monte Carlo estimate (exact = False)"
     result = None
     if why is None:
