@@ -49,6 +49,17 @@ The default policy (``best_gambit``, ``best_ban``, ``best_weapon``,
 with ``pair_odds``: the exact walk of these same rows from the round's
 Face-Off with the two gambits scripted (``ODDS_ROUNDS``), so the odds table
 of ``tabletop fight --odds`` and the policy come from one copy of the rules.
+Each search is a pure function of its situation (``situation``: the duel's
+record as compared, the duellists as read, the rules and the Active Player;
+the Declare step's ``duel_value`` and ``set_aside`` also read the table), so
+it is done once per distinct situation and kept (``POLICY_CACHE`` entries):
+the Fight phase's odds walk and its Monte Carlo runs meet the same situations
+again and again.
+
+The Fight phase's odds walk (``fight_phase.odds.key``) merges states by
+``ChallengeMemo.ahead``: a duel under way by all of its record, a finished
+one by who fought and what became of the two models only (its winner, points
+and history feed only the events).
 
 Disgraced (``DISGRACED_READS``): the status is written on the model; its
 halved WS and Ld apply wherever a WS or Ld is read for the rest of the phase
@@ -674,7 +685,17 @@ def set_aside(bf: Battlefield, combat: tuple[str, ...], challenger: str, challen
               players: tuple[str, str], taken=()) -> tuple[Battlefield, GambitChallenge]:
     """Take the Challenger and the Challenged off ``bf`` (the table without them) and the
     challenge's record: where they stood, their units, whom they were locked with, where
-    frames draw the pair (beside the combat, over no base and no other pair's box)."""
+    frames draw the pair (beside the combat, over no base and no other pair's box).  The
+    record is worked out once per table and pair (the aside box's geometry is costly, and
+    every run of a sampled phase sets the same pair aside from the same table)."""
+    key = (_table_key(bf), _table_extra(bf), bf.rules, tuple(combat), challenger, challenged,
+           tuple(players), tuple(tuple(b) for b in taken))
+    ch = _cached("aside", key, lambda: _aside_record(bf, combat, challenger, challenged, players, taken))
+    return bf.without_models([challenger, challenged]), ch
+
+
+def _aside_record(bf: Battlefield, combat: tuple[str, ...], challenger: str, challenged: str,
+                  players: tuple[str, str], taken=()) -> GambitChallenge:
     geom = snapshot(bf)
     a, b = bf.model(challenger), bf.model(challenged)
     order = [u.id for u in bf.units]
@@ -692,7 +713,7 @@ def set_aside(bf: Battlefield, combat: tuple[str, ...], challenger: str, challen
         attacks_from=bf.rules.gambit_attacks,
         base=tuple((p, duellist(x, p, bf.unit(x.unit_id), bf.rules.gambit_attacks))
                    for p, x in zip(players, (a, b))))
-    return bf.without_models([a.id, b.id]), ch
+    return ch
 
 
 def _disgrace(state: PhaseState) -> Transition:
@@ -1280,24 +1301,34 @@ _CHOICES: dict[Hashable, Any] = {}
 
 def situation(state: PhaseState) -> Hashable:
     """What the default policy's searches from ``state`` (a round's Face-Off) depend on, hashable:
-    ``state_key`` (the row, the duel's record as compared, each model's place, wounds and
-    statuses), the duellists as read when set aside (profiles, weapons, statuses: ``base``),
-    the map's ``[rules]`` and each model's base and keywords (outside support reads them).
-    The policy caches (``POLICY_CACHE``) are keyed by it, so a search is done once per
-    distinct situation however many runs or walked states meet it."""
-    return (state_key(state), _duel(state).base, state.battlefield.rules,
-            _table_extra(state.battlefield))
+    the row, what is pending, the sub-phase's record as compared (``ChallengeMemo.key``: the
+    duel's wounds, support, advantage, banked bonus, Taunts, Wounds caused, round), the
+    duellists as read when set aside (profiles, weapons, statuses: ``GambitChallenge.base``),
+    the map's ``[rules]`` and the Active Player.  A round's rows read nothing else of the table
+    (outside support is counted into the record before the first Face-Off), so the searches
+    made for the odds table before the pile-in and those made in the phase after it are shared
+    when the duel and its support are the same.  The policy caches (``POLICY_CACHE``) are keyed
+    by it: a search is done once per distinct situation, however many runs or walked states
+    meet it."""
+    bf = state.battlefield
+    return (state.cursor, state.pending, _memo(state).key(), _duel(state).base, bf.rules,
+            bf.active_player)
 
 
 def _table_extra(bf: Battlefield) -> Hashable:
-    """Each model's (id, base, keywords, profile as written): what a situation reads of the table
-    beyond ``_table_key``, worked out once per table."""
+    """What setting a pair aside reads of the table beyond ``_table_key``, worked out once per
+    table: each unit's (id, player, keywords, charged, statuses, facing), each model's (id,
+    base, facing, keywords, name, role, profile and weapons as written), the table's size and
+    its terrain."""
     hit = _EXTRA.get(id(bf))
     if hit is not None and hit[0] is bf:
         return hit[1]
     if len(_EXTRA) > 256:
         _EXTRA.clear()
-    k = tuple((m.id, m.base, m.keywords, repr(m.profile), repr(m.weapons)) for m in bf.models())
+    k = (bf.table, bf.terrain,
+         tuple((u.id, u.player, u.keywords, u.charged, u.status, u.facing_deg) for u in bf.units),
+         tuple((m.id, m.base, m.facing_deg, m.keywords, m.name, m.role, repr(m.profile),
+                repr(m.weapons)) for m in bf.models()))
     _EXTRA[id(bf)] = (bf, k)
     return k
 
