@@ -132,3 +132,39 @@ def test_gambit_fight_odds_agree_with_the_real_resolver():
         m = r["expected_models_lost"]
         sd = 1.0       # models lost is 0, 1 or 2: its standard deviation is at most 1
         assert abs(lost[u] / runs - m) <= 4 * sd / math.sqrt(runs), (u, lost[u] / runs, m)
+
+
+def test_the_policy_searches_once_per_situation(monkeypatch):
+    # the default policy's gambit search walks one round per gambit pair (gambit_rows.pair_odds);
+    # a second table where only a bystander far from the duel stands elsewhere is the same
+    # situation for a round (the duel's record, the duellists, the rules, the Active Player):
+    # its search walks nothing again
+    from tabletop.geometry import snapshot
+    from tabletop.rules.challenges import gambit_rows
+
+    walks = []
+    real = gambit_rows.walk.exact
+    monkeypatch.setattr(gambit_rows.walk, "exact", lambda *a, **k: walks.append(1) or real(*a, **k))
+
+    def table(x):
+        a = unit("a", "red", [model(10.0, 10.0, role="champion", profile={**HERO, "A": 3},
+                                    weapons=[{"name": "Blade"}])], profile=TROOPER)
+        b = unit("b", "blue", [model(10.0, 11.26, role="champion", profile={**HERO, "WS": 6},
+                                     weapons=[{"name": "Blade"}])], profile=TROOPER)
+        c = unit("c", "red", [model(x, 25.0)], profile=TROOPER)
+        return battlefield([a, b, c])
+
+    first, second = table(30.0), table(36.0)
+    combat = tuple(snapshot(first).engagements[0])
+    start1 = gambit_rows.duel_start(first, combat, "red", "a/1", "b/1")
+    best1, _ = gambit_rows.policy_pair(start1)
+    assert len(walks) > 0
+    done = len(walks)
+    start2 = gambit_rows.duel_start(second, combat, "red", "a/1", "b/1")
+    best2, _ = gambit_rows.policy_pair(start2)
+    assert len(walks) == done and best2 == best1
+    # and the same gambit search asked again at every question walks nothing either
+    gambit_rows.best_gambit(start2, "red", ["Guard Up", "Test the Foe"], {}, [])
+    n = len(walks)
+    gambit_rows.best_gambit(start2, "red", ["Guard Up", "Test the Foe"], {}, [])
+    assert len(walks) == n
