@@ -168,3 +168,18 @@ def test_the_policy_searches_once_per_situation(monkeypatch):
     n = len(walks)
     gambit_rows.best_gambit(start2, "red", ["Guard Up", "Test the Foe"], {}, [])
     assert len(walks) == n
+
+
+def test_a_round_is_keyed_by_the_wounds_removed_not_the_unsaved_wounds():
+    # red's 3 unsaved wounds and 4 unsaved wounds on a model with 2 Wounds left both remove 2
+    # Wounds: the duel goes on alike (the count only feeds the `wounds` event)
+    from tabletop.rules.challenges.gambit_rows import Round
+
+    def duel(unsaved):
+        rnd = Round(1, "red", "red", chosen=(("red", GUARD), ("blue", TEST)), winner="red",
+                    struck=(("red", unsaved, None, 2),))
+        return GambitChallenge(("a", "b"), "a/1", "b/1", ("red", "blue"), round_no=1, round=rnd)
+    assert duel(3) != duel(4) and duel(3).key() == duel(4).key() == duel(3).ahead()
+    assert duel(3).key() != GambitChallenge(("a", "b"), "a/1", "b/1", ("red", "blue"), round_no=1,
+                                            round=Round(1, "red", "red", winner="red",
+                                                        struck=(("red", 1, None, 1),))).key()

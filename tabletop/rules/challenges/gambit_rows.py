@@ -199,6 +199,15 @@ class Round:
     struck: tuple[tuple[str, int, int | None, int], ...] = ()
     shown: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
+    def ahead(self) -> Hashable:
+        """The round as the rest of the duel reads it (for merging equal states in the odds):
+        of each side's blows only the misses (Guard Up banks them) and the Wounds removed; the
+        unsaved wounds count only feeds the ``wounds`` event (four unsaved wounds on a model
+        with two Wounds left remove it as three do)."""
+        return (self.no, self.first, self.precedence, self.chosen, self.banned, self.weapons,
+                self.winner, self.flurry, self.profiles,
+                tuple((a, misses, take) for a, _, misses, take in self.struck))
+
 
 @dataclass(frozen=True)
 class GambitChallenge:
@@ -260,7 +269,8 @@ class GambitChallenge:
         """What the duel's future depends on (for merging equal states in the odds)."""
         return (self.combat, self.challenger, self.challenged, self.disgraced,
                 tuple((mid, m.wounds_lost, m.status) for mid, m in self.models), self.support,
-                self.advantage, self.banked, self.taunts, self.caused, self.round_no, self.round,
+                self.advantage, self.banked, self.taunts, self.caused, self.round_no,
+                self.round.ahead() if self.round is not None else None,
                 self.last, self.removed, self.withdraw_turn, self.done, self.winner, self.points,
                 self.attacks_from)
 
