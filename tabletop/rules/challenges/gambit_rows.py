@@ -1192,9 +1192,44 @@ def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
     stood; once all are back, a model that is not engaged is placed again if
     an engaged spot is now open.  The ``returned`` events {model, at, engaged,
     unit_left} come after every model is placed, ``engaged`` read from the
-    final table.
+    final table.  Where each model goes is worked out once per table and set of
+    returning models (``_return_plan``; the odds walk and its sampled runs reach
+    the same end of the Fight step by many roads).
     """
     events: list[Event | StepMark] = []
+    pending = [(ch, m) for ch in challenges for m in ch.survivors]
+    if not pending:
+        return state, events
+    key = (_table_key(state), _table_extra(state),
+           tuple((ch.combat, ch.challenger, ch.challenged, ch.origin, ch.locked_with, ch.unit_index,
+                  tuple((mid, u.player, u.keywords, u.status) for mid, u in ch.units),
+                  tuple((m.id, m.base, m.facing_deg, m.wounds_lost, m.status) for m in ch.survivors))
+                 for ch in challenges))
+    places, notes, engaged = _cached("return", key, lambda: _return_plan(state, challenges))
+    at_of, note_of, engaged_of = dict(places), dict(notes), dict(engaged)
+    for ch, m in pending:
+        state = _put_back(state, m.moved_to(*at_of[m.id]), dict(ch.units)[m.id], dict(ch.unit_index)[m.id])
+    for _, m in pending:
+        at = state.model(m.id).at
+        ev = {"model": m.id, "at": [round(at[0], 4), round(at[1], 4)], "engaged": engaged_of[m.id],
+              "unit_left": len(state.unit(m.unit_id).models) > 1}
+        if m.id in note_of:
+            ev["note"] = note_of[m.id]
+        events.append(_ev("returned", RULE_RESOLUTION, **ev))
+    back = {m.id: {"at": list(state.model(m.id).at), "from": list(dict(ch.origin)[m.id])}
+            for ch in challenges for m in ch.survivors if on_table(state, m.id)}
+    events.append(StepMark("Resolution: challengers return", RULE_RESOLUTION, state,
+                           {"returned": back,
+                            "focus": [v["at"] for v in back.values()] + [v["from"] for v in back.values()]}))
+    return state, events
+
+
+def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...]
+                 ) -> tuple[tuple[tuple[str, tuple[float, float]], ...], tuple[tuple[str, str], ...],
+                            tuple[tuple[str, bool], ...]]:
+    """Where ``return_models`` puts each surviving set-aside model: ((model id, (x, y)), ...) in
+    inches, the notes of those with no legal spot, and whether each is engaged on the final
+    table (the geometry: ``find_return_spot``, the snapshot)."""
     pending = [(ch, m) for ch in challenges for m in ch.survivors]
     notes: dict[str, str] = {}
     for ch, m in pending:
@@ -1202,31 +1237,18 @@ def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
                                   else dict(ch.units)[m.id].player)
         if note:
             notes[m.id] = note
-    if pending:
-        geom = snapshot(state)
-        for ch, m in pending:
-            if m.id in notes or geom.model_engaged(m.id):
-                continue
-            here = state.model(m.id)
-            spot = find_return_spot(state, here, state.owner(m.id), dict(ch.locked_with).get(m.id, ()),
-                                    prefer=dict(ch.origin)[m.id])
-            if spot is not None and spot.engaged and spot.at != here.at:
-                state = state.with_models([here.moved_to(*spot.at)])
-                geom = snapshot(state)
-        for _, m in pending:
-            at = state.model(m.id).at
-            ev = {"model": m.id, "at": [round(at[0], 4), round(at[1], 4)],
-                  "engaged": bool(geom.model_engaged(m.id)),
-                  "unit_left": len(state.unit(m.unit_id).models) > 1}
-            if m.id in notes:
-                ev["note"] = notes[m.id]
-            events.append(_ev("returned", RULE_RESOLUTION, **ev))
-        back = {m.id: {"at": list(state.model(m.id).at), "from": list(dict(ch.origin)[m.id])}
-                for ch in challenges for m in ch.survivors if on_table(state, m.id)}
-        events.append(StepMark("Resolution: challengers return", RULE_RESOLUTION, state,
-                               {"returned": back,
-                                "focus": [v["at"] for v in back.values()] + [v["from"] for v in back.values()]}))
-    return state, events
+    geom = snapshot(state)
+    for ch, m in pending:
+        if m.id in notes or geom.model_engaged(m.id):
+            continue
+        here = state.model(m.id)
+        spot = find_return_spot(state, here, state.owner(m.id), dict(ch.locked_with).get(m.id, ()),
+                                prefer=dict(ch.origin)[m.id])
+        if spot is not None and spot.engaged and spot.at != here.at:
+            state = state.with_models([here.moved_to(*spot.at)])
+            geom = snapshot(state)
+    return (tuple((m.id, state.model(m.id).at) for _, m in pending), tuple(notes.items()),
+            tuple((m.id, bool(geom.model_engaged(m.id))) for _, m in pending))
 
 
 def _resolution(state: PhaseState, next_row: str) -> Transition:
