@@ -183,3 +183,31 @@ def test_a_round_is_keyed_by_the_wounds_removed_not_the_unsaved_wounds():
     assert duel(3).key() != GambitChallenge(("a", "b"), "a/1", "b/1", ("red", "blue"), round_no=1,
                                             round=Round(1, "red", "red", winner="red",
                                                         struck=(("red", 1, None, 1),))).key()
+
+
+def test_the_resolution_places_once_per_table(monkeypatch):
+    # the Resolution's placements are a pure function of the table and the returning models:
+    # a second end of the Fight step equal to the first (another road of the walk, another
+    # sampled run) reuses them, with the same table and events
+    from tabletop.geometry import snapshot
+    from tabletop.rules.challenges import gambit_rows
+
+    calls = []
+    real = gambit_rows.find_return_spot
+    monkeypatch.setattr(gambit_rows, "find_return_spot", lambda *a, **k: calls.append(1) or real(*a, **k))
+    # a table of its own (the plans are kept for the process): the pairs 1.26" apart at x = 30, 32
+    a = unit("a", "red", [model(30.0, 10.0, role="champion", profile=HERO), model(32.0, 10.0)],
+             profile=TROOPER, weapons=[BLADE])
+    b = unit("b", "blue", [model(30.0, 11.26, role="champion", profile=HERO), model(32.0, 11.26)],
+             profile=TROOPER, weapons=[BLADE])
+    s = battlefield([a, b])
+    combat = tuple(snapshot(s).engagements[0])
+    after, ch = gambit_rows.set_aside(s, combat, "a/1", "b/1", ("red", "blue"))
+    one, ev1 = gambit_rows.return_models(after, (ch,))
+    first = len(calls)
+    assert first >= 2                        # a/1 and b/1 placed
+    two, ev2 = gambit_rows.return_models(after, (ch,))
+    assert len(calls) == first
+    assert [m.at for m in two.models()] == [m.at for m in one.models()]
+    assert [e.data for e in ev2[:-1]] == [e.data for e in ev1[:-1]]
+    assert {m.id for m in two.models()} == {"a/1", "a/2", "b/1", "b/2"}
