@@ -49,6 +49,17 @@ The default policy (``best_gambit``, ``best_ban``, ``best_weapon``,
 with ``pair_odds``: the exact walk of these same rows from the round's
 Face-Off with the two gambits scripted (``ODDS_ROUNDS``), so the odds table
 of ``tabletop fight --odds`` and the policy come from one copy of the rules.
+Each search is a pure function of its situation (``situation``: the duel's
+record as compared, the duellists as read, the rules and the Active Player;
+the Declare step's ``duel_value`` and ``set_aside`` also read the table), so
+it is done once per distinct situation and kept (``POLICY_CACHE`` entries):
+the Fight phase's odds walk and its Monte Carlo runs meet the same situations
+again and again.
+
+The Fight phase's odds walk (``fight_phase.odds.key``) merges states by
+``ChallengeMemo.ahead``: a duel under way by all of its record, a finished
+one by who fought and what became of the two models only (its winner, points
+and history feed only the events).
 
 Disgraced (``DISGRACED_READS``): the status is written on the model; its
 halved WS and Ld apply wherever a WS or Ld is read for the rest of the phase
@@ -188,6 +199,15 @@ class Round:
     struck: tuple[tuple[str, int, int | None, int], ...] = ()
     shown: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
+    def ahead(self) -> Hashable:
+        """The round as the rest of the duel reads it (for merging equal states in the odds):
+        of each side's blows only the misses (Guard Up banks them) and the Wounds removed; the
+        unsaved wounds count only feeds the ``wounds`` event (four unsaved wounds on a model
+        with two Wounds left remove it as three do)."""
+        return (self.no, self.first, self.precedence, self.chosen, self.banned, self.weapons,
+                self.winner, self.flurry, self.profiles,
+                tuple((a, misses, take) for a, _, misses, take in self.struck))
+
 
 @dataclass(frozen=True)
 class GambitChallenge:
@@ -249,9 +269,24 @@ class GambitChallenge:
         """What the duel's future depends on (for merging equal states in the odds)."""
         return (self.combat, self.challenger, self.challenged, self.disgraced,
                 tuple((mid, m.wounds_lost, m.status) for mid, m in self.models), self.support,
-                self.advantage, self.banked, self.taunts, self.caused, self.round_no, self.round,
+                self.advantage, self.banked, self.taunts, self.caused, self.round_no,
+                self.round.ahead() if self.round is not None else None,
                 self.last, self.removed, self.withdraw_turn, self.done, self.winner, self.points,
                 self.attacks_from)
+
+    def ahead(self) -> Hashable:
+        """What the rest of the Fight phase reads of this challenge, for merging equal states
+        in the phase's odds walk (``fight_phase.odds.key``): while the duel is fought, all of
+        ``key()``; once it is over (``done``, or refused), only who fought, the Disgraced
+        model and the set-aside models' wounds lost, statuses and removal, which the
+        Resolution returns to the table.  The winner, the Glory points, the Wounds caused,
+        Taunt and Bait's count and the rounds feed only the ``challenge_result`` and
+        ``challenge_points`` events: two duels that differ only in them leave the phase alike.
+        The set-aside copies' places, units and the aside box follow from who fought."""
+        if not self.done and self.challenged is not None:
+            return self.key()
+        return (self.combat, self.challenger, self.challenged, self.disgraced,
+                tuple((mid, m.wounds_lost, m.status) for mid, m in self.models), self.removed)
 
 
 @dataclass(frozen=True)
@@ -282,6 +317,13 @@ class ChallengeMemo:
     def key(self) -> Hashable:
         return (self.combats, self.index, self.issue_turn, self.issuer, self.challenger, self.fought,
                 tuple(c.key() for c in self.challenges))
+
+    def ahead(self) -> Hashable:
+        """What the rest of the Fight phase reads of the sub-phase's record (hashable, for the
+        phase's odds walk, ``fight_phase.odds.key``): where the Declare step is, who has fought,
+        and each challenge's ``GambitChallenge.ahead``."""
+        return (self.combats, self.index, self.issue_turn, self.issuer, self.challenger, self.fought,
+                tuple(c.ahead() for c in self.challenges))
 
 
 @dataclass(frozen=True)
@@ -618,7 +660,17 @@ def set_aside(bf: Battlefield, combat: tuple[str, ...], challenger: str, challen
               players: tuple[str, str], taken=()) -> tuple[Battlefield, GambitChallenge]:
     """Take the Challenger and the Challenged off ``bf`` (the table without them) and the
     challenge's record: where they stood, their units, whom they were locked with, where
-    frames draw the pair (beside the combat, over no base and no other pair's box)."""
+    frames draw the pair (beside the combat, over no base and no other pair's box).  The
+    record is worked out once per table and pair (the aside box's geometry is costly, and
+    every run of a sampled phase sets the same pair aside from the same table)."""
+    key = (_table_key(bf), _table_extra(bf), bf.rules, tuple(combat), challenger, challenged,
+           tuple(players), tuple(tuple(b) for b in taken))
+    ch = _cached("aside", key, lambda: _aside_record(bf, combat, challenger, challenged, players, taken))
+    return bf.without_models([challenger, challenged]), ch
+
+
+def _aside_record(bf: Battlefield, combat: tuple[str, ...], challenger: str, challenged: str,
+                  players: tuple[str, str], taken=()) -> GambitChallenge:
     geom = snapshot(bf)
     a, b = bf.model(challenger), bf.model(challenged)
     order = [u.id for u in bf.units]
@@ -636,7 +688,7 @@ def set_aside(bf: Battlefield, combat: tuple[str, ...], challenger: str, challen
         attacks_from=bf.rules.gambit_attacks,
         base=tuple((p, duellist(x, p, bf.unit(x.unit_id), bf.rules.gambit_attacks))
                    for p, x in zip(players, (a, b))))
-    return bf.without_models([a.id, b.id]), ch
+    return ch
 
 
 def _disgrace(state: PhaseState) -> Transition:
@@ -1090,9 +1142,40 @@ def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
     stood; once all are back, a model that is not engaged is placed again if
     an engaged spot is now open.  The ``returned`` events {model, at, engaged,
     unit_left} come after every model is placed, ``engaged`` read from the
-    final table.
+    final table.  Where each model goes is worked out once per table and set of
+    returning models (``_return_plan``; the odds walk and its sampled runs reach
+    the same end of the Fight step by many roads).
     """
     events: list[Event | StepMark] = []
+    pending = [(ch, m) for ch in challenges for m in ch.survivors]
+    if not pending:
+        return state, events
+    key = (_table_key(state), _table_extra(state),
+           tuple((ch.combat, ch.challenger, ch.challenged, ch.origin, ch.locked_with, ch.unit_index,
+                  tuple((mid, u.player, u.keywords, u.status) for mid, u in ch.units),
+                  tuple((m.id, m.base, m.facing_deg, m.wounds_lost, m.status) for m in ch.survivors))
+                 for ch in challenges))
+    places, notes, engaged = _cached("return", key, lambda: _return_plan(state, challenges))
+    at_of, note_of, engaged_of = dict(places), dict(notes), dict(engaged)
+    for ch, m in pending:
+        state = _put_back(state, m.moved_to(*at_of[m.id]), dict(ch.units)[m.id], dict(ch.unit_index)[m.id])
+    for ch, m in pending:
+        at = state.model(m.id).at
+        ev = {"model": m.id, "at": [round(at[0], 4), round(at[1], 4)], "engaged": engaged_of[m.id],
+              "unit_left": len(state.unit(m.unit_id).models) > 1}
+        if m.id in note_of:
+            ev["note"] = note_of[m.id]
+        events.append(_ev("returned", RULE_RESOLUTION, **ev, origin=list(dict(ch.origin)[m.id])))
+    events.append(StepMark("Resolution: challengers return", RULE_RESOLUTION, state))
+    return state, events
+
+
+def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...]
+                 ) -> tuple[tuple[tuple[str, tuple[float, float]], ...], tuple[tuple[str, str], ...],
+                            tuple[tuple[str, bool], ...]]:
+    """Where ``return_models`` puts each surviving set-aside model: ((model id, (x, y)), ...) in
+    inches, the notes of those with no legal spot, and whether each is engaged on the final
+    table (the geometry: ``find_return_spot``, the snapshot)."""
     pending = [(ch, m) for ch in challenges for m in ch.survivors]
     notes: dict[str, str] = {}
     for ch, m in pending:
@@ -1100,27 +1183,18 @@ def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
                                   else dict(ch.units)[m.id].player)
         if note:
             notes[m.id] = note
-    if pending:
-        geom = snapshot(state)
-        for ch, m in pending:
-            if m.id in notes or geom.model_engaged(m.id):
-                continue
-            here = state.model(m.id)
-            spot = find_return_spot(state, here, state.owner(m.id), dict(ch.locked_with).get(m.id, ()),
-                                    prefer=dict(ch.origin)[m.id])
-            if spot is not None and spot.engaged and spot.at != here.at:
-                state = state.with_models([here.moved_to(*spot.at)])
-                geom = snapshot(state)
-        for ch, m in pending:
-            at = state.model(m.id).at
-            ev = {"model": m.id, "at": [round(at[0], 4), round(at[1], 4)],
-                  "engaged": bool(geom.model_engaged(m.id)),
-                  "unit_left": len(state.unit(m.unit_id).models) > 1}
-            if m.id in notes:
-                ev["note"] = notes[m.id]
-            events.append(_ev("returned", RULE_RESOLUTION, **ev, origin=list(dict(ch.origin)[m.id])))
-        events.append(StepMark("Resolution: challengers return", RULE_RESOLUTION, state))
-    return state, events
+    geom = snapshot(state)
+    for ch, m in pending:
+        if m.id in notes or geom.model_engaged(m.id):
+            continue
+        here = state.model(m.id)
+        spot = find_return_spot(state, here, state.owner(m.id), dict(ch.locked_with).get(m.id, ()),
+                                prefer=dict(ch.origin)[m.id])
+        if spot is not None and spot.engaged and spot.at != here.at:
+            state = state.with_models([here.moved_to(*spot.at)])
+            geom = snapshot(state)
+    return (tuple((m.id, state.model(m.id).at) for _, m in pending), tuple(notes.items()),
+            tuple((m.id, bool(geom.model_engaged(m.id))) for _, m in pending))
 
 
 def _resolution(state: PhaseState, next_row: str) -> Transition:
@@ -1200,6 +1274,57 @@ def _outcome(state: PhaseState) -> Hashable:
 
 
 _PAIRS: dict[Hashable, PairOdds] = {}
+_CHOICES: dict[Hashable, Any] = {}
+
+
+def situation(state: PhaseState) -> Hashable:
+    """What the default policy's searches from ``state`` (a round's Face-Off) depend on, hashable:
+    the row, what is pending, the sub-phase's record as compared (``ChallengeMemo.key``: the
+    duel's wounds, support, advantage, banked bonus, Taunts, Wounds caused, round), the
+    duellists as read when set aside (profiles, weapons, statuses: ``GambitChallenge.base``),
+    the map's ``[rules]`` and the Active Player.  A round's rows read nothing else of the table
+    (outside support is counted into the record before the first Face-Off), so the searches
+    made for the odds table before the pile-in and those made in the phase after it are shared
+    when the duel and its support are the same.  The policy caches (``POLICY_CACHE``) are keyed
+    by it: a search is done once per distinct situation, however many runs or walked states
+    meet it."""
+    bf = state.battlefield
+    return (state.cursor, state.pending, _memo(state).key(), _duel(state).base, bf.rules,
+            bf.active_player)
+
+
+def _table_extra(bf: Battlefield) -> Hashable:
+    """What setting a pair aside reads of the table beyond ``_table_key``, worked out once per
+    table: each unit's (id, player, keywords, charged, statuses, facing), each model's (id,
+    base, facing, keywords, name, role, profile and weapons as written), the table's size and
+    its terrain."""
+    hit = _EXTRA.get(id(bf))
+    if hit is not None and hit[0] is bf:
+        return hit[1]
+    if len(_EXTRA) > 256:
+        _EXTRA.clear()
+    k = (bf.table, bf.terrain,
+         tuple((u.id, u.player, u.keywords, u.charged, u.status, u.facing_deg) for u in bf.units),
+         tuple((m.id, m.base, m.facing_deg, m.keywords, m.name, m.role, repr(m.profile),
+                repr(m.weapons)) for m in bf.models()))
+    _EXTRA[id(bf)] = (bf, k)
+    return k
+
+
+_EXTRA: dict[int, tuple[Battlefield, Hashable]] = {}
+
+
+def _cached(kind: str, key: Hashable, work: Callable[[], Any]) -> Any:
+    """``work()``, done once per ``(kind, key)`` (at most ``POLICY_CACHE`` kept)."""
+    k = (kind, key)
+    hit = _CHOICES.get(k, _CHOICES)
+    if hit is not _CHOICES:
+        return hit
+    value = work()
+    if len(_CHOICES) > POLICY_CACHE:
+        _CHOICES.clear()
+    _CHOICES[k] = value
+    return value
 
 
 def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
@@ -1211,7 +1336,7 @@ def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
     single = ChallengeMemo(combats=(ch.combat,), issuer=ch.players[0], challenger=ch.challenger,
                            fought=frozenset(ch.by_player.values()), challenges=(ch,))
     begin = PhaseState(start.battlefield, _with(start, single), "gambit_face_off")
-    k = (state_key(begin), tuple(sorted(gambits.items())))
+    k = (situation(begin), tuple(sorted(gambits.items())))
     hit = _PAIRS.get(k)
     if hit is not None:
         return hit
@@ -1242,7 +1367,14 @@ def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
 def best_gambit(start: PhaseState, player: str, options: list[str], chosen: dict[str, str],
                 banned: list[str]) -> str:
     """The default policy's gambit (``POLICY_VALUE``): the best reply to the gambit seen, or,
-    choosing first, the gambit whose worst case over the replies still allowed is best."""
+    choosing first, the gambit whose worst case over the replies still allowed is best.
+    Worked out once per situation (``situation``, the player and the choices so far)."""
+    key = (situation(start), player, tuple(options), tuple(sorted(chosen.items())), tuple(banned))
+    return _cached("gambit", key, lambda: _best_gambit(start, player, options, chosen, banned))
+
+
+def _best_gambit(start: PhaseState, player: str, options: list[str], chosen: dict[str, str],
+                 banned: list[str]) -> str:
     other = _other(_duel(start).players, player)
     if other in chosen:
         return max(options, key=lambda g: pair_odds(start, {player: g, other: chosen[other]}).value(player))
@@ -1261,13 +1393,20 @@ def _feint_worst(start: PhaseState, player: str, ban: str) -> tuple:
 
 
 def best_ban(start: PhaseState, player: str, options: list[str]) -> str:
-    """The gambit Feint and Riposte names: the one whose absence helps ``player`` most."""
-    return max(options, key=lambda ban: _feint_worst(start, player, ban))
+    """The gambit Feint and Riposte names: the one whose absence helps ``player`` most (once
+    per situation)."""
+    return _cached("ban", (situation(start), player, tuple(options)),
+                   lambda: max(options, key=lambda ban: _feint_worst(start, player, ban)))
 
 
 def policy_pair(start: PhaseState) -> tuple[PairOdds, list[str]]:
     """The pair the default policy plays from ``start`` (a round's Face-Off) and the gambit
-    Feint and Riposte names, if any."""
+    Feint and Riposte names, if any (once per situation)."""
+    best, banned = _cached("pair", situation(start), lambda: _policy_pair(start))
+    return best, list(banned)
+
+
+def _policy_pair(start: PhaseState) -> tuple[PairOdds, list[str]]:
     ch = _duel(start)
     first = first_chooser(ch.round_no + 1, ch.players[0], ch.advantage)
     second = _other(ch.players, first)
@@ -1290,7 +1429,15 @@ def best_weapon(att: Duellist, dfn: Duellist) -> str:
 
 def duel_value(bf: Battlefield, combat: tuple[str, ...], issuer: str, challenger: str, acceptor: str) -> Fraction:
     """What a challenge of ``challenger`` accepted by ``acceptor`` is worth to ``issuer``:
-    the default policy's pair's expected points, its own minus the other's."""
+    the default policy's pair's expected points, its own minus the other's.  Worked out once
+    per table and pair (the Declare step's issue and accept defaults ask it at every run)."""
+    key = (_table_key(bf), _table_extra(bf), bf.rules, bf.active_player, tuple(combat), issuer,
+           challenger, acceptor)
+    return _cached("duel", key, lambda: _duel_value(bf, combat, issuer, challenger, acceptor))
+
+
+def _duel_value(bf: Battlefield, combat: tuple[str, ...], issuer: str, challenger: str, acceptor: str
+                ) -> Fraction:
     start = duel_start(bf, combat, issuer, challenger, acceptor)
     best, _ = policy_pair(start)
     other = bf.other_player(issuer)

@@ -36,27 +36,19 @@ Named defaults:
     the table is walked whole with the engagements as parts (``engine.walk.exact_parts``).
 ``MAX_STATES``
     400: the exact walk weighs at most this many states (``--exact``: ``EXACT_STATES``,
-    200,000); past it (or on a map with gambit challenges, ``GAMBIT_WHY``) the odds are a
-    seeded Monte Carlo estimate of the same rows, which says why, runs until the largest
-    standard error of the figures shown (each unit's P(destroyed) and models-removed
-    probabilities) is under ``TARGET_SE`` or ``MAX_RUNS`` runs, and prints its standard
-    errors (``GAMBIT_RUNS`` runs on a gambit map, whose runs are costly).  Decided by
-    counting, never by a clock, so the same map gives the same method (and numbers) on
-    any machine.  The pile-in lesson weighs 105 states; the 60x44 layout about 17,000
-    (about a minute with ``--exact``).
+    200,000); on a map with gambit challenges too: the duel's chances are walked, its
+    default policy's searches done once per situation (``gambit_rows.situation``).  Past
+    the bound the odds are a seeded Monte Carlo estimate of the same rows, which says why,
+    runs until the largest standard error of the figures shown (each unit's P(destroyed)
+    and models-removed probabilities) is under ``TARGET_SE`` or ``MAX_RUNS`` runs, and
+    prints its standard errors (``GAMBIT_RUNS`` runs on a gambit map, whose runs are
+    costly).  Decided by counting, never by a clock, so the same map gives the same method
+    (and numbers) on any machine.  The pile-in lesson weighs 105 states; the 60x44 layout
+    about 17,000 (about a minute with ``--exact``).
 ``MAX_MADE``
     The whole-table walk (``exact_parts``) makes at most this many states (each chance
     outcome of each state weighed, before equal ones merge); past it, as past
     ``MAX_STATES``, the odds are sampled.
-``MAX_RUNS`` runs, and prints its
-    standard errors (``GAMBIT_RUNS`` runs on a gambit map, whose runs are
-    costly).  Decided by counting, never by a clock, so the same map
-    gives the same method (and numbers) on any machine.
-``MAX_MADE``
-    The exact walk makes at most this many states (each chance outcome of each state
-    weighed, before equal ones merge); past it, as past ``MAX_STATES``, the odds are sampled.
-    It lets a large table give up on the walk at once (the 60x44 layout: well under a
-    second) instead of after ``MAX_STATES`` costly states (about 20 s there).
 ``MAX_RUNS``
     100: the Monte Carlo cap when the standard errors are not yet under ``TARGET_SE``
     (the 60x44 layout's 100 runs cost about what main's did); ``--runs N`` sets more.
@@ -103,8 +95,6 @@ MAX_RUNS = 100    # the 60x44 layout: ~8.5 s CPU (main: 100 runs, ~11 s); --runs
 GAMBIT_RUNS = 100
 DEFAULT_SEED = 1
 RULE = "fight-phase.txt 12.02-12.06"
-GAMBIT_WHY = ("the map has gambit challenges, whose duels (a default-policy search at every "
-              "question) are sampled rather than walked")
 
 
 def _unit_outcome(state: PhaseState, u: str, before: dict[str, int]) -> tuple:
@@ -275,9 +265,7 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     groups = engaged_groups(units, pairs)
     gambit = "challenge" in machine.rows
     why = None
-    if gambit:
-        why = GAMBIT_WHY
-    elif not exact:
+    if not exact:
         why = "asked for a Monte Carlo estimate (exact = False)"
     per_unit: list[dict[tuple, Any]] | None = None
     states = None

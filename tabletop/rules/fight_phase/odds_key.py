@@ -24,9 +24,11 @@ def key(state: PhaseState) -> Hashable:
 
 def memo_key(memo: Any) -> Any:
     """The memo as the key compares it: of the attacks under way only what their later
-    stages read."""
+    stages read, of the gambit Challenge Sub-phase's record what the phase reads of it."""
     job = memo.attack
     if job is not None:
         memo = evolve(memo, attack=(job.unit, job.player, job.rule, job.then, job.asked,
-                                     tuple(g.ahead() for g in job.groups)))
+                                    tuple(g.ahead() for g in job.groups)))
+    if memo.challenge is not None:   # the gambit sub-phase's record: what the phase reads of it
+        memo = evolve(memo, challenge=memo.challenge.ahead())
     return memo
