@@ -466,3 +466,38 @@ def test_step_through_frames_each_step_round_its_action_and_z_turns_it_off():
     assert not app.follow
     key(app, pygame.K_n)
     assert app.view.scale == pytest.approx(whole)                 # the view stays put
+
+
+def test_a_frame_rebuilds_at_most_one_changed_text_box(write_map):
+    """A step change rewrites several panel boxes; each is laid out afresh in a frame of
+    its own (``PANEL_BOXES_PER_FRAME`` = 1, counted), the texts themselves at once."""
+    from tabletop.app import app as app_mod
+
+    path = write_map(MAP)
+    state = mapfile.load(path)
+    log = _steps(state)
+    a = App(state, path, (1400, 900), steps=log.steps, events=log)
+    a.update(0.016)
+    while a.panel.stale:                         # the first texts, one box a frame
+        a.update(0.016)
+    built = []
+    from pygame_gui.elements import UITextBox
+
+    for box in a.panel.boxes.values():
+        if not isinstance(box, UITextBox):       # a one-line label is set at once (cheap)
+            continue
+        real = box.set_text
+        box.set_text = lambda text, real=real, box=box: built.append(box) or real(text)
+    key(a, pygame.K_n)
+    # step 2 changes the step box (its title, clause and rolls) and the messages stay:
+    # at least the step box waits; nothing was laid out in the key's handling itself
+    assert "int/1 attacks" in a.panel.texts["step"]
+    waiting = len(a.panel.stale)
+    assert waiting >= 1 and built == []
+    per_frame = []
+    for _ in range(waiting + 1):
+        n = len(built)
+        a.update(0.016)
+        per_frame.append(len(built) - n)
+    assert per_frame == [1] * waiting + [0]      # one box a frame, then none
+    assert app_mod.PANEL_BOXES_PER_FRAME == 1

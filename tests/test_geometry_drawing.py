@@ -35,6 +35,32 @@ def test_unit_outline_joins_near_models_and_splits_stragglers():
     assert geo.unit_outline("nope") is None
 
 
+def test_unit_outline_of_an_unmoved_unit_is_taken_from_the_step_before(monkeypatch):
+    """A new snapshot (the next step of a phase) unions only the units that moved."""
+    import importlib
+
+    snap = importlib.import_module("tabletop.geometry.snapshot")   # the module, not the function
+    monkeypatch.setattr(snap, "_OUTLINES", {}, raising=False)
+    st = state_of([{"id": "u", "player": "a", "base": "32mm", "models": [[5, 5], [6.5, 5]]},
+                   {"id": "v", "player": "b", "base": "32mm", "models": [[15, 5]]}])
+    unions = []
+    real = snap.shapely.union_all
+    monkeypatch.setattr(snap.shapely, "union_all", lambda g: unions.append(1) or real(g))
+    before = snapshot(st)
+    first = {u: before.unit_outline(u) for u in ("u", "v")}
+    assert len(unions) == 2                      # one union per unit
+    moved = st.with_positions({"v/1": (16.0, 5.0)})
+    after = snapshot(moved)
+    assert after.unit_outline("u") is first["u"]         # u did not move: the same shape
+    v = after.unit_outline("v")
+    assert len(unions) == 3                      # only v, which moved 1", is unioned again
+    # v/1 now at x = 16: its outline's left edge 16 - 0.63 - 0.15 = 15.22 (was 14.22)
+    assert v.bounds[0] == pytest.approx(15.22, abs=0.01)
+    assert first["v"].bounds[0] == pytest.approx(14.22, abs=0.01)
+    # a single 32mm base: a disc of radius 0.63 + 0.15 = 0.78", area pi x 0.78^2 = 1.911
+    assert v.area == pytest.approx(math.pi * 0.78 ** 2, rel=0.01)
+
+
 def test_contact_point_of_round_bases():
     # centres 1.26" apart on y = 12.5: touching at x = 15 + 0.63
     st = state_of([{"id": "d", "player": "a", "base": "32mm", "models": [[15, 12.5]]},

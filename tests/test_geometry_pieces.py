@@ -149,3 +149,57 @@ def test_a_poll_runs_at_most_one_solver_step_and_the_phase_is_the_same(one_piece
     events = [v.to_dict() for k, v in out if k == "event"]
     assert len(events) > 50
     assert events == [v.to_dict() for k, v in out_whole if k == "event"]
+
+
+def test_the_target_search_is_cut_in_solver_steps_too(one_piece_a_poll, monkeypatch):
+    """The default policy's pile-in target search (fight_phase.targets: one solve per
+    selection tried) runs in pieces of SOLVER_STEPS_PER_PIECE solver steps like a row.
+    Counted: every step any solve makes (cut or not) goes through ``solve_steps``."""
+    from tabletop.geometry import solver
+
+    made = {"steps": 0}
+    real = solver.solve_steps
+
+    def counted(state, geo, spec):
+        gen = real(state, geo, spec)
+        while True:
+            try:
+                next(gen)
+            except StopIteration as stop:
+                made["steps"] += 1              # the last step returns the plan
+                return stop.value
+            made["steps"] += 1
+            yield
+
+    monkeypatch.setattr(solver, "solve_steps", counted)
+    s = PlaySession(mapfile.load(LAYOUT), seed=1)
+    s.use_defaults = True
+    s.start()
+    per_poll, searched = [], 0
+    while not s.finished:
+        made["steps"] = 0
+        pending = s._phase.pending if s._phase is not None else None
+        s.poll()
+        per_poll.append(made["steps"])
+        searched += hasattr(getattr(pending, "default_fn", None), "searched") \
+            and made["steps"] > 0                # a poll that searched
+    assert s.resolution is not None
+    # seed 1 asks pile_in_targets for an unengaged unit with more than one enemy unit within
+    # 5": its search solves at least one selection, over several polls
+    assert searched >= 2
+    # one poll = one piece (FRAME_WORK_SECONDS = 0) = at most one solver step, search included
+    # (before: the whole search, tens of steps, ran in the one poll that asked the policy)
+    assert max(per_poll) <= 1
+
+
+def test_has_scripted_peeks_without_taking():
+    from tabletop.board.state import Decision
+    from tabletop.rules.decisions import Decisions
+
+    d = Decisions([Decision("red", "pile_in_targets", "B1"), Decision("blue", "fight_next", "U")])
+    assert d.has_scripted("red", "pile_in_targets")
+    assert d.has_scripted("red", "pile_in_targets")        # asking takes nothing
+    assert not d.has_scripted("blue", "pile_in_targets")   # another player's choice
+    assert d.choose("red", "pile_in_targets", ["B1", "B2"]) == "B1"
+    assert not d.has_scripted("red", "pile_in_targets")    # the one entry is taken
+    assert d.has_scripted("blue", "fight_next")

@@ -76,6 +76,8 @@ MESSAGES_SHOWN = 6              # messages kept in the panel (newest first)
 FOLLOW_STEPS = True             # step-through: each step is framed round its own action (z toggles)
 SETTLE_S = 0.15                 # after the last wheel notch or arrow key, the board is redrawn in full;
                                 # until then the last full image is shifted and scaled
+PANEL_BOXES_PER_FRAME = 1       # changed panel text boxes laid out afresh per frame (Panel.flush):
+                                # a step or an answer changes several, each costs a long frame
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
 
 PANEL_BG = (34, 36, 40)
@@ -699,9 +701,11 @@ class App:
 
     # ------------------------------------------------------------ drawing
     def update(self, dt: float) -> None:
-        """Take a play session's news, then advance the widgets by ``dt`` seconds."""
+        """Take a play session's news, rebuild at most ``PANEL_BOXES_PER_FRAME`` changed
+        text boxes of the panel, then advance the widgets by ``dt`` seconds."""
         if self.play is not None:
             self.play.poll()
+        self.panel.flush(PANEL_BOXES_PER_FRAME)
         self.manager.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -36,9 +36,10 @@ Named defaults:
   on where it stopped.  A single solve can take far longer than a frame
   (tenths of a second for 20 models), a step takes a few milliseconds.  The
   work per piece is counted in steps, never timed, and the solve computes the
-  same plan however it is cut.  (The default policy's target search, run
-  while answering a question, is not cut: it goes through ``Decisions``,
-  which keeps what it answered.)
+  same plan however it is cut.  The default policy's target search (a
+  pile-in or consolidation target question, one solve per selection tried)
+  is cut the same way: it runs before the policy is asked (``_ask``), whose
+  ``Decisions`` then reads the finished search.
 """
 
 from __future__ import annotations
@@ -223,6 +224,7 @@ class PlaySession:
         self._pending_q: EngineQuestion | None = None
         self.budget = pieces.Budget(SOLVER_STEPS_PER_PIECE)
         self._ready: tuple[Any, Any] | None = None    # (pending, its answer) not yet taken
+        self._searched: Any = None   # the pending question whose target search is done
         self.pieces = 0              # pieces of work done (each at most one row or answer)
 
     def start(self) -> None:
@@ -314,7 +316,21 @@ class PlaySession:
     def _ask(self, p: EngineQuestion) -> None:
         """Answer ``p`` as ``tabletop fight`` would (the ruleset's policy over ``Decisions``:
         the map's ``[[decisions]]``, a costly default worked out only when needed), except
-        that an unscripted question with a real choice goes to the person."""
+        that an unscripted question with a real choice goes to the person.
+
+        A question whose default is searched (``default_fn.searched``: the pile-in and
+        consolidation target search, ``fight_phase.targets``) and that no scripted
+        answer is waiting for has its search run first, cut in solver steps like a
+        row (``SOLVER_STEPS_PER_PIECE``; raises ``pieces.OutOfSteps`` until it is
+        done): the policy then reads the search it would have made itself, so the
+        answer is the same.  With a scripted answer waiting the search is left to the
+        policy (it may not run at all).
+        """
+        search = getattr(p.default_fn, "searched", None)
+        if search is not None and self._searched is not p \
+                and not self.decisions.has_scripted(p.player, p.choice):
+            self._sliced(search)
+            self._searched = p          # once: a later piece may be resuming the answer's solve
         try:
             value = self._value_for(p, lambda: self._policy(p))
         except _NeedPerson as need:

@@ -57,6 +57,7 @@ class Panel:
         self.elements: list = []
         self.buttons: dict[str, UIButton] = {}
         self.boxes: dict[str, UITextBox | UILabel] = {}
+        self.stale: dict[str, str] = {}     # text box name -> its new text, not built yet
         self.help_box: UITextBox | None = None
         self.layout(rect)
 
@@ -85,6 +86,7 @@ class Panel:
         for e in self.elements:
             e.kill()
         self.elements, self.buttons, self.boxes = [], {}, {}
+        self.stale = {}                     # the boxes are built with the texts as they are
         self.rect = pygame.Rect(rect)
         x, w = rect.x + PAD, rect.width - 2 * PAD
         y = rect.y + PAD
@@ -140,7 +142,25 @@ class Panel:
         if text != self.texts.get(name):
             self.texts[name] = text
             if box is not None:
+                self.stale.pop(name, None)
+                self.stale[name] = text     # rebuilt by ``flush``, oldest change first
+
+    def flush(self, limit: int | None = None) -> int:
+        """Rebuild the text boxes whose text changed since they were built, at most
+        ``limit`` of them (None: all), the longest waiting first; returns how many.
+
+        A text box lays its text out afresh (pygame_gui: tens of milliseconds for a
+        long one), so the window rebuilds ``PANEL_BOXES_PER_FRAME`` a frame
+        (``App.update``) rather than every changed box in the frame that changed it."""
+        done = 0
+        while self.stale and (limit is None or done < limit):
+            name = next(iter(self.stale))
+            text = self.stale.pop(name)
+            box = self.boxes.get(name)
+            if box is not None:
                 box.set_text(text)
+                done += 1
+        return done
 
     def set_overlays(self, shown: frozenset[str], force: bool = False) -> None:
         """Mark the overlay buttons that are on."""

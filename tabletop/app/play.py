@@ -26,6 +26,7 @@ from tabletop.app.ask_panel import AskPanel
 from tabletop.app.interactive import PlaySession, Question
 from tabletop.board import mapfile
 from tabletop.geometry import Geometry
+from tabletop.rules.describe import describers
 
 # ring colours, apart from render's (amber engaged, yellow selected, magenta overlap, red coherency)
 OPTION_COLOUR = (40, 200, 255)      # rings round the models an option names
@@ -53,6 +54,7 @@ class PlayController:
         self.ask: AskPanel | None = None
         self.finished = False
         self.outcome = "resolving"
+        describers()    # the event wording (and the rulesets it imports) read now, not mid-frame
         session.start()
         app.message(f"playing the combat phase ({session.state.ruleset}), seed {session.seed}: "
                     f"answer each question in the panel over the board")

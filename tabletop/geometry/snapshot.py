@@ -452,9 +452,9 @@ class Geometry:
             if not idx:
                 cache[key] = None
             else:
-                grown = shapely.union_all(shapely.buffer(self.shapes[idx], UNIT_OUTLINE_BRIDGE,
-                                                         quad_segs=8))
-                cache[key] = grown.buffer(margin - UNIT_OUTLINE_BRIDGE, quad_segs=8)
+                cache[key] = _outline_of(tuple((self.models[i].base, self.models[i].x,
+                                                self.models[i].y, self.models[i].facing_deg)
+                                               for i in idx), self.shapes[idx], margin)
         return cache[key]
 
     def contact_point(self, a: str, b: str) -> tuple[float, float]:
@@ -516,6 +516,29 @@ class Geometry:
 
 # named default: how far unit outlines bridge between bases (inches), see unit_outline
 UNIT_OUTLINE_BRIDGE = 1.0
+
+OUTLINE_CACHE_ENTRIES = 256
+"""How many unit outlines are kept across snapshots (``_outline_of``).  A phase makes a
+new snapshot for each step but moves one or two units a step, so the outlines of the
+others (a union of buffers, the costliest thing a redraw asks the geometry) are the
+same shapes as before: they are taken from here, keyed by the bases and positions."""
+
+_OUTLINES: dict = {}
+
+
+def _outline_of(models: tuple, shapes, margin: float):
+    """The unit outline (see ``Geometry.unit_outline``) of the bases ``shapes``, whose
+    ``models`` are (base, x, y, facing_deg) each; the same key gives the same (shared,
+    immutable) shape.  Keeps at most ``OUTLINE_CACHE_ENTRIES``, the oldest dropped."""
+    key = (models, margin, UNIT_OUTLINE_BRIDGE)
+    got = _OUTLINES.pop(key, None)
+    if got is None:
+        grown = shapely.union_all(shapely.buffer(shapes, UNIT_OUTLINE_BRIDGE, quad_segs=8))
+        got = grown.buffer(margin - UNIT_OUTLINE_BRIDGE, quad_segs=8)
+        while len(_OUTLINES) >= OUTLINE_CACHE_ENTRIES:
+            _OUTLINES.pop(next(iter(_OUTLINES)))
+    _OUTLINES[key] = got                  # newest last
+    return got
 
 
 def snapshot(state: Battlefield) -> Geometry:

@@ -87,6 +87,12 @@ class Decisions:
         self.history: list[Answer] = []
         self._by = BY_DEFAULT
 
+    def has_scripted(self, player: str, choice: str) -> bool:
+        """Whether a scripted ``[[decisions]]`` entry for ``player``'s ``choice`` is
+        still unused (the next ``choose`` of it takes one); takes nothing."""
+        return any(k not in self.used and d.player == player and d.choice == choice
+                   for k, d in enumerate(self.scripted))
+
     def _scripted(self, player: str, choice: str) -> Decision | None:
         for k, d in enumerate(self.scripted):
             if k not in self.used and d.player == player and d.choice == choice:

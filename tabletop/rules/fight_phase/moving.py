@@ -194,10 +194,17 @@ class TargetChoice:
         self.first = tsearch.as_value(first)
         self._search: tsearch.Search | None = None
         self._found: tuple[list[Any], Any] | None = None
+        self._solved: dict[tuple[str, ...], MoveOutcome] = {}
 
     def _solve_one(self, sel: tuple[str, ...]) -> MoveOutcome:
-        trial = MoveOutcome(self.out.unit, self.out.mode, self.out.rule, sel)
-        return _solve(self.state, self.geo, trial, self.max_distance, self.kind)
+        """The solved and validated move for ``sel``, made once: a search cut in pieces
+        (``geometry.pieces``) runs again from its first selection at each piece."""
+        done = self._solved.get(sel)
+        if done is None:
+            trial = MoveOutcome(self.out.unit, self.out.mode, self.out.rule, sel)
+            done = self._solved[sel] = _solve(self.state, self.geo, trial, self.max_distance,
+                                              self.kind)
+        return done
 
     def searched(self) -> tuple[list[Any], Any]:
         """(legal selections, the default policy's pick), searched once."""
