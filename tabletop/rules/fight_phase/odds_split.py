@@ -10,7 +10,9 @@ engagement only its ``projection``: for each unit, whether it is there,
 engaged, selected, ever eligible, dropped out - what the 12.04 alternation
 reads to offer the next selection.  A segment runs from one selection to the
 next: the selected unit's fight (its fight type, target, attacks) changes only
-its own engagement, which is checked.
+its own engagement, which is checked.  The gambit Challenge Sub-phase (``challenges =
+"gambit"``) is the turn of the engagement whose combat it is in; its record is shared
+(``FightMemo.challenge``), so the table's later turns are weighed per way the duel went.
 """
 
 from __future__ import annotations
@@ -51,8 +53,12 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
         return isinstance(q, Question) and q.choice == "fight" and st.memo.fighting is None
 
     def owner(st: PhaseState) -> int | None:
-        job = st.memo.fighting
-        return index.get(job.unit) if job is not None else None
+        job, ch = st.memo.fighting, st.memo.challenge
+        if job is not None:
+            return index.get(job.unit)
+        if ch is not None and ch.index < len(ch.combats) and ch.combats[ch.index]:
+            return index.get(ch.combats[ch.index][0])     # a challenge in that combat
+        return 0 if len(groups) == 1 else None
 
     def inner(st: PhaseState, i: int) -> tuple[Hashable, Any]:
         bf, memo = st.battlefield, st.memo
