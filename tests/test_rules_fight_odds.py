@@ -127,3 +127,18 @@ def test_two_engagements_exact_with_the_order_one_gives_the_other():
     rows = {row["unit"]: Fraction(row["p_destroyed_exact"]) for row in r["units"]}
     assert rows == {"B": Fraction(1, 3), "R": Fraction(2, 9), "B2": Fraction(8, 27),
                     "R2": Fraction(7, 27)}
+
+
+def test_exact_flag_needs_odds_and_lifts_the_bound(write_map, capsys, monkeypatch):
+    path = write_map(HEADER.format(rules="") + DUEL_UNITS)
+    code, _, err = run(capsys, "fight", path, "--exact")
+    assert code == 2 and "--exact: only with --odds" in err
+    # with the usual bound at 0 states the duel is sampled; --exact weighs it (1/3 by hand)
+    import importlib
+    monkeypatch.setattr(importlib.import_module("tabletop.rules.fight_phase.odds"), "MAX_STATES", 0)
+    code, out, _ = run(capsys, "fight", path, "--odds", "--json")
+    assert json.loads(out)["method"] == "monte carlo"
+    code, out, _ = run(capsys, "fight", path, "--odds", "--exact", "--json")
+    d = json.loads(out)
+    assert d["method"] == "exact"
+    assert Fraction(next(r for r in d["units"] if r["unit"] == "B")["p_destroyed_exact"]) == Fraction(1, 3)
