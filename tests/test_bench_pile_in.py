@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import json
 
-from tabletop.bench.pile_in_bench import BLUE, RED, fight_side, pile_in_battlefield
+import pytest
+
+from tabletop.bench.pile_in_bench import (
+    BLUE,
+    NAIVE_REPEATS,
+    RED,
+    SOLVER_REPEATS,
+    fight_side,
+    pile_in_battlefield,
+)
 from tabletop.cli import main
 from tabletop.geometry import snapshot
 from tabletop.geometry.moves import PILE_IN_RULE, MoveSpec, solve_move, validate_move
@@ -35,6 +44,10 @@ def test_naive_candidates_fill_the_3_inch_disc():
     assert len(candidates((0.0, 0.0), 3.0, 0.1)) == 2820
 
 
+def test_default_repeats_are_at_least_five():
+    assert SOLVER_REPEATS >= 5 and NAIVE_REPEATS >= 5
+
+
 def test_naive_and_solver_moves_on_a_small_fight():
     state = pile_in_battlefield(8, 0)            # 4 a side, no bystanders
     geo = snapshot(state)
@@ -52,3 +65,27 @@ def test_bench_command_runs_pile_in(capsys):
     rows = json.loads(capsys.readouterr().out)["benchmarks"]
     assert [(r["benchmark"], r["models"], r["fight_side"]) for r in rows] == [("pile-in", 4, 2)]
     assert rows[0]["ratio"] > 0 and rows[0]["violations"] == 0
+
+
+def test_naive_numpy_search_makes_the_plain_searchs_moves():
+    # the benchmark's baseline (numpy over each model's candidates) against the same
+    # search one Shapely check at a time: the same moves, model for model
+    state = pile_in_battlefield(12, 0)           # 6 a side, no bystanders
+    geo = snapshot(state)
+    fast = NaivePileIn(state, geo, RED, (BLUE,), 3.0, 0.25).run()
+    plain = NaivePileIn(state, geo, RED, (BLUE,), 3.0, 0.25).run_plain()
+    assert sorted(fast[0]) == sorted(plain[0]) and fast[0]
+    for m, p in plain[0].items():
+        assert fast[0][m] == pytest.approx(p, abs=1e-9)
+
+
+def test_bench_runs_the_naive_search_in_full_and_times_40_v_40(capsys):
+    assert main(["bench", "--only", "pile-in", "--sizes", "80", "--repeat", "1",
+                 "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["benchmarks"]
+    # 80 models: a 20 v 20 fight among 40 bystanders, and a 40 v 40 fight alone
+    assert [(r["models"], r["fight_side"]) for r in rows] == [(80, 20), (80, 40)]
+    for r in rows:
+        assert r["naive_extrapolated"] is False and r["naive_engaged"] is not None
+        assert r["cpu"] is True and r["repeats"] == 1 and r["naive_repeats"] == 1
+        assert r["naive_checks"] > 0 and r["naive_s"] > 0

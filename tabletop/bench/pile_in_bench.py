@@ -1,18 +1,21 @@
 """Benchmark ``pile-in``: the pile-in solver (fight-phase.txt 12.03) for a unit of 20
-against a unit of 20, beside the naive grid search
+against a unit of 20, and of 40 against 40, beside the naive grid search
 (``tabletop.geometry.naive_pile_in``) moving the same models in the same run.
 
-Each size is the number of models on the table: the fight is 20 a side (half
-the models a side below 40, at least 1), in its own strip at the right of the
-table; the other models are bystander units (``bench.layout.random_battlefield``).  The fight, 11th
-preset, 32mm bases 0.2" apart in ranks of 5: red's front rank 1.5" from
-blue's (engaged), blue shifted half a base sideways, so the rear ranks must
-find their way round the front.
+Each size is the number of models on the table: for each fight size in
+``FIGHT_SIDES`` the fight is that many a side (half the models a side when
+there are fewer, at least 1), in its own strip at the right of the table; the
+other models are bystander units (``bench.layout.random_battlefield``).  The
+fight, 11th preset, 32mm bases 0.2" apart in ranks of 5: red's front rank
+1.5" from blue's (engaged), blue shifted half a base sideways, so the rear
+ranks must find their way round the front.
 
-The naive search tests every candidate against every base on the table.
-While that is at most ``NAIVE_FULL_MAX_CHECKS`` checks it runs in full and
-its move is checked by the validator; above, it times ``NAIVE_SAMPLE_CHECKS``
-checks and extrapolates to all of them, and the output says so.
+The naive search tests every candidate against every base on the table, on
+the same exact shapes (round bases as centre and radius, numpy over each
+model's candidates): it is run in full at every size, never extrapolated, and
+its move is judged by the validator.  Times are CPU seconds
+(``time.process_time``), medians of ``SOLVER_REPEATS`` and ``NAIVE_REPEATS``
+runs.
 """
 
 from __future__ import annotations
@@ -37,26 +40,27 @@ from tabletop.geometry.moves import (
 from tabletop.geometry.naive_pile_in import NaivePileIn
 
 FIGHT_SIDE = 20
+#: the fight sizes timed at each model count (models a side)
+FIGHT_SIDES = (20, 40)
 FILES = 5
 SPACING = 0.2                 # inches between bases in a rank
 FRONT_GAP = 1.5               # inches between the two front ranks
 STRIP_GAP = 7.0               # inches from the bystanders' cells to the fight's first file
                               # (over 5" edge to edge: no bystander is a pile-in target)
 NAIVE_GRID = 0.1              # inches between the naive search's candidates
-NAIVE_FULL_MAX_CHECKS = 100_000
-NAIVE_SAMPLE_CHECKS = 20_000
-SOLVER_REPEATS = 3            # median of, while one solve takes under a second
+SOLVER_REPEATS = 5            # CPU-time median of
+NAIVE_REPEATS = 5
 RED, BLUE = "pile-in-red", "pile-in-blue"
 
 
-def fight_side(n_models: int) -> int:
-    """Models a side in the fight for ``n_models`` on the table."""
-    return max(1, min(FIGHT_SIDE, n_models // 2))
+def fight_side(n_models: int, side: int = FIGHT_SIDE) -> int:
+    """Models a side in a fight of ``side`` a side for ``n_models`` on the table."""
+    return max(1, min(side, n_models // 2))
 
 
-def pile_in_battlefield(n_models: int, seed: int = 0) -> Battlefield:
+def pile_in_battlefield(n_models: int, seed: int = 0, side: int = FIGHT_SIDE) -> Battlefield:
     """The fight (``fight_side`` a side) beside bystanders, ``n_models`` in all."""
-    k = fight_side(n_models)
+    k = fight_side(n_models, side)
     rest = n_models - 2 * k
     others = random_battlefield(rest, seed) if rest > 0 else None
     base = parse_base("32mm")
@@ -86,58 +90,64 @@ def _engaged(state, positions) -> int:
     return sum(1 for m in after.unit_models(RED) if after.model_engaged(m))
 
 
-def run(sizes: list[int], seed: int, out: Callable[[str], None]) -> list[dict[str, Any]]:
-    """Time the solver and the naive grid search for each model count; print a table."""
-    out(f"pile-in: solve_move for a unit of {FIGHT_SIDE} against {FIGHT_SIDE} (fight-phase.txt "
-        f"12.03) vs. naive {NAIVE_GRID:g}\" grid search, plain shapely checks")
-    out(f"{'models':>7} {'fight':>7} {'solver s':>9} {'naive s':>10} {'ratio':>8} "
-        f"{'engaged':>8} {'naive':>6}  naive measured on / checks")
+def _median_cpu(work: Callable[[], Any], repeats: int) -> tuple[float, Any]:
+    """(median CPU seconds of ``repeats`` runs, the last run's result)."""
+    times, out = [], None
+    for _ in range(repeats):
+        t0 = time.process_time()
+        out = work()
+        times.append(time.process_time() - t0)
+    return sorted(times)[len(times) // 2], out
+
+
+def run(sizes: list[int], seed: int, out: Callable[[str], None],
+        repeat: int | None = None) -> list[dict[str, Any]]:
+    """Time the solver and the naive grid search for each model count and fight size;
+    print a table.  ``repeat`` (``tabletop bench --repeat N``) times each N times instead
+    of ``SOLVER_REPEATS`` / ``NAIVE_REPEATS``."""
+    solver_repeats = repeat or SOLVER_REPEATS
+    naive_repeats = repeat or NAIVE_REPEATS
+    out(f"pile-in: solve_move for a unit against a unit (fight-phase.txt 12.03) vs. naive "
+        f"{NAIVE_GRID:g}\" grid search, every candidate against every base (same round "
+        f"shapes, numpy), CPU s")
+    out(f"{'models':>7} {'fight':>7} {'solver s':>9} {'naive s':>9} {'ratio':>7} "
+        f"{'engaged':>8} {'naive':>6} {'checks':>13}")
     rows = []
     for n in sizes:
-        state = pile_in_battlefield(n, seed)
-        geo = snapshot(state)
-        targets, _ = pile_in_targets(state, geo, RED)
-        spec = MoveSpec("pile_in", RED, tuple(targets), state.rules.pile_in_distance,
-                        PILE_IN_RULE)
-        times, plan = [], None
-        while len(times) < SOLVER_REPEATS and (not times or times[0] < 1.0):
-            t0 = time.perf_counter()
-            plan = solve_move(state, geo, spec)
-            times.append(time.perf_counter() - t0)
-        solver_s = sorted(times)[len(times) // 2]
-        naive = NaivePileIn(state, geo, RED, spec.targets, spec.max_distance, NAIVE_GRID)
-        checks = naive.checks()
-        naive_engaged = naive_legal = None
-        if checks <= NAIVE_FULL_MAX_CHECKS:
-            t0 = time.perf_counter()
-            n_pos, n_paths = naive.run()
-            naive_s = time.perf_counter() - t0
-            how = f"all, {checks:,} checks at most"
+        for k in sorted({fight_side(n, side) for side in FIGHT_SIDES}):
+            state = pile_in_battlefield(n, seed, k)
+            geo = snapshot(state)
+            targets, _ = pile_in_targets(state, geo, RED)
+            spec = MoveSpec("pile_in", RED, tuple(targets), state.rules.pile_in_distance,
+                            PILE_IN_RULE)
+            solver_s, plan = _median_cpu(lambda: solve_move(state, geo, spec), solver_repeats)
+
+            def naive_run(state=state, geo=geo, spec=spec):
+                return NaivePileIn(state, geo, RED, spec.targets, spec.max_distance,
+                                   NAIVE_GRID).run()
+            checks = NaivePileIn(state, geo, RED, spec.targets, spec.max_distance,
+                                 NAIVE_GRID).checks()
+            naive_s, (n_pos, n_paths) = _median_cpu(naive_run, naive_repeats)
             naive_engaged = _engaged(state, n_pos)
             naive_legal = not validate_move(state, geo, spec, n_pos, n_paths)
-        else:
-            naive_s = naive.sampled_seconds(NAIVE_SAMPLE_CHECKS)
-            how = f"about {NAIVE_SAMPLE_CHECKS:,} of {checks:,} checks, extrapolated"
-        extrapolated = naive_engaged is None
-        ratio = naive_s / solver_s
-        tilde = "~" if extrapolated else ""
-        k = fight_side(n)
-        engaged = _engaged(state, plan.positions)
-        naive_col = "-" if extrapolated else f"{naive_engaged}"
-        out(f"{n:>7} {f'{k}v{k}':>7} {solver_s:>9.3f} {tilde + format(naive_s, '.2f'):>10} "
-            f"{tilde + format(ratio, '.0f') + 'x':>8} {f'{engaged}/{k}':>8} {naive_col:>6}  {how}"
-            + ("" if naive_legal in (None, True) else "; naive move ILLEGAL"))
-        rows.append({"benchmark": "pile-in", "models": n, "fight_side": k,
-                     "solver_s": solver_s, "naive_s": naive_s,
-                     "naive_extrapolated": extrapolated, "naive_measured_on": how,
-                     "ratio": ratio, "engaged": engaged, "naive_engaged": naive_engaged,
-                     "violations": len(plan.violations), "naive_legal": naive_legal})
-    if any(r["naive_extrapolated"] for r in rows):
-        out("~ naive time extrapolated: each model scores an even sample of its candidates, "
-            "the time scaled to all of them")
-    out("ratio = naive s / solver s (median of up to 3); engaged = red models engaged after "
-        "the move (naive: when run in full)")
+            how = f"all, {checks:,} checks at most"
+            ratio = naive_s / solver_s if solver_s > 0 else float("inf")
+            engaged = _engaged(state, plan.positions)
+            out(f"{n:>7} {f'{k}v{k}':>7} {solver_s:>9.3f} {naive_s:>9.2f} "
+                f"{format(ratio, '.1f') + 'x':>7} {f'{engaged}/{k}':>8} {naive_engaged:>6} "
+                f"{checks:>13,}" + ("" if naive_legal else "  naive move ILLEGAL"))
+            rows.append({"benchmark": "pile-in", "models": n, "fight_side": k,
+                         "solver_s": solver_s, "naive_s": naive_s,
+                         "naive_extrapolated": False, "naive_measured_on": how,
+                         "ratio": ratio, "engaged": engaged, "naive_engaged": naive_engaged,
+                         "violations": len(plan.violations), "naive_legal": naive_legal,
+                         "cpu": True, "repeats": solver_repeats, "naive_repeats": naive_repeats,
+                         "naive_checks": checks})
+    out(f"CPU seconds, medians of {solver_repeats} (solver) and {naive_repeats} (naive) runs; "
+        f"ratio = naive s / solver s; engaged = red models engaged after the move (naive: its "
+        f"own move, run in full)")
     return rows
 
 
-BENCHMARK = Benchmark("pile-in", "pile-in solver (20 v 20) vs. naive grid search", run)
+BENCHMARK = Benchmark("pile-in", "pile-in solver (20 v 20, 40 v 40) vs. naive grid search", run,
+                      options=("repeat",))

@@ -234,6 +234,7 @@ class MoveContext:
         self.aim: dict[str, str] = {}
         self.start_dist: dict[str, float] = {}
         self._parts: dict[str, tuple] = {}
+        self._centres: dict[str, np.ndarray | None] = {}
         if not self.problems:
             self._closest_targets()
 
@@ -320,8 +321,14 @@ class MoveContext:
     def gaps_at(self, mid: str, points, target: str) -> np.ndarray:
         """Signed gaps, shape (n points, n target models): model ``mid`` placed at each point."""
         m = self.models[mid]
-        cores, pad = cores_at(m.base, m.facing_deg, points)
         tc, tp, _ = self._parts_for(target)
+        centres = self._centres.get(target)
+        if m.base.is_round and centres is not None:
+            # round against round: centre distance less the radii (exact, no Shapely)
+            xy = np.asarray(points, dtype=float).reshape(-1, 2)
+            return np.hypot(xy[:, None, 0] - centres[None, :, 0],
+                            xy[:, None, 1] - centres[None, :, 1]) - m.base.radius - tp[None, :]
+        cores, pad = cores_at(m.base, m.facing_deg, points)
         return shapely.distance(cores[:, None], tc[None, :]) - pad - tp[None, :]
 
     def _parts_for(self, target: str):
@@ -330,6 +337,12 @@ class MoveContext:
             parts = [core_of(m.base, m.facing_deg, m.at) for m in map(self.state.model, ids)]
             self._parts[target] = (np.array([c for c, _ in parts], dtype=object),
                                    np.array([p for _, p in parts], dtype=float), ids)
+        if target not in self._centres:
+            cores, pads, _ = self._parts[target]
+            self._centres[target] = (np.array([(c.x, c.y) for c in cores], dtype=float)
+                                     .reshape(-1, 2)
+                                     if all(c.geom_type == "Point" and p > 0
+                                            for c, p in zip(cores, pads)) else None)
         return self._parts[target]
 
     def dist_at(self, mid: str, points, target: str | None = None) -> np.ndarray:

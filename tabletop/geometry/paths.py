@@ -109,7 +109,7 @@ class Route:
     reached: bool
     aim: XY
     side: int
-    clearance: _Clearance | None = None
+    clearance: _Clearance | _RoundClearance | None = None
 
     def clear_at(self, points: Sequence[XY]) -> np.ndarray:
         """Whether the base standing at each point overlaps no obstacle."""
@@ -396,7 +396,58 @@ class _Clearance:
         return (g >= self.limit[None, :]).all(axis=1)
 
 
-def pull_tight(route: Sequence[XY], clearance: _Clearance, spacing: float = 0.04) -> list[XY]:
+class _RoundClearance:
+    """``_Clearance`` for a round base among round bases, measured analytically
+    (centre distance less the radii), with the same limit."""
+
+    def __init__(self, arena: Arena, base: Base, start: XY, obstacles: Sequence[Obstacle],
+                 strict: bool = False):
+        self.r = base.radius
+        self.c = np.array([(ob.x, ob.y, ob.base.radius) for ob in obstacles],
+                          dtype=float).reshape(-1, 3)
+        g0 = np.zeros(len(self.c)) if strict else \
+            np.hypot(self.c[:, 0] - start[0], self.c[:, 1] - start[1]) - self.r - self.c[:, 2]
+        self.limit = np.minimum(0.0, g0) - arena.tol / 4.0
+
+    def clear_at(self, points: Sequence[XY]) -> np.ndarray:
+        """For each point: the base standing there overlaps nothing (beyond the limit)."""
+        xy = np.asarray(points, dtype=float).reshape(-1, 2)
+        if not len(self.c):
+            return np.ones(len(xy), dtype=bool)
+        g = np.hypot(xy[:, None, 0] - self.c[None, :, 0], xy[:, None, 1] - self.c[None, :, 1]) \
+            - self.r - self.c[None, :, 2]
+        return (g >= self.limit[None, :]).all(axis=1)
+
+    def clear_from(self, a: XY, points: Sequence[XY]) -> np.ndarray:
+        """For each point b: the straight move a -> b stays clear (each obstacle's
+        centre to the nearest point of the segment, less the radii)."""
+        b = np.asarray(points, dtype=float).reshape(-1, 2)
+        if not len(self.c):
+            return np.ones(len(b), dtype=bool)
+        ax, ay = float(a[0]), float(a[1])
+        dx, dy = b[:, 0] - ax, b[:, 1] - ay
+        ll = dx * dx + dy * dy
+        px = self.c[None, :, 0] - ax
+        py = self.c[None, :, 1] - ay
+        t = np.clip((px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None],
+                    0.0, 1.0)
+        g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - self.c[None, :, 2]
+        return (g >= self.limit[None, :]).all(axis=1)
+
+
+def clearance(arena: Arena, base: Base, facing_deg: float, start: XY,
+              obstacles: Sequence[Obstacle], reach: float) -> _Clearance | _RoundClearance:
+    """The clearance test for a base moving from ``start``: measured analytically
+    (``_RoundClearance``) for a round base among round bases with no impassable
+    terrain within ``reach``, else with Shapely (``_Clearance``); the same answers."""
+    if base.is_round and all(ob.base.is_round for ob in obstacles) \
+            and not arena.terrain_near(start, reach):
+        return _RoundClearance(arena, base, start, obstacles)
+    return _Clearance(arena, base, facing_deg, start, obstacles, reach)
+
+
+def pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
+               spacing: float = 0.04) -> list[XY]:
     """The shortest polyline through points of ``route`` whose every straight
     leg stays clear (greedy: from each kept point, the farthest clear one)."""
     pts = [tuple(route[0])]
@@ -410,8 +461,8 @@ def pull_tight(route: Sequence[XY], clearance: _Clearance, spacing: float = 0.04
     out = [pts[0]]
     i = 0
     while i < len(pts) - 1:
-        clear = clearance.clear_from(pts[i], pts[i + 1:])
-        hits = np.nonzero(clear)[0]
+        ok = clear.clear_from(pts[i], pts[i + 1:])
+        hits = np.nonzero(ok)[0]
         j = i + 1 + (int(hits[-1]) if len(hits) else 0)
         out.append(pts[j])
         i = j
@@ -521,6 +572,10 @@ def free_at(arena: Arena, base: Base, facing_deg: float, start: XY,
     on = ((xy[:, 0] >= inset) & (xy[:, 0] <= arena.width - inset)
           & (xy[:, 1] >= inset) & (xy[:, 1] <= arena.depth - inset))
     far = float(np.hypot(xy[:, 0] - start[0], xy[:, 1] - start[1]).max())
+    if base.is_round and all(ob.base.is_round for ob in obstacles) \
+            and not arena.terrain_near(start, far + 2.0 * base.radius + 1.0):
+        rc = _RoundClearance(arena, base, start, obstacles, strict=strict)
+        return on & rc.clear_at(xy)
     clear = _Clearance(arena, base, facing_deg, start, obstacles, far + 2.0 * base.radius + 1.0,
                        strict=strict)
     return on & clear.clear_at(xy)
@@ -534,6 +589,12 @@ def clear_of(base: Base, facing_deg: float, points: Sequence[XY],
         return np.zeros(0, dtype=bool)
     if not obstacles:
         return np.ones(len(points), dtype=bool)
+    if base.is_round and all(ob.base.is_round for ob in obstacles):
+        xy = np.asarray(points, dtype=float).reshape(-1, 2)
+        c = np.array([(ob.x, ob.y, ob.base.radius) for ob in obstacles], dtype=float)
+        g = np.hypot(xy[:, None, 0] - c[None, :, 0], xy[:, None, 1] - c[None, :, 1]) \
+            - base.radius - c[None, :, 2]
+        return (g >= -tol / 4.0).all(axis=1)
     parts = [core_of(ob.base, ob.facing_deg, (ob.x, ob.y)) for ob in obstacles]
     oc = np.array([c for c, _ in parts], dtype=object)
     op = np.array([p for _, p in parts], dtype=float)
@@ -550,7 +611,7 @@ def straight_clear(arena: Arena, base: Base, facing_deg: float, start: XY,
     if not free_at(arena, base, facing_deg, start, obstacles, [end])[0]:
         return False
     reach = math.dist(start, end) + 2.0 * base.radius + 1.0
-    return bool(_Clearance(arena, base, facing_deg, start, obstacles, reach)
+    return bool(clearance(arena, base, facing_deg, start, obstacles, reach)
                 .clear_from(start, [end])[0])
 
 
@@ -578,7 +639,7 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
     out: list[Route] = []
     for side in (1, -1):
         raw, reached, turned = sim.steer(start, aim, goal_ids, stop, SIM_REACH * max_distance, side)
-        clear = _Clearance(arena, base, facing_deg, start, near, reach)
+        clear = clearance(arena, base, facing_deg, start, near, reach)
         tight = pull_tight(raw, clear)
         full = path_length(tight)
         path = cut_path(tight, max_distance) if full > max_distance else tight
@@ -586,4 +647,3 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
         if out[-1].reached or not turned:
             break
     return out
-
