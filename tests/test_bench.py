@@ -147,13 +147,14 @@ def test_odds_bench_runs_the_smallest_case(monkeypatch):
     rows = odds_bench.run([], 0, lines.append, repeat=1, skip_slow=True)
     out = "\n".join(lines)
     case = [r for r in rows if r["benchmark"] == "odds"]
-    assert len(case) == 1
-    r = case[0]
-    assert r["case"] == "rnf-5x4" and r["engine"] == "today's engine" and r["runs"] == 1
-    assert r["models"] == 40 and r["ratio"] == 1.0            # today's engine is its own baseline
+    assert [r["engine"] for r in case] == ["sampled 100", "engine"]
+    base, r = case
+    assert base["ratio"] == 1.0 and base["method"] != "exact" and base["largest_se"] > 0
+    assert r["case"] == "rnf-5x4" and r["runs"] == 1
+    assert r["models"] == 40 and r["ratio"] == pytest.approx(base["cpu_s"] / r["cpu_s"])
     assert r["method"] == "exact" and r["largest_se"] is None and r["histories"] > 0
     assert r["target_s"] == 0.1 and r["over_target"] == pytest.approx(r["cpu_s"] / 0.1)
-    assert "today's engine" in out and "target" in out
+    assert "sampled 100 is the baseline" in out and "target" in out
     assert f"exact, {r['histories']:,} histories" in out
     assert "slow cases skipped (--skip-slow): character-lesson, gambit-lesson, layout-60x44" in out
     assert "runs under 5: medians of 1" in out

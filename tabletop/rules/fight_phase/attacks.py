@@ -39,6 +39,13 @@ sequence, each step a named default:
     wound changes nothing, so only how many fail matters, and the failed ones
     are then allocated and dealt one at a time (``casualties.py``).  A unit
     with mixed saves rolls one save per allocated wound.
+``CHAINED_ROLLS``
+    When nothing reads the counts between the hit, wound and save rolls (no Lethal
+    Hits, Sustained Hits or Devastating Wounds, and the target saves alike, as
+    ``FAST_SAVES``), the three are one chance of how many saves fail: the odds walk
+    weighs each number of failed saves once, not every number of hits and wounds
+    on the way.  When resolving, the dice are still rolled and logged as ever: the
+    hit roll, the wound roll on its hits, the saves of its wounds.
 ``DAMAGE``
     Each unsaved wound deals D (a number or dice) to the allocated model,
     less what its Feel No Pain ignores; damage beyond its remaining wounds
@@ -286,6 +293,81 @@ def _save_spec(model: Any, weapon: Weapon) -> tuple[int, str, dict[str, int]]:
     return sv_need, kind, mods
 
 
+def _wound_spec(state: Battlefield, job: AttackJob, g: Group) -> tuple[int, tuple[int, dict],
+                                                                      int, str]:
+    """(roll needed, capped modifiers, critical wound at, purpose) of ``g``'s wound roll
+    (``WOUND_ROLL``)."""
+    w, ab = g.weapon, g.weapon.abilities
+    toughness = _toughness(state, g.target)
+    need = wound_target(w.S, toughness)
+    critical_at = min([CRITICAL_WOUND] + [x for word, x in ab.anti
+                                          if _has_keyword(state, g.target, word)])
+    lance = LANCE_BONUS if ab.lance and state.unit(job.unit).charged else 0
+    mods = capped({"Lance": lance, f"{ab.wound_modifier:+d} to wound": ab.wound_modifier},
+                  state.rules.roll_modifier_cap)
+    return need, mods, critical_at, f"wound roll: S{w.S} against T{toughness}"
+
+
+@lru_cache(maxsize=4096)
+def chain_dist(n: int, hit: tuple[int, int, int, str | None], wound: tuple[int, int, int, str | None],
+               p_fail: Fraction) -> counts.Dist:
+    """The exact distribution of failed saves from ``n`` attacks (``CHAINED_ROLLS``), the hit
+    roll ``hit`` = (need, modifier, critical at, re-roll), the wound roll ``wound`` on its
+    hits, each wound's save failing with ``p_fail``.  Every attack goes its own way (its own
+    hit die and re-roll, then its wound die, then its save), so the failed saves are a
+    binomial count of ``n`` attacks, each failing a save with P(hit) P(wound) ``p_fail``."""
+    def p_one(spec: tuple[int, int, int, str | None]) -> Fraction:
+        return sum((p for (k, _), p in roll_dist(1, *spec) if k), Fraction(0))
+    return counts.successes(n, p_one(hit) * p_one(wound) * p_fail)
+
+
+def _chain(state: Battlefield, job: AttackJob, g: Group, n: int, hit_mods: tuple[int, dict],
+           hit_purpose_: str) -> Chance | None:
+    """The hit, wound and save rolls of ``g`` as one chance of how many saves fail
+    (``CHAINED_ROLLS``), or None when something reads the counts between them."""
+    w, ab = g.weapon, g.weapon.abilities
+    if ab.lethal_hits or ab.sustained_hits or ab.devastating_wounds:
+        return None
+    if not state.has_unit(g.target) or not _same_save(state, g.target, w):
+        return None
+    first = state.unit(g.target).models[0]
+    sv_need, kind, sv_mods = _save_spec(first, w)
+    if sv_need > 6:
+        return None
+    need, mods, critical_at, purpose = _wound_spec(state, job, g)
+    player, rule, target, defender = job.player, job.rule, g.target, g.defender
+
+    def failed_of(faces: list[int]) -> int:
+        return sum(not succeeds(f, sv_need, six_always=False) for f in faces)
+
+    def draw(dice: Any) -> Any:
+        faces = _roll_test(dice, n, hit_purpose_, w.WS, hit_mods, CRITICAL_HIT, ab.reroll_hits,
+                           player, rule)
+        hits = sum(_success(x, w.WS, hit_mods[0], CRITICAL_HIT) for x in faces)
+        crits = sum(x >= CRITICAL_HIT for x in faces)
+        wfaces = _roll_test(dice, hits, purpose, need, mods, critical_at, ab.reroll_wounds,
+                            player, rule)
+        wounded = [x for x in wfaces if _success(x, need, mods[0], critical_at)]
+        failed = 0
+        if len(wounded) == 1:          # one wound: allocated and saved on its own, as ever
+            model_id = allocate(state, placed_geometry(state), target)
+            face = dice.roll(1, purpose=f"{kind} save: {model_id}", rule=rule, player=defender,
+                             target=sv_need, modifiers=sv_mods,
+                             result=lambda f: "saved" if succeeds(f[0], sv_need, False)
+                             else "failed")[0]
+            failed = int(not succeeds(face, sv_need, six_always=False))
+        elif wounded:
+            sfaces = dice.roll(len(wounded), purpose=f"{kind} saves: {len(wounded)} wounds on "
+                               f"{target}", rule=rule, player=defender, target=sv_need,
+                               modifiers=sv_mods, result=lambda f: f"{failed_of(f)} failed")
+            failed = failed_of(sfaces)
+        return Drawn(failed, (hits, crits, len(wounded), sum(x >= critical_at for x in wounded)))
+    p_fail = Fraction(sum(not succeeds(f, sv_need, six_always=False) for f in range(1, 7)), 6)
+    dist = chain_dist(n, (w.WS, hit_mods[0], CRITICAL_HIT, ab.reroll_hits),
+                      (need, mods[0], critical_at, ab.reroll_wounds), p_fail)
+    return _chance(f"failed saves of {job.unit}'s {w.name}", rule, dist, player, draw)
+
+
 @lru_cache(maxsize=1024)
 def _read(dist: counts.Dist, read_crits: bool) -> counts.Dist:
     """A roll's (successes, criticals) distribution as the rules read it: the criticals
@@ -523,6 +605,9 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
         hit_mods = capped({f"{ab.hit_modifier:+d} to hit": ab.hit_modifier}, cap)
         purpose = hit_purpose(job.unit, w, n, g.target, g.models)
 
+        chained = _chain(state, job, g, n, hit_mods, purpose)
+        if chained is not None:
+            return state, evolve(g, stage="chain"), chained
         read_crits = bool(ab.lethal_hits or ab.sustained_hits)
 
         def draw_hits(dice: Any) -> Any:
@@ -549,16 +634,10 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
             f"sustained hits ({w.name})", rule, amounts_dist((amount,) * crits), player,
             draw_extra)
     if g.stage == "wound":
-        toughness = _toughness(state, g.target)
-        need = wound_target(w.S, toughness)
-        critical_at = min([CRITICAL_WOUND] + [x for word, x in ab.anti
-                                              if _has_keyword(state, g.target, word)])
-        lance = LANCE_BONUS if ab.lance and state.unit(job.unit).charged else 0
-        mods = capped({"Lance": lance, f"{ab.wound_modifier:+d} to wound": ab.wound_modifier}, cap)
+        need, mods, critical_at, purpose = _wound_spec(state, job, g)
         rolled = g.hits + g.extra - g.auto
         if rolled <= 0:
             return state, evolve(g, stage="alloc"), None
-        purpose = f"wound roll: S{w.S} against T{toughness}"
 
         read_crits = bool(ab.devastating_wounds)
 
@@ -709,6 +788,15 @@ def answer(job: AttackJob, value: Any) -> AttackJob:
                    devastating=crits if w.abilities.devastating_wounds else 0)
     elif g.stage == "mortal_amount":
         g = evolve(g, stage="alloc", mortal=g.mortal + value, unsaved=g.unsaved + 1, k=g.k + 1)
+    elif g.stage == "chain":          # value: failed saves; the drawn dice: (hits, crits, wounds, crit wounds)
+        failed = outcome_of(value)
+        shown = detail_of(value)
+        if shown is None:
+            g = evolve(g, stage="alloc", wounded=failed, queued=failed)
+        else:
+            hits, crits, wounded, crit_wounds = shown
+            g = evolve(g, stage="alloc", hits=hits, crits=crits, wounded=wounded,
+                       critical_wounds=crit_wounds, k=wounded - failed, queued=failed)
     elif g.stage == "saves":          # value: how many of the batch failed
         g = evolve(g, stage="alloc", k=g.k + g.batch - value, queued=value, batch=0)
     elif g.stage == "save":
