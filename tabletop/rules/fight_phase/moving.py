@@ -153,15 +153,34 @@ def _solve(state: Battlefield, geo: Geometry, outcome: MoveOutcome, max_distance
     outcome.spec = spec
     if not solve:
         return outcome
-    plan = gmoves.solve_move(state, geo, spec)
-    outcome.plan = plan
-    outcome.start = {m: state.model(m).at for m in geo.unit_models(outcome.unit)}
-    if kind in ("pile_in", "ongoing"):
-        outcome.fixed = frozenset(m for m in outcome.start if geo.contacts_of(m))
-    outcome.validator = list(gmoves.validate_move(state, geo, spec, plan.positions, plan.paths))
-    outcome.violations = list(plan.violations) + [
-        v for v in outcome.validator if not _same_violation(v, plan.violations)]
+    key = (id(state.terrain), state.rules, spec,
+           tuple((m.id, m.x, m.y, m.facing_deg, m.status) for m in state.models()))
+    done = _SOLVED.get(key)
+    if done is None:
+        plan = gmoves.solve_move(state, geo, spec)
+        start = {m: state.model(m).at for m in geo.unit_models(outcome.unit)}
+        fixed = frozenset(m for m in start if geo.contacts_of(m)) \
+            if kind in ("pile_in", "ongoing") else None
+        validator = list(gmoves.validate_move(state, geo, spec, plan.positions, plan.paths))
+        violations = list(plan.violations) + [
+            v for v in validator if not _same_violation(v, plan.violations)]
+        done = (plan, start, fixed, validator, violations)
+        if len(_SOLVED) >= SOLVED_KEPT:
+            _SOLVED.pop(next(iter(_SOLVED)))
+        _SOLVED[key] = done
+    plan, start, fixed, validator, violations = done
+    outcome.plan, outcome.start = plan, dict(start)
+    if fixed is not None:
+        outcome.fixed = fixed
+    outcome.validator, outcome.violations = list(validator), list(violations)
     return outcome
+
+
+#: solved moves kept by (terrain, rules, move, every model's place and statuses): the odds
+#: walk and the window reach the same table by many roads, and a move depends on nothing
+#: else (wounds lost move no model)
+SOLVED_KEPT = 256
+_SOLVED: dict[tuple, tuple] = {}
 
 
 def _same_violation(v: Any, others: list[Any]) -> bool:

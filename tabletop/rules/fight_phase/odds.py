@@ -35,7 +35,7 @@ Named defaults:
     (12.06) can reach them.  Where engagements still join (a move engages across them)
     the table is walked whole with the engagements as parts (``engine.walk.exact_parts``).
 ``MAX_STATES``
-    1,000: the exact walk weighs at most this many states (``--exact``: ``EXACT_STATES``,
+    6,000: the exact walk weighs at most this many states (``--exact``: ``EXACT_STATES``,
     200,000); on a map with gambit challenges too: the duel's chances are walked, its
     default policy's searches done once per situation (``gambit_rows.situation``).  Past
     the bound the odds are a seeded Monte Carlo estimate of the same rows, which says why,
@@ -43,8 +43,8 @@ Named defaults:
     and models-removed probabilities) is under ``TARGET_SE`` or ``MAX_RUNS`` runs, and
     prints its standard errors (``GAMBIT_RUNS`` runs on a gambit map, whose runs are
     costly).  Decided by counting, never by a clock, so the same map gives the same method
-    (and numbers) on any machine.  The pile-in lesson weighs 105 states, the gambit
-    lesson 849; the 60x44 layout about 17,000 (about a minute with ``--exact``).
+    (and numbers) on any machine.  The pile-in lesson weighs 37 states, the gambit
+    lesson about 850, the 60x44 layout 5,767.
 ``MAX_MADE``
     The whole-table walk (``exact_parts``) makes at most this many states (each chance
     outcome of each state weighed, before equal ones merge); past it, as past
@@ -87,7 +87,7 @@ from tabletop.rules.fight_phase.sequence import phase
 
 ODDS_STEPS = ("challenge", "fight", "challenge_resolution")
 STEP_NAMES = {"challenge": "challenge", "fight": "fight", "challenge_resolution": "resolution"}
-MAX_STATES = 1_000
+MAX_STATES = 6_000
 MAX_MADE = 1_500
 EXACT_STATES = 200_000
 TARGET_SE = walk.TARGET_SE
