@@ -54,6 +54,7 @@ from tabletop.geometry.probe import closest_points, models_at, overlaps_at
 from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend, draw_step
 from tabletop.render.framing import frame_box, view_for_box
 from tabletop.render.legend import legend_height
+from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
 from tabletop.render.steps import DEFAULT_STEP_OVERLAYS
 from tabletop.render.theme import DEFAULT_THEME
 from tabletop.render.theme import font as theme_font
@@ -195,6 +196,10 @@ class App:
         self._legend: tuple[Any, Battlefield, pygame.Surface] | None = None
         self.settle_s = SETTLE_S
         self.follow = FOLLOW_STEPS and bool(self.steps)
+        self.animate_frames = MOVE_ANIMATION_FRAMES   # 0: moves jump (render.motion)
+        self.motion: Motion | None = None   # the shown step's moves sliding, while they do
+        self._motion_index = self.step_index    # the step the motion was last worked out for
+        self.catch_up = False           # play: steps came while a move slid; show the newest after
         self._settle_at = 0.0           # time.monotonic() when the view last stops moving
         self.size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
         self.manager = pygame_gui.UIManager(self.size)
@@ -602,11 +607,49 @@ class App:
             return
         self.step_index = k
         self.ruler = None
+        self.catch_up = False
+        self.sync_motion()
         if self.selected is not None and self.selected not in self.shown_geo.ids:
             self.selected = None
         if self.follow:
             self.frame_step()
         self.refresh()
+
+    # ------------------------------------------------------------ moves sliding
+    @property
+    def animating(self) -> bool:
+        """Whether the shown step's moves are sliding along their paths now."""
+        return self.motion is not None
+
+    def sync_motion(self) -> None:
+        """The shown step changed: going forward to a step with pile-in or consolidation
+        moves starts them sliding (``render.motion``, ``animate_frames`` frames, frame 0
+        drawn first); going back, or to a step without moves, shows it at once."""
+        k = self.step_index
+        if k == self._motion_index:
+            return
+        forward = k > self._motion_index
+        self._motion_index = k
+        self.motion = None
+        if forward and self.steps and self.animate_frames > 0:
+            self.motion = Motion.of(self.steps[k], self.animate_frames)
+
+    def _advance_motion(self) -> None:
+        """One frame of the slide on; at its end the step is drawn as usual and, in play,
+        the view catches up with the steps that came meanwhile."""
+        if self.motion is None:
+            return
+        self.motion.advance()
+        if not self.motion.done:
+            return
+        self.motion = None
+        if self.catch_up and self.steps:
+            self.catch_up = False
+            self.step_index = len(self.steps) - 1
+            self.ruler = None
+            if self.selected is not None and self.selected not in self.shown_geo.ids:
+                self.selected = None
+            self.refresh()
 
     def check_unit(self) -> str | None:
         """The unit ``v`` checks: the selected model's, else the last one moved."""
@@ -701,10 +744,13 @@ class App:
 
     # ------------------------------------------------------------ drawing
     def update(self, dt: float) -> None:
-        """Take a play session's news, rebuild at most ``PANEL_BOXES_PER_FRAME`` changed
-        text boxes of the panel, then advance the widgets by ``dt`` seconds."""
+        """Move a sliding move one frame on (``render.motion``: frames are counted, not
+        timed), take a play session's news, rebuild at most ``PANEL_BOXES_PER_FRAME``
+        changed text boxes of the panel, then advance the widgets by ``dt`` seconds."""
+        self._advance_motion()
         if self.play is not None:
             self.play.poll()
+        self.sync_motion()
         self.panel.flush(PANEL_BOXES_PER_FRAME)
         self.manager.update(dt)
 
@@ -736,6 +782,12 @@ class App:
         afresh once it stops.
         """
         v = self.view
+        self.sync_motion()
+        if self.motion is not None:
+            # the step drawn once without its moved models, and them over it where they are now
+            img = self.motion.background(size, v, events=self.events, overlays=self.overlays).copy()
+            self.motion.draw(img, v)
+            return img, (0, 0)
         key = (size, v.scale, v.origin_x, v.origin_y, self.overlays, self.selected,
                self.step_index if self.step_mode else None)
         if self._board is not None and self._board[1] is geo:

@@ -26,7 +26,8 @@ Named defaults:
   without asking; the rules leave no choice there.
 - ``ROWS_PER_POLL = 1``: one piece of work is one row, one chance or one answer;
   ``FRAME_WORK_SECONDS = 0.012``: a poll keeps doing pieces for about this long
-  (at least one), so the window keeps drawing while the engine works.  This
+  (at least one, and not another once the time spent plus the last piece's time
+  would pass it), so the window keeps drawing while the engine works.  This
   only spreads the work over frames: what the phase does never depends on it.
 - ``SOLVER_STEPS_PER_PIECE = 1``: a row (or an answer's resume) that solves a
   pile-in or consolidation move runs at most this many solver steps a piece
@@ -347,10 +348,12 @@ class PlaySession:
 
     def poll(self) -> list[tuple[str, Any]]:
         """Do pieces of work for about ``FRAME_WORK_SECONDS`` (at least one; none while a
-        question waits for the person) and return every message made since the last
-        poll, oldest first."""
+        question waits for the person; no further piece once the time spent and the last
+        piece's time again would pass it, so a frame seldom overruns by a whole piece)
+        and return every message made since the last poll, oldest first."""
         t0 = time.perf_counter()
         while self.started and not self.finished:
+            t = time.perf_counter()
             try:
                 self.pieces += 1
                 self._work()
@@ -361,9 +364,10 @@ class PlaySession:
             except Exception as exc:        # a bug in the rules: say so, keep the window open
                 traceback.print_exc()
                 self._fail([f"the resolution failed: {type(exc).__name__}: {exc}"])
+            now = time.perf_counter()
             if (self.question is not None and not self.question.answered) \
-                    or time.perf_counter() - t0 >= FRAME_WORK_SECONDS:
-                break
+                    or (now - t0) + (now - t) >= FRAME_WORK_SECONDS:
+                break                       # the next piece, costing what this one did, would overrun
         out, self.log.out = self.log.out, []
         return out
 

@@ -4,7 +4,9 @@
 loop (``App.update``), lets it work a little each frame (no thread) and takes
 what it produced: events and steps are
 appended to the app's step-through as they come (the view follows the newest
-step while the person is at the last one; ``p`` steps back, ``n`` forward),
+step while the person is at the last one, letting a pile-in or consolidation
+slide along its paths first - ``App.motion`` - then catching up; ``p`` steps
+back, ``n`` forward),
 and a question opens the question panel (``ask_panel.AskPanel``) and rings
 the options that are units or models on the board, numbered like their
 buttons.  The person answers with a button, a number key, a click on a
@@ -70,9 +72,12 @@ class PlayController:
             elif kind == "step":
                 follow = app.step_index >= len(app.steps) - 1
                 app.steps.append(item)
-                if follow:
+                if follow and app.animating:
+                    app.catch_up = True     # shown once the move sliding now has ended
+                elif follow:
                     app.step_index = len(app.steps) - 1
                     app.ruler = None
+                    app.sync_motion()       # its moves (if any) slide before the next step
                 changed = True
             elif kind == "question":
                 self._open(item)

@@ -434,9 +434,43 @@ OUTLINE_STEP_PX = 1.5
 length (the snapshot's buffered outlines have far more than a screen can show)."""
 
 
+UNIT_SPRITE_ENTRIES = 512
+"""Named default: drawn unit outlines kept (``draw_unit_outlines``), each the translucent
+fill and edge of one unit at one view; past this many the oldest are dropped."""
+
+_UNIT_SPRITES: dict[tuple, tuple[object, list]] = {}
+
+
+def _unit_sprites(c: Canvas, uid: str, geom, col: RGB) -> list:
+    """The layers (``prims.polygon_layer`` / ``outline_layer``: ``(surface, rect)``) that
+    draw unit ``uid``'s outline ``geom`` in ``col`` at ``c``'s view, made once and kept
+    while the snapshot hands back the same outline (``Geometry.unit_outline`` keeps a unit
+    that did not move as the same object across snapshots): a new step redraws only the
+    outlines of the units that moved.  Blitted in order they draw the very pixels that
+    drawing them afresh would."""
+    v = c.view
+    key = (uid, col, v.scale, v.origin_x, v.origin_y, c.surface.get_size(),
+           c.theme.unit_outline_alpha, OUTLINE_STEP_PX)
+    hit = _UNIT_SPRITES.get(key)
+    if hit is not None and hit[0] is geom:
+        return hit[1]
+    layers = []
+    for ext, holes in prims.geom_rings(geom):
+        pts = thin_ring(c.view, ext)
+        layers.append(prims.polygon_layer(c.surface, pts, (*col, 22), [thin_ring(c.view, h) for h in holes]))
+        layers.append(prims.outline_layer(c.surface, pts, (*shade(col, 0.8), c.theme.unit_outline_alpha), 2))
+    layers = [x for x in layers if x is not None]
+    _UNIT_SPRITES.pop(key, None)
+    while len(_UNIT_SPRITES) >= UNIT_SPRITE_ENTRIES:
+        del _UNIT_SPRITES[next(iter(_UNIT_SPRITES))]
+    _UNIT_SPRITES[key] = (geom, layers)
+    return layers
+
+
 def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
     """An outline round each unit's models (the snapshot's ``unit_outline``); units wholly
-    off the surface are skipped, the rest thinned to ``OUTLINE_STEP_PX``."""
+    off the surface are skipped, the rest thinned to ``OUTLINE_STEP_PX``; a unit's drawn
+    outline is kept while it does not move (``_unit_sprites``)."""
     area = c.surface.get_rect().inflate(20, 20)
     for u in c.state.units:
         geom = c.geo.unit_outline(u.id)
@@ -444,6 +478,10 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
             continue
         col = c.colours.get(u.player, (128, 128, 128))
         thick = u.id == selected_unit
+        if not thick:
+            for layer, r in _unit_sprites(c, u.id, geom, col):
+                c.surface.blit(layer, r.topleft)
+            continue
         for ext, holes in prims.geom_rings(geom):
             pts = thin_ring(c.view, ext)
             prims.fill_polygon(c.surface, pts, (*col, 40 if thick else 22), [thin_ring(c.view, h) for h in holes])

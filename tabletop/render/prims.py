@@ -60,14 +60,39 @@ def fill_polygon(surface, points: Sequence[Pt], colour, holes: Iterable[Sequence
     if len(colour) == 3 and not holes:
         pygame.draw.polygon(surface, colour, points)
         return
+    made = polygon_layer(surface, points, colour, holes)
+    if made is not None:
+        surface.blit(made[0], made[1].topleft)
+
+
+def polygon_layer(surface, points: Sequence[Pt], colour, holes: Iterable[Sequence[Pt]] = ()):
+    """The translucent layer ``fill_polygon`` blits for an RGBA fill or one with holes:
+    ``(layer, rect)`` (``rect`` where it goes on ``surface``, clipped to it), or None when
+    nothing of it lands on ``surface``.  Kept and blitted again it draws the same pixels."""
+    holes = [h for h in holes if len(h) >= 3]
+    if len(points) < 3:
+        return None
     layer, r = _layer(surface, points, 1)
     if layer is None:
-        return
+        return None
     rgba = tuple(colour) if len(colour) == 4 else (*colour, 255)
     pygame.draw.polygon(layer, rgba, [(x - r.x, y - r.y) for x, y in points])
     for h in holes:
         pygame.draw.polygon(layer, (0, 0, 0, 0), [(x - r.x, y - r.y) for x, y in h])
-    surface.blit(layer, r.topleft)
+    return layer, r
+
+
+def outline_layer(surface, points: Sequence[Pt], colour, width: int = 1, closed: bool = True):
+    """The layer ``outline`` blits for an RGBA ``colour`` (the line drawn opaque, the
+    layer's alpha set): ``(layer, rect)`` on ``surface``, or None when nothing lands there."""
+    if len(points) < 2:
+        return None
+    layer, r = _layer(surface, points, width + 1)
+    if layer is None:
+        return None
+    outline(layer, [(x - r.x, y - r.y) for x, y in points], colour[:3], width, closed)
+    layer.set_alpha(colour[3])
+    return layer, r
 
 
 def outline(surface, points: Sequence[Pt], colour, width: int = 1, closed: bool = True) -> None:
@@ -75,12 +100,9 @@ def outline(surface, points: Sequence[Pt], colour, width: int = 1, closed: bool 
     if len(points) < 2:
         return
     if len(colour) == 4:
-        layer, r = _layer(surface, points, width + 1)
-        if layer is None:
-            return
-        outline(layer, [(x - r.x, y - r.y) for x, y in points], colour[:3], width, closed)
-        layer.set_alpha(colour[3])
-        surface.blit(layer, r.topleft)
+        made = outline_layer(surface, points, colour, width, closed)
+        if made is not None:
+            surface.blit(made[0], made[1].topleft)
         return
     if width <= 1:
         pygame.draw.aalines(surface, colour, closed, points)
