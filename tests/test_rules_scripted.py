@@ -194,3 +194,23 @@ def test_a_selection_in_another_order_is_the_same_answer_for_fight_odds_and_comm
     log = EventLog()
     out = pile_in(s, "R", Decisions(s.decisions, log), log)
     assert out.targets == ("B1", "B2") and log.of_type("decision_overridden") == []
+
+
+# ------------------------------------------------------------------ the window, same rule
+def test_the_window_takes_the_maps_answers_by_the_same_rule_and_saves_them():
+    # as test_a_decision_for_the_wrong_player_is_not_used, driven from the window's loop with
+    # the person choosing "the default for the rest": the same selections, the same override,
+    # and the phase state records the same entries; the saved run replays to the same events
+    from tabletop.app.interactive import PlaySession
+    s = _two_pairs(_decisions(("blue", "fight", "R2"), ("red", "fight", "R2")))
+    session = PlaySession(s, seed=1)
+    session.use_defaults = True
+    session.start()
+    session.run_to_question()
+    assert session.resolution is not None
+    log = session.log
+    assert _order(log)[:2] == [("red", "R2"), ("red", "R1")]
+    assert [(e["player"], e["value"]) for e in log.of_type("decision_overridden")] == [("blue", "R2")]
+    assert session._phase.used == frozenset({0, 1})
+    replayed = fight(session.replay_state(), FixedDice([]))
+    assert [e.to_dict() for e in replayed.log.events] == [e.to_dict() for e in log.events]
