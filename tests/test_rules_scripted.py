@@ -68,7 +68,8 @@ def _two_pairs(extra: str):
     # R1 (red, charged) touches B1 at y=3; R2 (red, charged) touches B2 at y=9; the pairs are
     # 6" apart.  No unit has weapons (A=0), so nothing rolls: only the choices matter.
     text = (unit("R1", "red", [(10, 3)], charged=True, A=0) + unit("B1", "blue", [(11.26, 3)], A=0)
-            + unit("R2", "red", [(10, 9)], charged=True, A=0) + unit("B2", "blue", [(11.26, 9)], A=0))
+            + unit("R2", "red", [(10, 9)], charged=True, A=0)
+            + unit("B2", "blue", [(11.26, 9)], A=0))
     return state_from(text, extra=extra)
 
 
@@ -210,7 +211,8 @@ def test_the_window_takes_the_maps_answers_by_the_same_rule_and_saves_them():
     assert session.resolution is not None
     log = session.log
     assert _order(log)[:2] == [("red", "R2"), ("red", "R1")]
-    assert [(e["player"], e["value"]) for e in log.of_type("decision_overridden")] == [("blue", "R2")]
+    over = log.of_type("decision_overridden")
+    assert [(e["player"], e["value"]) for e in over] == [("blue", "R2")]
     assert session._phase.used == frozenset({0, 1})
     replayed = fight(session.replay_state(), FixedDice([]))
     assert [e.to_dict() for e in replayed.log.events] == [e.to_dict() for e in log.events]

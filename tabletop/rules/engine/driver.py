@@ -22,8 +22,8 @@ from tabletop.rules.engine.machine import Machine, PhaseState, StepMark
 from tabletop.rules.engine.pending import Chance, Question
 from tabletop.rules.events import Event, EventLog
 
-__all__ = ["OnScripted", "Policy", "Run", "answer_from_map", "default_policy", "emit", "log_items", "run",
-           "scripted_answer", "step_to_question"]
+__all__ = ["OnScripted", "Policy", "Run", "answer_from_map", "default_policy", "emit", "log_items",
+           "run", "scripted_answer", "step_to_question"]
 
 Policy = Callable[[Question], Any]
 

@@ -65,9 +65,9 @@ CONSOLIDATE_ELIGIBLE_OUTSIDE_PHASE = "engaged, charged this turn, or said to hav
 def decisions_policy(decisions: Decisions) -> driver.Policy:
     """A driver policy that hands each question the map's ``[[decisions]]`` left unanswered
     (the driver takes those first, ``engine.scripted``) to ``decisions.choose`` (the default
-    policy, or the window's person), with the question's options, default, clause, context and ``why_not``; a
-    target question's search (``moving.TargetChoice``) runs only when no scripted value is
-    taken, as ever.  Selections (tuples) are offered as lists, as the map writes them."""
+    policy, or the window's person), with the question's options, default, clause, context
+    and ``why_not``; a target question's search (``moving.TargetChoice``) runs only when no
+    scripted value is taken, as ever.  Selections (tuples) are offered as lists, as the map writes them."""
     gambit = ask_through(decisions)
 
     def policy(q: Question) -> Any:
