@@ -54,7 +54,8 @@ def test_a_disgraced_last_model_lends_no_discipline_in_the_fight():
     (refused,) = [e.data for e in log.events if e.type == "challenge_refused"]
     assert refused["disgraced"] == "b/1"
     (bt,) = [e.data for e in log.events if e.type == "break_test"]
-    assert (bt["discipline"], bt["discipline_from"]) == (7, "b/2")     # not the Lord's 9
+    # not the Lord's 9: the unit's rank-and-file 7, named by the unit (b/2 is removed)
+    assert (bt["discipline"], bt["discipline_from"]) == (7, "b")
     assert bt["target"] == 6 and bt["total"] == 7 and bt["result"] == "breaks"
 
 

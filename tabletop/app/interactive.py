@@ -58,7 +58,7 @@ from tabletop.errors import TabletopError
 from tabletop.geometry import pieces
 from tabletop.rules.decisions import BY_WINDOW, Decisions
 from tabletop.rules.dice import Dice
-from tabletop.rules.engine.driver import emit
+from tabletop.rules.engine.driver import answer_from_map, emit
 from tabletop.rules.engine.machine import PhaseState
 from tabletop.rules.engine.pending import Chance
 from tabletop.rules.engine.pending import Question as EngineQuestion
@@ -315,21 +315,30 @@ class PlaySession:
             self._ask(p)
 
     def _ask(self, p: EngineQuestion) -> None:
-        """Answer ``p`` as ``tabletop fight`` would (the ruleset's policy over ``Decisions``:
-        the map's ``[[decisions]]``, a costly default worked out only when needed), except
-        that an unscripted question with a real choice goes to the person.
+        """Answer ``p`` as ``tabletop fight`` would (the driver's ``answer_from_map``: the
+        map's ``[[decisions]]`` by the one matching rule, the entry recorded in the phase
+        state's ``used``; then the ruleset's policy over ``Decisions``, a costly default
+        worked out only when needed), except that an unscripted question with a real
+        choice goes to the person.
 
-        A question whose default is searched (``default_fn.searched``: the pile-in and
-        consolidation target search, ``fight_phase.targets``) and that no scripted
-        answer is waiting for has its search run first, cut in solver steps like a
+        A question the map does not answer whose default is searched
+        (``default_fn.searched``: the pile-in and consolidation target search,
+        ``fight_phase.targets``) has its search run first, cut in solver steps like a
         row (``SOLVER_STEPS_PER_PIECE``; raises ``pieces.OutOfSteps`` until it is
         done): the policy then reads the search it would have made itself, so the
-        answer is the same.  With a scripted answer waiting the search is left to the
-        policy (it may not run at all).
+        answer is the same.  A scripted answer leaves the search out (unless its entry
+        was recorded by ``view --play``, ``engine.scripted`` rule 5).
         """
+        if self._ready is None or self._ready[0] is not p:
+            found, value, st = answer_from_map(self._phase, p, self.decisions.scripted,
+                                               log=self.log, on_scripted=self.decisions.took)
+            if found:                       # the map answers, as in ``tabletop fight``
+                self._phase, self._ready = st, (p, value)
+        if self._ready is not None and self._ready[0] is p:
+            self._answer(self._ready[1])    # may run out of steps: the next piece resumes it
+            return
         search = getattr(p.default_fn, "searched", None)
-        if search is not None and self._searched is not p \
-                and not self.decisions.has_scripted(p.player, p.choice):
+        if search is not None and self._searched is not p:
             self._sliced(search)
             self._searched = p          # once: a later piece may be resuming the answer's solve
         try:

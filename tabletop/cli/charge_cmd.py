@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 
-from tabletop.cli.common import load_map, need_unit, print_json
+from tabletop.cli.common import check_seed, load_map, need_unit, print_json
 from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules import charge as CH
@@ -135,6 +135,7 @@ def text(p: dict) -> str:
 
 
 def run(args) -> int:
+    check_seed(args.seed)
     state = load_map(args.map)
     p = plan(state, args.unit, args.target, args.seed)
     if args.json:

@@ -29,6 +29,19 @@ def load_map(path: str) -> Battlefield:
     return state
 
 
+def check_seed(seed: int | None, flag: str = "--seed") -> None:
+    """Refuse a negative dice seed, as ``[map] seed`` is refused (``board.schema``): a seed
+    is a whole number from 0 (``random`` would quietly take -3 as 3).
+
+    Raises
+    ------
+    TabletopError
+        One line (the CLI exits 2).
+    """
+    if seed is not None and seed < 0:
+        raise TabletopError(f"{flag} {seed}: the dice seed is a whole number from 0")
+
+
 def need_unit(state: Battlefield, unit_id: str, what: str = "UNIT") -> None:
     if not state.has_unit(unit_id):
         ids = ", ".join(u.id for u in state.units) or "none"

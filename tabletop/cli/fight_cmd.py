@@ -27,7 +27,8 @@ import sys
 from typing import Any
 
 from tabletop.board.state import Battlefield
-from tabletop.cli.common import check_frames_dir, check_out, load_map, print_json, write_map
+from tabletop.cli.common import (check_frames_dir, check_out, check_seed, load_map, print_json,
+                                 write_map)
 from tabletop.cli.event_text import printer
 from tabletop.errors import TabletopError
 from tabletop.rules.decisions import Decisions
@@ -109,6 +110,7 @@ def _warn_if_broken(state) -> None:
 def run(args) -> int:
     if args.exact and not args.odds:
         raise TabletopError("tabletop fight: --exact: only with --odds (it bounds the odds' walk)")
+    check_seed(args.seed)
     state = load_map(args.map)
     if args.out:
         check_out(args.out, state.path)
@@ -151,10 +153,20 @@ def run(args) -> int:
         return 0
     seed = run_seed(state, args.seed)
     log = EventLog()
+    header = [f"{state.name} - {state.ruleset}, seed {seed}"]
     if not args.json:
-        print(f"{state.name} - {state.ruleset}, seed {seed}")
-        log.listeners.append(printer(sys.stdout))
+        # the header goes out with the first event, so a map the ruleset refuses before any
+        # event (a profile error) prints only its one-line error
+        show = printer(sys.stdout)
+
+        def with_header(ev) -> None:
+            if header:
+                print(header.pop())
+            show(ev)
+        log.listeners.append(with_header)
     res = resolve(state, seed, log)
+    if header and not args.json:
+        print(header.pop())
     written = write_map(res.state, args.out, state.path) if args.out else None
     frames = write_frames(log, args.frames, getattr(args, "frames_view", None) or "step") if args.frames else []
     if args.json:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from tabletop.cli.common import load_map
+from tabletop.cli.common import check_seed, load_map
 from tabletop.errors import TabletopError
 
 
@@ -24,6 +24,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def run(args) -> int:
+    check_seed(getattr(args, "seed", None))
     state = load_map(args.map)
     size = _size(args.size)
     from tabletop.app.window import run as run_window  # pygame only when a window is wanted

@@ -1,8 +1,10 @@
 """Decisions: every choice a player makes goes through one object (DESIGN.md "Decisions").
 
 A rules step asks ``decisions.choose(player, choice, options, default=...)``.
-The answer comes from, in order: the map's scripted ``[[decisions]]`` (the
-first unused one for that player and choice), then the default policy (the
+The answer comes from, in order: the map's scripted ``[[decisions]]`` (taken
+by the one matching rule, ``engine.scripted``, that the driver and the odds
+walks use too; ``used`` is this object's record of the entries taken, as
+``PhaseState.used`` is a phase's), then the default policy (the
 ``default`` the rules pass, else the first option), or - in the window - the
 person at it (``InteractiveDecisions`` in the app layer overrides ``ask``).
 A scripted value the rules forbid (not among ``options``) is overridden by
@@ -27,13 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.board.state import Decision, toml_value
+from tabletop.rules.engine import scripted as matching
 from tabletop.rules.events import EventLog
-
-
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, str) and isinstance(b, str):
-        return a.strip().lower() == b.strip().lower()
-    return a == b
 
 
 #: who answered a question (``Answer.by``)
@@ -90,15 +87,7 @@ class Decisions:
     def has_scripted(self, player: str, choice: str) -> bool:
         """Whether a scripted ``[[decisions]]`` entry for ``player``'s ``choice`` is
         still unused (the next ``choose`` of it takes one); takes nothing."""
-        return any(k not in self.used and d.player == player and d.choice == choice
-                   for k, d in enumerate(self.scripted))
-
-    def _scripted(self, player: str, choice: str) -> Decision | None:
-        for k, d in enumerate(self.scripted):
-            if k not in self.used and d.player == player and d.choice == choice:
-                self.used.add(k)
-                return d
-        return None
+        return matching.waiting(self.scripted, self.used, player, choice) is not None
 
     def ask(self, player: str, choice: str, options: Sequence[Any], default: Any,
             context: dict[str, Any]) -> Any:
@@ -149,30 +138,36 @@ class Decisions:
         window calls this first and asks the person only when ``found`` is False.
         """
         context = dict(context or {})
-        scripted = self._scripted(player, choice)
-        if scripted is not None:
-            value = scripted.value
-            match = next((o for o in options if _same(o, value)), None)
-            if match is not None or (value is None and None in options):
-                if scripted.by is not None and search is not None:
-                    search()    # the recorded run searched here: so does its replay (same report)
-                self.history.append(Answer(player, choice, match, BY_MAP, recorded_by=scripted.by))
-                return True, match, list(options), default
-            if self.log is not None:
-                reason = why_not(value) if why_not else f"not one of {list(options)!r}"
-                self.log.emit("decision_overridden", rule, player=player, choice=choice,
-                              value=value, reason=reason)
+        taken = matching.take(self.scripted, self.used, player, choice, options, rule=rule,
+                              why_not=why_not)
+        if not taken.found:
             if search is not None:
                 options, default = search()
+            return False, None, list(options), default
+        found: list[Any] = [list(options), default]
+
+        def by_default() -> Any:
             # the map's answer stands for this question: the default policy replaces it,
             # in the window too, so (map, seed, answers) replays the override
-            answer = Decisions.ask(self, player, choice, list(options), default, context)
-            self.history.append(Answer(player, choice, value, BY_MAP, overridden=True,
-                                       recorded_by=scripted.by))
-            return True, answer, list(options), default
-        if search is not None:
-            options, default = search()
-        return False, None, list(options), default
+            if search is not None:
+                found[:] = list(search())
+            return Decisions.ask(self, player, choice, list(found[0]), found[1], context)
+
+        if taken.overridden is not None and self.log is not None:
+            self.log.add(taken.overridden)
+        value = matching.answer(taken, by_default, search)
+        self.took(taken, value)
+        return True, value, list(found[0]), found[1]
+
+    def took(self, taken: matching.Taken, value: Any) -> None:
+        """Record a map's answer (``engine.scripted.take``): its entry is used, and the
+        history holds the option taken (a selection as a list), or the overridden value."""
+        assert taken.entry is not None and taken.index is not None
+        self.used.add(taken.index)
+        overridden = taken.overridden is not None
+        kept = taken.entry.value if overridden else toml_value(value)
+        self.history.append(Answer(taken.entry.player, taken.entry.choice, kept, BY_MAP,
+                                   overridden=overridden, recorded_by=taken.entry.by))
 
     def record(self, player: str, choice: str, value: Any, by: str) -> None:
         """Record an answer given by the default policy or the person (``by``)."""

@@ -62,8 +62,9 @@ def challenge_subphase(state: Battlefield, dice, decisions, log) -> tuple[Battle
     if state.rules.challenges != "gambit":
         return state, ChallengeMemo()
     m = gambit_rows.machine()
-    run = driver.run(m, PhaseState(state, GambitOnly(), "challenge"), dice=dice,
-                     policy=ask_through(decisions), log=log)
+    start = PhaseState(state, GambitOnly(), "challenge", used=frozenset(decisions.used))
+    run = driver.run(m, start, dice=dice, scripted=decisions.scripted,
+                     policy=ask_through(decisions), log=log, on_scripted=decisions.took)
     return run.state.battlefield, run.state.memo.challenge
 
 

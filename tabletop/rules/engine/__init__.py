@@ -5,6 +5,8 @@ engine (DESIGN.md "How a phase runs").
   exact distribution of what the rules read from it);
 - ``machine``: ``PhaseState``, ``Row``, ``Machine`` (advance to the next pending
   thing, answer it);
+- ``scripted``: the one rule matching the map's ``[[decisions]]`` to a question (the
+  driver, the odds walks, ``rules.decisions`` and the window all use it);
 - ``driver``: answers from the map's ``[[decisions]]``, then a policy; chances
   drawn with seeded dice; every answer recorded;
 - ``walk``: exact odds by walking chance outcomes with equal states merged,

@@ -1,8 +1,8 @@
 """One driver: advance a phase to its next question and answer it (DESIGN.md "Decisions").
 
 A run is (map, seed, answers): questions are answered from the map's
-``[[decisions]]`` (the first unused one for that player and choice, matched
-as ``rules.decisions`` matches them), then by a policy (the default policy
+``[[decisions]]`` (by the one matching rule, ``engine.scripted``; the state's
+``used`` records the entries taken), then by a policy (the default policy
 takes each question's ``default``); chances are drawn with the seeded
 ``Dice``, which roll and log the individual dice.  Every answer given is
 recorded in order (``Run.answers``) so a run can be saved as
@@ -17,11 +17,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tabletop.board.state import Decision
+from tabletop.rules.engine import scripted as scripted_mod
 from tabletop.rules.engine.machine import Machine, PhaseState, StepMark
 from tabletop.rules.engine.pending import Chance, Question
-from tabletop.rules.events import DecisionOverridden, Event, EventLog
+from tabletop.rules.events import Event, EventLog
 
-__all__ = ["Policy", "Run", "default_policy", "emit", "log_items", "run", "scripted_answer", "step_to_question"]
+__all__ = ["OnScripted", "Policy", "Run", "answer_from_map", "default_policy", "emit", "log_items",
+           "run", "scripted_answer", "step_to_question"]
 
 Policy = Callable[[Question], Any]
 
@@ -31,34 +33,58 @@ def default_policy(q: Question) -> Any:
     return q.chosen_default()
 
 
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, str) and isinstance(b, str):
-        return a.strip().lower() == b.strip().lower()
-    if isinstance(a, tuple) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(sorted(map(str, a)), sorted(map(str, b))))
-    return a == b
+def _take(state: PhaseState, q: Question, scripted: Sequence[Decision]
+          ) -> tuple[scripted_mod.Taken, PhaseState]:
+    taken = scripted_mod.take(scripted, state.used, q.player, q.choice, q.options,
+                              rule=q.rule, why_not=q.why_not)
+    if taken.found:
+        state = replace(state, used=state.used | {taken.index})
+    return taken, state
 
 
 def scripted_answer(state: PhaseState, q: Question, scripted: Sequence[Decision]
                     ) -> tuple[bool, Any, PhaseState, Event | None]:
-    """The map's answer to ``q``: ``(found, value, state with it marked used, override event)``.
+    """The map's answer to ``q`` by the one matching rule (``engine.scripted``):
+    ``(found, value, state with the entry marked used, override event)``.
 
-    The first unused ``[[decisions]]`` entry for ``q.player`` and ``q.choice``
-    is taken.  A value that is not one of ``q.options`` is not used: ``found``
-    is False and a ``decision_overridden`` event says why (``q.why_not``).
+    ``found`` is True when an unused ``[[decisions]]`` entry for ``q.player`` and
+    ``q.choice`` answered; ``value`` is then the option it names, or - when its value is
+    not one of ``q.options`` - the default policy's answer, and the ``decision_overridden``
+    event says why.  The state's ``used`` records the entry either way.
     """
-    for k, d in enumerate(scripted):
-        if k in state.used or d.player != q.player or d.choice != q.choice:
-            continue
-        state = replace(state, used=state.used | {k})
-        match = next((o for o in q.options if _same(o, d.value)), None)
-        if match is not None or (d.value is None and None in q.options):
-            return True, match, state, None
-        reason = q.why_not(d.value) if q.why_not else f"not one of {list(q.options)!r}"
-        return False, None, state, DecisionOverridden(rule=q.rule, **
-                                         {"player": q.player, "choice": q.choice,
-                                          "value": d.value, "reason": reason})
-    return False, None, state, None
+    taken, state = _take(state, q, scripted)
+    if not taken.found:
+        return False, None, state, None
+    return True, scripted_mod.answer(taken, lambda: default_policy(q)), state, taken.overridden
+
+
+OnScripted = Callable[["scripted_mod.Taken", Any], None]
+
+
+def answer_from_map(state: PhaseState, q: Question, scripted: Sequence[Decision], *,
+                    log: EventLog | None = None, answers: list[Decision] | None = None,
+                    on_scripted: OnScripted | None = None) -> tuple[bool, Any, PhaseState]:
+    """Answer ``q`` from the map's ``[[decisions]]`` as a resolved run does (the driver and
+    the window): ``(found, value, state with the entry used)``.
+
+    Like ``scripted_answer``, and also: the override event goes to ``log``; an entry a
+    ``view --play`` save recorded (``by`` set) works the question's costly default out
+    again first (``Question.default_fn``: the target search, whose report the events
+    show); the answer is appended to ``answers`` (``Taken.record``); ``on_scripted(taken,
+    value)`` is told (``Decisions.took`` keeps the history a ``view --play`` save writes).
+    """
+    taken, state = _take(state, q, scripted)
+    if not taken.found:
+        return False, None, state
+    if taken.overridden is not None:
+        emit(log, [taken.overridden])
+    value = scripted_mod.answer(taken, lambda: default_policy(q),
+                                q.chosen_default if q.default_fn is not None else None)
+    if answers is not None:
+        answers.append(taken.record(value))
+    if on_scripted is not None:
+        on_scripted(taken, value)
+    return True, value, state
 
 
 def emit(log: EventLog | None, items: Sequence[Event | StepMark]) -> None:
@@ -97,7 +123,8 @@ class Run:
 
 def step_to_question(machine: Machine, state: PhaseState, *, dice: Any,
                      scripted: Sequence[Decision] = (), log: EventLog | None = None,
-                     answers: list[Decision] | None = None) -> PhaseState:
+                     answers: list[Decision] | None = None,
+                     on_scripted: OnScripted | None = None) -> PhaseState:
     """Advance ``state`` past every chance (drawn with ``dice``) and every question the map's
     ``[[decisions]]`` answer, stopping at the first question they do not answer (or the end).
     The window calls this, shows the question, and calls ``machine.answer`` on a click."""
@@ -109,27 +136,25 @@ def step_to_question(machine: Machine, state: PhaseState, *, dice: Any,
             value = p.draw(dice) if p.draw is not None else p.sample(dice._rng)
         else:
             assert isinstance(p, Question)
-            found, value, state, overridden = scripted_answer(state, p, scripted)
-            if overridden is not None:
-                emit(log, [overridden])
+            found, value, state = answer_from_map(state, p, scripted, log=log, answers=answers,
+                                                  on_scripted=on_scripted)
             if not found:
                 return state
-            if answers is not None:
-                answers.append(Decision(p.player, p.choice, value))
         state, events = machine.answer(state, value)
         emit(log, events)
     return state
 
 
 def run(machine: Machine, state: PhaseState, *, dice: Any, scripted: Sequence[Decision] = (),
-        policy: Policy = default_policy, log: EventLog | None = None) -> Run:
+        policy: Policy = default_policy, log: EventLog | None = None,
+        on_scripted: OnScripted | None = None) -> Run:
     """Resolve a phase from ``state`` to its end: chances drawn with ``dice`` (each roll
     logged), questions answered by the map's ``[[decisions]]`` then ``policy``.  Returns the
     final state and the answers given."""
     answers: list[Decision] = []
     while True:
         state = step_to_question(machine, state, dice=dice, scripted=scripted, log=log,
-                                 answers=answers)
+                                 answers=answers, on_scripted=on_scripted)
         if state.done:
             return Run(state, answers)
         q = state.pending

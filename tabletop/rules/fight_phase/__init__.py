@@ -37,6 +37,7 @@ are listed in the docstrings of ``eligibility``, ``sequence``, ``actions``,
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tabletop.board.state import Battlefield
@@ -62,11 +63,11 @@ CONSOLIDATE_ELIGIBLE_OUTSIDE_PHASE = "engaged, charged this turn, or said to hav
 
 
 def decisions_policy(decisions: Decisions) -> driver.Policy:
-    """A driver policy that hands each question to ``decisions.choose`` (the map's
-    ``[[decisions]]`` with their override events, the default policy, or the window's
-    person), with the question's options, default, clause, context and ``why_not``; a
-    target question's search (``moving.TargetChoice``) runs only when no scripted value is
-    taken, as ever.  Selections (tuples) are offered as lists, as the map writes them."""
+    """A driver policy that hands each question the map's ``[[decisions]]`` left unanswered
+    (the driver takes those first, ``engine.scripted``) to ``decisions.choose`` (the default
+    policy, or the window's person), with the question's options, default, clause, context
+    and ``why_not``; a target question's search (``moving.TargetChoice``) runs only when no
+    scripted value is taken, as ever.  Selections (tuples) are offered as lists, as the map writes them."""
     gambit = ask_through(decisions)
 
     def policy(q: Question) -> Any:
@@ -100,7 +101,9 @@ def fight(state: Battlefield, dice: Dice, decisions: Decisions | None = None,
     if decisions.log is None:
         decisions.log = log
     machine, start = phase(state, options)
-    run = driver.run(machine, start, dice=dice, policy=decisions_policy(decisions), log=log)
+    run = driver.run(machine, replace(start, used=frozenset(decisions.used)), dice=dice,
+                     scripted=decisions.scripted, policy=decisions_policy(decisions), log=log,
+                     on_scripted=decisions.took)
     memo = run.state.memo
     return Resolution(run.state.battlefield, log, {"selected": list(memo.selected),
                                                    "moves": list(memo.moves),

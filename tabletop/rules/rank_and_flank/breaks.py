@@ -35,7 +35,9 @@ BREAK_TEST_RANKS = "ranks behind the front, as the rank bonus, disrupted or not"
 class BreakResult:
     """One losing unit's test: ``kind`` "test" or "crumble".
 
-    For a test: ``dice``, ``total``, ``discipline`` (and whose: ``discipline_from``),
+    For a test: ``dice``, ``total``, ``discipline`` (and whose: ``discipline_from``, a
+    living model's id, or the unit's id for its rank-and-file profile when only disgraced
+    models are left),
     ``ranks``, ``difference`` (0 when Fearless), ``target`` and ``passed``.
     For a crumble: ``wounds`` (the D3).
     """
@@ -67,11 +69,13 @@ class BreakResult:
 
 
 def discipline_of(state: Battlefield, unit_id: str, alive: set[str]) -> tuple[int, str]:
-    """The Discipline the unit tests on and the model it comes from: a living commander's first;
-    else the unit's rank-and-file (``profiles.retinue_profile``).  A model that retired in
-    disgrace from a challenge lends none that turn (character-challenge.txt ¶3), not even as
-    the last model left: the unit then tests on its rank-and-file's own Discipline (the
-    profile of the models it was raised with, living or not)."""
+    """The Discipline the unit tests on and where it comes from (``discipline_from``): a living
+    commander's first; else the unit's rank-and-file (``profiles.retinue_profile``), both
+    named by model id.  A model that retired in disgrace from a challenge lends none that
+    turn (character-challenge.txt ¶3), not even as the last model left: the unit then tests
+    on its rank-and-file's own Discipline (the profile of the models it was raised with),
+    and as none of those models is on the table any more the source is the unit's id, never
+    a removed model's."""
     unit = state.unit(unit_id)
     for m in unit.models:
         if m.id in alive and (m.role or "") == "commander" and "disgraced" not in m.status:
@@ -82,6 +86,7 @@ def discipline_of(state: Battlefield, unit_id: str, alive: set[str]) -> tuple[in
     else:       # only disgraced models left: the unit's own rank-and-file profile
         troops = {m.id for m in unit.models if "disgraced" not in m.status}
         m = P.retinue_profile(state, unit_id, troops or None)
+        return P.model_stat(m, "Discipline"), unit_id
     return P.model_stat(m, "Discipline"), m.id
 
 

@@ -850,6 +850,7 @@ def fight(state: Battlefield, dice: Dice, decisions, log: EventLog) -> Resolutio
         return decisions.choose(q.player, q.choice, list(q.options), default=q.default,
                                 rule=q.rule, context=dict(q.context), why_not=q.why_not)
 
-    done = run(machine, start, dice=dice, policy=ask, log=log)
+    done = run(machine, replace(start, used=frozenset(decisions.used)), dice=dice,
+               scripted=decisions.scripted, policy=ask, log=log, on_scripted=decisions.took)
     return Resolution(done.state.battlefield, log,
                       extra={"engagements": [list(g) for g in done.state.memo.groups]})
