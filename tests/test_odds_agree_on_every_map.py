@@ -27,8 +27,8 @@ from tabletop.rules.events import EventLog
 from tabletop.rules.registry import find_ruleset
 
 MAPS = sorted((Path(__file__).resolve().parents[1] / "maps").glob("**/*.toml"))
-RUNS = {"ca-layout-1-hammer-and-anvil": 60, "lesson-gambit-challenge": 40, "old-world-72x48": 30}
-DEFAULT_RUNS = 60
+RUNS = {"ca-layout-1-hammer-and-anvil": 40, "lesson-gambit-challenge": 40, "old-world-72x48": 30}
+DEFAULT_RUNS = 40
 
 
 def _close(p: float, q: float, n: int, own_se: float | None = None) -> bool:
