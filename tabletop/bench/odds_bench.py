@@ -14,7 +14,8 @@ The cases are issue 9's targets, each with its target time (CPU seconds):
   under 3 s.
 
 Each case is timed for every engine of ``ENGINES`` in the same run: CPU seconds of this
-process (``time.process_time``), the median of ``REPEATS`` runs (``SLOW_REPEATS`` for the
+process (``time.process_time``; each run in a fresh Python process, so no cache of an
+earlier run helps), the median of ``REPEATS`` runs (``SLOW_REPEATS`` for the
 cases marked slow, which take seconds each today; ``--repeat N`` sets both and the table
 says how many were run).  The first engine is the baseline and every other engine's
 ``ratio`` is the baseline's time over its own.  ``sampled 100`` (the baseline) is the same
@@ -219,15 +220,42 @@ def _cpu(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.process_time() - t0, value
 
 
-def time_case(case: OddsCase, engine: Engine, repeats: int) -> dict[str, Any]:
-    """Median CPU seconds of ``engine.odds`` on the case's map over ``repeats`` runs (the map
-    is loaded once, outside the clock), with the method of the last run."""
+def cold_run(case_name: str, engine_name: str) -> None:
+    """Time one case with one engine in this process and print ``{"cpu_s", "method"}`` as
+    JSON (the child side of ``_cold``)."""
+    import json
+    case = next(c for c in CASES if c.name == case_name)
+    engine = next(e for e in ENGINES if e.name == engine_name)
     state = case.build()
-    times, result = [], None
-    for _ in range(repeats):
-        t, result = _cpu(lambda: engine.odds(state))
-        times.append(t)
+    t, result = _cpu(lambda: engine.odds(state))
     m = engine.method(result)
+    print(json.dumps({"cpu_s": t, "method": [m.exact, m.histories, m.runs, m.largest_se,
+                                             m.parts]}))
+
+
+def _cold(case_name: str, engine_name: str) -> tuple[float, Method]:
+    import json
+    import subprocess
+    import sys
+    code = ("import sys; from tabletop.bench.odds_bench import cold_run; "
+            "cold_run(sys.argv[1], sys.argv[2])")
+    out = subprocess.run([sys.executable, "-c", code, case_name, engine_name], check=True,
+                         capture_output=True, text=True, cwd=str(Path(__file__).resolve().parents[2]))
+    d = json.loads(out.stdout.strip().splitlines()[-1])
+    return d["cpu_s"], Method(*d["method"])
+
+
+def time_case(case: OddsCase, engine: Engine, repeats: int) -> dict[str, Any]:
+    """Median CPU seconds of ``engine.odds`` on the case's map over ``repeats`` runs, each in a
+    fresh Python process (``cold_run``: no cache of an earlier run helps, as for a person
+    running ``tabletop fight MAP --odds``; the import and the map's loading are outside the
+    clock), with the method of the last run."""
+    state = case.build()
+    times, m = [], None
+    for _ in range(repeats):
+        t, m = _cold(case.name, engine.name)
+        times.append(t)
+    assert m is not None
     return {"benchmark": "odds", "case": case.name, "engine": engine.name,
             "models": sum(len(u.models) for u in state.units), "runs": repeats,
             "cpu_s": statistics.median(times), "times_s": times, "method": m.name,
@@ -241,7 +269,8 @@ def run(sizes: list[int], seed: int, out: Callable[[str], None], *, repeat: int 
     """Time every case (``sizes`` and ``seed`` are not used: the cases are fixed maps and
     each engine's own seeds); print the table, then the count distributions."""
     cases = [c for c in CASES if not (skip_slow and c.slow)]
-    out("odds: CPU s of `fight MAP --odds` (time.process_time, median of the runs shown); "
+    out("odds: CPU s of `fight MAP --odds` (time.process_time, median of the runs shown, each "
+        "run in a fresh process); "
         f"{ENGINES[0].name} is the baseline; targets from issue 9")
     out(f"{'case':<17} {'engine':<15} {'runs':>4} {'CPU s':>8} {'ratio':>6} {'target s':>9} "
         f"{'x target':>9} {'largest SE':>11}  method (target)")
