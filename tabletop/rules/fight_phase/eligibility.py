@@ -66,12 +66,17 @@ def eligible_to_fight(ctx: PhaseView, unit_id: str) -> bool:
     of the Fight step (when ``ctx.options.engaged_at_step_start_keeps_eligible``, see
     the module docstring), or made a charge move this turn.  The rows add every unit
     found eligible to the phase's ``ever_eligible`` (12.08)."""
-    if not ctx.alive(unit_id) or unit_id in ctx.selected:
+    if not ctx.alive(unit_id):
         return False
-    unit = ctx.state.unit(unit_id)
-    ok = unit.charged or ctx.geo.unit_engaged(unit_id) or (
-        ctx.options.engaged_at_step_start_keeps_eligible and unit_id in ctx.engaged_at_fight_start)
-    return ok
+    return _eligible(ctx, ctx.state.unit(unit_id))
+
+
+def _eligible(ctx: PhaseView, unit: Unit) -> bool:
+    """``eligible_to_fight`` of a unit on the table."""
+    if unit.id in ctx.selected:
+        return False
+    return unit.charged or ctx.geo.unit_engaged(unit.id) or (
+        ctx.options.engaged_at_step_start_keeps_eligible and unit.id in ctx.engaged_at_fight_start)
 
 
 DROPPED_OUT_REASON = ("it was engaged at the start of the Fight step but is not engaged now, and "
@@ -115,7 +120,7 @@ def eligible_units(ctx: PhaseView, player: str | None = None,
             continue
         if fights_first is not None and is_fights_first(u) != fights_first:
             continue
-        if eligible_to_fight(ctx, u.id):
+        if _eligible(ctx, u):
             out.append(u.id)
     return out
 
