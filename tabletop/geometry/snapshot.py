@@ -88,14 +88,13 @@ class Geometry:
 
         Raises ``ValueError`` when ``state`` has a model this snapshot lacks or one that
         stands elsewhere (then build it with ``snapshot``)."""
-        keep: list[int] = []
         models: list[Model] = list(state.models())
-        for m in models:
-            i = self._index.get(m.id)
-            old = self.models[i] if i is not None else None
-            if old is None or (old.x, old.y, old.facing_deg, old.base) != (m.x, m.y, m.facing_deg, m.base):
+        keep = [self._index.get(m.id, -1) for m in models]
+        for m, i in zip(models, keep):
+            old = self.models[i] if i >= 0 else None
+            if old is not m and (old is None or old.x != m.x or old.y != m.y
+                                 or old.facing_deg != m.facing_deg or old.base != m.base):
                 raise ValueError(f"{m.id} is not where this snapshot has it: build a new snapshot")
-            keep.append(i)
         new = object.__new__(Geometry)
         new.state, new.rules, new.tol, new.near = state, state.rules, state.rules.tol, self.near
         new.ids = [m.id for m in models]
@@ -111,17 +110,12 @@ class Geometry:
         new._unit_members = {}
         for k, u in enumerate(new.unit_of):
             new._unit_members.setdefault(u, []).append(k)
-        renum = {i: k for k, i in enumerate(keep)}
-        new._gap = {}
-        for (i, j), g in self._gap.items():
-            a, b = renum.get(i), renum.get(j)
-            if a is not None and b is not None:
-                new._gap[(a, b) if a < b else (b, a)] = g
-        new._overlap = set()
-        for i, j in self._overlap:
-            a, b = renum.get(i), renum.get(j)
-            if a is not None and b is not None:
-                new._overlap.add((a, b) if a < b else (b, a))
+        sh = [-1] * len(self.ids)       # old index -> new index (-1: removed); keeps the order
+        for k, i in enumerate(keep):
+            sh[i] = k
+        new._gap = {(sh[i], sh[j]): g for (i, j), g in self._gap.items()
+                    if sh[i] >= 0 and sh[j] >= 0}
+        new._overlap = {(sh[i], sh[j]) for i, j in self._overlap if sh[i] >= 0 and sh[j] >= 0}
         return new
 
     def _candidates(self, idx, distance: float) -> tuple[np.ndarray, np.ndarray]:

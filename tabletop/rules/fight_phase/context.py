@@ -55,7 +55,10 @@ Tally = tuple[tuple[str, Any], ...]
 
 def tally_get(tally: Tally, key: str, default: Any = 0) -> Any:
     """The value of ``key`` in a tally (sorted ``(key, value)`` pairs)."""
-    return next((v for k, v in tally if k == key), default)
+    for k, v in tally:
+        if k == key:
+            return v
+    return default
 
 
 def bump(tally: Tally, key: str, by: Any) -> Tally:

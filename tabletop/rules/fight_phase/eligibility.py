@@ -113,7 +113,24 @@ def fight_refusal(ctx: PhaseView, unit_id: str) -> str:
 
 def eligible_units(ctx: PhaseView, player: str | None = None,
                    fights_first: bool | None = None) -> list[str]:
-    """Units eligible to fight now, in file order; filtered by owner and Fights First."""
+    """Units eligible to fight now, in file order; filtered by owner and Fights First.
+
+    Worked out once per table (kept with it) and history it reads: the units selected, the
+    option and the units engaged at the start of the Fight step."""
+    key = (player, fights_first, tuple(ctx.selected),
+           ctx.options.engaged_at_step_start_keeps_eligible, frozenset(ctx.engaged_at_fight_start))
+    kept = ctx.state.__dict__.get("_eligible")
+    if kept is None:
+        kept = {}
+        object.__setattr__(ctx.state, "_eligible", kept)
+    got = kept.get(key)
+    if got is None:
+        got = kept[key] = tuple(_eligible_units(ctx, player, fights_first))
+    return list(got)
+
+
+def _eligible_units(ctx: PhaseView, player: str | None, fights_first: bool | None) -> list[str]:
+    """``eligible_units`` worked out."""
     out = []
     for u in ctx.state.units:
         if player is not None and u.player != player:
