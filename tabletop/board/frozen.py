@@ -17,6 +17,8 @@ __all__ = ["evolve"]
 
 T = TypeVar("T")
 
+_FIELDS: dict[type, Any] = {}       # a record class (checked: no __post_init__) -> its fields
+
 
 def evolve(obj: T, **changes: Any) -> T:
     """A copy of the frozen dataclass ``obj`` with ``changes`` set.
@@ -25,12 +27,14 @@ def evolve(obj: T, **changes: Any) -> T:
     ``__post_init__`` (use ``dataclasses.replace``, which runs it).
     """
     cls = obj.__class__
-    fields = cls.__dataclass_fields__    # type: ignore[attr-defined]
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        if hasattr(cls, "__post_init__"):
+            raise TypeError(f"{cls.__name__} checks its fields in __post_init__: use replace")
+        fields = _FIELDS[cls] = cls.__dataclass_fields__    # type: ignore[attr-defined]
     for name in changes:
         if name not in fields:
             raise TypeError(f"{cls.__name__} has no field {name!r}")
-    if hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__} checks its fields in __post_init__: use replace")
     new = object.__new__(cls)
     d = new.__dict__
     d.update(obj.__dict__)

@@ -229,14 +229,25 @@ class Battlefield:
                 return p
         raise KeyError(player_id)
 
+    def _units_by_id(self) -> dict[str, Unit]:
+        """The units by id, worked out once per table and kept with it (the table never
+        changes; ``evolve`` and ``replace`` make a new one without it)."""
+        got = self.__dict__.get("_by_id")
+        if got is None:
+            got = {}
+            for u in self.units:
+                got.setdefault(u.id, u)
+            object.__setattr__(self, "_by_id", got)
+        return got
+
     def unit(self, unit_id: str) -> Unit:
-        for u in self.units:
-            if u.id == unit_id:
-                return u
-        raise KeyError(unit_id)
+        got = self._units_by_id().get(unit_id)
+        if got is None:
+            raise KeyError(unit_id)
+        return got
 
     def has_unit(self, unit_id: str) -> bool:
-        return any(u.id == unit_id for u in self.units)
+        return unit_id in self._units_by_id()
 
     def model(self, model_id: str) -> Model:
         unit = self.unit(model_id.rsplit("/", 1)[0])
@@ -300,8 +311,12 @@ class Battlefield:
     def without_models(self, model_ids: Iterable[str]) -> Battlefield:
         """Remove models (casualties); a unit with none left is dropped."""
         gone = set(model_ids)
+        touched = {mid.rsplit("/", 1)[0] for mid in gone}
         units = []
         for u in self.units:
+            if u.id not in touched:         # only the units named by the ids can lose models
+                units.append(u)
+                continue
             kept = tuple(m for m in u.models if m.id not in gone)
             if kept:
                 units.append(u if len(kept) == len(u.models) else evolve(u, models=kept))

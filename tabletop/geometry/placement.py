@@ -117,8 +117,16 @@ class _Obstacles:
 
 
 def _ring(cx: float, cy: float, radius: float, n: int = RING_ANGLES) -> list[Point]:
-    return [(cx + radius * math.cos(2 * math.pi * k / n), cy + radius * math.sin(2 * math.pi * k / n))
-            for k in range(n)]
+    """``n`` points on the circle of ``radius`` (inches) round (cx, cy), from angle 0 on,
+    counter-clockwise; the circle's cosines and sines are worked out once per ``n``."""
+    unit = _UNIT_RING.get(n)
+    if unit is None:
+        unit = _UNIT_RING[n] = [(math.cos(2 * math.pi * k / n), math.sin(2 * math.pi * k / n))
+                                for k in range(n)]
+    return [(cx + radius * c, cy + radius * s) for c, s in unit]
+
+
+_UNIT_RING: dict[int, list[tuple[float, float]]] = {}
 
 
 def _reach(model: Model) -> float:

@@ -79,6 +79,45 @@ class Geometry:
                 self._gap[(i, j)] = v
             self._find_overlaps()
 
+    def without(self, state: Battlefield) -> Geometry:
+        """The snapshot of ``state``, a table that only lost models of this one (casualties
+        removed, every other model where it stands here): derived from this snapshot, not
+        built again.  Every answer equals ``snapshot(state)``'s: the kept models' footprints
+        and pair gaps depend only on those two models, and the tree is rebuilt over the
+        kept footprints in the same order.
+
+        Raises ``ValueError`` when ``state`` has a model this snapshot lacks or one that
+        stands elsewhere (then build it with ``snapshot``)."""
+        models: list[Model] = list(state.models())
+        keep = [self._index.get(m.id, -1) for m in models]
+        for m, i in zip(models, keep):
+            old = self.models[i] if i >= 0 else None
+            if old is not m and (old is None or old.x != m.x or old.y != m.y
+                                 or old.facing_deg != m.facing_deg or old.base != m.base):
+                raise ValueError(f"{m.id} is not where this snapshot has it: build a new snapshot")
+        new = object.__new__(Geometry)
+        new.state, new.rules, new.tol, new.near = state, state.rules, state.rules.tol, self.near
+        new.ids = [m.id for m in models]
+        new._index = {mid: k for k, mid in enumerate(new.ids)}
+        new.unit_of = [self.unit_of[i] for i in keep]
+        new.player_of = [self.player_of[i] for i in keep]
+        new.models = models
+        at = np.array(keep, dtype=int)
+        new.centres = self.centres[at].reshape(-1, 2)
+        new.cores, new.pads, new.shapes = self.cores[at], self.pads[at], self.shapes[at]
+        new.tree = STRtree(new.shapes)
+        new._bounds = self._bounds[at].reshape(-1, 4)
+        new._unit_members = {}
+        for k, u in enumerate(new.unit_of):
+            new._unit_members.setdefault(u, []).append(k)
+        sh = [-1] * len(self.ids)       # old index -> new index (-1: removed); keeps the order
+        for k, i in enumerate(keep):
+            sh[i] = k
+        new._gap = {(sh[i], sh[j]): g for (i, j), g in self._gap.items()
+                    if sh[i] >= 0 and sh[j] >= 0}
+        new._overlap = {(sh[i], sh[j]) for i, j in self._overlap if sh[i] >= 0 and sh[j] >= 0}
+        return new
+
     def _candidates(self, idx, distance: float) -> tuple[np.ndarray, np.ndarray]:
         """Index pairs (into ``idx``, into all models) whose bounding boxes come within
         ``distance`` inches: every pair of bases within it, and a few more; the exact
@@ -284,8 +323,13 @@ class Geometry:
                 out.add(a)
         return sorted(out)
 
+    @cached_property
+    def engaged_unit_ids(self) -> frozenset[str]:
+        """The units engaged with at least one enemy unit."""
+        return frozenset(u for p in self.engaged_unit_pairs for u in p)
+
     def unit_engaged(self, unit_id: str) -> bool:
-        return bool(self.engaged_units(unit_id))
+        return unit_id in self.engaged_unit_ids
 
     @cached_property
     def engagements(self) -> list[list[str]]:

@@ -565,16 +565,14 @@ def advance(state: Battlefield, job: AttackJob) -> tuple[Battlefield, AttackJob,
     """
     events: list[Event] = []
     dead: list[Any] = []
-    while job.groups:
-        g = job.groups[0]
+    groups = job.groups                 # the job is made once, when the attacks stop
+    while groups:
+        g = groups[0]
         state, g, ch = _step(state, job, g, events, dead)
         if ch is not None:
-            return state, evolve(job, groups=(g,) + job.groups[1:]), events, ch, dead
-        if g.stage == "over":
-            job = evolve(job, groups=job.groups[1:])
-        else:
-            job = evolve(job, groups=(g,) + job.groups[1:])
-    return state, job, events, None, dead
+            return state, evolve(job, groups=(g,) + groups[1:]), events, ch, dead
+        groups = groups[1:] if g.stage == "over" else (g,) + groups[1:]
+    return state, evolve(job, groups=()) if job.groups else job, events, None, dead
 
 
 def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dead: list[Any]

@@ -20,6 +20,7 @@ from tabletop.board.state import Battlefield, Model
 from tabletop.geometry import Geometry
 from tabletop.geometry.removal import removal_order
 from tabletop.rules.events import Destroyed, Event, Removed, Wounded
+from tabletop.rules.fight_phase.context import carry_geometry
 from tabletop.rules.fight_phase.profiles import characteristic
 
 ALLOCATE_WOUNDED_FIRST = True
@@ -79,8 +80,8 @@ def lose_wounds(state: Battlefield, model_id: str, damage: int, by: str,
     events = [Wounded(rule=rule, **{"model": model_id, "unit": m.unit_id, "damage": damage,
                                       "wounds_lost": now, "wounds_left": w - now})]
     if now < w:
-        return state.with_models([replace(m, wounds_lost=now)]), events, None
-    state = state.without_models([model_id])
+        return carry_geometry(state, state.with_models([replace(m, wounds_lost=now)])), events, None
+    state = carry_geometry(state, state.without_models([model_id]), (model_id,))
     events.append(Removed(rule=rule, **{"model": model_id, "unit": m.unit_id, "by": by}))
     if not state.has_unit(m.unit_id):
         events.append(Destroyed(rule=rule, **{

@@ -19,13 +19,15 @@ Challenge Sub-phase's own record (``challenges = "gambit"``), kept by its rows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from tabletop.board.config import RulesConfig
 from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry, snapshot
 
-__all__ = ["FightMemo", "FightOptions", "PhaseView", "bump", "geometry", "placed_geometry", "tally_get"]
+__all__ = ["FightMemo", "FightOptions", "PhaseView", "bump", "carry_geometry", "geometry",
+           "placed_geometry", "tally_get"]
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,10 @@ Tally = tuple[tuple[str, Any], ...]
 
 def tally_get(tally: Tally, key: str, default: Any = 0) -> Any:
     """The value of ``key`` in a tally (sorted ``(key, value)`` pairs)."""
-    return next((v for k, v in tally if k == key), default)
+    for k, v in tally:
+        if k == key:
+            return v
+    return default
 
 
 def bump(tally: Tally, key: str, by: Any) -> Tally:
@@ -94,6 +99,8 @@ class FightMemo:
 
 _GEO: dict[tuple, Geometry] = {}
 _GEO_MAX = 512
+# (id of a snapshot, models removed) -> (that snapshot, the one after, its key): ``carry_geometry``
+_DERIVED: dict[tuple[int, tuple[str, ...]], tuple[Geometry, Geometry, tuple]] = {}
 
 
 def geometry(state: Battlefield) -> Geometry:
@@ -108,17 +115,53 @@ def geometry(state: Battlefield) -> Geometry:
     if geo is not None:
         return geo
     key = (id(state.terrain), tuple((m.id, m.x, m.y, m.facing_deg) for m in state.models()))
+    return _keep(state, key, lambda: snapshot(state))
+
+
+def _keep(state: Battlefield, key: tuple, build: Callable[[], Geometry]) -> Geometry:
+    """The snapshot of ``key`` (``_GEO``, else ``build()``), kept with ``state`` with its key."""
     geo = _GEO.get(key)
     if geo is None:
-        geo = snapshot(state)
+        geo = build()
         if len(_GEO) >= _GEO_MAX:
             _GEO.pop(next(iter(_GEO)))
         _GEO[key] = geo
     object.__setattr__(state, "_geometry", geo)    # the table never changes: keep it with it
+    object.__setattr__(state, "_geometry_key", key)
     return geo
 
 
 placed_geometry = geometry
+
+
+def carry_geometry(parent: Battlefield, child: Battlefield, removed: tuple[str, ...] = ()
+                   ) -> Battlefield:
+    """``child`` - a table made from ``parent`` by wounds lost, statuses, or removing the
+    models ``removed`` (casualties), no model moved - with its geometry snapshot kept with
+    it when ``parent`` has one: the same snapshot when nothing was removed; else the one
+    ``geometry`` keeps for that placement, or one derived from ``parent``'s
+    (``Geometry.without``) rather than built again.  Returns ``child``."""
+    geo = parent.__dict__.get("_geometry")
+    key = parent.__dict__.get("_geometry_key")
+    if geo is None or key is None or "_geometry" in child.__dict__ \
+            or child.terrain is not parent.terrain:
+        return child
+    if removed:
+        hit = _DERIVED.get((id(geo), removed))
+        if hit is not None and hit[0] is geo:
+            object.__setattr__(child, "_geometry", hit[1])
+            object.__setattr__(child, "_geometry_key", hit[2])
+            return child
+        gone = set(removed)
+        key = (key[0], tuple(e for e in key[1] if e[0] not in gone))
+        got = _keep(child, key, lambda: geo.without(child))
+        if len(_DERIVED) >= _GEO_MAX:
+            _DERIVED.pop(next(iter(_DERIVED)))
+        _DERIVED[(id(geo), removed)] = (geo, got, key)
+    else:
+        object.__setattr__(child, "_geometry", geo)
+        object.__setattr__(child, "_geometry_key", key)
+    return child
 
 
 class PhaseView:

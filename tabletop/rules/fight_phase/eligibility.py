@@ -66,12 +66,17 @@ def eligible_to_fight(ctx: PhaseView, unit_id: str) -> bool:
     of the Fight step (when ``ctx.options.engaged_at_step_start_keeps_eligible``, see
     the module docstring), or made a charge move this turn.  The rows add every unit
     found eligible to the phase's ``ever_eligible`` (12.08)."""
-    if not ctx.alive(unit_id) or unit_id in ctx.selected:
+    if not ctx.alive(unit_id):
         return False
-    unit = ctx.state.unit(unit_id)
-    ok = unit.charged or ctx.geo.unit_engaged(unit_id) or (
-        ctx.options.engaged_at_step_start_keeps_eligible and unit_id in ctx.engaged_at_fight_start)
-    return ok
+    return _eligible(ctx, ctx.state.unit(unit_id))
+
+
+def _eligible(ctx: PhaseView, unit: Unit) -> bool:
+    """``eligible_to_fight`` of a unit on the table."""
+    if unit.id in ctx.selected:
+        return False
+    return unit.charged or ctx.geo.unit_engaged(unit.id) or (
+        ctx.options.engaged_at_step_start_keeps_eligible and unit.id in ctx.engaged_at_fight_start)
 
 
 DROPPED_OUT_REASON = ("it was engaged at the start of the Fight step but is not engaged now, and "
@@ -108,14 +113,31 @@ def fight_refusal(ctx: PhaseView, unit_id: str) -> str:
 
 def eligible_units(ctx: PhaseView, player: str | None = None,
                    fights_first: bool | None = None) -> list[str]:
-    """Units eligible to fight now, in file order; filtered by owner and Fights First."""
+    """Units eligible to fight now, in file order; filtered by owner and Fights First.
+
+    Worked out once per table (kept with it) and history it reads: the units selected, the
+    option and the units engaged at the start of the Fight step."""
+    key = (player, fights_first, tuple(ctx.selected),
+           ctx.options.engaged_at_step_start_keeps_eligible, frozenset(ctx.engaged_at_fight_start))
+    kept = ctx.state.__dict__.get("_eligible")
+    if kept is None:
+        kept = {}
+        object.__setattr__(ctx.state, "_eligible", kept)
+    got = kept.get(key)
+    if got is None:
+        got = kept[key] = tuple(_eligible_units(ctx, player, fights_first))
+    return list(got)
+
+
+def _eligible_units(ctx: PhaseView, player: str | None, fights_first: bool | None) -> list[str]:
+    """``eligible_units`` worked out."""
     out = []
     for u in ctx.state.units:
         if player is not None and u.player != player:
             continue
         if fights_first is not None and is_fights_first(u) != fights_first:
             continue
-        if eligible_to_fight(ctx, u.id):
+        if _eligible(ctx, u):
             out.append(u.id)
     return out
 

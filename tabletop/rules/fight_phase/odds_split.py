@@ -34,8 +34,14 @@ _TALLIES = ("wounds_caused", "removed_by", "attacked")
 
 
 def _unit_key(unit: Any) -> Hashable:
-    return (unit.id, unit.status, tuple((m.id, m.x, m.y, m.facing_deg, m.wounds_lost,
-                                         tuple(m.status)) for m in unit.models))
+    """What a unit shows of itself: id, statuses, each model's place, wounds lost and
+    statuses; worked out once per ``Unit`` (frozen) and kept with it."""
+    got = unit.__dict__.get("_odds_key")
+    if got is None:
+        got = (unit.id, unit.status, tuple((m.id, m.x, m.y, m.facing_deg, m.wounds_lost,
+                                            tuple(m.status)) for m in unit.models))
+        object.__setattr__(unit, "_odds_key", got)
+    return got
 
 
 def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
