@@ -142,3 +142,22 @@ def test_exact_flag_needs_odds_and_lifts_the_bound(write_map, capsys, monkeypatc
     d = json.loads(out)
     assert d["method"] == "exact"
     assert Fraction(next(r for r in d["units"] if r["unit"] == "B")["p_destroyed_exact"]) == Fraction(1, 3)
+
+
+def test_odds_flags_that_do_not_go_together_are_refused(write_map, capsys):
+    path = write_map(HEADER.format(rules="") + DUEL_UNITS)
+    for argv, says in ((["--runs", "5"], "--runs: only with --odds"),
+                       (["--sample"], "--sample: only with --odds"),
+                       (["--odds", "--exact", "--sample"], "give one"),
+                       (["--odds", "-o", "out.toml"], "-o: not with --odds"),
+                       (["--odds", "--frames", "fr"], "--frames: not with --odds")):
+        code, _, err = run(capsys, "fight", path, *argv)
+        assert code == 2 and says in err and "Traceback" not in err, (argv, err)
+
+
+def test_sample_skips_the_exact_walk(write_map, capsys):
+    path = write_map(HEADER.format(rules="") + DUEL_UNITS)
+    code, out, _ = run(capsys, "fight", path, "--odds", "--sample", "--runs", "40", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["method"] == "monte carlo" and d["runs"] == 40
+    assert "--sample" in d["why"]

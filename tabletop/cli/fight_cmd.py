@@ -108,8 +108,19 @@ def _warn_if_broken(state) -> None:
 
 
 def run(args) -> int:
-    if args.exact and not args.odds:
-        raise TabletopError("tabletop fight: --exact: only with --odds (it bounds the odds' walk)")
+    for flag, given in (("--exact", args.exact), ("--sample", args.sample),
+                        ("--runs", args.runs is not None)):
+        if given and not args.odds:
+            raise TabletopError(f"tabletop fight: {flag}: only with --odds (it sets how the odds "
+                                f"are worked out)")
+    if args.exact and args.sample:
+        raise TabletopError("tabletop fight: --exact and --sample: give one (weigh every "
+                            "outcome, or sample)")
+    for flag, given in (("-o", args.out), ("--frames", args.frames),
+                        ("--frames-view", getattr(args, "frames_view", None))):
+        if given and args.odds:
+            raise TabletopError(f"tabletop fight: {flag}: not with --odds (the odds resolve no "
+                                f"single fight to write or draw)")
     check_seed(args.seed)
     state = load_map(args.map)
     if args.out:
@@ -140,6 +151,8 @@ def run(args) -> int:
         opts = {k: v for k, v in (("runs", args.runs), ("seed", args.seed)) if v is not None}
         if args.exact:
             opts["exhaustive"] = True
+        if args.sample:
+            opts["exact"] = False
         odds = ruleset.odds(state, **opts)
         if args.json:
             # the challenge report's own keys stay at the top level too (extend, never break)
@@ -197,8 +210,11 @@ def add_parser(sub) -> None:
     p.add_argument("--odds", action="store_true", help="print the ruleset's odds instead of resolving")
     p.add_argument("--runs", type=int, metavar="N",
                    help="with --odds: Monte Carlo runs when the odds cannot be enumerated exactly")
+    p.add_argument("--sample", action="store_true",
+                   help="with --odds: skip the exact walk and sample at once (--runs N runs, "
+                        "else until the standard errors are under half a percentage point or "
+                        "the cap)")
     p.add_argument("--exact", action="store_true",
                    help="with --odds: weigh every chance outcome however many states it takes "
-                        "(up to 200,000; the 60x44 layout: about a minute) instead of sampling "
-                        "past the usual bound")
+                        "(up to 200,000) instead of sampling past the usual bound of 6,000")
     p.set_defaults(run=run)

@@ -266,7 +266,7 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     gambit = "challenge" in machine.rows
     why = None
     if not exact:
-        why = "asked for a Monte Carlo estimate (exact = False)"
+        why = "asked for a Monte Carlo estimate (--sample)"
     per_unit: list[dict[tuple, Any]] | None = None
     states = None
     if exhaustive and max_states is None:
@@ -281,8 +281,11 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
                                                 max_states=bound)
             per_unit = _per_unit(units, wide, marg)
         except walk.TooManyStates:
-            why = (f"an exact walk would weigh more than {bound} states (the bound, "
-                   f"fight_phase.odds.MAX_STATES; --exact raises it to {EXACT_STATES:,})")
+            why = (f"an exact walk would weigh more than {bound:,} states (the bound with "
+                   f"--exact, fight_phase.odds.EXACT_STATES)" if bound >= EXACT_STATES else
+                   f"an exact walk would weigh more than {bound:,} states (the bound, "
+                   f"fight_phase.odds.MAX_STATES; --exact raises it to {EXACT_STATES:,}, "
+                   f"--sample skips the walk)")
         except walk.NotApart as e:
             try:        # the engagements join: the table weighed whole, engagements as parts
                 got = walk.exact_parts(machine, start, fight_parts(groups, before),
@@ -409,7 +412,8 @@ def format_odds(odds_: dict[str, Any]) -> str:
     if mc and odds_.get("why"):
         how += f", because {odds_['why']}"
     lines = [f"Fight odds ({RULE}; {how}; steps: {', '.join(odds_['steps'])}; "
-             f"from the table after the pile-in step)"]
+             f"from the table after the pile-in step; choices as the fight makes them: the "
+             f"map's [[decisions]], then the default policy)"]
     w = max([len(r["unit"]) for r in odds_["units"]] + [4])
     lines.append(f"  {'unit':<{w}}  {'models':>6}  {'E[models lost]':>15}  {'P(destroyed)':>14}  "
                  f"{'E[wounds caused]':>16}  {'E[models removed]':>17}  attacks")
@@ -427,7 +431,7 @@ def format_odds(odds_: dict[str, Any]) -> str:
     for r in odds_["units"]:
         lines.append(f"    {r['unit']:<{w}}  {_dist_text(r['models_removed'])}")
     if odds_["engagements"]:
-        lines.append("  engagements: P(wiped out)")
+        lines.append("  engagements: each unit's P(destroyed) over the whole phase")
         for e in odds_["engagements"]:
             a, b = e["units"]
             se = e.get("p_wiped_out_se", {})
