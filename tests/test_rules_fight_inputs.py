@@ -263,3 +263,38 @@ def test_no_legal_move_says_the_distance_is_where_the_solvers_move_ends(capsys):
         'enemy model (engagement range 1") (12.03)',
         "  (these are the clauses the solver's move breaks, its distances where that move ends, "
         "not the closest a move could get: judge a move of your own with --check)"]
+
+
+def test_a_unit_that_can_make_no_attacks_is_warned_of():
+    """A weapon list with no WS (a typo) and a melee weapon with A = 0 leave a unit without
+    attacks: check and fight warn (from a new user's audit: they passed in silence)."""
+    from tabletop.rules.fight_phase.profiles import unknown_words
+    state = state_from("""
+[[units]]
+id = "a"
+player = "red"
+base = "32mm"
+profile = { T = 4, Sv = 3, W = 1 }
+weapons = [{ name = "Blade", A = 2, S = 4, AP = 0, D = 1 }]
+models = [[10, 10]]
+
+[[units]]
+id = "b"
+player = "blue"
+base = "32mm"
+profile = { T = 4, Sv = 3, W = 1 }
+weapons = [{ name = "Claw", A = 0, WS = 3, S = 4, AP = 0, D = 1 }]
+models = [[11.26, 10]]
+
+[[units]]
+id = "c"
+player = "blue"
+base = "32mm"
+profile = { T = 4, Sv = 3, W = 1 }
+weapons = []
+models = [[20, 10]]
+""")
+    lines = unknown_words(state)
+    assert any("units[0].weapons: no weapon of unit a has a WS" in x for x in lines), lines
+    assert any("units[1].weapons[0].A: A = 0 on Claw of unit b" in x for x in lines), lines
+    assert not any("unit c" in x for x in lines)       # no weapons at all: nothing to warn of

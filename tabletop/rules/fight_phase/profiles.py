@@ -289,7 +289,9 @@ def positive_ap_note(weapon: dict) -> str | None:
 
 def unknown_words(state: Battlefield) -> list[str]:
     """Warnings for profile keys and weapon ``rules`` words the program does not read,
-    and a note for each weapon with a positive AP (``AP_SIGN``: read as its negative).
+    and a note for each weapon with a positive AP (``AP_SIGN``: read as its negative);
+    a warning for a melee weapon with ``A = 0`` and for a model whose weapons have no ``WS``
+    (it makes no attacks, ``MELEE_WEAPON``).
 
     One line each, ``file: place: ...``, naming the unit (and weapon) and the
     word, e.g. ``test.toml: units[0].weapons[0].rules: unknown rule word
@@ -332,4 +334,12 @@ def unknown_words(state: Battlefield) -> list[str]:
                 note = positive_ap_note(w)
                 if note:
                     add(f"{path}: {wplace}.AP: AP {w['AP']} on {name} of unit {u.id} {note}")
+                if "WS" in w and str(w.get("A", "")).strip() == "0":
+                    add(f"{path}: {wplace}.A: A = 0 on {name} of unit {u.id}: it makes no "
+                        f"attacks")
+            if m.weapons and not any("WS" in w for w in m.weapons):
+                place = f"{model_place(state, m)}.weapons" if "weapons" in m.written \
+                    else f"units[{i}].weapons"
+                add(f"{path}: {place}: no weapon of unit {u.id} has a WS (the roll to hit, "
+                    f"MELEE_WEAPON): its models make no attacks")
     return out
