@@ -388,6 +388,10 @@ def _counts(dist: dict[tuple, Any], key: Callable[[tuple], int]) -> dict[str, fl
 
 
 def _pct(p: float, se: float | None) -> str:
+    """A probability as printed; a sampled 0 or 1 (standard error 0) says "in every run" /
+    "in no run" rather than a false "+/- 0.0"."""
+    if se == 0 and p in (0, 1):
+        return f"{100 * p:5.1f}% ({'every' if p else 'no'} run)"
     return f"{100 * p:5.1f}%" + (f" +/- {100 * se:4.1f}" if se is not None else "")
 
 
