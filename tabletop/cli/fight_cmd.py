@@ -151,6 +151,9 @@ def run(args) -> int:
         opts = {k: v for k, v in (("runs", args.runs), ("seed", args.seed)) if v is not None}
         if args.exact:
             opts["exhaustive"] = True
+            if not args.json:
+                print("--exact: weighing every chance outcome, up to 200,000 states; a big "
+                      "fight can take minutes (--sample is quick)", file=sys.stderr)
         if args.sample:
             opts["exact"] = False
         odds = ruleset.odds(state, **opts)

@@ -376,8 +376,8 @@ def _moments(dist: dict[tuple, Any], key: Callable[[tuple], float], runs: int | 
     mean = sum((p * key(o) for o, p in dist.items()), Fraction(0) if runs is None else 0.0)
     if runs is None or runs < 2:
         return mean, None
-    var = sum(p * (key(o) - mean) ** 2 for o, p in dist.items())
-    return mean, math.sqrt(var / runs)
+    var = sum(p * (key(o) - mean) ** 2 for o, p in dist.items()) * runs / (runs - 1)
+    return mean, math.sqrt(var / runs)      # the sample variance (n - 1), over n
 
 
 def _counts(dist: dict[tuple, Any], key: Callable[[tuple], int]) -> dict[str, float]:
