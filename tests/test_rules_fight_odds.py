@@ -161,3 +161,10 @@ def test_sample_skips_the_exact_walk(write_map, capsys):
     d = json.loads(out)
     assert code == 0 and d["method"] == "monte carlo" and d["runs"] == 40
     assert "--sample" in d["why"]
+
+
+def test_tiny_chances_are_not_printed_as_nothing():
+    from tabletop.rules.fight_phase.odds import _dist_text
+    # 1/1000 rounds to 0%, 0.998 to 100%: said as what they are
+    assert _dist_text({"0": 0.998, "1": 0.001, "2": 0.001, "3": 0.0}) == "0:>99.5% 1:<0.5% 2:<0.5% 3:0%"
+    assert _dist_text({"0": 0.25, "1": 0.75}) == "0:25% 1:75%"

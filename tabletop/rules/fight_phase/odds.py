@@ -400,7 +400,15 @@ def _num_se(x: float, se: float | None) -> str:
 
 
 def _dist_text(d: dict[str, float]) -> str:
-    return " ".join(f"{k}:{100 * p:.0f}%" for k, p in d.items())
+    """``count:percent`` pairs; a chance that rounds to 0% or 100% but is not says so
+    (``<0.5%``, ``>99.5%``)."""
+    def pct(p: float) -> str:
+        if 0 < p < 0.005:
+            return "<0.5%"
+        if 0.995 <= p < 1:
+            return ">99.5%"
+        return f"{100 * p:.0f}%"
+    return " ".join(f"{k}:{pct(p)}" for k, p in d.items())
 
 
 def format_odds(odds_: dict[str, Any]) -> str:
