@@ -43,7 +43,7 @@ from typing import Any
 from tabletop.board.state import Decision
 from tabletop.rules.engine.driver import Policy, default_policy
 from tabletop.rules.engine.machine import Machine, PhaseState
-from tabletop.rules.engine.pending import Chance, Question
+from tabletop.rules.engine.pending import Question
 
 __all__ = ["Split", "exact_split"]
 
@@ -91,7 +91,7 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
     walk.NotApart
         When a segment changes another part, or ``split.check`` finds the parts joined.
     """
-    from tabletop.rules.engine.walk import NotApart, TooManyStates, _answer
+    from tabletop.rules.engine.walk import NotApart, TooManyStates, _answer, _children
 
     weighed = 0
 
@@ -120,12 +120,7 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                 if not first and split.boundary(st):
                     out.append((st, p))
                     continue
-                pend = st.pending
-                if isinstance(pend, Question):
-                    children = [(_answer(machine, st, scripted, policy), Fraction(1))]
-                else:
-                    assert isinstance(pend, Chance)
-                    children = [(machine.answer(st, v)[0], q) for v, q in pend.outcomes if q]
+                children = _children(machine, st, scripted, policy)
                 for child, q in children:
                     k = (split.moving(child), split.inner(child, i)[0] if i is not None else None)
                     if k in nxt:

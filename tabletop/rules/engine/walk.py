@@ -91,6 +91,17 @@ def _answer(machine: Machine, state: PhaseState, scripted: Sequence[Decision], p
     return machine.answer(state, value)[0]
 
 
+def _children(machine: Machine, state: PhaseState, scripted: Sequence[Decision], policy: Policy
+              ) -> list[tuple[PhaseState, Fraction]]:
+    """The states one step on from ``state`` with their probabilities: its question answered
+    (probability 1), or each possible outcome of its chance."""
+    pend = state.pending
+    if isinstance(pend, Question):
+        return [(_answer(machine, state, scripted, policy), Fraction(1))]
+    assert isinstance(pend, Chance)
+    return [(machine.answer(state, v)[0], q) for v, q in pend.outcomes if q]
+
+
 def exact(machine: Machine, start: PhaseState, *, outcome: Outcome, key: Key,
           scripted: Sequence[Decision] = (), policy: Policy = default_policy,
           max_states: int = MAX_STATES, max_children: int | None = None) -> Odds:
@@ -120,15 +131,10 @@ def exact(machine: Machine, start: PhaseState, *, outcome: Outcome, key: Key,
                 o = outcome(st)
                 dist[o] = dist.get(o, Fraction(0)) + p
                 continue
-            pend = st.pending
-            if isinstance(pend, Question):
-                children = [(_answer(machine, st, scripted, policy), Fraction(1))]
-            else:
-                assert isinstance(pend, Chance)
-                made += sum(1 for _, q in pend.outcomes if q)
-                if max_children is not None and made > max_children:
-                    raise TooManyStates(f"more than {max_children} states to make")
-                children = [(machine.answer(st, v)[0], q) for v, q in pend.outcomes if q]
+            children = _children(machine, st, scripted, policy)
+            made += len(children) if isinstance(st.pending, Chance) else 0
+            if max_children is not None and made > max_children:
+                raise TooManyStates(f"more than {max_children} states to make")
             for child, q in children:
                 k = key(child)
                 if k in nxt:
@@ -212,15 +218,10 @@ def exact_parts(machine: Machine, start: PhaseState, parts: Parts, *,
             if st.done:
                 harvest(st, frozenset(names) - fin, p)
                 continue
-            pend = st.pending
-            if isinstance(pend, Question):
-                children = [(_answer(machine, st, scripted, policy), Fraction(1))]
-            else:
-                assert isinstance(pend, Chance)
-                made += sum(1 for _, q in pend.outcomes if q)
-                if max_children is not None and made > max_children:
-                    raise TooManyStates(f"more than {max_children} states to make")
-                children = [(machine.answer(st, v)[0], q) for v, q in pend.outcomes if q]
+            children = _children(machine, st, scripted, policy)
+            made += len(children) if isinstance(st.pending, Chance) else 0
+            if max_children is not None and made > max_children:
+                raise TooManyStates(f"more than {max_children} states to make")
             for child, q in children:
                 cfin = parts.finished(child)
                 if not fin <= cfin:
