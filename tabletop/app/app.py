@@ -43,6 +43,7 @@ import pygame
 import pygame_gui
 
 from tabletop.app import text
+from tabletop.app.legal_drag import StepMoves
 from tabletop.app.move_checker import MoveChecker
 from tabletop.app.panel import Panel
 from tabletop.board import mapfile
@@ -53,6 +54,7 @@ from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.probe import closest_points, models_at, overlaps_at
 from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend, draw_step
 from tabletop.render.framing import frame_box, view_for_box
+from tabletop.render.legal_shade import draw_legal_region
 from tabletop.render.legend import legend_height
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
 from tabletop.render.steps import DEFAULT_STEP_OVERLAYS
@@ -129,6 +131,8 @@ class Drag:
     overlaps: list[str] = field(default_factory=list)
     origin: XY | None = None        # where the map put it, when its unit may pile in
     limit: float | None = None      # the pile-in maximum distance then, inches
+    in_step: bool = False           # step-through: judged live as the step's move, never kept
+    bad: bool = False               # ... and the validator names a broken clause
 
     @property
     def moved(self) -> float:
@@ -185,6 +189,8 @@ class App:
         self.pan_from: tuple[int, int] | None = None
         self.undo_stack: list[Battlefield] = []
         self.checker = MoveChecker(state)   # v / V: moves since the map was (re)loaded
+        self.step_moves = StepMoves(self.events)   # a step's pile-in: legal region, live check
+        self.step_check: list[str] = []
         self.last_moved: str | None = None
         self.messages: list[str] = []
         self.saved: list[str] = []
@@ -433,6 +439,12 @@ class App:
 
     def _start_tool(self, p: Press) -> None:
         if p.hit is not None and p.hit == self.selected and not p.shift:
+            if self.step_mode and self.shown_region() is not None:
+                m = self.shown_state.model(p.hit)
+                self.drag = Drag(p.hit, (m.x, m.y), (m.x - p.table[0], m.y - p.table[1]), (m.x, m.y),
+                                 in_step=True)
+                self.ruler = None
+                return
             if self.step_mode:
                 self.message("step-through: the states belong to the rules; moving models is off "
                              "(ruler instead)")
@@ -452,6 +464,11 @@ class App:
         x = round(tx + d.offset[0], POSITION_DECIMALS)
         y = round(ty + d.offset[1], POSITION_DECIMALS)
         d.at = (x, y)
+        if d.in_step:
+            self.step_check = self.step_moves.judge(self.steps[self.step_index], d.model_id, d.at)
+            d.bad = bool(self.step_check) and not self.step_check[0].endswith(": legal")
+            self.refresh()
+            return
         d.overlaps = overlaps_at(self.state, d.model_id, x, y, geo=self.geo)
         self.refresh()
 
@@ -485,6 +502,10 @@ class App:
     def _drop(self) -> None:
         d, self.drag = self.drag, None
         if d.at == d.start:
+            return
+        if d.in_step:
+            self.message("\n".join(self.step_check + [f"{d.model_id} back where the step put it "
+                                                       f"(the rules' states are not changed)"]))
             return
         if d.overlaps:
             self.message(f"{d.model_id} not moved: its base would overlap {', '.join(d.overlaps)}; "
@@ -698,7 +719,16 @@ class App:
         return [line for entry in reversed(self.messages) for line in entry.split("\n")]
 
     # ------------------------------------------------------------ panel text
+    def shown_region(self):
+        """The selected model's legal region when the shown step is its unit's pile-in or
+        consolidation (``app.legal_drag``), else None."""
+        if not self.steps or self.selected is None or self.selected not in self.shown_geo.ids:
+            return None
+        return self.step_moves.region(self.steps[self.step_index], self.selected)
+
     def measure_text(self) -> str:
+        if self.drag is not None and self.drag.in_step:
+            return "\n".join(self.step_check) or f"moving {self.drag.model_id}"
         if self.drag is not None:
             d = self.drag
             s = f"moving {d.model_id}: {text.inches(d.moved)} from its start"
@@ -730,7 +760,7 @@ class App:
         p.set_text("file", fname)
         if self.drag is None:   # the info box follows the state, not every mouse motion
             p.set_text("info", self.info_lines(), bold_first=True)
-        p.set_text("measure", [self.measure_text()])
+        p.set_text("measure", self.measure_text().split("\n"))
         p.set_text("messages", self.message_lines() or ["h: help"])
         if self.step_mode:
             lines = text.step_lines(self.steps, self.step_index, self.events)
@@ -801,6 +831,9 @@ class App:
             # the panel shows the step's title, clause and rolls: no caption plate on the board
             draw_step(img, self.steps[self.step_index], v, geo=geo, events=self.events,
                       overlays=self.overlays, caption=False)
+            region = self.shown_region()
+            if region is not None:
+                draw_legal_region(img, region, v)
             if self.selected is not None and self.selected in geo.ids:
                 self._outline(img, geo, self.selected, SELECT_COLOUR)
         else:
@@ -843,11 +876,12 @@ class App:
                         RULER_COLOUR)
         if self.drag is not None:
             d = self.drag
-            colour = BAD_COLOUR if d.overlaps else DRAG_COLOUR
+            colour = BAD_COLOUR if d.overlaps or d.bad else DRAG_COLOUR
             s, e = v.to_screen(*d.start), v.to_screen(*d.at)
-            m = self.state.model(d.model_id).moved_to(*d.at)
+            on = self.shown_state if d.in_step else self.state
+            m = on.model(d.model_id).moved_to(*d.at)
             footprint = base_polygon(m.base, m.x, m.y, m.facing_deg)
-            player = DEFAULT_THEME.player_colours(self.state).get(self.state.owner(m.id), (128, 128, 128))
+            player = DEFAULT_THEME.player_colours(on).get(on.owner(m.id), (128, 128, 128))
             draw_base(surface, v, footprint, m, player, DEFAULT_THEME)
             pygame.draw.lines(surface, colour, True, [v.to_screen(x, y) for x, y in footprint.exterior.coords], 2)
             pygame.draw.line(surface, colour, s, e, 2)
