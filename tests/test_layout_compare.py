@@ -236,3 +236,20 @@ def test_a_two_inch_gap_and_the_bases_that_pass(write_map, capsys, tmp_path):
     # the narrowest points lie on w's right side (x = 10) and e's left side (x = 12)
     assert g["ends"][0][0] == pytest.approx(10) and g["ends"][1][0] == pytest.approx(12)
     assert png.stat().st_size > 5_000
+
+
+def test_compare_json_contract(tmp_path, capsys):
+    """docs/json.md's compare table: every key there, with its type, on a perturbed table
+    (matched by id and by shape, missing and extra) and on the layout against itself."""
+    from test_json_contract import Contract, run_json
+
+    c = Contract("compare")
+    data = _table_only(tomllib.loads(LAYOUT.read_text(encoding="utf-8")))
+    data["terrain"][0]["id"] = "renamed"                     # A: paired by shape
+    data["terrain"] = [p for p in data["terrain"] if p["id"] != "D2"]   # D2 missing
+    data["objectives"].append({"id": "new", "at": [5, 5]})  # an extra objective
+    path = tmp_path / "m.toml"
+    path.write_bytes(tomli_w.dumps(data).encode())
+    c.check(run_json(capsys, "compare", str(LAYOUT), str(path), "--json", code=1), "perturbed")
+    c.check(run_json(capsys, "compare", str(LAYOUT), str(LAYOUT), "--json"), "same")
+    c.assert_covered()
