@@ -33,6 +33,16 @@ DECISION_CHOICES: dict[str, tuple[str, ...]] = {
 #: candidate units (3 singles, 3 pairs, 1 three); each try is one run of the move solver.
 TARGET_SELECTIONS_TRIED = 7
 
+#: named default (no rule text: an organiser's judgement): how far (inches) a measured table's
+#: terrain piece, objective or deployment zone may stand from the published layout and still be
+#: "in place" (``tabletop compare``, ``check --layout``); 0.5" is about what a tape laid along a
+#: 60" table and a hand placing a ruin get right.  Read from the published map's ``[rules]``.
+LAYOUT_TOLERANCE = 0.5
+
+#: named default, as LAYOUT_TOLERANCE for turns (degrees): 5 degrees moves the far end of a 12"
+#: ruin about 1" (12 x sin 5 deg = 1.05"), which a player sees by eye.
+LAYOUT_TURN_TOLERANCE = 5.0
+
 # the value of engagement_range / coherency_range that means "base contact" / "formation"
 CONTACT = "contact"
 FORMATION = "formation"
@@ -99,6 +109,10 @@ class RulesConfig:
         damage becomes mortal wounds that spill over to the next model).
     roll_modifier_cap : fight-phase named default: all modifiers to one hit
         roll (or one wound roll) add up to at most +cap and at least -cap.
+    layout_tolerance, layout_turn_tolerance : named defaults ``LAYOUT_TOLERANCE``
+        (inches) and ``LAYOUT_TURN_TOLERANCE`` (degrees): how far a measured piece,
+        objective or zone may be off the published layout and still be in place
+        (``geometry/layout_compare.py``; the published map's values apply).
     written : the keys the map file set, kept so saving writes only those.
     """
 
@@ -125,6 +139,8 @@ class RulesConfig:
     gambit_attacks: str = "profile"
     devastating_wounds: str = "no-save"
     roll_modifier_cap: int = 1
+    layout_tolerance: float = LAYOUT_TOLERANCE
+    layout_turn_tolerance: float = LAYOUT_TURN_TOLERANCE
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from tabletop.board.bases import parse_base
 from tabletop.board.config import DECISION_CHOICES, make_config
 from tabletop.board.formation import formation_slots
+from tabletop.board.measured import resolve_measured
 from tabletop.board.schema import MapIn, ModelIn, UnitIn
 from tabletop.board.state import (
     DEFAULT_FACING,
@@ -166,6 +167,10 @@ def _cross_checks(path: str, data: dict[str, Any]) -> list[str]:
         return v if isinstance(v, list) else []
 
     players = [p.get("id") for p in lst("players") if isinstance(p, dict)]
+    if not lst("players") and (lst("units") or lst("decisions")):
+        # a measured table of terrain, objectives and zones needs no players; units do
+        problems.append(f"{path}: players: missing (required): a map with units needs "
+                        "[[players]] (only a terrain-only table may leave them out)")
     seen: dict[str, str] = {}
     for i, pid in enumerate(players):
         if isinstance(pid, str) and pid in seen:
@@ -190,6 +195,8 @@ def _cross_checks(path: str, data: dict[str, Any]) -> list[str]:
                 else:
                     ids[iid] = f"{key}[{i}]"
     for key in ("units", "deployment", "decisions"):
+        if key == "deployment" and not lst("players"):
+            continue    # a terrain-only table: zones keep the published layout's player names
         for i, item in enumerate(lst(key)):
             if isinstance(item, dict) and isinstance(item.get("player"), str) \
                     and item["player"] not in known:
@@ -209,7 +216,8 @@ def _cross_checks(path: str, data: dict[str, Any]) -> list[str]:
 
 def from_dict(data: dict[str, Any], path: str = "<map>") -> Battlefield:
     """Validate a map already read from TOML and build the state (see ``load``)."""
-    problems = _cross_checks(path, data)
+    data, measured = resolve_measured(data, path)       # a measured table's tape forms
+    problems = measured + _cross_checks(path, data)
     try:
         parsed = MapIn.model_validate(data)
     except ValidationError as err:

@@ -85,7 +85,8 @@ class MapMeta(_Strict):
 NUMBER_OPTIONS = ("contact_tolerance", "engagement_range", "coherency_range",
                   "coherency_neighbours", "coherency_neighbours_7plus", "pile_in_distance",
                   "pile_in_target_range", "consolidate_distance", "objective_range",
-                  "target_selections_tried", "rank_min_models", "roll_modifier_cap")
+                  "target_selections_tried", "rank_min_models", "roll_modifier_cap",
+                  "layout_tolerance", "layout_turn_tolerance")
 
 
 class RulesIn(_Strict):
@@ -111,6 +112,8 @@ class RulesIn(_Strict):
     gambit_attacks: Literal["profile", "weapon"] | None = None
     devastating_wounds: Literal["no-save", "mortal"] | None = None
     roll_modifier_cap: int | None = Field(default=None, ge=0)
+    layout_tolerance: float | None = Field(default=None, ge=0.0)
+    layout_turn_tolerance: float | None = Field(default=None, ge=0.0, le=180.0)
 
     @field_validator(*NUMBER_OPTIONS, mode="before")
     @classmethod
@@ -342,7 +345,7 @@ class DecisionIn(_Strict):
 class MapIn(_Strict):
     map: MapMeta
     rules: RulesIn = RulesIn()
-    players: list[PlayerIn] = Field(min_length=1)
+    players: list[PlayerIn] = []      # may be empty only on a terrain-only map (mapfile._cross_checks)
     terrain: list[TerrainIn] = []
     objectives: list[ObjectiveIn] = []
     deployment: list[DeploymentIn] = []

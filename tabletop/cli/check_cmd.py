@@ -13,9 +13,12 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.cli.common import fmt_in, load_map, print_json
+from tabletop.cli.compare_cmd import layout_json, layout_lines
+from tabletop.board.config import LAYOUT_TURN_TOLERANCE
 from tabletop.errors import MapValidationError, TabletopError
 from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.layout_checks import layout_warnings
+from tabletop.geometry.layout_compare import compare_layouts
 from tabletop.geometry.terrain_report import (
     DEVIATION_TOLERANCE,
     layout_deviation,
@@ -59,20 +62,38 @@ def build_report(state: Battlefield, geo: Geometry) -> dict[str, Any]:
 
 def terrain_section(state: Battlefield, reference: Battlefield | None = None,
                     reference_path: str | None = None,
-                    tolerance: float = DEVIATION_TOLERANCE) -> tuple[dict[str, Any], list[str]]:
-    """Terrain gaps (and deviation from a published layout): JSON fields and warnings."""
+                    tolerance: float | None = None,
+                    turn_tolerance: float | None = None) -> tuple[dict[str, Any], list[str]]:
+    """Terrain gaps with the common bases that pass each (and, given ``reference``, the
+    comparison with the published layout, ``compare_cmd.layout_json``): JSON fields and
+    warnings.  Tolerances default to the reference map's ``layout_tolerance`` (inches)
+    and ``layout_turn_tolerance`` (degrees)."""
     gaps = terrain_gaps(state)
-    out: dict[str, Any] = {"terrain_gaps": [{"a": g.a, "b": g.b, "width": round(g.width, 4)}
-                                            for g in gaps]}
+    out: dict[str, Any] = {"terrain_gaps": [
+        {"a": g.a, "b": g.b, "width": round(g.width, 4), "bases": list(g.bases),
+         "ends": [[round(v, 4) for v in p] for p in g.ends] if g.ends else None}
+        for g in gaps]}
     warnings: list[str] = []
     if reference is not None:
-        devs, missing, extra = layout_deviation(state, reference)
+        devs, _, _ = layout_deviation(state, reference)
+        diff = compare_layouts(state, reference, tolerance=tolerance, turn_tolerance=turn_tolerance)
+        # missing / extra terrain after matching by id, then by nearest shape
+        missing = sorted(m.id for m in diff.missing if m.sort == "terrain")
+        extra = sorted(e.id for e in diff.extra if e.sort == "terrain")
         out["layout"] = {
-            "reference": reference_path, "tolerance": tolerance,
+            "reference": reference_path, "tolerance": diff.tolerance,
             "deviations": [{"id": d.id, "hausdorff": round(d.hausdorff, 4),
                             "shift": [round(d.shift[0], 4), round(d.shift[1], 4)],
                             "turn_deg": round(d.turn_deg, 2)} for d in devs],
-            "missing": missing, "extra": extra}
+            "missing": missing, "extra": extra, **layout_json(diff)}
+        tolerance = diff.tolerance
+        warned = {d.id for d in devs if d.hausdorff > tolerance}
+        warnings += [f"{d.sort} {d.id} is off the published layout: {', '.join(d.off)}"
+                     for d in diff.off if not (d.sort == "terrain" and d.id in warned)]
+        warnings += [f"{m.sort} {m.id} of the published layout is missing"
+                     for m in diff.missing if m.sort != "terrain"]
+        warnings += [f"{e.sort} {e.id} is not in the published layout"
+                     for e in diff.extra if e.sort != "terrain"]
         for d in devs:
             if d.hausdorff > tolerance:
                 dx, dy = d.shift
@@ -83,6 +104,20 @@ def terrain_section(state: Battlefield, reference: Battlefield | None = None,
         warnings += [f"terrain {m} of the published layout is missing" for m in missing]
         warnings += [f"terrain {e} is not in the published layout" for e in extra]
     return out, warnings
+
+
+def _passes(bases: list[str]) -> str:
+    """``passes 25mm to 50mm round, 75x42mm oval`` for the common bases through a gap."""
+    rounds = [b for b in bases if "oval" not in b]
+    ovals = [b.replace(" oval", "") for b in bases if "oval" in b]
+    if not bases:
+        return "no common base passes"
+    parts = []
+    if rounds:
+        parts.append(f"{rounds[0]} to {rounds[-1]} round" if len(rounds) > 1 else f"{rounds[0]} round")
+    if ovals:
+        parts.append(", ".join(ovals) + " oval")
+    return "passes " + "; ".join(parts)
 
 
 def _edge_overrun(state: Battlefield, geo: Geometry, mid: str) -> str:
@@ -110,8 +145,10 @@ def _control(state: Battlefield, geo: Geometry, per: dict[str, list[str]]) -> st
     return f"held by {ranked[0][0]}"
 
 
-def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any]) -> str:
-    """A readable report a tournament organiser would hand to a player."""
+def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any],
+                layout_text: list[str] | None = None) -> str:
+    """A readable report a tournament organiser would hand to a player (``layout_text``:
+    ``compare_cmd.layout_lines`` of the comparison with the published layout)."""
     r = state.rules
     lines = []
     edition = f", {r.edition} edition presets" if state.ruleset == "fight-phase" else ""
@@ -166,17 +203,20 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any]) -> st
         for g in gaps[:GAPS_SHOWN]:
             tight = (f" - narrower than the widest base ({who}, {size:.2f}\")"
                      if who and g["width"] < size else "")
-            lines.append(f"  {g['a']} to {g['b']}: {g['width']:.2f}\"{tight}")
+            passes = _passes(g["bases"])
+            lines.append(f"  {g['a']} to {g['b']}: {g['width']:.2f}\"{tight}; {passes}")
         lines.append("")
     if "layout" in report:
         lay = report["layout"]
         lines.append(f"Against the published layout {lay['reference']} "
                      f"(in place within {lay['tolerance']:g}\")")
-        for d in lay["deviations"]:
+        for d in ([] if layout_text else lay["deviations"]):
             ok = "in place" if d["hausdorff"] <= lay["tolerance"] else "OFF"
             lines.append(f"  {d['id']}: up to {d['hausdorff']:.2f}\" off, centre moved "
                          f"({d['shift'][0]:+.2f}, {d['shift'][1]:+.2f})\", turned "
                          f"{d['turn_deg']:+.1f} deg - {ok}")
+        if layout_text:
+            lines.extend(f"  {t}" if not t.startswith(" ") else t for t in layout_text)
         lines.append("")
     if report["warnings"]:
         section("Layout warnings", report["warnings"], "none")
@@ -204,11 +244,23 @@ def run(args) -> int:
     reference = load_map(args.layout) if args.layout else None
     if args.layout_tolerance is not None and not args.layout_tolerance >= 0:
         raise TabletopError(f"--layout-tolerance: must be inches >= 0, got {args.layout_tolerance}")
+    turn_tol = args.layout_turn_tolerance
+    if turn_tol is not None and not args.layout:
+        raise TabletopError("--layout-turn-tolerance: give --layout REF.toml too")
+    if turn_tol is not None and not 0 <= turn_tol <= 180:
+        raise TabletopError(f"--layout-turn-tolerance: must be degrees from 0 to 180, got {turn_tol:g}")
+    if args.output:
+        from tabletop.cli.render_cmd import _check_out, headless
+        bad = _check_out(args.output, args.map)
+        if bad:
+            raise TabletopError(bad)
+        headless()
     geo = snapshot(state)
     report = build_report(state, geo)
-    extra, warnings = terrain_section(
-        state, reference, args.layout,
-        DEVIATION_TOLERANCE if args.layout_tolerance is None else args.layout_tolerance)
+    extra, warnings = terrain_section(state, reference, args.layout, args.layout_tolerance,
+                                      turn_tol)
+    diff = None if reference is None else compare_layouts(
+        state, reference, tolerance=args.layout_tolerance, turn_tolerance=turn_tol)
     report.update(extra)
     report["warnings"] = report["warnings"] + warnings
     if profile_check is not None:
@@ -221,10 +273,21 @@ def run(args) -> int:
     if profile_warn is not None:
         # profile keys and weapon rules words the ruleset does not read: never silently ignored
         report["warnings"] += [line.split(": ", 1)[1] for line in profile_warn(state)]
+    if args.output:
+        from tabletop.render.compare import render_gaps
+        from tabletop.render.image import save_png
+        try:
+            save_png(render_gaps(state, terrain_gaps(state), diff=diff, published=reference),
+                     args.output)
+        except OSError as exc:
+            raise TabletopError(f"{args.output}: cannot write: {exc}") from None
+        report["picture"] = args.output
     if args.json:
         print_json(report)
     else:
-        print(text_report(state, geo, report))
+        print(text_report(state, geo, report, layout_lines(diff) if diff is not None else None))
+        if args.output:
+            print(f"wrote {args.output}")
     return 1 if report["problems"] or report["warnings"] else 0
 
 
@@ -234,7 +297,15 @@ def add_parser(sub) -> None:
     p.add_argument("map", metavar="MAP", help="map file (TOML)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.add_argument("--layout", metavar="REF.toml",
-                   help="a map of the published layout: report how far each terrain piece (same id) is off it")
+                   help="a map of the published layout: how far each terrain piece (walls included), "
+                        "objective and deployment zone is off it (as tabletop compare)")
     p.add_argument("--layout-tolerance", type=float, metavar="INCHES",
-                   help=f"a piece within this of the published layout is in place (default {DEVIATION_TOLERANCE:g})")
+                   help=f"a piece within this of the published layout is in place (default: the "
+                        f"layout's layout_tolerance, {DEVIATION_TOLERANCE:g})")
+    p.add_argument("--layout-turn-tolerance", type=float, metavar="DEG",
+                   help=f"a piece turned at most this is in place (default: the layout's "
+                        f"layout_turn_tolerance, {LAYOUT_TURN_TOLERANCE:g})")
+    p.add_argument("-o", "--output", metavar="OUT.png",
+                   help="draw the map with its narrowest terrain gaps (and, with --layout, the "
+                        "published layout ghosted and an arrow on each piece that is off)")
     p.set_defaults(run=run)

@@ -1,0 +1,142 @@
+"""``tabletop compare PUBLISHED MEASURED [--tolerance IN] [--turn-tolerance DEG] [--json]
+[-o DIFF.png]``: a measured table against its published layout.
+
+Every terrain piece (outline, and which way its walls face), objective and
+deployment zone: how far it moved (inches), how far it turned (degrees), in
+place or off (``geometry/layout_compare.py``).  Exit 0 when everything is in
+place, 1 when something is off, missing or extra, 2 for bad input.
+``check MEASURED --layout PUBLISHED`` prints the same under its ``layout`` key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.cli.common import load_map, print_json
+from tabletop.errors import TabletopError
+from tabletop.geometry.layout_compare import LayoutDiff, compare_layouts
+
+__all__ = ["layout_json", "layout_lines", "add_parser", "run"]
+
+_DIRECTION = (("right", "left"), ("up", "down"))
+
+
+def _r(v: float, n: int = 4) -> float:
+    return round(v, n) + 0.0        # no -0.0 in the JSON
+
+
+def layout_json(diff: LayoutDiff) -> dict[str, Any]:
+    """The comparison as JSON: tolerances, one object per matched item, missing, extra."""
+    return {
+        "tolerance": diff.tolerance,
+        "turn_tolerance": diff.turn_tolerance,
+        "in_place": diff.in_place,
+        "off": len(diff.off),
+        "items": [{
+            "sort": d.sort, "id": d.id, "published_id": d.published_id,
+            "matched_by": d.matched_by, "offset": _r(d.offset),
+            "shift": [_r(d.shift[0]), _r(d.shift[1])], "turn_deg": _r(d.turn_deg, 2),
+            "walls": d.walls, "shape": _r(d.shape), "ok": d.ok, "why": list(d.off),
+            "published_at": [_r(d.published_centre[0]), _r(d.published_centre[1])],
+            "measured_at": [_r(d.measured_centre[0]), _r(d.measured_centre[1])],
+        } for d in diff.items],
+        "missing_items": [{"sort": m.sort, "id": m.id} for m in diff.missing],
+        "extra_items": [{"sort": e.sort, "id": e.id} for e in diff.extra],
+    }
+
+
+def _moved(dx: float, dy: float) -> str:
+    parts = []
+    if abs(dx) >= 0.005:
+        parts.append(f"{abs(dx):.2f}\" {_DIRECTION[0][dx < 0]}")
+    if abs(dy) >= 0.005:
+        parts.append(f"{abs(dy):.2f}\" {_DIRECTION[1][dy < 0]}")
+    return ", ".join(parts) or "not moved"
+
+
+def layout_lines(diff: LayoutDiff) -> list[str]:
+    """The text report, one line per item, off items first."""
+    lines = [f"In place within {diff.tolerance:g}\" and {diff.turn_tolerance:g} deg: "
+             f"{len(diff.items) - len(diff.off)} of {len(diff.items)} matched"
+             + (f"; {len(diff.missing)} missing" if diff.missing else "")
+             + (f"; {len(diff.extra)} extra" if diff.extra else "")]
+    for d in sorted(diff.items, key=lambda d: d.ok):
+        name = d.id if d.id == d.published_id else f"{d.id} (published {d.published_id}, by shape)"
+        walls = {"same": ", walls as published", "turned": ", walls on the wrong side",
+                 "none": ""}[d.walls]
+        turned = "" if d.sort == "objective" else f", turned {d.turn_deg:+.1f} deg{walls}"
+        shape = [w for w in d.off if w.startswith("outline")]
+        lines.append(f"  {'OFF ' if not d.ok else 'ok  '} {d.sort} {name}: {_moved(*d.shift)}"
+                     f"{turned}" + (f"; {shape[0]}" if shape else ""))
+    lines += [f"  MISSING {m.sort} {m.id}: in the published layout, not on the table"
+              for m in diff.missing]
+    lines += [f"  EXTRA   {e.sort} {e.id}: on the table, not in the published layout"
+              for e in diff.extra]
+    return lines
+
+
+def _tolerances(args) -> tuple[float | None, float | None]:
+    problems = []
+    if args.tolerance is not None and not args.tolerance >= 0:
+        problems.append(f"--tolerance: must be inches >= 0, got {args.tolerance:g}")
+    if args.turn_tolerance is not None and not 0 <= args.turn_tolerance <= 180:
+        problems.append(f"--turn-tolerance: must be degrees from 0 to 180, got {args.turn_tolerance:g}")
+    if problems:
+        raise TabletopError(problems)
+    return args.tolerance, args.turn_tolerance
+
+
+def run(args) -> int:
+    tol, turn_tol = _tolerances(args)
+    if args.output:
+        from tabletop.cli.render_cmd import _check_out, headless
+        bad = _check_out(args.output, args.measured) + _check_out(args.output, args.published)
+        if bad:
+            raise TabletopError(list(dict.fromkeys(bad)))
+        headless()
+    published = load_map(args.published)
+    measured = load_map(args.measured)
+    diff = compare_layouts(measured, published, tolerance=tol, turn_tolerance=turn_tol)
+    wrote = None
+    if args.output:
+        from tabletop.render.compare import render_compare
+        from tabletop.render.image import save_png
+        try:
+            save_png(render_compare(published, measured, diff), args.output)
+        except OSError as exc:
+            raise TabletopError(f"{args.output}: cannot write: {exc}") from None
+        wrote = args.output
+    if args.json:
+        out = {"published": args.published, "measured": args.measured, **layout_json(diff)}
+        if wrote:
+            out["picture"] = wrote
+        print_json(out)
+    else:
+        print(f"{measured.name} against the published layout {published.name}")
+        print("\n".join(layout_lines(diff)))
+        if wrote:
+            print(f"wrote {wrote}")
+    return 0 if diff.in_place else 1
+
+
+def add_parser(sub) -> None:
+    from tabletop.board.config import LAYOUT_TOLERANCE, LAYOUT_TURN_TOLERANCE
+
+    p = sub.add_parser(
+        "compare", help="a measured table against its published layout: moved, turned, walls, missing",
+        description="Compare every terrain piece (outline and walls), objective and deployment zone "
+                    "of a measured table with the published layout. Exit 0 all in place, 1 something "
+                    "off, missing or extra, 2 bad input.")
+    p.add_argument("published", metavar="PUBLISHED", help="map file of the published layout")
+    p.add_argument("measured", metavar="MEASURED", help="map file of the table as measured")
+    p.add_argument("--tolerance", type=float, metavar="IN",
+                   help=f"inches an item may be off and still be in place (default: the published "
+                        f"map's layout_tolerance, {LAYOUT_TOLERANCE:g})")
+    p.add_argument("--turn-tolerance", type=float, metavar="DEG",
+                   help=f"degrees an item may be turned (default: layout_turn_tolerance, "
+                        f"{LAYOUT_TURN_TOLERANCE:g})")
+    p.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
+    p.add_argument("-o", "--output", metavar="DIFF.png",
+                   help="draw the published layout ghosted under the measured one, with an arrow "
+                        "on each item that is off")
+    p.set_defaults(run=run)

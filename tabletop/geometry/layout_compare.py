@@ -1,0 +1,275 @@
+"""A measured table against its published layout: every terrain piece, objective and
+deployment zone, how far it moved and turned, and whether its walls face the right way.
+
+Inches, bottom-left origin, y up; turns in degrees counter-clockwise.
+
+*Matching*: an item of the measured table is paired with the published item of the
+same id (a deployment zone's id is its player); what is left is paired by nearest
+shape (the Hausdorff distance between outlines, greedy: the closest pair first) among
+items of the same sort (terrain of the same kind), no further apart than
+``layout_match_range``.  Published items left over are *missing*, measured ones *extra*.
+
+*Offset* is how far the centre (area centroid; an objective's marker centre) moved.
+*Turn* is the rotation that takes the published outline onto the measured one: the
+turn of the outline's longest side, which is known only up to the shape's symmetry (a
+rectangle looks the same turned 180 degrees); where the piece has a tall part (its
+walls, ``tall_part``) the direction from the piece's centre to its walls settles which
+of those turns it is, so a ruin turned round has a turn of 180 and ``walls`` "turned".
+*Shape* is what is left after moving the published outline by that offset and turn:
+the Hausdorff distance to the measured outline (a different piece, or a mis-measured
+corner).  An item is in place when offset and shape are within ``layout_tolerance``
+and the turn within ``layout_turn_tolerance`` (the published map's ``[rules]``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from shapely import affinity
+from shapely.geometry import Point, Polygon
+
+from tabletop.board.config import LAYOUT_TOLERANCE, LAYOUT_TURN_TOLERANCE
+from tabletop.board.state import Battlefield
+
+__all__ = ["Item", "ItemDiff", "LayoutDiff", "compare_layouts", "items_of",
+           "LAYOUT_MATCH_RANGE", "SQUARE_SIDES"]
+
+LAYOUT_MATCH_RANGE = 6.0
+"""Named default: two items of different ids are the same piece only if their outlines
+are no more than this apart (inches, Hausdorff); further apart, the published one is
+missing and the measured one extra.  Half a large ruin's length (12"): a piece moved
+further than that is better reported as not there."""
+
+SQUARE_SIDES = 0.02
+"""A piece whose sides differ by less than this share (2%) is square: it looks the same
+turned 90 degrees, so its outline tells its turn only up to 90."""
+
+WALLS_SEEN = 0.05
+"""A tall part whose centre is nearer than this (inches) to the piece's centre does not
+say which way the piece faces (a ruin whose walls fill its footprint)."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing on a table to compare: ``sort`` "terrain" | "objective" | "deployment"."""
+
+    sort: str
+    id: str
+    kind: str                       # terrain kind; "objective"; "deployment"
+    outline: Polygon                # an objective: its marker's disc
+    centre: tuple[float, float]
+    tall: Polygon | None = None     # terrain walls (``tall_part``)
+
+
+@dataclass(frozen=True)
+class ItemDiff:
+    """How one measured item stands against the published one (inches, degrees)."""
+
+    sort: str
+    id: str                          # the measured item's id
+    published_id: str
+    matched_by: str                  # "id" | "shape"
+    offset: float
+    shift: tuple[float, float]
+    turn_deg: float                  # (-180, 180]
+    walls: str                       # "none" (no tall part to tell), "same", "turned"
+    shape: float                     # outline left over after the offset and turn
+    published_centre: tuple[float, float]
+    measured_centre: tuple[float, float]
+    ok: bool
+    off: tuple[str, ...] = field(default=())    # why it is not in place, short phrases
+    # where to draw its arrow (published -> measured): the walls' centres when the walls are
+    # turned, the centres when it moved, else the corner the turn moved furthest
+    arrow: tuple[tuple[float, float], tuple[float, float]] = ((0.0, 0.0), (0.0, 0.0))
+
+
+@dataclass(frozen=True)
+class LayoutDiff:
+    tolerance: float
+    turn_tolerance: float
+    items: tuple[ItemDiff, ...]
+    missing: tuple[Item, ...]        # published, not on the measured table
+    extra: tuple[Item, ...]          # measured, not in the published layout
+
+    @property
+    def off(self) -> tuple[ItemDiff, ...]:
+        return tuple(d for d in self.items if not d.ok)
+
+    @property
+    def in_place(self) -> bool:
+        return not self.off and not self.missing and not self.extra
+
+
+def items_of(state: Battlefield) -> list[Item]:
+    """Every terrain piece, objective (as its marker's disc) and deployment zone of ``state``."""
+    out: list[Item] = []
+    for t in state.terrain:
+        poly = Polygon(t.polygon)
+        if not poly.is_valid or poly.area <= 0:
+            continue
+        tall = Polygon(t.tall_part) if t.tall_part else None
+        c = poly.centroid
+        out.append(Item("terrain", t.id, t.kind, poly, (c.x, c.y),
+                        tall if tall is not None and tall.is_valid else None))
+    for o in state.objectives:
+        disc = Point(o.at).buffer(o.marker.radius, quad_segs=16)
+        out.append(Item("objective", o.id, "objective", disc, (o.at[0], o.at[1])))
+    seen: dict[str, int] = {}
+    for z in state.deployment:
+        poly = Polygon(z.polygon)
+        if not poly.is_valid:
+            continue
+        seen[z.player] = seen.get(z.player, 0) + 1
+        zid = z.player if seen[z.player] == 1 else f"{z.player}#{seen[z.player]}"
+        c = poly.centroid
+        out.append(Item("deployment", zid, "deployment", poly, (c.x, c.y)))
+    return out
+
+
+def _sides(poly: Polygon) -> list[tuple[float, float]]:
+    rect = poly.minimum_rotated_rectangle
+    xs, ys = rect.exterior.coords.xy
+    return [(xs[k + 1] - xs[k], ys[k + 1] - ys[k]) for k in range(4)]
+
+
+def _axis_deg(poly: Polygon) -> tuple[float, float]:
+    """(angle of the longest side of the outline's smallest rectangle, symmetry period):
+    period 180 for an oblong, 90 for a square."""
+    sides = _sides(poly)
+    long = max(sides, key=lambda v: math.hypot(*v))
+    short = min(sides, key=lambda v: math.hypot(*v))
+    lo, ls = math.hypot(*long), math.hypot(*short)
+    period = 90.0 if lo <= 0 or (lo - ls) / lo < SQUARE_SIDES else 180.0
+    return math.degrees(math.atan2(long[1], long[0])), period
+
+
+def _wrap(deg: float, period: float = 360.0) -> float:
+    """``deg`` in (-period/2, period/2]."""
+    t = (deg + period / 2) % period - period / 2
+    return period / 2 if t == -period / 2 else t
+
+
+def _walls_dir(item: Item) -> float | None:
+    if item.tall is None:
+        return None
+    c = item.tall.centroid
+    dx, dy = c.x - item.centre[0], c.y - item.centre[1]
+    if math.hypot(dx, dy) < WALLS_SEEN:
+        return None
+    return math.degrees(math.atan2(dy, dx))
+
+
+def _turn(pub: Item, got: Item) -> tuple[float, str]:
+    """(turn in degrees, walls "none" | "same" | "turned") taking ``pub`` onto ``got``."""
+    if pub.sort == "objective":
+        return 0.0, "none"
+    a, period = _axis_deg(pub.outline)
+    b, _ = _axis_deg(got.outline)
+    turn = _wrap(b - a, period)
+    wp, wg = _walls_dir(pub), _walls_dir(got)
+    if wp is None or wg is None:
+        return turn, "none"
+    seen = _wrap(wg - wp)
+    # of the turns the outline allows (turn + k * period), the one the walls agree with
+    best = min((_wrap(turn + k * period) for k in range(int(360 / period))),
+               key=lambda t: abs(_wrap(t - seen)))
+    # the walls are turned when the outline alone would have looked in place (or nearer) by a
+    # turn of its symmetry: the piece stands the other way round
+    return best, ("same" if abs(_wrap(best - turn)) < 1e-6 else "turned")
+
+
+def _diff(pub: Item, got: Item, by: str, tol: float, turn_tol: float) -> ItemDiff:
+    dx, dy = got.centre[0] - pub.centre[0], got.centre[1] - pub.centre[1]
+    offset = math.hypot(dx, dy)
+    turn, walls = _turn(pub, got)
+    moved = affinity.translate(affinity.rotate(pub.outline, turn, origin=pub.centre), dx, dy)
+    shape = moved.hausdorff_distance(got.outline)
+    off = []
+    if offset > tol:
+        off.append(f"moved {offset:.2f}\"")
+    if abs(turn) > turn_tol:
+        off.append(f"turned {turn:+.0f} deg")
+    if walls == "turned":
+        off.append("walls on the wrong side")
+    if shape > tol:
+        off.append(f"outline differs by {shape:.2f}\"")
+    return ItemDiff(pub.sort, got.id, pub.id, by, offset, (dx, dy), turn, walls, shape,
+                    pub.centre, got.centre, not off, tuple(off),
+                    _arrow(pub, got, turn, walls, offset > tol))
+
+
+def _arrow(pub: Item, got: Item, turn: float, walls: str, moved: bool
+           ) -> tuple[tuple[float, float], tuple[float, float]]:
+    if walls == "turned" and pub.tall is not None and got.tall is not None:
+        a, b = pub.tall.centroid, got.tall.centroid
+        return (a.x, a.y), (b.x, b.y)
+    if moved or pub.sort == "objective":
+        return pub.centre, got.centre
+    t = math.radians(turn)
+    cx, cy = pub.centre
+    dx, dy = got.centre[0] - cx, got.centre[1] - cy
+    best = (pub.centre, got.centre)
+    far = -1.0
+    for x, y in list(pub.outline.exterior.coords)[:-1]:
+        nx = cx + (x - cx) * math.cos(t) - (y - cy) * math.sin(t) + dx
+        ny = cy + (x - cx) * math.sin(t) + (y - cy) * math.cos(t) + dy
+        if math.hypot(nx - x, ny - y) > far:
+            far, best = math.hypot(nx - x, ny - y), ((x, y), (nx, ny))
+    return best
+
+
+def _matchable(a: Item, b: Item) -> bool:
+    return a.sort == b.sort and a.kind == b.kind
+
+
+def compare_layouts(measured: Battlefield, published: Battlefield, *,
+                    tolerance: float | None = None, turn_tolerance: float | None = None,
+                    match_range: float = LAYOUT_MATCH_RANGE) -> LayoutDiff:
+    """Compare every terrain piece, objective and deployment zone of a measured table
+    with the published layout.
+
+    Parameters
+    ----------
+    measured, published : Battlefield
+        The table as measured, and the published layout (its ``[rules]``
+        ``layout_tolerance`` / ``layout_turn_tolerance`` are the defaults).
+    tolerance : float, optional
+        Inches an item's centre (and its outline, once moved back) may be off.
+    turn_tolerance : float, optional
+        Degrees an item may be turned.
+    match_range : float
+        Inches (Hausdorff) within which items of different ids pair by shape.
+
+    Returns
+    -------
+    LayoutDiff
+        ``items`` in the published layout's order (terrain, objectives, zones),
+        ``missing`` and ``extra`` items.
+    """
+    tol = published.rules.layout_tolerance if tolerance is None else tolerance
+    turn_tol = (published.rules.layout_turn_tolerance if turn_tolerance is None
+                else turn_tolerance)
+    pubs, gots = items_of(published), items_of(measured)
+    pairs: dict[int, tuple[int, str]] = {}
+    by_key = {(g.sort, g.id): j for j, g in enumerate(gots)}
+    for i, p in enumerate(pubs):
+        j = by_key.get((p.sort, p.id))
+        if j is not None:
+            pairs[i] = (j, "id")
+    used = {j for j, _ in pairs.values()}
+    costs = sorted((p.outline.hausdorff_distance(g.outline), i, j)
+                   for i, p in enumerate(pubs) if i not in pairs
+                   for j, g in enumerate(gots) if j not in used and _matchable(p, g))
+    for cost, i, j in costs:                 # greedy: the nearest pair first
+        if cost > match_range:
+            break
+        if i in pairs or j in used:
+            continue
+        pairs[i] = (j, "shape")
+        used.add(j)
+    diffs = tuple(_diff(pubs[i], gots[pairs[i][0]], pairs[i][1], tol, turn_tol)
+                  for i in range(len(pubs)) if i in pairs)
+    missing = tuple(p for i, p in enumerate(pubs) if i not in pairs)
+    extra = tuple(g for j, g in enumerate(gots) if j not in used)
+    return LayoutDiff(tol, turn_tol, diffs, missing, extra)

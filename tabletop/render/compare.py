@@ -1,0 +1,164 @@
+"""The picture of a measured table against its published layout (``tabletop compare -o``),
+and the terrain gaps drawn on a check picture (``tabletop check -o``).
+
+The measured table is drawn as ``render`` draws a map; over it the published layout is
+ghosted (a pale wash and a dashed outline for each piece, a hatched tall part, a dashed
+marker and zone edge), and each item that is off gets an arrow from where the layout puts
+it to where it stands, labelled with what is off.  Reads only the states and the
+comparison (``geometry/layout_compare.py``); no geometry of its own.  Inches, y up; the
+``View`` owns the flip.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from tabletop.board.state import Battlefield
+from tabletop.geometry import snapshot
+from tabletop.geometry.layout_compare import LayoutDiff
+from tabletop.geometry.terrain_report import Gap
+from tabletop.render import prims
+from tabletop.render.board import board_canvas
+from tabletop.render.image import _frame
+from tabletop.render.options import DEFAULT_SCALE
+from tabletop.render.theme import DEFAULT_THEME
+
+__all__ = ["render_compare", "render_gaps", "GHOST", "OFF", "MISSING", "GAP", "GAPS_DRAWN"]
+
+GHOST = (40, 70, 160)       # the published layout
+OFF = (200, 40, 30)         # an arrow on an item that is off
+MISSING = (150, 30, 120)    # a published item not on the table / an extra one
+GAP = (20, 120, 130)        # a narrow gap and its width
+GAPS_DRAWN = 8
+"""Named default: the narrowest gaps drawn on the check picture (as many as its text lists)."""
+
+KEY_PX = 64
+KEY_TEXT = (225, 228, 232)    # the key strip's text, on the theme's dark background
+
+
+def _key(surface: pygame.Surface, top: int, lines: list[tuple[str, tuple]]) -> None:
+    y = top + 8
+    for text, colour in lines:
+        prims.text(surface, text, 16, colour, (MARGIN_LEFT, y))
+        y += 20
+
+
+MARGIN_LEFT = 40
+
+
+def _ghost(c, published: Battlefield, diff: LayoutDiff) -> None:
+    missing = {(m.sort, m.id) for m in diff.missing}
+    for t in published.terrain:
+        col = MISSING if ("terrain", t.id) in missing else GHOST
+        pts = c.pts(t.polygon)
+        prims.fill_polygon(c.surface, pts, (*col, 45))
+        if t.tall_part:
+            prims.pattern_polygon(c.surface, c.pts(t.tall_part), "hatch", (*col, 160), spacing=7.0)
+        prims.dashed_polyline(c.surface, pts, col, 2, 9, 5, closed=True)
+    for z in published.deployment:
+        prims.dashed_polyline(c.surface, c.pts(z.polygon), GHOST, 1, 6, 6, closed=True)
+    for o in published.objectives:
+        col = MISSING if ("objective", o.id) in missing else GHOST
+        prims.dashed_circle(c.surface, c.pt(*o.at), c.px(o.marker.radius), col, 2, 6)
+
+
+def _off(c, diff: LayoutDiff) -> None:
+    for d in diff.off:
+        a, b = c.pt(*d.arrow[0]), c.pt(*d.arrow[1])
+        prims.disc(c.surface, a, 4, OFF)
+        if (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 < 9:
+            prims.ring(c.surface, b, 10, OFF, 3)
+        else:
+            prims.arrow(c.surface, [a, b], OFF, 3, 12)
+        label = [(f"{d.sort} {d.id}" + ("" if d.id == d.published_id
+                                        else f" (published {d.published_id})"), 15)]
+        label += [(why, 14) for why in d.off]
+        w, h = prims.text_size(label)
+        x = b[0] + 10 if b[0] + 10 + w < c.surface.get_width() - 4 else b[0] - 10 - w
+        y = min(max(4, b[1] - h / 2), c.surface.get_height() - h - 4)
+        rect = pygame.Rect(round(x), round(y), w, h)
+        for other in c.taken:
+            if rect.colliderect(other):
+                rect.y = other.bottom + 2
+        c.taken.append(prims.text_plate(c.surface, label, rect.topleft, OFF,
+                                        plate=(255, 255, 255, 230), border=OFF))
+    for e in diff.extra:
+        prims.text_plate(c.surface, [(f"extra {e.sort} {e.id}", 14)], c.pt(*e.centre), MISSING,
+                         border=MISSING)
+    for m in diff.missing:
+        prims.text_plate(c.surface, [(f"missing {m.sort} {m.id}", 14)], c.pt(*m.centre), MISSING,
+                         border=MISSING)
+
+
+def render_compare(published: Battlefield, measured: Battlefield, diff: LayoutDiff, *,
+                   scale: float = DEFAULT_SCALE) -> pygame.Surface:
+    """The measured table with the published layout ghosted over its terrain and an arrow
+    (published -> measured) on each item that is off, with a key strip below.
+
+    ``diff`` is ``compare_layouts(measured, published)``; ``scale`` pixels per inch."""
+    geo = snapshot(measured)
+    w, h, view = _frame(measured, scale, geo)
+    surface = pygame.Surface((w, h + KEY_PX))
+    surface.fill(DEFAULT_THEME.background)
+    board_canvas(pygame.Surface.subsurface(surface, pygame.Rect(0, 0, w, h)), measured, geo, view,
+                 over=lambda c: (_ghost(c, published, diff), _off(c, diff)))
+    n = len(diff.off)
+    _key(surface, h - 12, [
+        (f"Measured: {measured.name}.  Published layout ({published.name}) dashed, in blue; "
+         f"its walls hatched.", KEY_TEXT),
+        (f"{n} item{'s' if n != 1 else ''} off (red arrows, published -> measured; "
+         f"tolerance {diff.tolerance:g}\", {diff.turn_tolerance:g} deg), "
+         f"{len(diff.missing)} missing, {len(diff.extra)} extra.", (255, 120, 100) if n else KEY_TEXT),
+    ])
+    return surface
+
+
+def draw_gaps(c, gaps: list[Gap], shown: int = GAPS_DRAWN) -> None:
+    """The ``shown`` narrowest gaps: a line across each at its narrowest and its width,
+    with the largest round base that passes."""
+    for g in gaps[:shown]:
+        if g.ends is None:
+            continue
+        a, b = c.pt(*g.ends[0]), c.pt(*g.ends[1])
+        pygame.draw.line(c.surface, (255, 255, 255), a, b, 6)
+        pygame.draw.line(c.surface, GAP, a, b, 3)
+        for p in (a, b):
+            prims.disc(c.surface, p, 4, GAP)
+        rounds = [n for n in g.bases if "oval" not in n]
+        text = f"{g.width:.2f}\" " + (f"<= {rounds[-1]}" if rounds else "no base")
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        w, h = prims.text_size([(text, 14)])
+        rect = pygame.Rect(round(mid[0] + 6), round(mid[1] - h / 2), w, h)
+        if rect.right > c.surface.get_width() - 4:       # keep the label on the picture
+            rect.right = round(mid[0] - 6)
+        for other in c.taken:
+            if rect.colliderect(other):
+                rect.y = other.bottom + 2
+        c.taken.append(prims.text_plate(c.surface, [(text, 14)], rect.topleft, GAP, border=GAP))
+
+
+def render_gaps(state: Battlefield, gaps: list[Gap], *, scale: float = DEFAULT_SCALE,
+                diff: LayoutDiff | None = None, published: Battlefield | None = None
+                ) -> pygame.Surface:
+    """The check picture: the map with its narrowest terrain gaps drawn and labelled
+    (and, given ``diff`` and ``published``, the layout comparison as ``render_compare``)."""
+    geo = snapshot(state)
+    w, h, view = _frame(state, scale, geo)
+    surface = pygame.Surface((w, h + KEY_PX))
+    surface.fill(DEFAULT_THEME.background)
+
+    def over(c) -> None:
+        if diff is not None and published is not None:
+            _ghost(c, published, diff)
+            _off(c, diff)
+        draw_gaps(c, gaps)
+
+    board_canvas(pygame.Surface.subsurface(surface, pygame.Rect(0, 0, w, h)), state, geo, view,
+                 over=over)
+    lines = [(f"{state.name}: the {min(len(gaps), GAPS_DRAWN)} narrowest terrain gaps (teal), "
+              f"width and the largest round base that passes.", KEY_TEXT)]
+    if diff is not None:
+        lines.append((f"Published layout dashed in blue; {len(diff.off)} off (red arrows), "
+                      f"{len(diff.missing)} missing, {len(diff.extra)} extra.", KEY_TEXT))
+    _key(surface, h - 12, lines)
+    return surface
