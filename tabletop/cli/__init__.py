@@ -15,7 +15,8 @@ import sys
 from tabletop import __version__
 from tabletop.errors import TabletopError
 
-COMMANDS = ["view", "render", "check", "measure", "pile-in", "consolidate", "fight", "charge", "bench"]
+COMMANDS = ["view", "render", "check", "measure", "pile-in", "consolidate", "fight", "charge", "bench",
+            "lesson"]
 
 
 class UsageError(TabletopError):
