@@ -24,12 +24,12 @@ import pygame
 
 from tabletop.geometry import snapshot
 from tabletop.render import prims
-from tabletop.render.framing import FOCUS_MIN_SPAN, FOCUS_PAD, fit_box, view_for_box
+from tabletop.render.framing import FOCUS_MIN_SPAN, FOCUS_PAD, action_points, fit_box, view_for_box
 from tabletop.render.lesson_plan import Frame, Lesson, LessonPage
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
 from tabletop.render.options import resolve_overlays
 from tabletop.render.step_draw import draw_of, with_keys
-from tabletop.render.steps import DEFAULT_STEP_OVERLAYS, draw_step, focus_box
+from tabletop.render.steps import DEFAULT_STEP_OVERLAYS, draw_step
 from tabletop.render.theme import DEFAULT_THEME, Theme, shade
 from tabletop.rules.describe import describe
 
@@ -42,6 +42,33 @@ LESSON_NOTE_LINES = 9
 """Named default: the most lines a page's note wraps onto in the panel."""
 
 PANEL_PAD = 14
+
+
+LESSON_PAD = 5.0
+"""Named default: inches of table kept round a lesson's models and action (room for the
+labels and plates the steps draw beside them)."""
+
+
+def lesson_box(lesson: Lesson, pad: float = LESSON_PAD) -> tuple[float, float, float, float]:
+    """The table rectangle (inches) round every model of every page's table, every path a
+    page slides along and every page's drawn action (``framing.action_points``: set-aside
+    challengers, casualties, ...), grown by ``pad``, at least ``FOCUS_MIN_SPAN`` each way:
+    the view of pages that name no ``focus``."""
+    pts = [(m.x, m.y) for p in lesson.pages for u in p.step.state.units for m in u.models]
+    pts += [q for p in lesson.pages for path in p.moves.values() for q in path]
+    pts += [q for p in lesson.pages for q in action_points(p.step)]
+    t = lesson.state.table
+    if not pts:
+        return (0.0, 0.0, t.width, t.depth)
+    return _grown(pts, pad)
+
+
+def _grown(pts, pad: float) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    half_w = max((max(xs) - min(xs)) / 2 + pad, FOCUS_MIN_SPAN / 2)
+    half_d = max((max(ys) - min(ys)) / 2 + pad, FOCUS_MIN_SPAN / 2)
+    return (cx - half_w, cy - half_d, cx + half_w, cy + half_d)
 
 
 class LessonPainter:
@@ -66,9 +93,7 @@ class LessonPainter:
         self._pages: dict[int, tuple[Any, Any, Any, frozenset[str]]] = {}
         self._motions: dict[int, Motion] = {}
         self._boards: dict[int, pygame.Surface] = {}
-        boxes = focus_box([p.step for p in lesson.pages])
-        t = lesson.state.table
-        self._lesson_box = boxes or (0.0, 0.0, t.width, t.depth)
+        self._lesson_box = lesson_box(lesson)
 
     # ------------------------------------------------------------ per page
     def _box(self, page: LessonPage):
@@ -81,11 +106,7 @@ class LessonPainter:
         for ident in page.entry.focus:
             models = st.unit(ident).models if st.has_unit(ident) else [st.model(ident)]
             pts += [(m.x, m.y) for m in models]
-        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-        half_w = max((max(xs) - min(xs)) / 2 + FOCUS_PAD, FOCUS_MIN_SPAN / 2)
-        half_d = max((max(ys) - min(ys)) / 2 + FOCUS_PAD, FOCUS_MIN_SPAN / 2)
-        return fit_box((cx - half_w, cy - half_d, cx + half_w, cy + half_d), t.width, t.depth, aspect)
+        return fit_box(_grown(pts, FOCUS_PAD), t.width, t.depth, aspect)
 
     def page_parts(self, n: int):
         """``(step with its draw keys, snapshot, view, overlays)`` of page ``n``."""

@@ -149,10 +149,14 @@ def _find_step(entry: LessonStep, steps: Sequence[Step], after: int, where: str)
     else:
         want = str(value).strip().lower()
         hits = [k for k, s in enumerate(steps, start=1) if k >= max(after, 1) and want in s.title.lower()]
-        if not hits:
+        earlier = [k for k, s in enumerate(steps, start=1) if want in s.title.lower()]
+        if not hits and earlier:
+            found = earlier[-1]
+        elif not hits:
             raise LessonError(f"{where}.step: no step of the phase run from step {max(after, 1)} on "
                               f"has {value!r} in its title (tabletop fight lists them)")
-        found = hits[0]
+        else:
+            found = hits[0]
     if found < after:
         raise LessonError(f"{where}.step: step {found} comes before step {after}, shown by the "
                           f"previous lesson step; lesson steps go forward through the phase")
