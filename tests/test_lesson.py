@@ -255,3 +255,12 @@ def test_run_lesson_window_quits_on_q(tmp_path, display):
     post(pygame.K_q)
     # the window opens on the dummy driver; q ends the loop long before max_ticks
     assert run_lesson_window(lesson, 0, (640, 400), max_ticks=200) == 0
+
+
+def test_lesson_json_keeps_its_documented_contract(tmp_path, capsys):
+    from test_json_contract import Contract
+    c = Contract("lesson")
+    assert main(["lesson", write(tmp_path), "--gif", str(tmp_path / "c.gif"), "--size", "320x200",
+                 "--json"]) == 0
+    c.check(json.loads(capsys.readouterr().out), "lesson")
+    c.assert_covered()
