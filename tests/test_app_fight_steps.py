@@ -1,6 +1,6 @@
 """Stepping through a resolved Fight phase in the window (``view --fight``): n/p, panel, drawing.
 
-Uses maps/lesson-pile-in.toml with seed 1 through the same ``resolve`` the
+Uses maps/lessons/pile-in.toml with seed 1 through the same ``resolve`` the
 ``fight`` command uses; the steps are the phase's (start, pile-in step, each
 move, Fight step, each fight, consolidation step, end).
 """
@@ -16,7 +16,7 @@ from tabletop.app.app import App
 from tabletop.board import mapfile
 from tabletop.cli.fight_cmd import resolve
 
-LESSON = str(Path(__file__).resolve().parent.parent / "maps" / "lesson-pile-in.toml")
+LESSON = str(Path(__file__).resolve().parent.parent / "maps" / "lessons/pile-in.toml")
 
 
 @pytest.fixture(scope="module", autouse=True)

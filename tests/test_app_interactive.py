@@ -11,7 +11,7 @@ Maps:
   charged, so both are Fights First (fight-phase.txt 12.04 (1)); red is the
   active player and selects first: "which unit fights next?" with options
   R1, R2 in file order, default R1 (``sequence.fight_step``: ``mine[0]``).
-- maps/lesson-gambit-challenge.toml: red's Centurion (tac/4) challenges, blue's
+- maps/lessons/gambit-challenge.toml: red's Centurion (tac/4) challenges, blue's
   Veteran Sergeant (breachers/4) may accept; in round 1 the Challenger's
   player (red) chooses the first gambit (gambit-challenge.txt Step 2, first
   bullet) and blue may not choose the same one, nor Feint and Riposte
@@ -36,7 +36,7 @@ from tabletop.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 OVERRUN = str(ROOT / "tests" / "scenarios" / "fight-overrun-and-new-foes.toml")
-GAMBIT = str(ROOT / "maps" / "lesson-gambit-challenge.toml")
+GAMBIT = str(ROOT / "maps" / "lessons/gambit-challenge.toml")
 SIZE = (1400, 900)
 PUMP_TIMEOUT = 30.0     # seconds; a hung resolver fails the test instead of hanging it
 PUMP_SLEEP = 0.002

@@ -24,7 +24,7 @@ from tabletop.rules import events as E
 from tabletop.rules.events import EventLog
 
 SIZE = (1200, 800)
-LESSON = str(Path(__file__).resolve().parent.parent / "maps" / "lesson-pile-in.toml")
+LESSON = str(Path(__file__).resolve().parent.parent / "maps" / "lessons/pile-in.toml")
 # R/1 piles in from (10, 10): 2" right to (12, 10), then 1" up to (12, 11); 3" in all
 PATH = [(10.0, 10.0), (12.0, 10.0), (12.0, 11.0)]
 

@@ -10,7 +10,7 @@ events.  The window's own ``decision`` events (who answered, ``by:
 map answer instead, so they are left out of the comparison.
 
 Maps (copied into a temporary folder, so the saves land there):
-- maps/lesson-pile-in.toml plus two units of my own: marines' ``scouts`` (one
+- maps/lessons/pile-in.toml plus two units of my own: marines' ``scouts`` (one
   32mm model at (17, 14), charged) and orks' ``grots`` (one 25mm model at
   (17, 10.6)).  scouts to grots: centres 3.4" apart, edge 3.4 - 0.63 - 0.49 =
   2.28" (not engaged, within 5"); scouts to boyz/3 (14, 10.6): sqrt(3^2 +
@@ -18,9 +18,9 @@ Maps (copied into a temporary folder, so the saves land there):
   so the questions are: marines' pile-in order (intercessors, scouts), orks'
   (boyz, grots), scouts' attack target (boyz, grots), orks' fight order
   (boyz, grots), and the orks' attack target (intercessors, scouts).
-- maps/lesson-gambit-challenge.toml (seed 6): accept, the gambits of both
+- maps/lessons/gambit-challenge.toml (seed 6): accept, the gambits of both
   players, weapons, prolong.
-- maps/lesson-character-challenge.toml (seed 2): red's Captain (spears/2)
+- maps/lessons/character-challenge.toml (seed 2): red's Captain (spears/2)
   challenges, blue refuses (character-challenge.txt).
 """
 
@@ -156,7 +156,7 @@ def saved_decisions(path: str) -> list[tuple]:
 
 
 def test_pile_in_lesson_fight_order_and_targets_replay(play_app, tmp_path, capsys):
-    path = copy_map(tmp_path, "lesson-pile-in.toml", EXTRA_UNITS)
+    path = copy_map(tmp_path, "lessons/pile-in.toml", EXTRA_UNITS)
     app = play_app(path, seed=3)
     asked = play(app, {("marines", "pile_in", 1): "scouts",        # default intercessors
                        ("marines", "attack_target", 1): "grots",   # default boyz
@@ -187,7 +187,7 @@ def test_pile_in_lesson_fight_order_and_targets_replay(play_app, tmp_path, capsy
 
 
 def test_gambit_lesson_gambits_and_prolong_replay(play_app, tmp_path, capsys):
-    path = copy_map(tmp_path, "lesson-gambit-challenge.toml")
+    path = copy_map(tmp_path, "lessons/gambit-challenge.toml")
     app = play_app(path, seed=6)
     # round 1 by Enter (red Finishing Blow, blue Grandstand; red prolongs by default), round 2
     # the person's: red Flurry of Blows, blue Taunt and Bait, and red prolongs again though the
@@ -211,7 +211,7 @@ def test_gambit_lesson_gambits_and_prolong_replay(play_app, tmp_path, capsys):
 
 
 def test_character_challenge_refusal_replays(play_app, tmp_path, capsys):
-    path = copy_map(tmp_path, "lesson-character-challenge.toml")
+    path = copy_map(tmp_path, "lessons/character-challenge.toml")
     app = play_app(path, seed=2)
     asked = play(app, {("blue", "accept_challenge", 1): "refuse"})     # default swords/2
     assert asked[:2] == [("red", "issue_challenge", "spears/2"), ("blue", "accept_challenge", "refuse")]
@@ -226,7 +226,7 @@ def test_character_challenge_refusal_replays(play_app, tmp_path, capsys):
 
 def test_d_answers_are_recorded_and_replay(play_app, tmp_path, capsys):
     # after the second question `d` answers the rest: those default answers are in the file too
-    path = copy_map(tmp_path, "lesson-pile-in.toml", EXTRA_UNITS)
+    path = copy_map(tmp_path, "lessons/pile-in.toml", EXTRA_UNITS)
     app = play_app(path, seed=5)
     play(app, {("marines", "pile_in", 1): "scouts"}, rest_after=1)
     by = [a.by for a in app.session.decisions.history]
@@ -238,7 +238,7 @@ def test_d_answers_are_recorded_and_replay(play_app, tmp_path, capsys):
 
 
 def test_saving_never_overwrites(play_app, tmp_path):
-    path = copy_map(tmp_path, "lesson-character-challenge.toml")
+    path = copy_map(tmp_path, "lessons/character-challenge.toml")
     taken = tmp_path / "map-1.toml"
     taken.write_text("# mine, keep me\n", encoding="utf-8")
     app = play_app(path, seed=2)
@@ -292,7 +292,7 @@ def test_an_overridden_scripted_answer_is_not_asked_at_the_window():
 
 
 def test_map_seed_loads_saves_and_is_checked(tmp_path, capsys):
-    src = (ROOT / "maps" / "lesson-pile-in.toml").read_text(encoding="utf-8")
+    src = (ROOT / "maps" / "lessons/pile-in.toml").read_text(encoding="utf-8")
     good = tmp_path / "good.toml"
     good.write_text(src.replace('ruleset = "fight-phase"', 'ruleset = "fight-phase"\nseed = 41'),
                     encoding="utf-8")
@@ -313,7 +313,7 @@ def test_map_seed_loads_saves_and_is_checked(tmp_path, capsys):
 def test_decisions_keep_their_order_when_one_has_no_value(tmp_path):
     # a scripted decision without `value` (None) between two with one stays in its place:
     # scripted answers are taken in order per (player, choice)
-    state = mapfile.load(str(ROOT / "maps" / "lesson-pile-in.toml"))
+    state = mapfile.load(str(ROOT / "maps" / "lessons/pile-in.toml"))
     from dataclasses import replace
     state = replace(state, decisions=(Decision("marines", "pile_in", "intercessors"),
                                       Decision("orks", "pile_in", None),

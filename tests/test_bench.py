@@ -58,8 +58,8 @@ def test_naive_baseline_agrees_with_the_snapshot_on_random_layouts(n, seed):
         _snapshot_answers(state)
 
 
-@pytest.mark.parametrize("name", ["lesson-pile-in.toml", "lesson-flank-charge.toml",
-                                  "lesson-rear-charge.toml", "old-world-72x48.toml"])
+@pytest.mark.parametrize("name", ["lessons/pile-in.toml", "lessons/flank-charge.toml",
+                                  "lessons/rear-charge.toml", "old-world-72x48.toml"])
 def test_naive_baseline_agrees_with_the_snapshot_on_the_shipped_maps(name):
     state = mapfile.load(str(MAPS / name))
     naive = naive_answers(state, footprints(state))

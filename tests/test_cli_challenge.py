@@ -1,7 +1,7 @@
 """``tabletop fight`` on the two challenge lessons end to end: events, -o, --odds, frames.
 
-maps/lesson-gambit-challenge.toml: fight-phase, challenges = "gambit"; tac/4 (commander) and
-breachers/4 (champion).  maps/lesson-character-challenge.toml: rank-and-flank, challenges =
+maps/lessons/gambit-challenge.toml: fight-phase, challenges = "gambit"; tac/4 (commander) and
+breachers/4 (champion).  maps/lessons/character-challenge.toml: rank-and-flank, challenges =
 "character"; spears/2 (commander) and swords/2 (champion).
 """
 
@@ -14,8 +14,8 @@ from tabletop.board import mapfile
 from tabletop.cli import main
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
-GAMBIT = str(MAPS / "lesson-gambit-challenge.toml")
-CHARACTER = str(MAPS / "lesson-character-challenge.toml")
+GAMBIT = str(MAPS / "lessons/gambit-challenge.toml")
+CHARACTER = str(MAPS / "lessons/character-challenge.toml")
 
 
 def run(capsys, *argv):

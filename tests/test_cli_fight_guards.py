@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tabletop.cli import main
 
-LESSON = str(Path(__file__).resolve().parent.parent / "maps" / "lesson-pile-in.toml")
+LESSON = str(Path(__file__).resolve().parent.parent / "maps" / "lessons/pile-in.toml")
 
 
 def test_frames_folder_with_another_runs_frames_is_refused_before_resolving(tmp_path, capsys):

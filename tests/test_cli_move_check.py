@@ -135,7 +135,7 @@ def test_models_absent_from_moved_stay_put(tmp_path, capsys):
 
 def test_the_solvers_move_with_its_paths_is_legal(tmp_path, capsys):
     # the JSON pile-in --json prints carries each model's path (round friends): judged as given
-    lesson = str(MAPS / "lesson-pile-in.toml")
+    lesson = str(MAPS / "lessons/pile-in.toml")
     code, out, _ = run(capsys, "pile-in", lesson, "intercessors", "--json")
     assert code == 0
     f = tmp_path / "move.json"

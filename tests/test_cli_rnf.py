@@ -19,7 +19,7 @@ def of(out, type_):
 
 
 def test_flank_charge_lesson(capsys):
-    out = fight_json(capsys, "lesson-flank-charge.toml")
+    out = fight_json(capsys, "lessons/flank-charge.toml")
     geo = {e["unit"]: e for e in of(out, "unit_geometry")}
     # the wolf riders stand on the spearmen's right flank: disrupted
     assert geo["spearmen"]["sides"] == {"wolf-riders": "right"} and geo["spearmen"]["disrupted"]
@@ -34,7 +34,7 @@ def test_flank_charge_lesson(capsys):
 
 
 def test_rear_charge_lesson(capsys):
-    out = fight_json(capsys, "lesson-rear-charge.toml")
+    out = fight_json(capsys, "lessons/rear-charge.toml")
     att = {e["unit"]: e["by_kind"] for e in of(out, "attackers")}
     # the troops cannot fight to the rear; their captain (one rank deep) duels the bigboss
     assert att["handgunners"] == {"duel": {"models": 1, "dice": 3}}
@@ -55,7 +55,7 @@ def test_multi_unit_engagement_on_the_72x48_table(capsys, tmp_path):
 
 
 def test_fight_odds(capsys):
-    assert main(["fight", str(MAPS / "lesson-flank-charge.toml"), "--odds"]) == 0
+    assert main(["fight", str(MAPS / "lessons/flank-charge.toml"), "--odds"]) == 0
     text = capsys.readouterr().out
     assert "exact" in text and "greenskins wins the combat score" in text
 
@@ -116,11 +116,11 @@ def test_charge_fight_phase_and_bad_input(capsys, write_map):
 
 
 def test_charge_arcs_lesson(capsys):
-    # maps/lesson-charge-arcs.toml states each answer in its header, worked by hand
+    # maps/lessons/charge-arcs.toml states each answer in its header, worked by hand
     want = {"wolf-riders": ("left", "8/9", 12.0), "orc-mob": ("front", "3/4", 8.0),
             "goblins": ("rear", "35/36", 6.0), "trolls": ("right", "1/1", 6.5704)}
     for charger, (side, odds, dist) in want.items():
-        assert main(["charge", str(MAPS / "lesson-charge-arcs.toml"), charger, "spearmen",
+        assert main(["charge", str(MAPS / "lessons/charge-arcs.toml"), charger, "spearmen",
                      "--json"]) == 0
         p = json.loads(capsys.readouterr().out)
         assert (p["side"], p["odds_fraction"]) == (side, odds)

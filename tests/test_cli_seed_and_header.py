@@ -10,8 +10,8 @@ import pytest
 from tabletop.cli import main
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
-ARCS = str(MAPS / "lesson-charge-arcs.toml")
-LESSON = str(MAPS / "lesson-pile-in.toml")
+ARCS = str(MAPS / "lessons/charge-arcs.toml")
+LESSON = str(MAPS / "lessons/pile-in.toml")
 
 
 @pytest.mark.parametrize("argv", [["charge", ARCS, "wolf-riders", "spearmen", "--seed", "-3"],

@@ -149,10 +149,10 @@ def test_a_short_move_that_engages_is_made():
 
 
 def test_the_lesson_boyz_do_not_shuffle():
-    # maps/lesson-pile-in.toml, the pile-in step of `tabletop fight --seed 3`: after the
+    # maps/lessons/pile-in.toml, the pile-in step of `tabletop fight --seed 3`: after the
     # marines pile in, intercessors/4 ends 0.05" from boyz/2; boyz/2 used to close that gap
     # by 0.03" into base contact, a move that gains nothing (MIN_GAIN)
-    state = load(str(MAPS / "lesson-pile-in.toml"))
+    state = load(str(MAPS / "lessons/pile-in.toml"))
     geo = snapshot(state)
     marines = solve_move(state, geo, pile_in_spec(state, geo, "intercessors"))
     assert marines.violations == []

@@ -246,7 +246,7 @@ models = [[25.7, 20]]
 
 def test_check(write_map, capsys):
     c = Contract("check")
-    c.check(run_json(capsys, "check", shipped("lesson-pile-in.toml"), "--json"), "lesson-pile-in")
+    c.check(run_json(capsys, "check", shipped("lessons/pile-in.toml"), "--json"), "lesson-pile-in")
     c.check(run_json(capsys, "check", shipped("ca-layout-1-hammer-and-anvil.toml"), "--json",
                      "--layout", shipped("ca-layout-2-crucible-of-battle.toml"), code=1), "layout")
     c.check(run_json(capsys, "check", write_map(SMALL), "--json", code=1), "small")
@@ -258,14 +258,14 @@ def test_check(write_map, capsys):
 
 def test_measure(capsys):
     c = Contract("measure")
-    c.check(run_json(capsys, "measure", shipped("lesson-pile-in.toml"), "intercessors/1", "boyz",
+    c.check(run_json(capsys, "measure", shipped("lessons/pile-in.toml"), "intercessors/1", "boyz",
                      "--json"), "measure")
     c.assert_covered()
 
 
 def test_pile_in_and_consolidate(write_map, tmp_path, capsys):
     c = Contract("move")
-    lesson, layout = shipped("lesson-pile-in.toml"), shipped("ca-layout-1-hammer-and-anvil.toml")
+    lesson, layout = shipped("lessons/pile-in.toml"), shipped("ca-layout-1-hammer-and-anvil.toml")
     c.check(run_json(capsys, "pile-in", lesson, "intercessors", "--json",
                      "-o", tmp_path / "after.toml"), "pile-in -o")
     c.check(run_json(capsys, "consolidate", lesson, "intercessors", "--json"), "consolidate")
@@ -284,7 +284,7 @@ def test_pile_in_and_consolidate(write_map, tmp_path, capsys):
 
 def test_move_check(tmp_path, capsys):
     c = Contract("move-check")
-    lesson = shipped("lesson-pile-in.toml")
+    lesson = shipped("lessons/pile-in.toml")
     moved = run_json(capsys, "pile-in", lesson, "intercessors", "--json", "-o", tmp_path / "after.toml")
     (tmp_path / "move.json").write_text(json.dumps(moved), encoding="utf-8")
     c.check(run_json(capsys, "pile-in", lesson, "intercessors", "--check", tmp_path / "move.json",
@@ -380,7 +380,7 @@ def test_fight_and_its_events(write_map, tmp_path, capsys):
              "close-up": close_up_map(tmp_path),
              "close-up-square": close_up_map(tmp_path, {"close_up": "square"}, "square.toml")}
     printed = {}
-    for name, path in [(p.name, p) for p in sorted(MAPS.glob("*.toml"))] + list(small.items()):
+    for name, path in [(p.name, p) for p in sorted(MAPS.glob("**/*.toml"))] + list(small.items()):
         d = run_json(capsys, "fight", path, "--seed", "1", "--json")
         printed[name] = d
         c.check(d, name)
@@ -415,7 +415,7 @@ def test_fight_and_its_events(write_map, tmp_path, capsys):
     assert [t["targets"] for t in nm["tried"]] == [["x", "y"], ["x"], ["y"]]
     (ref,) = of("refused", "challenge_refused")
     assert (ref["disgraced"], ref["WS"], ref["Ld"]) == ("breachers/1", 3, 4)
-    profiles = of("lesson-gambit-challenge.toml", "strike_profile")
+    profiles = of("gambit-challenge.toml", "strike_profile")
     assert profiles[0]["precedence"] == "red"            # the first round: the Active Player
     assert all(isinstance(e["precedence"], str) for e in profiles)
     assert of("close-up", "closed_up") and of("close-up-square", "close_up_blocked")
@@ -429,12 +429,12 @@ def test_fight_odds_fight_phase(write_map, capsys, monkeypatch):
     d = run_json(capsys, "fight", write_map(HEADER.format(rules="") + duel), "--odds", "--json")
     assert d["method"] == "exact"
     c.check(d, "duel")
-    d = run_json(capsys, "fight", shipped("lesson-pile-in.toml"), "--odds", "--json")
+    d = run_json(capsys, "fight", shipped("lessons/pile-in.toml"), "--odds", "--json")
     assert d["method"] == "exact"
     c.check(d, "lesson-pile-in, exact")
     fp_odds = importlib.import_module("tabletop.rules.fight_phase.odds")
     monkeypatch.setattr(fp_odds, "MAX_STATES", 0)       # past the bound: sampled
-    d = run_json(capsys, "fight", shipped("lesson-pile-in.toml"), "--odds", "--runs", "20", "--json")
+    d = run_json(capsys, "fight", shipped("lessons/pile-in.toml"), "--odds", "--runs", "20", "--json")
     assert d["method"] == "monte carlo"
     c.check(d, "lesson-pile-in")
     d = run_json(capsys, "fight", shipped("ca-layout-2-crucible-of-battle.toml"), "--odds", "--json")
@@ -444,10 +444,10 @@ def test_fight_odds_fight_phase(write_map, capsys, monkeypatch):
 
 
 def tiny_character_challenge(write_map) -> str:
-    """maps/lesson-character-challenge.toml with each unit cut to its front rank's first two
+    """maps/lessons/character-challenge.toml with each unit cut to its front rank's first two
     files (the Captain and the Champion among them): the round with its challenge is exact
     in about a second (1130 histories)."""
-    text = Path(shipped("lesson-character-challenge.toml")).read_text(encoding="utf-8")
+    text = Path(shipped("lessons/character-challenge.toml")).read_text(encoding="utf-8")
     cut = text.replace("files = 5, ranks = 3, count = 15", "files = 2, ranks = 1, count = 2")
     assert cut.count("files = 2, ranks = 1, count = 2") == 2
     return write_map(cut, "tiny-character-challenge.toml")
@@ -456,7 +456,7 @@ def tiny_character_challenge(write_map) -> str:
 def test_fight_odds_rank_and_flank(write_map, capsys, monkeypatch):
     from tabletop.rules.rank_and_flank import odds as rnf_odds
     c = Contract("odds-rank-and-flank")
-    d = run_json(capsys, "fight", shipped("lesson-flank-charge.toml"), "--odds", "--json")
+    d = run_json(capsys, "fight", shipped("lessons/flank-charge.toml"), "--odds", "--json")
     assert d["engagements"][0]["method"] == "exact"
     c.check(d, "lesson-flank-charge")
     # the character challenge run as the fight runs it (issue 8 item 7), exact
@@ -468,7 +468,7 @@ def test_fight_odds_rank_and_flank(write_map, capsys, monkeypatch):
     c.check(d, "tiny character challenge")
     # Monte Carlo, kept fast: allow the exact walk no states
     monkeypatch.setattr(rnf_odds, "MAX_PATHS", 0)
-    d = run_json(capsys, "fight", shipped("lesson-rear-charge.toml"), "--odds", "--runs", "20", "--json")
+    d = run_json(capsys, "fight", shipped("lessons/rear-charge.toml"), "--odds", "--runs", "20", "--json")
     assert d["engagements"][0]["method"] == "monte carlo"
     c.check(d, "lesson-rear-charge, monte carlo")
     d = run_json(capsys, "fight", tiny, "--odds", "--runs", "20", "--json")
@@ -488,12 +488,12 @@ def test_fight_odds_with_challenges(capsys, monkeypatch):
     both, gambit, character = (Contract("odds-challenges"), Contract("odds-challenges-gambit"),
                                Contract("odds-challenges-character"))
     fp, rnf = Contract("odds-fight-phase"), Contract("odds-rank-and-flank")
-    d = run_json(capsys, "fight", shipped("lesson-gambit-challenge.toml"), "--odds", "--runs", "3",
+    d = run_json(capsys, "fight", shipped("lessons/gambit-challenge.toml"), "--odds", "--runs", "3",
                  "--json")
     for c in (both, gambit, fp):
         c.check(d, "lesson-gambit-challenge")
     gambit.check(d["challenge_odds"], "lesson-gambit-challenge: challenge_odds")
-    d = run_json(capsys, "fight", shipped("lesson-character-challenge.toml"), "--odds", "--runs", "3",
+    d = run_json(capsys, "fight", shipped("lessons/character-challenge.toml"), "--odds", "--runs", "3",
                  "--json")
     for c in (both, character, rnf):
         c.check(d, "lesson-character-challenge")
@@ -504,7 +504,7 @@ def test_fight_odds_with_challenges(capsys, monkeypatch):
 
 def test_charge(tmp_path, capsys):
     c = Contract("charge")
-    arcs = shipped("lesson-charge-arcs.toml")
+    arcs = shipped("lessons/charge-arcs.toml")
     for charger in ("wolf-riders", "orc-mob", "goblins", "trolls"):
         d = run_json(capsys, "charge", arcs, charger, "spearmen", "--json")
         assert d["arc_how"] == "majority" and d["arc_tie"] == [] and "seed" not in d

@@ -28,7 +28,7 @@ from tabletop.geometry import snapshot
 ROOT = Path(__file__).resolve().parent.parent
 MAPS = ROOT / "maps"
 REFERENCE = Path(os.environ.get("TABLETOP_REFERENCE", "/work/shared/reference"))
-ALL_MAPS = sorted(MAPS.glob("*.toml"))
+ALL_MAPS = sorted(MAPS.glob("**/*.toml"))
 LAYOUT1 = MAPS / "ca-layout-1-hammer-and-anvil.toml"
 LAYOUT2 = MAPS / "ca-layout-2-crucible-of-battle.toml"
 OLD_WORLD = MAPS / "old-world-72x48.toml"
@@ -45,10 +45,10 @@ def check_json(path: Path, capsys) -> dict:
 
 
 def test_the_shipped_maps_are_all_here():
-    names = {p.name for p in ALL_MAPS}
+    names = {p.relative_to(MAPS).as_posix() for p in ALL_MAPS}
     assert {"ca-layout-1-hammer-and-anvil.toml", "ca-layout-2-crucible-of-battle.toml",
-            "old-world-72x48.toml", "lesson-pile-in.toml", "lesson-flank-charge.toml",
-            "lesson-rear-charge.toml"} <= names
+            "old-world-72x48.toml", "lessons/pile-in.toml", "lessons/flank-charge.toml",
+            "lessons/rear-charge.toml"} <= names
 
 
 @pytest.mark.parametrize("path", ALL_MAPS, ids=lambda p: p.name)
@@ -73,7 +73,7 @@ def test_every_map_round_trips(path):
 def test_every_map_says_what_it_is_at_the_top(path):
     head = path.read_text(encoding="utf-8").splitlines()[:3]
     assert all(line.startswith("#") for line in head)
-    if path.name.startswith("lesson-"):
+    if path.parent.name == "lessons":
         text = "\n".join(path.read_text(encoding="utf-8").splitlines()[:8])
         assert "Teaches" in text and ".txt" in text
 
@@ -276,7 +276,7 @@ def test_old_world_front_and_flank_engagement(capsys):
 
 
 def test_lesson_pile_in_distances():
-    state = mapfile.load(str(MAPS / "lesson-pile-in.toml"))
+    state = mapfile.load(str(MAPS / "lessons/pile-in.toml"))
     geo = snapshot(state)
     # boyz at x = 14, y 8 / 9.3 / 10.6; intercessors/1 at 12.74: 14 - 12.74 - 1.2598 = 0.0002
     assert geo.in_base_contact("intercessors/1", "boyz/1")
@@ -294,7 +294,7 @@ def test_lesson_pile_in_distances():
 
 
 def test_lesson_flank_charge_is_flush_against_the_flank():
-    state = mapfile.load(str(MAPS / "lesson-flank-charge.toml"))
+    state = mapfile.load(str(MAPS / "lessons/flank-charge.toml"))
     geo = snapshot(state)
     assert state.unit("wolf-riders").charged and not state.unit("spearmen").charged
     f = state.unit("spearmen").formation
@@ -310,7 +310,7 @@ def test_lesson_flank_charge_is_flush_against_the_flank():
 
 
 def test_lesson_rear_charge_is_flush_against_the_rear_of_one_rank():
-    state = mapfile.load(str(MAPS / "lesson-rear-charge.toml"))
+    state = mapfile.load(str(MAPS / "lessons/rear-charge.toml"))
     geo = snapshot(state)
     target, charger = state.unit("handgunners"), state.unit("orc-mob")
     assert target.formation.ranks == 1 and charger.charged

@@ -30,7 +30,7 @@ MAPS = sorted((Path(__file__).resolve().parents[1] / "maps").glob("**/*.toml"))
 # the layout's first resolver runs from this seed happen to wipe out the nobz far more often
 # than the odds say (7 of the first 30); 1,500 runs from other seeds agree (P 0.088, models
 # lost 2.12 against 2.086), so it gets more runs, which its solved moves make cheap
-RUNS = {"ca-layout-1-hammer-and-anvil": 200, "lesson-gambit-challenge": 40, "old-world-72x48": 30}
+RUNS = {"ca-layout-1-hammer-and-anvil": 200, "gambit-challenge": 40, "old-world-72x48": 30}
 DEFAULT_RUNS = 40
 
 

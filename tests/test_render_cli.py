@@ -91,7 +91,7 @@ def test_render_output_folder_refused(tmp_path, capsys):
     assert "folder" in capsys.readouterr().err
 
 
-MAPS = sorted((Path(__file__).resolve().parent.parent / "maps").glob("*.toml"))
+MAPS = sorted((Path(__file__).resolve().parent.parent / "maps").glob("**/*.toml"))
 
 
 @pytest.mark.parametrize("map_path", MAPS, ids=[p.stem for p in MAPS])

@@ -149,7 +149,7 @@ def test_save_frames_zooms_each_step_and_keeps_the_old_single_view(state, tmp_pa
 
 def test_fight_frames_view_option(capsys, tmp_path):
     from tabletop.cli import main
-    lesson = str(Path(__file__).resolve().parent.parent / "maps" / "lesson-pile-in.toml")
+    lesson = str(Path(__file__).resolve().parent.parent / "maps" / "lessons/pile-in.toml")
     for view in ("step", "phase", "table"):
         folder = tmp_path / view
         assert main(["fight", lesson, "--seed", "1", "--frames", str(folder), "--frames-view", view]) == 0

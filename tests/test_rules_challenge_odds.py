@@ -158,7 +158,7 @@ def test_odds_are_a_distribution(ws_a, ws_b, w_a, a_b, sv, g1, g2):
 
 
 def test_the_lesson_table_is_walked_exactly_and_sums_to_one():
-    s = mapfile.load("maps/lesson-gambit-challenge.toml")
+    s = mapfile.load("maps/lessons/gambit-challenge.toml")
     rep = challenge_odds(s)
     (rec,) = rep["combats"]
     assert len(rec["pairs"]) == 64
@@ -167,7 +167,7 @@ def test_the_lesson_table_is_walked_exactly_and_sums_to_one():
 
 
 def test_a_run_replayed_from_its_answers_gives_the_same_events():
-    s = mapfile.load("maps/lesson-gambit-challenge.toml")
+    s = mapfile.load("maps/lessons/gambit-challenge.toml")
     first = EventLog()
     run = driver.run(machine(), PhaseState(s, GambitOnly(), "challenge"), dice=Dice(11, first), log=first)
     assert run.answers and any(a.choice == "gambit" for a in run.answers)

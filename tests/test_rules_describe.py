@@ -136,7 +136,7 @@ def test_unknown_types_read_generically_and_the_table_is_built_in_one_place():
 def test_every_event_of_a_resolved_fight_has_its_own_wording():
     from tabletop.board import mapfile
     from tabletop.cli.fight_cmd import resolve
-    res = resolve(mapfile.load(str(MAPS / "lesson-pile-in.toml")), seed=1)
+    res = resolve(mapfile.load(str(MAPS / "lessons/pile-in.toml")), seed=1)
     types = {e.type for e in res.log.events}
     assert types <= set(d.FIGHT_PHASE_TYPES) <= set(describer_types())
     for e in res.log.events:

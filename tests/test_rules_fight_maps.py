@@ -23,7 +23,7 @@ MAPS = Path(__file__).resolve().parent.parent / "maps"
 TOL = 0.02
 
 
-@pytest.mark.parametrize("name, seed", [("lesson-pile-in.toml", 1), ("lesson-pile-in.toml", 5),
+@pytest.mark.parametrize("name, seed", [("lessons/pile-in.toml", 1), ("lessons/pile-in.toml", 5),
                                         ("ca-layout-1-hammer-and-anvil.toml", 1)])
 def test_fight_on_shipped_maps_keeps_every_clause(name, seed):
     state = mapfile.load(str(MAPS / name))
@@ -77,7 +77,7 @@ def test_fight_command_on_the_real_layout_writes_the_state_after(tmp_path, capsy
 
 def test_fight_frames_one_png_per_step(tmp_path, capsys):
     frames = str(tmp_path / "frames")
-    assert main(["fight", str(MAPS / "lesson-pile-in.toml"), "--seed", "1", "--frames", frames,
+    assert main(["fight", str(MAPS / "lessons/pile-in.toml"), "--seed", "1", "--frames", frames,
                  "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert len(doc["frames"]) == len(doc["steps"]) and all(Path(p).exists() for p in doc["frames"])

@@ -21,7 +21,7 @@ from tabletop.rules.fight_phase import odds as fight_odds
 from tabletop.rules.fight_phase.odds import format_odds
 from tabletop.rules.registry import find_ruleset
 
-LESSON = str(Path(__file__).resolve().parents[1] / "maps" / "lesson-pile-in.toml")
+LESSON = str(Path(__file__).resolve().parents[1] / "maps" / "lessons/pile-in.toml")
 DUEL_UNITS = unit("R", "red", [(10, 10)], charged=True, A=1, W=1, Sv=7) \
     + unit("B", "blue", [(11.26, 10)], A=1, W=1, Sv=7)
 

@@ -108,8 +108,8 @@ GAMBIT = {
 }
 
 
-@pytest.mark.parametrize("name, expected", [("lesson-pile-in", PILE_IN),
-                                            ("lesson-gambit-challenge", GAMBIT)])
+@pytest.mark.parametrize("name, expected", [("lessons/pile-in", PILE_IN),
+                                            ("lessons/gambit-challenge", GAMBIT)])
 def test_exact_odds_are_the_fractions_of_before(name, expected):
     got = fight_odds(load(str(MAPS / f"{name}.toml")))
     assert got["method"] == "exact"

@@ -100,7 +100,7 @@ def _fight_outcome(state, seed):
 
 def test_odds_agree_with_a_seeded_monte_carlo_of_the_fight():
     from tabletop.board.mapfile import load
-    for state in (disgrace_map(), load("maps/lesson-flank-charge.toml")):
+    for state in (disgrace_map(), load("maps/lessons/flank-charge.toml")):
         from tabletop.geometry import snapshot
         units = snapshot(state).engagements[0]
         machine, start = round_machine(state, units)

@@ -32,8 +32,8 @@ from tabletop.rules.rank_and_flank.steps import CLOSE, OPEN, PLAN, RoundStep, in
 from tabletop.rules.registry import find_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
-CHARACTER_LESSON = ROOT / "maps" / "lesson-character-challenge.toml"
-GAMBIT_LESSON = ROOT / "maps" / "lesson-gambit-challenge.toml"
+CHARACTER_LESSON = ROOT / "maps" / "lessons/character-challenge.toml"
+GAMBIT_LESSON = ROOT / "maps" / "lessons/gambit-challenge.toml"
 GAMBIT_SMALL = ROOT / "tests" / "scenarios" / "gambit-lone-champion.toml"
 
 

@@ -617,7 +617,89 @@ def lesson_pile_in(ref: Reference) -> dict:
         "rules": {"edition": "11th"},
         "players": PLAYERS_40K,
         "units": units,
+        "lesson": PILE_IN_STEPS,
     }
+
+
+# [[lesson]] steps of the lessons this script writes (tabletop lesson MAP): the project's own
+# words, each citing the clause it teaches; "step" names a step of the phase run (seed 1)
+PILE_IN_STEPS = [
+    {"title": "Before the fight", "step": "setup", "clause": "fight-phase.txt 12.03",
+     "overlays": ["engagement"], "focus": ["intercessors", "boyz"],
+     "text": "The Intercessors are engaged with the Boyz: one marine touches an ork's base, one "
+             "stands 1.5\" away, one 6\" away, and one has a friend between it and the enemy. "
+             "Engaged units may pile in up to 3\"."},
+    {"title": "The active player piles in first", "step": "Pile-in step",
+     "clause": "fight-phase.txt 12.02",
+     "text": "Both sides make their pile-in moves, the player whose turn it is first. Being "
+             "engaged makes both units eligible; their pile-in targets are the enemy units they "
+             "are engaged with."},
+    {"title": "A model in base contact stays put", "step": "intercessors makes its pile-in",
+     "clause": "fight-phase.txt 12.03", "select": "intercessors/1",
+     "text": "The sergeant already touches an ork, so it may not move at all. Every other marine "
+             "moves up to 3\" and must end closer to the closest ork."},
+    {"title": "Closer, and engaged where it can be", "step": "intercessors makes its pile-in",
+     "clause": "fight-phase.txt 12.03", "select": "intercessors/3", "overlays": ["engagement"],
+     "text": "The marine 6\" away gets 3\" closer but is still 3\" off: it cannot reach the 2\" "
+             "engagement range, so closer is enough. The one behind the sergeant walks round "
+             "his base, never through it."},
+    {"title": "After the move", "step": "intercessors makes its pile-in",
+     "clause": "fight-phase.txt 12.03", "overlays": ["coherency", "engagement"],
+     "text": "The unit must still be engaged, every model that started engaged must still be, "
+             "and the squad must be in coherency."},
+    {"title": "The Boyz cannot move", "step": "boyz makes its pile-in",
+     "clause": "fight-phase.txt 12.03",
+     "text": "Every ork already touches a marine, so none of them may move: their pile-in "
+             "leaves them where they stand."},
+    {"title": "Then the fight", "step": "intercessors fights", "clause": "fight-phase.txt 12.05",
+     "text": "Piling in brought more marines into engagement range, so more of them attack. "
+             "Each roll appears as it is made."},
+]
+
+FLANK_STEPS = [
+    {"title": "Wolf Riders on the flank", "step": "setup", "clause": "rank-and-flank-combat.txt Who attacks",
+     "focus": ["spearmen", "wolf-riders"],
+     "text": "The Wolf Riders charged and stand flush against the right flank of a block five "
+             "wide and four deep. Which side an enemy touches decides who may fight."},
+    {"title": "Only the flank file fights back", "step": "who attacks",
+     "clause": "rank-and-flank-combat.txt Who attacks",
+     "text": "Facing the flank, only the spearmen along that side attack, with no supporting "
+             "attacks from behind them: most of the block stands idle."},
+    {"title": "Blows struck together", "step": "blows struck",
+     "clause": "rank-and-flank-combat.txt Engagements",
+     "text": "Every model attacks at once, then saves are rolled; casualties come off only after "
+             "everyone has struck."},
+    {"title": "The rank bonus is lost", "step": "combat score",
+     "clause": "rank-and-flank-combat.txt Combat score",
+     "text": "An enemy on the flank disrupts the block: its rank bonus (up to +2) counts for "
+             "nothing, and the riders add +1 for the flank. That swing decides the combat."},
+    {"title": "Break test", "step": "break test", "clause": "rank-and-flank-combat.txt Break tests",
+     "text": "The losers roll 2D6 against their Discipline, plus ranks, minus the score "
+             "difference; fail and they flee."},
+    {"title": "Turning to face", "step": "turns to face", "clause": "rank-and-flank-combat.txt Fleeing",
+     "text": "A unit that held with a single enemy on its flank turns to face it, ready for the "
+             "next round."},
+]
+
+REAR_STEPS = [
+    {"title": "An Orc Mob in the rear", "step": "setup", "clause": "rank-and-flank-combat.txt Who attacks",
+     "focus": ["handgunners", "orc-mob"],
+     "text": "The Orc Mob charged into the back of a unit only one rank deep. The handgunners' "
+             "Captain stands in that one rank."},
+    {"title": "Nobody fights to the rear", "step": "who attacks",
+     "clause": "rank-and-flank-combat.txt Who attacks",
+     "text": "Troops caught from behind make no attacks. A commander fights to the rear only when "
+             "its unit is a single rank deep, as here, so the Captain duels the Bigboss."},
+    {"title": "Blows struck", "step": "blows struck", "clause": "rank-and-flank-combat.txt Commanders in combat",
+     "text": "The orcs hit the troops; the two commanders strike only each other."},
+    {"title": "+1 for the rear, and no ranks", "step": "combat score",
+     "clause": "rank-and-flank-combat.txt Combat score",
+     "text": "The orcs score their wounds and +1 for the rear; the handgunners are disrupted and "
+             "had only one rank anyway."},
+    {"title": "They break", "step": "break test", "clause": "rank-and-flank-combat.txt Fleeing",
+     "text": "Losing by a lot, the handgunners fail their break test and run their full Move "
+             "directly away from the orcs."},
+]
 
 
 def rnf_lesson(name: str, src: Sources, units: list[dict]) -> dict:
@@ -645,7 +727,7 @@ def lesson_flank(ref: Reference) -> dict:
         tow_unit("wolf-riders", "Goblin Wolf Riders", "greenskins", wolf_base, WOLF_RIDER,
                  ["cavalry", "fast-cavalry"], flank, 180, 4, 2, charged=True),
     ]
-    return rnf_lesson("Lesson: flank charge", src, units)
+    return {**rnf_lesson("Lesson: flank charge", src, units), "lesson": FLANK_STEPS}
 
 
 def lesson_rear(ref: Reference) -> dict:
@@ -666,7 +748,7 @@ def lesson_rear(ref: Reference) -> dict:
                  models=[{"file": 2, "rank": 1, "name": "Orc Bigboss", "role": "commander",
                           "profile": ORC_BIGBOSS}]),
     ]
-    return rnf_lesson("Lesson: rear charge", src, units)
+    return {**rnf_lesson("Lesson: rear charge", src, units), "lesson": REAR_STEPS}
 
 
 # ---------------------------------------------------------------- headers and checks
@@ -688,7 +770,7 @@ HEADERS = {
         "# \"Engagements\": three units in one engagement; \"Who attacks\"; \"Combat score\": +1\n"
         "# flank, the Halberdiers are disrupted).  The two commanders are in base contact\n"
         "# (\"Commanders in combat\": they duel).  Other units stand deployed, not engaged.\n"),
-    "lesson-pile-in.toml": (
+    "lessons/pile-in.toml": (
         "# Lesson: pile-in (fight-phase.txt 12.03).  Teaches: models in base contact with an\n"
         "# enemy cannot be moved (intercessors/1); every other model moves up to 3\" and must end\n"
         "# closer to the closest pile-in target, engaged with it if possible: intercessors/2 is\n"
@@ -697,12 +779,12 @@ HEADERS = {
         "# range: it only gets closer; a model 5\" away would end 2\" away, engaged),\n"
         "# intercessors/4 has intercessors/1 between it and the enemy (it must go round, never\n"
         "# through a base).  After moving the unit must be engaged and in coherency (03.03).\n"),
-    "lesson-flank-charge.toml": (
+    "lessons/flank-charge.toml": (
         "# Lesson: flank charge (rank-and-flank-combat.txt \"Who attacks\", \"Combat score\").\n"
         "# Teaches: Wolf Riders that charged (charged = true) stand flush against the right flank\n"
         "# of a 5x4 block.  Only the models along the engaged flank fight back, with no supporting\n"
         "# attacks; the chargers score +1 for the flank and the block is disrupted (no rank bonus).\n"),
-    "lesson-rear-charge.toml": (
+    "lessons/rear-charge.toml": (
         "# Lesson: rear charge (rank-and-flank-combat.txt \"Who attacks\": Rear - nobody attacks;\n"
         "# \"Commanders in combat\": a commander fights to the rear only if its unit is a single\n"
         "# rank deep; \"Combat score\": +1 rear, disrupted).  Teaches: an Orc Mob that charged\n"
@@ -770,11 +852,11 @@ def build_all(ref: Reference) -> dict[str, str]:
         "old-world-72x48.toml", old_world_map(ref),
         [("halberdiers", "orc-mob"), ("halberdiers", "wolf-riders")],
         mid_table=("halberdiers", "orc-mob", "wolf-riders"))
-    out["lesson-pile-in.toml"] = check("lesson-pile-in.toml", lesson_pile_in(ref),
+    out["lessons/pile-in.toml"] = check("lessons/pile-in.toml", lesson_pile_in(ref),
                                        [("intercessors", "boyz")])
-    out["lesson-flank-charge.toml"] = check("lesson-flank-charge.toml", lesson_flank(ref),
+    out["lessons/flank-charge.toml"] = check("lessons/flank-charge.toml", lesson_flank(ref),
                                             [("spearmen", "wolf-riders")])
-    out["lesson-rear-charge.toml"] = check("lesson-rear-charge.toml", lesson_rear(ref),
+    out["lessons/rear-charge.toml"] = check("lessons/rear-charge.toml", lesson_rear(ref),
                                            [("handgunners", "orc-mob")])
     return out
 
@@ -794,7 +876,7 @@ def main(argv: list[str] | None = None) -> int:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 differ.append(name)
             continue
-        MAPS.mkdir(exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         print(f"wrote {path.relative_to(ROOT)}")
     if differ:

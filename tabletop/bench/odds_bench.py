@@ -5,9 +5,9 @@ The cases are issue 9's targets, each with its target time (CPU seconds):
 - ``rnf-5x4``: a 5x4 against 5x4 rank-and-flank fight (two blocks of twenty 25x25mm
   bases, five files by four ranks, in base contact front to front; built here from a
   small inline map), exact, under 0.1 s;
-- ``character-lesson``: ``tabletop fight maps/lesson-character-challenge.toml --odds``,
+- ``character-lesson``: ``tabletop fight maps/lessons/character-challenge.toml --odds``,
   exact, under 1 s;
-- ``gambit-lesson``: ``tabletop fight maps/lesson-gambit-challenge.toml --odds``, exact,
+- ``gambit-lesson``: ``tabletop fight maps/lessons/gambit-challenge.toml --odds``, exact,
   under 1 s;
 - ``layout-60x44``: ``tabletop fight maps/ca-layout-1-hammer-and-anvil.toml --odds``,
   exact per engagement where the bound allows, else within half a percentage point,
@@ -94,10 +94,10 @@ class OddsCase:
 CASES = [
     OddsCase("rnf-5x4", "5x4 v 5x4 rank-and-flank (inline map)", rnf_5x4_battlefield,
              0.1, "exact", False),
-    OddsCase("character-lesson", "lesson-character-challenge.toml",
-             _shipped("lesson-character-challenge.toml"), 1.0, "exact", True),
-    OddsCase("gambit-lesson", "lesson-gambit-challenge.toml",
-             _shipped("lesson-gambit-challenge.toml"), 1.0, "exact", True),
+    OddsCase("character-lesson", "lessons/character-challenge.toml",
+             _shipped("lessons/character-challenge.toml"), 1.0, "exact", True),
+    OddsCase("gambit-lesson", "lessons/gambit-challenge.toml",
+             _shipped("lessons/gambit-challenge.toml"), 1.0, "exact", True),
     OddsCase("layout-60x44", "ca-layout-1-hammer-and-anvil.toml",
              _shipped("ca-layout-1-hammer-and-anvil.toml"), 3.0,
              "exact per engagement, else SE under 0.5 pp", True),

@@ -21,6 +21,7 @@ import tomli_w
 from pydantic import ValidationError
 
 from tabletop.board.bases import parse_base
+from tabletop.board.lesson import lesson_table
 from tabletop.board.config import DECISION_CHOICES, make_config
 from tabletop.board.formation import formation_slots
 from tabletop.board.measured import resolve_measured
@@ -265,6 +266,7 @@ def from_dict(data: dict[str, Any], path: str = "<map>") -> Battlefield:
         decisions=tuple(Decision(d.player, d.choice, d.value, d.by) for d in parsed.decisions),
         path=path,
         seed=parsed.map.seed,
+        lesson=tuple(entry.build() for entry in parsed.lesson),
     )
 
 
@@ -526,6 +528,8 @@ def to_dict(state: Battlefield) -> dict[str, Any]:
                  **({"value": toml_value(d.value)} if d.value is not None else {}),
                  **({"by": d.by} if d.by else {}))
             for d in state.decisions]
+    if state.lesson:
+        out["lesson"] = [lesson_table(entry) for entry in state.lesson]
     return out
 
 

@@ -14,6 +14,7 @@ from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictInt, field
 
 from tabletop.board.bases import parse_base
 from tabletop.board.config import EDITIONS, FIGHT_ORDERS, RULESETS
+from tabletop.board.lesson import LessonIn
 
 TERRAIN_KINDS = ("ruin", "woods", "obstacle", "impassable", "hill", "building")
 ROLES = ("champion", "commander", "standard", "musician")
@@ -351,3 +352,4 @@ class MapIn(_Strict):
     deployment: list[DeploymentIn] = []
     units: list[UnitIn] = []
     decisions: list[DecisionIn] = []
+    lesson: list[LessonIn] = []         # a lesson map's teaching steps (board/lesson.py)

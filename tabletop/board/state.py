@@ -204,6 +204,7 @@ class Battlefield:
     source: str | None = None
     seed: int | None = None
     path: str | None = field(default=None, compare=False)
+    lesson: tuple[Any, ...] = ()        # [[lesson]] steps (board.lesson.LessonStep)
 
     # --- lookups ---------------------------------------------------------
     @property

@@ -16,7 +16,7 @@ from tabletop import __version__
 from tabletop.errors import TabletopError
 
 COMMANDS = ["view", "render", "check", "measure", "pile-in", "consolidate", "fight", "charge", "bench",
-            "compare"]
+            "compare", "lesson"]
 
 
 class UsageError(TabletopError):

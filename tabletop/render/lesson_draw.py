@@ -1,0 +1,212 @@
+"""Drawing a lesson's frames: the board on the left, the side panel on the right.
+
+A frame (``render.lesson_plan.Frame``) of a page is drawn as ``draw_lesson_frame``:
+
+- the board: the page's phase step drawn as the teaching frames draw it
+  (``render.steps.draw_step``: arrows, reach, casualties, ...) with the page's extra
+  overlays, its ``select``ed model ringed, framed round its ``focus`` ids when it names
+  some, else round the action of every page (one steady view, so slides read well);
+  on a ``slide`` frame the moved models are drawn ``k / n`` of the way along their paths
+  over the step's drawing without them (``render.motion.Motion``);
+- the panel: the page number, title, clause, the note, and the dice rolled in the page's
+  steps as they appear (on a ``dice`` frame, the first ``k``; the newest marked), and the
+  frame's number in the lesson.
+
+Coordinates are inches, origin bottom-left, y up; the ``View`` turns them into pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pygame
+
+from tabletop.geometry import snapshot
+from tabletop.render import prims
+from tabletop.render.framing import FOCUS_MIN_SPAN, FOCUS_PAD, action_points, fit_box, view_for_box
+from tabletop.render.lesson_plan import Frame, Lesson, LessonPage
+from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
+from tabletop.render.options import resolve_overlays
+from tabletop.render.step_draw import draw_of, with_keys
+from tabletop.render.steps import DEFAULT_STEP_OVERLAYS, draw_step
+from tabletop.render.theme import DEFAULT_THEME, Theme, shade
+from tabletop.rules.describe import describe
+
+__all__ = ["LESSON_PANEL_FRACTION", "LessonPainter", "draw_lesson_frame"]
+
+LESSON_PANEL_FRACTION = 0.32
+"""Named default: share of the frame's width the side panel takes (title, clause, note, dice)."""
+
+LESSON_NOTE_LINES = 9
+"""Named default: the most lines a page's note wraps onto in the panel."""
+
+PANEL_PAD = 14
+
+
+LESSON_PAD = 5.0
+"""Named default: inches of table kept round a lesson's models and action (room for the
+labels and plates the steps draw beside them)."""
+
+
+def lesson_box(lesson: Lesson, pad: float = LESSON_PAD) -> tuple[float, float, float, float]:
+    """The table rectangle (inches) round every model of every page's table, every path a
+    page slides along and every page's drawn action (``framing.action_points``: set-aside
+    challengers, casualties, ...), grown by ``pad``, at least ``FOCUS_MIN_SPAN`` each way:
+    the view of pages that name no ``focus``."""
+    pts = [(m.x, m.y) for p in lesson.pages for u in p.step.state.units for m in u.models]
+    pts += [q for p in lesson.pages for path in p.moves.values() for q in path]
+    pts += [q for p in lesson.pages for q in action_points(p.step)]
+    t = lesson.state.table
+    if not pts:
+        return (0.0, 0.0, t.width, t.depth)
+    return _grown(pts, pad)
+
+
+def _grown(pts, pad: float) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    half_w = max((max(xs) - min(xs)) / 2 + pad, FOCUS_MIN_SPAN / 2)
+    half_d = max((max(ys) - min(ys)) / 2 + pad, FOCUS_MIN_SPAN / 2)
+    return (cx - half_w, cy - half_d, cx + half_w, cy + half_d)
+
+
+class LessonPainter:
+    """Draws ``lesson``'s frames on surfaces of one size; keeps each page's view, step with
+    its draw keys and snapshot, and each slide's ``Motion``, so a frame is cheap to redraw.
+
+    ``slide_frames`` is the slide length (``MOVE_ANIMATION_FRAMES``); ``total`` the frame
+    count the footer shows (0: none shown).
+    """
+
+    def __init__(self, lesson: Lesson, size: tuple[int, int], *, theme: Theme | None = None,
+                 slide_frames: int = MOVE_ANIMATION_FRAMES, keys_hint: str = "") -> None:
+        self.lesson = lesson
+        self.size = (int(size[0]), int(size[1]))
+        self.theme = theme or DEFAULT_THEME
+        self.slide_frames = slide_frames
+        self.keys_hint = keys_hint
+        w, h = self.size
+        self.panel_w = max(160, int(w * LESSON_PANEL_FRACTION))
+        self.board_rect = pygame.Rect(0, 0, max(1, w - self.panel_w), h)
+        self.panel_rect = pygame.Rect(self.board_rect.right, 0, self.panel_w, h)
+        self._pages: dict[int, tuple[Any, Any, Any, frozenset[str]]] = {}
+        self._motions: dict[int, Motion] = {}
+        self._boards: dict[int, pygame.Surface] = {}
+        self._lesson_box = lesson_box(lesson)
+
+    # ------------------------------------------------------------ per page
+    def _box(self, page: LessonPage):
+        t = self.lesson.state.table
+        aspect = max(1, self.board_rect.w - 72) / max(1, self.board_rect.h - 72)
+        if not page.entry.focus:
+            return fit_box(self._lesson_box, t.width, t.depth, aspect)
+        st = page.step.state
+        pts = []
+        for ident in page.entry.focus:
+            models = st.unit(ident).models if st.has_unit(ident) else [st.model(ident)]
+            pts += [(m.x, m.y) for m in models]
+        return fit_box(_grown(pts, FOCUS_PAD), t.width, t.depth, aspect)
+
+    def page_parts(self, n: int):
+        """``(step with its draw keys, snapshot, view, overlays)`` of page ``n``."""
+        if n not in self._pages:
+            page = self.lesson.pages[n]
+            keys = dict(draw_of(page.step))
+            if page.entry.select:
+                keys["selected"] = page.entry.select
+            step = with_keys(replace(page.step), keys)
+            view = view_for_box(self._box(page), self.board_rect.w, self.board_rect.h, 36)
+            overlays = DEFAULT_STEP_OVERLAYS | resolve_overlays(page.entry.overlays)
+            self._pages[n] = (step, snapshot(step.state), view, overlays)
+        return self._pages[n]
+
+    # ------------------------------------------------------------ drawing
+    def draw(self, surface: pygame.Surface, frame: Frame, number: int = 0, total: int = 0) -> None:
+        """Draw ``frame`` on ``surface`` (of ``size``); ``number`` of ``total`` in the footer."""
+        surface.fill(self.theme.background)
+        board = surface.subsurface(self.board_rect)
+        step, geo, view, overlays = self.page_parts(frame.page)
+        page = self.lesson.pages[frame.page]
+        if frame.kind == "slide":
+            motion = self._motions.get(frame.page)
+            if motion is None:
+                motion = self._motions[frame.page] = Motion(step, page.moves, self.slide_frames)
+            motion.frame = frame.k
+            board.blit(motion.background(board.get_size(), view, events=self.lesson.log,
+                                         overlays=overlays, theme=self.theme), (0, 0))
+            motion.draw(board, view, self.theme)
+        else:
+            drawn = self._boards.get(frame.page)
+            if drawn is None:
+                drawn = pygame.Surface(board.get_size())
+                drawn.fill(self.theme.background)
+                draw_step(drawn, step, view, geo=geo, theme=self.theme, events=self.lesson.log,
+                          overlays=overlays, caption=False)
+                self._boards[frame.page] = drawn
+            board.blit(drawn, (0, 0))
+        shown = frame.k if frame.kind == "dice" else 0
+        self.draw_panel(surface, frame.page, shown, number, total)
+
+    def draw_panel(self, surface: pygame.Surface, n: int, rolls_shown: int, number: int = 0,
+                   total: int = 0) -> None:
+        """The side panel of page ``n`` with its first ``rolls_shown`` rolls."""
+        t = self.theme
+        r = self.panel_rect
+        pygame.draw.rect(surface, t.caption_plate[:3], r)
+        pygame.draw.line(surface, shade(t.caption_text, 0.5), r.topleft, r.bottomleft, 2)
+        page = self.lesson.pages[n]
+        width = r.w - 2 * PANEL_PAD
+        x, y = r.x + PANEL_PAD, r.y + PANEL_PAD
+        where = "setup" if page.index == 0 else f"phase step {page.index} of {len(self.lesson.log.steps)}"
+        y = prims.text(surface, prims.fit_text(f"Lesson step {n + 1} of {len(self.lesson.pages)}  ({where})",
+                                                t.font_small, width), t.font_small,
+                       shade(t.caption_text, 0.75), (x, y)).bottom + 6
+        for line in prims.wrap_text(page.entry.title, t.font_caption, width, 3, indent=""):
+            y = prims.text(surface, line, t.font_caption, t.caption_text, (x, y)).bottom + 2
+        y = prims.text(surface, prims.fit_text(page.entry.clause, t.font_small, width), t.font_small,
+                       t.caption_rule, (x, y + 2)).bottom + 10
+        for line in prims.wrap_text(page.entry.text, t.font_caption_text, width, LESSON_NOTE_LINES,
+                                    indent=""):
+            y = prims.text(surface, line, t.font_caption_text, t.caption_text, (x, y)).bottom + 2
+        y += 12
+        footer_h = 2 * (t.font_small + 6) + PANEL_PAD
+        self._draw_dice(surface, page, rolls_shown, x, y, width, r.bottom - footer_h)
+        fy = r.bottom - footer_h + 6
+        if self.keys_hint:
+            prims.text(surface, prims.fit_text(self.keys_hint, t.font_small, width), t.font_small,
+                       shade(t.caption_text, 0.7), (x, fy))
+        if total:
+            prims.text(surface, f"frame {number} / {total}", t.font_small, shade(t.caption_text, 0.6),
+                       (x, fy + t.font_small + 6))
+
+    def draw_panel_badge(self, surface: pygame.Surface, text: str) -> None:
+        """A small badge (``"playing"``) at the panel's top right."""
+        t = self.theme
+        img = prims.font(t.font_small).render(text, True, (20, 22, 26))
+        rect = img.get_rect(topright=(self.panel_rect.right - PANEL_PAD, self.panel_rect.y + PANEL_PAD))
+        pygame.draw.rect(surface, t.caption_rule, rect.inflate(10, 4), border_radius=4)
+        surface.blit(img, rect)
+
+    def _draw_dice(self, surface, page: LessonPage, shown: int, x: int, y: int, width: int,
+                   bottom: int) -> None:
+        t = self.theme
+        if not page.rolls:
+            return
+        head = f"Dice: {shown} of {len(page.rolls)} rolls"
+        y = prims.text(surface, head, t.font_small, t.caption_rule, (x, y)).bottom + 4
+        lines: list[tuple[str, bool]] = []
+        for j, ev in enumerate(page.rolls[:shown], start=1):
+            text = describe(ev) or f"{ev.get('purpose')}: {ev.get('dice')}"
+            for part in prims.wrap_text(text, t.font_small, width, 2):
+                lines.append((part, j == shown))
+        room = max(0, (bottom - y) // (t.font_small + 3))
+        for text, newest in lines[-room:] if room else []:
+            colour = (255, 236, 150) if newest else shade(t.caption_text, 0.85)
+            y = prims.text(surface, text, t.font_small, colour, (x, y)).bottom + 3
+
+
+def draw_lesson_frame(surface: pygame.Surface, lesson: Lesson, frame: Frame, *,
+                      theme: Theme | None = None, slide_frames: int = MOVE_ANIMATION_FRAMES) -> None:
+    """Draw one ``frame`` of ``lesson`` on the whole of ``surface`` (``LessonPainter.draw``)."""
+    LessonPainter(lesson, surface.get_size(), theme=theme, slide_frames=slide_frames).draw(surface, frame)
