@@ -1327,11 +1327,41 @@ def _cached(kind: str, key: Hashable, work: Callable[[], Any]) -> Any:
     return value
 
 
+def round_reads(ch: GambitChallenge, active: str) -> GambitChallenge:
+    """``ch`` (a duel as a round's Face-Off begins) with only what that round reads of its
+    number, its Challenge Advantage and the last gambits: the round a pair's odds are walked
+    from (``pair_odds``), so rounds that play alike share one walk.
+
+    A round reads its number and the advantage only for who chooses first and whose gambit
+    takes precedence (``first_chooser``, ``precedence``; the Focus Roll then sets the advantage
+    anew), and its number for ``HARD_ROUND_LIMIT``; the last gambits (``last``) are replaced at
+    the reply before the Glory Step reads them.  So a round whose first chooser is the
+    Challenger's player and whose precedence is the Active Player's plays as round 1 with no
+    advantage, and any later round below the limit plays as round 2 with the same advantage.
+    Everything else (wounds, support, Guard Up's bank, Taunts, Wounds caused) is kept.
+    Raises nothing."""
+    no = ch.round_no + 1
+    first = first_chooser(no, ch.players[0], ch.advantage)
+    if (first, precedence(ch.advantage, active)) == (ch.players[0], active):
+        round_no, advantage = 0, None
+    elif 2 <= no < HARD_ROUND_LIMIT:
+        round_no, advantage = 1, ch.advantage
+    else:
+        round_no, advantage = ch.round_no, ch.advantage
+    if (round_no, advantage, ch.last) == (ch.round_no, ch.advantage, ()):
+        return ch
+    return _upd(ch, round_no=round_no, advantage=advantage, last=())
+
+
 def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
     """Exact odds of one round from ``start`` (a state at ``gambit_face_off``) with these
     gambits, walking these rows (``walk.exact``): the gambits scripted, no prolonging
-    (``ODDS_ROUNDS``), every other question by the default policy (weapons, Withdraw)."""
-    ch = _duel(start)
+    (``ODDS_ROUNDS``), every other question by the default policy (weapons, Withdraw).
+    The walk starts from ``round_reads`` of the duel and is kept by what it reads
+    (``situation`` of that start and the gambits), so the Face-Offs of a prolonged duel that
+    play alike (round 1, and a later round where the same player chooses first and takes
+    precedence) are walked once."""
+    ch = round_reads(_duel(start), start.battlefield.active_player)
     # one duel's round depends on nothing of the sub-phase but the duel and the table
     single = ChallengeMemo(combats=(ch.combat,), issuer=ch.players[0], challenger=ch.challenger,
                            fought=frozenset(ch.by_player.values()), challenges=(ch,))
