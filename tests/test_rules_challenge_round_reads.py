@@ -175,3 +175,51 @@ def test_kept_odds_are_a_plain_walk_from_the_duel_as_it_stands(changes, pair):
     win, draw, pts = plain(start, pair)
     assert (o.win, o.draw, o.points) == (win, draw, pts)
     assert o.win["red"] + o.win["blue"] + o.draw == 1
+
+
+# ---------------------------------------------------------------- the Strike chance's counts
+def test_the_strike_chance_counts_unsaved_wounds_up_to_those_that_remove_the_defender():
+    # 4 attacks at WS 5 v 4 (hits 3+: 2/3), S 4 v T 4 (wounds 4+: 1/2), Sv 3+ at AP 0 (fails 2/6):
+    # each attack is an unsaved wound with q = 2/3 x 1/2 x 1/3 = 1/9.
+    # 0 unsaved: (8/9)^4 = 4096/6561; 1: 4 x 1/9 x (8/9)^3 = 2048/6561; 2 or more: 417/6561.
+    from tabletop.rules.challenges.duellist import Duellist, Weapon
+    from tabletop.rules.challenges.gambit_rows import StrikeOutcome, strike_chance, strike_outcomes
+    from tabletop.rules.challenges.strike import StrikeProfile
+    dfn = Duellist(model_id="b/1", player="blue", ws=4, s=4, t=4, sv=3, inv=None, w=2, i=4, a=1, ld=8,
+                   heavy=False, light=False, edge=0, paragon=False, command=False,
+                   weapons=(Weapon("Blade"),))
+    d1 = StrikeProfile("red", 5, 4, 4, 0, 1)
+    # Damage 1, 2 Wounds left: two unsaved wounds remove it; 3 or 4 read the same
+    assert dict(strike_outcomes(d1, 4, dfn, False, 2)) == {
+        StrikeOutcome(0): Fraction(4096, 6561), StrikeOutcome(1): Fraction(2048, 6561),
+        StrikeOutcome(2): Fraction(417, 6561)}
+    # Damage 2: one unsaved wound removes it: 1 - 4096/6561 = 2465/6561
+    d2 = StrikeProfile("red", 5, 4, 4, 0, 2)
+    assert dict(strike_outcomes(d2, 4, dfn, False, 2)) == {
+        StrikeOutcome(0): Fraction(4096, 6561), StrikeOutcome(1): Fraction(2465, 6561)}
+    # with 4 Wounds left at Damage 1 nothing merges: the plain count distribution
+    assert strike_outcomes(d1, 4, dfn, False, 4) == strike_chance(d1, 4, dfn, False)
+
+
+def test_a_rolled_strike_still_reports_every_unsaved_wound():
+    # red issues with a/1 (WS 4, A 2, W 2), blue accepts with b/1 (WS 4, W 2, Sv 3+); red Seize the
+    # Initiative, blue Test the Foe.  Focus: red [6, 1] keeps 6 + I 4 = 10, blue [1] + 4 = 5: red
+    # takes the advantage and strikes first with A 2 + 1 = 3: hits 4+ [6, 6, 6] = 3, wounds 4+
+    # [6, 6, 6] = 3, saves 3+ [1, 1, 1] all fail: 3 unsaved wounds, Damage 1: 2 Wounds lost (all
+    # b/1 had), removed.  The chance counted 2 (enough to remove it); the event says 3.
+    from challengekit import events, harness
+
+    from tabletop.rules.challenges.gambit import challenge_subphase
+    hero = {"WS": 4, "S": 4, "T": 4, "W": 2, "I": 4, "A": 2, "Ld": 8, "Sv": 3}
+    sword = [{"name": "Sword", "AP": 0, "D": 1}]
+    s = battlefield([unit("a", "red", [model(10.0, 10.0, role="champion")], profile=hero, weapons=sword),
+                     unit("b", "blue", [model(10.0, 11.26, role="champion")], profile=hero, weapons=sword)])
+    script = [("red", "issue_challenge", "a/1"), ("blue", "accept_challenge", "b/1"),
+              ("red", "gambit", SEIZE), ("blue", "gambit", TEST)]
+    log, dice, dec = harness(s, [6, 1, 1, 6, 6, 6, 6, 6, 6, 1, 1, 1], script)
+    challenge_subphase(s, dice, dec, log)
+    assert dice.remaining == []
+    w = events(log, "wounds")
+    assert [(e["by"], e["hits"], e["wounds"], e["unsaved"], e["lost"], e["wounds_left"]) for e in w] == [
+        ("a/1", 3, 3, 3, 2, 0)]
+    assert [e["model"] for e in events(log, "removed")] == ["b/1"]

@@ -26,7 +26,8 @@ For each combat (the geometry's engagement groups, in table order):
    chance whose outcome is who takes the Challenge Advantage, ties re-rolled
    exactly).  4. Strike (``gambit_flurry``: Flurry of Blows' D3;
    ``gambit_strike``: each side's attacks, one chance whose outcome is the
-   count of unsaved wounds, with the misses when Guard Up reads them).  On a
+   count of unsaved wounds, counted up to those that remove the defender
+   (``STRIKE_COUNTED``), with the misses when Guard Up reads them).  On a
    draw the advantage holder may prolong (``gambit_prolong``: back to 2).
    5. Glory (``gambit_glory``: Withdraw, then the winner's points,
    ``strike.glory``).
@@ -159,6 +160,8 @@ WITHDRAW_WHEN_LOSING = True
 WEAPON_POLICY = "most expected wounds per Strike Step"
 POLICY_CACHE = 20_000
 MAX_FOCUS_REROLLS = 1000
+STRIKE_COUNTED = ("the Strike chance counts a side's unsaved wounds up to those that remove the "
+                  "defender; the dice's full count is in the event")
 
 
 # ------------------------------------------------------------------ the memo
@@ -565,6 +568,28 @@ def strike_chance(prof: StrikeProfile, defender_ws: int, defender: Duellist, mis
     return tuple((o, p) for o, p in out.items() if p)
 
 
+def _counted(unsaved: int, damage: int, left: int) -> int:
+    """``unsaved`` as the Strike chance counts it (``STRIKE_COUNTED``): at most the unsaved
+    wounds that remove the ``left`` Wounds at ``damage`` each."""
+    if damage <= 0:
+        return unsaved
+    return min(unsaved, -(-left // damage))
+
+
+@lru_cache(maxsize=POLICY_CACHE)
+def strike_outcomes(prof: StrikeProfile, defender_ws: int, defender: Duellist, misses_read: bool,
+                    left: int) -> tuple[tuple[StrikeOutcome, Fraction], ...]:
+    """The Strike chance's outcomes against a defender with ``left`` Wounds (``STRIKE_COUNTED``):
+    ``strike_chance`` with the unsaved wounds counted up to those that remove the defender (at
+    the profile's Damage each), whose rest the rules never read.  Exact ``Fraction``s summing
+    to 1, in ``strike_chance``'s order."""
+    out: dict[StrikeOutcome, Fraction] = {}
+    for o, p in strike_chance(prof, defender_ws, defender, misses_read):
+        k = StrikeOutcome(_counted(o.unsaved, prof.damage, left), o.misses)
+        out[k] = out.get(k, Fraction(0)) + p
+    return tuple(out.items())
+
+
 # ------------------------------------------------------------------ rows: Declare
 def _start(state: PhaseState, next_row: str) -> Transition:
     combats = tuple(tuple(c) for c in snapshot(state.battlefield).engagements)
@@ -934,11 +959,11 @@ def _strike(state: PhaseState) -> Transition:
             continue
         reads = bool(gambit(dict(rnd.chosen)[dfn]).focus_per_enemy_miss)
         prof, left = profs[atk], _left(ch, ds, dfn)
-        outcomes = strike_chance(prof, profs[dfn].ws, ds[dfn], reads)
+        outcomes = strike_outcomes(prof, profs[dfn].ws, ds[dfn], reads, left)
 
         def draw(dice, prof=prof, dfn=dfn, left=left, reads=reads) -> StrikeOutcome:
             b = make_attacks(dice, prof, profs[dfn].ws, ds[dfn], left)
-            return StrikeOutcome(b.unsaved, b.misses if reads else None, b)
+            return StrikeOutcome(_counted(b.unsaved, prof.damage, left), b.misses if reads else None, b)
 
         return wait(state, Chance("Strike", RULE_STRIKE, outcomes, player=atk, draw=draw))
     return _strike_done(state)
@@ -992,7 +1017,7 @@ def _strike_done(state: PhaseState) -> Transition:
         blows[atk] = vars(b)
         events.append(_ev("wounds", RULE_STRIKE, model=ch.by_player[dfn], by=ch.by_player[atk],
                           attacks=b.attacks, hits=b.hits,
-                          wounds=b.wounds, unsaved=unsaved, lost=damage[atk],
+                          wounds=b.wounds, unsaved=b.unsaved, lost=damage[atk],
                           wounds_left=ds[dfn].wounds_left - damage[atk]))
         g = gambit(dict(rnd.chosen)[dfn])
         if g.focus_per_enemy_miss and misses:
