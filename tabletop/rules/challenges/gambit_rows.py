@@ -78,6 +78,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from tabletop.board.frozen import evolve
 from tabletop.board.state import Battlefield, Decision, Model, Unit
 from tabletop.geometry import snapshot
 from tabletop.geometry.placement import AsideBox, aside_box, find_return_spot
@@ -341,7 +342,10 @@ def _memo(state: PhaseState) -> ChallengeMemo:
 
 
 def _with(state: PhaseState, memo: ChallengeMemo) -> Any:
-    return replace(state.memo, challenge=memo)
+    try:
+        return evolve(state.memo, challenge=memo)      # the phase memos: plain frozen records
+    except TypeError:                                  # a memo that checks itself in __post_init__
+        return replace(state.memo, challenge=memo)
 
 
 def _duel(state: PhaseState) -> GambitChallenge:
@@ -937,7 +941,11 @@ def _flurry_resume(state: PhaseState, value: int) -> Transition:
 
 def _left(ch: GambitChallenge, ds: dict[str, Duellist], p: str) -> int:
     """Wounds ``p``'s model has left now (``ds``: as the round began; this round's blows taken off)."""
-    return ds[p].wounds_left - sum(t for a, _, _, t in ch.round.struck if a != p)
+    left = ds[p].wounds_left
+    for a, _, _, t in ch.round.struck:
+        if a != p:
+            left -= t
+    return left
 
 
 def _damage(ch: GambitChallenge) -> dict[str, int]:
