@@ -55,6 +55,7 @@ ASIDE_STEP = 0.5         # how far apart candidate boxes slide along each side
 ASIDE_SIDES = ("right", "left", "above", "below")
 CONTACT_PREFERENCE = "face to face before corners, then the shortest move"
 RING_ANGLES = 72                 # candidate spots every 5 degrees around each base
+RETURN_BATCH = 256               # candidates weighed at once by find_return_spot, nearest first
 Point = tuple[float, float]
 
 
@@ -81,16 +82,30 @@ class _Obstacles:
         self.state = state
         self.tol = state.rules.tol
         self.models = [m for m in state.models() if m.id not in skip]
-        self.cores, self.pads, shapes = [], [], []
-        for m in self.models:
-            c, p = core_and_pad(m.base, m.x, m.y, m.facing_deg)
-            self.cores.append(c)
-            self.pads.append(p)
-            shapes.append(base_polygon(m.base, m.x, m.y, m.facing_deg))
-        self.tree = STRtree(shapes) if shapes else None
+        # round bases: centres and radii, for exact gaps by arithmetic (``_candidate_gaps``);
+        # the shapes (``cores``, ``tree``) are built only when a question needs them
+        self.round = np.array([m.base.is_round for m in self.models], dtype=bool)
+        self.centres = np.array([(m.x, m.y) for m in self.models], dtype=float).reshape(-1, 2)
+        self.pads = [m.base.radius if r else 0.0 for m, r in zip(self.models, self.round)]
+        self._cores: list | None = None
+        self._tree: STRtree | None = None
         self.blocks = [Polygon(t.polygon) for t in state.terrain if t.impassable]
         owner = {u.id: u.player for u in state.units}
         self.player = [owner[m.unit_id] for m in self.models]
+
+    @property
+    def cores(self) -> list:
+        """Each base's core geometry (``core_and_pad``), built on first use."""
+        if self._cores is None:
+            self._cores = [core_and_pad(m.base, m.x, m.y, m.facing_deg)[0] for m in self.models]
+        return self._cores
+
+    @property
+    def tree(self) -> STRtree | None:
+        """An STRtree of the bases' footprints, built on first use (``gaps``, ``legal``)."""
+        if self._tree is None and self.models:
+            self._tree = STRtree([base_polygon(m.base, m.x, m.y, m.facing_deg) for m in self.models])
+        return self._tree
 
     def gaps(self, model: Model, x: float, y: float, reach: float) -> list[tuple[int, float]]:
         """(index, signed gap) of every base within ``reach`` of ``model`` placed at (x, y)."""
@@ -116,17 +131,27 @@ class _Obstacles:
         return not any(b.intersects(inner) for b in self.blocks)
 
 
-def _ring(cx: float, cy: float, radius: float, n: int = RING_ANGLES) -> list[Point]:
-    """``n`` points on the circle of ``radius`` (inches) round (cx, cy), from angle 0 on,
-    counter-clockwise; the circle's cosines and sines are worked out once per ``n``."""
+def _unit_ring(n: int) -> np.ndarray:
+    """(n, 2): the cosines and sines of ``n`` angles from 0 on, counter-clockwise (once per n)."""
     unit = _UNIT_RING.get(n)
     if unit is None:
-        unit = _UNIT_RING[n] = [(math.cos(2 * math.pi * k / n), math.sin(2 * math.pi * k / n))
-                                for k in range(n)]
-    return [(cx + radius * c, cy + radius * s) for c, s in unit]
+        unit = _UNIT_RING[n] = np.array([(math.cos(2 * math.pi * k / n), math.sin(2 * math.pi * k / n))
+                                         for k in range(n)], dtype=float)
+    return unit
 
 
-_UNIT_RING: dict[int, list[tuple[float, float]]] = {}
+def _rings(circles: np.ndarray, n: int = RING_ANGLES) -> np.ndarray:
+    """(len(circles) * n, 2): ``n`` points on each circle (cx, cy, radius) of ``circles`` in
+    inches, circle by circle, each from angle 0 on, counter-clockwise (``cx + radius * cos``,
+    ``cy + radius * sin``; the cosines and sines worked out once per ``n``)."""
+    unit = _unit_ring(n)
+    c = np.asarray(circles, dtype=float).reshape(-1, 3)
+    xs = c[:, 0, None] + c[:, 2, None] * unit[None, :, 0]
+    ys = c[:, 1, None] + c[:, 2, None] * unit[None, :, 1]
+    return np.stack([xs, ys], axis=-1).reshape(-1, 2)
+
+
+_UNIT_RING: dict[int, np.ndarray] = {}
 
 
 def _reach(model: Model) -> float:
@@ -137,27 +162,43 @@ def _candidate_gaps(model: Model, cands: np.ndarray, obs: _Obstacles) -> tuple[n
     """(legal mask, gap matrix (candidates x obstacle bases)) for ``model`` centred on each candidate."""
     tol = obs.tol
     n = len(cands)
+    shapes: np.ndarray | None
     if model.base.is_round:
         r = model.base.radius
-        cores = shapely.points(cands)
         pads = np.full(n, r)
         shapes = None
     else:
         shapes = np.array([base_polygon(model.base, x, y, model.facing_deg) for x, y in cands], dtype=object)
-        cores = shapes
         pads = np.zeros(n)
+    made: list[np.ndarray] = []
+
+    def cores() -> np.ndarray:          # the candidates' core geometries, made on first use
+        if not made:
+            made.append(shapely.points(cands) if shapes is None else shapes)
+        return made[0]
+
     m = len(obs.models)
+    op = np.array(obs.pads, dtype=float)
     if m:
-        oc = np.array(obs.cores, dtype=object)
-        op = np.array(obs.pads, dtype=float)
-        gaps = shapely.distance(cores[:, None], oc[None, :]) - pads[:, None] - op[None, :]
+        gaps = np.empty((n, m))
+        exact = obs.round if shapes is None else np.zeros(m, dtype=bool)
+        if exact.any():
+            # round against round: the centres' distance, worked out as GEOS does for two points
+            # (sqrt(dx * dx + dy * dy), the same float operations, so the same gaps to the bit)
+            dx = cands[:, 0, None] - obs.centres[None, exact, 0]
+            dy = cands[:, 1, None] - obs.centres[None, exact, 1]
+            gaps[:, exact] = np.sqrt(dx * dx + dy * dy)
+        if not exact.all():
+            oc = np.array(obs.cores, dtype=object)
+            gaps[:, ~exact] = shapely.distance(cores()[:, None], oc[None, ~exact])
+        gaps = gaps - pads[:, None] - op[None, :]
     else:
         gaps = np.zeros((n, 0))
     legal = ~(gaps < -tol).any(axis=1)
     if shapes is not None and m:
         # two polygons read a gap of 0 whether touching or intersecting: test the shrunk shapes
         for i, j in zip(*np.nonzero((gaps <= 0) & (op[None, :] == 0))):
-            if legal[i] and shrunk(shapes[i], tol / 2).intersects(shrunk(oc[j], tol / 2)):
+            if legal[i] and shrunk(shapes[i], tol / 2).intersects(shrunk(obs.cores[j], tol / 2)):
                 legal[i] = False
     w, d = obs.state.table.width, obs.state.table.depth
     if shapes is None:
@@ -166,7 +207,7 @@ def _candidate_gaps(model: Model, cands: np.ndarray, obs: _Obstacles) -> tuple[n
         b = shapely.bounds(shapes)
     legal &= (b[:, 0] >= -tol) & (b[:, 1] >= -tol) & (b[:, 2] <= w + tol) & (b[:, 3] <= d + tol)
     for block in obs.blocks:
-        legal &= (shapely.distance(cores, block) - pads) >= -tol
+        legal &= (shapely.distance(cores(), block) - pads) >= -tol
     return legal, gaps
 
 
@@ -207,44 +248,63 @@ def find_return_spot(state: Battlefield, model: Model, player: str, locked_with:
     coh = rules.coherency_range
     eng = rules.engagement_range
     r = _reach(model)
-    cands: list[Point] = [prefer]
+    circles: list[tuple[float, float, float]] = []      # (cx, cy, radius): rings of candidates
     if friends:
         gaps = [tol / 2.0] + ([coh / 2.0, coh - tol] if coh else [])
         for i in friends:
             m = obs.models[i]
-            for g in gaps:
-                cands += _ring(m.x, m.y, _reach(m) + r + g)
+            circles += [(m.x, m.y, _reach(m) + r + g) for g in gaps]
     targets = enemies if friends else [i for i in enemies if obs.models[i].unit_id in locked]
     egaps = [tol / 2.0] + ([eng / 2.0, eng - tol] if eng > 0 else [])
     for i in targets:
         m = obs.models[i]
-        for g in egaps:
-            cands += _ring(m.x, m.y, _reach(m) + r + g)
-    xy = np.array(cands, dtype=float)
-    legal, gaps = _candidate_gaps(model, xy, obs)
-    if friends:
-        fg = gaps[:, friends]
-        coherent = ((fg <= coh + tol) if coh is not None else (fg <= tol)).any(axis=1)
-        legal &= coherent
-    else:
-        coherent = np.ones(len(xy), dtype=bool)
-    if enemies:
-        eg = gaps[:, enemies]
-        engaged = ((eg <= tol) if eng <= 0 else (eg <= eng + tol)).any(axis=1)
-    else:
-        engaged = np.zeros(len(xy), dtype=bool)
+        circles += [(m.x, m.y, _reach(m) + r + g) for g in egaps]
+    xy = np.concatenate([np.array([prefer], dtype=float), _rings(np.array(circles, dtype=float))])
     lk = [i for i in range(len(obs.models)) if obs.models[i].unit_id in locked]
-    contact = (gaps[:, lk] <= tol) if lk else np.zeros((len(xy), 0), dtype=bool)
-    if not friends:
-        legal &= contact.any(axis=1) if lk else np.zeros(len(xy), dtype=bool)
-    idx = np.nonzero(legal)[0]
-    if not len(idx):
+
+    def assess(sel: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(legal, engaged, coherent, contact with each locked base) of the candidates ``sel``."""
+        n = len(sel)
+        legal, gaps = _candidate_gaps(model, xy[sel], obs)
+        if friends:
+            fg = gaps[:, friends]
+            coherent = ((fg <= coh + tol) if coh is not None else (fg <= tol)).any(axis=1)
+            legal &= coherent
+        else:
+            coherent = np.ones(n, dtype=bool)
+        if enemies:
+            eg = gaps[:, enemies]
+            engaged = ((eg <= tol) if eng <= 0 else (eg <= eng + tol)).any(axis=1)
+        else:
+            engaged = np.zeros(n, dtype=bool)
+        contact = (gaps[:, lk] <= tol) if lk else np.zeros((n, 0), dtype=bool)
+        if not friends:
+            legal &= contact.any(axis=1) if lk else np.zeros(n, dtype=bool)
+        return legal, engaged, coherent, contact
+
+    # the choice: an engaged legal spot before one not engaged, then the nearest ``prefer``, then
+    # the first made.  Candidates are weighed nearest first (a stable sort keeps the order they
+    # were made in among equal distances), a batch at a time, so the search stops at the first
+    # batch holding an engaged legal spot.
+    near = np.argsort(np.hypot(xy[:, 0] - prefer[0], xy[:, 1] - prefer[1]), kind="stable")
+    found: tuple[int, bool, bool, np.ndarray] | None = None
+    for b in range(0, len(near), RETURN_BATCH):
+        sel = near[b:b + RETURN_BATCH]
+        legal, engaged, coherent, contact = assess(sel)
+        hit = np.nonzero(legal & engaged)[0]
+        if len(hit):
+            j = int(hit[0])
+            found = (int(sel[j]), True, bool(coherent[j]), contact[j])
+            break
+        plain = np.nonzero(legal)[0]
+        if found is None and len(plain):
+            j = int(plain[0])
+            found = (int(sel[j]), False, bool(coherent[j]), contact[j])
+    if found is None:
         return None
-    dist = np.hypot(xy[idx, 0] - prefer[0], xy[idx, 1] - prefer[1])
-    order = np.lexsort((dist, ~engaged[idx]))
-    k = int(idx[order[0]])
-    touching = tuple(sorted(obs.models[lk[j]].id for j in np.nonzero(contact[k])[0])) if lk else ()
-    return Spot(float(xy[k, 0]), float(xy[k, 1]), bool(engaged[k]), bool(coherent[k]), touching)
+    k, engaged_k, coherent_k, contact_k = found
+    touching = tuple(sorted(obs.models[lk[j]].id for j in np.nonzero(contact_k)[0])) if lk else ()
+    return Spot(float(xy[k, 0]), float(xy[k, 1]), engaged_k, coherent_k, touching)
 
 
 # --------------------------------------------------------------- swaps in a unit

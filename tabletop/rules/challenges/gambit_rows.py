@@ -26,7 +26,8 @@ For each combat (the geometry's engagement groups, in table order):
    chance whose outcome is who takes the Challenge Advantage, ties re-rolled
    exactly).  4. Strike (``gambit_flurry``: Flurry of Blows' D3;
    ``gambit_strike``: each side's attacks, one chance whose outcome is the
-   count of unsaved wounds, with the misses when Guard Up reads them).  On a
+   count of unsaved wounds, counted up to those that remove the defender
+   (``STRIKE_COUNTED``), with the misses when Guard Up reads them).  On a
    draw the advantage holder may prolong (``gambit_prolong``: back to 2).
    5. Glory (``gambit_glory``: Withdraw, then the winner's points,
    ``strike.glory``).
@@ -77,6 +78,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from tabletop.board.frozen import evolve
 from tabletop.board.state import Battlefield, Decision, Model, Unit
 from tabletop.geometry import snapshot
 from tabletop.geometry.placement import AsideBox, aside_box, find_return_spot
@@ -159,6 +161,8 @@ WITHDRAW_WHEN_LOSING = True
 WEAPON_POLICY = "most expected wounds per Strike Step"
 POLICY_CACHE = 20_000
 MAX_FOCUS_REROLLS = 1000
+STRIKE_COUNTED = ("the Strike chance counts a side's unsaved wounds up to those that remove the "
+                  "defender; the dice's full count is in the event")
 
 
 # ------------------------------------------------------------------ the memo
@@ -338,7 +342,10 @@ def _memo(state: PhaseState) -> ChallengeMemo:
 
 
 def _with(state: PhaseState, memo: ChallengeMemo) -> Any:
-    return replace(state.memo, challenge=memo)
+    try:
+        return evolve(state.memo, challenge=memo)      # the phase memos: plain frozen records
+    except TypeError:                                  # a memo that checks itself in __post_init__
+        return replace(state.memo, challenge=memo)
 
 
 def _duel(state: PhaseState) -> GambitChallenge:
@@ -563,6 +570,28 @@ def strike_chance(prof: StrikeProfile, defender_ws: int, defender: Duellist, mis
             o = StrikeOutcome(u, n - h)
             out[o] = out.get(o, Fraction(0)) + p * pu
     return tuple((o, p) for o, p in out.items() if p)
+
+
+def _counted(unsaved: int, damage: int, left: int) -> int:
+    """``unsaved`` as the Strike chance counts it (``STRIKE_COUNTED``): at most the unsaved
+    wounds that remove the ``left`` Wounds at ``damage`` each."""
+    if damage <= 0:
+        return unsaved
+    return min(unsaved, -(-left // damage))
+
+
+@lru_cache(maxsize=POLICY_CACHE)
+def strike_outcomes(prof: StrikeProfile, defender_ws: int, defender: Duellist, misses_read: bool,
+                    left: int) -> tuple[tuple[StrikeOutcome, Fraction], ...]:
+    """The Strike chance's outcomes against a defender with ``left`` Wounds (``STRIKE_COUNTED``):
+    ``strike_chance`` with the unsaved wounds counted up to those that remove the defender (at
+    the profile's Damage each), whose rest the rules never read.  Exact ``Fraction``s summing
+    to 1, in ``strike_chance``'s order."""
+    out: dict[StrikeOutcome, Fraction] = {}
+    for o, p in strike_chance(prof, defender_ws, defender, misses_read):
+        k = StrikeOutcome(_counted(o.unsaved, prof.damage, left), o.misses)
+        out[k] = out.get(k, Fraction(0)) + p
+    return tuple(out.items())
 
 
 # ------------------------------------------------------------------ rows: Declare
@@ -912,7 +941,11 @@ def _flurry_resume(state: PhaseState, value: int) -> Transition:
 
 def _left(ch: GambitChallenge, ds: dict[str, Duellist], p: str) -> int:
     """Wounds ``p``'s model has left now (``ds``: as the round began; this round's blows taken off)."""
-    return ds[p].wounds_left - sum(t for a, _, _, t in ch.round.struck if a != p)
+    left = ds[p].wounds_left
+    for a, _, _, t in ch.round.struck:
+        if a != p:
+            left -= t
+    return left
 
 
 def _damage(ch: GambitChallenge) -> dict[str, int]:
@@ -934,11 +967,11 @@ def _strike(state: PhaseState) -> Transition:
             continue
         reads = bool(gambit(dict(rnd.chosen)[dfn]).focus_per_enemy_miss)
         prof, left = profs[atk], _left(ch, ds, dfn)
-        outcomes = strike_chance(prof, profs[dfn].ws, ds[dfn], reads)
+        outcomes = strike_outcomes(prof, profs[dfn].ws, ds[dfn], reads, left)
 
         def draw(dice, prof=prof, dfn=dfn, left=left, reads=reads) -> StrikeOutcome:
             b = make_attacks(dice, prof, profs[dfn].ws, ds[dfn], left)
-            return StrikeOutcome(b.unsaved, b.misses if reads else None, b)
+            return StrikeOutcome(_counted(b.unsaved, prof.damage, left), b.misses if reads else None, b)
 
         return wait(state, Chance("Strike", RULE_STRIKE, outcomes, player=atk, draw=draw))
     return _strike_done(state)
@@ -992,7 +1025,7 @@ def _strike_done(state: PhaseState) -> Transition:
         blows[atk] = vars(b)
         events.append(_ev("wounds", RULE_STRIKE, model=ch.by_player[dfn], by=ch.by_player[atk],
                           attacks=b.attacks, hits=b.hits,
-                          wounds=b.wounds, unsaved=unsaved, lost=damage[atk],
+                          wounds=b.wounds, unsaved=b.unsaved, lost=damage[atk],
                           wounds_left=ds[dfn].wounds_left - damage[atk]))
         g = gambit(dict(rnd.chosen)[dfn])
         if g.focus_per_enemy_miss and misses:
@@ -1327,11 +1360,41 @@ def _cached(kind: str, key: Hashable, work: Callable[[], Any]) -> Any:
     return value
 
 
+def round_reads(ch: GambitChallenge, active: str) -> GambitChallenge:
+    """``ch`` (a duel as a round's Face-Off begins) with only what that round reads of its
+    number, its Challenge Advantage and the last gambits: the round a pair's odds are walked
+    from (``pair_odds``), so rounds that play alike share one walk.
+
+    A round reads its number and the advantage only for who chooses first and whose gambit
+    takes precedence (``first_chooser``, ``precedence``; the Focus Roll then sets the advantage
+    anew), and its number for ``HARD_ROUND_LIMIT``; the last gambits (``last``) are replaced at
+    the reply before the Glory Step reads them.  So a round whose first chooser is the
+    Challenger's player and whose precedence is the Active Player's plays as round 1 with no
+    advantage, and any later round below the limit plays as round 2 with the same advantage.
+    Everything else (wounds, support, Guard Up's bank, Taunts, Wounds caused) is kept.
+    Raises nothing."""
+    no = ch.round_no + 1
+    first = first_chooser(no, ch.players[0], ch.advantage)
+    if (first, precedence(ch.advantage, active)) == (ch.players[0], active):
+        round_no, advantage = 0, None
+    elif 2 <= no < HARD_ROUND_LIMIT:
+        round_no, advantage = 1, ch.advantage
+    else:
+        round_no, advantage = ch.round_no, ch.advantage
+    if (round_no, advantage, ch.last) == (ch.round_no, ch.advantage, ()):
+        return ch
+    return _upd(ch, round_no=round_no, advantage=advantage, last=())
+
+
 def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
     """Exact odds of one round from ``start`` (a state at ``gambit_face_off``) with these
     gambits, walking these rows (``walk.exact``): the gambits scripted, no prolonging
-    (``ODDS_ROUNDS``), every other question by the default policy (weapons, Withdraw)."""
-    ch = _duel(start)
+    (``ODDS_ROUNDS``), every other question by the default policy (weapons, Withdraw).
+    The walk starts from ``round_reads`` of the duel and is kept by what it reads
+    (``situation`` of that start and the gambits), so the Face-Offs of a prolonged duel that
+    play alike (round 1, and a later round where the same player chooses first and takes
+    precedence) are walked once."""
+    ch = round_reads(_duel(start), start.battlefield.active_player)
     # one duel's round depends on nothing of the sub-phase but the duel and the table
     single = ChallengeMemo(combats=(ch.combat,), issuer=ch.players[0], challenger=ch.challenger,
                            fought=frozenset(ch.by_player.values()), challenges=(ch,))
