@@ -76,6 +76,8 @@ FIT_MARGIN_PX = 30              # margin around the table when fitting the view
 POSITION_DECIMALS = 2           # a dropped model's centre is rounded to 0.01"
 LABEL_FONT_PX = 22              # the ruler and drag labels
 LEGEND_MAX_FRACTION = 0.3       # the legend strip takes at most this share of the window height
+LEGEND_ONLY_WHOLE = True        # the window opens with the legend only when it fits whole in that
+                                # share (a laptop's short window gives the board the room; l shows it)
 MESSAGES_SHOWN = 6              # messages kept in the panel (newest first)
 FOLLOW_STEPS = True             # step-through: each step is framed round its own action (z toggles)
 SETTLE_S = 0.15                 # after the last wheel notch or arrow key, the board is redrawn in full;
@@ -215,6 +217,10 @@ class App:
         self.board_rect, self.panel_rect = self._rects(self.size)
         self.view = self.fitted_view()     # the legend's scale bar needs a scale first
         self._place_legend()
+        if LEGEND_ONLY_WHOLE and self.legend_cut():
+            self.legend_shown = False
+            self._place_legend()
+            self.messages.append("l: legend (hidden: the window is too short to show it whole)")
         self.view = self.fitted_view()
         actions = {"save": self.save, "reload": self.reload, "undo": self.undo,
                    "help": self.toggle_help, "fit": self.fit, "prev": lambda: self.go_step(-1),
@@ -249,6 +255,13 @@ class App:
         h = min(need, int(col.height * LEGEND_MAX_FRACTION))
         self.board_rect = pygame.Rect(0, 0, col.width, col.height - h)
         self.legend_rect = pygame.Rect(0, col.height - h, col.width, h)
+
+    def legend_cut(self) -> bool:
+        """Whether the legend strip, as placed now, is too short for all of the legend."""
+        if not self.legend_shown:
+            return False
+        need = legend_height(self.state, self.view, self.legend_rect.width, overlays=OVERLAYS)
+        return need > self.legend_rect.height
 
     def toggle_legend(self) -> None:
         """``l``: show or hide the legend strip under the board."""

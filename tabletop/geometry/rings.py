@@ -14,19 +14,33 @@ Grown outlines are kept by (base, position, facing, distance)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from functools import lru_cache
 
-from shapely.geometry import MultiPolygon, Polygon
+import numpy as np
+from shapely import affinity
+from shapely.geometry import MultiPolygon, Point, Polygon
 from shapely.ops import unary_union
 
 from tabletop.board.bases import Base
 from tabletop.board.state import Model
-from tabletop.geometry.footprints import reach_polygon
+from tabletop.geometry.footprints import base_polygon
 
-__all__ = ["RING_CACHE_SIZE", "grown_base", "grown_models", "ring_outlines"]
+__all__ = ["RING_CACHE_SIZE", "RING_TOLERANCE_IN", "quad_segs", "grown_base", "grown_models", "ring_outlines"]
 
 RING_CACHE_SIZE = 4096      # grown outlines (one model at one distance) kept
+RING_TOLERANCE_IN = 0.001   # the drawn curve is within this of the true one (DESIGN: under 0.001")
+
+
+def quad_segs(radius: float) -> int:
+    """Segments per quarter circle so that a ``radius``-inch arc drawn as chords stays within
+    ``RING_TOLERANCE_IN`` of the arc: a chord of angle t misses it by r(1 - cos(t/2)),
+    about r t^2 / 8."""
+    if radius <= 0:
+        return 1
+    step = math.sqrt(8.0 * RING_TOLERANCE_IN / radius)
+    return max(8, math.ceil((math.pi / 2) / step))
 
 
 @lru_cache(maxsize=RING_CACHE_SIZE)
@@ -46,10 +60,35 @@ def grown_base(base: Base, x: float, y: float, facing_deg: float, distance: floa
     Returns
     -------
     shapely Polygon
-        Every point within ``distance`` of the base's edge (round: a 128-gon of
-        radius ``radius + distance``; oval and rectangle: the shape's buffer).
+        Every point within ``distance`` of the base's edge (round: a circle of radius
+        ``radius + distance``; oval and rectangle: the shape's buffer), its arcs
+        within ``RING_TOLERANCE_IN`` of true.
     """
-    return reach_polygon(base, x, y, facing_deg, distance)
+    d = max(0.0, distance)
+    if base.shape == "round":
+        r = base.radius + d
+        return Point(x, y).buffer(r, quad_segs=quad_segs(r))
+    if base.shape == "oval" and d > 0:
+        return _grown_oval(base.along / 2.0, base.across / 2.0, x, y, facing_deg, d)
+    poly = base_polygon(base, x, y, facing_deg)
+    return poly.buffer(d, quad_segs=quad_segs(d)) if d > 0 else poly
+
+
+def _grown_oval(a: float, b: float, x: float, y: float, facing_deg: float, d: float) -> Polygon:
+    """The ellipse with half-axes ``a`` (along the facing) and ``b`` grown by ``d``, exactly:
+    the point of the ellipse whose outward normal points at angle psi, (a^2 cos psi,
+    b^2 sin psi) / sqrt(a^2 cos^2 psi + b^2 sin^2 psi), moved ``d`` along that normal,
+    for psi in even steps (a buffer of the 256-gon would cut each of its corners by
+    d (1 - cos(half its turn)): 0.003" at 12" round a 90x52mm oval)."""
+    q = quad_segs(max(a * a / b, b * b / a) + d)     # the sharpest bend: the ellipse's largest radius of curvature
+    psi = np.linspace(0.0, 2.0 * math.pi, 4 * q, endpoint=False)
+    c, s_ = np.cos(psi), np.sin(psi)
+    norm = np.sqrt((a * c) ** 2 + (b * s_) ** 2)
+    px = a * a * c / norm + d * c
+    py = b * b * s_ / norm + d * s_
+    poly = Polygon(np.column_stack([px, py]))
+    poly = affinity.rotate(poly, facing_deg, origin=(0, 0))
+    return affinity.translate(poly, x, y)
 
 
 @lru_cache(maxsize=RING_CACHE_SIZE)
