@@ -387,16 +387,16 @@ class App:
             self.play.close()
 
     def _key(self, event) -> None:
-        """A key: the open question (--play) and a ring distance being typed take it first,
-        else the action ``keys.BINDINGS`` binds it to."""
-        if self.play is not None and self.play.key(event):
-            return
+        """A key: a ring distance being typed, then the open question (--play), take it
+        first, else the action ``keys.BINDINGS`` binds it to."""
         if self.rings.typing:
             taken, said = self.rings.type_key(keys.key_name(event))
             if said:
                 self.message(said)
             if taken:
                 return
+        if self.play is not None and self.play.key(event):
+            return
         action = keys.action_for(event)
         if action is not None:
             self.key_actions()[action]()
