@@ -6,7 +6,7 @@ of the window (its top-left corner is the window's, so board pixels are
 window pixels); the pygame_gui panel fills the right.  Table coordinates
 are inches, origin bottom-left, y up; ``self.view`` maps them to pixels.
 
-Tools (see ``text.KEYS`` for the full list):
+Tools (see ``keys.BINDINGS`` for the full list; the key handler dispatches from it):
 
 - a left click selects the model under the cursor and its unit;
 - a left drag from empty table (or from a base that is not selected, or
@@ -42,10 +42,12 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from tabletop.app import text
+from tabletop.app import keys, text
+from tabletop.app.help_overlay import draw_help, layout_help
 from tabletop.app.legal_drag import StepMoves
 from tabletop.app.move_checker import MoveChecker
 from tabletop.app.panel import Panel
+from tabletop.app.rings import RingTool
 from tabletop.board import mapfile
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
@@ -57,6 +59,7 @@ from tabletop.render.framing import frame_box, view_for_box
 from tabletop.render.legal_shade import draw_legal_region
 from tabletop.render.legend import legend_height
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
+from tabletop.render.rings import draw_ring
 from tabletop.render.steps import DEFAULT_STEP_OVERLAYS
 from tabletop.render.theme import DEFAULT_THEME
 from tabletop.render.theme import font as theme_font
@@ -75,6 +78,8 @@ FIT_MARGIN_PX = 30              # margin around the table when fitting the view
 POSITION_DECIMALS = 2           # a dropped model's centre is rounded to 0.01"
 LABEL_FONT_PX = 22              # the ruler and drag labels
 LEGEND_MAX_FRACTION = 0.3       # the legend strip takes at most this share of the window height
+LEGEND_ONLY_WHOLE = True        # the window opens with the legend only when it fits whole in that
+                                # share (a laptop's short window gives the board the room; l shows it)
 MESSAGES_SHOWN = 6              # messages kept in the panel (newest first)
 FOLLOW_STEPS = True             # step-through: each step is framed round its own action (z toggles)
 SETTLE_S = 0.15                 # after the last wheel notch or arrow key, the board is redrawn in full;
@@ -196,6 +201,8 @@ class App:
         self.saved: list[str] = []
         self.running = True
         self.help_shown = False
+        self.help_page = 0
+        self.rings = RingTool()             # g / G / b: range rings (app.rings)
         self.mouse_pos: tuple[int, int] = (0, 0)
         self._cache: tuple[int, Battlefield, Geometry] | None = None
         self._board: tuple[Any, Geometry, pygame.Surface] | None = None
@@ -216,6 +223,10 @@ class App:
         self.board_rect, self.panel_rect = self._rects(self.size)
         self.view = self.fitted_view()     # the legend's scale bar needs a scale first
         self._place_legend()
+        if LEGEND_ONLY_WHOLE and self.legend_cut():
+            self.legend_shown = False
+            self._place_legend()
+            self.messages.append("l: legend (hidden: the window is too short to show it whole)")
         self.view = self.fitted_view()
         actions = {"save": self.save, "reload": self.reload, "undo": self.undo,
                    "help": self.toggle_help, "fit": self.fit, "prev": lambda: self.go_step(-1),
@@ -250,6 +261,13 @@ class App:
         h = min(need, int(col.height * LEGEND_MAX_FRACTION))
         self.board_rect = pygame.Rect(0, 0, col.width, col.height - h)
         self.legend_rect = pygame.Rect(0, col.height - h, col.width, h)
+
+    def legend_cut(self) -> bool:
+        """Whether the legend strip, as placed now, is too short for all of the legend."""
+        if not self.legend_shown:
+            return False
+        need = legend_height(self.state, self.view, self.legend_rect.width, overlays=OVERLAYS)
+        return need > self.legend_rect.height
 
     def toggle_legend(self) -> None:
         """``l``: show or hide the legend strip under the board."""
@@ -291,7 +309,10 @@ class App:
                      else "the view stays where you put it (f: whole table)")
 
     def resize(self, size: tuple[int, int]) -> None:
-        """The window changed size: the board keeps its scale, the panel is rebuilt."""
+        """The window changed size: the panel is rebuilt and the help laid out afresh; a
+        view that showed the whole table is fitted to the new board, one zoomed or panned
+        by hand keeps its scale."""
+        fitted = self.view == self.fitted_view()
         self.size = (max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1])))
         self.manager.set_window_resolution(self.size)
         self.board_rect, self.panel_rect = self._rects(self.size)
@@ -299,8 +320,10 @@ class App:
         self.panel.layout(self.panel_rect)
         if self.play is not None:
             self.play.layout()
-        if self.help_shown:
-            self.panel.show_help(text.help_lines(), self.board_rect)
+        if fitted:
+            self.view = self.fitted_view()
+        elif self.step_mode and self.follow and self.steps:
+            self.frame_step()
         self.refresh(force=True)
 
     # ------------------------------------------------------------ what is shown
@@ -370,46 +393,55 @@ class App:
             self.play.close()
 
     def _key(self, event) -> None:
-        k = event.key
+        """A key: a ring distance being typed, then the open question (--play), take it
+        first, else the action ``keys.BINDINGS`` binds it to."""
+        if self.rings.typing:
+            taken, said = self.rings.type_key(keys.key_name(event))
+            if said:
+                self.message(said)
+            if taken:
+                return
         if self.play is not None and self.play.key(event):
             return
-        if k == pygame.K_ESCAPE:
-            if self.drag is not None:
-                self.message(f"{self.drag.model_id}: move cancelled")
-                self.drag = self.press = None
-                self.refresh()
-            else:
-                self.running = False
-        elif k == pygame.K_q:
-            self.running = False
-        elif k == pygame.K_h:
+        action = keys.action_for(event)
+        if action is not None:
+            self.key_actions()[action]()
+
+    def key_actions(self) -> dict[str, Any]:
+        """Every action a key of ``keys.BINDINGS`` may name, by name."""
+        def pan(dx: int, dy: int):
+            def go() -> None:
+                self.view.pan(dx, dy)
+                self._moved_view()
+            return go
+        return {
+            "escape": self.escape, "quit": self.quit, "help": self.toggle_help,
+            "cycle_overlays": self.cycle_overlays, "save": self.save, "reload": self.reload,
+            "undo": self.undo, "next_step": lambda: self.go_step(+1),
+            "prev_step": lambda: self.go_step(-1), "fit": self.fit,
+            "toggle_legend": self.toggle_legend, "toggle_follow": self.toggle_follow,
+            "check_pile_in": lambda: self.check_move("pile_in"),
+            "check_consolidation": lambda: self.check_move("consolidate"),
+            "pan_left": pan(PAN_STEP_PX, 0), "pan_right": pan(-PAN_STEP_PX, 0),
+            "pan_up": pan(0, PAN_STEP_PX), "pan_down": pan(0, -PAN_STEP_PX),
+            "ring_next": lambda: self.message(self.rings.next(self.shown_state, self.selected)),
+            "ring_type": lambda: self.message(self.rings.start_typing(self.selected)),
+            "ring_around": lambda: self.message(self.rings.toggle_around(self.selected)),
+        }
+
+    def quit(self) -> None:
+        self.running = False
+
+    def escape(self) -> None:
+        """``Esc``: close the help, else cancel a drag, else quit."""
+        if self.help_shown:
             self.toggle_help()
-        elif k == pygame.K_o:
-            self.cycle_overlays()
-        elif k == pygame.K_s:
-            self.save()
-        elif k == pygame.K_r:
-            self.reload()
-        elif k == pygame.K_u:
-            self.undo()
-        elif k == pygame.K_n:
-            self.go_step(+1)
-        elif k == pygame.K_p:
-            self.go_step(-1)
-        elif k == pygame.K_f:
-            self.fit()
-        elif k == pygame.K_l:
-            self.toggle_legend()
-        elif k == pygame.K_z:
-            self.toggle_follow()
-        elif k == pygame.K_v:
-            shift = (getattr(event, "mod", 0) & pygame.KMOD_SHIFT) or getattr(event, "unicode", "") == "V"
-            self.check_move("consolidate" if shift else "pile_in")
-        elif k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
-            dx = {pygame.K_LEFT: PAN_STEP_PX, pygame.K_RIGHT: -PAN_STEP_PX}.get(k, 0)
-            dy = {pygame.K_UP: PAN_STEP_PX, pygame.K_DOWN: -PAN_STEP_PX}.get(k, 0)
-            self.view.pan(dx, dy)
-            self._moved_view()
+        elif self.drag is not None:
+            self.message(f"{self.drag.model_id}: move cancelled")
+            self.drag = self.press = None
+            self.refresh()
+        else:
+            self.running = False
 
     def _down(self, event) -> None:
         if event.button == 1:
@@ -597,11 +629,17 @@ class App:
         self.message(f"reloaded {os.path.basename(self.path)}")
 
     def toggle_help(self) -> None:
+        """``h``: show the help over the window; again: its next page, or close it after the
+        last (``help_overlay``: it is laid out afresh for the window's size each frame)."""
+        if self.help_shown and self.help_page + 1 < self.help_layout().pages:
+            self.help_page += 1
+            return
         self.help_shown = not self.help_shown
-        if self.help_shown:
-            self.panel.show_help(text.help_lines(), self.board_rect)
-        else:
-            self.panel.hide_help()
+        self.help_page = 0
+
+    def help_layout(self):
+        """The help overlay laid out for the window as it is now (``help_overlay.HelpLayout``)."""
+        return layout_help(keys.help_entries(), self.size, self.help_page)
 
     def toggle_overlay(self, name: str) -> None:
         self.overlays = self.overlays ^ {name}
@@ -801,6 +839,8 @@ class App:
         if legend.height > 0:
             surface.blit(self._legend_image(legend.size, state), legend.topleft)
         self.manager.draw_ui(surface)
+        if self.help_shown:
+            draw_help(surface, self.help_layout())
 
     def _board_image(self, size, state: Battlefield, geo: Geometry):
         """The board drawn by render and where to blit it.
@@ -864,6 +904,9 @@ class App:
 
     def _draw_tools(self, surface, geo: Geometry) -> None:
         v = self.view
+        ring = self.rings.ring(self.shown_state, self.selected)
+        if ring is not None:
+            draw_ring(surface, v, ring.outlines, ring.label)
         if not self.step_mode:
             self.checker.draw(surface, v, self.state)
         if self.ruler is not None:

@@ -58,7 +58,6 @@ class Panel:
         self.buttons: dict[str, UIButton] = {}
         self.boxes: dict[str, UITextBox | UILabel] = {}
         self.stale: dict[str, str] = {}     # text box name -> its new text, not built yet
-        self.help_box: UITextBox | None = None
         self.layout(rect)
 
     # ------------------------------------------------------------ building
@@ -124,9 +123,6 @@ class Panel:
             self._box(name, pygame.Rect(x, y, w, h))
             y += h + 4
         self.set_overlays(self.selected_overlays, force=True)
-        if self.help_box is not None:
-            self.help_box.kill()
-            self.help_box = None
 
     # ------------------------------------------------------------ updating
     def set_text(self, name: str, lines: list[str] | str, bold_first: bool = False) -> None:
@@ -171,16 +167,3 @@ class Panel:
             b = self.buttons.get(f"overlay:{name}")
             if b is not None:
                 b.select() if name in shown else b.unselect()
-
-    def show_help(self, lines: list[str], board: pygame.Rect) -> None:
-        """A text box over the middle of the board."""
-        self.hide_help()
-        w, h = min(560, board.width - 40), min(520, board.height - 40)
-        rect = pygame.Rect(board.centerx - w // 2, board.centery - h // 2, w, h)
-        self.help_box = UITextBox(as_html(lines, bold_first=True), rect, self.manager,
-                                  starting_height=5)
-
-    def hide_help(self) -> None:
-        if self.help_box is not None:
-            self.help_box.kill()
-            self.help_box = None

@@ -1,4 +1,4 @@
-"""What the panel says: plain text lines for the selected model, a step, the keys.
+"""What the panel says: plain text lines for the selected model, a step (the keys: ``keys.py``).
 
 No drawing here; ``App`` hands these lines to the panel.  Distances are
 inches to 0.01", edge to edge, read from the geometry snapshot.
@@ -16,41 +16,9 @@ from tabletop.rules.events import Event, Step
 
 ROLLS_SHOWN = 12        # named default: how many of a step's rolls the panel lists (the last ones)
 
-KEYS = [
-    ("left click", "select a model and its unit (empty table: clear)"),
-    ("left drag on the table", "ruler; snaps edge to edge to a base it starts or ends on"),
-    ("shift + left drag", "ruler, even from the selected model"),
-    ("left drag a selected model", "move it (refused onto another base; off in step-through)"),
-    ("right drag / arrow keys", "pan"),
-    ("mouse wheel", "zoom about the cursor"),
-    ("f", "fit the table in the window"),
-    ("l", "show or hide the legend under the board"),
-    ("z", "step-through: frame each step round its action (on / off)"),
-    ("o", "cycle overlays: none, contact, engagement, coherency, overlaps, all"),
-    ("u", "undo the last move"),
-    ("s", "save to a new file (never overwrites); --play: the run - map as read, seed and "
-          "every answer as [[decisions]] - which `tabletop fight` replays"),
-    ("r", "reload the map from disk"),
-    ("n / p", "next / previous step (step-through)"),
-    ("v / shift+v", "check the selected unit's models, from where the map put them, as a "
-                    "pile-in / a consolidation (12.03 / 12.08): broken clauses listed, "
-                    "offenders ringed red"),
-    ("1-9 / Enter / d", "--play: answer the question with option k / the default / "
-                        "the default for this and every later question"),
-    ("click a ringed model", "--play: answer with the option that names it"),
-    ("h", "show or hide this help"),
-    ("Esc", "cancel a drag in progress, else quit"),
-    ("q", "quit"),
-]
-
-
 def inches(d: float) -> str:
     """``1.234`` -> ``1.23"``."""
     return f'{d:.2f}"'
-
-
-def help_lines() -> list[str]:
-    return ["Keys and mouse"] + [f"{k}: {what}" for k, what in KEYS]
 
 
 def _kv(d: dict[str, Any]) -> str:

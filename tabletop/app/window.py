@@ -10,13 +10,14 @@ pass ``steps`` (``EventLog.steps``) and ``events`` for the step-through;
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import pygame
 
-from tabletop.app.app import DEFAULT_SIZE, App
+from tabletop.app.app import MIN_SIZE, App
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
 from tabletop.rules.events import Event, Step
@@ -27,9 +28,45 @@ FPS = 60        # named default: frames per second of the window
 # SDL video drivers that show nothing; used only when asked for (tests set SDL_VIDEODRIVER=dummy)
 HEADLESS_DRIVERS = ("offscreen", "dummy")
 
+SCREEN_MARGIN_PX = (40, 100)    # named default: room left round a window opened to fit the screen
+                                # (width, height): the title bar, a task bar or dock
+SCREEN_SIZE_ENV = "TABLETOP_SCREEN_SIZE"   # WxH: take the screen as this size (tests, a laptop's
+                                           # 1366x768 tried on a bigger screen)
+
+
+def screen_size() -> tuple[int, int]:
+    """The screen's size in pixels: ``TABLETOP_SCREEN_SIZE`` (``WxH``) when set, else the
+    first display's (``pygame.display.get_desktop_sizes``; the display must be initialised).
+
+    Raises
+    ------
+    TabletopError
+        ``TABLETOP_SCREEN_SIZE`` is not ``WxH``.
+    """
+    forced = os.environ.get(SCREEN_SIZE_ENV)
+    if forced:
+        m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", forced)
+        if not m or int(m.group(1)) == 0 or int(m.group(2)) == 0:
+            raise TabletopError(f"{SCREEN_SIZE_ENV}: {forced!r} is not WIDTHxHEIGHT in pixels, "
+                                f"e.g. 1366x768")
+        return int(m.group(1)), int(m.group(2))
+    sizes = pygame.display.get_desktop_sizes()
+    if sizes:
+        return tuple(sizes[0])
+    info = pygame.display.Info()
+    return info.current_w, info.current_h
+
+
+def fit_size(screen: tuple[int, int]) -> tuple[int, int]:
+    """The window size that fits ``screen`` (pixels): the screen less ``SCREEN_MARGIN_PX``,
+    not below ``app.MIN_SIZE`` (a smaller screen gets the smallest window the board and
+    panel can share)."""
+    return (max(MIN_SIZE[0], screen[0] - SCREEN_MARGIN_PX[0]),
+            max(MIN_SIZE[1], screen[1] - SCREEN_MARGIN_PX[1]))
+
 
 def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | None = None,
-        events: Sequence[Event] | Any = None, size: tuple[int, int] = DEFAULT_SIZE,
+        events: Sequence[Event] | Any = None, size: tuple[int, int] | None = None,
         play: Any = None) -> int:
     """Open the board window and run until it is closed.
 
@@ -42,8 +79,9 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
         Step through these (``n``/``p``) instead of editing the map.
     events : list of Event or EventLog, optional
         The events the steps' ranges index into.
-    size : (int, int)
-        Initial window size in pixels (resizable).
+    size : (int, int), optional
+        Initial window size in pixels (resizable); None (the default) fits the
+        screen (``fit_size(screen_size())``: 1326x668 on a 1366x768 laptop).
     play : tabletop.app.interactive.PlaySession, optional
         Resolve the phase while the window is open, the person answering the
         questions; it is stopped when the window closes.
@@ -56,7 +94,7 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
     Raises
     ------
     TabletopError
-        When no window can be opened (no display).
+        When no window can be opened (no display), or ``TABLETOP_SCREEN_SIZE`` is bad.
     """
     no_screen = (sys.platform.startswith("linux") and not os.environ.get("SDL_VIDEODRIVER")
                  and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"))
@@ -73,6 +111,8 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
         raise TabletopError("cannot open a window: no display (set DISPLAY, or use "
                             "`tabletop render MAP -o OUT.png`, which draws without one)")
     try:
+        if size is None:
+            size = fit_size(screen_size())
         pygame.display.set_caption(f"tabletop - {state.name}")
         try:
             screen = pygame.display.set_mode(size, pygame.RESIZABLE)

@@ -26,7 +26,7 @@ def _size(text: str) -> tuple[int, int]:
 def run(args) -> int:
     check_seed(getattr(args, "seed", None))
     state = load_map(args.map)
-    size = _size(args.size)
+    size = _size(args.size) if args.size is not None else None
     from tabletop.app.window import run as run_window  # pygame only when a window is wanted
 
     if getattr(args, "play", False):
@@ -48,7 +48,8 @@ def add_parser(sub) -> None:
         description="Open the board: select, measure (ruler snaps edge to edge), move models, "
                     "overlays, save to a new file. Press h in the window for the keys.")
     p.add_argument("map", metavar="MAP")
-    p.add_argument("--size", default="1400x900", metavar="WxH", help="window size in pixels")
+    p.add_argument("--size", default=None, metavar="WxH",
+                   help="window size in pixels (default: fit the screen; resizable)")
     p.add_argument("--fight", action="store_true",
                    help="resolve the combat phase and step through it (n/p)")
     p.add_argument("--play", action="store_true",
