@@ -13,7 +13,11 @@ algorithm).  Shapely then pulls the route tight (the shortest polyline
 through the route's own points whose sweep stays clear of every base and
 terrain piece) and cuts it at the maximum distance.  The simulation runs at
 a fixed time step; the step length follows the clearance to the nearest base
-it is not touching, so it never jumps into one.
+it is not touching, so it never jumps into one.  A space is built once per
+mover, start and obstacle positions on an ``Arena`` (``Arena.sim_for``) and
+handed out again with a new mover in it (``_Sim.reset``): a solve asks for the
+same space for each aim, each pass and each retry of a model, and the route
+is the one a new space would steer.
 
 Inches, origin bottom-left, y up; bases keep their facing (no rotation).
 """
@@ -80,6 +84,10 @@ POLY_SIMPLIFY = 0.002
 #: pushed out each step
 COLLISION_BIAS = 0.7 ** (1.0 / SIM_DT)
 
+#: physics spaces an ``Arena`` keeps for reuse (one per mover, start and
+#: obstacle positions; a solve moves one model at a time, so few are live at once)
+SIMS_KEPT = 16
+
 #: contact spots tried round a target base
 SPOT_COUNT = 72
 
@@ -127,6 +135,26 @@ class Arena:
         self.tol = state.rules.tol
         self.margin = max(MARGIN_FRACTION * self.tol, 0.001)
         self.terrain = [(t.id, Polygon(t.polygon)) for t in state.terrain if t.impassable]
+        # physics spaces built on this state, by mover and the obstacles round it
+        # (``sim_for``): a solve asks for the same space again and again
+        self._sims: dict[tuple, _Sim] = {}
+
+    def sim_for(self, base: Base, facing_deg: float, start: XY,
+                obstacles: Sequence[Obstacle], reach: float) -> _Sim:
+        """The pymunk space for a base moving from ``start`` among ``obstacles``:
+        built once per mover, start and obstacle positions on this arena (at most
+        ``SIMS_KEPT`` kept, the oldest dropped first), then reused."""
+        key = (base, facing_deg, float(start[0]), float(start[1]), reach,
+               tuple((ob.id, ob.base, ob.x, ob.y, ob.facing_deg) for ob in obstacles))
+        sim = self._sims.get(key)
+        if sim is not None:
+            sim.reset()
+        else:
+            sim = _Sim(self, base, facing_deg, start, obstacles, reach)
+            if len(self._sims) >= SIMS_KEPT:
+                del self._sims[next(iter(self._sims))]
+            self._sims[key] = sim
+        return sim
 
     def terrain_near(self, at: XY, reach: float) -> list[tuple[str, Polygon]]:
         p = shapely.Point(at)
@@ -206,16 +234,25 @@ class _Sim:
         self.shapes_of: dict[str, list[pymunk.Shape]] = {}
         for sh, sid in self.shape_id.items():
             self.shapes_of.setdefault(sid, []).append(sh)
-        for s in shapes:
-            s.friction = 0.0
-            s.elasticity = 0.0
+        # the static shapes keep pymunk's defaults: friction 0, elasticity 0
         space.add(*shapes)
+        self.joint: pymunk.PivotJoint | None = None
+        self.reset()
+        self.near_filter = pymunk.ShapeFilter(mask=_ALL ^ _MOVER)
+
+    def reset(self) -> None:
+        """Put in a new mover (body, shape, control body and joint), taking out
+        the one there was: a route steered after this is steered as in a new
+        space (no contact, no impulse carried from an earlier run)."""
+        space, base, margin = self.space, self.base, self.arena.margin
+        if self.joint is not None:
+            space.remove(self.body, self.mover, self.control, self.joint)
         body = pymunk.Body(1.0, float("inf"))
         if base.is_round:
-            mover = pymunk.Circle(body, base.radius + arena.margin)
-            self.reach_r = base.radius + arena.margin
+            mover = pymunk.Circle(body, base.radius + margin)
+            self.reach_r = base.radius + margin
         else:
-            verts = _poly_vertices(base, 0.0, 0.0, facing_deg, arena.margin)
+            verts = _poly_vertices(base, 0.0, 0.0, self.facing, margin)
             mover = pymunk.Poly(body, verts)
             self.reach_r = max(math.hypot(*v) for v in verts)
         mover.friction = 0.0
@@ -226,8 +263,7 @@ class _Sim:
         joint.max_bias = 0.0          # drive by velocity only
         joint.max_force = JOINT_MAX_FORCE   # force-limited: contacts win
         space.add(body, mover, control, joint)
-        self.body, self.mover, self.control = body, mover, control
-        self.near_filter = pymunk.ShapeFilter(mask=_ALL ^ _MOVER)
+        self.body, self.mover, self.control, self.joint = body, mover, control, joint
 
     def _around(self, x: float, y: float) -> tuple[list[tuple[float, float, pymunk.Shape]], float]:
         """Touching contacts [(nx, ny, shape)] (unit normal from the mover into the
@@ -293,8 +329,8 @@ class _Sim:
         fnx, fny = 0.0, 0.0                   # its last normal (mover -> obstacle)
         ax, ay = aim
         ids = self.shape_id
+        x, y = start
         for _ in range(int(limit / 0.01) + 200):
-            x, y = body.position
             if stop is not None and stop((x, y)):
                 return route, True, turned
             touching, step = self._around(x, y)
@@ -334,7 +370,7 @@ class _Sim:
             speed = step / SIM_DT / norm
             self.control.velocity = (dx * speed, dy * speed)
             self.space.step(SIM_DT)
-            new = (body.position.x, body.position.y)
+            x, y = new = tuple(body.position)
             length += math.dist(route[-1], new)
             route.append(new)
             if length >= limit:
@@ -635,7 +671,7 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
     """
     reach = sim_reach(base, max_distance)
     near = near_obstacles(base, start, obstacles, max_distance)
-    sim = _Sim(arena, base, facing_deg, start, near, reach)
+    sim = arena.sim_for(base, facing_deg, start, near, reach)
     out: list[Route] = []
     for side in (1, -1):
         raw, reached, turned = sim.steer(start, aim, goal_ids, stop, SIM_REACH * max_distance, side)
