@@ -233,6 +233,24 @@ def cold_run(case_name: str, engine_name: str) -> None:
                                              m.parts]}))
 
 
+def child_env() -> dict[str, str]:
+    """The environment of a timed run: this one, but with Python's compiled-module cache
+    on, kept in ``PYCACHE`` (the bench's own folder, never the package's).  A person who
+    runs ``tabletop fight`` twice has the modules compiled once, on the first run; a
+    machine set up with ``PYTHONDONTWRITEBYTECODE`` would otherwise compile every lazily
+    imported module inside each timed run.  ``time_case`` makes one untimed run first, so
+    every timed run reads the cache."""
+    import os
+    import tempfile
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), PYCACHE)
+    return env
+
+
+PYCACHE = "tabletop-bench-pycache"
+
+
 def _cold(case_name: str, engine_name: str) -> tuple[float, Method]:
     import json
     import subprocess
@@ -240,7 +258,8 @@ def _cold(case_name: str, engine_name: str) -> tuple[float, Method]:
     code = ("import sys; from tabletop.bench.odds_bench import cold_run; "
             "cold_run(sys.argv[1], sys.argv[2])")
     out = subprocess.run([sys.executable, "-c", code, case_name, engine_name], check=True,
-                         capture_output=True, text=True, cwd=str(Path(__file__).resolve().parents[2]))
+                         capture_output=True, text=True, cwd=str(Path(__file__).resolve().parents[2]),
+                         env=child_env())
     d = json.loads(out.stdout.strip().splitlines()[-1])
     return d["cpu_s"], Method(*d["method"])
 
@@ -249,8 +268,10 @@ def time_case(case: OddsCase, engine: Engine, repeats: int) -> dict[str, Any]:
     """Median CPU seconds of ``engine.odds`` on the case's map over ``repeats`` runs, each in a
     fresh Python process (``cold_run``: no cache of an earlier run helps, as for a person
     running ``tabletop fight MAP --odds``; the import and the map's loading are outside the
-    clock), with the method of the last run."""
+    clock, the lazy imports inside it), after one untimed run that compiles the modules
+    (``child_env``), with the method of the last run."""
     state = case.build()
+    _cold(case.name, engine.name)                 # untimed: fills the compiled-module cache
     times, m = [], None
     for _ in range(repeats):
         t, m = _cold(case.name, engine.name)
