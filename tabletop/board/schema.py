@@ -111,6 +111,9 @@ class RulesIn(_Strict):
     gambit_attacks: Literal["profile", "weapon"] | None = None
     devastating_wounds: Literal["no-save", "mortal"] | None = None
     roll_modifier_cap: int | None = Field(default=None, ge=0)
+    charge_blocking_kinds: list[Literal["ruin", "woods", "obstacle", "impassable", "hill", "building"]] | None = None
+    charge_ruin_walls: Literal["non-infantry", "all", "none"] | None = None
+    charge_landing_roll: Literal["median", "needed"] | None = None
 
     @field_validator(*NUMBER_OPTIONS, mode="before")
     @classmethod
