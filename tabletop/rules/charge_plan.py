@@ -280,3 +280,27 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str]) -> dict
         out["units"][u] = {"models": r["models"], "expected_models_lost": r["expected_models_lost"],
                            "p_destroyed": r["p_destroyed"], "models_lost": lost}
     return out
+
+
+def odds_grid(state: Battlefield, unit_id: str, points, *, tol: float | None = None):
+    """Charge odds on the table: for each of ``points`` ((N, 2) array, inches), the chance
+    that a charge by ``unit_id`` whose closest model's centre ends there is made (the
+    shortest path from the nearest of its models round bases and blocking terrain, against
+    the ruleset's charge roll; "within" with the map tolerance).
+
+    Returns ``(probabilities, path lengths)``, two (N,) float arrays (``inf`` length and 0
+    probability past the longest roll or walled off).
+    """
+    import numpy as np
+    tol = state.rules.tol if tol is None else tol
+    pl = Planner(state, unit_id)
+    unit = state.unit(unit_id)
+    arena = pl.arena(unit.models[0])
+    limit = CH.max_reach(state.ruleset, pl.move)
+    pts = np.asarray(points, dtype=float).reshape(-1, 2)
+    lengths = arena.distances_from([m.at for m in unit.models], pts, limit + tol)
+    rolls = enumerate_outcomes(lambda d: CH.charge_roll(d, state.ruleset, pl.move))
+    probs = np.zeros(len(pts))
+    for r, p in rolls.items():
+        probs += float(p) * (r >= lengths - tol - 1e-9)
+    return probs, lengths
