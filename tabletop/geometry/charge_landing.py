@@ -34,8 +34,6 @@ XY = tuple[float, float]
 
 #: spots tried round each target model, in base contact (evenly spaced)
 RING_SPOTS = 36
-#: spots (nearest first) whose path is measured before a model settles for engagement range
-PATH_TRIES = 10
 #: step (inches) back along a path while looking for a free spot
 STEP_BACK = 0.1
 
@@ -125,16 +123,15 @@ def _contact_spot(m, target_models, arena: ChargeArena, budget: float, room: _Ro
                 q = ring.interpolate(k / RING_SPOTS, normalized=True)
                 cands.append((math.hypot(q.x - m.x, q.y - m.y), (q.x, q.y)))
     cands.sort()
-    tries = 0
-    for d, p in cands:
-        if d > budget + tol or tries >= PATH_TRIES:
-            break
-        shape = base_polygon(m.base, p[0], p[1], m.facing_deg)
-        if not room.free(shape):
-            continue
-        tries += 1
-        path = arena.shortest(m.at, [Goal("spot", disc=(p[0], p[1], 0.0))], tol=1e-9)
-        if path.found and path.length <= budget + tol:
+    free = [(d, p) for d, p in cands if d <= budget + tol
+            and room.free(base_polygon(m.base, p[0], p[1], m.facing_deg))]
+    if not free:
+        return None
+    import numpy as np
+    lengths = arena.distances_from([m.at], np.asarray([p for _, p in free]), budget + tol)
+    for (d, p), length in zip(free, lengths):
+        if length <= budget + tol:
+            path = arena.shortest(m.at, [Goal("spot", disc=(p[0], p[1], 0.0))], tol=1e-9)
             return p, path.points
     return None
 

@@ -68,6 +68,32 @@ class Goal:
         assert self.shape is not None
         return bool(self.shape.distance(Point(p)) <= tol)
 
+    def entry(self, a: XY, b: XY) -> float:
+        """How far along the leg a-b it first enters this goal (inches; inf if it never does)."""
+        if self.contains(a):
+            return 0.0
+        if self.disc is not None:
+            cx, cy, rad = self.disc
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            L = math.hypot(dx, dy)
+            if L == 0:
+                return math.inf
+            ux, uy = dx / L, dy / L
+            fx, fy = a[0] - cx, a[1] - cy
+            bq = fx * ux + fy * uy
+            disc = bq * bq - (fx * fx + fy * fy - rad * rad)
+            if disc < 0:
+                return math.inf
+            t = -bq - math.sqrt(disc)
+            return t if 0 <= t <= L + 1e-9 else math.inf
+        assert self.shape is not None
+        hit = LineString([a, b]).intersection(self.shape)
+        if hit.is_empty:
+            return math.inf
+        leg = LineString([a, b])
+        return min(leg.project(Point(c)) for g in getattr(hit, "geoms", [hit])
+                   for c in g.coords) if not hit.is_empty else math.inf
+
     def closest(self, p: XY) -> tuple[XY, float]:
         """The goal's closest point to ``p`` and the distance to it (0 inside)."""
         if self.disc is not None:
@@ -95,9 +121,10 @@ class ChargePath:
     found: bool = True
 
 
-def _convex_corners(poly: Polygon) -> list[XY]:
-    """The corners of ``poly`` that stick out into free space (left turns once oriented)."""
-    out: list[XY] = []
+def _convex_corners(poly: Polygon) -> list[tuple[XY, XY, XY]]:
+    """The corners of ``poly`` that stick out into free space (left turns once oriented),
+    each as (corner, previous vertex, next vertex) along its ring."""
+    out: list[tuple[XY, XY, XY]] = []
     poly = orient(poly, 1.0)
     for ring in [poly.exterior, *poly.interiors]:
         pts = np.asarray(ring.coords)[:-1]
@@ -108,8 +135,20 @@ def _convex_corners(poly: Polygon) -> list[XY]:
         nxt = np.roll(pts, -1, axis=0)
         cross = ((pts[:, 0] - prev[:, 0]) * (nxt[:, 1] - pts[:, 1])
                  - (pts[:, 1] - prev[:, 1]) * (nxt[:, 0] - pts[:, 0]))
-        out.extend((float(x), float(y)) for (x, y), c in zip(pts, cross) if c > 1e-12)
+        out.extend(((float(x), float(y)), (float(a), float(b)), (float(c2), float(d2)))
+                   for (x, y), (a, b), (c2, d2), c in zip(pts, prev, nxt, cross) if c > 1e-12)
     return out
+
+
+def _tangent(at: np.ndarray, prev: np.ndarray, nxt: np.ndarray, to: np.ndarray) -> np.ndarray:
+    """Whether legs from corners ``at`` (with ring neighbours ``prev``, ``nxt``) towards
+    ``to`` leave the corner tangentially (both neighbours on one side of the leg): only such
+    legs can be part of a shortest path.  Rows with NaN neighbours (the start) pass."""
+    d = to - at
+    a = d[..., 0] * (prev[..., 1] - at[..., 1]) - d[..., 1] * (prev[..., 0] - at[..., 0])
+    b = d[..., 0] * (nxt[..., 1] - at[..., 1]) - d[..., 1] * (nxt[..., 0] - at[..., 0])
+    ok = a * b >= -1e-12
+    return ok | np.isnan(prev[..., 0])
 
 
 class ChargeArena:
@@ -132,7 +171,7 @@ class ChargeArena:
         self.tree = shapely.STRtree(self.parts) if self.parts else None
         self._corners = [_convex_corners(p) for p in self.parts]
         self._hulls = [p.convex_hull for p in self.parts]
-        self._hull_corners = [[c for c in cs if h.exterior.distance(Point(c)) < 1e-9]
+        self._hull_corners = [[c for c in cs if h.exterior.distance(Point(c[0])) < 1e-9]
                               for cs, h in zip(self._corners, self._hulls)]
         self._shrunk = [p.buffer(-GRAZE) for p in self.parts]
         for s in self._shrunk:
@@ -186,10 +225,14 @@ class ChargeArena:
     def _search(self, start: XY, goals: Sequence[Goal], used: set[int]) -> ChargePath | None:
         """A* over the visibility graph of ``used`` shapes' corners (Euclidean distance to
         the nearest goal is the admissible heuristic; it never overestimates)."""
-        nodes: list[XY] = [start]
+        nan = (math.nan, math.nan)
+        trip: list[tuple[XY, XY, XY]] = [(start, nan, nan)]
         for i in sorted(used):
-            nodes.extend(self._useful_corners(i, start, goals, used))
+            trip.extend(self._useful_corners(i, start, goals, used))
+        nodes: list[XY] = [t[0] for t in trip]
         pts = np.asarray(nodes)
+        prv = np.asarray([t[1] for t in trip])
+        nxt = np.asarray([t[2] for t in trip])
         n = len(nodes)
         block = unary_union([self._shrunk[i] for i in sorted(used)]) if used else None
         if block is not None:
@@ -219,16 +262,29 @@ class ChargeArena:
                 q, gd = g.closest(nodes[k])
                 if d + gd >= best_total:
                     break
-                if visible(pts[k], np.asarray([q]))[0]:
+                if (gd == 0 or _tangent(pts[k], prv[k], nxt[k], np.asarray(q))) and \
+                        visible(pts[k], np.asarray([q]))[0]:
                     best_total, best_node, best_end = d + gd, k, (q, g.label)
                     break
             todo = np.nonzero(~done)[0]
             gaps = np.hypot(pts[todo, 0] - pts[k, 0], pts[todo, 1] - pts[k, 1])
-            keep = (d + gaps < dist[todo]) & (d + gaps + h[todo] < best_total)
+            ends = h[todo] == 0       # corners inside a goal: the leg ends where it enters
+            keep = ((d + gaps < dist[todo]) & (d + gaps + h[todo] < best_total)
+                    & _tangent(pts[k], prv[k], nxt[k], pts[todo])
+                    & (ends | _tangent(pts[todo], prv[todo], nxt[todo], pts[k])))
             todo, gaps = todo[keep], gaps[keep]
             if len(todo) == 0:
                 continue
             ok = visible(pts[k], pts[todo])
+            for j in todo[ok & ends[keep]]:
+                for g in goals:
+                    e = g.entry(nodes[k], nodes[int(j)])
+                    if d + e < best_total:
+                        a, b = pts[k], pts[int(j)]
+                        L = float(np.hypot(*(b - a)))
+                        q = tuple(a + (b - a) * (e / L)) if L > 0 else nodes[k]
+                        best_total, best_node, best_end = d + e, k, ((float(q[0]), float(q[1])), g.label)
+            ok &= ~ends[keep]
             for j, g in zip(todo[ok], gaps[ok]):
                 nd = d + float(g)
                 if nd < dist[j]:
@@ -267,7 +323,7 @@ class ChargeArena:
         best visible corner (or start) within the remaining reach.
         """
         starts = list(starts)
-        corners: list[XY] = []
+        corners: list[tuple[XY, XY, XY]] = []
         shapes: list[int] = []
         if self.tree is not None:
             box = shapely.box(min(s[0] for s in starts) - limit, min(s[1] for s in starts) - limit,
@@ -276,7 +332,10 @@ class ChargeArena:
             for i in shapes:
                 corners.extend(self._corners[i])
         blockers = [self._shrunk[i] for i in shapes if self.blocked_all(starts, i) is False]
-        nodes = np.asarray(starts + corners, dtype=float)
+        nan = (math.nan, math.nan)
+        nodes = np.asarray(starts + [c[0] for c in corners], dtype=float).reshape(-1, 2)
+        prv = np.asarray([nan] * len(starts) + [c[1] for c in corners], dtype=float).reshape(-1, 2)
+        nxt = np.asarray([nan] * len(starts) + [c[2] for c in corners], dtype=float).reshape(-1, 2)
         ns = len(starts)
 
         def clear(a: np.ndarray, bs: np.ndarray) -> np.ndarray:
@@ -301,7 +360,9 @@ class ChargeArena:
             if len(todo) == 0:
                 break
             gaps = np.hypot(nodes[todo, 0] - nodes[k, 0], nodes[todo, 1] - nodes[k, 1])
-            near = d + gaps <= limit
+            near = ((d + gaps <= limit) & (d + gaps < dist[todo])
+                    & _tangent(nodes[k], prv[k], nxt[k], nodes[todo])
+                    & _tangent(nodes[todo], prv[todo], nxt[todo], nodes[k]))
             todo, gaps = todo[near], gaps[near]
             ok = clear(nodes[k], nodes[todo])
             for j, g in zip(todo[ok], gaps[ok]):
@@ -313,7 +374,8 @@ class ChargeArena:
             if not np.isfinite(dist[k]):
                 break
             gaps = np.hypot(points[:, 0] - nodes[k, 0], points[:, 1] - nodes[k, 1])
-            cand = np.nonzero((dist[k] + gaps < out) & (dist[k] + gaps <= limit))[0]
+            cand = np.nonzero((dist[k] + gaps < out) & (dist[k] + gaps <= limit)
+                              & _tangent(nodes[k], prv[k], nxt[k], points))[0]
             if len(cand) == 0:
                 continue
             ok = clear(nodes[k], points[cand])

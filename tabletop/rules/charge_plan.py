@@ -152,8 +152,16 @@ def reach_list(state: Battlefield, unit_id: str, seed: int | None = None) -> lis
     """Every enemy unit the charge could reach (probability > 0, declarable), best odds first
     then nearest: rows as ``Planner.target_row``."""
     rows = []
+    geo = snapshot(state)
+    rnf = state.ruleset == "rank-and-flank"
+    longest = CH.max_reach(state.ruleset, move_of(state, unit_id) if rnf else 0.0)
+    reach = 0.0 if rnf else state.rules.engagement_range
     for u in state.units:
         if u.player == state.unit(unit_id).player:
+            continue
+        gap = min(geo.model_distance(a, b) for a in geo.unit_models(unit_id)
+                  for b in geo.unit_models(u.id))
+        if gap - reach > longest + state.rules.tol:     # a path is never shorter than the gap
             continue
         pl = Planner(state, unit_id, (u.id,))
         row = pl.target_row(u.id, Dice(seed if seed is not None else 1))
