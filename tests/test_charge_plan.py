@@ -222,7 +222,7 @@ def test_landing_is_engaged_and_overlaps_nothing(write_map):
     st = load_map(fp_map(write_map, [("c", "red", [(10, 19), (10, 20.3), (10, 21.6)]),
                                      ("t", "blue", [(16.3, 19), (16.3, 20.3), (16.3, 21.6)])]))
     p = plan_charge(st, "c", ["t"], fight=True)
-    assert p["landing_roll"] == {"how": "median", "reach": 7.0}
+    assert p["landing_roll"] == {"how": "median", "inches": 7.0}
     landed = st.with_positions({m: tuple(xy) for m, xy in p["landing"].items()})
     geo = snapshot(landed)
     assert geo.overlaps == []

@@ -160,7 +160,7 @@ def text(p: dict) -> str:
     if "landing" in p:
         lr = p["landing_roll"]
         eng = ", ".join(p["landing_engaged"]) or "nothing"
-        lines.append(f"Preview landing (a roll of {lr['reach']:g}\", the {lr['how']} roll that "
+        lines.append(f"Preview landing (a roll of {lr['inches']:g}\", the {lr['how']} roll that "
                      f"makes it): {len(p['landing'])} models placed, engaged with {eng}")
     f = p.get("fight")
     if f:

@@ -177,7 +177,7 @@ def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
         if plan.get("side"):
             header.append(f"Lands on the target's {plan['side']}")
         if plan.get("landing_roll"):
-            header.append(f"Landing shown for a roll of {plan['landing_roll']['reach']:g}\"")
+            header.append(f"Landing shown for a roll of {plan['landing_roll']['inches']:g}\"")
     draw_fight_chart(out, rect, plan.get("fight"), header)
     return save_png(out, path)
 

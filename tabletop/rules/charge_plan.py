@@ -217,7 +217,7 @@ def plan_charge(state: Battlefield, unit_id: str, targets: list[str], seed: int 
         budget = landing_budget(state.ruleset, worst["needs"], pl.move, state.rules.tol, how)
         if budget is not None:
             landed, spots, paths = _land(pl, targets, rows, budget)
-            out["landing_roll"] = {"how": how, "reach": budget}
+            out["landing_roll"] = {"how": how, "inches": budget}
             out["landing"] = {m: [round(x, 4), round(y, 4)] for m, (x, y) in spots.items()}
             out["landing_paths"] = {m: [[round(x, 4), round(y, 4)] for x, y in p]
                                     for m, p in paths.items()}
