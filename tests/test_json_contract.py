@@ -522,7 +522,23 @@ def test_charge(tmp_path, capsys):
     d = run_json(capsys, "charge", layout, "scouts", "boyz-2", "--json")
     assert d["distance"] > 12, "scouts to boyz-2 must be beyond the 12\" declare range"
     c.check(d, "fight-phase, out of range")
+    # several targets, a landing, the fight and the picture
+    d = run_json(capsys, "charge", layout, "stormboyz", "intercessors-b", "captain", "--json",
+                 "-o", str(tmp_path / "plan.png"))
+    assert len(d["targets"]) == 2 and "fight" in d and d["landing"]
+    c.check(d, "fight-phase, two targets")
     c.assert_covered()
+    # a unit that may not charge (nobz is engaged), and every enemy in reach
+    refused = Contract("charge-refused")
+    d = run_json(capsys, "charge", layout, "nobz", "--json")
+    assert d["eligible"] is False
+    refused.check(d, "engaged")
+    refused.assert_covered()
+    reach = Contract("charge-reach")
+    reach.check(run_json(capsys, "charge", layout, "stormboyz", "--json"), "in reach")
+    reach.check(run_json(capsys, "charge", layout, "stormboyz", "--json", "--shade", "-o",
+                         str(tmp_path / "odds.png")), "in reach, shaded")
+    reach.assert_covered()
 
 
 def test_bench(capsys):

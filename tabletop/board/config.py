@@ -113,6 +113,12 @@ class RulesConfig:
         (inches) and ``LAYOUT_TURN_TOLERANCE`` (degrees): how far a measured piece,
         objective or zone may be off the published layout and still be in place
         (``geometry/layout_compare.py``; the published map's values apply).
+    charge_blocking_kinds : named default (``rules/charge.py`` CHARGE_BLOCKING_KINDS):
+        terrain kinds whose whole footprint a charge path must go round.
+    charge_landing_roll : named default (``rules/charge_plan.py`` LANDING_ROLL): the roll
+        the charge plan's preview landing assumes, "median" or "needed".
+    charge_ruin_walls : named default (``rules/charge.py`` CHARGE_RUIN_WALLS): whom a
+        ruin's walls stop on a charge: "non-infantry", "all" or "none".
     written : the keys the map file set, kept so saving writes only those.
     """
 
@@ -141,6 +147,9 @@ class RulesConfig:
     roll_modifier_cap: int = 1
     layout_tolerance: float = LAYOUT_TOLERANCE
     layout_turn_tolerance: float = LAYOUT_TURN_TOLERANCE
+    charge_blocking_kinds: tuple[str, ...] = ("impassable", "building")
+    charge_ruin_walls: str = "non-infantry"
+    charge_landing_roll: str = "median"
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
@@ -228,6 +237,8 @@ def make_config(ruleset: str, overrides: dict[str, Any] | None = None) -> RulesC
             value = None
         elif key == "coherency_spread" and value in ("off", False):
             value = None
+        elif key == "charge_blocking_kinds":
+            value = tuple(value)
         values[key] = value
     values["edition"] = edition
     return replace(RulesConfig(ruleset=ruleset), **values, written=overrides)

@@ -115,6 +115,9 @@ class RulesIn(_Strict):
     roll_modifier_cap: int | None = Field(default=None, ge=0)
     layout_tolerance: float | None = Field(default=None, ge=0.0)
     layout_turn_tolerance: float | None = Field(default=None, ge=0.0, le=180.0)
+    charge_blocking_kinds: list[Literal["ruin", "woods", "obstacle", "impassable", "hill", "building"]] | None = None
+    charge_ruin_walls: Literal["non-infantry", "all", "none"] | None = None
+    charge_landing_roll: Literal["median", "needed"] | None = None
 
     @field_validator(*NUMBER_OPTIONS, mode="before")
     @classmethod

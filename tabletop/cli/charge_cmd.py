@@ -28,26 +28,17 @@ from tabletop.cli.common import check_seed, load_map, need_unit, print_json
 from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules import charge as CH
-from tabletop.rules.dice import Dice
-from tabletop.rules.rank_and_flank.charge_arc import ARC_RULE, charger_arc
+from tabletop.rules.charge_plan import plan_charge, reach_list
+from tabletop.rules.rank_and_flank.charge_arc import ARC_RULE
 
 CLOSEST_SHOWN = 3
 
 
-def _move_of(state, unit_id: str) -> float:
-    moves = []
-    for m in state.unit(unit_id).models:
-        for k, v in m.profile.items():
-            if k.lower() in ("move", "m"):
-                moves.append(float(v))
-    if not moves:
-        raise TabletopError(f"{state.path}: unit {unit_id!r}: profile has no Move")
-    return min(moves)
-
-
-def plan(state, unit_id: str, target_id: str, seed: int | None = None) -> dict:
+def plan(state, unit_id: str, target_id: str | list[str] | None, seed: int | None = None, *,
+         landing: bool = True, fight: bool = True) -> dict:
     """The charge plan as a dict (see the module docstring); ``seed`` seeds the D6 that
-    settles a tie between arcs (random when None; the seed used is reported).
+    settles a tie between arcs (random when None; the seed used is reported when rolled).
+    ``target_id`` may be one id, a list of ids, or None/[] (every enemy unit in reach).
 
     Raises
     ------
@@ -55,38 +46,45 @@ def plan(state, unit_id: str, target_id: str, seed: int | None = None) -> dict:
         Unknown ids, a friendly target, a charger without Move (rank-and-flank).
     """
     need_unit(state, unit_id, "UNIT")
-    need_unit(state, target_id, "TARGET")
-    if state.unit(unit_id).player == state.unit(target_id).player:
-        raise TabletopError(f"{state.path}: TARGET: {target_id!r} is not an enemy of {unit_id!r}")
+    targets = [target_id] if isinstance(target_id, str) else list(target_id or [])
+    for t in targets:
+        need_unit(state, t, "TARGET")
+        if state.unit(unit_id).player == state.unit(t).player:
+            raise TabletopError(f"{state.path}: TARGET: {t!r} is not an enemy of {unit_id!r}")
+    if state.ruleset == "rank-and-flank" and not any(
+            k.lower() in ("move", "m") for m in state.unit(unit_id).models for k in m.profile):
+        raise TabletopError(f"{state.path}: unit {unit_id!r}: profile has no Move")
     geo = snapshot(state)
-    pairs = [(geo.model_distance(a, b), a, b) for a in geo.unit_models(unit_id)
-             for b in geo.unit_models(target_id)]
-    d, a, b = min(pairs)
+    why = CH.refusal(state, geo, unit_id)
+    if why is not None:
+        return {"unit": unit_id, "ruleset": state.ruleset, "eligible": False, "reason": why,
+                **({"target": targets[0], "targets": [{"id": t} for t in targets]} if targets else {})}
+    if not targets:
+        rows = reach_list(state, unit_id, seed)
+        return {"unit": unit_id, "ruleset": state.ruleset, "eligible": True, "in_reach": rows,
+                "targets": rows}
+    if seed is None:
+        seed = random.randrange(1, 1_000_000)
+    out = plan_charge(state, unit_id, targets, seed, landing=landing, fight=fight)
     rules = state.rules
-    out: dict = {"unit": unit_id, "target": target_id, "ruleset": state.ruleset,
-                 "distance": round(d, 4), "closest": [a, b]}
+    d, a, b = out["distance"], out["closest"][0], out["closest"][1]
     if state.ruleset == "rank-and-flank":
-        move = _move_of(state, unit_id)
-        odds = CH.charge_odds("rank-and-flank", d, move=move, tol=rules.tol)
-        if seed is None:
-            seed = random.randrange(1, 1_000_000)
-        call = charger_arc(geo, unit_id, target_id, Dice(seed), rules.charge_arc_tie,
-                           state.unit(unit_id).player)
+        move = out["move"]
+        call = out.pop("_arc")
         x, y = call.point
         out.update(charge_roll=f"Move {move:g} + the higher of 2D6", move=move,
-                   needs=round(CH.needed("rank-and-flank", d), 4),
                    rule=CH.RULE_RNF, side=call.arc, arc_point=[round(x, 4), round(y, 4)],
-                   side_rule="measurements.csv TOW 1st Arcs", arc_rule=ARC_RULE, arc_counts=call.counts, arc_models=call.models,
+                   side_rule="measurements.csv TOW 1st Arcs", arc_rule=ARC_RULE,
+                   arc_counts=call.counts, arc_models=call.models,
                    arc_tie=list(call.tied), arc_how=call.how, arc_roll=list(call.roll))
-        if call.roll:
-            out["seed"] = seed
+        if not call.roll:
+            out.pop("seed", None)
     else:
+        out.pop("seed", None)
         er = rules.engagement_range
-        odds = CH.charge_odds("fight-phase", d, engagement_range=er, tol=rules.tol)
-        if d > CH.CHARGE_DECLARE_RANGE + rules.tol:
-            odds = odds * 0
+        if any(not r["declarable"] for r in out["targets"]):
             out["declare_range"] = f"more than {CH.CHARGE_DECLARE_RANGE:g}\": cannot declare"
-        near = sorted(((geo.model_distance(m, t), t) for t in geo.unit_models(target_id)
+        near = sorted(((geo.model_distance(m, t), t) for t in geo.unit_models(out["target"])
                        for m in geo.unit_models(unit_id)), key=lambda p: p[0])
         seen: list = []
         for dist, t in near:
@@ -94,25 +92,53 @@ def plan(state, unit_id: str, target_id: str, seed: int | None = None) -> dict:
                 seen.append((dist, t))
             if len(seen) == CLOSEST_SHOWN:
                 break
-        out.update(charge_roll="2D6", needs=round(CH.needed("fight-phase", d, er), 4),
-                   engagement_range=er, rule=CH.RULE_FIGHT,
+        out.update(charge_roll="2D6", engagement_range=er, rule=CH.RULE_FIGHT,
                    closest_targets=[{"model": t, "distance": round(dist, 4)} for dist, t in seen])
-    out["odds"] = float(odds)
-    out["odds_fraction"] = f"{odds.numerator}/{odds.denominator}"
+    if d is None:
+        out["distance"] = None
     return out
 
 
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
 def text(p: dict) -> str:
-    lines = [f"Charge: {p['unit']} -> {p['target']} ({p['ruleset']})",
-             f"Distance: {p['distance']:.2f}\" edge to edge ({p['closest'][0]} to {p['closest'][1]})"]
-    if p["ruleset"] == "rank-and-flank":
-        lines.append(f"Charge range: {p['charge_roll']}; it must reach {p['needs']:.2f}\" "
-                     f"to base contact ({p['rule']})")
+    """The plan as lines a player reads."""
+    if not p.get("eligible", True):
+        return f"{p['unit']} may not charge: {p['reason']}"
+    if "in_reach" in p:
+        if not p["in_reach"]:
+            return f"{p['unit']}: no enemy unit within reach of a charge"
+        lines = [f"{p['unit']}: enemy units within reach of a charge, best odds first"]
+        for r in p["in_reach"]:
+            side = f", lands on its {r['side']}" if r.get("side") else ""
+            lines.append(f"  {r['id']}: {r['distance']:.2f}\" (path), needs {r['needed']}, "
+                         f"{_pct(r['probability'])} ({r['probability_fraction']}){side}")
+        return "\n".join(lines)
+    names = ", ".join(t["id"] for t in p["targets"])
+    lines = [f"Charge: {p['unit']} -> {names} ({p['ruleset']})"]
+    if p["distance"] is None:
+        lines.append(f"No path: {p['target']} cannot be reached round the bases and terrain "
+                     f"in the way")
     else:
-        lines.append(f"Charge roll: 2D6; it must reach {p['needs']:.2f}\" (distance - engagement "
-                     f"range {p['engagement_range']:g}\") ({p['rule']})")
-        if p.get("declare_range"):
-            lines.append(f"Target is {p['declare_range']}")
+        lines.append(f"Distance: {p['distance']:.2f}\" edge to edge along the charge path "
+                     f"({p['closest'][0]} to {p['closest'][1]}; straight "
+                     f"{p['targets'][[t['id'] for t in p['targets']].index(p['target'])]['straight']:.2f}\")")
+    if len(p["targets"]) > 1:
+        lines.append("Targets (the charge must end engaged with every one; the farthest decides):")
+        for t in p["targets"]:
+            dist = "no path" if t["distance"] is None else f"{t['distance']:.2f}\""
+            lines.append(f"  {t['id']}: {dist}, needs {t['needed']}, {_pct(t['probability'])}")
+    if p["distance"] is not None:
+        if p["ruleset"] == "rank-and-flank":
+            lines.append(f"Charge range: {p['charge_roll']}; it must reach {p['needs']:.2f}\" "
+                         f"to base contact: the higher die needs {p['needed']} ({p['rule']})")
+        else:
+            lines.append(f"Charge roll: 2D6; it must reach {p['needs']:.2f}\" (distance - engagement "
+                         f"range {p['engagement_range']:g}\"): needs {p['needed']} ({p['rule']})")
+    if p.get("declare_range"):
+        lines.append(f"Target is {p['declare_range']}")
     lines.append(f"Odds of making it: {100 * p['odds']:.1f}% ({p['odds_fraction']}, exact)")
     if p["ruleset"] == "rank-and-flank":
         side = p["side"] + (" flank" if p["side"] in ("left", "right") else "")
@@ -126,33 +152,72 @@ def text(p: dict) -> str:
             why = (f"{p['unit']}'s front rank ties ({counts}): its front-edge centre "
                    f"({p['arc_point'][0]:.2f}, {p['arc_point'][1]:.2f}) stands in the "
                    f"{p['side']} arc")
-        lines.append(f"Lands on: {p['target']}'s {side} ({why}; arcs at 45 degrees from "
+        lines.append(f"Lands on: {p['targets'][0]['id']}'s {side} ({why}; arcs at 45 degrees from "
                      f"the corners)")
     else:
         shown = ", ".join(f"{c['model']} {c['distance']:.2f}\"" for c in p["closest_targets"])
         lines.append(f"Closest target models: {shown}")
+    if "landing" in p:
+        lr = p["landing_roll"]
+        eng = ", ".join(p["landing_engaged"]) or "nothing"
+        lines.append(f"Preview landing (a roll of {lr['inches']:g}\", the {lr['how']} roll that "
+                     f"makes it): {len(p['landing'])} models placed, engaged with {eng}")
+    f = p.get("fight")
+    if f:
+        if f.get("method") == "none":
+            lines.append(f"Fight that follows: no odds ({f.get('why', '')})")
+        else:
+            lines.append(f"Fight that follows ({f['method']}):")
+            for u, r in f["units"].items():
+                if "expected_models_lost" in r:
+                    lines.append(f"  {u}: loses {r['expected_models_lost']:.2f} of {r['models']} "
+                                 f"models on average, destroyed {_pct(r['p_destroyed'])}")
+            for pl, w in f.get("win", {}).items():
+                lines.append(f"  {pl} wins the combat {_pct(w)}")
+            for u, b in f.get("breaks", {}).items():
+                lines.append(f"  {u} breaks {_pct(b)}")
     return "\n".join(lines)
 
 
 def run(args) -> int:
     check_seed(args.seed)
+    if args.shade and not args.out:
+        raise TabletopError("--shade draws the table: give -o PLAN.png")
+    if args.out and not args.out.lower().endswith(".png"):
+        raise TabletopError(f"-o {args.out}: the plan picture is a .png file")
     state = load_map(args.map)
-    p = plan(state, args.unit, args.target, args.seed)
+    if args.shade:
+        from tabletop.cli.charge_shade import shade_run
+        return shade_run(state, args)
+    p = plan(state, args.unit, args.targets, args.seed)
+    if args.out:
+        from tabletop.render.charge_plan import save_plan_png
+        save_plan_png(state, p, args.out)
+        p["picture"] = args.out
     if args.json:
         print_json(p)
     else:
         print(text(p))
+        if args.out:
+            print(f"Wrote {args.out}")
     return 0
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("charge", help="charge plan: distance, odds, side of the target it lands on",
-                       description="Charge plan: distance (closest models, edge to edge), the odds "
-                                   "of making it, and where it lands. Exit 0, or 2 for bad input.")
+                       description="Charge plan: the shortest path a charge may take round bases "
+                                   "and terrain, the roll needed and its exact odds, where it "
+                                   "lands and the fight that follows. Without TARGET: every "
+                                   "enemy unit in reach. Exit 0, or 2 for bad input.")
     p.add_argument("map", metavar="MAP", help="map file (TOML)")
     p.add_argument("unit", metavar="UNIT", help="the charging unit's id")
-    p.add_argument("target", metavar="TARGET", help="the target unit's id")
+    p.add_argument("targets", metavar="TARGET", nargs="*",
+                   help="target unit id(s); the charge must end engaged with every one")
     p.add_argument("--json", action="store_true", help="print the plan as one JSON object")
+    p.add_argument("-o", dest="out", metavar="PLAN.png", default=None,
+                   help="draw the plan: path, landing, distance and odds, the fight's chart")
+    p.add_argument("--shade", action="store_true",
+                   help="with -o: shade the table by the odds of a charge ending there")
     p.add_argument("--seed", type=int, default=None,
                    help="seed of the D6 that settles a tie between arcs (rank-and-flank)")
     p.set_defaults(run=run)

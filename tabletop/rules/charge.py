@@ -14,10 +14,31 @@ charge is made when it reaches the target, i.e. is at least the edge-to-edge
 distance to base contact (named default CHARGE_NEEDS_RNF).
 
 The odds are exact: ``enumerate_outcomes`` over the same ``charge_roll``.
+"Within" is "not more than", with the map's tolerance: a charge whose path is
+7.0" (+/- ``contact_tolerance``) is made on a 7.
+
+Who may declare (``refusal``): a unit already engaged (fight-phase: within
+engagement range of an enemy; rank-and-flank: in base contact, i.e. in a
+combat), one that is fleeing (rank-and-flank-combat.txt "Fleeing": it runs,
+it does not fight or charge), or one a map marks as having advanced or fallen
+back (CHARGE_BARRING_STATUS).  A unit marked ``charged`` is still planned: the
+flag records a charge already made, and a plan asks "what if it charged".
+
+Named defaults for what a charge path must go round (read in ``blocking_terrain``):
+
+CHARGE_BLOCKING_KINDS = ("impassable", "building")   ([rules] charge_blocking_kinds)
+    The whole footprint blocks every charging model.  Woods, obstacles and
+    hills are crossed (a charge through them is slowed by other rules, not
+    stopped), as players of both games expect.
+CHARGE_RUIN_WALLS = "non-infantry"   ([rules] charge_ruin_walls: "non-infantry" | "all" | "none")
+    A ruin's walls (its ``tall_part``; the whole footprint when the map gives
+    none) stop models that are not infantry-like (a keyword in NOT_INFANTRY)
+    and let infantry through, as 40K players treat ruin walls.
 """
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from tabletop.rules.dice import Dice, enumerate_outcomes
@@ -27,6 +48,20 @@ CHARGE_NEEDS_FIGHT = "2D6 >= distance - engagement range"
 CHARGE_NEEDS_RNF = "Move + highest of 2D6 >= distance"
 RULE_FIGHT = "measurements.csv 40K 10th Charge"
 RULE_RNF = "measurements.csv TOW 1st Charge range"
+RULE_DECLARE = "measurements.csv 40K 10th Charge"
+RULE_FLEE = "rank-and-flank-combat.txt Fleeing"
+
+CHARGE_BLOCKING_KINDS = ("impassable", "building")
+CHARGE_RUIN_WALLS = "non-infantry"
+RUIN_WALLS_OPTIONS = ("non-infantry", "all", "none")
+#: keywords that make a model not infantry-like for ruin walls (CHARGE_RUIN_WALLS)
+NOT_INFANTRY = ("vehicle", "monster", "walker", "cavalry", "mounted", "chariot", "bike",
+                "war-machine")
+#: statuses that bar declaring a charge (fleeing units run; 40K units that advanced or fell back)
+CHARGE_BARRING_STATUS = ("fleeing", "advanced", "fell-back")
+#: rank-and-flank: a charge may be declared when the target is within Move + this (the
+#: highest a D6 can add; the charge range cannot reach further)
+RNF_MAX_ADDED = 6
 
 
 def charge_roll(dice: Dice, ruleset: str, move: float = 0.0, player: str | None = None) -> float:
@@ -54,3 +89,78 @@ def charge_odds(ruleset: str, distance: float, *, move: float = 0.0, engagement_
     need = needed(ruleset, distance, engagement_range)
     dist = enumerate_outcomes(lambda d: charge_roll(d, ruleset, move) >= need - tol)
     return dist.get(True, Fraction(0))
+
+
+def roll_needed(ruleset: str, path_length: float, *, move: float = 0.0,
+                tol: float = 0.0) -> int | None:
+    """The smallest roll that makes a charge whose models must move ``path_length`` inches.
+
+    fight-phase: the 2D6 total (2..12); rank-and-flank: the higher of the 2D6 (1..6) added
+    to ``move``.  "Within" is "not more than" with ``tol``: a 7.0" path needs a 7, and so
+    does a 7.01" one with the default 0.02" tolerance.  None when no roll reaches.
+    """
+    if ruleset == "rank-and-flank":
+        lo, hi, base = 1, 6, move
+    else:
+        lo, hi, base = 2, 12, 0.0
+    need = max(lo, math.ceil(path_length - tol - base - 1e-9))
+    return need if need <= hi else None
+
+
+def roll_odds(ruleset: str, path_length: float, *, move: float = 0.0, tol: float = 0.0) -> Fraction:
+    """Exact chance the charge roll reaches ``path_length`` inches (``tol`` as in ``roll_needed``)."""
+    dist = enumerate_outcomes(lambda d: charge_roll(d, ruleset, move) >= path_length - tol - 1e-9)
+    return dist.get(True, Fraction(0))
+
+
+def max_reach(ruleset: str, move: float = 0.0) -> float:
+    """The longest charge the dice allow (inches): 12 (2D6) or Move + 6."""
+    return move + RNF_MAX_ADDED if ruleset == "rank-and-flank" else 12.0
+
+
+def is_infantry_like(keywords) -> bool:
+    """A model whose keywords name none of NOT_INFANTRY (ruin walls let it through)."""
+    return not any(k.lower() in NOT_INFANTRY for k in keywords)
+
+
+def blocking_terrain(state, model) -> list[tuple[str, tuple]]:
+    """The terrain shapes a charge by ``model`` must go round: ``[(terrain id, polygon)]``.
+
+    Reads ``[rules] charge_blocking_kinds`` (CHARGE_BLOCKING_KINDS) and
+    ``charge_ruin_walls`` (CHARGE_RUIN_WALLS); see the module docstring.
+    """
+    rules = state.rules
+    kinds = getattr(rules, "charge_blocking_kinds", CHARGE_BLOCKING_KINDS)
+    walls = getattr(rules, "charge_ruin_walls", CHARGE_RUIN_WALLS)
+    out = []
+    for t in state.terrain:
+        if t.kind in kinds:
+            out.append((t.id, t.polygon))
+        elif t.kind == "ruin" and (walls == "all" or (walls == "non-infantry"
+                                                      and not is_infantry_like(model.keywords))):
+            out.append((t.id, t.tall_part or t.polygon))
+    return out
+
+
+def refusal(state, geo, unit_id: str) -> str | None:
+    """Why ``unit_id`` may not declare a charge, or None when it may.
+
+    Reasons: engaged with an enemy (fight-phase: within engagement range; rank-and-flank:
+    in base contact), or a status in CHARGE_BARRING_STATUS.
+    """
+    unit = state.unit(unit_id)
+    status = set(unit.status)
+    for m in unit.models:
+        status |= set(m.status)
+    if "fleeing" in status:
+        return f"{unit_id} is fleeing: a fleeing unit runs and may not declare a charge ({RULE_FLEE})"
+    for s in CHARGE_BARRING_STATUS:
+        if s in status:
+            return f"{unit_id} has {s.replace('-', ' ')} this turn: it may not declare a charge"
+    if geo.unit_engaged(unit_id):
+        foes = ", ".join(geo.engaged_units(unit_id))
+        how = ("in base contact with" if state.ruleset == "rank-and-flank"
+               else "within engagement range of")
+        return (f"{unit_id} is already {how} {foes}: an engaged unit may not declare a charge "
+                f"({RULE_RNF if state.ruleset == 'rank-and-flank' else RULE_DECLARE})")
+    return None

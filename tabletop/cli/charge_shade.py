@@ -1,0 +1,44 @@
+"""``tabletop charge MAP UNIT --shade -o PLAN.png``: the table shaded by charge odds.
+
+Every point of a grid (``SHADE_STEP`` inches) is shaded by the chance that a charge by
+UNIT ending there is made (``rules/charge_plan.py odds_grid``); each enemy unit in reach
+is marked with its odds (``reach_list``).  ``--json`` prints ``{unit, ruleset, step,
+in_reach: [...], picture}``.  Exit 0, or 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tabletop.cli.common import need_unit, print_json
+from tabletop.geometry import snapshot
+from tabletop.rules import charge as CH
+from tabletop.rules.charge_plan import odds_grid, reach_list
+
+#: grid step of the shading, inches
+SHADE_STEP = 0.5
+
+
+def shade_run(state, args) -> int:
+    need_unit(state, args.unit, "UNIT")
+    why = CH.refusal(state, snapshot(state), args.unit)
+    if why is not None:
+        out = {"unit": args.unit, "ruleset": state.ruleset, "eligible": False, "reason": why}
+        print_json(out) if args.json else print(f"{args.unit} may not charge: {why}")
+        return 0
+    xs = np.arange(SHADE_STEP / 2, state.table.width, SHADE_STEP)
+    ys = np.arange(SHADE_STEP / 2, state.table.depth, SHADE_STEP)
+    gx, gy = np.meshgrid(xs, ys)
+    probs, _ = odds_grid(state, args.unit, np.column_stack([gx.ravel(), gy.ravel()]))
+    rows = reach_list(state, args.unit, args.seed)
+    from tabletop.render.charge_plan import save_shade_png
+    save_shade_png(state, args.unit, xs, ys, probs.reshape(gx.shape), SHADE_STEP, rows, args.out)
+    if args.json:
+        print_json({"unit": args.unit, "ruleset": state.ruleset, "eligible": True,
+                    "step": SHADE_STEP, "in_reach": rows, "picture": args.out})
+    else:
+        for r in rows:
+            print(f"{r['id']}: {r['distance']:.2f}\" (path), needs {r['needed']}, "
+                  f"{100 * r['probability']:.1f}%")
+        print(f"Wrote {args.out}")
+    return 0

@@ -1,0 +1,231 @@
+"""Drawing a charge plan: the path, the ghosted landing, the figures, the fight's chart, and
+the table shaded by charge odds.
+
+The rules emit the plan as data (``rules/charge_plan.py``: ``plan_charge`` /
+``odds_grid``); this module decides colours and layout.  Headless-safe (a plain
+Surface).  Table inches, y up; the ``View`` flips y.  The functions that draw onto
+a surface (``draw_plan``, ``draw_fight_chart``, ``draw_odds_shade``) are what the
+window's charge mode calls; ``save_plan_png`` / ``save_shade_png`` make whole pictures.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pygame
+
+from tabletop.board.state import Battlefield
+from tabletop.geometry import snapshot
+from tabletop.geometry.footprints import base_polygon
+from tabletop.render import prims
+from tabletop.render.image import _frame, render_image, save_png
+from tabletop.render.options import DEFAULT_SCALE
+from tabletop.render.view import View
+
+__all__ = ["PATH_COLOUR", "GHOST_COLOUR", "CHART_W", "draw_plan", "draw_fight_chart",
+           "draw_odds_shade", "save_plan_png", "save_shade_png", "odds_colour"]
+
+PATH_COLOUR = (250, 190, 20)
+OTHER_PATH_COLOUR = (240, 240, 240)
+GHOST_COLOUR = (255, 255, 255, 110)
+GHOST_EDGE = (255, 255, 255, 230)
+INK = (25, 25, 30)
+CHART_W = 300
+BAR = (70, 120, 200)
+WIN = (60, 160, 80)
+BREAK = (200, 70, 60)
+
+
+def odds_colour(p: float, alpha: int = 150) -> tuple[int, int, int, int]:
+    """Red (no chance) through amber to green (certain), RGBA."""
+    p = min(1.0, max(0.0, p))
+    if p < 0.5:
+        r, g = 220, int(60 + 300 * p)
+    else:
+        r, g = int(220 - 340 * (p - 0.5)), 210
+    return (r, g, 60, alpha)
+
+
+def _pct(p: float) -> str:
+    if 0 < p < 0.005:
+        return "<0.5%"
+    if 0.995 < p < 1:
+        return ">99.5%"
+    return f"{100 * p:.0f}%"
+
+
+def draw_plan(surface: pygame.Surface, view: View, state: Battlefield, plan: dict[str, Any]) -> None:
+    """The plan on the board: each target's path (the deciding one bold), the landing ghosted,
+    and a label with distance, roll needed and odds by each target."""
+    if not plan.get("eligible", True) or "targets" not in plan or "in_reach" in plan:
+        return
+    for mid, (x, y) in plan.get("landing", {}).items():
+        m = state.model(mid)
+        poly = base_polygon(m.base, x, y, m.facing_deg)
+        pts = [view.to_screen(px, py) for px, py in poly.exterior.coords]
+        prims.fill_polygon(surface, pts, GHOST_COLOUR)
+        prims.outline(surface, pts, GHOST_EDGE[:3], 2)
+    for mid, path in plan.get("landing_paths", {}).items():
+        if len(path) > 1:
+            prims.dashed_polyline(surface, [view.to_screen(*p) for p in path], OTHER_PATH_COLOUR, 1)
+    for t in plan["targets"]:
+        if len(t.get("path", [])) > 1:
+            bold = t["id"] == plan.get("target")
+            prims.arrow(surface, [view.to_screen(*p) for p in t["path"]],
+                        PATH_COLOUR if bold else OTHER_PATH_COLOUR, 4 if bold else 2)
+        geo = snapshot(state)
+        xs = [geo.model(m).x for m in geo.unit_models(t["id"])]
+        ys = [geo.model(m).y for m in geo.unit_models(t["id"])]
+        sx, sy = view.to_screen(max(xs) + 1.0, max(ys) + 1.0)
+        dist = "no path" if t["distance"] is None else f"{t['distance']:.2f}\" path"
+        need = "out of reach" if t.get("needed") is None else f"needs {t['needed']}"
+        side = f", hits its {t['side']}" if t.get("side") else ""
+        prims.text_plate(surface, [(f"{t['id']}: {dist}", 15),
+                                   (f"{need}: {_pct(t['probability'])}{side}", 15)],
+                         (sx, sy), INK)
+
+
+def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]], colour) -> int:
+    """Horizontal bars (label, probability 0..1) under a title; returns the height used."""
+    y = rect.y
+    prims.text(surface, title, 14, INK, (rect.x, y))
+    y += 20
+    for label, p in rows:
+        prims.text(surface, label, 13, INK, (rect.x, y))
+        bx = rect.x + 70
+        bw = rect.width - 120
+        pygame.draw.rect(surface, (225, 225, 225), (bx, y + 2, bw, 12))
+        pygame.draw.rect(surface, colour, (bx, y + 2, round(bw * p), 12))
+        prims.text(surface, _pct(p), 13, INK, (bx + bw + 4, y))
+        y += 17
+    return y - rect.y + 6
+
+
+def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str, Any] | None,
+                     header: list[str] | None = None) -> None:
+    """The fight that follows as a small chart in ``rect``: per unit the distribution of
+    models it loses (fight-phase), the chance each player wins and each unit breaks
+    (rank-and-flank); ``header`` lines go above it."""
+    pygame.draw.rect(surface, (246, 244, 238), rect)
+    pygame.draw.rect(surface, (180, 180, 180), rect, 1)
+    inner = rect.inflate(-16, -16)
+    y = inner.y
+    for line in header or []:
+        for part in prims.wrap_text(line, 14, inner.width, max_lines=3, indent="  "):
+            prims.text(surface, part, 14, INK, (inner.x, y))
+            y += 18
+    y += 6
+    if not fight:
+        prims.text(surface, "No fight preview", 14, INK, (inner.x, y))
+        return
+    if fight.get("method") == "none":
+        for part in prims.wrap_text(f"No fight odds: {fight.get('why', '')}", 13, inner.width, 4):
+            prims.text(surface, part, 13, INK, (inner.x, y))
+            y += 17
+        return
+    prims.text(surface, f"The fight that follows ({fight['method']})", 15, INK, (inner.x, y))
+    y += 24
+    for u, r in fight.get("units", {}).items():
+        lost = r.get("models_lost")
+        if lost:
+            rows = [(f"{k} lost", p) for k, p in sorted(lost.items()) if p >= 0.005][:8]
+            y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0),
+                       f"{u}: models lost (of {r['models']})", rows, BAR)
+        elif "expected_models_lost" in r:
+            prims.text(surface, f"{u}: loses {r['expected_models_lost']:.2f} on average", 13,
+                       INK, (inner.x, y))
+            y += 20
+    if fight.get("win"):
+        rows = [(pl, p) for pl, p in fight["win"].items()]
+        if fight.get("tie") is not None:
+            rows.append(("tie", fight["tie"]))
+        y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "wins the combat", rows, WIN)
+    if fight.get("breaks"):
+        rows = [(u, p) for u, p in fight["breaks"].items()]
+        y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "breaks", rows, BREAK)
+
+
+def _with_panel(board: pygame.Surface) -> tuple[pygame.Surface, pygame.Rect]:
+    w, h = board.get_size()
+    out = pygame.Surface((w + CHART_W, max(h, 420)))
+    out.fill((255, 255, 255))
+    out.blit(board, (0, 0))
+    return out, pygame.Rect(w + 4, 40, CHART_W - 12, max(h, 420) - 80)
+
+
+def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
+                  scale: float = DEFAULT_SCALE) -> str:
+    """The plan picture: the table with ``draw_plan`` on it and the fight's chart beside it,
+    written to ``path`` (PNG).  Raises OSError when it cannot be written."""
+    geo = snapshot(state)
+    board = render_image(state, geo=geo, scale=scale, selected=plan.get("unit"))
+    view = _frame(state, scale, geo)[2]
+    draw_plan(board, view, state, plan)
+    out, rect = _with_panel(board)
+    if not plan.get("eligible", True):
+        header = [f"{plan['unit']} may not charge", plan["reason"]]
+    elif "in_reach" in plan:
+        header = [f"{plan['unit']}: in reach"] + [
+            f"{r['id']}: {r['distance']:.2f}\" needs {r['needed']}, {_pct(r['probability'])}"
+            for r in plan["in_reach"]] or ["nothing in reach"]
+    else:
+        names = ", ".join(t["id"] for t in plan["targets"])
+        d = "no path" if plan["distance"] is None else f"{plan['distance']:.2f}\" along the path"
+        header = [f"Charge {plan['unit']} -> {names}", f"Distance {d}",
+                  f"Needs {plan['needed']}: {_pct(plan['probability'])} ({plan['odds_fraction']})"]
+        if plan.get("side"):
+            header.append(f"Lands on the target's {plan['side']}")
+        if plan.get("landing_roll"):
+            header.append(f"Landing shown for a roll of {plan['landing_roll']['inches']:g}\"")
+    draw_fight_chart(out, rect, plan.get("fight"), header)
+    return save_png(out, path)
+
+
+def draw_odds_shade(surface: pygame.Surface, view: View, xs, ys, probs, step: float) -> None:
+    """Shade cells of ``step`` inches centred on the grid ``xs`` x ``ys`` by ``probs`` (a
+    (len(ys), len(xs)) array of chances): red to green, nothing where the chance is 0."""
+    layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    half = step / 2.0
+    for j, y in enumerate(ys):
+        for i, x in enumerate(xs):
+            p = float(probs[j, i])
+            if p <= 0:
+                continue
+            x0, y0 = view.to_screen(x - half, y + half)
+            x1, y1 = view.to_screen(x + half, y - half)
+            pygame.draw.rect(layer, odds_colour(p, 120),
+                             pygame.Rect(math.floor(x0), math.floor(y0),
+                                         math.ceil(x1 - x0) + 1, math.ceil(y1 - y0) + 1))
+    surface.blit(layer, (0, 0))
+
+
+def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
+                   marks: list[dict[str, Any]], path: str, scale: float = DEFAULT_SCALE) -> str:
+    """The table shaded by the odds of a charge by ``unit_id`` ending at each point, each enemy
+    unit in ``marks`` ({id, probability, needed}) labelled with its odds; PNG at ``path``."""
+    geo = snapshot(state)
+    board = render_image(state, geo=geo, scale=scale, selected=unit_id)
+    view = _frame(state, scale, geo)[2]
+    draw_odds_shade(board, view, xs, ys, probs, step)
+    for mk in marks:
+        ms = geo.unit_models(mk["id"])
+        cx = sum(geo.model(m).x for m in ms) / len(ms)
+        cy = max(geo.model(m).y for m in ms) + 1.2
+        label = f"{mk['id']} {_pct(mk['probability'])}"
+        prims.outlined_text(board, label, 16, INK, (255, 255, 255), view.to_screen(cx, cy))
+    out, rect = _with_panel(board)
+    pygame.draw.rect(out, (246, 244, 238), rect)
+    x, y = rect.x + 8, rect.y + 8
+    for line in [f"Charge odds for {unit_id}", "a charge ending here is made with", "the chance shown:"]:
+        prims.text(out, line, 14, INK, (x, y))
+        y += 18
+    for p in (1.0, 0.75, 0.5, 0.25, 0.03):
+        pygame.draw.rect(out, odds_colour(p, 255)[:3], (x, y + 4, 30, 14))
+        prims.text(out, _pct(p), 13, INK, (x + 38, y + 3))
+        y += 20
+    y += 8
+    for mk in marks:
+        prims.text(out, f"{mk['id']}: needs {mk['needed']}, {_pct(mk['probability'])}", 13, INK, (x, y))
+        y += 17
+    return save_png(out, path)

@@ -1,0 +1,314 @@
+"""The charge planner: how far, the roll needed, its exact odds, where it lands, the fight.
+
+``plan_charge(state, unit, targets)`` is the library function the CLI (``tabletop
+charge``) and the window call.  Distances are inches, along the shortest path a
+charge may take (``geometry/charge_paths.py``): round every other base on the
+table, friend or foe, except the charging unit's own models (they move with it)
+and the target units' models (the path ends against them), and round the
+terrain ``rules/charge.py blocking_terrain`` names for each model.
+
+A unit's charge distance to one target: the shortest path of any of its models
+to where it stands within engagement range of a model of the target
+(fight-phase; 40K: the charge is made when the closest model gets there) or in
+base contact with it (rank-and-flank).  With several targets the unit must end
+engaged with every one, so its distance is the longest of the per-target
+distances (each target reached by its own closest model) and the roll must
+reach that.  ``distance`` is reported edge to edge (the path length plus the
+engagement range, so a straight 9.0" gap reads 9.0); ``needs`` is how far the
+roll must reach (the path length), ``needed`` the smallest roll that does.
+
+Not modelled: a charge must not end within engagement range of a unit it did
+not declare (40K), nor out of coherency; the preview's landing does not try to.
+
+Named default LANDING_ROLL = "median" ([rules] charge_landing_roll: "median" |
+"needed"): the roll the preview's landing assumes: the median of the rolls that
+make the charge (what a player expects when the charge goes in), or the
+smallest that makes it.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from tabletop.board.state import Battlefield
+from tabletop.errors import TabletopError
+from tabletop.geometry import snapshot
+from tabletop.geometry.charge_landing import land_block, land_models
+from tabletop.geometry.charge_paths import ChargeArena, ChargePath, arena_for, goals_for
+from tabletop.rules import charge as CH
+from tabletop.rules.dice import Dice, enumerate_outcomes
+
+__all__ = ["LANDING_ROLL", "LANDING_OPTIONS", "Planner", "plan_charge", "reach_list",
+           "landing_budget", "move_of"]
+
+LANDING_ROLL = "median"
+LANDING_OPTIONS = ("median", "needed")
+
+
+def move_of(state: Battlefield, unit_id: str) -> float:
+    """The unit's Move (the lowest of its models' ``M``/``Move``), inches; 0 when none given."""
+    moves = [float(v) for m in state.unit(unit_id).models for k, v in m.profile.items()
+             if k.lower() in ("move", "m")]
+    return min(moves) if moves else 0.0
+
+
+def landing_budget(ruleset: str, path_length: float, move: float, tol: float,
+                   how: str = LANDING_ROLL) -> float | None:
+    """How far the preview's models move (inches): the charge range of the roll LANDING_ROLL
+    names among those that make a ``path_length`` charge; None when no roll makes it."""
+    rolls = enumerate_outcomes(lambda d: CH.charge_roll(d, ruleset, move))
+    good = sorted((r, p) for r, p in rolls.items() if r >= path_length - tol - 1e-9)
+    if not good:
+        return None
+    if how == "needed":
+        return float(good[0][0])
+    total = sum(p for _, p in good)
+    acc = Fraction(0)
+    for r, p in good:
+        acc += p
+        if acc * 2 >= total:
+            return float(r)
+    return float(good[-1][0])
+
+
+class Planner:
+    """Charge paths for one charging unit, its arenas built once per kind of model.
+
+    Raises TabletopError for an unknown unit.
+    """
+
+    def __init__(self, state: Battlefield, unit_id: str, targets: tuple[str, ...] = ()):
+        self.state = state
+        self.unit_id = unit_id
+        self.unit = state.unit(unit_id)
+        self.geo = snapshot(state)
+        self.rules = state.rules
+        self.rnf = state.ruleset == "rank-and-flank"
+        self.reach = 0.0 if self.rnf else self.rules.engagement_range
+        self.move = move_of(state, unit_id) if self.rnf else 0.0
+        self.skip = (unit_id, *targets)
+        self._arenas: dict[Any, ChargeArena] = {}
+
+    def terrain(self, model) -> list[tuple]:
+        return [poly for _, poly in CH.blocking_terrain(self.state, model)]
+
+    def arena(self, model) -> ChargeArena:
+        key = (model.base, tuple(CH.blocking_terrain(self.state, model)))
+        if key not in self._arenas:
+            self._arenas[key] = arena_for(self.state, model, self.skip, self.terrain(model))
+        return self._arenas[key]
+
+    def to_target(self, target_id: str) -> tuple[ChargePath, str]:
+        """The shortest charge path from any model of the unit to ``target_id`` and the model
+        that takes it."""
+        targets = self.state.unit(target_id).models
+        best: tuple[ChargePath, str] | None = None
+        for m in self.unit.models:
+            p = self.arena(m).shortest(m.at, goals_for(m, targets, self.reach), tol=self.rules.tol)
+            if best is None or p.length < best[0].length:
+                best = (p, m.id)
+        assert best is not None
+        return best
+
+    def target_row(self, target_id: str, dice: Dice | None = None) -> dict[str, Any]:
+        """One target's figures: ``{id, distance, needs, needed, probability, probability_fraction,
+        model, target_model, path, straight, declarable, side?}``."""
+        path, model = self.to_target(target_id)
+        tol = self.rules.tol
+        gap = min(self.geo.model_distance(a, b) for a in self.geo.unit_models(self.unit_id)
+                  for b in self.geo.unit_models(target_id))
+        row: dict[str, Any] = {"id": target_id, "model": model, "target_model": path.goal,
+                               "straight": round(gap, 4), "found": path.found}
+        if path.found:
+            odds = CH.roll_odds(self.state.ruleset, path.length, move=self.move, tol=tol)
+            row.update(distance=round(path.length + self.reach, 4), needs=round(path.length, 4),
+                       needed=CH.roll_needed(self.state.ruleset, path.length, move=self.move, tol=tol),
+                       path=[[round(x, 4), round(y, 4)] for x, y in path.points])
+        else:
+            odds = Fraction(0)
+            row.update(distance=None, needs=None, needed=None, path=[])
+        declarable = True
+        if not self.rnf and gap > CH.CHARGE_DECLARE_RANGE + tol:
+            declarable = False
+            odds = Fraction(0)
+        row["declarable"] = declarable
+        row["probability"] = float(odds)
+        row["probability_fraction"] = f"{odds.numerator}/{odds.denominator}"
+        if self.rnf:
+            from tabletop.rules.rank_and_flank.charge_arc import charger_arc
+            call = charger_arc(self.geo, self.unit_id, target_id, dice, self.rules.charge_arc_tie,
+                               self.unit.player)
+            row.update(side=call.arc, arc=call)
+        return row
+
+
+def _public(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in row.items() if k != "arc"}
+
+
+def reach_list(state: Battlefield, unit_id: str, seed: int | None = None) -> list[dict[str, Any]]:
+    """Every enemy unit the charge could reach (probability > 0, declarable), best odds first
+    then nearest: rows as ``Planner.target_row``."""
+    rows = []
+    geo = snapshot(state)
+    rnf = state.ruleset == "rank-and-flank"
+    longest = CH.max_reach(state.ruleset, move_of(state, unit_id) if rnf else 0.0)
+    reach = 0.0 if rnf else state.rules.engagement_range
+    for u in state.units:
+        if u.player == state.unit(unit_id).player:
+            continue
+        gap = min(geo.model_distance(a, b) for a in geo.unit_models(unit_id)
+                  for b in geo.unit_models(u.id))
+        if gap - reach > longest + state.rules.tol:     # a path is never shorter than the gap
+            continue
+        pl = Planner(state, unit_id, (u.id,))
+        row = pl.target_row(u.id, Dice(seed if seed is not None else 1))
+        if row["probability"] > 0:
+            rows.append(_public(row))
+    rows.sort(key=lambda r: (-r["probability"], r["distance"], r["id"]))
+    return rows
+
+
+def plan_charge(state: Battlefield, unit_id: str, targets: list[str], seed: int | None = None,
+                *, landing: bool = True, fight: bool = True) -> dict[str, Any]:
+    """The charge plan of ``unit_id`` against ``targets`` (one or more enemy unit ids).
+
+    Returns a JSON-ready dict: ``distance``, ``needs``, ``needed``, ``probability`` (the
+    unit's: the farthest target decides), ``side`` (rank-and-flank, of the first target),
+    ``path`` (the deciding path, [[x, y], ...]), ``targets`` [{id, distance, needed,
+    probability, side?, path, ...}], ``landing`` {model: [x, y]}, ``landing_roll``,
+    ``fight`` (see ``fight_summary``), or ``{"eligible": False, "reason": str}`` when the
+    unit may not declare a charge.  Raises TabletopError for bad ids (a friendly target).
+    """
+    geo = snapshot(state)
+    why = CH.refusal(state, geo, unit_id)
+    if why is not None:
+        return {"unit": unit_id, "ruleset": state.ruleset, "eligible": False, "reason": why}
+    for t in targets:
+        if state.unit(t).player == state.unit(unit_id).player:
+            raise TabletopError(f"{state.path}: TARGET: {t!r} is not an enemy of {unit_id!r}")
+    if seed is None:
+        seed = random.randrange(1, 1_000_000)
+    dice = Dice(seed)
+    pl = Planner(state, unit_id, tuple(targets))
+    rows = [pl.target_row(t, dice) for t in targets]
+    worst = max(rows, key=lambda r: (r["needs"] is None, r["needs"] or 0.0))
+    odds = Fraction(0)
+    if all(r["found"] and r["declarable"] for r in rows):
+        odds = CH.roll_odds(state.ruleset, worst["needs"], move=pl.move, tol=state.rules.tol)
+    out: dict[str, Any] = {
+        "unit": unit_id, "target": worst["id"], "ruleset": state.ruleset, "eligible": True,
+        "distance": worst["distance"], "needs": worst["needs"],
+        "needed": (CH.roll_needed(state.ruleset, worst["needs"], move=pl.move, tol=state.rules.tol)
+                   if worst["needs"] is not None else None),
+        "probability": float(odds), "odds": float(odds),
+        "odds_fraction": f"{odds.numerator}/{odds.denominator}",
+        "path": worst["path"], "closest": [worst["model"], worst["target_model"]],
+        "targets": [_public(r) for r in rows], "seed": seed,
+    }
+    if pl.rnf:
+        out["side"] = rows[0]["side"]
+        out["move"] = pl.move
+        out["_arc"] = rows[0]["arc"]
+    if landing and odds > 0:
+        how = getattr(state.rules, "charge_landing_roll", LANDING_ROLL)
+        budget = landing_budget(state.ruleset, worst["needs"], pl.move, state.rules.tol, how)
+        if budget is not None:
+            landed, spots, paths = _land(pl, targets, rows, budget)
+            out["landing_roll"] = {"how": how, "inches": budget}
+            out["landing"] = {m: [round(x, 4), round(y, 4)] for m, (x, y) in spots.items()}
+            out["landing_paths"] = {m: [[round(x, 4), round(y, 4)] for x, y in p]
+                                    for m, p in paths.items()}
+            out["landing_engaged"] = sorted(t for t in targets
+                                            if snapshot(landed).within(unit_id, t, pl.reach
+                                                                       + state.rules.tol))
+            if fight:
+                out["fight"] = fight_summary(landed, unit_id, targets)
+    return out
+
+
+def _land(pl: Planner, targets: list[str], rows: list[dict[str, Any]], budget: float):
+    state = pl.state
+    if pl.rnf:
+        spots, facing = land_block(pl.geo, pl.unit_id, targets[0], rows[0]["side"], state.rules.tol)
+        models = [state.model(m).moved_to(x, y, facing) for m, (x, y) in spots.items()]
+        paths = {m: (state.model(m).at, xy) for m, xy in spots.items()}
+    else:
+        first = pl.unit.models[0]
+        spots, paths = land_models(state, pl.unit_id, targets, budget, pl.reach, pl.arena,
+                                   pl.terrain(first), state.rules.tol)
+        models = [state.model(m).moved_to(x, y) for m, (x, y) in spots.items()]
+    landed = state.with_models(models)
+    unit = landed.unit(pl.unit_id)
+    from tabletop.board.frozen import evolve
+    landed = landed.with_unit(evolve(unit, charged=True))
+    return landed, spots, paths
+
+
+def fight_summary(landed: Battlefield, unit_id: str, targets: list[str]) -> dict[str, Any]:
+    """The fight that follows the landing, from the ruleset's own odds (``find_ruleset(...).odds``)
+    on a table holding only the charger and its targets: ``{method, units: {id: {models,
+    expected_models_lost, p_destroyed, models_lost: {n: p} | None}}, win?: {player: p},
+    breaks?: {unit: p}}``; ``{"method": "none", "why": str}`` when nothing is engaged."""
+    from tabletop.rules.registry import find_ruleset
+    from tabletop.board.frozen import evolve
+    keep = {unit_id, *targets}
+    only = evolve(landed, units=tuple(u for u in landed.units if u.id in keep), decisions=())
+    ruleset = find_ruleset(landed.ruleset)
+    if ruleset.odds is None:
+        return {"method": "none", "why": f"{landed.ruleset} has no odds"}
+    try:
+        got = ruleset.odds(only)
+    except TabletopError as e:
+        return {"method": "none", "why": str(e)}
+    out: dict[str, Any] = {"method": "none", "units": {}}
+    if landed.ruleset == "rank-and-flank":
+        engs = [e for e in got.get("engagements", []) if unit_id in e["units"]]
+        if not engs:
+            return {"method": "none", "why": "the landing engages nothing"}
+        e = engs[0]
+        out["method"] = e.get("method", "exact")
+        out["win"] = e.get("win", {})
+        out["tie"] = e.get("tie")
+        out["breaks"] = e.get("breaks", {})
+        for u in e["units"]:
+            out["units"][u] = {"models": len(only.unit(u).models)}
+        return out
+    out["method"] = got.get("method", "none")
+    rows = {r["unit"]: r for r in got.get("units", [])}
+    if not rows:
+        return {"method": "none", "why": got.get("why", "the landing engages nothing")}
+    for u, r in rows.items():
+        foes = [v for v in rows if only.unit(v).player != only.unit(u).player]
+        lost = None
+        if len(foes) == 1:
+            lost = {int(k): float(p) for k, p in rows[foes[0]]["models_removed"].items()}
+        out["units"][u] = {"models": r["models"], "expected_models_lost": r["expected_models_lost"],
+                           "p_destroyed": r["p_destroyed"], "models_lost": lost}
+    return out
+
+
+def odds_grid(state: Battlefield, unit_id: str, points, *, tol: float | None = None):
+    """Charge odds on the table: for each of ``points`` ((N, 2) array, inches), the chance
+    that a charge by ``unit_id`` whose closest model's centre ends there is made (the
+    shortest path from the nearest of its models round bases and blocking terrain, against
+    the ruleset's charge roll; "within" with the map tolerance).
+
+    Returns ``(probabilities, path lengths)``, two (N,) float arrays (``inf`` length and 0
+    probability past the longest roll or walled off).
+    """
+    import numpy as np
+    tol = state.rules.tol if tol is None else tol
+    pl = Planner(state, unit_id)
+    unit = state.unit(unit_id)
+    arena = pl.arena(unit.models[0])
+    limit = CH.max_reach(state.ruleset, pl.move)
+    pts = np.asarray(points, dtype=float).reshape(-1, 2)
+    lengths = arena.distances_from([m.at for m in unit.models], pts, limit + tol)
+    rolls = enumerate_outcomes(lambda d: CH.charge_roll(d, state.ruleset, pl.move))
+    probs = np.zeros(len(pts))
+    for r, p in rolls.items():
+        probs += float(p) * (r >= lengths - tol - 1e-9)
+    return probs, lengths
