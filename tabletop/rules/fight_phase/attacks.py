@@ -97,7 +97,7 @@ from tabletop.rules.fight_phase.abilities import (
     feel_no_pain,
     keyword_key,
 )
-from tabletop.rules.fight_phase.casualties import ATTACKS_RULE, allocate, lose_wounds
+from tabletop.rules.fight_phase.casualties import ATTACKS_RULE, allocate, deal_wounds, lose_wounds
 from tabletop.rules.fight_phase.context import geometry, placed_geometry
 from tabletop.rules.fight_phase.profiles import (
     Amount,
@@ -673,6 +673,9 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
                 "reason": "Devastating Wounds: a critical wound allows no save of any kind"}))
             return state, evolve(g, stage="damage", unsaved=g.unsaved + 1), None
         if g.queued:                    # a failed save of the ones rolled together
+            if isinstance(w.D, int) and not any(feel_no_pain(m) is not None
+                                                for m in state.unit(g.target).models):
+                return (*_deal_queued(state, job, g, w.D, events, dead), None)   # DEAL_TOGETHER
             return state, evolve(g, stage="damage", unsaved=g.unsaved + 1, queued=g.queued - 1), None
         sv_need, kind, mods = _save_spec(model, w)
         batch = total - g.devastating - g.k
@@ -753,6 +756,20 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
         events.append(AttacksResolved(rule=rule, **g.summary(job.unit, player)))
         return state, evolve(g, stage="over"), None
     raise AssertionError(f"attack stage {g.stage!r} waits for a chance")
+
+
+def _deal_queued(state: Battlefield, job: AttackJob, g: Group, damage: int, events: list[Event],
+                 dead: list[Any]) -> tuple[Battlefield, Group]:
+    """The group's queued failed saves dealt in one go (``DEAL_TOGETHER``): the table and
+    group as dealing them one at a time (``damage``, ``fnp``, ``_suffer``) leave them."""
+    state, evs, went, removed = deal_wounds(state, placed_geometry(state), g.target, g.queued,
+                                            damage, by=job.unit, rule=job.rule)
+    events.extend(evs)
+    dead.extend((m, g.defender) for m in removed)
+    n = len(went)
+    return state, evolve(g, stage="alloc", model=went[-1], damage=damage, after_fnp="alloc",
+                         unsaved=g.unsaved + n, queued=g.queued - n, k=g.k + n,
+                         removed=g.removed + tuple(m.id for m in removed))
 
 
 def _suffer(state: Battlefield, job: AttackJob, g: Group, events: list[Event],

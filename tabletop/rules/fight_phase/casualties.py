@@ -30,18 +30,20 @@ ATTACKS_RULE = "fight-phase.txt 12.05 (Making Attacks 04, standard sequence)"
 OVERRUN_ATTACKS_RULE = "fight-phase.txt 12.06 (Making Attacks 04, standard sequence)"
 
 
-_ORDER: dict[tuple[int, str], tuple[Geometry, list[str]]] = {}
+_ORDER: dict[tuple[int, str, frozenset[str]], tuple[Geometry, list[str]]] = {}
 
 
-def _removal_order(geo: Geometry, unit_id: str) -> list[str]:
-    """``removal_order``, worked out once per snapshot and unit (it reads only positions)."""
-    hit = _ORDER.get((id(geo), unit_id))
+def _removal_order(geo: Geometry, unit_id: str, without: frozenset[str] = frozenset()
+                   ) -> list[str]:
+    """``removal_order``, worked out once per snapshot, unit and models already removed
+    (it reads only positions)."""
+    hit = _ORDER.get((id(geo), unit_id, without))
     if hit is not None and hit[0] is geo:
         return hit[1]
-    order = removal_order(geo, unit_id)
+    order = removal_order(geo, unit_id, without)
     if len(_ORDER) >= 4096:
         _ORDER.pop(next(iter(_ORDER)))
-    _ORDER[(id(geo), unit_id)] = (geo, order)
+    _ORDER[(id(geo), unit_id, without)] = (geo, order)
     return order
 
 
@@ -88,3 +90,61 @@ def lose_wounds(state: Battlefield, model_id: str, damage: int, by: str,
             "unit": m.unit_id,
             "reason": f"its last model was removed as a casualty (attacks by {by})"}))
     return state, events, m
+
+
+def deal_wounds(state: Battlefield, geo: Geometry, unit_id: str, n: int, damage: int, by: str,
+                rule: str = ATTACKS_RULE) -> tuple[Battlefield, list[Event], list[str],
+                                                   list[Model]]:
+    """``n`` attacks of ``damage`` each (a number; no Feel No Pain to roll) allocated to
+    ``unit_id`` and dealt one after another: the same as ``n`` rounds of ``allocate`` then
+    ``lose_wounds``, made in one go.
+
+    ``geo`` is the snapshot of ``state`` (or of a table with the same models where they
+    are).  Each attack goes to the model ``allocate`` names on the table as the attacks
+    before it left it (``ALLOCATE_WOUNDED_FIRST``, ``REMOVAL_ORDER``: the removal order of
+    the unit without the models already removed, ``removal.removal_order``'s
+    ``without``); dealing stops when the unit is destroyed.  Returns (the table after,
+    the events ``lose_wounds`` would emit in the same order, the model each dealt attack
+    went to, the models removed).  The table after carries its geometry snapshot
+    (``carry_geometry``).
+    """
+    events: list[Event] = []
+    went: list[str] = []
+    dead: list[Model] = []
+    if not state.has_unit(unit_id):
+        return state, events, went, dead
+    models = {m.id: m for m in state.unit(unit_id).models}
+    lost = {mid: m.wounds_lost for mid, m in models.items()}
+    gone: list[str] = []
+    for _ in range(n):
+        order = _removal_order(geo, unit_id, frozenset(gone))
+        if not order:
+            break
+        target = order[0]
+        if ALLOCATE_WOUNDED_FIRST:
+            wounded = [m for m in order if lost[m] > 0]
+            if wounded:
+                target = max(wounded, key=lambda m: (lost[m], -order.index(m)))
+        m = models[target]
+        if lost[target] != m.wounds_lost:       # as the table before this attack has it
+            m = replace(m, wounds_lost=lost[target])
+        w = characteristic(m, "W")
+        now = lost[target] + min(damage, max(0, w - lost[target]))
+        lost[target] = now
+        went.append(target)
+        events.append(Wounded(rule=rule, **{"model": target, "unit": unit_id, "damage": damage,
+                                            "wounds_lost": now, "wounds_left": w - now}))
+        if now >= w:
+            gone.append(target)
+            dead.append(m)
+            events.append(Removed(rule=rule, **{"model": target, "unit": unit_id, "by": by}))
+            if len(gone) == len(models):
+                events.append(Destroyed(rule=rule, **{
+                    "unit": unit_id,
+                    "reason": f"its last model was removed as a casualty (attacks by {by})"}))
+    hurt = [replace(m, wounds_lost=lost[mid]) for mid, m in models.items()
+            if lost[mid] != m.wounds_lost and mid not in gone]
+    after = carry_geometry(state, state.with_models(hurt)) if hurt else state
+    if gone:
+        after = carry_geometry(after, after.without_models(gone), tuple(gone))
+    return after, events, went, dead
