@@ -39,6 +39,14 @@ sequence, each step a named default:
     wound changes nothing, so only how many fail matters, and the failed ones
     are then allocated and dealt one at a time (``casualties.py``).  A unit
     with mixed saves rolls one save per allocated wound.
+``DEAL_TOGETHER``
+    The failed saves rolled together are then dealt in one step when the
+    weapon's damage is a number and no model of the target unit has a Feel
+    No Pain: with nothing rolled between them, allocation (``casualties.py``)
+    fixes where each goes, so N failed saves of damage D leave one table
+    (``casualties.deal_wounds``), with the same events, in the same order, as
+    dealing them one at a time.  The odds walk then makes one state where it
+    made one per failed save.
 ``CHAINED_ROLLS``
     When nothing reads the counts between the hit, wound and save rolls (no Lethal
     Hits, Sustained Hits or Devastating Wounds, and the target saves alike, as
@@ -651,6 +659,8 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
         total = g.auto + g.wounded
         if g.k >= total:
             return state, evolve(g, stage="finish"), None
+        if g.queued and isinstance(w.D, int) and _no_feel_no_pain(state, g.target):
+            return (*_deal_queued(state, job, g, w.D, events, dead), None)   # DEAL_TOGETHER
         model_id = allocate(state, placed_geometry(state), g.target)
         if model_id is None:
             return state, evolve(g, stage="finish",
@@ -673,9 +683,6 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
                 "reason": "Devastating Wounds: a critical wound allows no save of any kind"}))
             return state, evolve(g, stage="damage", unsaved=g.unsaved + 1), None
         if g.queued:                    # a failed save of the ones rolled together
-            if isinstance(w.D, int) and not any(feel_no_pain(m) is not None
-                                                for m in state.unit(g.target).models):
-                return (*_deal_queued(state, job, g, w.D, events, dead), None)   # DEAL_TOGETHER
             return state, evolve(g, stage="damage", unsaved=g.unsaved + 1, queued=g.queued - 1), None
         sv_need, kind, mods = _save_spec(model, w)
         batch = total - g.devastating - g.k
@@ -758,6 +765,19 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
     raise AssertionError(f"attack stage {g.stage!r} waits for a chance")
 
 
+def _no_feel_no_pain(state: Battlefield, unit_id: str) -> bool:
+    """Whether no model of ``unit_id`` (on the table) has a Feel No Pain; kept with the
+    ``Unit`` (frozen)."""
+    if not state.has_unit(unit_id):
+        return True
+    unit = state.unit(unit_id)
+    got = unit.__dict__.get("_no_fnp")
+    if got is None:
+        got = all(feel_no_pain(m) is None for m in unit.models)
+        object.__setattr__(unit, "_no_fnp", got)
+    return got
+
+
 def _deal_queued(state: Battlefield, job: AttackJob, g: Group, damage: int, events: list[Event],
                  dead: list[Any]) -> tuple[Battlefield, Group]:
     """The group's queued failed saves dealt in one go (``DEAL_TOGETHER``): the table and
@@ -767,6 +787,9 @@ def _deal_queued(state: Battlefield, job: AttackJob, g: Group, damage: int, even
     events.extend(evs)
     dead.extend((m, g.defender) for m in removed)
     n = len(went)
+    if not n:
+        return state, evolve(g, stage="finish",
+                             note=f"{g.target} was destroyed: the remaining wounds are lost")
     return state, evolve(g, stage="alloc", model=went[-1], damage=damage, after_fnp="alloc",
                          unsaved=g.unsaved + n, queued=g.queued - n, k=g.k + n,
                          removed=g.removed + tuple(m.id for m in removed))
