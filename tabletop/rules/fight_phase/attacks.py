@@ -122,12 +122,27 @@ ATTACK_TARGET = "the enemy unit the most fighting models can attack, then file o
 WOUND_TOUGHNESS = "the highest T among the target unit's models"
 
 
+_FIGHTERS: dict[tuple[int, str], tuple[Geometry, dict[str, list[str]]]] = {}
+
+
 def which_models_fight(geo: Geometry, unit_id: str) -> dict[str, list[str]]:
     """``{model id: [enemy unit ids it may attack]}`` for the models of ``unit_id`` that fight.
 
     Unit ids in file order; models that cannot fight are left out
-    (``WHICH_MODELS_FIGHT``).
+    (``WHICH_MODELS_FIGHT``).  It reads only the snapshot, so it is worked out once per
+    snapshot and unit (a fresh copy is returned).
     """
+    hit = _FIGHTERS.get((id(geo), unit_id))
+    if hit is not None and hit[0] is geo:
+        return {m: list(ts) for m, ts in hit[1].items()}
+    out = _which_models_fight(geo, unit_id)
+    if len(_FIGHTERS) >= 4096:
+        _FIGHTERS.pop(next(iter(_FIGHTERS)))
+    _FIGHTERS[(id(geo), unit_id)] = (geo, {m: list(ts) for m, ts in out.items()})
+    return out
+
+
+def _which_models_fight(geo: Geometry, unit_id: str) -> dict[str, list[str]]:
     order = {u.id: k for k, u in enumerate(geo.state.units)}
     out: dict[str, list[str]] = {}
     for m in geo.unit_models(unit_id):
