@@ -57,8 +57,14 @@ def coherent_subset(geo: Geometry, gaps: np.ndarray, keep: list[int]) -> bool:
     return spread_ok
 
 
-def removal_order(geo: Geometry, unit_id: str) -> list[str]:
+def removal_order(geo: Geometry, unit_id: str, without: frozenset[str] = frozenset()
+                  ) -> list[str]:
     """Models of ``unit_id`` in the order a casualty should be removed.
+
+    ``without``: model ids of the unit already removed from the table ``geo`` shows (no
+    other model moved); the order is that of the table without them, as the snapshot
+    of that table would give it (it reads only the gaps between the unit's models and
+    each one's nearest enemy model, which removing models of the unit leaves alone).
 
     Returns
     -------
@@ -70,6 +76,8 @@ def removal_order(geo: Geometry, unit_id: str) -> list[str]:
         for a unit with no models on the table.
     """
     ids = geo.unit_models(unit_id)
+    if without:
+        ids = [m for m in ids if m not in without]
     if not ids:
         return []
     gaps = _gap_matrix(geo, ids)

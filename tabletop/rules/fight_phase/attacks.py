@@ -39,6 +39,14 @@ sequence, each step a named default:
     wound changes nothing, so only how many fail matters, and the failed ones
     are then allocated and dealt one at a time (``casualties.py``).  A unit
     with mixed saves rolls one save per allocated wound.
+``DEAL_TOGETHER``
+    The failed saves rolled together are then dealt in one step when the
+    weapon's damage is a number and no model of the target unit has a Feel
+    No Pain: with nothing rolled between them, allocation (``casualties.py``)
+    fixes where each goes, so N failed saves of damage D leave one table
+    (``casualties.deal_wounds``), with the same events, in the same order, as
+    dealing them one at a time.  The odds walk then makes one state where it
+    made one per failed save.
 ``CHAINED_ROLLS``
     When nothing reads the counts between the hit, wound and save rolls (no Lethal
     Hits, Sustained Hits or Devastating Wounds, and the target saves alike, as
@@ -97,7 +105,7 @@ from tabletop.rules.fight_phase.abilities import (
     feel_no_pain,
     keyword_key,
 )
-from tabletop.rules.fight_phase.casualties import ATTACKS_RULE, allocate, lose_wounds
+from tabletop.rules.fight_phase.casualties import ATTACKS_RULE, allocate, deal_wounds, lose_wounds
 from tabletop.rules.fight_phase.context import geometry, placed_geometry
 from tabletop.rules.fight_phase.profiles import (
     Amount,
@@ -114,12 +122,27 @@ ATTACK_TARGET = "the enemy unit the most fighting models can attack, then file o
 WOUND_TOUGHNESS = "the highest T among the target unit's models"
 
 
+_FIGHTERS: dict[tuple[int, str], tuple[Geometry, dict[str, list[str]]]] = {}
+
+
 def which_models_fight(geo: Geometry, unit_id: str) -> dict[str, list[str]]:
     """``{model id: [enemy unit ids it may attack]}`` for the models of ``unit_id`` that fight.
 
     Unit ids in file order; models that cannot fight are left out
-    (``WHICH_MODELS_FIGHT``).
+    (``WHICH_MODELS_FIGHT``).  It reads only the snapshot, so it is worked out once per
+    snapshot and unit (a fresh copy is returned).
     """
+    hit = _FIGHTERS.get((id(geo), unit_id))
+    if hit is not None and hit[0] is geo:
+        return {m: list(ts) for m, ts in hit[1].items()}
+    out = _which_models_fight(geo, unit_id)
+    if len(_FIGHTERS) >= 4096:
+        _FIGHTERS.pop(next(iter(_FIGHTERS)))
+    _FIGHTERS[(id(geo), unit_id)] = (geo, {m: list(ts) for m, ts in out.items()})
+    return out
+
+
+def _which_models_fight(geo: Geometry, unit_id: str) -> dict[str, list[str]]:
     order = {u.id: k for k, u in enumerate(geo.state.units)}
     out: dict[str, list[str]] = {}
     for m in geo.unit_models(unit_id):
@@ -651,6 +674,8 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
         total = g.auto + g.wounded
         if g.k >= total:
             return state, evolve(g, stage="finish"), None
+        if g.queued and isinstance(w.D, int) and _no_feel_no_pain(state, g.target):
+            return (*_deal_queued(state, job, g, w.D, events, dead), None)   # DEAL_TOGETHER
         model_id = allocate(state, placed_geometry(state), g.target)
         if model_id is None:
             return state, evolve(g, stage="finish",
@@ -753,6 +778,36 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
         events.append(AttacksResolved(rule=rule, **g.summary(job.unit, player)))
         return state, evolve(g, stage="over"), None
     raise AssertionError(f"attack stage {g.stage!r} waits for a chance")
+
+
+def _no_feel_no_pain(state: Battlefield, unit_id: str) -> bool:
+    """Whether no model of ``unit_id`` (on the table) has a Feel No Pain; kept with the
+    ``Unit`` (frozen)."""
+    if not state.has_unit(unit_id):
+        return True
+    unit = state.unit(unit_id)
+    got = unit.__dict__.get("_no_fnp")
+    if got is None:
+        got = all(feel_no_pain(m) is None for m in unit.models)
+        object.__setattr__(unit, "_no_fnp", got)
+    return got
+
+
+def _deal_queued(state: Battlefield, job: AttackJob, g: Group, damage: int, events: list[Event],
+                 dead: list[Any]) -> tuple[Battlefield, Group]:
+    """The group's queued failed saves dealt in one go (``DEAL_TOGETHER``): the table and
+    group as dealing them one at a time (``damage``, ``fnp``, ``_suffer``) leave them."""
+    state, evs, went, removed = deal_wounds(state, placed_geometry(state), g.target, g.queued,
+                                            damage, by=job.unit, rule=job.rule)
+    events.extend(evs)
+    dead.extend((m, g.defender) for m in removed)
+    n = len(went)
+    if not n:
+        return state, evolve(g, stage="finish",
+                             note=f"{g.target} was destroyed: the remaining wounds are lost")
+    return state, evolve(g, stage="alloc", model=went[-1], damage=damage, after_fnp="alloc",
+                         unsaved=g.unsaved + n, queued=g.queued - n, k=g.k + n,
+                         removed=g.removed + tuple(m.id for m in removed))
 
 
 def _suffer(state: Battlefield, job: AttackJob, g: Group, events: list[Event],

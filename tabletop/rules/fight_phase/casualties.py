@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tabletop.board.state import Battlefield, Model
+from tabletop.board.frozen import evolve
+from tabletop.board.state import Battlefield, Model, Unit
 from tabletop.geometry import Geometry
 from tabletop.geometry.removal import removal_order
 from tabletop.rules.events import Destroyed, Event, Removed, Wounded
@@ -30,18 +31,35 @@ ATTACKS_RULE = "fight-phase.txt 12.05 (Making Attacks 04, standard sequence)"
 OVERRUN_ATTACKS_RULE = "fight-phase.txt 12.06 (Making Attacks 04, standard sequence)"
 
 
-_ORDER: dict[tuple[int, str], tuple[Geometry, list[str]]] = {}
+_ORDER: dict[tuple, tuple[Geometry | None, list[str]]] = {}
+_KEPT = 4096
 
 
-def _removal_order(geo: Geometry, unit_id: str) -> list[str]:
-    """``removal_order``, worked out once per snapshot and unit (it reads only positions)."""
-    hit = _ORDER.get((id(geo), unit_id))
+def _removal_order(geo: Geometry, unit_id: str, without: frozenset[str] = frozenset(),
+                   placement: tuple | None = None) -> list[str]:
+    """``removal_order`` (the unit without the models ``without``), worked out once per
+    snapshot, unit and models removed, and once per placement of the table's models:
+    it reads only where models stand.  ``placement`` is the key ``context.geometry``
+    keeps with a table of ``geo``'s placement (terrain, and each model's id, place and
+    facing), or None."""
+    key: tuple = (id(geo), unit_id, without)
+    hit = _ORDER.get(key)
     if hit is not None and hit[0] is geo:
         return hit[1]
-    order = removal_order(geo, unit_id)
-    if len(_ORDER) >= 4096:
+    where = None
+    if placement is not None:
+        if without:
+            placement = (placement[0], tuple(e for e in placement[1] if e[0] not in without))
+        where = (placement, unit_id)
+        known = _ORDER.get(where)
+        order = known[1] if known is not None else removal_order(geo, unit_id, without)
+    else:
+        order = removal_order(geo, unit_id, without)
+    if len(_ORDER) >= _KEPT:
         _ORDER.pop(next(iter(_ORDER)))
-    _ORDER[(id(geo), unit_id)] = (geo, order)
+    _ORDER[key] = (geo, order)
+    if where is not None:
+        _ORDER[where] = (None, order)
     return order
 
 
@@ -52,7 +70,9 @@ def allocate(state: Battlefield, geo: Geometry, unit_id: str) -> str | None:
     are: allocation reads wounds lost from ``state``)."""
     if not state.has_unit(unit_id):
         return None
-    order = _removal_order(geo, unit_id)
+    placement = state.__dict__.get("_geometry_key") \
+        if state.__dict__.get("_geometry") is geo else None
+    order = _removal_order(geo, unit_id, placement=placement)
     if not order:
         return None
     if ALLOCATE_WOUNDED_FIRST:
@@ -88,3 +108,95 @@ def lose_wounds(state: Battlefield, model_id: str, damage: int, by: str,
             "unit": m.unit_id,
             "reason": f"its last model was removed as a casualty (attacks by {by})"}))
     return state, events, m
+
+
+#: (snapshot, unit, attacks, damage, by, rule) -> what ``deal_wounds`` did to that unit
+_DEALT: dict[tuple, tuple] = {}
+
+
+def deal_wounds(state: Battlefield, geo: Geometry, unit_id: str, n: int, damage: int, by: str,
+                rule: str = ATTACKS_RULE) -> tuple[Battlefield, list[Event], list[str],
+                                                   list[Model]]:
+    """``n`` attacks of ``damage`` each (a number; no Feel No Pain to roll) allocated to
+    ``unit_id`` and dealt one after another: the same as ``n`` rounds of ``allocate`` then
+    ``lose_wounds``, made in one go.
+
+    ``geo`` is the snapshot of ``state`` (or of a table with the same models where they
+    are).  Each attack goes to the model ``allocate`` names on the table as the attacks
+    before it left it (``ALLOCATE_WOUNDED_FIRST``, ``REMOVAL_ORDER``: the removal order of
+    the unit without the models already removed, ``removal.removal_order``'s
+    ``without``); dealing stops when the unit is destroyed.  Returns (the table after,
+    the events ``lose_wounds`` would emit in the same order, the model each dealt attack
+    went to, the models removed as they stood before their last wound).  The table after
+    carries its geometry snapshot (``carry_geometry``).  What the attacks do to a unit
+    depends only on the snapshot and the unit, so it is worked out once per (snapshot,
+    unit, ``n``, ``damage``, ``by``, ``rule``).
+    """
+    if not state.has_unit(unit_id):
+        return state, [], [], []
+    unit = state.unit(unit_id)
+    key = (id(geo), id(unit), n, damage, by, rule)
+    hit = _DEALT.get(key)
+    if hit is None or hit[0] is not geo or hit[1] is not unit:
+        placement = state.__dict__.get("_geometry_key") \
+            if state.__dict__.get("_geometry") is geo else None
+        hit = (geo, unit) + _deal(geo, unit, n, damage, by, rule, placement)
+        if len(_DEALT) >= _KEPT:
+            _DEALT.pop(next(iter(_DEALT)))
+        _DEALT[key] = hit
+    _, _, after_unit, events, went, dead = hit
+    if after_unit is unit:
+        return state, list(events), list(went), list(dead)
+    units = tuple(after_unit if u is unit else u for u in state.units
+                  if u is not unit or after_unit is not None)
+    after = carry_geometry(state, evolve(state, units=units), tuple(m.id for m in dead))
+    return after, list(events), list(went), list(dead)
+
+
+def _deal(geo: Geometry, unit: Unit, n: int, damage: int, by: str, rule: str,
+          placement: tuple | None) -> tuple[Unit | None, tuple[Event, ...], tuple[str, ...],
+                                            tuple[Model, ...]]:
+    """``deal_wounds`` on the unit itself: (the unit after, or None when destroyed; the
+    events; the model each attack went to; the models removed)."""
+    unit_id = unit.id
+    events: list[Event] = []
+    went: list[str] = []
+    dead: list[Model] = []
+    models = {m.id: m for m in unit.models}
+    lost = {mid: m.wounds_lost for mid, m in models.items()}
+    gone: list[str] = []
+    for _ in range(n):
+        order = _removal_order(geo, unit_id, frozenset(gone), placement)
+        if not order:
+            break
+        target = order[0]
+        if ALLOCATE_WOUNDED_FIRST:
+            wounded = [m for m in order if lost[m] > 0]
+            if wounded:
+                target = max(wounded, key=lambda m: (lost[m], -order.index(m)))
+        m = models[target]
+        if lost[target] != m.wounds_lost:       # as the table before this attack has it
+            m = replace(m, wounds_lost=lost[target])
+        w = characteristic(m, "W")
+        now = lost[target] + min(damage, max(0, w - lost[target]))
+        lost[target] = now
+        went.append(target)
+        events.append(Wounded(rule=rule, **{"model": target, "unit": unit_id, "damage": damage,
+                                            "wounds_lost": now, "wounds_left": w - now}))
+        if now >= w:
+            gone.append(target)
+            dead.append(m)
+            events.append(Removed(rule=rule, **{"model": target, "unit": unit_id, "by": by}))
+            if len(gone) == len(models):
+                events.append(Destroyed(rule=rule, **{
+                    "unit": unit_id,
+                    "reason": f"its last model was removed as a casualty (attacks by {by})"}))
+    after: Unit | None = unit
+    if len(gone) == len(models):
+        after = None
+    elif any(lost[mid] != m.wounds_lost for mid, m in models.items()):
+        out = set(gone)
+        after = evolve(unit, models=tuple(
+            m if lost[m.id] == m.wounds_lost else replace(m, wounds_lost=lost[m.id])
+            for m in unit.models if m.id not in out))
+    return after, tuple(events), tuple(went), tuple(dead)

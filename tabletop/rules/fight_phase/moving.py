@@ -39,6 +39,7 @@ from typing import Any
 from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
 from tabletop.geometry import moves as gmoves
+from tabletop.geometry.movespec import NEIGHBOURHOOD
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.events import EventLog
 from tabletop.rules.fight_phase import targets as tsearch
@@ -153,8 +154,7 @@ def _solve(state: Battlefield, geo: Geometry, outcome: MoveOutcome, max_distance
     outcome.spec = spec
     if not solve:
         return outcome
-    key = (id(state.terrain), state.rules, spec,
-           tuple((m.id, m.x, m.y, m.facing_deg, m.status) for m in state.models()))
+    key = solve_key(state, spec)
     done = _SOLVED.get(key)
     if done is None:
         plan = gmoves.solve_move(state, geo, spec)
@@ -176,11 +176,46 @@ def _solve(state: Battlefield, geo: Geometry, outcome: MoveOutcome, max_distance
     return outcome
 
 
-#: solved moves kept by (terrain, rules, move, every model's place and statuses): the odds
-#: walk and the window reach the same table by many roads, and a move depends on nothing
-#: else (wounds lost move no model)
+#: solved moves kept by ``solve_key``: the odds walk and the window reach the same table by
+#: many roads, and tables that differ only beyond what the move can touch solve alike
 SOLVED_KEPT = 256
 _SOLVED: dict[tuple, tuple] = {}
+#: inches added to the solver's own neighbourhood (``movespec.MoveContext._neighbourhood``)
+#: when ``solve_key`` picks the units a solve reads: a margin, so the key always holds at
+#: least what the solver reads
+SOLVED_KEY_MARGIN = 1.0
+
+
+def solve_key(state: Battlefield, spec: gmoves.MoveSpec) -> tuple:
+    """The key of ``_SOLVED``: everything a solve and its validation read of ``state``.
+
+    The solver and the validator read the moving unit, its targets and the whole units
+    with a model (centre to centre) within the move's neighbourhood of it
+    (``movespec.MoveContext``: the move's distance, the pile-in target range or the 3\"
+    consolidation mode range, the engagement or coherency range, ``NEIGHBOURHOOD``, and
+    that unit's largest base radius; all inches), plus the terrain, table, objectives and
+    ``[rules]``.  The key is (terrain, table, objectives, rules, ``spec``, and each model of
+    those units, ``SOLVED_KEY_MARGIN`` wider, with its place, facing and statuses), so
+    tables that differ only farther away (models removed or moved in another fight) share
+    one solve.  Wounds lost move no model and are left out.  An unknown unit gives every
+    model of the table (the solver then raises its own error).
+    """
+    head = (id(state.terrain), state.table, state.objectives, state.rules, spec)
+    if not state.has_unit(spec.unit):
+        return head + (tuple((m.id, m.x, m.y, m.facing_deg, m.status) for m in state.models()),)
+    r = state.rules
+    reach = (spec.max_distance + max(r.pile_in_target_range, gmoves.CONSOLIDATION_MODE_RANGE)
+             + max(r.engagement_range, r.coherency_range or 0.0) + NEIGHBOURHOOD
+             + SOLVED_KEY_MARGIN)
+    mine = [(m.x, m.y) for m in state.unit(spec.unit).models]
+    kept: list[Any] = []
+    for u in state.units:
+        if u.id != spec.unit and u.id not in spec.targets:
+            limit = reach + max(m.base.radius for m in u.models)
+            if not any(math.hypot(m.x - x, m.y - y) <= limit for m in u.models for x, y in mine):
+                continue
+        kept.extend((m.id, m.x, m.y, m.facing_deg, m.status) for m in u.models)
+    return head + (tuple(kept),)
 
 
 def _same_violation(v: Any, others: list[Any]) -> bool:
