@@ -103,7 +103,11 @@ class LessonPainter:
             return fit_box(self._lesson_box, t.width, t.depth, aspect)
         st = page.step.state
         pts = []
+        objectives = {o.id: o for o in st.objectives}
         for ident in page.entry.focus:
+            if ident in objectives:
+                pts.append(objectives[ident].at)
+                continue
             models = st.unit(ident).models if st.has_unit(ident) else [st.model(ident)]
             pts += [(m.x, m.y) for m in models]
         return fit_box(_grown(pts, FOCUS_PAD), t.width, t.depth, aspect)
