@@ -638,6 +638,12 @@ PILE_IN_STEPS = [
      "clause": "fight-phase.txt 12.03", "select": "intercessors/1",
      "text": "The sergeant already touches an ork, so it may not move at all. Every other marine "
              "moves up to 3\" and must end closer to the closest ork."},
+    {"title": "Where may a marine end?", "step": "intercessors makes its pile-in",
+     "clause": "fight-phase.txt 12.03", "select": "intercessors/2", "overlays": ["engagement"],
+     "text": "The shade is where the marine that stood 1.5\" off may end: light where it is "
+             "within 3\" by a clear path and closer to the closest ork, strong where it is also "
+             "engaged with that ork, which the clause asks for when it can be done. In the "
+             "window, click a marine to shade it, drag it to test a spot."},
     {"title": "Closer, and engaged where it can be", "step": "intercessors makes its pile-in",
      "clause": "fight-phase.txt 12.03", "select": "intercessors/3", "overlays": ["engagement"],
      "text": "The marine 6\" away gets 3\" closer but is still 3\" off: it cannot reach the 2\" "

@@ -10,14 +10,17 @@ dice appear one roll every ``ROLL_TICKS`` window frames.  Keys (``LESSON_KEYS``)
 ``Space``          play / pause: playing goes on to the next page ``HOLD_TICKS`` window frames
                    after a page's animation ends, and stops at the last page
 ``q`` / ``Esc``    quit
+left click         select a model (empty table: none); on a pile-in or consolidation step a
+                   model of the moving unit shows where it may end, shaded
+left drag          drag that model: the panel judges the move live, naming each broken
+                   clause; on release it goes back (``app.lesson_drag``)
 
 ``LessonPlayer`` holds where the lesson is (page, frame, playing) and answers keys and
 ticks without a display, so tests drive it with posted events; ``LessonWindow`` draws it.
 
-Hook for the legal-region shading and live drag validation (another module builds
-them): ``LessonWindow.overlay_hooks`` is a list of ``fn(surface, page, view)`` called after
-the board of a still or dice frame is drawn; ``page.step.state`` is the table shown,
-``page.entry.select`` the selected model, ``view`` the board's ``View``.
+A page opens with its ``select`` (if any) selected and shaded.  ``overlay_hooks`` is a list
+of ``fn(surface, page, view)`` called after the board of a still or dice frame is drawn;
+``page.step.state`` is the table shown, ``view`` the board's ``View``.
 """
 
 from __future__ import annotations
@@ -29,7 +32,10 @@ from typing import Any
 
 import pygame
 
+from tabletop.app.lesson_drag import CLICK_SLOP_PX, LessonPick
 from tabletop.errors import TabletopError
+from tabletop.geometry.footprints import base_polygon
+from tabletop.render.board import draw_base
 from tabletop.render.lesson_draw import LessonPainter
 from tabletop.render.lesson_plan import Frame, Lesson, LessonPage
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES
@@ -51,12 +57,17 @@ LESSON_WINDOW_SIZE = (1366, 768)
 """Named default: the window's largest opening size, pixels (a laptop screen); it opens
 smaller to fit the screen and can be resized."""
 
-LESSON_KEYS = "n/Right next  p/Left back  Space play  q quit"
+LESSON_KEYS = "n/Right next  p/Left back  Space play  q quit  click/drag a model"
 """The keys, as the panel's footer shows them."""
 
 NEXT_KEYS = (pygame.K_n, pygame.K_RIGHT)
 BACK_KEYS = (pygame.K_p, pygame.K_LEFT)
 QUIT_KEYS = (pygame.K_q, pygame.K_ESCAPE)
+
+DRAG_COLOUR = (120, 220, 255)
+"""The dragged model's outline while its move is legal (as ``tabletop view``)."""
+BAD_COLOUR = (235, 70, 60)
+"""The dragged model's outline while its move breaks a clause."""
 
 
 class LessonPlayer:
@@ -109,6 +120,11 @@ class LessonPlayer:
         self._enter(self.page + 1, at_end=False)
         return True
 
+    def finish(self) -> None:
+        """Show the current page as it ends (its animation skipped)."""
+        self.pos = len(self.frames()) - 1
+        self._wait = 0
+
     def back(self) -> bool:
         """Back to the previous page, shown as it ends (False at the first)."""
         if self.page == 0:
@@ -158,11 +174,23 @@ class LessonWindow:
 
     def __init__(self, lesson: Lesson, size: tuple[int, int], start: int = 0):
         self.player = LessonPlayer(lesson, start)
-        self.painter = LessonPainter(lesson, size, keys_hint=LESSON_KEYS)
+        self.pick = LessonPick(lesson)
+        self.painter = self._painter(size)
         self.overlay_hooks: list[Callable[[pygame.Surface, LessonPage, Any], None]] = []
 
+    def _painter(self, size: tuple[int, int]) -> LessonPainter:
+        return LessonPainter(self.player.lesson, size, keys_hint=LESSON_KEYS,
+                             region_of=self.pick.region_of)
+
     def resize(self, size: tuple[int, int]) -> None:
-        self.painter = LessonPainter(self.player.lesson, size, keys_hint=LESSON_KEYS)
+        self.painter = self._painter(size)
+
+    def _table_at(self, pos: tuple[int, int]) -> tuple[float, float] | None:
+        r = self.painter.board_rect
+        if not r.collidepoint(pos):
+            return None
+        view = self.painter.page_parts(self.player.page)[2]
+        return view.to_table(pos[0] - r.x, pos[1] - r.y)
 
     def handle(self, event: Any) -> None:
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
@@ -170,7 +198,26 @@ class LessonWindow:
             if surface is not None and surface.get_size() != self.painter.size:
                 self.resize(surface.get_size())
             return
+        page = self.player.page
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            at = self._table_at(event.pos)
+            if at is not None:
+                self.player.finish()        # the tool works on the page's own table
+                self.player.playing = False
+                parts = self.painter.page_parts(page)
+                self.pick.press(page, parts[1], at, CLICK_SLOP_PX / parts[2].scale)
+            return
+        if event.type == pygame.MOUSEMOTION and self.pick.drag is not None:
+            at = self._table_at(event.pos)
+            if at is not None:
+                self.pick.move(page, at)
+            return
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            self.pick.release(page)
+            return
         self.player.handle(event)
+        if self.player.page != page:
+            self.pick.drag = None
 
     def pump(self) -> None:
         """Handle every queued pygame event."""
@@ -180,14 +227,33 @@ class LessonWindow:
     def draw(self, surface: pygame.Surface) -> None:
         p = self.player
         frame = p.frame
-        self.painter.draw(surface, frame)
-        if frame.kind != "slide" and self.overlay_hooks:
+        self.painter.draw(surface, frame, selected=self.pick.selected(p.page),
+                          check=self.pick.check_of(p.page))
+        if frame.kind != "slide":
             board = surface.subsurface(self.painter.board_rect)
             view = self.painter.page_parts(p.page)[2]
             for hook in self.overlay_hooks:
                 hook(board, p.current, view)
+            if self.pick.drag is not None:
+                self._draw_drag(board, view)
         if p.playing:
             self.painter.draw_panel_badge(surface, "playing")
+
+
+    def _draw_drag(self, board: pygame.Surface, view: Any) -> None:
+        """The dragged model at the cursor, outlined by whether the move is legal, and a line
+        from where the step put it."""
+        d = self.pick.drag
+        state = self.player.current.step.state
+        m = state.model(d.model_id).moved_to(*d.at)
+        footprint = base_polygon(m.base, m.x, m.y, m.facing_deg)
+        theme = self.painter.theme
+        player = theme.player_colours(state).get(state.owner(m.id), (128, 128, 128))
+        draw_base(board, view, footprint, m, player, theme)
+        colour = BAD_COLOUR if self.pick.bad() else DRAG_COLOUR
+        pygame.draw.lines(board, colour, True,
+                          [view.to_screen(x, y) for x, y in footprint.exterior.coords], 2)
+        pygame.draw.line(board, colour, view.to_screen(*d.start), view.to_screen(*d.at), 2)
 
 
 def _fit(size: tuple[int, int]) -> tuple[int, int]:

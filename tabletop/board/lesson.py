@@ -11,7 +11,7 @@ Each entry says what one step of a lesson shows and what it says about it:
               title holds it, case-insensitive)
 ``overlays``  board overlay names to add (``tabletop render --overlay``), optional
 ``select``    a model id to ring, optional
-``focus``     model or unit ids to frame, optional
+``focus``     model, unit or objective ids to frame, optional
 
 The map's phase is run with its own seed (``[map] seed``) and ``[[decisions]]``, so the
 lesson replays exactly.  This module only holds and validates the file's shape; which step

@@ -2,7 +2,9 @@
 
 Plays a lesson map: its phase run with its own seed and ``[[decisions]]`` (it replays
 exactly) and its ``[[lesson]]`` steps, each showing a step of that run with a title, the
-clause it teaches and a note (``tabletop.board.lesson``).  Without ``--gif``/``--mp4`` it
+clause it teaches and a note (``tabletop.board.lesson``); a pile-in or consolidation step
+whose entry selects a model of the moving unit shades where it may end (``app.lesson_drag``).
+Without ``--gif``/``--mp4`` it
 opens the lesson window (``app.lesson_window``); ``--gif`` writes an animated GIF with one
 picture per animation step (``render.lesson_plan``), ``--mp4`` an MP4 when imageio and
 imageio-ffmpeg are installed.  ``--step N`` opens the window at lesson step N, or writes only
@@ -83,9 +85,10 @@ def run(args) -> int:
         from tabletop.render import lesson_movie
         write = lesson_movie.write_gif if args.gif else lesson_movie.write_mp4
         out = args.gif or args.mp4
+        from tabletop.app.lesson_drag import lesson_regions
         try:
             written = write(lesson, out, timeline, size=size or lesson_movie.GIF_SIZE,
-                            slide_frames=slide)
+                            slide_frames=slide, region_of=lesson_regions(lesson))
         except OSError as exc:
             raise TabletopError(f"{out}: cannot write: {exc.strerror or exc}") from None
     else:

@@ -8,23 +8,31 @@ A frame (``render.lesson_plan.Frame``) of a page is drawn as ``draw_lesson_frame
   some, else round the action of every page (one steady view, so slides read well);
   on a ``slide`` frame the moved models are drawn ``k / n`` of the way along their paths
   over the step's drawing without them (``render.motion.Motion``);
-- the panel: the page number, title, clause, the note, and the dice rolled in the page's
-  steps as they appear (on a ``dice`` frame, the first ``k``; the newest marked), and the
-  frame's number in the lesson.
+- on a ``still`` or ``dice`` frame of a pile-in or consolidation step whose ``select``ed
+  model belongs to the moving unit, where that model may legally end, shaded
+  (``render.legal_shade``; the region comes from the ``region_of`` the caller passes, as
+  ``app.legal_drag.StepMoves`` works it out: render does not read the rules' moves itself);
+- the panel: the page number, title, clause, the note, any check lines the caller gives
+  (the lesson window's live drag check), and the dice rolled in the page's steps as they
+  appear (on a ``dice`` frame, the first ``k``; the newest marked), and the frame's number
+  in the lesson.
 
 Coordinates are inches, origin bottom-left, y up; the ``View`` turns them into pixels.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 import pygame
 
 from tabletop.geometry import snapshot
+from tabletop.geometry.legal_region import Region
 from tabletop.render import prims
 from tabletop.render.framing import FOCUS_MIN_SPAN, FOCUS_PAD, action_points, fit_box, view_for_box
+from tabletop.render.legal_shade import draw_legal_region
 from tabletop.render.lesson_plan import Frame, Lesson, LessonPage
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
 from tabletop.render.options import resolve_overlays
@@ -33,7 +41,17 @@ from tabletop.render.steps import DEFAULT_STEP_OVERLAYS, draw_step
 from tabletop.render.theme import DEFAULT_THEME, Theme, shade
 from tabletop.rules.describe import describe
 
-__all__ = ["LESSON_PANEL_FRACTION", "LessonPainter", "draw_lesson_frame"]
+__all__ = ["LESSON_PANEL_FRACTION", "PAGE_SELECT", "LessonPainter", "RegionOf", "draw_lesson_frame"]
+
+RegionOf = Callable[[LessonPage, str], "Region | None"]
+"""``region_of(page, model_id)``: where the model may end the page step's pile-in or
+consolidation (``geometry.legal_region.Region``), or None when the step moves no unit of it."""
+
+PAGE_SELECT = "page"
+"""``LessonPainter.draw``'s ``selected`` default: the page's own ``select``."""
+
+CHECK_OK = (150, 230, 150)
+CHECK_BAD = (255, 120, 110)
 
 LESSON_PANEL_FRACTION = 0.32
 """Named default: share of the frame's width the side panel takes (title, clause, note, dice)."""
@@ -76,12 +94,15 @@ class LessonPainter:
     its draw keys and snapshot, and each slide's ``Motion``, so a frame is cheap to redraw.
 
     ``slide_frames`` is the slide length (``MOVE_ANIMATION_FRAMES``); ``total`` the frame
-    count the footer shows (0: none shown).
+    count the footer shows (0: none shown); ``region_of`` (``RegionOf``) gives the legal
+    region shaded round a selected model of a pile-in or consolidation step (None: no shade).
     """
 
     def __init__(self, lesson: Lesson, size: tuple[int, int], *, theme: Theme | None = None,
-                 slide_frames: int = MOVE_ANIMATION_FRAMES, keys_hint: str = "") -> None:
+                 slide_frames: int = MOVE_ANIMATION_FRAMES, keys_hint: str = "",
+                 region_of: RegionOf | None = None) -> None:
         self.lesson = lesson
+        self.region_of = region_of
         self.size = (int(size[0]), int(size[1]))
         self.theme = theme or DEFAULT_THEME
         self.slide_frames = slide_frames
@@ -90,9 +111,9 @@ class LessonPainter:
         self.panel_w = max(160, int(w * LESSON_PANEL_FRACTION))
         self.board_rect = pygame.Rect(0, 0, max(1, w - self.panel_w), h)
         self.panel_rect = pygame.Rect(self.board_rect.right, 0, self.panel_w, h)
-        self._pages: dict[int, tuple[Any, Any, Any, frozenset[str]]] = {}
+        self._pages: dict[tuple[int, str | None], tuple[Any, Any, Any, frozenset[str]]] = {}
         self._motions: dict[int, Motion] = {}
-        self._boards: dict[int, pygame.Surface] = {}
+        self._boards: dict[tuple[int, str | None], pygame.Surface] = {}
         self._lesson_box = lesson_box(lesson)
 
     # ------------------------------------------------------------ per page
@@ -103,30 +124,56 @@ class LessonPainter:
             return fit_box(self._lesson_box, t.width, t.depth, aspect)
         st = page.step.state
         pts = []
+        objectives = {o.id: o for o in st.objectives}
         for ident in page.entry.focus:
+            if ident in objectives:
+                pts.append(objectives[ident].at)
+                continue
             models = st.unit(ident).models if st.has_unit(ident) else [st.model(ident)]
             pts += [(m.x, m.y) for m in models]
         return fit_box(_grown(pts, FOCUS_PAD), t.width, t.depth, aspect)
 
-    def page_parts(self, n: int):
-        """``(step with its draw keys, snapshot, view, overlays)`` of page ``n``."""
-        if n not in self._pages:
-            page = self.lesson.pages[n]
+    def page_parts(self, n: int, selected: str | None = PAGE_SELECT):
+        """``(step with its draw keys, snapshot, view, overlays)`` of page ``n`` with
+        ``selected`` ringed (default: the page's ``select``)."""
+        page = self.lesson.pages[n]
+        if selected == PAGE_SELECT:
+            selected = page.entry.select
+        key = (n, selected)
+        if key not in self._pages:
             keys = dict(draw_of(page.step))
-            if page.entry.select:
-                keys["selected"] = page.entry.select
+            if selected:
+                keys["selected"] = selected
             step = with_keys(replace(page.step), keys)
-            view = view_for_box(self._box(page), self.board_rect.w, self.board_rect.h, 36)
-            overlays = DEFAULT_STEP_OVERLAYS | resolve_overlays(page.entry.overlays)
-            self._pages[n] = (step, snapshot(step.state), view, overlays)
-        return self._pages[n]
+            same = next((v for k, v in self._pages.items() if k[0] == n), None)
+            if same is not None:      # one view and snapshot per page, whoever is selected
+                self._pages[key] = (step, same[1], same[2], same[3])
+            else:
+                view = view_for_box(self._box(page), self.board_rect.w, self.board_rect.h, 36)
+                overlays = DEFAULT_STEP_OVERLAYS | resolve_overlays(page.entry.overlays)
+                self._pages[key] = (step, snapshot(step.state), view, overlays)
+        return self._pages[key]
+
+    def region(self, n: int, selected: str | None = PAGE_SELECT) -> Region | None:
+        """Where ``selected`` (default: page ``n``'s ``select``) may end page ``n``'s pile-in
+        or consolidation, from ``region_of``; None when nothing is selected, no
+        ``region_of`` was given, or the step moves no unit of that model."""
+        if selected == PAGE_SELECT:
+            selected = self.lesson.pages[n].entry.select
+        if not selected or self.region_of is None:
+            return None
+        return self.region_of(self.lesson.pages[n], selected)
 
     # ------------------------------------------------------------ drawing
-    def draw(self, surface: pygame.Surface, frame: Frame, number: int = 0, total: int = 0) -> None:
-        """Draw ``frame`` on ``surface`` (of ``size``); ``number`` of ``total`` in the footer."""
+    def draw(self, surface: pygame.Surface, frame: Frame, number: int = 0, total: int = 0, *,
+             selected: str | None = PAGE_SELECT, check: Sequence[str] = ()) -> None:
+        """Draw ``frame`` on ``surface`` (of ``size``); ``number`` of ``total`` in the footer.
+        ``selected`` is the model ringed and, on a still or dice frame, shaded where it may
+        end the step's move (default: the page's ``select``); ``check`` lines (a drag's
+        judgement, ``app.legal_drag.StepMoves.judge``) go in the panel under the note."""
         surface.fill(self.theme.background)
         board = surface.subsurface(self.board_rect)
-        step, geo, view, overlays = self.page_parts(frame.page)
+        step, geo, view, overlays = self.page_parts(frame.page, selected)
         page = self.lesson.pages[frame.page]
         if frame.kind == "slide":
             motion = self._motions.get(frame.page)
@@ -137,20 +184,26 @@ class LessonPainter:
                                          overlays=overlays, theme=self.theme), (0, 0))
             motion.draw(board, view, self.theme)
         else:
-            drawn = self._boards.get(frame.page)
+            key = (frame.page, self.lesson.pages[frame.page].entry.select
+                   if selected == PAGE_SELECT else selected)
+            drawn = self._boards.get(key)
             if drawn is None:
                 drawn = pygame.Surface(board.get_size())
                 drawn.fill(self.theme.background)
                 draw_step(drawn, step, view, geo=geo, theme=self.theme, events=self.lesson.log,
                           overlays=overlays, caption=False)
-                self._boards[frame.page] = drawn
+                region = self.region(frame.page, key[1])
+                if region is not None:
+                    draw_legal_region(drawn, region, view)
+                self._boards[key] = drawn
             board.blit(drawn, (0, 0))
         shown = frame.k if frame.kind == "dice" else 0
-        self.draw_panel(surface, frame.page, shown, number, total)
+        self.draw_panel(surface, frame.page, shown, number, total, check=check)
 
     def draw_panel(self, surface: pygame.Surface, n: int, rolls_shown: int, number: int = 0,
-                   total: int = 0) -> None:
-        """The side panel of page ``n`` with its first ``rolls_shown`` rolls."""
+                   total: int = 0, check: Sequence[str] = ()) -> None:
+        """The side panel of page ``n`` with its first ``rolls_shown`` rolls and ``check``
+        lines (the first a headline ending ``: legal`` when the move is legal)."""
         t = self.theme
         r = self.panel_rect
         pygame.draw.rect(surface, t.caption_plate[:3], r)
@@ -170,6 +223,12 @@ class LessonPainter:
                                     indent=""):
             y = prims.text(surface, line, t.font_caption_text, t.caption_text, (x, y)).bottom + 2
         y += 12
+        if check:
+            colour = CHECK_OK if check[0].endswith(": legal") else CHECK_BAD
+            for entry in check:
+                for part in prims.wrap_text(entry.strip(), t.font_small, width, 3):
+                    y = prims.text(surface, part, t.font_small, colour, (x, y)).bottom + 3
+            y += 10
         footer_h = 2 * (t.font_small + 6) + PANEL_PAD
         self._draw_dice(surface, page, rolls_shown, x, y, width, r.bottom - footer_h)
         fy = r.bottom - footer_h + 6

@@ -5,6 +5,10 @@ drawn by ``render.lesson_draw.LessonPainter``.  Each picture lasts ``GIF_SLIDE_M
 frame), ``GIF_ROLL_MS`` (a roll appearing) or ``GIF_HOLD_MS`` (a page's last picture, so the
 note can be read).  The output is written to a temporary file made exclusively beside it and
 renamed into place, so a half-written file never stands under the output's name.
+
+``region_of`` (``render.lesson_draw.RegionOf``), when given, shades where a page's
+``select``ed model may end its pile-in or consolidation on that page's still and dice
+pictures (``tabletop lesson`` passes ``app.legal_drag.StepMoves``'s).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 import pygame
 
-from tabletop.render.lesson_draw import LessonPainter
+from tabletop.render.lesson_draw import LessonPainter, RegionOf
 from tabletop.render.lesson_plan import Frame, Lesson
 
 __all__ = ["GIF_HOLD_MS", "GIF_ROLL_MS", "GIF_SIZE", "GIF_SLIDE_MS", "MP4_NEEDS", "durations",
@@ -49,8 +53,9 @@ def durations(timeline: Sequence[Frame]) -> list[int]:
     return out
 
 
-def _pictures(lesson: Lesson, timeline: Sequence[Frame], size: tuple[int, int], slide_frames: int):
-    painter = LessonPainter(lesson, size, slide_frames=slide_frames)
+def _pictures(lesson: Lesson, timeline: Sequence[Frame], size: tuple[int, int], slide_frames: int,
+              region_of: RegionOf | None = None):
+    painter = LessonPainter(lesson, size, slide_frames=slide_frames, region_of=region_of)
     surface = pygame.Surface(size)
     for k, frame in enumerate(timeline, start=1):
         painter.draw(surface, frame, k, len(timeline))
@@ -72,7 +77,8 @@ def _atomic(out: str, suffix: str, write: Callable[[str], None]) -> str:
 
 
 def write_gif(lesson: Lesson, out: str, timeline: Sequence[Frame], *,
-              size: tuple[int, int] = GIF_SIZE, slide_frames: int) -> str:
+              size: tuple[int, int] = GIF_SIZE, slide_frames: int,
+              region_of: RegionOf | None = None) -> str:
     """Write ``timeline``'s pictures of ``lesson`` as an animated GIF at ``out``, looping.
 
     Raises
@@ -82,7 +88,8 @@ def write_gif(lesson: Lesson, out: str, timeline: Sequence[Frame], *,
     """
     from PIL import Image
 
-    pics = [Image.frombytes("RGB", size, raw) for raw in _pictures(lesson, timeline, size, slide_frames)]
+    pics = [Image.frombytes("RGB", size, raw)
+            for raw in _pictures(lesson, timeline, size, slide_frames, region_of)]
     # a shared palette from the first picture keeps the colours steady between pictures
     first = pics[0].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
     frames = [first] + [p.quantize(palette=first, dither=Image.Dither.NONE) for p in pics[1:]]
@@ -99,7 +106,8 @@ def mp4_missing() -> list[str]:
 
 
 def write_mp4(lesson: Lesson, out: str, timeline: Sequence[Frame], *,
-              size: tuple[int, int] = GIF_SIZE, slide_frames: int) -> str:
+              size: tuple[int, int] = GIF_SIZE, slide_frames: int,
+              region_of: RegionOf | None = None) -> str:
     """Write ``timeline``'s pictures as an MP4 (H.264 through imageio-ffmpeg) at 25 frames a
     second, each picture repeated for its ``durations`` share.
 
@@ -120,7 +128,7 @@ def write_mp4(lesson: Lesson, out: str, timeline: Sequence[Frame], *,
         writer = imageio.get_writer(tmp, format="FFMPEG", fps=fps, codec="libx264",
                                     macro_block_size=8)
         try:
-            for raw, ms in zip(_pictures(lesson, timeline, size, slide_frames), times):
+            for raw, ms in zip(_pictures(lesson, timeline, size, slide_frames, region_of), times):
                 pic = np.frombuffer(raw, dtype=np.uint8).reshape(size[1], size[0], 3)
                 for _ in range(max(1, round(ms / GIF_SLIDE_MS))):
                     writer.append_data(pic)

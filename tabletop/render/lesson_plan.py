@@ -170,9 +170,10 @@ def _check_entry(entry: LessonStep, state: Battlefield, where: str) -> None:
                               f"{', '.join(OVERLAYS)}, all)")
     if entry.select is not None and not _has_model(state, entry.select):
         raise LessonError(f"{where}.select: no model {entry.select!r} on the table")
+    objectives = {o.id for o in state.objectives}
     for i, ident in enumerate(entry.focus):
-        if not (_has_model(state, ident) or state.has_unit(ident)):
-            raise LessonError(f"{where}.focus[{i}]: no model or unit {ident!r} on the table")
+        if not (_has_model(state, ident) or state.has_unit(ident) or ident in objectives):
+            raise LessonError(f"{where}.focus[{i}]: no model, unit or objective {ident!r} on the table")
 
 
 def _has_model(state: Battlefield, mid: str) -> bool:
