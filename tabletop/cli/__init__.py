@@ -15,8 +15,24 @@ import sys
 from tabletop import __version__
 from tabletop.errors import TabletopError
 
-COMMANDS = ["view", "render", "check", "measure", "pile-in", "consolidate", "fight", "charge", "bench",
-            "compare", "lesson"]
+#: every command and its one-line help, in the order ``tabletop --help`` lists them.  Only
+#: the command being run is imported (``build_parser``): ``tabletop --help`` imports none
+#: of them (issue 11: start-up), and each command imports what it uses.  A test checks
+#: each line here equals the help its module's ``add_parser`` gives.
+COMMAND_HELP = {
+    "view": "the interactive window",
+    "render": "draw the map to a PNG (headless)",
+    "check": "layout report: overlaps, off-table, coherency, engagement, objectives",
+    "measure": "edge-to-edge distance between two ids",
+    "pile-in": "make a unit's pile-in move and write the map after it",
+    "consolidate": "make a unit's consolidation move and write the map after it",
+    "fight": "resolve the map's combat phase end to end, printing each roll",
+    "charge": "charge plan: distance, odds, side of the target it lands on",
+    "bench": "time the geometry against naive baselines, and the odds",
+    "compare": "a measured table against its published layout: moved, turned, walls, missing",
+    "lesson": "play a lesson map in a window, or write it as a GIF/MP4",
+}
+COMMANDS = list(COMMAND_HELP)
 
 
 class UsageError(TabletopError):
@@ -34,13 +50,28 @@ def _module(cmd: str):
     return importlib.import_module(f"tabletop.cli.{cmd.replace('-', '_')}_cmd")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _chosen(argv: list[str]) -> str | None:
+    """The command ``argv`` runs: its first word that is not an option, when it names one."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMAND_HELP else None
+    return None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command-line parser.  With ``argv``, only the command it runs is imported and
+    given its arguments; the others are listed by name and help (``COMMAND_HELP``).
+    Without it, every command is imported (for tests and documentation)."""
     parser = Parser(prog="tabletop", description=(
         "A 2D tabletop-wargame visualiser with measurement: base contact, engagement, "
         "flanks, coherency, pile-in and consolidation, combat resolution."))
     parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    chosen = _chosen(argv) if argv is not None else None
     for cmd in COMMANDS:
+        if argv is not None and cmd != chosen:
+            sub.add_parser(cmd, help=COMMAND_HELP[cmd], add_help=False)
+            continue
         try:
             mod = _module(cmd)
         except ModuleNotFoundError as exc:
@@ -55,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = build_parser()
+        parser = build_parser(argv)
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):
             parser.print_help()

@@ -1,0 +1,41 @@
+"""Start-up (issue 11 item 4): ``tabletop --help`` imports no command, each command imports
+what it uses, and the help lines listed without importing equal the commands' own."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+
+from tabletop import cli
+
+
+def _sub_helps(parser: argparse.ArgumentParser) -> dict[str, str]:
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {a.dest: a.help for a in sub._choices_actions}
+
+
+def test_listed_help_equals_each_commands_own():
+    assert _sub_helps(cli.build_parser()) == cli.COMMAND_HELP
+    assert _sub_helps(cli.build_parser(["--help"])) == cli.COMMAND_HELP
+
+
+def test_help_imports_no_command_and_a_command_only_itself():
+    code = ("import sys; from tabletop import cli\n"
+            "try:\n    cli.main(ARGV)\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('tabletop.')))")
+    def loaded(argv):
+        out = subprocess.run([sys.executable, "-c", code.replace("ARGV", repr(argv))],
+                             capture_output=True, text=True, check=True).stdout
+        return eval(out.strip().splitlines()[-1])
+    top = loaded(["--help"])
+    assert not [m for m in top if m.endswith("_cmd")], top
+    assert not [m for m in top if m.startswith(("tabletop.geometry", "tabletop.rules", "tabletop.render"))]
+    measure = loaded(["measure", "--help"])
+    assert [m for m in measure if m.endswith("_cmd")] == ["tabletop.cli.measure_cmd"]
+
+
+def test_unknown_command_is_one_line_exit_2(capsys):
+    assert cli.main(["nosuch"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "invalid choice: 'nosuch'" in err[0]
