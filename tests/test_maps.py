@@ -27,7 +27,7 @@ from tabletop.geometry import snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPS = ROOT / "maps"
-REFERENCE = Path(os.environ.get("TABLETOP_REFERENCE", "/work/shared/reference"))
+REFERENCE = Path(os.environ.get("TABLETOP_REFERENCE", str(ROOT / "reference")))
 ALL_MAPS = sorted(MAPS.glob("**/*.toml"))
 LAYOUT1 = MAPS / "ca-layout-1-hammer-and-anvil.toml"
 LAYOUT2 = MAPS / "ca-layout-2-crucible-of-battle.toml"
