@@ -473,6 +473,25 @@ class _RoundClearance:
         g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - self.c[None, :, 2]
         return (g >= self.limit[None, :]).all(axis=1)
 
+    def clear_legs(self, path: Sequence[XY]) -> np.ndarray:
+        """For each leg of the polyline ``path``: the straight move along it stays clear."""
+        a, b = _legs_of(path)
+        if not len(self.c):
+            return np.ones(len(a), dtype=bool)
+        dx, dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+        ll = dx * dx + dy * dy
+        px = self.c[None, :, 0] - a[:, None, 0]
+        py = self.c[None, :, 1] - a[:, None, 1]
+        t = np.clip((px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None],
+                    0.0, 1.0)
+        g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - self.c[None, :, 2]
+        return (g >= self.limit[None, :]).all(axis=1)
+
+
+def _legs_of(path: Sequence[XY]) -> tuple[np.ndarray, np.ndarray]:
+    p = np.asarray(path, dtype=float).reshape(-1, 2)
+    return p[:-1], p[1:]
+
 
 def clearance(arena: Arena, base: Base, facing_deg: float, start: XY,
               obstacles: Sequence[Obstacle], reach: float) -> _Clearance | _RoundClearance:
@@ -514,8 +533,14 @@ def clear_prefix(path: Sequence[XY], clear: _Clearance | _RoundClearance) -> lis
     no clear shortcut exists (``pull_tight`` then keeps the raw leg); the route
     stops before such a leg, so every route is clear leg by leg."""
     out = [tuple(path[0])]
-    for k in range(len(path) - 1):
-        if not clear.clear_from(path[k], [path[k + 1]])[0]:
+    if len(path) < 2:
+        return out
+    if isinstance(clear, _RoundClearance):
+        ok = clear.clear_legs(path)
+    else:
+        ok = [bool(clear.clear_from(path[k], [path[k + 1]])[0]) for k in range(len(path) - 1)]
+    for k, good in enumerate(ok):
+        if not good:
             break
         out.append(tuple(path[k + 1]))
     return out
