@@ -19,6 +19,15 @@ handed out again with a new mover in it (``_Sim.reset``): a solve asks for the
 same space for each aim, each pass and each retry of a model, and the route
 is the one a new space would steer.
 
+Before any steering, ``find_routes`` tests the straight leg from the start
+to the aim (``legs.leg_clear``: a swept circle against circles, analytically;
+Shapely only for non-round bases and terrain near the leg): when it is clear
+the route is that leg, with no pymunk at all.  A solve asks for the same route
+many times (two first passes, improve rounds, coherency repairs), so routes
+are remembered on the ``Arena`` by mover, start, aim, stop test and the
+obstacles near.  A steered route stops before its first leg that is not clear
+(``clear_prefix``), so every route is clear leg by leg.
+
 Inches, origin bottom-left, y up; bases keep their facing (no rotation).
 """
 
