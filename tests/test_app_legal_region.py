@@ -125,11 +125,14 @@ def test_dragging_to_an_illegal_spot_names_the_clause(app):
     start = px(*end)
     app.handle(E(pygame.MOUSEBUTTONDOWN, pos=start, button=1))
     app.handle(E(pygame.MOUSEMOTION, pos=(start[0] - 10, start[1]), rel=(-10, 0), buttons=(1, 0, 0)))
-    # to (9.5, 10): 4.5 - 1.25984 = 3.24" from e/1, not closer than the 2.74" it started
+    # the pile-in ends r/1 in base contact, 0.01" (the margin) off e/1: x = 14 - 1.25984
+    # - 0.01 = 12.73016, grabbed at pixel x 12.7, so the model is 0.03016" right of the
+    # cursor.  To pixel (9.5, 10): the model at 9.53016, 14 - 9.53016 - 1.25984 = 3.21"
+    # from e/1, not closer than the 2.74" it started
     app.handle(E(pygame.MOUSEMOTION, pos=px(9.5, 10), rel=(0, 0), buttons=(1, 0, 0)))
     assert app.drag is not None and app.drag.in_step and app.drag.bad
     text = "\n".join(app.step_check)
-    assert 'r/1 ends 3.24" from e (its closest model e/1), not closer than the 2.74" it started' in text
+    assert 'r/1 ends 3.21" from e (its closest model e/1), not closer than the 2.74" it started' in text
     assert "broken clause" in app.step_check[0]
     assert "not closer" in app.panel.texts["measure"]
     app.handle(E(pygame.MOUSEBUTTONUP, pos=px(9.5, 10), button=1))

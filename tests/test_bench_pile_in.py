@@ -89,3 +89,26 @@ def test_bench_runs_the_naive_search_in_full_and_times_40_v_40(capsys):
         assert r["naive_extrapolated"] is False and r["naive_engaged"] is not None
         assert r["cpu"] is True and r["repeats"] == 1 and r["naive_repeats"] == 1
         assert r["naive_checks"] > 0 and r["naive_s"] > 0
+
+
+@pytest.mark.parametrize("side,least", [(20, 15), (40, 14)])
+def test_bench_fight_engages_as_many_as_before(side, least):
+    # issue 11 item 1: the bench's fights engaged 15 of 20 and 14 of 40 red models
+    # before the straight legs and memoised routes; at least as many now.  The 20 v 20
+    # move is legal; the 40 v 40 unit starts out of coherency (8 ranks 1.46" apart: its
+    # corners are 11.77" centre to centre, 10.5" edge to edge, over the 9" spread), so only
+    # coherency clauses may be left, none of the move's own.
+    state = pile_in_battlefield(2 * side, 0, side)
+    geo = snapshot(state)
+    from tabletop.geometry.moves import pile_in_targets
+    targets, _ = pile_in_targets(state, geo, RED)
+    spec = MoveSpec("pile_in", RED, tuple(targets), state.rules.pile_in_distance, PILE_IN_RULE)
+    plan = solve_move(state, geo, spec)
+    after = snapshot(state.with_positions(plan.positions))
+    engaged = sum(1 for m in after.unit_models(RED) if after.model_engaged(m))
+    assert engaged >= least
+    found = validate_move(state, geo, spec, plan.positions, plan.paths)
+    if side == 20:
+        assert found == []
+    else:
+        assert all("coherency" in str(v) for v in found)

@@ -19,6 +19,15 @@ handed out again with a new mover in it (``_Sim.reset``): a solve asks for the
 same space for each aim, each pass and each retry of a model, and the route
 is the one a new space would steer.
 
+Before any steering, ``find_routes`` tests the straight leg from the start
+to the aim (``legs.leg_clear``: a swept circle against circles, analytically;
+Shapely only for non-round bases and terrain near the leg): when it is clear
+the route is that leg, with no pymunk at all.  A solve asks for the same route
+many times (two first passes, improve rounds, coherency repairs), so routes
+are remembered on the ``Arena`` by mover, start, aim, stop test and the
+obstacles near.  A steered route stops before its first leg that is not clear
+(``clear_prefix``), so every route is clear leg by leg.
+
 Inches, origin bottom-left, y up; bases keep their facing (no rotation).
 """
 
@@ -26,7 +35,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -39,6 +48,7 @@ from shapely.geometry import Point, Polygon
 from tabletop.board.bases import Base
 from tabletop.board.state import Battlefield
 from tabletop.geometry.footprints import base_polygon
+from tabletop.geometry.legs import leg_clear
 from tabletop.geometry.sweeps import (
     XY,
     core_of,
@@ -138,6 +148,8 @@ class Arena:
         # physics spaces built on this state, by mover and the obstacles round it
         # (``sim_for``): a solve asks for the same space again and again
         self._sims: dict[tuple, _Sim] = {}
+        # routes found on this state (``find_routes``), by mover, start, aim and obstacles near
+        self.routes: dict[tuple, tuple[Route, ...]] = {}
 
     def sim_for(self, base: Base, facing_deg: float, start: XY,
                 obstacles: Sequence[Obstacle], reach: float) -> _Sim:
@@ -470,6 +482,25 @@ class _RoundClearance:
         g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - self.c[None, :, 2]
         return (g >= self.limit[None, :]).all(axis=1)
 
+    def clear_legs(self, path: Sequence[XY]) -> np.ndarray:
+        """For each leg of the polyline ``path``: the straight move along it stays clear."""
+        a, b = _legs_of(path)
+        if not len(self.c):
+            return np.ones(len(a), dtype=bool)
+        dx, dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+        ll = dx * dx + dy * dy
+        px = self.c[None, :, 0] - a[:, None, 0]
+        py = self.c[None, :, 1] - a[:, None, 1]
+        t = np.clip((px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None],
+                    0.0, 1.0)
+        g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - self.c[None, :, 2]
+        return (g >= self.limit[None, :]).all(axis=1)
+
+
+def _legs_of(path: Sequence[XY]) -> tuple[np.ndarray, np.ndarray]:
+    p = np.asarray(path, dtype=float).reshape(-1, 2)
+    return p[:-1], p[1:]
+
 
 def clearance(arena: Arena, base: Base, facing_deg: float, start: XY,
               obstacles: Sequence[Obstacle], reach: float) -> _Clearance | _RoundClearance:
@@ -502,6 +533,25 @@ def pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
         j = i + 1 + (int(hits[-1]) if len(hits) else 0)
         out.append(pts[j])
         i = j
+    return out
+
+
+def clear_prefix(path: Sequence[XY], clear: _Clearance | _RoundClearance) -> list[XY]:
+    """The path up to its first leg that is not clear (``clear.clear_from``): the
+    steering may press a base into another by more than the allowed graze where
+    no clear shortcut exists (``pull_tight`` then keeps the raw leg); the route
+    stops before such a leg, so every route is clear leg by leg."""
+    out = [tuple(path[0])]
+    if len(path) < 2:
+        return out
+    if isinstance(clear, _RoundClearance):
+        ok = clear.clear_legs(path)
+    else:
+        ok = [bool(clear.clear_from(path[k], [path[k + 1]])[0]) for k in range(len(path) - 1)]
+    for k, good in enumerate(ok):
+        if not good:
+            break
+        out.append(tuple(path[k + 1]))
     return out
 
 
@@ -651,9 +701,74 @@ def straight_clear(arena: Arena, base: Base, facing_deg: float, start: XY,
                 .clear_from(start, [end])[0])
 
 
+def on_table(arena: Arena, base: Base, at: XY) -> bool:
+    """Whether the base standing at ``at`` lies wholly on the table (the inset of
+    ``free_at``: the radius, or half the longer extent)."""
+    inset = base.radius if base.is_round else max(base.along, base.across) / 2.0
+    return inset <= at[0] <= arena.width - inset and inset <= at[1] <= arena.depth - inset
+
+
+#: a straight leg with a ``stop`` test is walked at most this far apart (inches)
+#: to find where the test first holds, then refined by halving ``STOP_HALVINGS`` times
+STOP_SAMPLE = 0.05
+STOP_HALVINGS = 12
+
+
+def straight_route(start: XY, aim: XY, max_distance: float, limit: float,
+                   stop: Callable[[XY], bool] | None = None) -> Route:
+    """The route of a base sliding straight from ``start`` to ``aim`` (the way
+    already known to be clear, ``legs.leg_clear``), cut at ``max_distance``.
+
+    With ``stop``, the route ends where the test first holds along the leg
+    (walked ``STOP_SAMPLE`` apart, then halved down) and is reached there; it
+    is looked for no farther than ``limit`` inches.  Without, the route ends
+    at the aim and is reached when the aim is within ``max_distance``: what
+    the steering gives on a clear way (``_Sim.steer``), without pymunk.
+    """
+    start = (float(start[0]), float(start[1]))
+    aim = (float(aim[0]), float(aim[1]))
+    full = math.dist(start, aim)
+    reached = True
+    end = aim
+    if stop is not None:
+        if stop(start):
+            return Route([start], True, aim, 1, None)
+        span = min(full, limit)
+        n = max(1, math.ceil(span / STOP_SAMPLE))
+
+        def at(s: float) -> XY:
+            t = s / full if full > 0 else 0.0
+            return (start[0] + (aim[0] - start[0]) * t, start[1] + (aim[1] - start[1]) * t)
+        lo, hi = 0.0, None
+        for k in range(1, n + 1):
+            s = span * k / n
+            if stop(at(s)):
+                hi = s
+                break
+            lo = s
+        if hi is None:
+            reached = False
+            end = at(span)
+        else:
+            for _ in range(STOP_HALVINGS):
+                mid = (lo + hi) / 2.0
+                if stop(at(mid)):
+                    hi = mid
+                else:
+                    lo = mid
+            end = at(hi)
+    path = [start, end]
+    length = math.dist(start, end)
+    if length > max_distance:
+        path = cut_path(path, max_distance)
+        reached = False
+    return Route(path, reached, aim, 1, None)
+
+
 def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
                 obstacles: Sequence[Obstacle], aim: XY, goal_ids: set[str],
-                max_distance: float, stop: Callable[[XY], bool] | None = None) -> list[Route]:
+                max_distance: float, stop: Callable[[XY], bool] | None = None,
+                stop_key: Hashable | None = None) -> list[Route]:
     """Routes for one model from ``start`` toward ``aim``, at most ``max_distance`` long.
 
     Parameters
@@ -662,23 +777,57 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
     aim : the point steered at (a target model's centre, an objective's centre).
     goal_ids : obstacle ids whose touch ends the route (reached).
     stop : optional test on the centre that ends the route (reached).
+    stop_key : a hashable naming ``stop`` (the same key, the same test): with
+        it, or without ``stop``, the answer is remembered on the arena by
+        mover, start, aim and the obstacles near (``Arena.routes``), so a solve
+        asking again (the two first passes, the improve rounds, coherency
+        repairs) gets it without routing again.
 
     Returns
     -------
     list of Route
-        One per side tried (a second only when the first turned head-on along
-        an obstacle and did not reach the goal), each pulled tight and cut.
+        When the straight leg from ``start`` to ``aim`` is clear (``legs.leg_clear``)
+        and ends on the table: that leg alone (``straight_route``), no steering.
+        Else one per side steered (a second only when the first turned head-on
+        along an obstacle and did not reach the goal), each pulled tight and cut.
     """
     reach = sim_reach(base, max_distance)
     near = near_obstacles(base, start, obstacles, max_distance)
+    key = None
+    if stop is None or stop_key is not None:
+        key = (base, facing_deg, float(start[0]), float(start[1]), float(aim[0]),
+               float(aim[1]), frozenset(goal_ids), max_distance, stop_key,
+               tuple((ob.id, ob.base, ob.x, ob.y, ob.facing_deg) for ob in near))
+        hit = arena.routes.get(key)
+        if hit is not None:
+            return list(hit)
+    terrain = [poly for _, poly in arena.terrain_near(start, reach)]
+    if on_table(arena, base, aim) and leg_clear(base, facing_deg, start, aim, near, terrain,
+                                                arena.tol):
+        out = [straight_route(start, aim, max_distance, SIM_REACH * max_distance, stop)]
+    else:
+        out = _steered_routes(arena, base, facing_deg, start, near, aim, goal_ids,
+                              max_distance, stop, reach)
+    if key is not None:
+        arena.routes[key] = tuple(out)
+    return out
+
+
+def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
+                    near: Sequence[Obstacle], aim: XY, goal_ids: set[str],
+                    max_distance: float, stop: Callable[[XY], bool] | None,
+                    reach: float) -> list[Route]:
+    """``find_routes`` when the straight leg is blocked: pymunk steering."""
     sim = arena.sim_for(base, facing_deg, start, near, reach)
     out: list[Route] = []
     for side in (1, -1):
         raw, reached, turned = sim.steer(start, aim, goal_ids, stop, SIM_REACH * max_distance, side)
         clear = clearance(arena, base, facing_deg, start, near, reach)
         tight = pull_tight(raw, clear)
-        full = path_length(tight)
-        path = cut_path(tight, max_distance) if full > max_distance else tight
+        clean = clear_prefix(tight, clear)
+        reached = reached and len(clean) == len(tight)
+        full = path_length(clean)
+        path = cut_path(clean, max_distance) if full > max_distance else clean
         out.append(Route(path, reached and full <= max_distance + 1e-9, tuple(aim), side, clear))
         if out[-1].reached or not turned:
             break

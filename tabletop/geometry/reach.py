@@ -183,7 +183,8 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     best: Reach | None = None
     for aim_id, aim_xy in targets:
         for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, aim_xy,
-                                 goal_ids, spec.max_distance, stop):
+                                 goal_ids, spec.max_distance, stop,
+                                 None if stop is None else ("in_range", mid)):
             r = best_on_route(ctx, mid, route, aim_id, goal, avoid)
             if r is not None and (best is None or r.score > best.score):
                 best = r
@@ -220,7 +221,8 @@ def reach_spot(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     else:
         near = ctx.tol / 2.0
         for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, spot, set(),
-                                 spec.max_distance, lambda p: math.dist(p, spot) <= near):
+                                 spec.max_distance, lambda p: math.dist(p, spot) <= near,
+                                 ("near", spot, near)):
             if route.reached and math.dist(route.path[-1], spot) <= near \
                     and route.clear_at([route.path[-1]])[0]:
                 path = route.path
@@ -288,7 +290,7 @@ def reach_all(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
             aim = (float(spots[k, 0]), float(spots[k, 1]))
             near = ids[int(np.argmin(ties(ctx.gaps_at(mid, [aim], units[0])[0])))]
             for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, aim,
-                                     set(), spec.max_distance, stop):
+                                     set(), spec.max_distance, stop, ("engaged", mid, units)):
                 r = best_on_route(ctx, mid, route, near, units)
                 if r is not None and (best is None or r.score > best.score):
                     best = r
