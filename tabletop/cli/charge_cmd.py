@@ -162,12 +162,17 @@ def text(p: dict) -> str:
         eng = ", ".join(p["landing_engaged"]) or "nothing"
         lines.append(f"Preview landing (a roll of {lr['inches']:g}\", the {lr['how']} roll that "
                      f"makes it): {len(p['landing'])} models placed, engaged with {eng}")
+        for why in p.get("landing_problems", []):
+            lines.append(f"  no legal landing found: {why}")
     f = p.get("fight")
     if f:
         if f.get("method") == "none":
             lines.append(f"Fight that follows: no odds ({f.get('why', '')})")
         else:
-            lines.append(f"Fight that follows ({f['method']}):")
+            how = f['method'] + (f", {f['runs']} runs" if f.get("runs") else "")
+            lines.append(f"Fight that follows ({how}):")
+            if f.get("why") and f["method"] != "exact":
+                lines.append(f"  sampled: {f['why']}")
             for u, r in f["units"].items():
                 if "expected_models_lost" in r:
                     lines.append(f"  {u}: loses {r['expected_models_lost']:.2f} of {r['models']} "
@@ -189,7 +194,7 @@ def run(args) -> int:
     if args.shade:
         from tabletop.cli.charge_shade import shade_run
         return shade_run(state, args)
-    p = plan(state, args.unit, args.targets, args.seed)
+    p = plan(state, args.unit, args.targets, args.seed, fight=not args.no_fight)
     if args.out:
         from tabletop.render.charge_plan import save_plan_png
         save_plan_png(state, p, args.out)
@@ -218,6 +223,8 @@ def add_parser(sub) -> None:
                    help="draw the plan: path, landing, distance and odds, the fight's chart")
     p.add_argument("--shade", action="store_true",
                    help="with -o: shade the table by the odds of a charge ending there")
+    p.add_argument("--no-fight", dest="no_fight", action="store_true",
+                   help="skip the preview of the fight that follows (the slow part of a plan)")
     p.add_argument("--seed", type=int, default=None,
                    help="seed of the D6 that settles a tie between arcs (rank-and-flank)")
     p.set_defaults(run=run)

@@ -8,7 +8,16 @@ Two ways, one per kind of unit:
   it can reach within the budget, else the point where its path enters
   engagement range, else as far along its path as the budget goes.  A spot is
   free when its base overlaps no base left standing, no model already placed
-  and no blocking terrain by more than the tolerance.
+  and no blocking terrain by more than the tolerance, lies on the table
+  (within the tolerance of its edges), and is not within engagement range of
+  an enemy unit that is not a target (measurements.csv 40K 10th Charge: a
+  charge may not end so).  The unit must end in coherency (03.03, the map's
+  ``[rules]`` coherency): after the first model, a spot counts only when it
+  keeps the model within coherency range of as many models already placed as
+  the rule asks (at most as many as are placed); when none of a model's own
+  spots does, it takes the best spot (engaged first, then nearest its
+  targets) on rings round the models already placed (``COHERENCY_RINGS``)
+  that it can reach within the budget.
 - ``land_block`` (rank-and-flank): the charger moves as one block and ends
   with its front edge flush against the ``side`` of the target, facing it (it
   wheels to align, "closing the door"), its front centre opposite the point
@@ -24,11 +33,14 @@ from collections.abc import Callable, Sequence
 
 import shapely
 from shapely.geometry import Point, Polygon
+from shapely.ops import unary_union
 
 from tabletop.geometry.charge_paths import ChargeArena, Goal, goals_for
 from tabletop.geometry.footprints import base_polygon
 
-__all__ = ["RING_SPOTS", "land_models", "land_block", "point_along"]
+__all__ = ["RING_SPOTS", "COHERENCY_RINGS", "BLOCK_SLIDE_STEP", "land_models", "land_block",
+           "block_problems",
+           "point_along"]
 
 XY = tuple[float, float]
 
@@ -36,6 +48,11 @@ XY = tuple[float, float]
 RING_SPOTS = 36
 #: step (inches) back along a path while looking for a free spot
 STEP_BACK = 0.1
+#: where a follower may stand to keep coherency: edge-to-edge gaps to a placed model, as
+#: fractions of the coherency range (a ring of RING_SPOTS spots at each)
+COHERENCY_RINGS = (0.25, 0.6, 0.95)
+#: rank-and-flank: step (inches) a block slides along the side it hits to find a legal spot
+BLOCK_SLIDE_STEP = 0.25
 
 
 def point_along(points: Sequence[XY], length: float) -> XY:
@@ -51,12 +68,29 @@ def point_along(points: Sequence[XY], length: float) -> XY:
 
 
 class _Room:
-    """Bases and terrain a landing base may not overlap (by more than ``tol``)."""
+    """Bases and terrain a landing base may not overlap (by more than ``tol``), the table it
+    must stay on (``table``: (width, depth), inches) and the zone it may not touch
+    (``keep_off``: non-target enemy bases grown by the engagement range and ``tol``)."""
 
-    def __init__(self, shapes: list[Polygon], tol: float):
+    def __init__(self, shapes: list[Polygon], tol: float, table: XY | None = None,
+                 keep_off: Polygon | None = None):
         self.shapes = list(shapes)
         self.tol = tol
         self._tree = shapely.STRtree(self.shapes) if self.shapes else None
+        self.table = (shapely.box(-tol, -tol, table[0] + tol, table[1] + tol)
+                      if table is not None else None)
+        self.keep_off = keep_off if keep_off is not None and not keep_off.is_empty else None
+        for g in (self.table, self.keep_off):
+            if g is not None:
+                shapely.prepare(g)
+
+    def legal(self, shape: Polygon) -> bool:
+        """On the table, clear of the keep-off zone, and free."""
+        if self.table is not None and not self.table.contains(shape):
+            return False
+        if self.keep_off is not None and self.keep_off.intersects(shape):
+            return False
+        return self.free(shape)
 
     def add(self, shape: Polygon) -> None:
         self.shapes.append(shape)
@@ -76,55 +110,183 @@ def land_models(state, unit_id: str, targets: Sequence[str], budget: float, reac
 
     ``reach`` is the engagement range (inches, edge to edge); ``arena_of(model)`` gives the
     model's ``ChargeArena``; ``terrain`` the polygons that block it (for the free test).
-    Returns ``({model id: (x, y)}, {model id: path points})``; a model that finds no free
-    spot stays where it is.
+    Spots keep the table, the engagement range of enemy units that are not targets and the
+    unit's coherency (module docstring; the coherency from ``state.rules``).  Two ways are
+    tried and the one that breaks less kept (targets left unengaged, then models out of
+    coherency): each model kept in coherency with those placed before it as it is placed,
+    or every model placed freely and those left out of coherency moved to rings round the
+    rest (``_repair``).
+    Returns ``({model id: (x, y)}, {model id: path points})``; a model that finds no spot
+    stays where it is (``rules/charge_plan.py`` reports what the landing then breaks).
     """
-    unit = state.unit(unit_id)
-    target_models = [m for t in targets for m in state.unit(t).models]
-    fixed = [base_polygon(m.base, m.x, m.y, m.facing_deg) for u in state.units
-             if u.id != unit_id for m in u.models]
-    room = _Room(fixed + [Polygon(p) for p in terrain], tol)
-    order = []
-    for m in unit.models:
-        arena = arena_of(m)
-        path = arena.shortest(m.at, goals_for(m, target_models, reach), tol=tol)
-        order.append((path.length, m.id, m, arena, path))
-    order.sort(key=lambda o: (o[0], o[1]))
-    spots: dict[str, XY] = {}
-    paths: dict[str, tuple[XY, ...]] = {}
-    for length, mid, m, arena, path in order:
-        got = None
-        if path.found and length <= budget + tol:
-            got = _contact_spot(m, target_models, arena, budget, room, tol)
-            if got is None:
-                got = _back_along(m, path.points, length, room)
-        elif path.found:
-            got = _back_along(m, path.points, budget, room)
-        if got is None:
-            got = (m.at, (m.at,))
-        spots[mid], paths[mid] = got
-        room.add(base_polygon(m.base, got[0][0], got[0][1], m.facing_deg))
+    land = _Landing(state, unit_id, targets, budget, reach, arena_of, terrain, tol)
+    best = None
+    for chain in (True, False):
+        got = land.run(chain)
+        if not chain:
+            got = land.repair(got)
+        score = land.score(got)
+        if best is None or score < best[0]:
+            best = (score, got)
+        if score == (0, 0):
+            break
+    spots, paths, _ = best[1]
     return spots, paths
 
 
-def _contact_spot(m, target_models, arena: ChargeArena, budget: float, room: _Room, tol: float):
+class _Landing:
+    """One landing search (``land_models``): the room, the models in order, the rules."""
+
+    def __init__(self, state, unit_id, targets, budget, reach, arena_of, terrain, tol):
+        unit = state.unit(unit_id)
+        self.state, self.budget, self.reach, self.tol = state, budget, reach, tol
+        self.targets = list(targets)
+        self.target_models = [(m, t) for t in targets for m in state.unit(t).models]
+        self.tshapes = [(base_polygon(m.base, m.x, m.y, m.facing_deg), t)
+                        for m, t in self.target_models]
+        self.fixed = [base_polygon(m.base, m.x, m.y, m.facing_deg) for u in state.units
+                      if u.id != unit_id for m in u.models] + [Polygon(p) for p in terrain]
+        foes = [base_polygon(m.base, m.x, m.y, m.facing_deg) for u in state.units
+                if u.player != unit.player and u.id not in targets for m in u.models]
+        self.keep_off = unary_union(foes).buffer(reach + tol, quad_segs=32) if foes else None
+        rules = state.rules
+        self.coh = getattr(rules, "coherency_range", None)
+        self.need = rules.coherency_needed(len(unit.models)) if self.coh is not None else 0
+        self.spread = getattr(rules, "coherency_spread", None) if self.coh is not None else None
+        order = []
+        for m in unit.models:
+            arena = arena_of(m)
+            path = arena.shortest(m.at, goals_for(m, [t for t, _ in self.target_models], reach),
+                                  tol=tol)
+            order.append((path.length, m.id, m, arena, path))
+        order.sort(key=lambda o: (o[0], o[1]))
+        self.order = order
+
+    def room(self) -> _Room:
+        return _Room(list(self.fixed), self.tol, (self.state.table.width, self.state.table.depth),
+                     self.keep_off)
+
+    def shape(self, m, p: XY) -> Polygon:
+        return base_polygon(m.base, p[0], p[1], m.facing_deg)
+
+    def near(self, shape: Polygon, others) -> int:
+        """Models of ``others`` within coherency range of ``shape``; -1 when one of them is
+        farther than the spread (03.03: every model within it of every other)."""
+        gaps = [shape.distance(q) for q in others]
+        if self.spread is not None and any(g > self.spread + self.tol for g in gaps):
+            return -1
+        return sum(1 for g in gaps if g <= self.coh + self.tol)
+
+    def engages(self, shape: Polygon) -> set[str]:
+        return {t for ts, t in self.tshapes if shape.distance(ts) <= self.reach + self.tol}
+
+    def run(self, chain: bool):
+        room = self.room()
+        spots: dict[str, XY] = {}
+        paths: dict[str, tuple[XY, ...]] = {}
+        placed: dict[str, Polygon] = {}
+        engaged: set[str] = set()
+        for length, mid, m, arena, path in self.order:
+            def ok(p: XY, m=m) -> bool:
+                shape = self.shape(m, p)
+                if not room.legal(shape):
+                    return False
+                if not chain or self.coh is None or not placed:
+                    return True
+                return self.near(shape, placed.values()) >= min(self.need, len(placed))
+            if not chain:
+                ok_free = ok
+
+                def ok(p: XY, m=m, ok_free=ok_free) -> bool:
+                    return ok_free(p) and (self.spread is None or self.coh is None
+                                           or self.near(self.shape(m, p), placed.values()) >= 0)
+            got = None
+            if path.found and length <= self.budget + self.tol:
+                got = _contact_spot(m, self.target_models, engaged, arena, self.budget, ok, self.tol)
+                if got is None:
+                    got = _back_along(m, path.points, length, ok)
+            elif path.found:
+                got = _back_along(m, path.points, self.budget, ok)
+            if got is None and placed and self.coh is not None:
+                got = _coherent_spot(m, list(placed.values()), self.target_models, arena,
+                                     self.budget, self.coh, self.reach, ok, self.tol)
+            if got is None:
+                got = (m.at, (m.at,))
+            spots[mid], paths[mid] = got
+            placed[mid] = self.shape(m, got[0])
+            room.add(placed[mid])
+            engaged |= self.engages(placed[mid])
+        return spots, paths, placed
+
+    def broken(self, placed: dict[str, Polygon]) -> list[str]:
+        """Models with fewer models of the unit within coherency range than the rule asks."""
+        if self.coh is None:
+            return []
+        return [mid for mid, s in placed.items()
+                if self.near(s, [q for k, q in placed.items() if k != mid]) < self.need]
+
+    def score(self, got) -> tuple[int, int]:
+        placed = got[2]
+        engaged = set().union(*(self.engages(s) for s in placed.values())) if placed else set()
+        return (len(set(self.targets) - engaged), len(self.broken(placed)))
+
+    def repair(self, got):
+        """Move each model out of coherency (farthest placed first) to a ring spot among the
+        rest that still engages every target it alone engaged (a model in base contact may
+        so end merely within engagement range: contact only "if possible"); a few passes."""
+        spots, paths, placed = dict(got[0]), dict(got[1]), dict(got[2])
+        by_id = {mid: (m, arena) for _, mid, m, arena, _ in self.order}
+        for _ in range(3):
+            bad = self.broken(placed)
+            if not bad:
+                break
+            for mid in reversed([o[1] for o in self.order]):
+                if mid not in bad:
+                    continue
+                rest = {k: q for k, q in placed.items() if k != mid}
+                alone = self.engages(placed[mid]) - set().union(
+                    *(self.engages(q) for q in rest.values()))
+                m, arena = by_id[mid]
+                room = _Room(self.fixed + list(rest.values()), self.tol,
+                             (self.state.table.width, self.state.table.depth), self.keep_off)
+
+                def ok(p: XY, m=m, room=room, rest=rest, alone=alone) -> bool:
+                    shape = self.shape(m, p)
+                    return (room.legal(shape) and self.near(shape, rest.values()) >= self.need
+                            and alone <= self.engages(shape))
+                spot = _coherent_spot(m, list(rest.values()), self.target_models, arena,
+                                      self.budget, self.coh, self.reach, ok, self.tol)
+                if spot is not None:
+                    spots[mid], paths[mid] = spot
+                    placed[mid] = self.shape(m, spot[0])
+        return spots, paths, placed
+
+
+def _contact_spot(m, target_models, engaged: set[str], arena: ChargeArena, budget: float, ok,
+                  tol: float):
+    """The nearest spot in base contact with a target model that ``ok`` allows and the model
+    reaches within ``budget``: targets not yet engaged by the models placed come first."""
     r = m.base.radius
     cands = []
-    for t in target_models:
+    for t, unit in target_models:
+        first = unit in engaged
         if m.base.is_round and t.base.is_round:
             rad = r + t.base.radius + tol / 2.0
             for k in range(RING_SPOTS):
                 a = 2.0 * math.pi * k / RING_SPOTS
                 p = (t.x + rad * math.cos(a), t.y + rad * math.sin(a))
-                cands.append((math.hypot(p[0] - m.x, p[1] - m.y), p))
+                cands.append((first, math.hypot(p[0] - m.x, p[1] - m.y), p))
         else:
             ring = base_polygon(t.base, t.x, t.y, t.facing_deg).buffer(r + tol / 2.0).exterior
             for k in range(RING_SPOTS):
                 q = ring.interpolate(k / RING_SPOTS, normalized=True)
-                cands.append((math.hypot(q.x - m.x, q.y - m.y), (q.x, q.y)))
+                cands.append((first, math.hypot(q.x - m.x, q.y - m.y), (q.x, q.y)))
     cands.sort()
-    free = [(d, p) for d, p in cands if d <= budget + tol
-            and room.free(base_polygon(m.base, p[0], p[1], m.facing_deg))]
+    free = [(d, p) for _, d, p in cands if d <= budget + tol and ok(p)]
+    return _first_reached(m, free, arena, budget, tol)
+
+
+def _first_reached(m, free, arena: ChargeArena, budget: float, tol: float):
     if not free:
         return None
     import numpy as np
@@ -136,11 +298,34 @@ def _contact_spot(m, target_models, arena: ChargeArena, budget: float, room: _Ro
     return None
 
 
-def _back_along(m, points: Sequence[XY], length: float, room: _Room):
+def _coherent_spot(m, placed: list[Polygon], target_models, arena: ChargeArena, budget: float,
+                   coh: float, reach: float, ok, tol: float):
+    """A spot on rings round the placed models (gaps ``COHERENCY_RINGS`` of the coherency
+    range) that ``ok`` allows, reached within ``budget``: engaged with a target first, then
+    nearest a target model."""
+    r = m.base.radius
+    tshapes = [base_polygon(t.base, t.x, t.y, t.facing_deg) for t, _ in target_models]
+    cands = []
+    for q in placed:
+        for frac in COHERENCY_RINGS:
+            ring = q.buffer(r + coh * frac, quad_segs=8).exterior
+            for k in range(RING_SPOTS):
+                c = ring.interpolate(k / RING_SPOTS, normalized=True)
+                p = (c.x, c.y)
+                if math.hypot(p[0] - m.x, p[1] - m.y) > budget + tol or not ok(p):
+                    continue
+                pt = Point(p)
+                gap = min(s.distance(pt) for s in tshapes) - r if tshapes else 0.0
+                cands.append((gap > reach + tol, gap, math.hypot(p[0] - m.x, p[1] - m.y), p))
+    cands.sort()
+    return _first_reached(m, [(d, p) for _, _, d, p in cands], arena, budget, tol)
+
+
+def _back_along(m, points: Sequence[XY], length: float, ok):
     s = length
     while s >= 0.0:
         p = point_along(points, s)
-        if room.free(base_polygon(m.base, p[0], p[1], m.facing_deg)):
+        if ok(p):
             return p, _cut(points, s)
         s -= STEP_BACK
     return None
@@ -159,10 +344,14 @@ def _cut(points: Sequence[XY], length: float) -> tuple[XY, ...]:
     return tuple(out)
 
 
-def land_block(geo, charger: str, target: str, side: str, tol: float) -> tuple[dict[str, XY], float]:
+def land_block(geo, charger: str, target: str, side: str, tol: float,
+               state=None) -> tuple[dict[str, XY], float]:
     """Rank-and-flank landing: ``charger``'s models moved as one block flush against ``side``
     of ``target`` (front edge on that edge, ``tol / 2`` off it, facing in).
 
+    With ``state`` the block keeps the table and touches no base but the target's: it slides
+    along the side (``BLOCK_SLIDE_STEP``), nearest its own front centre first, to the first
+    spot that does; none does: the nearest spot, as without ``state``.
     Returns ``({model id: (x, y)}, new facing in degrees)``.
     """
     fc = geo.formation(charger)
@@ -177,18 +366,52 @@ def land_block(geo, charger: str, target: str, side: str, tol: float) -> tuple[d
     along = (fx - ax) * ux + (fy - ay) * uy
     lo, hi = min(half, span / 2.0), max(span - half, span / 2.0)
     along = min(max(along, lo), hi)
-    sx, sy = ax + ux * along + nx * tol / 2.0, ay + uy * along + ny * tol / 2.0
     facing = math.degrees(math.atan2(-ny, -nx)) % 360.0
     fwd = (-nx, -ny)
     right = (fwd[1], -fwd[0])
     mid_b = (fc.left + fc.right_b) / 2.0
-    out: dict[str, XY] = {}
+    local = []
     for mid in fc.models():
         m = geo.model(mid)
         a, b = fc.to_local(m.x, m.y)
-        da, db = a - fc.front, b - mid_b
-        out[mid] = (sx + da * fwd[0] + db * right[0], sy + da * fwd[1] + db * right[1])
+        local.append((mid, a - fc.front, b - mid_b))
+
+    def place(at: float) -> dict[str, XY]:
+        sx, sy = ax + ux * at + nx * tol / 2.0, ay + uy * at + ny * tol / 2.0
+        return {mid: (sx + da * fwd[0] + db * right[0], sy + da * fwd[1] + db * right[1])
+                for mid, da, db in local}
+
+    out = place(along)
+    if state is None:
+        return out, facing
+    n = int((hi - lo) / BLOCK_SLIDE_STEP) + 1
+    tries = sorted({along, lo, hi, *(lo + k * BLOCK_SLIDE_STEP for k in range(n))},
+                   key=lambda v: (abs(v - along), v))
+    for at in tries:
+        got = place(at)
+        if not block_problems(state, charger, [target], got, facing, tol):
+            return got, facing
     return out, facing
+
+
+def block_problems(state, charger: str, targets: Sequence[str], spots: dict[str, XY],
+                   facing: float, tol: float) -> list[str]:
+    """What a block landing breaks (one line each): a model off the table (by more than
+    ``tol``), a base in contact (within ``tol``) with a base that is neither the charger's nor
+    a target's."""
+    table = shapely.box(-tol, -tol, state.table.width + tol, state.table.depth + tol)
+    others = [(m.id, base_polygon(m.base, m.x, m.y, m.facing_deg)) for u in state.units
+              if u.id != charger and u.id not in targets for m in u.models]
+    out = []
+    for mid, (x, y) in spots.items():
+        shape = base_polygon(state.model(mid).base, x, y, facing)
+        if not table.contains(shape):
+            out.append(f"{mid} off the table")
+        for oid, o in others:
+            if shape.distance(o) <= tol:
+                out.append(f"{mid} touches {oid}")
+                break
+    return out
 
 
 def free_of(shapes: Sequence[Polygon], p: XY) -> bool:

@@ -18,6 +18,11 @@ A goal is a region the centre must reach: a disc (round charger, round
 target: centre distance at most r + R + range, exact) or a polygon (other
 bases, grown with Shapely).  The path ends where it first enters the goal.
 
+The table's edges bound every path: ``arena_for`` adds a frame round the
+table (a band ``TABLE_FRAME`` inches wide outside it), grown like any other
+obstacle, so a centre stays at least the charger's radius inside each edge and
+no path leaves the table (a base may not be moved off the table).
+
 Inches, origin bottom-left, y up.  Non-round chargers are treated as their
 bounding circle (``Base.radius``, half the longer extent): a little cautious.
 """
@@ -35,7 +40,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.polygon import orient
 from shapely.ops import nearest_points, unary_union
 
-__all__ = ["QUAD_SEGS", "Goal", "ChargePath", "ChargeArena", "grown_circle_radius"]
+__all__ = ["QUAD_SEGS", "TABLE_FRAME", "table_frame", "Goal", "ChargePath", "ChargeArena", "grown_circle_radius"]
 
 XY = tuple[float, float]
 
@@ -43,6 +48,9 @@ XY = tuple[float, float]
 QUAD_SEGS = 8
 #: a leg may touch a grown shape's boundary: the shapes are shrunk this much (inches) for the test
 GRAZE = 1e-6
+#: width (inches) of the band round the table that stands for "off the table" (any width
+#: wider than the largest base would do: the band only has to hold the grown edge)
+TABLE_FRAME = 10.0
 #: passes of "add the shapes the path crosses and search again" before giving up
 MAX_PASSES = 40
 
@@ -393,10 +401,18 @@ def charger_radius(model) -> float:
     return model.base.radius
 
 
+def table_frame(width: float, depth: float) -> Polygon:
+    """The band ``TABLE_FRAME`` inches wide round a ``width`` x ``depth`` table (inches): a
+    polygon whose hole is the table, so growing it keeps a centre inside the edges."""
+    outer = shapely.box(-TABLE_FRAME, -TABLE_FRAME, width + TABLE_FRAME, depth + TABLE_FRAME)
+    return Polygon(outer.exterior.coords, [shapely.box(0.0, 0.0, width, depth).exterior.coords])
+
+
 def arena_for(state, model, skip_units: Iterable[str], terrain: Sequence[Sequence[XY]]) -> ChargeArena:
     """The obstacles ``model``'s charge goes round: every base on the table but those of
-    ``skip_units`` (its own unit, the targets it ends against), and the ``terrain``
-    polygons the rules say block it (``rules.charge.blocking_terrain``)."""
+    ``skip_units`` (its own unit, the targets it ends against), the ``terrain`` polygons
+    the rules say block it (``rules.charge.blocking_terrain``), and the table's edges
+    (``table_frame``: a path never leaves the table)."""
     from tabletop.geometry.footprints import base_polygon
     skip = set(skip_units)
     shapes: list[Polygon] = []
@@ -407,6 +423,7 @@ def arena_for(state, model, skip_units: Iterable[str], terrain: Sequence[Sequenc
             shapes.append(base_polygon(m.base, m.x, m.y, m.facing_deg))
     for poly in terrain:
         shapes.append(Polygon(poly))
+    shapes.append(table_frame(state.table.width, state.table.depth))
     return ChargeArena(shapes, charger_radius(model))
 
 

@@ -124,7 +124,8 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
             prims.text(surface, part, 13, INK, (inner.x, y))
             y += 17
         return
-    prims.text(surface, f"The fight that follows ({fight['method']})", 15, INK, (inner.x, y))
+    how = fight["method"] + (f", {fight['runs']} runs" if fight.get("runs") else "")
+    prims.text(surface, f"The fight that follows ({how})", 15, INK, (inner.x, y))
     y += 24
     for u, r in fight.get("units", {}).items():
         lost = r.get("models_lost")

@@ -17,8 +17,17 @@ reach that.  ``distance`` is reported edge to edge (the path length plus the
 engagement range, so a straight 9.0" gap reads 9.0); ``needs`` is how far the
 roll must reach (the path length), ``needed`` the smallest roll that does.
 
-Not modelled: a charge must not end within engagement range of a unit it did
-not declare (40K), nor out of coherency; the preview's landing does not try to.
+The preview's landing keeps the charge's end clauses (measurements.csv 40K
+10th Charge): on the table, in coherency (03.03), not within engagement range
+of an enemy unit that was not declared a target, within engagement range of
+every target when the roll allows (``geometry/charge_landing.py``); a
+rank-and-flank block keeps the table and touches no unit but its target.
+What a landing still breaks (walled in, no room) is listed in
+``landing_problems`` (``landing_legal`` False), never hidden.
+
+The fight preview is bounded (``fight_summary``): exact while the engine's
+walk weighs at most PREVIEW_MAX_STATES states, else PREVIEW_RUNS seeded runs,
+and it says which (``method``, ``why``), so a plan takes seconds, not tens.
 
 Named default LANDING_ROLL = "median" ([rules] charge_landing_roll: "median" |
 "needed"): the roll the preview's landing assumes: the median of the rolls that
@@ -40,11 +49,17 @@ from tabletop.geometry.charge_paths import ChargeArena, ChargePath, arena_for, g
 from tabletop.rules import charge as CH
 from tabletop.rules.dice import Dice, enumerate_outcomes
 
-__all__ = ["LANDING_ROLL", "LANDING_OPTIONS", "Planner", "plan_charge", "reach_list",
+__all__ = ["LANDING_ROLL", "LANDING_OPTIONS", "PREVIEW_MAX_STATES", "PREVIEW_RUNS", "Planner", "plan_charge", "reach_list",
            "landing_budget", "move_of"]
 
 LANDING_ROLL = "median"
 LANDING_OPTIONS = ("median", "needed")
+#: the fight preview's exact walk weighs at most this many states (the engine's bound,
+#: ``walk.MAX_STATES``, is for ``tabletop fight --odds``; a plan is a quick look)
+PREVIEW_MAX_STATES = 600
+#: ... and past it samples this many seeded runs (a few seconds at worst; the chart says
+#: "monte carlo" and the runs)
+PREVIEW_RUNS = 200
 
 
 def move_of(state: Battlefield, unit_id: str) -> float:
@@ -224,6 +239,9 @@ def plan_charge(state: Battlefield, unit_id: str, targets: list[str], seed: int 
             out["landing_engaged"] = sorted(t for t in targets
                                             if snapshot(landed).within(unit_id, t, pl.reach
                                                                        + state.rules.tol))
+            problems = landing_problems(landed, unit_id, targets, pl.reach)
+            out["landing_legal"] = not problems
+            out["landing_problems"] = problems
             if fight:
                 out["fight"] = fight_summary(landed, unit_id, targets)
     return out
@@ -232,7 +250,8 @@ def plan_charge(state: Battlefield, unit_id: str, targets: list[str], seed: int 
 def _land(pl: Planner, targets: list[str], rows: list[dict[str, Any]], budget: float):
     state = pl.state
     if pl.rnf:
-        spots, facing = land_block(pl.geo, pl.unit_id, targets[0], rows[0]["side"], state.rules.tol)
+        spots, facing = land_block(pl.geo, pl.unit_id, targets[0], rows[0]["side"], state.rules.tol,
+                                   state=state)
         models = [state.model(m).moved_to(x, y, facing) for m, (x, y) in spots.items()]
         paths = {m: (state.model(m).at, xy) for m, xy in spots.items()}
     else:
@@ -247,11 +266,38 @@ def _land(pl: Planner, targets: list[str], rows: list[dict[str, Any]], budget: f
     return landed, spots, paths
 
 
-def fight_summary(landed: Battlefield, unit_id: str, targets: list[str]) -> dict[str, Any]:
+def landing_problems(landed: Battlefield, unit_id: str, targets: list[str],
+                     reach: float) -> list[str]:
+    """What the landed charger breaks of the charge's end clauses (measurements.csv 40K 10th
+    Charge; rank-and-flank: contact for ``reach`` 0), one line each: a model off the table,
+    the unit out of coherency, within ``reach`` (+ tolerance) of an enemy unit that is not a
+    target, not within it of a target.  Empty: a legal landing."""
+    geo = snapshot(landed)
+    tol = landed.rules.tol
+    out = [f"{m} is off the table" for m in geo.off_table if m.rsplit("/", 1)[0] == unit_id]
+    broken = geo.coherency.get(unit_id)
+    if broken is not None:
+        out.append(f"{unit_id} ends out of coherency (03.03)")
+    me = landed.unit(unit_id).player
+    for u in landed.units:
+        if u.player == me or u.id == unit_id:
+            continue
+        near = geo.within(unit_id, u.id, reach + tol)
+        if u.id in targets and not near:
+            out.append(f"{unit_id} ends not engaged with its target {u.id}")
+        elif u.id not in targets and near:
+            out.append(f"{unit_id} ends engaged with {u.id}, which it did not declare "
+                       f"(measurements.csv 40K 10th Charge)")
+    return out
+
+
+def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
+                  max_states: int = PREVIEW_MAX_STATES, runs: int = PREVIEW_RUNS) -> dict[str, Any]:
     """The fight that follows the landing, from the ruleset's own odds (``find_ruleset(...).odds``)
-    on a table holding only the charger and its targets: ``{method, units: {id: {models,
-    expected_models_lost, p_destroyed, models_lost: {n: p} | None}}, win?: {player: p},
-    breaks?: {unit: p}}``; ``{"method": "none", "why": str}`` when nothing is engaged."""
+    on a table holding only the charger and its targets: ``{method, why?, runs?, units: {id:
+    {models, expected_models_lost, p_destroyed, models_lost: {n: p} | None}}, win?: {player:
+    p}, breaks?: {unit: p}}``; ``{"method": "none", "why": str}`` when nothing is engaged.
+    Exact while the walk weighs at most ``max_states`` states, else ``runs`` seeded runs."""
     from tabletop.rules.registry import find_ruleset
     from tabletop.board.frozen import evolve
     keep = {unit_id, *targets}
@@ -260,7 +306,10 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str]) -> dict
     if ruleset.odds is None:
         return {"method": "none", "why": f"{landed.ruleset} has no odds"}
     try:
-        got = ruleset.odds(only)
+        if landed.ruleset == "rank-and-flank":
+            got = ruleset.odds(only, max_paths=max_states, runs=runs)
+        else:
+            got = ruleset.odds(only, max_states=max_states, runs=runs)
     except TabletopError as e:
         return {"method": "none", "why": str(e)}
     out: dict[str, Any] = {"method": "none", "units": {}}
@@ -270,6 +319,8 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str]) -> dict
             return {"method": "none", "why": "the landing engages nothing"}
         e = engs[0]
         out["method"] = e.get("method", "exact")
+        if out["method"] != "exact":
+            out.update(why=e.get("why"), runs=e.get("runs"))
         out["win"] = e.get("win", {})
         out["tie"] = e.get("tie")
         out["breaks"] = e.get("breaks", {})
@@ -277,6 +328,8 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str]) -> dict
             out["units"][u] = {"models": len(only.unit(u).models)}
         return out
     out["method"] = got.get("method", "none")
+    if out["method"] == "monte carlo":
+        out.update(why=got.get("why"), runs=got.get("runs"))
     rows = {r["unit"]: r for r in got.get("units", [])}
     if not rows:
         return {"method": "none", "why": got.get("why", "the landing engages nothing")}
