@@ -83,25 +83,24 @@ def test_bench_command_prints_times_and_ratio(capsys):
     assert "snapshot" in benchmarks()
     assert main(["bench", "--sizes", "40", "--only", "snapshot"]) == 0
     out = capsys.readouterr().out
-    assert "naive" in out and "ratio" in out
-    assert "all 780 pairs; answers agree" in out        # 40 x 39 / 2 = 780
+    assert "baseline ms" in out and "ratio" in out
+    assert "answers agree; derived = fresh" in out
 
 
-def test_bench_json_and_sampled_naive(capsys, monkeypatch):
+def test_bench_json_runs_the_baseline_in_full(capsys, monkeypatch):
     # every benchmark but odds, which has its own tests below (its cases are fixed maps that
     # take seconds, whatever --sizes says)
     monkeypatch.setattr(bench_pkg, "MODULES", [m for m in bench_pkg.MODULES if m != "odds"])
-    monkeypatch.setattr(snapshot_bench, "NAIVE_FULL_MAX_PAIRS", 100)
-    monkeypatch.setattr(snapshot_bench, "NAIVE_SAMPLE_PAIRS", 50)
+    monkeypatch.setattr(snapshot_bench, "RUNS", 1)
     assert main(["bench", "--sizes", "12,30", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["benchmarks"]
     assert [r["models"] for r in rows if r["benchmark"] == "snapshot"] == [12, 30]
     small, big = rows[0], rows[1]
-    # 12 models: 66 pairs, all measured; 30 models: 435 pairs > 100, so 50 are sampled
-    assert small["naive_measured_on"] == "all 66 pairs" and small["answers_agree"] is True
-    assert big["naive_extrapolated"] is True and big["answers_agree"] is None
-    assert big["naive_measured_on"] == "50 sampled pairs of 435, extrapolated"
-    assert big["ratio"] > 0
+    # the baseline is always run over every pair: 12 x 11 / 2 = 66, 30 x 29 / 2 = 435
+    assert small["naive_measured_on"] == "all 66 pairs, exact shapes"
+    assert big["naive_measured_on"] == "all 435 pairs, exact shapes"
+    assert not big["naive_extrapolated"] and big["answers_agree"] is True
+    assert big["derived_agree"] is True and big["ratio"] > 0
 
 
 def test_bench_bad_arguments_exit_2(capsys):

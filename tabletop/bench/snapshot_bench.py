@@ -1,110 +1,146 @@
 """Benchmark ``snapshot``: build the geometry snapshot and answer base contacts,
-engagement and coherency, beside the naive all-pairs Shapely loop
-(``tabletop.geometry.naive``) asking the same questions in the same run.
+engagement, coherency and objective control, beside the honest all-pairs baseline
+(``tabletop.geometry.naive.exact_answers``: every pair measured on the snapshot's own
+exact shapes, round bases analytic with numpy, no spatial index) asking the same
+questions in the same run.
 
-The naive loop measures every pair while there are at most
-``NAIVE_FULL_MAX_PAIRS`` of them; above that (5000 models: 12.5M pairs) it
-measures a fixed random sample of ``NAIVE_SAMPLE_PAIRS`` pairs and
-extrapolates its per-pair time to all pairs, and the output says so.  When
-the naive loop measured every pair, its answers are compared with the
-snapshot's.
+Every figure is CPU time (``time.process_time``), the median of ``RUNS`` runs; the
+baseline is really run at every size (never sampled or extrapolated) and its answers
+are compared with the snapshot's.  Each snapshot run starts with the footprint caches
+emptied, as a table seen for the first time.  Then the derivations: ``without`` (one
+casualty removed) and ``moved`` (one model moved 1") beside a fresh snapshot of the
+same table, and the answers of each compared with the fresh one's.
 """
 
 from __future__ import annotations
 
-import random
+import dataclasses
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
 from tabletop.bench import Benchmark
-from tabletop.bench.layout import random_battlefield
-from tabletop.geometry import snapshot
-from tabletop.geometry.naive import footprints, naive_answers
+from tabletop.bench.layout import CELL_D, CELL_W, random_battlefield
+from tabletop.board.bases import parse_base
+from tabletop.board.state import Battlefield, Objective
+from tabletop.geometry import footprints, snapshot
+from tabletop.geometry.naive import exact_answers
+from tabletop.geometry.snapshot import _POLYGONS
 
-NAIVE_FULL_MAX_PAIRS = 20_000
-NAIVE_SAMPLE_PAIRS = 50_000
-SNAPSHOT_REPEATS = 3          # best of; one run above 2000 models
+RUNS = 5                      # timed runs of each figure, the median printed
+OBJECTIVE_EVERY = 2           # an objective at every second grid corner, each way
+OBJECTIVE_MARKER = "40mm"
+
+
+def with_objectives(state: Battlefield) -> Battlefield:
+    """``state`` with 40mm objective markers where the units' cells meet, one at every
+    ``OBJECTIVE_EVERY``-th grid corner each way (inches; range as the ruleset sets it)."""
+    marker = parse_base(OBJECTIVE_MARKER)
+    cols = round(state.table.width / CELL_W)
+    rows = round(state.table.depth / CELL_D)
+    objs = tuple(Objective(id=f"o{c}-{r}", at=(c * CELL_W, r * CELL_D), marker=marker)
+                 for c in range(1, cols, OBJECTIVE_EVERY) for r in range(1, rows, OBJECTIVE_EVERY))
+    return dataclasses.replace(state, objectives=objs)
+
+
+def _cold() -> None:
+    footprints._FOOTPRINTS.clear()
+    _POLYGONS.clear()
+
+
+def _answers(geo) -> tuple:
+    return (geo.base_contacts, geo.engaged_unit_pairs,
+            {u: list(b.models) for u, b in geo.coherency.items()}, geo.objective_ranges)
+
+
+def _timed(fn: Callable[[], Any], runs: int = RUNS) -> tuple[float, Any]:
+    """(median CPU seconds of ``runs`` calls, the last call's result)."""
+    times, got = [], None
+    for _ in range(runs):
+        t0 = time.process_time()
+        got = fn()
+        times.append(time.process_time() - t0)
+    return statistics.median(times), got
 
 
 def _snapshot_once(state) -> tuple[float, float, Any]:
-    t0 = time.perf_counter()
+    _cold()
+    t0 = time.process_time()
     geo = snapshot(state)
-    t1 = time.perf_counter()
-    geo.base_contacts, geo.engaged_unit_pairs, geo.coherency   # noqa: B018 (cached answers)
-    t2 = time.perf_counter()
+    t1 = time.process_time()
+    _answers(geo)
+    t2 = time.process_time()
     return t1 - t0, t2 - t0, geo
 
 
-def _sample_pairs(n: int, k: int, seed: int) -> list[tuple[int, int]]:
-    """``k`` distinct pairs i < j drawn uniformly from the n(n-1)/2, fixed by ``seed``."""
-    rng = random.Random(seed)
-    out: set[tuple[int, int]] = set()
-    while len(out) < k:
-        i, j = rng.randrange(n), rng.randrange(n)
-        if i != j:
-            out.add((i, j) if i < j else (j, i))
-    return sorted(out)
-
-
-def _naive(state, seed: int) -> tuple[float, str, Any]:
-    """(seconds for all pairs, how it was measured, answers when complete else None)."""
-    n = sum(len(u.models) for u in state.units)
-    total = n * (n - 1) // 2
-    t0 = time.perf_counter()
-    shapes = footprints(state)
-    t1 = time.perf_counter()
-    if total <= NAIVE_FULL_MAX_PAIRS:
-        answers = naive_answers(state, shapes)
-        t2 = time.perf_counter()
-        return t2 - t0, f"all {total:,} pairs", answers
-    pairs = _sample_pairs(n, NAIVE_SAMPLE_PAIRS, seed)
-    t2 = time.perf_counter()
-    naive_answers(state, shapes, pairs)
-    t3 = time.perf_counter()
-    per_pair = (t3 - t2) / len(pairs)
-    return ((t1 - t0) + per_pair * total,
-            f"{len(pairs):,} sampled pairs of {total:,}, extrapolated", None)
+def _derivations(state, geo) -> dict[str, Any]:
+    """Time ``without`` (the last model of the first engaged unit removed) and ``moved``
+    (the first model moved 1" along x) beside fresh snapshots of those tables."""
+    unit = state.unit(geo.engaged_unit_pairs[0][0] if geo.engaged_unit_pairs else state.units[0].id)
+    gone = unit.models[-1]
+    lost = state.with_unit(dataclasses.replace(unit, models=unit.models[:-1]))
+    first = state.units[0]
+    m = first.models[0]
+    step = state.with_unit(dataclasses.replace(
+        first, models=(m.moved_to(m.x + 1.0, m.y),) + first.models[1:]))
+    out: dict[str, Any] = {}
+    for name, table, derive in (("without", lost, lambda: geo.without(lost)),
+                                ("moved", step, lambda: geo.moved(step, [m.id]))):
+        fresh_s, fresh = _timed(lambda t=table: snapshot(t))
+        derived_s, derived = _timed(derive)
+        out[f"{name}_ms"] = derived_s * 1e3
+        out[f"{name}_fresh_ms"] = fresh_s * 1e3
+        out[f"{name}_agree"] = _answers(derived) == _answers(fresh) and derived._gap == fresh._gap
+    out["removed"] = gone.id
+    return out
 
 
 def run(sizes: list[int], seed: int, out: Callable[[str], None]) -> list[dict[str, Any]]:
-    """Time the snapshot and the naive loop for each model count; print a table."""
-    out("snapshot: geometry snapshot + base contacts, engagement, coherency "
-        "vs. naive all-pairs shapely.distance loop (same questions)")
-    out(f"{'models':>7} {'units':>6} {'table in':>11} {'build s':>9} {'+answers s':>10} "
-        f"{'naive s':>10} {'ratio':>8}  naive measured on / agreement")
+    """Time the snapshot and the honest baseline for each model count; print a table."""
+    out("snapshot: geometry snapshot + base contacts, engagement, coherency, objective control "
+        "vs. an all-pairs loop on the same exact shapes (round bases analytic, numpy per model, "
+        f"no spatial index); CPU ms, medians of {RUNS} runs, both really run")
+    out(f"{'models':>7} {'units':>6} {'objs':>5} {'build ms':>9} {'+answers ms':>11} "
+        f"{'baseline ms':>12} {'ratio':>7}  {'without ms':>10} {'(fresh)':>8} "
+        f"{'moved ms':>9} {'(fresh)':>8}  agreement")
     rows = []
-    _snapshot_once(random_battlefield(20, seed))        # warm up imports and caches
+    _snapshot_once(random_battlefield(20, seed))        # warm up imports
     for n in sizes:
-        state = random_battlefield(n, seed)
-        repeats = SNAPSHOT_REPEATS if n <= 2000 else 1
-        best_build, best_total, geo = min((_snapshot_once(state) for _ in range(repeats)),
-                                          key=lambda r: r[1])
-        naive_s, how, answers = _naive(state, seed)
-        agree = None
-        if answers is not None:
-            agree = (answers.base_contacts == geo.base_contacts
-                     and answers.engaged_unit_pairs == geo.engaged_unit_pairs
-                     and answers.incoherent == {u: list(b.models) for u, b in geo.coherency.items()})
-        extrapolated = answers is None
-        ratio = naive_s / best_total
-        tilde = "~" if extrapolated else ""
-        note = how + ("" if agree is None else ("; answers agree" if agree else
-                                                "; ANSWERS DIFFER"))
-        table = f"{state.table.width:g}x{state.table.depth:g}"
-        out(f"{n:>7} {len(state.units):>6} {table:>11} {best_build:>9.3f} {best_total:>10.3f} "
-            f"{tilde + format(naive_s, '.2f'):>10} {tilde + format(ratio, '.0f') + 'x':>8}  {note}")
+        state = with_objectives(random_battlefield(n, seed))
+        runs = [_snapshot_once(state) for _ in range(RUNS)]
+        build = statistics.median(r[0] for r in runs)
+        total = statistics.median(r[1] for r in runs)
+        geo = runs[-1][2]
+        base_s, base = _timed(lambda: exact_answers(state))
+        agree = (base.base_contacts, base.engaged_unit_pairs, base.incoherent,
+                 base.objective_ranges) == _answers(geo)
+        d = _derivations(state, geo)
+        ratio = base_s / total
+        total_pairs = n * (n - 1) // 2
+        note = ("answers agree" if agree else "ANSWERS DIFFER") + (
+            "; derived = fresh" if d["without_agree"] and d["moved_agree"] else
+            "; DERIVED DIFFERS")
+        out(f"{n:>7} {len(state.units):>6} {len(state.objectives):>5} {build * 1e3:>9.2f} "
+            f"{total * 1e3:>11.2f} {base_s * 1e3:>12.1f} {format(ratio, '.0f') + 'x':>7}  "
+            f"{d['without_ms']:>10.3f} {d['without_fresh_ms']:>8.2f} "
+            f"{d['moved_ms']:>9.3f} {d['moved_fresh_ms']:>8.2f}  {note}")
         rows.append({"benchmark": "snapshot", "models": n, "units": len(state.units),
-                     "snapshot_build_s": best_build, "snapshot_total_s": best_total,
-                     "naive_s": naive_s, "naive_extrapolated": extrapolated,
-                     "naive_measured_on": how, "ratio": ratio, "answers_agree": agree,
+                     "objectives": len(state.objectives),
+                     "snapshot_build_s": build, "snapshot_total_s": total,
+                     "snapshot_ms": total * 1e3, "baseline_ms": base_s * 1e3, "runs": RUNS,
+                     "naive_s": base_s, "naive_extrapolated": False,
+                     "naive_measured_on": f"all {total_pairs:,} pairs, exact shapes",
+                     "ratio": ratio, "answers_agree": agree,
                      "engaged_unit_pairs": len(geo.engaged_unit_pairs),
-                     "base_contacts": len(geo.base_contacts)})
-    if any(r["naive_extrapolated"] for r in rows):
-        out(f"~ naive time extrapolated: a fixed random sample of pairs (seed {seed}) timed, "
-            "its time per pair multiplied by all n(n-1)/2 pairs")
-    out("ratio = naive s / (+answers s): snapshot build plus the same three questions")
+                     "base_contacts": len(geo.base_contacts),
+                     "without_ms": d["without_ms"], "without_fresh_ms": d["without_fresh_ms"],
+                     "moved_ms": d["moved_ms"], "moved_fresh_ms": d["moved_fresh_ms"],
+                     "derived_agree": d["without_agree"] and d["moved_agree"]})
+    out("ratio = baseline ms / (+answers ms); issue 11's target: 1,000 models under 16.7 ms "
+        "and at least 50x")
     return rows
 
 
-BENCHMARK = Benchmark("snapshot", "geometry snapshot vs. naive all-pairs Shapely loop", run)
+BENCHMARK = Benchmark("snapshot", "geometry snapshot vs. an all-pairs loop on the same exact shapes",
+                      run)

@@ -1,4 +1,8 @@
-"""The naive all-pairs baseline for the snapshot's pair questions.
+"""All-pairs baselines for the snapshot's pair questions (no spatial index).
+
+``exact_answers`` is the honest one the benchmark times: every pair measured on the
+snapshot's own exact shapes (round bases analytic, numpy per model).  ``naive_answers``
+is the older loop over footprint polygons, kept as an independent cross-check:
 
 Every pair of models, one ``shapely.distance`` call on their two footprint
 polygons (a Python loop, no spatial index), then the same questions the
@@ -15,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import shapely
 
 from tabletop.board.state import Battlefield
 from tabletop.geometry import tolerance as tolmod
-from tabletop.geometry.footprints import base_polygon
+from tabletop.geometry.footprints import base_polygon, core_and_pad, shrunk
 
 
 @dataclass
@@ -91,3 +96,110 @@ def naive_answers(state: Battlefield, shapes: Sequence, pairs: Sequence[tuple[in
         if near[k] < need or far[k]:
             incoherent.setdefault(unit_of[k], []).append(m.id)
     return NaiveAnswers(sorted(contacts), sorted(engaged), incoherent, count)
+
+
+@dataclass
+class ExactAnswers:
+    """What ``exact_answers`` found: ``base_contacts`` and ``engaged_unit_pairs`` (sorted
+    pairs of ids, each pair sorted), ``incoherent`` (unit id -> its model ids out of
+    coherency, in order), ``objective_ranges`` (as ``Geometry.objective_ranges``) and
+    ``pairs`` (model pairs measured)."""
+
+    base_contacts: list[tuple[str, str]]
+    engaged_unit_pairs: list[tuple[str, str]]
+    incoherent: dict[str, list[str]]
+    objective_ranges: dict[str, dict[str, list[str]]]
+    pairs: int
+
+
+def exact_answers(state: Battlefield) -> ExactAnswers:
+    """The honest all-pairs baseline: every pair of models measured on the snapshot's own
+    exact shapes, no spatial index.
+
+    Round bases are centre and radius (the gap is the centre distance minus the radii,
+    numpy over all later models at once, one model at a time); ovals and rectangles are
+    the footprint polygons the snapshot uses, through ``shapely.distance`` (one call per
+    model over its later models).  Then the snapshot's questions: enemy base contacts
+    (gap at most the tolerance, overlaps left out: intersecting by more than it, or two
+    polygons still intersecting once each is shrunk by half of it), engaged unit pairs,
+    coherency (03.03, as ``Geometry.coherency`` decides it) and which models of each
+    player stand within each objective's range (inches, edge to edge, with the
+    tolerance).
+    """
+    models = list(state.models())
+    n = len(models)
+    rules, tol = state.rules, state.rules.tol
+    eps = tolmod.EPS
+    owner = {u.id: u.player for u in state.units}
+    unit_of = [m.unit_id for m in models]
+    units = {u: k for k, u in enumerate(dict.fromkeys(unit_of))}
+    ucode = np.array([units[u] for u in unit_of], dtype=np.intp)
+    players = {p: k for k, p in enumerate(dict.fromkeys(owner[u] for u in unit_of))}
+    pcode = np.array([players[owner[u]] for u in unit_of], dtype=np.intp)
+    xy = np.array([[m.x, m.y] for m in models], dtype=float).reshape(-1, 2)
+    is_round = np.array([m.base.shape == "round" for m in models], dtype=bool)
+    pads = np.zeros(n)
+    cores = np.empty(n, dtype=object)
+    for k, m in enumerate(models):
+        cores[k], pads[k] = core_and_pad(m.base, m.x, m.y, m.facing_deg)
+    size = np.bincount(ucode, minlength=len(units))[ucode] if n else ucode
+    need = np.ones(n, dtype=np.intp)
+    if rules.coherency_range is not None:
+        need = np.where(size >= 7, rules.coherency_neighbours_7plus, rules.coherency_neighbours)
+    coh_limit = (tol if rules.coherency_range is None else rules.coherency_range + tol) + eps
+    eng_limit = (0.0 if rules.engages_by_contact else rules.engagement_range) + tol + eps
+    near = np.zeros(n, dtype=np.intp)
+    far = np.zeros(n, dtype=bool)
+    contacts: list[tuple[str, str]] = []
+    engaged: set[tuple[str, str]] = set()
+    half = tol / 2.0
+    for i in range(n - 1):
+        j = np.arange(i + 1, n)
+        g = np.empty(len(j))
+        rr = is_round[j] & is_round[i]
+        dx = xy[j[rr], 0] - xy[i, 0]
+        dy = xy[j[rr], 1] - xy[i, 1]
+        g[rr] = np.sqrt(dx * dx + dy * dy)
+        if not rr.all():
+            g[~rr] = shapely.distance(cores[i], cores[j[~rr]])
+        g -= pads[i] + pads[j]
+        same = ucode[j] == ucode[i]
+        hit = same & (g <= coh_limit)
+        near[i] += int(hit.sum())
+        near[j[hit]] += 1
+        if rules.coherency_range is not None and rules.coherency_spread is not None:
+            out = same & (g > rules.coherency_spread + tol + eps)
+            if out.any():
+                far[i] = True
+                far[j[out]] = True
+        enemy = pcode[j] != pcode[i]
+        for k in np.nonzero(enemy & (g <= eng_limit))[0].tolist():
+            a, b = unit_of[i], unit_of[int(j[k])]
+            engaged.add((a, b) if a <= b else (b, a))
+        for k in np.nonzero(enemy & (g <= tol + eps))[0].tolist():
+            o = int(j[k])
+            overlap = g[k] < -tol - eps or (
+                g[k] <= 0 and pads[i] == 0 and pads[o] == 0
+                and shrunk(cores[i], half).intersects(shrunk(cores[o], half)))
+            if not overlap:
+                a, b = models[i].id, models[o].id
+                contacts.append((a, b) if a <= b else (b, a))
+    incoherent: dict[str, list[str]] = {}
+    for k in np.nonzero((size >= 2) & ((near < need) | far))[0].tolist():
+        incoherent.setdefault(unit_of[k], []).append(models[k].id)
+    objectives: dict[str, dict[str, list[str]]] = {}
+    for o in state.objectives:
+        rng = state.objective_range(o)
+        per: dict[str, list[str]] = {p.id: [] for p in state.players}
+        if n:
+            d = np.empty(n)
+            dx, dy = xy[is_round, 0] - o.at[0], xy[is_round, 1] - o.at[1]
+            d[is_round] = np.sqrt(dx * dx + dy * dy)
+            if not is_round.all():
+                d[~is_round] = shapely.distance(cores[~is_round], shapely.points(*o.at))
+            d = np.maximum(0.0, d - pads - o.marker.radius)
+            for k in np.nonzero(d <= rng + tol + eps)[0].tolist():
+                per[owner[unit_of[k]]].append(models[k].id)
+        objectives[o.id] = per
+    return ExactAnswers(sorted(contacts), sorted(engaged), incoherent, objectives,
+                        n * (n - 1) // 2)

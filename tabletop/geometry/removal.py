@@ -20,15 +20,6 @@ from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.snapshot import Geometry
 
 
-def _gap_matrix(geo: Geometry, ids: list[str]) -> np.ndarray:
-    n = len(ids)
-    g = np.zeros((n, n), dtype=float)
-    for a in range(n):
-        for b in range(a + 1, n):
-            g[a, b] = g[b, a] = geo.gap(ids[a], ids[b])
-    return g
-
-
 def coherent_subset(geo: Geometry, gaps: np.ndarray, keep: list[int]) -> bool:
     """Whether the models at indices ``keep`` of ``gaps`` hold coherency on their own.
 
@@ -75,12 +66,9 @@ def removal_order(geo: Geometry, unit_id: str, without: frozenset[str] = frozens
         tolerance), ties broken by the later model id.  Empty
         for a unit with no models on the table.
     """
-    ids = geo.unit_models(unit_id)
-    if without:
-        ids = [m for m in ids if m not in without]
+    ids, gaps = geo.unit_gaps(unit_id, without)
     if not ids:
         return []
-    gaps = _gap_matrix(geo, ids)
     everyone = list(range(len(ids)))
     scored = []
     for k, mid in enumerate(ids):

@@ -1,17 +1,24 @@
 """The geometry snapshot: computed once per state, answers every question the rules ask.
 
-``snapshot(state)`` builds one Shapely ``STRtree`` over every base footprint
-and the exact gaps of every pair of models near enough to matter (within the
-largest of engagement and coherency range).  All answers use the map's one
-tolerance (``tolerance.py``).  Coordinates are inches, origin bottom-left,
-y up; ids are unit ids, model ids ``<unit>/<n>``, objective and terrain ids.
+``snapshot(state)`` finds every pair of models near enough to matter (within the
+largest of engagement and coherency range, plus the tolerance) with a numpy cell
+grid, and their exact gaps: round bases analytically (centre and radius, numpy
+over all pairs at once), ovals and rectangles as polygons through Shapely
+(``near_pairs.py``).  The pairs are kept as parallel numpy arrays, so a table that
+only lost models (``Geometry.without``) or had a few models moved
+(``Geometry.moved``) is derived from this one by dropping the pairs of the changed
+models and measuring only the pairs touching the moved ones.  The footprint
+polygons and the Shapely ``STRtree`` over them are built only when something asks
+for them (drawing, the window's point queries, rank-and-flank sides).
 
-Rules code never calls Shapely: it asks the snapshot.
+All answers use the map's one tolerance (``tolerance.py``).  Coordinates are
+inches, origin bottom-left, y up; ids are unit ids, model ids ``<unit>/<n>``,
+objective and terrain ids.  Rules code never calls Shapely: it asks the snapshot.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -22,12 +29,39 @@ from shapely.geometry import Point, Polygon
 
 from tabletop.board.state import Battlefield, Model
 from tabletop.errors import UnknownIdError
+from tabletop.geometry import near_pairs
 from tabletop.geometry import tolerance as tolmod
-from tabletop.geometry.footprints import footprint_arrays, shrunk
+from tabletop.geometry.footprints import base_polygon, footprint_arrays
+
+DERIVE_MAX_MOVED = 64
+"""``Geometry.moved``: above this many moved models the snapshot is built afresh (the
+grid finds all pairs at once faster than each moved model is tested against every
+other).  Not a rule: any value gives the same answers."""
+
+_POLYGONS: dict[tuple, tuple[Polygon, float]] = {}
+_POLYGON_CACHE_SIZE = 20_000
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
+
+
+def _polygon(m: Model) -> tuple[Polygon, float]:
+    """The footprint polygon of a non-round base and its circumradius about the centre
+    (inches), kept between snapshots (immutable, keyed by base and place)."""
+    key = (m.base, m.x, m.y, m.facing_deg)
+    got = _POLYGONS.get(key)
+    if got is None:
+        if len(_POLYGONS) >= _POLYGON_CACHE_SIZE:
+            _POLYGONS.clear()
+        poly = base_polygon(m.base, m.x, m.y, m.facing_deg)
+        got = _POLYGONS[key] = (poly, near_pairs.reach_of(m.x, m.y, poly))
+    return got
+
+
+def _same_place(a: Model, b: Model) -> bool:
+    return a is b or (a.x == b.x and a.y == b.y and a.facing_deg == b.facing_deg
+                      and a.base == b.base)
 
 
 @dataclass(frozen=True)
@@ -44,89 +78,207 @@ class Geometry:
 
     Build with ``snapshot(state)``; never mutate.  Arrays are indexed by
     ``index_of(model id)``, in the order of ``ids`` (units in file order,
-    models in file order).
+    models in file order): ``centres`` (n, 2) inches, ``pads`` (n,) inches
+    (radius of a round base, 0 otherwise), ``cores``, ``shapes`` (object arrays
+    of Shapely geometries, built when first read) and ``tree`` (an ``STRtree``
+    over ``shapes``, built when first read).
     """
 
     def __init__(self, state: Battlefield):
+        models: list[Model] = list(state.models())
+        self._set_models(state, models)
+        n = len(models)
+        self.centres = np.array([[m.x, m.y] for m in models], dtype=float).reshape(-1, 2)
+        bases = [m.base for m in models]
+        self._round = np.array([b.shape == "round" for b in bases], dtype=bool)
+        radius = {id(b): b.radius for b in bases}          # bases are shared by a unit's models
+        self.pads = np.array([radius[id(b)] for b in bases], dtype=float).reshape(-1) * self._round
+        self._polys = np.empty(n, dtype=object)
+        self._reach = self.pads.copy()
+        for k in np.nonzero(~self._round)[0].tolist():
+            self._polys[k], self._reach[k] = _polygon(models[k])
+        self._bounds = near_pairs.boxes_of(self.centres, self.pads, self._round, self._polys)
+        i, j = near_pairs.grid_pairs(self._bounds, self.near)
+        self._set_pairs(*self._measure(i, j))
+
+    # ------------------------------------------------------------ building
+    def _set_models(self, state: Battlefield, models: list[Model]) -> None:
+        """Ids, owners and unit members of ``models`` (``state``'s, in its order)."""
         self.state = state
         self.rules = state.rules
         self.tol = state.rules.tol
-        models: list[Model] = list(state.models())
+        self.near = max(self.rules.engagement_range, self.rules.coherency_range or 0.0) + self.tol
+        self.models = models
         self.ids: list[str] = [m.id for m in models]
         self._index = {mid: i for i, mid in enumerate(self.ids)}
-        self.unit_of: list[str] = [m.unit_id for m in models]
+        self.unit_of: list[str] = [mid.rsplit("/", 1)[0] for mid in self.ids]   # Model.unit_id
         owner = {u.id: u.player for u in state.units}
         self.player_of: list[str] = [owner[u] for u in self.unit_of]
-        self.models: list[Model] = models
-        self.centres = np.array([[m.x, m.y] for m in models], dtype=float).reshape(-1, 2)
-        self.cores, self.pads, self.shapes = footprint_arrays(models)
-        self.tree = STRtree(self.shapes)
-        self._bounds = shapely.bounds(self.shapes).reshape(-1, 4)
         self._unit_members: dict[str, list[int]] = {}
         for i, u in enumerate(self.unit_of):
             self._unit_members.setdefault(u, []).append(i)
-        near = max(self.rules.engagement_range, self.rules.coherency_range or 0.0) + self.tol
-        self.near = near
-        self._gap: dict[tuple[int, int], float] = {}
-        self._overlap: set[tuple[int, int]] = set()
-        if len(models) > 1:
-            left, right = self._candidates(np.arange(len(models)), near)
-            keep = left < right
-            left, right = left[keep], right[keep]
-            g = shapely.distance(self.cores[left], self.cores[right]) - self.pads[left] - self.pads[right]
-            close = g <= near + tolmod.EPS
-            for i, j, v in zip(left[close].tolist(), right[close].tolist(), g[close].tolist()):
-                self._gap[(i, j)] = v
-            self._find_overlaps()
+        players = {p: k for k, p in enumerate(dict.fromkeys(self.player_of))}
+        units = {u: k for k, u in enumerate(self._unit_members)}
+        self._pcode = np.array([players[p] for p in self.player_of], dtype=np.intp)
+        self._ucode = np.array([units[u] for u in self.unit_of], dtype=np.intp)
+
+    def _measure(self, i: np.ndarray, j: np.ndarray):
+        """Exact gaps of candidate pairs ``i < j``; keeps those within ``near`` (+ EPS).
+        Returns (i, j, gaps, overlap flags)."""
+        limit = self.near + tolmod.EPS
+        # every base read as its circumcircle (a round base is one): the gap is no less
+        maybe = ~near_pairs.gaps_over(i, j, limit, self.centres, self._reach, self._reach,
+                                      np.ones(len(self.ids), dtype=bool), self._polys)
+        i, j = i[maybe], j[maybe]
+        g = near_pairs.pair_gaps(i, j, self.centres, self.pads, self._round, self._polys)
+        close = g <= limit
+        i, j, g = i[close], j[close], g[close]
+        return i, j, g, near_pairs.overlap_flags(i, j, g, self.pads, self._polys, self.tol)
+
+    def _set_pairs(self, i, j, g, ov) -> None:
+        self._pi, self._pj, self._pg, self._po = i, j, g, ov
 
     def without(self, state: Battlefield) -> Geometry:
         """The snapshot of ``state``, a table that only lost models of this one (casualties
         removed, every other model where it stands here): derived from this snapshot, not
-        built again.  Every answer equals ``snapshot(state)``'s: the kept models' footprints
-        and pair gaps depend only on those two models, and the tree is rebuilt over the
-        kept footprints in the same order.
+        built again.  Every answer equals ``snapshot(state)``'s: the kept models' pair gaps
+        depend only on those two models, so the kept pairs are carried over (renumbered,
+        numpy, no gap measured again).
 
         Raises ``ValueError`` when ``state`` has a model this snapshot lacks or one that
-        stands elsewhere (then build it with ``snapshot``)."""
+        stands elsewhere (then build it with ``snapshot``, or use ``moved``)."""
         models: list[Model] = list(state.models())
-        keep = [self._index.get(m.id, -1) for m in models]
-        for m, i in zip(models, keep):
-            old = self.models[i] if i >= 0 else None
-            if old is not m and (old is None or old.x != m.x or old.y != m.y
-                                 or old.facing_deg != m.facing_deg or old.base != m.base):
+        at = [self._index.get(m.id, -1) for m in models]
+        for m, i in zip(models, at):
+            if i < 0 or not _same_place(self.models[i], m):
                 raise ValueError(f"{m.id} is not where this snapshot has it: build a new snapshot")
+        return self._derive(state, models, at, [])
+
+    def moved(self, state: Battlefield, model_ids: Iterable[str] | None = None) -> Geometry:
+        """The snapshot of ``state``, this table after some models moved, turned, changed
+        base, were removed or were added: derived from this snapshot.  Only the pairs
+        touching the changed models are measured; every other pair is carried over.
+        Every answer equals ``snapshot(state)``'s.
+
+        ``model_ids``: the models that changed, when the caller knows them (others are
+        taken as unchanged without looking); None compares every model with this
+        snapshot's.  More than ``DERIVE_MAX_MOVED`` changed models: built afresh."""
+        models: list[Model] = list(state.models())
+        given = None if model_ids is None else set(model_ids)
+        at: list[int] = []
+        changed: list[int] = []
+        for k, m in enumerate(models):
+            i = self._index.get(m.id, -1)
+            if i >= 0 and (m.id not in given if given is not None
+                           else _same_place(self.models[i], m)):
+                at.append(i)
+            else:
+                at.append(-1)
+                changed.append(k)
+        if len(changed) > DERIVE_MAX_MOVED:
+            return Geometry(state)
+        return self._derive(state, models, at, changed)
+
+    def _derive(self, state: Battlefield, models: list[Model], at: Sequence[int],
+                changed: list[int]) -> Geometry:
+        """The snapshot of ``state`` (``models``, its models), where model k stands as this
+        snapshot's model ``at[k]`` (-1: ``k`` is in ``changed``, measured afresh)."""
         new = object.__new__(Geometry)
-        new.state, new.rules, new.tol, new.near = state, state.rules, state.rules.tol, self.near
-        new.ids = [m.id for m in models]
-        new._index = {mid: k for k, mid in enumerate(new.ids)}
-        new.unit_of = [self.unit_of[i] for i in keep]
-        new.player_of = [self.player_of[i] for i in keep]
-        new.models = models
-        at = np.array(keep, dtype=int)
-        new.centres = self.centres[at].reshape(-1, 2)
-        new.cores, new.pads, new.shapes = self.cores[at], self.pads[at], self.shapes[at]
-        new.tree = STRtree(new.shapes)
-        new._bounds = self._bounds[at].reshape(-1, 4)
-        new._unit_members = {}
-        for k, u in enumerate(new.unit_of):
-            new._unit_members.setdefault(u, []).append(k)
-        sh = [-1] * len(self.ids)       # old index -> new index (-1: removed); keeps the order
-        for k, i in enumerate(keep):
-            sh[i] = k
-        new._gap = {(sh[i], sh[j]): g for (i, j), g in self._gap.items()
-                    if sh[i] >= 0 and sh[j] >= 0}
-        new._overlap = {(sh[i], sh[j]) for i, j in self._overlap if sh[i] >= 0 and sh[j] >= 0}
+        new._set_models(state, models)
+        n = len(models)
+        src = np.array(at, dtype=np.intp).reshape(-1)
+        kept = src >= 0
+        take = np.where(kept, src, 0)
+        if len(self.ids):
+            new.centres = self.centres[take].reshape(-1, 2)
+            new.pads, new._round = self.pads[take], self._round[take]
+            new._reach = self._reach[take]
+            new._polys, new._bounds = self._polys[take], self._bounds[:, take]
+        else:
+            new.centres, new.pads = np.zeros((n, 2)), np.zeros(n)
+            new._round, new._polys = np.zeros(n, dtype=bool), np.empty(n, dtype=object)
+            new._reach = np.zeros(n)
+            new._bounds = np.zeros((4, n))
+        for k in changed:
+            m = models[k]
+            new.centres[k] = (m.x, m.y)
+            new._round[k] = m.base.shape == "round"
+            new.pads[k] = m.base.radius if new._round[k] else 0.0
+            new._polys[k], new._reach[k] = (None, new.pads[k]) if new._round[k] else _polygon(m)
+        ch = np.array(changed, dtype=np.intp)
+        if len(ch):
+            new._bounds[:, ch] = near_pairs.boxes_of(new.centres[ch], new.pads[ch],
+                                                     new._round[ch], new._polys[ch])
+        # carried pairs: both models kept; renumbered (old index -> new index)
+        sh = np.full(len(self.ids), -1, dtype=np.intp)
+        sh[src[kept]] = np.nonzero(kept)[0]
+        a, b = sh[self._pi], sh[self._pj]
+        keep = (a >= 0) & (b >= 0)
+        a, b = a[keep], b[keep]
+        parts = [(np.minimum(a, b), np.maximum(a, b), self._pg[keep], self._po[keep])]
+        if len(ch):
+            # new pairs: a changed model with every model (two changed ones once)
+            near = near_pairs.boxes_within(new._bounds, ch[:, None], np.arange(n)[None, :],
+                                           new.near)
+            near[:, ch] &= ch[:, None] < ch[None, :]
+            near[np.arange(len(ch)), ch] = False
+            r, j = np.nonzero(near)
+            i = ch[r]
+            parts.append(new._measure(np.minimum(i, j), np.maximum(i, j)))
+        new._set_pairs(*(np.concatenate(p) for p in zip(*parts)))
+        for name in ("cores", "shapes"):       # carry the built footprints of unmoved models
+            old = self.__dict__.get(name)
+            if old is not None and not len(ch) and len(self.ids):
+                new.__dict__[name] = old[take]
         return new
+
+    @cached_property
+    def cores(self) -> np.ndarray:
+        """Object array: each model's centre point (round bases) or footprint polygon."""
+        return near_pairs.core_array(np.arange(len(self.ids)), self.centres, self._round,
+                                     self._polys)
+
+    @cached_property
+    def shapes(self) -> np.ndarray:
+        """Object array of base outlines (round bases as 128-gons), for drawing and overlap
+        tests."""
+        return footprint_arrays(self.models)[2]
+
+    @cached_property
+    def tree(self) -> STRtree:
+        """An ``STRtree`` over ``shapes`` (indices into ``ids``)."""
+        return STRtree(self.shapes)
+
+    @cached_property
+    def _gap(self) -> dict[tuple[int, int], float]:
+        """``{(i, j): gap}`` for every pair ``i < j`` within ``near`` (inches)."""
+        return dict(zip(zip(self._pi.tolist(), self._pj.tolist()), self._pg.tolist()))
+
+    @cached_property
+    def _overlap(self) -> set[tuple[int, int]]:
+        return set(zip(self._pi[self._po].tolist(), self._pj[self._po].tolist()))
+
+    @cached_property
+    def _adjacency(self) -> list[dict[int, float]]:
+        """For each model, ``{neighbour index: gap}`` over the pairs within ``near``."""
+        rows: list[dict[int, float]] = [{} for _ in self.ids]
+        for i, j, g in zip(self._pi.tolist(), self._pj.tolist(), self._pg.tolist()):
+            rows[i][j] = g
+            rows[j][i] = g
+        return rows
+
+    def _gaps_between(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Exact gaps of index pairs (any distance), inches."""
+        return near_pairs.pair_gaps(np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp),
+                                    self.centres, self.pads, self._round, self._polys)
 
     def _candidates(self, idx, distance: float) -> tuple[np.ndarray, np.ndarray]:
         """Index pairs (into ``idx``, into all models) whose bounding boxes come within
         ``distance`` inches: every pair of bases within it, and a few more; the exact
-        gap decides.  (Filtering by box is far cheaper than ``dwithin`` on the 128-gons,
-        which also read up to 0.0002" wider than the exact circle gap.)"""
-        b = self._bounds[idx]
-        boxes = shapely.box(b[:, 0] - distance, b[:, 1] - distance,
-                            b[:, 2] + distance, b[:, 3] + distance)
-        return self.tree.query(boxes)
+        gap decides."""
+        idx = np.asarray(idx, dtype=np.intp)
+        return np.nonzero(near_pairs.boxes_within(self._bounds, idx[:, None],
+                                                  np.arange(len(self.ids))[None, :], distance))
 
     # ------------------------------------------------------------ lookups
     def index_of(self, model_id: str) -> int:
@@ -162,22 +314,29 @@ class Geometry:
     def _gap_ij(self, i: int, j: int) -> float:
         if i == j:
             return 0.0
-        key = (i, j) if i < j else (j, i)
-        v = self._gap.get(key)
+        v = self._adjacency[i].get(j)
         if v is None:
-            v = float(shapely.distance(self.cores[i], self.cores[j])) - self.pads[i] - self.pads[j]
+            v = float(self._gaps_between([i], [j])[0])
         return v
 
-    def _find_overlaps(self) -> None:
-        half = self.tol / 2.0
-        for (i, j), g in self._gap.items():
-            if tolmod.overlapping(g, self.tol):
-                self._overlap.add((i, j))
-            elif g <= 0 and self.pads[i] == 0 and self.pads[j] == 0:
-                # two polygons touching or intersecting (their gap reads 0): they
-                # overlap when they still intersect once each is shrunk by tol/2
-                if shrunk(self.cores[i], half).intersects(shrunk(self.cores[j], half)):
-                    self._overlap.add((i, j))
+    def unit_gaps(self, unit_id: str, without: Iterable[str] = ()) -> tuple[list[str], np.ndarray]:
+        """(model ids, their gap matrix (k, k), inches, 0 on the diagonal) for the models of
+        ``unit_id`` on the table, leaving out ``without``: every pair measured exactly
+        (round bases analytically, numpy), as ``gap`` measures one pair."""
+        gone = set(without)
+        idx = [i for i in self._unit_members.get(unit_id, []) if self.ids[i] not in gone]
+        return [self.ids[i] for i in idx], self._gap_matrix(idx)
+
+    def _gap_matrix(self, idx: list[int]) -> np.ndarray:
+        k = len(idx)
+        g = np.zeros((k, k), dtype=float)
+        if k > 1:
+            a, b = np.triu_indices(k, 1)
+            sub = np.array(idx, dtype=np.intp)
+            v = self._gaps_between(sub[a], sub[b])
+            g[a, b] = v
+            g[b, a] = v
+        return g
 
     def gap(self, a: str, b: str) -> float:
         """Signed edge-to-edge gap between two models, inches (negative: intersecting)."""
@@ -238,29 +397,33 @@ class Geometry:
         return tolmod.within(self.distance(a, b), limit, self.tol)
 
     # ------------------------------------------------------------ contacts
+    def _id_pairs(self, mask: np.ndarray) -> list[tuple[str, str]]:
+        ids = self.ids
+        return sorted(_pair(ids[i], ids[j])
+                      for i, j in zip(self._pi[mask].tolist(), self._pj[mask].tolist()))
+
+    @cached_property
+    def _enemy(self) -> np.ndarray:
+        return self._pcode[self._pi] != self._pcode[self._pj]
+
     @cached_property
     def overlaps(self) -> list[tuple[str, str]]:
         """Every pair of models whose bases intersect by more than the tolerance, sorted."""
-        return sorted(_pair(self.ids[i], self.ids[j]) for i, j in self._overlap)
+        return self._id_pairs(self._po)
 
-    def _pairs_where(self, test, enemies: bool | None) -> list[tuple[str, str]]:
-        out = []
-        for (i, j), g in self._gap.items():
-            if enemies is not None and (self.player_of[i] != self.player_of[j]) != enemies:
-                continue
-            if test(g) and (i, j) not in self._overlap:
-                out.append(_pair(self.ids[i], self.ids[j]))
-        return sorted(out)
+    @cached_property
+    def _contact(self) -> np.ndarray:
+        return (self._pg <= self.tol + tolmod.EPS) & ~self._po
 
     @cached_property
     def base_contacts(self) -> list[tuple[str, str]]:
         """Pairs of enemy models in base contact, sorted."""
-        return self._pairs_where(lambda g: tolmod.in_contact(g, self.tol), enemies=True)
+        return self._id_pairs(self._contact & self._enemy)
 
     @cached_property
     def all_base_contacts(self) -> list[tuple[str, str]]:
         """Pairs of models in base contact, friendly ones included, sorted."""
-        return self._pairs_where(lambda g: tolmod.in_contact(g, self.tol), enemies=None)
+        return self._id_pairs(self._contact)
 
     def contacts_of(self, model_id: str, enemies: bool | None = True) -> list[str]:
         """Models in base contact with ``model_id`` (enemies only by default)."""
@@ -269,16 +432,16 @@ class Geometry:
 
     def _neighbours(self, model_id: str, test, enemies: bool | None,
                     exclude_overlaps: bool = False) -> list[str]:
+        """Models j within ``near`` of ``model_id`` whose gap passes ``test`` (a test no
+        looser than ``near``), by index."""
         i = self.index_of(model_id)
         out = []
-        for j in sorted(self._candidates([i], self.near)[1].tolist()):
-            if j == i:
-                continue
+        for j, g in sorted(self._adjacency[i].items()):
             if enemies is not None and (self.player_of[i] != self.player_of[j]) != enemies:
                 continue
             if exclude_overlaps and ((i, j) if i < j else (j, i)) in self._overlap:
                 continue
-            if test(self._gap_ij(i, j)):
+            if test(g):
                 out.append(self.ids[j])
         return out
 
@@ -299,19 +462,30 @@ class Geometry:
         return any(self.unit_of[self._index[e]] == unit_id for e in self.engaged_models(model_id))
 
     @cached_property
+    def _engaged(self) -> np.ndarray:
+        """Mask of the pairs of enemy models within engagement range."""
+        if self.rules.engages_by_contact:
+            hit = self._pg <= self.tol + tolmod.EPS
+        else:
+            hit = self._pg <= self.rules.engagement_range + self.tol + tolmod.EPS
+        return hit & self._enemy
+
+    @cached_property
     def engaged_model_pairs(self) -> list[tuple[str, str]]:
         """Pairs of enemy models within engagement range of each other, sorted."""
-        out = []
-        for (i, j), g in self._gap.items():
-            if self.player_of[i] != self.player_of[j] and self._engaged_gap(g):
-                out.append(_pair(self.ids[i], self.ids[j]))
-        return sorted(out)
+        return self._id_pairs(self._engaged)
 
     @cached_property
     def engaged_unit_pairs(self) -> list[tuple[str, str]]:
         """Pairs of enemy units with at least one engaged model pair, sorted."""
-        pairs = {_pair(a.rsplit("/", 1)[0], b.rsplit("/", 1)[0]) for a, b in self.engaged_model_pairs}
-        return sorted(pairs)
+        m = self._engaged
+        if not m.any():
+            return []
+        ua, ub = self._ucode[self._pi[m]], self._ucode[self._pj[m]]
+        codes = np.unique(np.minimum(ua, ub) * len(self._unit_members) + np.maximum(ua, ub))
+        names = list(self._unit_members)
+        k = len(names)
+        return sorted(_pair(names[c // k], names[c % k]) for c in codes.tolist())
 
     def engaged_units(self, unit_id: str) -> list[str]:
         """Enemy units engaged with ``unit_id``, sorted."""
@@ -355,14 +529,13 @@ class Geometry:
         idx = self._unit_members.get(unit_id, [])
         if not idx:
             return []
-        player = self.player_of[idx[0]]
-        hits = self._candidates(idx, limit + self.tol + tolmod.EPS)
-        out = set()
-        for i, j in zip(hits[0].tolist(), hits[1].tolist()):
-            a = idx[i]
-            if self.player_of[j] != player and tolmod.within(self._gap_ij(a, j), limit, self.tol):
-                out.add(self.unit_of[j])
-        return sorted(out)
+        player = self._pcode[idx[0]]
+        r, j = self._candidates(idx, limit + self.tol + tolmod.EPS)
+        enemy = self._pcode[j] != player
+        r, j = r[enemy], j[enemy]
+        g = self._gaps_between(np.array(idx, dtype=np.intp)[r], j)
+        hit = g <= limit + self.tol + tolmod.EPS
+        return sorted({self.unit_of[k] for k in j[hit].tolist()})
 
     # ------------------------------------------------------------ coherency
     @cached_property
@@ -375,42 +548,82 @@ class Geometry:
         model within it of every other model of its unit.  rank-and-flank
         (named default ``coherency_range = "formation"``): each model in base
         contact with at least one other model of its unit.
+
+        Every unit is screened at once (numpy over the near pairs and, for the spread,
+        over all pairs inside units); the reasons of a unit that fails are then worked
+        out from its gap matrix.
         """
         out: dict[str, CoherencyBreak] = {}
-        r = self.rules
-        for uid, idx in self._unit_members.items():
-            n = len(idx)
-            if n < 2:
-                continue
-            sub = np.array(idx)
-            g = shapely.distance(self.cores[sub][:, None], self.cores[sub][None, :]) \
-                - self.pads[sub][:, None] - self.pads[sub][None, :]
-            np.fill_diagonal(g, np.inf)
-            reasons: dict[str, str] = {}
-            if r.coherency_range is None:
-                ok = (g <= self.tol + tolmod.EPS).sum(axis=1)
-                for k in np.nonzero(ok < 1)[0].tolist():
-                    reasons[self.ids[idx[k]]] = "not in base contact with another model of its unit"
-            else:
-                need = r.coherency_needed(n)
-                near = (g <= r.coherency_range + self.tol + tolmod.EPS).sum(axis=1)
-                for k in np.nonzero(near < need)[0].tolist():
-                    reasons[self.ids[idx[k]]] = (
-                        f"within {r.coherency_range:g}\" of {int(near[k])} other model"
-                        f"{'s' if near[k] != 1 else ''}, needs {need}")
-                if r.coherency_spread is not None:
-                    np.fill_diagonal(g, 0.0)
-                    far = g > r.coherency_spread + self.tol + tolmod.EPS
-                    for k in np.nonzero(far.any(axis=1))[0].tolist():
-                        worst = int(np.argmax(g[k]))
-                        msg = (f"{g[k, worst]:.2f}\" from {self.ids[idx[worst]]}, "
-                               f"more than {r.coherency_spread:g}\"")
-                        reasons[self.ids[idx[k]]] = (
-                            reasons[self.ids[idx[k]]] + "; " + msg if self.ids[idx[k]] in reasons else msg)
+        for uid in self._incoherent_units():
+            idx = self._unit_members[uid]
+            reasons = self._coherency_reasons(idx)
             if reasons:
                 models = tuple(m for m in self.unit_models(uid) if m in reasons)
                 out[uid] = CoherencyBreak(uid, models, reasons)
         return out
+
+    def _incoherent_units(self) -> list[str]:
+        """Units (of 2 or more models) that may break coherency, in unit order: every unit
+        that does is listed (a superset is harmless: the reasons decide)."""
+        r = self.rules
+        n = len(self.ids)
+        if n < 2:
+            return []
+        size = np.bincount(self._ucode, minlength=len(self._unit_members))[self._ucode]
+        same = self._ucode[self._pi] == self._ucode[self._pj]
+        limit = self.tol if r.coherency_range is None else r.coherency_range + self.tol
+        ok = same & (self._pg <= limit + tolmod.EPS)
+        near = (np.bincount(self._pi[ok], minlength=n) + np.bincount(self._pj[ok], minlength=n))
+        if r.coherency_range is None:
+            need = np.ones(n, dtype=np.intp)
+        else:
+            need = np.where(size >= 7, r.coherency_neighbours_7plus, r.coherency_neighbours)
+        bad = (size >= 2) & (near < need)
+        if r.coherency_range is not None and r.coherency_spread is not None:
+            # every pair inside a unit (units are runs of consecutive indices)
+            last = np.searchsorted(self._ucode, self._ucode, side="right") \
+                if np.all(np.diff(self._ucode) >= 0) else None
+            if last is None:
+                return [u for u, idx in self._unit_members.items() if len(idx) > 1]
+            rows, pos = near_pairs._expand(np.arange(n) + 1, last)
+            far = near_pairs.gaps_over(rows, pos, r.coherency_spread + self.tol + tolmod.EPS,
+                                       self.centres, self.pads, self._reach, self._round,
+                                       self._polys)
+            bad[rows[far]] = True
+            bad[pos[far]] = True
+        names = list(self._unit_members)
+        return [names[c] for c in np.unique(self._ucode[bad]).tolist()]
+
+    def _coherency_reasons(self, idx: list[int]) -> dict[str, str]:
+        """Why each model of one unit (indices ``idx``) breaks coherency (03.03)."""
+        r = self.rules
+        n = len(idx)
+        if n < 2:
+            return {}
+        g = self._gap_matrix(idx)
+        np.fill_diagonal(g, np.inf)
+        reasons: dict[str, str] = {}
+        if r.coherency_range is None:
+            ok = (g <= self.tol + tolmod.EPS).sum(axis=1)
+            for k in np.nonzero(ok < 1)[0].tolist():
+                reasons[self.ids[idx[k]]] = "not in base contact with another model of its unit"
+        else:
+            need = r.coherency_needed(n)
+            near = (g <= r.coherency_range + self.tol + tolmod.EPS).sum(axis=1)
+            for k in np.nonzero(near < need)[0].tolist():
+                reasons[self.ids[idx[k]]] = (
+                    f"within {r.coherency_range:g}\" of {int(near[k])} other model"
+                    f"{'s' if near[k] != 1 else ''}, needs {need}")
+            if r.coherency_spread is not None:
+                np.fill_diagonal(g, 0.0)
+                far = g > r.coherency_spread + self.tol + tolmod.EPS
+                for k in np.nonzero(far.any(axis=1))[0].tolist():
+                    worst = int(np.argmax(g[k]))
+                    msg = (f"{g[k, worst]:.2f}\" from {self.ids[idx[worst]]}, "
+                           f"more than {r.coherency_spread:g}\"")
+                    reasons[self.ids[idx[k]]] = (
+                        reasons[self.ids[idx[k]]] + "; " + msg if self.ids[idx[k]] in reasons else msg)
+        return reasons
 
     def in_coherency(self, unit_id: str) -> bool:
         return unit_id not in self.coherency
@@ -422,9 +635,9 @@ class Geometry:
         w, d = self.state.table.width, self.state.table.depth
         if not self.ids:
             return []
-        b = shapely.bounds(self.shapes)
+        b = self._bounds
         t = self.tol + tolmod.EPS
-        bad = (b[:, 0] < -t) | (b[:, 1] < -t) | (b[:, 2] > w + t) | (b[:, 3] > d + t)
+        bad = (b[0] < -t) | (b[1] < -t) | (b[2] > w + t) | (b[3] > d + t)
         return [self.ids[i] for i in np.nonzero(bad)[0].tolist()]
 
     def objective_distance(self, model_id: str, objective_id: str) -> float:
@@ -433,20 +646,31 @@ class Geometry:
 
     @cached_property
     def objective_ranges(self) -> dict[str, dict[str, list[str]]]:
-        """``{objective id: {player id: [model ids within its range]}}`` for every player."""
+        """``{objective id: {player id: [model ids within its range]}}`` for every player.
+
+        A model counts when the edge of its base is within the objective's range of the
+        marker's edge (with the tolerance): numpy over every model whose box comes
+        near, round bases analytically."""
         out: dict[str, dict[str, list[str]]] = {}
         for o in self.state.objectives:
             rng = self.state.objective_range(o)
             per: dict[str, list[str]] = {p.id: [] for p in self.state.players}
             if self.ids:
-                centre = Point(*o.at)
+                ox, oy = o.at
                 reach = rng + o.marker.radius + self.tol + tolmod.EPS
-                hits = self.tree.query(shapely.box(o.at[0] - reach, o.at[1] - reach,
-                                                   o.at[0] + reach, o.at[1] + reach))
-                for j in sorted(hits.tolist()):
-                    d = float(shapely.distance(self.cores[j], centre)) - self.pads[j] - o.marker.radius
-                    if tolmod.within(max(0.0, d), rng, self.tol):
-                        per[self.player_of[j]].append(self.ids[j])
+                b = self._bounds
+                hits = np.nonzero((b[0] <= ox + reach) & (b[2] >= ox - reach)
+                                  & (b[1] <= oy + reach) & (b[3] >= oy - reach))[0]
+                d = np.empty(len(hits), dtype=float)
+                rr = self._round[hits]
+                dx = self.centres[hits[rr], 0] - ox
+                dy = self.centres[hits[rr], 1] - oy
+                d[rr] = np.sqrt(dx * dx + dy * dy)
+                if (~rr).any():
+                    d[~rr] = shapely.distance(self._polys[hits[~rr]], Point(ox, oy))
+                d = np.maximum(0.0, d - self.pads[hits] - o.marker.radius)
+                for j in hits[d <= rng + self.tol + tolmod.EPS].tolist():
+                    per[self.player_of[j]].append(self.ids[j])
             out[o.id] = per
         return out
 
@@ -466,14 +690,21 @@ class Geometry:
         return best, best_d
 
     def nearest_enemy(self, model_id: str) -> tuple[str | None, float]:
-        """Closest enemy model and the edge-to-edge distance (inches)."""
+        """Closest enemy model and the edge-to-edge distance (inches); the first in table
+        order of equally close ones.  Kept per model."""
         i = self.index_of(model_id)
-        enemies = [k for k in range(len(self.ids)) if self.player_of[k] != self.player_of[i]]
-        if not enemies:
-            return None, float("inf")
-        g = shapely.distance(self.cores[i], self.cores[enemies]) - self.pads[i] - self.pads[enemies]
-        k = int(np.argmin(g))
-        return self.ids[enemies[k]], max(0.0, float(g[k]))
+        cache = self.__dict__.setdefault("_nearest_enemy", {})
+        got = cache.get(i)
+        if got is None:
+            enemies = np.nonzero(self._pcode != self._pcode[i])[0]
+            if not len(enemies):
+                got = (None, float("inf"))
+            else:
+                g = self._gaps_between(np.full(len(enemies), i, dtype=np.intp), enemies)
+                k = int(np.argmin(g))
+                got = (self.ids[int(enemies[k])], max(0.0, float(g[k])))
+            cache[i] = got
+        return got
 
     def nearest_objective(self, model_id: str) -> tuple[str | None, float]:
         return self.nearest(model_id, [o.id for o in self.state.objectives])
@@ -586,5 +817,6 @@ def _outline_of(models: tuple, shapes, margin: float):
 
 
 def snapshot(state: Battlefield) -> Geometry:
-    """Build the geometry snapshot of ``state`` (one STRtree; see ``Geometry``)."""
+    """Build the geometry snapshot of ``state`` (see ``Geometry``; derive the snapshot of a
+    table that only lost or moved a few models with ``Geometry.without`` / ``moved``)."""
     return Geometry(state)

@@ -1,0 +1,173 @@
+"""Pairs of bases near each other and their exact edge-to-edge gaps, for the snapshot.
+
+Coordinates are inches, origin bottom-left, y up.  A base is given as arrays
+parallel to the models: ``centres`` (n, 2), ``pads`` (n,) (a round base's radius,
+0 for a polygon), ``is_round`` (n,) and ``polys`` (n,) (the footprint polygon of
+a non-round base, None for a round one), as ``footprints.core_and_pad`` describes
+them.  Round-to-round gaps are analytic (centre distance minus the radii, computed
+as GEOS computes a point-to-point distance, so they equal ``shapely.distance`` to
+the last bit); any pair with a polygon in it goes to ``shapely.distance``.
+
+Candidate pairs come from a numpy cell grid over the bases' bounding boxes (cells
+as wide as the search distance plus the widest base), then the same box test the
+snapshot has always used: boxes grown by the distance that intersect.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+from tabletop.geometry import tolerance as tolmod
+from tabletop.geometry.footprints import shrunk
+
+_EMPTY = np.zeros(0, dtype=np.intp)
+
+
+def boxes_of(centres: np.ndarray, pads: np.ndarray, is_round: np.ndarray,
+             polys: np.ndarray) -> np.ndarray:
+    """Bounding boxes, shape (4, n): rows ``xmin, ymin, xmax, ymax`` in inches (a row per
+    coordinate, so gathering many pairs' boxes reads contiguous rows): analytic for round
+    bases (centre plus or minus the radius), ``shapely.bounds`` for polygons."""
+    b = np.empty((4, len(pads)), dtype=float)
+    b[0] = centres[:, 0] - pads
+    b[1] = centres[:, 1] - pads
+    b[2] = centres[:, 0] + pads
+    b[3] = centres[:, 1] + pads
+    poly = np.nonzero(~is_round)[0]
+    if len(poly):
+        b[:, poly] = shapely.bounds(polys[poly]).reshape(-1, 4).T
+    return b
+
+
+def boxes_within(boxes: np.ndarray, i, j, distance: float) -> np.ndarray:
+    """Whether box ``i`` grown by ``distance`` inches intersects box ``j`` (``boxes`` as
+    ``boxes_of`` gives them; ``i``, ``j`` index arrays that broadcast); touching counts."""
+    x0, y0, x1, y1 = boxes
+    return ((x0[i] - distance <= x1[j]) & (x1[i] + distance >= x0[j])
+            & (y0[i] - distance <= y1[j]) & (y1[i] + distance >= y0[j]))
+
+
+def _expand(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For ranges [lo[k], hi[k]): (k repeated, every position in its range)."""
+    cnt = np.maximum(hi - lo, 0)
+    total = int(cnt.sum())
+    if total == 0:
+        return _EMPTY, _EMPTY
+    rows = np.repeat(np.arange(len(lo)), cnt)
+    first = np.cumsum(cnt) - cnt
+    pos = np.arange(total) - np.repeat(first - lo, cnt)
+    return rows, pos
+
+
+def grid_pairs(boxes: np.ndarray, distance: float) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair ``i < j`` of boxes (``boxes_of``, shape (4, n)) that come within ``distance`` inches (grown by it,
+    they intersect), found through a cell grid: no pair is tested that is not in the same
+    or a neighbouring cell.  Returns two index arrays of equal length, in no set order."""
+    n = boxes.shape[1]
+    if n < 2:
+        return _EMPTY, _EMPTY
+    cx = (boxes[0] + boxes[2]) / 2.0
+    cy = (boxes[1] + boxes[3]) / 2.0
+    half = float(max((boxes[2] - boxes[0]).max(), (boxes[3] - boxes[1]).max())) / 2.0
+    cell = max(distance + 2.0 * half, 1e-6)
+    # two boxes within ``distance`` have centres at most ``cell`` apart on each axis
+    gx = np.floor((cx - cx.min()) / cell).astype(np.int64)
+    gy = np.floor((cy - cy.min()) / cell).astype(np.int64) + 1
+    ny = int(gy.max()) + 2                     # gy - 1 and gy + 1 stay inside a column
+    key = gx * ny + gy
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    rank = np.empty(n, dtype=np.intp)
+    rank[order] = np.arange(n)
+    left, right = [], []
+    # the cell itself, then the four neighbours ahead of it: each pair of cells once
+    for off in (0, 1, ny - 1, ny, ny + 1):
+        hi = np.searchsorted(sk, key + off, side="right")
+        lo = rank + 1 if off == 0 else np.searchsorted(sk, key + off, side="left")
+        rows, pos = _expand(lo, hi)
+        left.append(rows)
+        right.append(order[pos])
+    i = np.concatenate(left)
+    j = np.concatenate(right)
+    keep = boxes_within(boxes, i, j, distance)
+    i, j = i[keep], j[keep]
+    return np.minimum(i, j), np.maximum(i, j)
+
+
+def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarray,
+              is_round: np.ndarray, polys: np.ndarray) -> np.ndarray:
+    """Signed edge-to-edge gaps (inches) of the pairs ``(i[k], j[k])``: negative when round
+    bases intersect, 0 when two polygons touch or intersect (``footprints.signed_gap``)."""
+    g = np.empty(len(i), dtype=float)
+    if not len(i):
+        return g
+    rr = is_round[i] & is_round[j]
+    a, b = i[rr], j[rr]
+    x, y = centres.T                      # strided columns: 1-D gathers are fast
+    dx = x[a] - x[b]
+    dy = y[a] - y[b]
+    g[rr] = np.sqrt(dx * dx + dy * dy) - pads[a] - pads[b]
+    other = np.nonzero(~rr)[0]
+    if len(other):
+        a, b = i[other], j[other]
+        g[other] = (shapely.distance(core_array(a, centres, is_round, polys),
+                                     core_array(b, centres, is_round, polys))
+                    - pads[a] - pads[b])
+    return g
+
+
+def reach_of(x: float, y: float, poly) -> float:
+    """The circumradius of a polygon about (x, y): its farthest vertex, inches (1e-9 more,
+    so bounds made with it hold through rounding)."""
+    c = shapely.get_coordinates(poly)
+    return float(np.sqrt(((c[:, 0] - x) ** 2 + (c[:, 1] - y) ** 2).max())) + 1e-9
+
+
+def gaps_over(i: np.ndarray, j: np.ndarray, limit: float, centres: np.ndarray,
+              pads: np.ndarray, reach: np.ndarray, is_round: np.ndarray,
+              polys: np.ndarray) -> np.ndarray:
+    """Whether the gap of each pair ``(i[k], j[k])`` is more than ``limit`` inches: the same
+    answer as ``pair_gaps(...) > limit``, measuring a pair with a polygon in it only when
+    its centre distance (no less than the gap: a base holds its centre) and that distance
+    less both circumradii ``reach`` (no more than the gap) leave it open."""
+    out = np.zeros(len(i), dtype=bool)
+    if not len(i):
+        return out
+    x, y = centres.T
+    dx = x[i] - x[j]
+    dy = y[i] - y[j]
+    cd = np.sqrt(dx * dx + dy * dy)
+    rr = is_round[i] & is_round[j]
+    out[rr] = cd[rr] - pads[i[rr]] - pads[j[rr]] > limit
+    out[~rr] = cd[~rr] - reach[i[~rr]] - reach[j[~rr]] > limit
+    open_ = np.nonzero(~rr & ~out & (cd > limit))[0]
+    if len(open_):
+        out[open_] = pair_gaps(i[open_], j[open_], centres, pads, is_round, polys) > limit
+    return out
+
+
+def core_array(idx: np.ndarray, centres: np.ndarray, is_round: np.ndarray,
+               polys: np.ndarray) -> np.ndarray:
+    """The cores (object array) of bases ``idx``: centre points of round bases, polygons
+    of the others."""
+    out = polys[idx].copy()
+    r = is_round[idx]
+    if r.any():
+        out[r] = shapely.points(centres[idx[r]])
+    return out
+
+
+def overlap_flags(i: np.ndarray, j: np.ndarray, g: np.ndarray, pads: np.ndarray,
+                  polys: np.ndarray, tol: float) -> np.ndarray:
+    """Which pairs overlap: intersecting by more than ``tol`` (``tolerance.overlapping``),
+    or, for two polygons whose gap reads 0, still intersecting once each is shrunk by
+    ``tol / 2``."""
+    ov = g < -tol - tolmod.EPS
+    check = np.nonzero(~ov & (g <= 0) & (pads[i] == 0) & (pads[j] == 0))[0]
+    half = tol / 2.0
+    for k in check.tolist():
+        if polys[i[k]] is None or polys[j[k]] is None:
+            continue                # a round base of no size: its shrunk point is empty
+        ov[k] = shrunk(polys[i[k]], half).intersects(shrunk(polys[j[k]], half))
+    return ov
