@@ -130,14 +130,14 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
                 + tuple(u in getattr(memo, s) for s in _SETS) for u in groups[i])
         return got
 
-    def moving(st: PhaseState) -> Hashable:
+    def moving(st: PhaseState) -> tuple:
         got = st.__dict__.get("_odds_moving")   # worked out once per state
         if got is None:
             got = _moving(st)
             object.__setattr__(st, "_odds_moving", got)
         return got
 
-    def _moving(st: PhaseState) -> Hashable:
+    def _moving(st: PhaseState) -> tuple:
         memo = st.memo
         changes: dict[str, Any] = {}
         for s in _SETS:
