@@ -111,22 +111,40 @@ def fight_refusal(ctx: PhaseView, unit_id: str) -> str:
     return f"{unit_id} is not engaged and did not make a charge move this turn ({R_FIGHT})"
 
 
+#: (id of a snapshot, what else ``_eligible_units`` reads) -> (that snapshot, the units)
+_ELIGIBLE: dict[tuple, tuple[object, tuple[str, ...]]] = {}
+_ELIGIBLE_KEPT = 4096
+
+
 def eligible_units(ctx: PhaseView, player: str | None = None,
                    fights_first: bool | None = None) -> list[str]:
     """Units eligible to fight now, in file order; filtered by owner and Fights First.
 
-    Worked out once per table (kept with it) and history it reads: the units selected, the
-    option and the units engaged at the start of the Fight step."""
-    key = (player, fights_first, tuple(ctx.selected),
-           ctx.options.engaged_at_step_start_keeps_eligible, frozenset(ctx.engaged_at_fight_start))
-    kept = ctx.state.__dict__.get("_eligible")
-    if kept is None:
-        kept = {}
-        object.__setattr__(ctx.state, "_eligible", kept)
-    got = kept.get(key)
+    Worked out once per geometry snapshot and everything else it reads: each unit on the
+    table (in file order) with its owner and whether it fights first, the units selected,
+    the option and the units engaged at the start of the Fight step - so the many tables
+    of an odds walk that differ only in wounds lost share one answer."""
+    geo = ctx.geo
+    key = (id(geo), player, fights_first, tuple(_static(u) for u in ctx.state.units),
+           tuple(ctx.selected), ctx.options.engaged_at_step_start_keeps_eligible,
+           ctx.engaged_at_fight_start)
+    hit = _ELIGIBLE.get(key)
+    if hit is None or hit[0] is not geo:
+        hit = (geo, tuple(_eligible_units(ctx, player, fights_first)))
+        if len(_ELIGIBLE) >= _ELIGIBLE_KEPT:
+            _ELIGIBLE.pop(next(iter(_ELIGIBLE)))
+        _ELIGIBLE[key] = hit
+    return list(hit[1])
+
+
+def _static(unit: Unit) -> tuple[str, str, bool, bool]:
+    """(id, owner, made a charge move, Fights First) of a unit: what eligibility reads of the
+    unit itself, worked out once per ``Unit`` (frozen) and kept with it."""
+    got = unit.__dict__.get("_eligibility")
     if got is None:
-        got = kept[key] = tuple(_eligible_units(ctx, player, fights_first))
-    return list(got)
+        got = (unit.id, unit.player, bool(unit.charged), is_fights_first(unit))
+        object.__setattr__(unit, "_eligibility", got)
+    return got
 
 
 def _eligible_units(ctx: PhaseView, player: str | None, fights_first: bool | None) -> list[str]:

@@ -24,7 +24,7 @@ from tabletop.board.frozen import evolve
 from tabletop.rules.engine import factored, walk
 from tabletop.rules.engine.machine import PhaseState
 from tabletop.rules.engine.pending import Question
-from tabletop.rules.fight_phase.context import geometry, tally_get
+from tabletop.rules.fight_phase.context import geometry
 from tabletop.rules.fight_phase.odds_key import memo_key as _memo_key
 
 __all__ = ["fight_split"]
@@ -41,6 +41,16 @@ def _unit_key(unit: Any) -> Hashable:
         got = (unit.id, unit.status, tuple((m.id, m.x, m.y, m.facing_deg, m.wounds_lost,
                                             tuple(m.status)) for m in unit.models))
         object.__setattr__(unit, "_odds_key", got)
+    return got
+
+
+def _kept(st: PhaseState, name: str) -> dict:
+    """A dict kept with the state ``st`` (frozen: what is worked out of it never changes;
+    ``evolve`` and ``replace`` make a new state without it), for the keys worked out of it."""
+    got = st.__dict__.get(name)
+    if got is None:
+        got = {}
+        object.__setattr__(st, name, got)
     return got
 
 
@@ -67,11 +77,20 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
         return 0 if len(groups) == 1 else None
 
     def inner(st: PhaseState, i: int) -> tuple[Hashable, Any]:
+        kept = _kept(st, "_odds_inner")         # worked out once per state and part
+        got = kept.get(i)
+        if got is None:
+            got = kept[i] = _inner(st, i)
+        return got
+
+    def _inner(st: PhaseState, i: int) -> tuple[Hashable, Any]:
         bf, memo = st.battlefield, st.memo
-        units = tuple(bf.unit(u) if bf.has_unit(u) else None for u in groups[i])
-        sets = tuple(tuple(u in getattr(memo, s) for s in _SETS) for u in groups[i])
-        tallies = tuple(tuple(tally_get(getattr(memo, t), u, None) for t in _TALLIES)
-                        for u in groups[i])
+        by_id = bf._units_by_id()
+        units = tuple(by_id.get(u) for u in groups[i])
+        in_sets = tuple(getattr(memo, s) for s in _SETS)
+        sets = tuple(tuple(u in s for s in in_sets) for u in groups[i])
+        in_tallies = tuple(dict(getattr(memo, t)) for t in _TALLIES)
+        tallies = tuple(tuple(t.get(u) for t in in_tallies) for u in groups[i])
         key = (tuple(None if x is None else _unit_key(x) for x in units), sets, tallies)
         return key, (units, sets, tallies)
 
@@ -101,12 +120,24 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
         return evolve(st, battlefield=bf, memo=evolve(memo, **changes))
 
     def projection(st: PhaseState, i: int) -> Hashable:
-        bf, memo = st.battlefield, st.memo
-        geo = geometry(bf)
-        return tuple((bf.has_unit(u), bool(bf.has_unit(u) and geo.engaged_units(u)))
-                     + tuple(u in getattr(memo, s) for s in _SETS) for u in groups[i])
+        kept = _kept(st, "_odds_projection")    # worked out once per state and part
+        got = kept.get(i)
+        if got is None:
+            bf, memo = st.battlefield, st.memo
+            geo = geometry(bf)
+            got = kept[i] = tuple(
+                (bf.has_unit(u), bool(bf.has_unit(u) and geo.engaged_units(u)))
+                + tuple(u in getattr(memo, s) for s in _SETS) for u in groups[i])
+        return got
 
-    def moving(st: PhaseState) -> Hashable:
+    def moving(st: PhaseState) -> tuple:
+        got = st.__dict__.get("_odds_moving")   # worked out once per state
+        if got is None:
+            got = _moving(st)
+            object.__setattr__(st, "_odds_moving", got)
+        return got
+
+    def _moving(st: PhaseState) -> tuple:
         memo = st.memo
         changes: dict[str, Any] = {}
         for s in _SETS:
@@ -117,8 +148,12 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
         return st.cursor, st.pending, _memo_key(evolve(memo, **changes)), st.used
 
     def shared(st: PhaseState) -> Hashable:
-        others = tuple(_unit_key(u) for u in st.battlefield.units if u.id not in in_parts)
-        return moving(st) + (others,)
+        got = st.__dict__.get("_odds_shared")   # worked out once per state
+        if got is None:
+            others = tuple(_unit_key(u) for u in st.battlefield.units if u.id not in in_parts)
+            got = moving(st) + (others,)
+            object.__setattr__(st, "_odds_shared", got)
+        return got
 
     def outcome(data: Any, i: int) -> Hashable:
         units, sets, tallies = data
