@@ -43,6 +43,14 @@ LAYOUT_TOLERANCE = 0.5
 #: ruin about 1" (12 x sin 5 deg = 1.05"), which a player sees by eye.
 LAYOUT_TURN_TOLERANCE = 5.0
 
+#: named defaults of ``tabletop roster`` (no rule text: how a player sets out a list):
+#: ROSTER_FRONTAGE files in a rank-and-flank block (five wide is the common regiment
+#: frontage); ROSTER_MODEL_GAP inches between the bases of a 40K unit's cluster (room for
+#: fingers, well inside the 2" of coherency); ROSTER_UNIT_GAP inches kept between units.
+ROSTER_FRONTAGE = 5
+ROSTER_MODEL_GAP = 0.5
+ROSTER_UNIT_GAP = 1.0
+
 # the value of engagement_range / coherency_range that means "base contact" / "formation"
 CONTACT = "contact"
 FORMATION = "formation"
@@ -119,6 +127,9 @@ class RulesConfig:
         the charge plan's preview landing assumes, "median" or "needed".
     charge_ruin_walls : named default (``rules/charge.py`` CHARGE_RUIN_WALLS): whom a
         ruin's walls stop on a charge: "non-infantry", "all" or "none".
+    roster_frontage, roster_model_gap, roster_unit_gap : named defaults ``ROSTER_FRONTAGE``
+        (files), ``ROSTER_MODEL_GAP`` and ``ROSTER_UNIT_GAP`` (inches): how ``tabletop roster``
+        lays units out (``tabletop/roster/layout.py``, ``geometry/deploy_area.py``).
     written : the keys the map file set, kept so saving writes only those.
     """
 
@@ -150,6 +161,9 @@ class RulesConfig:
     charge_blocking_kinds: tuple[str, ...] = ("impassable", "building")
     charge_ruin_walls: str = "non-infantry"
     charge_landing_roll: str = "median"
+    roster_frontage: int = ROSTER_FRONTAGE
+    roster_model_gap: float = ROSTER_MODEL_GAP
+    roster_unit_gap: float = ROSTER_UNIT_GAP
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property

@@ -87,7 +87,8 @@ NUMBER_OPTIONS = ("contact_tolerance", "engagement_range", "coherency_range",
                   "coherency_neighbours", "coherency_neighbours_7plus", "pile_in_distance",
                   "pile_in_target_range", "consolidate_distance", "objective_range",
                   "target_selections_tried", "rank_min_models", "roll_modifier_cap",
-                  "layout_tolerance", "layout_turn_tolerance")
+                  "layout_tolerance", "layout_turn_tolerance", "roster_frontage",
+                  "roster_model_gap", "roster_unit_gap")
 
 
 class RulesIn(_Strict):
@@ -118,6 +119,9 @@ class RulesIn(_Strict):
     charge_blocking_kinds: list[Literal["ruin", "woods", "obstacle", "impassable", "hill", "building"]] | None = None
     charge_ruin_walls: Literal["non-infantry", "all", "none"] | None = None
     charge_landing_roll: Literal["median", "needed"] | None = None
+    roster_frontage: int | None = Field(default=None, ge=1)
+    roster_model_gap: float | None = Field(default=None, ge=0.0, le=2.0)
+    roster_unit_gap: float | None = Field(default=None, ge=0.0)
 
     @field_validator(*NUMBER_OPTIONS, mode="before")
     @classmethod

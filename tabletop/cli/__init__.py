@@ -31,6 +31,7 @@ COMMAND_HELP = {
     "bench": "time the geometry against naive baselines, and the odds",
     "compare": "a measured table against its published layout: moved, turned, walls, missing",
     "lesson": "play a lesson map in a window, or write it as a GIF/MP4",
+    "roster": "place an exported army list (BattleScribe, New Recruit, 40K app) in a deployment zone",
 }
 COMMANDS = list(COMMAND_HELP)
 

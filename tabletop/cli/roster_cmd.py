@@ -1,0 +1,73 @@
+"""``tabletop roster ROSTER --map TABLE.toml --player ID -o OUT.toml [--zone Z] [--frontage N]
+[--base "Unit=32mm" ...] [--json]``: an exported army list as units of a map.
+
+Reads BattleScribe ``.ros``/``.rosz``, New Recruit ``.json`` and the 40K app's text export
+(``tabletop/roster/read.py``), gives every model its base from the shipped table
+(``tabletop/roster/base_table.py``) or ``--base``, places the units in the player's
+deployment zone (``tabletop/roster/deploy.py``) and writes OUT (never over the map read;
+everything else the map holds is kept).  A name the table does not know stops the command
+(exit 2) with one line per unit naming the nearest names it knows.
+"""
+
+from __future__ import annotations
+
+from tabletop.cli.common import check_out, load_map, print_json, write_map
+from tabletop.errors import TabletopError
+
+HELP = "place an exported army list (BattleScribe, New Recruit, 40K app) in a deployment zone"
+
+
+def run(args) -> int:
+    from tabletop.roster.deploy import deploy, parse_overrides, pick_zone, resolve_bases
+    from tabletop.roster.read import read_roster
+
+    if args.frontage is not None and args.frontage < 1:
+        raise TabletopError(f"--frontage {args.frontage}: a block is at least 1 file wide")
+    check_out(args.out, args.map)
+    overrides = parse_overrides(args.base or [])
+    state = load_map(args.map)
+    zone = pick_zone(state, args.player, args.zone, args.map)
+    roster = read_roster(args.roster)
+    resolved = resolve_bases(roster, overrides, args.roster)
+    placed = deploy(state, resolved, roster.system, args.player, zone, args.roster,
+                    frontage=args.frontage)
+    write_map(placed.state, args.out, args.map)
+    if args.json:
+        print_json({"roster": args.roster, "format": roster.format, "system": roster.system,
+                    "system_name": roster.system_name, "faction": roster.faction,
+                    "map": args.map, "out": args.out, "player": args.player,
+                    "zone": placed.zone.name, "facing": placed.facing,
+                    "models": sum(u["models"] for u in placed.units), "units": placed.units})
+    else:
+        print(f"{args.roster}: {len(placed.units)} units, "
+              f"{sum(u['models'] for u in placed.units)} models ({roster.system_name}) placed in "
+              f"{placed.zone.name or 'the zone of ' + args.player}, facing {placed.facing:g} deg")
+        for u in placed.units:
+            shape = (f"block {u['files']} x {u['ranks']}" if u["layout"] == "block"
+                     else "cluster")
+            given = " (--base)" if u["base_given"] else ""
+            print(f"  {u['id']}: {u['name']}, {u['models']} models on "
+                  f"{'/'.join(u['bases'])}{given}, {shape}")
+        print(f"wrote {args.out}")
+    return 0
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("roster", help=HELP, description=(
+        "Read an exported army list (BattleScribe .ros/.rosz, New Recruit .json, the 40K "
+        "app's text export), give each model its base from the shipped base-size table, "
+        "and place the units in the player's deployment zone of MAP, written to OUT."))
+    p.add_argument("roster", metavar="ROSTER")
+    p.add_argument("--map", required=True, metavar="TABLE.toml", help="the map to deploy on")
+    p.add_argument("--player", required=True, metavar="ID", help="the player the units belong to")
+    p.add_argument("-o", "--out", required=True, metavar="OUT.toml",
+                   help="the map to write (never the map read)")
+    p.add_argument("--zone", metavar="Z",
+                   help="the deployment zone (name or number) when the player has several")
+    p.add_argument("--frontage", type=int, metavar="N",
+                   help="files of a rank-and-flank block (default: [rules] roster_frontage, 5)")
+    p.add_argument("--base", action="append", metavar="\"NAME=SIZE\"",
+                   help="a base for a unit or model the table does not know, e.g. "
+                        "\"Gretchin=25mm\" (repeatable)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run)

@@ -1,0 +1,209 @@
+"""The shipped base-size table (``tabletop/data/bases.csv``, built by ``tools/make_bases.py``
+from ``reference/base-sizes.csv``) and how roster names are matched to it.
+
+Names are compared normalised (``normalise``): lowercase, "&" read as "and", every run of
+other characters one space, each word made singular ("Intercessors" = "Intercessor",
+"Sisters" = "Sister", "Harpies" = "Harpy").  A model's base is found, for its system (a
+Horus Heresy roster looks in the Heresy rows, then the 40K rows: the Heresy guide is short
+and the armies share bases), in this order:
+
+1. a row naming its unit and model, then one naming its unit alone, rows of the GW base
+   size guide first (the one tournaments use), then the others;
+2. a row naming the model as a unit (a character listed as a model of a wrapper);
+3. the unit's model rows, when they all give the same base.
+
+Rows of the roster's faction are preferred when the name is in several factions; when the
+factions left disagree on the base, the name is not known (never guessed).  The Old World:
+a mounted model stands on its mount's base (``MOUNT_BASE``): among the model's row and the
+rows naming its gear as a unit (its mount), the largest base is its base.
+
+A row with no size ("Hull", "Large Flying Base", "Use model") is known but gives no base:
+the user gives one (``--base``), as for a name not in the table.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from tabletop.board.bases import parse_base
+
+#: named default (army data: "rider profiles carry 25x25 while mount profiles carry the
+#: cavalry base"): in The Old World a mounted model takes the largest base among its own
+#: row and its mount's, so Empire Knights on Barded Warhorses stand on 30x60mm.
+MOUNT_BASE = "largest of the model's and its mount's rows"
+
+#: where each system looks, in order
+SEARCH = {"40k": ("40k",), "old-world": ("old-world",), "horus-heresy": ("horus-heresy", "40k")}
+
+#: the source whose rows win (40K): the one tournaments use
+OFFICIAL = 'GW "Warhammer 40,000 Base Size Guide'
+
+#: how many nearest names an unknown name lists
+CANDIDATES = 3
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of the table: ``base`` is map-file text ("32mm") or "" (``note`` says why);
+    ``line`` its line in reference/base-sizes.csv; ``source`` the source's text."""
+
+    system: str
+    faction: str
+    unit: str
+    model: str
+    base: str
+    note: str
+    line: int
+    source: str
+
+    @property
+    def label(self) -> str:
+        name = f"{self.unit}: {self.model}" if self.model else self.unit
+        return f"{name} ({self.faction}, {self.base or self.note})"
+
+    @property
+    def area(self) -> float:
+        b = parse_base(self.base)
+        return b.along_mm * b.across_mm
+
+
+@dataclass(frozen=True)
+class Found:
+    """A base found for a model: the map base text and the row(s) it came from."""
+
+    base: str
+    rows: tuple[Row, ...]
+
+
+@dataclass(frozen=True)
+class Missing:
+    """No base for a model: why, and the nearest names the table knows."""
+
+    reason: str
+    candidates: tuple[str, ...]
+
+
+def _official(row: Row) -> bool:
+    """Whether a row is from the GW base size guide (preferred over the data export, as
+    ``tools/make_bases.py`` prefers it for the same name)."""
+    return row.source.startswith(OFFICIAL)
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def normalise(name: str) -> str:
+    """The form names are compared in: ``"Intercessors!"`` -> ``"intercessor"``."""
+    text = name.lower().replace("&", " and ")
+    text = re.sub(r"[^a-z0-9]+", " ", text).strip()
+    return " ".join(_singular(w) for w in text.split())
+
+
+@lru_cache(maxsize=1)
+def load_rows() -> tuple[Row, ...]:
+    """Every row of the shipped table (read once)."""
+    pkg = resources.files("tabletop.data")
+    sources = {r["source"]: r["text"] for r in
+               csv.DictReader(io.StringIO(pkg.joinpath("base-sources.csv").read_text("utf-8")))}
+    rows = []
+    for r in csv.DictReader(io.StringIO(pkg.joinpath("bases.csv").read_text("utf-8"))):
+        rows.append(Row(r["system"], r["faction"], r["unit"], r["model"], r["base"], r["note"],
+                        int(r["line"]), sources.get(r["source"], "")))
+    return tuple(rows)
+
+
+class BaseTable:
+    """The rows of one roster's system, indexed by normalised unit name."""
+
+    def __init__(self, system: str, faction: str | None = None,
+                 rows: tuple[Row, ...] | None = None):
+        self.system = system
+        self.faction = normalise(faction or "")
+        self.by_unit: dict[str, list[Row]] = {}
+        self.names: dict[str, str] = {}
+        for sys_name in SEARCH[system]:
+            for row in (rows if rows is not None else load_rows()):
+                if row.system != sys_name:
+                    continue
+                key = normalise(row.unit)
+                if key in self.by_unit and self.by_unit[key][0].system != sys_name:
+                    continue            # the first system searched wins the name
+                self.by_unit.setdefault(key, []).append(row)
+                self.names.setdefault(key, row.unit)
+
+    def _faction_rows(self, rows: list[Row]) -> list[Row]:
+        if not self.faction:
+            return rows
+        mine = [r for r in rows if normalise(r.faction) and (
+            normalise(r.faction) in self.faction or self.faction in normalise(r.faction))]
+        return mine or rows
+
+    @staticmethod
+    def _one(rows: list[Row]) -> Found | None:
+        """The base when every row agrees (None when they differ)."""
+        if not rows:
+            return None
+        if len({r.base for r in rows}) == 1:
+            return Found(rows[0].base, (rows[0],))
+        return None
+
+    def _model_rows(self, unit: str, model: str) -> list[Row]:
+        rows = self._faction_rows(self.by_unit.get(normalise(unit), []))
+        m = normalise(model)
+        exact = [r for r in rows if normalise(r.model) == m and r.model]
+        unit_level = [r for r in rows if not r.model]
+        for group in ([r for r in exact if _official(r)], [r for r in unit_level if _official(r)],
+                      exact, unit_level):
+            if group:
+                return group
+        as_unit = [r for r in self._faction_rows(self.by_unit.get(m, [])) if not r.model]
+        if as_unit:
+            return as_unit
+        if rows and len({r.base for r in rows}) == 1:
+            return rows
+        return []
+
+    def find(self, unit: str, model: str, gear: tuple[str, ...] = ()) -> Found | Missing:
+        """The base of ``model`` of ``unit`` (names as the roster writes them)."""
+        rows = self._model_rows(unit, model)
+        found = self._one(rows)
+        if rows and found is None:
+            return Missing(f"the table gives {len({r.base or r.note for r in rows})} different "
+                           f"bases for {model!r} of {unit!r} in different factions",
+                           tuple(r.label for r in rows[:CANDIDATES]))
+        if self.system == "old-world":
+            mounts = [r for g in gear for r in self._faction_rows(self.by_unit.get(normalise(g), []))
+                      if not r.model and r.base][:1]
+            sized = ([found.rows[0]] if found and found.base else []) + mounts
+            if sized:
+                best = max(sized, key=lambda r: r.area)
+                return Found(best.base, tuple(sized) if len(sized) > 1 else (best,))
+        if found is None:
+            return Missing(f"{unit!r} is not in the base table", self.nearest(unit))
+        if not found.base:
+            return Missing(f"the table gives {found.rows[0].note!r} for {unit!r} (no size)",
+                           ())
+        return found
+
+    def nearest(self, name: str) -> tuple[str, ...]:
+        """The ``CANDIDATES`` unit names nearest ``name`` (difflib), with their bases."""
+        keys = difflib.get_close_matches(normalise(name), list(self.by_unit), n=CANDIDATES,
+                                         cutoff=0.0)
+        out = []
+        for k in keys:
+            rows = self._faction_rows(self.by_unit[k])
+            out.append(rows[0].label if rows[0].model == "" else
+                       f"{self.names[k]} ({rows[0].faction}, "
+                       f"{'/'.join(sorted({r.base or r.note for r in rows}))})")
+        return tuple(out)

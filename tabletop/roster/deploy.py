@@ -1,0 +1,286 @@
+"""Turn a ``Roster`` into units of a map, placed in a player's deployment zone.
+
+``resolve_bases`` gives every model its base (the shipped table, or ``--base`` overrides) and
+lists every name it cannot: nothing is guessed and no unit is dropped.  ``deploy`` lays each
+unit out (``layout``: a cluster for 40K and Horus Heresy, a block for The Old World) and puts
+it at the first free spot of the zone (``geometry.deploy_area``), in roster order, then builds
+the new map through the map reader (so the result is checked as any map is) and checks it
+with the geometry snapshot: no base overlaps another, every placed unit is in coherency.
+
+The army faces the table: the direction from the zone's centre to the table's centre,
+squared to the nearest of 0, 90, 180 and 270 degrees (named default ``FACING``); a zone
+centred on the table faces 90.  Distances are inches.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.board import mapfile
+from tabletop.board.bases import parse_base
+from tabletop.board.state import Battlefield, Deployment
+from tabletop.geometry.deploy_area import DeployArea
+from tabletop.geometry.snapshot import snapshot
+from tabletop.roster.base_table import BaseTable, Found, Missing, normalise
+from tabletop.roster.layout import block, cluster
+from tabletop.roster.model import Roster, RosterUnit
+from tabletop.roster.read import RosterError
+
+#: named default: the army faces from its zone's centre to the table's centre, squared
+FACING = "towards the table centre, squared to the table edges"
+#: named default: how far apart (inches) the first-fit scan tries spots, along rows and
+#: between rows; half an inch packs units as a player would by hand
+SCAN_STEP = 0.5
+#: which ruleset each system's units are laid out for
+RULESET = {"40k": "fight-phase", "horus-heresy": "fight-phase", "old-world": "rank-and-flank"}
+
+
+@dataclass
+class Resolved:
+    """A roster unit with a base per model (``bases[k]`` for its k-th model entry) and
+    the reference lines they came from."""
+
+    unit: RosterUnit
+    bases: list[str]
+    lines: list[int] = field(default_factory=list)
+    given: bool = False          # a --base override
+
+
+def parse_overrides(items: list[str]) -> dict[str, str]:
+    """``["Unit=32mm", ...]`` as ``{normalised name: base}``.
+
+    Raises
+    ------
+    RosterError
+        An item without "=" or with a base the map format does not read.
+    """
+    out = {}
+    for item in items:
+        name, sep, base = item.partition("=")
+        if not sep or not name.strip():
+            raise RosterError(f"--base {item!r}: write NAME=SIZE, e.g. --base \"Gretchin=25mm\"")
+        try:
+            parse_base(base.strip())
+        except ValueError as exc:
+            raise RosterError(f"--base {item!r}: {exc}") from None
+        out[normalise(name)] = base.strip()
+    return out
+
+
+def resolve_bases(roster: Roster, overrides: dict[str, str], where: str) -> list[Resolved]:
+    """Every unit of ``roster`` with its models' bases.
+
+    Raises
+    ------
+    RosterError
+        One line per unit with a model the table cannot give a base (and no ``--base``):
+        why, and the nearest names the table knows.
+    """
+    table = BaseTable(roster.system, roster.faction)
+    out, problems = [], []
+    for unit in roster.units:
+        bases, lines, given, missing = [], [], False, None
+        for m in unit.models:
+            over = overrides.get(normalise(m.name)) or overrides.get(normalise(unit.name))
+            if over:
+                bases.append(over)
+                given = True
+                continue
+            got = table.find(unit.name, m.name, tuple(m.gear) + tuple(unit.gear))
+            if isinstance(got, Found):
+                bases.append(got.base)
+                lines.extend(r.line for r in got.rows if r.line not in lines)
+            elif missing is None:
+                missing = (m, got)
+        if missing is not None:
+            m, got = missing
+            assert isinstance(got, Missing)
+            what = unit.name if m.name == unit.name else f"{unit.name} ({m.name})"
+            near = f"; nearest: {'; '.join(got.candidates)}" if got.candidates else ""
+            problems.append(f"{where}: {what}: {got.reason}{near}; give it with "
+                            f"--base \"{unit.name}=SIZE\" (e.g. 32mm)")
+            continue
+        out.append(Resolved(unit, bases, lines, given))
+    if problems:
+        raise RosterError(problems)
+    return out
+
+
+def army_facing(state: Battlefield, zone: Deployment) -> float:
+    """The army's facing (``FACING``), degrees."""
+    xs = [p[0] for p in zone.polygon]
+    ys = [p[1] for p in zone.polygon]
+    dx = state.table.width / 2 - (min(xs) + max(xs)) / 2
+    dy = state.table.depth / 2 - (min(ys) + max(ys)) / 2
+    if abs(dx) < 1e-9 and abs(dy) < 1e-9:
+        return 90.0
+    return (round(math.degrees(math.atan2(dy, dx)) / 90.0) * 90.0) % 360.0
+
+
+def pick_zone(state: Battlefield, player: str, zone: str | None, where: str) -> Deployment:
+    """The player's deployment zone: the only one, or the one ``zone`` names (its name, or
+    its number 1, 2, ... among the player's zones).
+
+    Raises
+    ------
+    RosterError
+        Unknown player, no zone for the player, several and none chosen, or no such zone.
+    """
+    ids = [p.id for p in state.players]
+    if player not in ids:
+        raise RosterError(f"{where}: --player {player!r}: no such player (players are "
+                          f"{', '.join(ids) or 'none'})")
+    zones = [d for d in state.deployment if d.player == player]
+    names = ", ".join(f"{k} ({d.name or 'unnamed'})" for k, d in enumerate(zones, 1))
+    if not zones:
+        raise RosterError(f"{where}: player {player!r} has no deployment zone on this map")
+    if zone is None:
+        if len(zones) > 1:
+            raise RosterError(f"{where}: player {player!r} has {len(zones)} zones: choose one "
+                              f"with --zone ({names})")
+        return zones[0]
+    for k, d in enumerate(zones, 1):
+        if zone == str(k) or (d.name and normalise(d.name) == normalise(zone)):
+            return d
+    raise RosterError(f"{where}: --zone {zone!r}: no such zone of {player!r} ({names})")
+
+
+def _slug(name: str, taken: set[str]) -> str:
+    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "unit"
+    out, n = base, 2
+    while out in taken:
+        out, n = f"{base}-{n}", n + 1
+    taken.add(out)
+    return out
+
+
+def _keywords(unit: RosterUnit) -> list[str]:
+    out = []
+    for k in unit.keywords:
+        word = re.sub(r"\s+", "-", k.strip().lower())
+        if word and word not in out:
+            out.append(word)
+    return out
+
+
+@dataclass
+class Placement:
+    """The map with the roster's units, and what was placed (for the report)."""
+
+    state: Battlefield
+    units: list[dict[str, Any]]
+    facing: float
+    zone: Deployment
+
+
+def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: str,
+           zone: Deployment, where: str, frontage: int | None = None) -> Placement:
+    """Place every resolved unit in ``zone`` and return the new map.
+
+    Raises
+    ------
+    RosterError
+        The map's ruleset is not the roster's, a block needs one base and its models have
+        several, a unit fits nowhere in the zone, or the result overlaps or breaks
+        coherency (each names the unit).
+    """
+    ruleset = RULESET[system]
+    if state.ruleset != ruleset:
+        raise RosterError(f"{where}: a {system} roster is laid out for {ruleset}, but the map's "
+                          f"ruleset is {state.ruleset}")
+    rules = state.rules
+    frontage = frontage or rules.roster_frontage
+    facing = army_facing(state, zone)
+    area = DeployArea(state, zone.polygon, rules.roster_unit_gap)
+    taken = {u.id for u in state.units} | {t.id for t in state.terrain} | {
+        o.id for o in state.objectives}
+    tables, report = [], []
+    for r in resolved:
+        unit = r.unit
+        models = [(m, b) for m, b in zip(unit.models, r.bases) for _ in range(m.count)]
+        bases = [parse_base(b) for _, b in models]
+        uid = _slug(unit.name, taken)
+        if ruleset == "rank-and-flank":
+            if len({b for _, b in models}) > 1:
+                raise RosterError(f"{where}: {unit.name}: a block needs one base, its models have "
+                                  f"{', '.join(sorted({b for _, b in models}))}; give one with "
+                                  f"--base \"{unit.name}=SIZE\"")
+            laid = block(bases[0], [m.role for m, _ in models], facing, frontage)
+        else:
+            laid = cluster(bases, facing, rules.roster_model_gap)
+        placed = [(b, x, y, facing) for b, (x, y) in zip(bases, laid.spots)]
+        shift = area.first_fit(placed, facing, SCAN_STEP)
+        if shift is None:
+            raise RosterError(f"{where}: {unit.name} ({len(models)} models) does not fit in "
+                              f"{zone.name or 'the zone'} beside the units already there")
+        dx, dy = shift
+        area.occupy([(b, x + dx, y + dy, f) for b, x, y, f in placed])
+        table = _unit_table(uid, unit, player, models, laid, facing, dx, dy, ruleset)
+        tables.append(table)
+        report.append({"id": uid, "name": unit.name, "models": len(models),
+                       "bases": sorted({b for _, b in models}), "base_given": r.given,
+                       "reference_lines": r.lines, "points": unit.points,
+                       "layout": "block" if ruleset == "rank-and-flank" else "cluster",
+                       **({"files": laid.files, "ranks": laid.ranks}
+                          if ruleset == "rank-and-flank" else {})})
+    data = mapfile.to_dict(state)
+    data["units"] = list(data.get("units", [])) + tables
+    new = mapfile.from_dict(data, path=where)
+    _check(new, [t["id"] for t in tables], where)
+    return Placement(new, report, facing, zone)
+
+
+def _unit_table(uid: str, unit: RosterUnit, player: str, models, laid, facing: float,
+                dx: float, dy: float, ruleset: str) -> dict[str, Any]:
+    first, base0 = models[0]
+    out: dict[str, Any] = {"id": uid, "name": unit.name, "player": player, "base": base0}
+    if _keywords(unit):
+        out["keywords"] = _keywords(unit)
+    if first.profile:
+        out["profile"] = dict(first.profile)
+    if first.weapons and ruleset == "fight-phase":
+        out["weapons"] = [dict(w) for w in first.weapons]
+    out["facing"] = facing
+    rows = []
+    for k, (m, b) in enumerate(models):
+        t: dict[str, Any] = {}
+        if m.name != unit.name:
+            t["name"] = m.name
+        if m.role:
+            t["role"] = m.role
+        if b != base0:
+            t["base"] = b
+        if m.profile and m.profile != first.profile:
+            t["profile"] = dict(m.profile)
+        if ruleset == "fight-phase" and m.weapons != first.weapons:
+            t["weapons"] = [dict(w) for w in m.weapons]
+        if ruleset == "rank-and-flank":
+            if t:
+                t["file"], t["rank"] = laid.slots[k]
+                rows.append(t)
+        else:
+            x, y = laid.spots[k]
+            t["at"] = [round(x + dx, 4), round(y + dy, 4)]
+            rows.append(t)
+    if ruleset == "rank-and-flank":
+        out["formation"] = {"front_centre": [round(dx, 4), round(dy, 4)], "facing": facing,
+                            "files": laid.files, "ranks": laid.ranks, "count": len(models)}
+        if rows:
+            out["models"] = rows
+    else:
+        out["models"] = rows
+    return out
+
+
+def _check(state: Battlefield, ids: list[str], where: str) -> None:
+    geo = snapshot(state)
+    mine = set(ids)
+    problems = [f"{where}: {a} overlaps {b}" for a, b in geo.overlaps
+                if a.rsplit("/", 1)[0] in mine or b.rsplit("/", 1)[0] in mine]
+    problems += [f"{where}: {uid} is not in coherency after placing" for uid in ids
+                 if not geo.in_coherency(uid)]
+    if problems:
+        raise RosterError(problems)

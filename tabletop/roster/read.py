@@ -1,0 +1,134 @@
+"""Open an exported roster by its format and return a ``Roster``.
+
+- ``.ros``: BattleScribe XML.  Read with ``xml.etree.ElementTree`` after refusing any
+  ``<!DOCTYPE`` or ``<!ENTITY`` (no entity expansion, no external references).
+- ``.rosz``: a zip holding one ``.ros``; its unpacked size is checked before it is read.
+- ``.json``: New Recruit's JSON export (the same tree as ``.ros``).
+- ``.txt`` (or any text that reads as it): the official 40K app's text export.
+
+Every file is at most ``MAX_ROSTER_BYTES`` (named default: 10 MB, far above any army list,
+small enough that a wrong file is refused at once).  Errors are one line naming the file
+(``RosterError``, exit 2).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+import xml.etree.ElementTree as ET
+
+from pydantic import ValidationError
+
+from tabletop.errors import TabletopError
+from tabletop.roster.app_text import looks_like_app_text, read_app_text
+from tabletop.roster.model import Roster
+from tabletop.roster.tree import read_tree, xml_to_tree
+
+#: named default: the largest roster file (or unpacked ``.ros`` in a ``.rosz``) read, bytes
+MAX_ROSTER_BYTES = 10 * 1024 * 1024
+
+
+class RosterError(TabletopError):
+    """A roster file that cannot be read, or a name the base table does not know."""
+
+
+def _read_bytes(path: str) -> bytes:
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_ROSTER_BYTES:
+            raise RosterError(f"{path}: {size} bytes is more than a roster holds "
+                              f"({MAX_ROSTER_BYTES} at most)")
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise RosterError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _unzip(path: str) -> bytes:
+    try:
+        with zipfile.ZipFile(path) as zf:
+            members = [i for i in zf.infolist() if i.filename.lower().endswith(".ros")]
+            if len(members) != 1:
+                raise RosterError(f"{path}: a .rosz holds one .ros file, this one holds "
+                                  f"{len(members)}")
+            info = members[0]
+            if info.file_size > MAX_ROSTER_BYTES:
+                raise RosterError(f"{path}: {info.filename} unpacks to {info.file_size} bytes, "
+                                  f"more than a roster holds ({MAX_ROSTER_BYTES} at most)")
+            with zf.open(info) as fh:
+                data = fh.read(MAX_ROSTER_BYTES + 1)
+            if len(data) > MAX_ROSTER_BYTES:
+                raise RosterError(f"{path}: {info.filename} unpacks to more than "
+                                  f"{MAX_ROSTER_BYTES} bytes")
+            return data
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise RosterError(f"{path}: not a .rosz (zip) file: {exc}") from None
+
+
+def parse_xml(data: bytes, where: str) -> Roster:
+    """A ``Roster`` from BattleScribe XML bytes.
+
+    Raises
+    ------
+    RosterError
+        A DOCTYPE or ENTITY declaration (refused, never expanded), XML that does not
+        parse, or a tree that is not a roster.
+    """
+    head = data[:4096].lower()
+    if b"<!doctype" in data.lower() or b"<!entity" in head or b"<!entity" in data.lower():
+        raise RosterError(f"{where}: XML with a DOCTYPE or ENTITY declaration is refused")
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as exc:
+        raise RosterError(f"{where}: not valid XML: {exc}") from None
+    if root.tag.rsplit("}", 1)[-1] != "roster":
+        raise RosterError(f"{where}: not a BattleScribe roster (top element "
+                          f"<{root.tag.rsplit('}', 1)[-1]}>, not <roster>)")
+    return _tree(xml_to_tree(root), "battlescribe", where)
+
+
+def _tree(tree: dict, fmt: str, where: str) -> Roster:
+    try:
+        return read_tree(tree, fmt, where)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        place = ".".join(str(p) for p in err["loc"])
+        raise RosterError(f"{where}: {place}: {err['msg']}") from None
+    except ValueError as exc:
+        raise RosterError(str(exc)) from None
+
+
+def read_roster(path: str) -> Roster:
+    """Read ``path`` as the format its name (or, for other names, its content) says.
+
+    Raises
+    ------
+    RosterError
+        One line naming the file and what is wrong with it.
+    """
+    low = path.lower()
+    if low.endswith(".rosz"):
+        return parse_xml(_unzip(path), path)
+    data = _read_bytes(path)
+    if low.endswith(".ros") or data.lstrip().startswith(b"<"):
+        return parse_xml(data, path)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RosterError(f"{path}: not a roster: not text, XML or a .rosz zip") from None
+    if low.endswith(".json") or text.lstrip().startswith("{"):
+        try:
+            tree = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RosterError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        return _tree(tree, "newrecruit", path)
+    if looks_like_app_text(text):
+        try:
+            return read_app_text(text, path)
+        except ValidationError as exc:
+            raise RosterError(f"{path}: {exc.errors()[0]['msg']}") from None
+        except ValueError as exc:
+            raise RosterError(str(exc)) from None
+    raise RosterError(f"{path}: not a roster: expected a BattleScribe .ros/.rosz, a New Recruit "
+                      ".json or the 40K app's text export")
