@@ -48,8 +48,10 @@ from tabletop.app.legal_drag import StepMoves
 from tabletop.app.move_checker import MoveChecker
 from tabletop.app.panel import Panel
 from tabletop.app.rings import RingTool
+from tabletop.app.unsaved import Unsaved
 from tabletop.board import mapfile
 from tabletop.board.state import Battlefield
+from tabletop.board.writes import OutputExistsError
 from tabletop.errors import TabletopError
 from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.footprints import base_polygon
@@ -87,6 +89,7 @@ SETTLE_S = 0.15                 # after the last wheel notch or arrow key, the b
 PANEL_BOXES_PER_FRAME = 1       # changed panel text boxes laid out afresh per frame (Panel.flush):
                                 # a step or an answer changes several, each costs a long frame
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
+SAVE_NAME_TRIES = 100           # s: names tried when the free one is taken meanwhile
 
 PANEL_BG = (34, 36, 40)
 RULER_COLOUR = (255, 214, 64)
@@ -192,7 +195,8 @@ class App:
         self.drag: Drag | None = None
         self.press: Press | None = None
         self.pan_from: tuple[int, int] | None = None
-        self.undo_stack: list[Battlefield] = []
+        self.undo_stack: list[Battlefield] = []     # survives a reload (u goes back past it)
+        self.unsaved = Unsaved(self.path, state)    # q / r / close ask first; the autosave
         self.checker = MoveChecker(state)   # v / V: moves since the map was (re)loaded
         self.step_moves = StepMoves(self.events)   # a step's pile-in: legal region, live check
         self.step_check: list[str] = []
@@ -237,6 +241,9 @@ class App:
         if play is not None:
             from tabletop.app.play import PlayController
             self.play = PlayController(self, play)
+        offer = None if self.step_mode else self.unsaved.offer()
+        if offer:
+            self.messages.append(offer)
         self.refresh()
 
     # ------------------------------------------------------------ layout
@@ -287,8 +294,8 @@ class App:
         """Show the part of the table the current step is about (``render.framing``, as
         the saved frames do): its moves, its fighting unit and their foes, its
         casualties; the whole table for a step about nothing in particular."""
-        if not self.step_mode:
-            return
+        if not self.step_mode or not self.steps:
+            return          # --play before its first step: nothing to frame yet
         step = self.steps[self.step_index]
         r = self.board_rect
         t = step.state.table
@@ -364,7 +371,7 @@ class App:
         consumed = self.manager.process_events(event)
         t = event.type
         if t == pygame.QUIT:
-            self.running = False
+            self.quit()         # the close button: asks first when moves are unsaved
         elif t == pygame.VIDEORESIZE:
             self.resize(event.size)
         elif t == pygame.KEYDOWN and not consumed:
@@ -395,6 +402,12 @@ class App:
     def _key(self, event) -> None:
         """A key: a ring distance being typed, then the open question (--play), take it
         first, else the action ``keys.BINDINGS`` binds it to."""
+        if self.unsaved.pending is not None:
+            taken, said = self.unsaved.answer(keys.key_name(event))
+            if said:
+                self.message(said)
+            if taken:
+                return
         if self.rings.typing:
             taken, said = self.rings.type_key(keys.key_name(event))
             if said:
@@ -427,10 +440,42 @@ class App:
             "ring_next": lambda: self.message(self.rings.next(self.shown_state, self.selected)),
             "ring_type": lambda: self.message(self.rings.start_typing(self.selected)),
             "ring_around": lambda: self.message(self.rings.toggle_around(self.selected)),
+            "load_autosave": self.load_autosave,
         }
 
     def quit(self) -> None:
-        self.running = False
+        """``q``, ``Esc`` or the close button: close, asking first (y/n in the panel) when
+        the board holds moves not saved (``app.unsaved``)."""
+        def go() -> None:
+            self.running = False
+        self.ask("quit", go)
+
+    def ask(self, what: str, action) -> None:
+        """Run ``action`` now, or once ``y`` answers the question when moves are unsaved."""
+        said = self.unsaved.guard(what, self.state, action)
+        if said:
+            self.message(said)
+
+    def changed(self) -> None:
+        """The board's state changed: the autosave follows it (``app.unsaved``)."""
+        said = self.unsaved.changed(self.state)
+        if said:
+            self.message(said)
+
+    def load_autosave(self) -> None:
+        """``a``: put the autosave beside the map on the board (``u`` goes back)."""
+        if self.step_mode:
+            self.message("the autosave holds moves of the map, not of a step-through")
+            return
+        try:
+            state = self.unsaved.load_autosave()
+        except TabletopError as exc:
+            self.message("\n".join(exc.problems))
+            return
+        self.undo_stack.append(self.state)
+        self.set_state(state)
+        self.changed()
+        self.message(f"loaded the autosave {os.path.basename(self.unsaved.autosave or '')}")
 
     def escape(self) -> None:
         """``Esc``: close the help, else cancel a drag, else quit."""
@@ -441,7 +486,7 @@ class App:
             self.drag = self.press = None
             self.refresh()
         else:
-            self.running = False
+            self.quit()
 
     def _down(self, event) -> None:
         if event.button == 1:
@@ -546,6 +591,7 @@ class App:
         self.undo_stack.append(self.state)
         self.last_moved = d.model_id
         self.set_state(self.state.with_positions({d.model_id: d.at}))
+        self.changed()
         note = " (off the table)" if d.model_id in self.geo.off_table else ""
         self.message(f"moved {d.model_id} {text.inches(d.moved)} to ({d.at[0]:.2f}, {d.at[1]:.2f}){note}")
 
@@ -585,6 +631,7 @@ class App:
             self.message("nothing to undo")
             return
         self.set_state(self.undo_stack.pop())
+        self.changed()
         self.message("undid the last move")
 
     def save(self) -> str | None:
@@ -599,18 +646,34 @@ class App:
             if done is not None:
                 self.saved.append(done)
             return done
-        try:
-            mapfile.save(self.shown_state, target)
-        except OSError as exc:
-            self.message(f"{target}: cannot write: {exc}")
+        for _ in range(SAVE_NAME_TRIES):
+            try:
+                mapfile.save(self.shown_state, target, source=self.path)
+                break
+            except OutputExistsError:
+                # taken since it was picked (a file or a link appeared): never written
+                # through; the next free name
+                target = mapfile.next_free_path(target)
+            except (OSError, TabletopError) as exc:
+                self.message(f"{target}: cannot write: {exc}")
+                return None
+        else:
+            self.message(f"{target}: no free name to save to")
             return None
         self.saved.append(target)
+        if not self.step_mode:
+            self.unsaved.saved(self.state)
         what = f"step {self.step_index + 1} " if self.step_mode else ""
         self.message(f"saved {what}to {os.path.basename(target)} ({target})")
         return target
 
     def reload(self) -> None:
-        """Load the map file again (``r``); a bad file leaves the state as it is."""
+        """Load the map file again (``r``), asking first when moves are unsaved; a bad file
+        leaves the state as it is.  The board before goes on the undo stack: ``u`` brings
+        back what a reload replaced."""
+        self.ask("reload", self._reload)
+
+    def _reload(self) -> None:
         if not self.path:
             self.message("nothing to reload: this board has no map file")
             return
@@ -621,9 +684,12 @@ class App:
             head = f"reload failed; the board is unchanged ({n} problem{'s' if n != 1 else ''}):"
             self.message("\n".join([head, *exc.problems]))
             return
-        self.undo_stack.clear()
+        if not self.step_mode:
+            self.undo_stack.append(self.state)
+        self.unsaved.loaded(state)
         self.ruler = self.drag = self.press = None
         self.set_state(state)
+        self.changed()
         self.checker.reset(state)
         self._place_legend()
         self.message(f"reloaded {os.path.basename(self.path)}")

@@ -76,15 +76,18 @@ BINDINGS: tuple[Binding, ...] = (
             "cancels", (("G", "ring_type"),)),
     Binding("`b`", "rings round the selected model's base alone / round its whole unit",
             (("b", "ring_around"),)),
-    Binding("`u`", "undo the last move", (("u", "undo"),)),
+    Binding("`u`", "undo the last move (also back past a reload)", (("u", "undo"),)),
     Binding("`v` / `V`", "check the selected unit's dragged models as a pile-in / a consolidation "
             "from where the map put them (12.03 / 12.08): broken clauses listed, offenders "
             "ringed red", (("v", "check_pile_in"), ("V", "check_consolidation"))),
     Binding("`s`", "save to a new file beside the map (never overwrites); with `--play`: the run "
             "- the map as read, its seed and every answer as `[[decisions]]` - which "
             "`tabletop fight` replays", (("s", "save"),)),
-    Binding("`r`", "reload the map from disk (a bad file shows its problems and keeps the board)",
-            (("r", "reload"),)),
+    Binding("`r`", "reload the map from disk (a bad file shows its problems and keeps the board; "
+            "asks first when moves are unsaved)", (("r", "reload"),)),
+    Binding("`a`", "load the autosave beside the map (`<map>.autosave.toml`, offered on opening "
+            "when it is newer than the map)", (("a", "load_autosave"),)),
+    Binding("`y` / `n`", "answer the panel's question: quit, reload or close with unsaved moves"),
     Binding("`n` / `p`", "next / previous step of a resolved phase (`--fight`)",
             (("n", "next_step"), ("p", "prev_step"))),
     Binding("`z`", "step-through: frame each step round its action (on by default) / leave the "
@@ -96,7 +99,8 @@ BINDINGS: tuple[Binding, ...] = (
             (("h", "help"),)),
     Binding("`Esc`", "close the help, cancel a typed ring distance or a drag in progress, else "
             "quit", (("escape", "escape"),)),
-    Binding("`q`", "quit", (("q", "quit"),)),
+    Binding("`q`", "quit (asks first when moves are unsaved; they stay in the autosave)",
+            (("q", "quit"),)),
 )
 
 _ACTIONS = {name: action for b in BINDINGS for name, action in b.keys}

@@ -548,27 +548,56 @@ def dumps(state: Battlefield) -> str:
     return _compact(tomli_w.dumps(to_dict(state)))
 
 
-def save(state: Battlefield, path: str, *, overwrite: bool = False, header: str = "") -> str:
-    """Write the map to ``path``; ``header`` (lines of text) goes first as ``#`` comments.
+def edited_text(state: Battlefield, source: str | None) -> str | None:
+    """The TOML of ``state`` written into the document of the file ``source`` (tomlkit,
+    ``board.toml_edit``): its comments and layout kept, only what changed rewritten.
+    None when there is no such file or it no longer loads, or the edit would not load
+    back to ``state`` exactly (then the map is written afresh with ``dumps``)."""
+    if not source or not os.path.isfile(source):
+        return None
+    from tabletop.board import toml_edit  # tomlkit only when a map is saved
+    try:
+        with open(source, encoding="utf-8") as fh:
+            text = fh.read()
+        base = to_dict(from_dict(tomllib.loads(text), path=source))
+        new = to_dict(state)
+        out = toml_edit.edit(text, base, new)
+        if to_dict(from_dict(tomllib.loads(out), path=source)) != new:
+            return None
+    except Exception:       # noqa: BLE001 - any trouble: write the map afresh instead
+        return None
+    return out
+
+
+def save(state: Battlefield, path: str, *, force: bool = False, header: str = "",
+         source: str | None = None, overwrite: bool | None = None) -> str:
+    """Write the map to ``path`` (``board.writes.write_atomic``: a temporary file of its
+    own renamed into place); ``header`` (lines of text) goes first as ``#`` comments.
+
+    The file is the document of ``source`` (default ``state.path``, the file the state
+    was read from) with only what changed rewritten, so the user's comments and layout
+    survive (``edited_text``); a state with no readable source is written afresh.
+    ``overwrite`` is the old name of ``force``.
 
     Raises
     ------
-    FileExistsError
-        When ``path`` exists and ``overwrite`` is false: nothing the user
-        wrote is overwritten silently.
+    OutputExistsError
+        (a ``TabletopError``) ``path`` exists and ``force`` is false: nothing the
+        user wrote is overwritten silently; or ``path`` is ``source``.
+    OSError
+        The file cannot be written.
     """
-    if os.path.exists(path) and not overwrite:
-        raise FileExistsError(f"{path}: already exists; choose a new file name")
-    text = dumps(state)
+    from tabletop.board.writes import write_atomic
+
+    if overwrite is not None:
+        force = overwrite
+    src = source if source is not None else state.path
+    text = edited_text(state, src)
+    if text is None:
+        text = dumps(state)
     if header:
         text = "".join(f"# {line}".rstrip() + "\n" for line in header.splitlines()) + "\n" + text
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-    return path
+    return write_atomic(path, text, force=force, keep=(src,) if src else ())
 
 
 def next_free_path(path: str) -> str:
@@ -578,6 +607,6 @@ def next_free_path(path: str) -> str:
     if m:
         stem = m.group(1)
     n = 1
-    while os.path.exists(f"{stem}-{n}{ext or '.toml'}"):
+    while os.path.lexists(f"{stem}-{n}{ext or '.toml'}"):     # a dangling link is taken too
         n += 1
     return f"{stem}-{n}{ext or '.toml'}"

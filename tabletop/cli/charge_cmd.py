@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 
 from tabletop.cli.common import check_seed, load_map, need_unit, print_json
+from tabletop.cli.output import add_force, check_new_output
 from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules import charge as CH
@@ -190,6 +191,8 @@ def run(args) -> int:
         raise TabletopError("--shade draws the table: give -o PLAN.png")
     if args.out and not args.out.lower().endswith(".png"):
         raise TabletopError(f"-o {args.out}: the plan picture is a .png file")
+    if args.out:
+        check_new_output(args.out, args.map, args.force)
     state = load_map(args.map)
     if args.shade:
         from tabletop.cli.charge_shade import shade_run
@@ -197,7 +200,12 @@ def run(args) -> int:
     p = plan(state, args.unit, args.targets, args.seed, fight=not args.no_fight)
     if args.out:
         from tabletop.render.charge_plan import save_plan_png
-        save_plan_png(state, p, args.out)
+        try:
+            save_plan_png(state, p, args.out, force=args.force)
+        except OSError as exc:
+            if isinstance(exc, TabletopError):
+                raise
+            raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
         p["picture"] = args.out
     if args.json:
         print_json(p)
@@ -221,6 +229,7 @@ def add_parser(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the plan as one JSON object")
     p.add_argument("-o", dest="out", metavar="PLAN.png", default=None,
                    help="draw the plan: path, landing, distance and odds, the fight's chart")
+    add_force(p)
     p.add_argument("--shade", action="store_true",
                    help="with -o: shade the table by the odds of a charge ending there")
     p.add_argument("--no-fight", dest="no_fight", action="store_true",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from tabletop.cli.common import need_unit, print_json
+from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules import charge as CH
 from tabletop.rules.charge_plan import odds_grid, reach_list
@@ -32,7 +33,13 @@ def shade_run(state, args) -> int:
     probs, _ = odds_grid(state, args.unit, np.column_stack([gx.ravel(), gy.ravel()]))
     rows = reach_list(state, args.unit, args.seed)
     from tabletop.render.charge_plan import save_shade_png
-    save_shade_png(state, args.unit, xs, ys, probs.reshape(gx.shape), SHADE_STEP, rows, args.out)
+    try:
+        save_shade_png(state, args.unit, xs, ys, probs.reshape(gx.shape), SHADE_STEP, rows,
+                       args.out, force=args.force)
+    except OSError as exc:
+        if isinstance(exc, TabletopError):
+            raise
+        raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
     if args.json:
         print_json({"unit": args.unit, "ruleset": state.ruleset, "eligible": True,
                     "step": SHADE_STEP, "in_reach": rows, "picture": args.out})

@@ -13,6 +13,7 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.cli.common import fmt_in, load_map, print_json
+from tabletop.cli.output import add_force
 from tabletop.cli.compare_cmd import layout_json, layout_lines
 from tabletop.board.config import LAYOUT_TURN_TOLERANCE
 from tabletop.errors import MapValidationError, TabletopError
@@ -251,7 +252,7 @@ def run(args) -> int:
         raise TabletopError(f"--layout-turn-tolerance: must be degrees from 0 to 180, got {turn_tol:g}")
     if args.output:
         from tabletop.cli.render_cmd import _check_out, headless
-        bad = _check_out(args.output, args.map)
+        bad = _check_out(args.output, args.map, args.force)
         if bad:
             raise TabletopError(bad)
         headless()
@@ -278,7 +279,9 @@ def run(args) -> int:
         from tabletop.render.image import save_png
         try:
             save_png(render_gaps(state, terrain_gaps(state), diff=diff, published=reference),
-                     args.output)
+                     args.output, force=args.force, keep=(args.map,))
+        except TabletopError:
+            raise
         except OSError as exc:
             raise TabletopError(f"{args.output}: cannot write: {exc}") from None
         report["picture"] = args.output
@@ -308,4 +311,5 @@ def add_parser(sub) -> None:
     p.add_argument("-o", "--output", metavar="OUT.png",
                    help="draw the map with its narrowest terrain gaps (and, with --layout, the "
                         "published layout ghosted and an arrow on each piece that is off)")
+    add_force(p)
     p.set_defaults(run=run)

@@ -48,13 +48,13 @@ def need_unit(state: Battlefield, unit_id: str, what: str = "UNIT") -> None:
         raise UnknownIdError(f"{state.path}: {what}: no unit {unit_id!r} (units are {ids})")
 
 
-def check_out(out: str, source: str | None) -> None:
+def check_out(out: str, source: str | None, force: bool = False) -> None:
     """Refuse an output map path before any work is done.
 
     Raises
     ------
     TabletopError
-        ``out`` is the input map, or a folder.
+        ``out`` is the input map, or a folder, or exists and ``force`` is false.
     """
     if source and os.path.exists(out) and os.path.samefile(out, source):
         raise TabletopError(f"{out}: -o is the input map; write the result to a new file")
@@ -62,6 +62,8 @@ def check_out(out: str, source: str | None) -> None:
         raise TabletopError(f"{out}: -o is a folder; give a file name such as {os.path.join(out, 'after.toml')}")
     if not out.lower().endswith(".toml"):
         raise TabletopError(f"{out}: -o writes a map file; give a name ending in .toml")
+    from tabletop.cli.output import check_new_output
+    check_new_output(out, source, force)
 
 
 FRAME_NAME = re.compile(r"^\d{3}-.*\.png$")
@@ -89,7 +91,7 @@ def check_frames_dir(folder: str) -> None:
         raise TabletopError(f"{folder}: cannot make the frames folder: {exc.strerror or exc}") from None
 
 
-def write_map(state: Battlefield, out: str, source: str | None) -> str:
+def write_map(state: Battlefield, out: str, source: str | None, force: bool = False) -> str:
     """Write ``state`` to ``out``; never over the input map.
 
     Raises
@@ -98,9 +100,11 @@ def write_map(state: Battlefield, out: str, source: str | None) -> str:
         When ``out`` is the input map (nothing the user wrote is overwritten)
         or cannot be written.
     """
-    check_out(out, source)
+    check_out(out, source, force)
     try:
-        mapfile.save(state, out, overwrite=True)
+        mapfile.save(state, out, force=force, source=source)
+    except TabletopError:
+        raise
     except OSError as exc:
         raise TabletopError(f"{out}: cannot write: {exc.strerror or exc}") from None
     return out

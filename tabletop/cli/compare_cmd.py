@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.cli.common import load_map, print_json
+from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError
 from tabletop.geometry.layout_compare import LayoutDiff, compare_layouts
 
@@ -90,7 +91,8 @@ def run(args) -> int:
     tol, turn_tol = _tolerances(args)
     if args.output:
         from tabletop.cli.render_cmd import _check_out, headless
-        bad = _check_out(args.output, args.measured) + _check_out(args.output, args.published)
+        bad = (_check_out(args.output, args.measured, args.force)
+               + _check_out(args.output, args.published, True))
         if bad:
             raise TabletopError(list(dict.fromkeys(bad)))
         headless()
@@ -102,7 +104,10 @@ def run(args) -> int:
         from tabletop.render.compare import render_compare
         from tabletop.render.image import save_png
         try:
-            save_png(render_compare(published, measured, diff), args.output)
+            save_png(render_compare(published, measured, diff), args.output, force=args.force,
+                     keep=(args.measured, args.published))
+        except TabletopError:
+            raise
         except OSError as exc:
             raise TabletopError(f"{args.output}: cannot write: {exc}") from None
         wrote = args.output
@@ -139,4 +144,5 @@ def add_parser(sub) -> None:
     p.add_argument("-o", "--output", metavar="DIFF.png",
                    help="draw the published layout ghosted under the measured one, with an arrow "
                         "on each item that is off")
+    add_force(p)
     p.set_defaults(run=run)

@@ -30,6 +30,7 @@ from tabletop.board.state import Battlefield
 from tabletop.cli.common import (check_frames_dir, check_out, check_seed, load_map, print_json,
                                  write_map)
 from tabletop.cli.event_text import printer
+from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import Dice
@@ -124,7 +125,7 @@ def run(args) -> int:
     check_seed(args.seed)
     state = load_map(args.map)
     if args.out:
-        check_out(args.out, state.path)
+        check_out(args.out, state.path, args.force)
     if getattr(args, "frames_view", None) and not args.frames:
         raise TabletopError("--frames-view: give --frames DIR too")
     if args.frames:
@@ -183,7 +184,7 @@ def run(args) -> int:
     res = resolve(state, seed, log)
     if header and not args.json:
         print(header.pop())
-    written = write_map(res.state, args.out, state.path) if args.out else None
+    written = write_map(res.state, args.out, state.path, args.force) if args.out else None
     frames = write_frames(log, args.frames, getattr(args, "frames_view", None) or "step") if args.frames else []
     if args.json:
         print_json({"map": state.name, "ruleset": state.ruleset, "seed": seed,
@@ -205,6 +206,7 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int,
                    help="dice seed (default: the map's [map] seed, else random, printed)")
     p.add_argument("-o", "--out", metavar="OUT.toml", help="write the state after the phase here")
+    add_force(p)
     p.add_argument("--frames", metavar="DIR", help="write one PNG per step into DIR")
     p.add_argument("--frames-view", choices=("step", "phase", "table"), default=None,
                    help="frame each PNG round its own step (default), round the whole phase's "

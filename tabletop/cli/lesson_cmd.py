@@ -19,6 +19,7 @@ import os
 from typing import Any
 
 from tabletop.cli.common import check_seed, load_map, print_json
+from tabletop.cli.output import add_force, check_new_output
 from tabletop.errors import TabletopError
 
 __all__ = ["add_parser", "run"]
@@ -38,7 +39,7 @@ def _size(text: str | None) -> tuple[int, int] | None:
     return size
 
 
-def _check_output(out: str, flag: str, ext: str, source: str | None) -> None:
+def _check_output(out: str, flag: str, ext: str, source: str | None, force: bool) -> None:
     if not out.lower().endswith(ext):
         raise TabletopError(f"{out}: {flag} writes a {ext[1:].upper()}; give a name ending in {ext}")
     if os.path.isdir(out):
@@ -48,6 +49,7 @@ def _check_output(out: str, flag: str, ext: str, source: str | None) -> None:
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
         raise TabletopError(f"{out}: {flag}: no folder {folder}")
+    check_new_output(out, source, force, flag)
 
 
 def _page_json(page: Any, frames: int) -> dict[str, Any]:
@@ -64,7 +66,7 @@ def run(args) -> int:
     state = load_map(args.map)
     for flag, out, ext in (("--gif", args.gif, ".gif"), ("--mp4", args.mp4, ".mp4")):
         if out:
-            _check_output(out, flag, ext, state.path)
+            _check_output(out, flag, ext, state.path, args.force)
     if args.mp4:
         from tabletop.render.lesson_movie import mp4_missing
         missing = mp4_missing()
@@ -88,7 +90,9 @@ def run(args) -> int:
         from tabletop.app.lesson_drag import lesson_regions
         try:
             written = write(lesson, out, timeline, size=size or lesson_movie.GIF_SIZE,
-                            slide_frames=slide, region_of=lesson_regions(lesson))
+                            slide_frames=slide, region_of=lesson_regions(lesson), force=args.force)
+        except TabletopError:
+            raise
         except OSError as exc:
             raise TabletopError(f"{out}: cannot write: {exc.strerror or exc}") from None
     else:
@@ -115,6 +119,7 @@ def add_parser(sub) -> None:
     p.add_argument("--gif", metavar="OUT.gif", help="write an animated GIF instead of opening a window")
     p.add_argument("--mp4", metavar="OUT.mp4",
                    help="write an MP4 (needs imageio and imageio-ffmpeg installed)")
+    add_force(p)
     p.add_argument("--step", type=int, metavar="N",
                    help="open at lesson step N (with --gif/--mp4: write only that step)")
     p.add_argument("--size", metavar="WxH",

@@ -15,6 +15,7 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.cli.common import check_out, load_map, need_unit, print_json, write_map
+from tabletop.cli.output import add_force
 from tabletop.geometry import snapshot
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.events import EventLog
@@ -103,7 +104,7 @@ def run_move(args, hook: str, command: str, verb: str, **kw: Any) -> int:
         return run_check(args, hook, **kw)
     state = load_map(args.map)
     if args.out:
-        check_out(args.out, state.path)
+        check_out(args.out, state.path, args.force)
     need_unit(state, args.unit)
     fn = _ruleset_hook(state, hook, command)
     log = EventLog()
@@ -126,7 +127,7 @@ def run_move(args, hook: str, command: str, verb: str, **kw: Any) -> int:
                 print(line)
         return 1
     after = outcome.state_after(state)
-    written = write_map(after, args.out, state.path) if args.out else None
+    written = write_map(after, args.out, state.path, args.force) if args.out else None
     if args.json:
         print_json(outcome_json(outcome, written))
         return 0
@@ -151,6 +152,7 @@ def add_move_parser(sub, command: str, help_text: str, run: Callable[[Any], int]
     p.add_argument("map", metavar="MAP", help="map file (TOML)")
     p.add_argument("unit", metavar="UNIT", help="unit id")
     p.add_argument("-o", "--out", metavar="OUT.toml", help="write the map after the move here")
+    add_force(p)
     p.add_argument("--json", action="store_true", help="print the move as one JSON object")
     p.add_argument("--check", metavar="MOVED", help=(
         "judge UNIT's positions in MOVED (a map file: straight paths; or the JSON that --json "

@@ -12,6 +12,7 @@ import os
 import sys
 
 from tabletop.cli.common import load_map
+from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError
 
 
@@ -23,7 +24,7 @@ def headless() -> None:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 
-def _check_out(out: str, map_path: str) -> list[str]:
+def _check_out(out: str, map_path: str, force: bool = False) -> list[str]:
     problems = []
     if not out.lower().endswith(".png"):
         problems.append(f"{out}: -o must name a .png file")
@@ -32,6 +33,8 @@ def _check_out(out: str, map_path: str) -> list[str]:
                         f"{os.path.join(out, 'table.png')}")
     elif os.path.exists(out) and os.path.exists(map_path) and os.path.samefile(out, map_path):
         problems.append(f"{out}: -o is the input map; write the picture to a new file")
+    elif not force and os.path.lexists(out):
+        problems.append(f"{out}: -o: already exists; give --force to replace it, or a new name")
     folder = os.path.dirname(os.path.abspath(out))
     parent = folder
     while not os.path.exists(parent):           # the folder is made if missing, as -o maps do
@@ -56,7 +59,7 @@ def run(args) -> int:
         overlays = frozenset()
     if args.scale is not None and not (args.scale > 0):
         problems.append(f"--scale: must be a positive number of pixels per inch, got {args.scale:g}")
-    problems += _check_out(args.output, args.map)
+    problems += _check_out(args.output, args.map, args.force)
     if problems:
         raise TabletopError(problems)
     state = load_map(args.map)
@@ -66,7 +69,9 @@ def run(args) -> int:
     except ValueError as exc:
         raise TabletopError(f"--scale: {exc}") from None
     try:
-        save_png(surface, args.output)
+        save_png(surface, args.output, force=args.force, keep=(args.map,))
+    except TabletopError:
+        raise
     except OSError as exc:
         raise TabletopError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     w, h = surface.get_size()
@@ -89,4 +94,5 @@ def add_parser(sub) -> None:
     p.add_argument("--scale", metavar="PX_PER_INCH", type=float,
                    help=f"pixels per inch (default {DEFAULT_SCALE:g}: a 60\" table is 1400 px wide)")
     p.add_argument("--no-legend", action="store_true", help="leave out the legend strip")
+    add_force(p)
     p.set_defaults(run=run)

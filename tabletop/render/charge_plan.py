@@ -156,7 +156,7 @@ def _with_panel(board: pygame.Surface) -> tuple[pygame.Surface, pygame.Rect]:
 
 
 def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
-                  scale: float = DEFAULT_SCALE) -> str:
+                  scale: float = DEFAULT_SCALE, *, force: bool = False) -> str:
     """The plan picture: the table with ``draw_plan`` on it and the fight's chart beside it,
     written to ``path`` (PNG).  Raises OSError when it cannot be written."""
     geo = snapshot(state)
@@ -180,7 +180,7 @@ def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
         if plan.get("landing_roll"):
             header.append(f"Landing shown for a roll of {plan['landing_roll']['inches']:g}\"")
     draw_fight_chart(out, rect, plan.get("fight"), header)
-    return save_png(out, path)
+    return save_png(out, path, force=force, keep=(state.path,) if state.path else ())
 
 
 def draw_odds_shade(surface: pygame.Surface, view: View, xs, ys, probs, step: float) -> None:
@@ -202,7 +202,8 @@ def draw_odds_shade(surface: pygame.Surface, view: View, xs, ys, probs, step: fl
 
 
 def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
-                   marks: list[dict[str, Any]], path: str, scale: float = DEFAULT_SCALE) -> str:
+                   marks: list[dict[str, Any]], path: str, scale: float = DEFAULT_SCALE, *,
+                   force: bool = False) -> str:
     """The table shaded by the odds of a charge by ``unit_id`` ending at each point, each enemy
     unit in ``marks`` ({id, probability, needed}) labelled with its odds; PNG at ``path``."""
     geo = snapshot(state)
@@ -229,4 +230,4 @@ def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
     for mk in marks:
         prims.text(out, f"{mk['id']}: needs {mk['needed']}, {_pct(mk['probability'])}", 13, INK, (x, y))
         y += 17
-    return save_png(out, path)
+    return save_png(out, path, force=force, keep=(state.path,) if state.path else ())

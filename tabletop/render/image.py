@@ -4,7 +4,6 @@ legend strip under it, on a plain Surface (no window), saved as PNG.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 
 import pygame
@@ -92,23 +91,24 @@ def render_image(state: Battlefield, *, geo: Geometry | None = None, overlays: I
     return surface
 
 
-def save_png(surface: pygame.Surface, path: str) -> str:
-    """Write ``surface`` as PNG to ``path`` (through a temporary file, so a failed
-    write leaves nothing half-written).
+def save_png(surface: pygame.Surface, path: str, *, force: bool = False,
+             keep: tuple[str, ...] = ()) -> str:
+    """Write ``surface`` as PNG to ``path`` through a temporary file of its own renamed
+    into place (``board.writes.atomic_target``), so a failed write leaves nothing
+    half-written and never touches a file of another name.
 
     Raises
     ------
+    OutputExistsError
+        ``path`` exists and ``force`` is false, or it is one of ``keep`` (the input).
     OSError
         When the folder cannot be made or written.
     """
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.tmp.png")
+    from tabletop.board.writes import atomic_target
+
     try:
-        pygame.image.save(surface, tmp)
-        os.replace(tmp, path)
-    except (pygame.error, OSError) as exc:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+        with atomic_target(path, force=force, keep=keep) as tmp:
+            pygame.image.save(surface, tmp)
+    except pygame.error as exc:
         raise OSError(str(exc)) from None
     return path

@@ -14,8 +14,6 @@ pictures (``tabletop lesson`` passes ``app.legal_drag.StepMoves``'s).
 from __future__ import annotations
 
 import importlib.util
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 
 import pygame
@@ -62,23 +60,19 @@ def _pictures(lesson: Lesson, timeline: Sequence[Frame], size: tuple[int, int], 
         yield pygame.image.tobytes(surface, "RGB")
 
 
-def _atomic(out: str, suffix: str, write: Callable[[str], None]) -> str:
-    folder = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(prefix=".lesson-", suffix=suffix, dir=folder)   # O_EXCL
-    os.close(fd)
-    try:
+def _atomic(out: str, suffix: str, write: Callable[[str], None], force: bool = False) -> str:
+    """``write(tmp)`` fills a temporary file of its own, renamed to ``out`` after
+    (``board.writes.atomic_target``; ``suffix`` is kept for the writers' sake)."""
+    from tabletop.board.writes import atomic_target
+
+    with atomic_target(out, force=force) as tmp:
         write(tmp)
-        os.replace(tmp, out)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
     return out
 
 
 def write_gif(lesson: Lesson, out: str, timeline: Sequence[Frame], *,
               size: tuple[int, int] = GIF_SIZE, slide_frames: int,
-              region_of: RegionOf | None = None) -> str:
+              region_of: RegionOf | None = None, force: bool = False) -> str:
     """Write ``timeline``'s pictures of ``lesson`` as an animated GIF at ``out``, looping.
 
     Raises
@@ -97,7 +91,7 @@ def write_gif(lesson: Lesson, out: str, timeline: Sequence[Frame], *,
     def save(tmp: str) -> None:
         frames[0].save(tmp, format="GIF", save_all=True, append_images=frames[1:],
                        duration=durations(timeline), loop=0, disposal=1, optimize=False)
-    return _atomic(out, ".gif", save)
+    return _atomic(out, ".gif", save, force)
 
 
 def mp4_missing() -> list[str]:
@@ -107,7 +101,7 @@ def mp4_missing() -> list[str]:
 
 def write_mp4(lesson: Lesson, out: str, timeline: Sequence[Frame], *,
               size: tuple[int, int] = GIF_SIZE, slide_frames: int,
-              region_of: RegionOf | None = None) -> str:
+              region_of: RegionOf | None = None, force: bool = False) -> str:
     """Write ``timeline``'s pictures as an MP4 (H.264 through imageio-ffmpeg) at 25 frames a
     second, each picture repeated for its ``durations`` share.
 
@@ -134,4 +128,4 @@ def write_mp4(lesson: Lesson, out: str, timeline: Sequence[Frame], *,
                     writer.append_data(pic)
         finally:
             writer.close()
-    return _atomic(out, ".mp4", save)
+    return _atomic(out, ".mp4", save, force)

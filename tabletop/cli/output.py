@@ -1,0 +1,35 @@
+"""What every command that writes a file shares: the ``--force`` flag and the check,
+before any work is done, that the output is new (or ``--force`` was given) and is not
+the file the command reads.  The writing itself is ``board.writes`` (a temporary file
+of its own, renamed into place)."""
+
+from __future__ import annotations
+
+import os
+
+from tabletop.errors import TabletopError
+
+__all__ = ["FORCE_HELP", "add_force", "check_new_output"]
+
+FORCE_HELP = "replace the output file if it exists (never the map read)"
+
+
+def add_force(parser) -> None:
+    """Add ``--force`` to a command's parser."""
+    parser.add_argument("--force", action="store_true", help=FORCE_HELP)
+
+
+def check_new_output(out: str, source: str | None, force: bool, flag: str = "-o") -> None:
+    """Refuse ``out`` before any work: the input file itself (even with ``force``), or an
+    existing file (a link included) without ``force``.
+
+    Raises
+    ------
+    TabletopError
+        One line naming the file (the CLI exits 2).
+    """
+    if source and os.path.exists(out) and os.path.exists(source) and os.path.samefile(out, source):
+        raise TabletopError(f"{out}: {flag} is the input map; write the result to a new file")
+    if not force and os.path.lexists(out) and not os.path.isdir(out):
+        raise TabletopError(f"{out}: {flag}: already exists; give --force to replace it, "
+                            f"or a new name")
