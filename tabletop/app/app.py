@@ -61,6 +61,7 @@ from tabletop.render.framing import frame_box, view_for_box
 from tabletop.render.legal_shade import draw_legal_region
 from tabletop.render.legend import legend_height
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
+from tabletop.render.redraw import Drawn, redraw_board
 from tabletop.render.rings import draw_ring
 from tabletop.render.steps import DEFAULT_STEP_OVERLAYS
 from tabletop.render.theme import DEFAULT_THEME
@@ -210,6 +211,7 @@ class App:
         self.mouse_pos: tuple[int, int] = (0, 0)
         self._cache: tuple[int, Battlefield, Geometry] | None = None
         self._board: tuple[Any, Geometry, pygame.Surface] | None = None
+        self._drawn: Drawn | None = None    # what the map's board image shows (render.redraw)
         self._legend: tuple[Any, Battlefield, pygame.Surface] | None = None
         self.settle_s = SETTLE_S
         self.follow = FOLLOW_STEPS and bool(self.steps)
@@ -932,6 +934,17 @@ class App:
                 return self._board[2], (0, 0)
             if self.view_moving and old[0] == key[0] and old[4:] == key[4:]:
                 return moved_image(self._board[2], old[1:4], (v.scale, v.origin_x, v.origin_y), size)
+        if not (self.step_mode and self.steps):
+            # the map's board at the same view: only what changed (a drop, a selection) is drawn
+            # again on the last image (render.redraw); a new view draws a new image whole
+            old = self._board[2] if self._board is not None else None
+            same = old is not None and self._board[0][:5] == key[:5] and self._drawn is not None
+            img = old if same else pygame.Surface(size)
+            self._drawn = redraw_board(img, self._drawn if same else None, state, geo, v,
+                                       overlays=self.overlays, selected=self.selected)
+            self._board = (key, geo, img)
+            return img, (0, 0)
+        self._drawn = None
         img = pygame.Surface(size)
         if self.step_mode and self.steps:
             # the panel shows the step's title, clause and rolls: no caption plate on the board

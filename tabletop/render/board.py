@@ -53,6 +53,14 @@ class Canvas:
     bases: list[pygame.Rect] = field(default_factory=list)
     selected_unit: str | None = None
     step: object = None  # the teaching Step being drawn, if any
+    clip: pygame.Rect | None = None   # redrawing only this part (``render.redraw``): the
+                                      # surface's clip is set to it; work wholly outside it is skipped
+    labels: list | None = None        # the unit labels' placement, when worked out already
+    placed: list = field(default_factory=list)   # the unit labels as placed by this pass
+
+    def draw_area(self) -> pygame.Rect:
+        """The pixels this pass draws: the clip, else the whole surface."""
+        return self.clip if self.clip is not None else self.surface.get_rect()
 
     def pts(self, coords) -> list[tuple[float, float]]:
         return screen_points(self.view, coords)
@@ -126,14 +134,35 @@ def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None
 
 
 def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=None, highlight=None,
-                 theme=None, selected_unit: str | None = None, under=None, over=None) -> Canvas:
+                 theme=None, selected_unit: str | None = None, under=None, over=None,
+                 clip: pygame.Rect | None = None, labels: list | None = None) -> Canvas:
     """``draw_board``, returning the Canvas for callers that draw more.
 
     ``selected_unit`` outlines a unit thick; ``under(canvas)`` draws after the
     unit outlines and before the bases, ``over(canvas)`` after the overlays and
-    before the unit labels (the teaching frames use both)."""
+    before the unit labels (the teaching frames use both).
+
+    ``clip`` (pixels): change only the pixels inside it, exactly as a whole drawing
+    would have them (the surface's clip is set while drawing, bases and outlines wholly
+    outside it are skipped; the unit labels are still placed against every base, so
+    they land where a whole drawing puts them).  ``labels``: the placement
+    ``Canvas.placed`` of an earlier pass over the same state, view and selection,
+    reused instead of placing the labels again (``render.redraw``)."""
     on = resolve_overlays(overlays)
     c = make_canvas(surface, state, geo, view, theme)
+    c.clip, c.labels = clip, labels
+    if clip is not None:
+        old_clip = surface.get_clip()
+        surface.set_clip(clip)
+        try:
+            return _draw_canvas(c, on, selected, selected_unit, highlight, under, over)
+        finally:
+            surface.set_clip(old_clip)
+    return _draw_canvas(c, on, selected, selected_unit, highlight, under, over)
+
+
+def _draw_canvas(c: Canvas, on, selected, selected_unit, highlight, under, over) -> Canvas:
+    geo = c.geo
     if selected_unit is None and selected:
         selected_unit = selected.rsplit("/", 1)[0]
     c.selected_unit = selected_unit
@@ -471,7 +500,7 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
     """An outline round each unit's models (the snapshot's ``unit_outline``); units wholly
     off the surface are skipped, the rest thinned to ``OUTLINE_STEP_PX``; a unit's drawn
     outline is kept while it does not move (``_unit_sprites``)."""
-    area = c.surface.get_rect().inflate(20, 20)
+    area = c.draw_area().inflate(20, 20)
     for u in c.state.units:
         geom = c.geo.unit_outline(u.id)
         if geom is None or geom.is_empty or not _on_surface(c, geom.bounds, area):
@@ -534,17 +563,37 @@ def screen_points(view: View, coords) -> list[tuple[float, float]]:
 
 def draw_bases(c: Canvas) -> None:
     """Every base true to scale in its player's colour, darker rim, facing tick, role marker."""
-    area = c.surface.get_rect()
-    for i, mid in enumerate(c.geo.ids):
+    rects = base_rects(c)
+    on = c.surface.get_rect().collidelistall(rects)      # off the surface (zoomed in): not drawn
+    c.bases.extend(rects[i] for i in on)   # labels keep clear of them, even those a clip leaves be
+    drawn = c.draw_area()
+    if c.clip is not None:
+        on = [i for i in on if drawn.colliderect(rects[i])]
+    for i in on:
         m = c.geo.models[i]
-        half = c.px(m.base.radius)
-        x, y = c.pt(m.x, m.y)
-        rect = pygame.Rect(int(x - half) - 2, int(y - half) - 2, int(2 * half) + 5, int(2 * half) + 5)
-        if not area.colliderect(rect):
-            continue   # off the surface (zoomed in): nothing to draw
         col = c.colours.get(c.geo.player_of[i], (128, 128, 128))
-        draw_base(c.surface, c.view, c.geo.footprint(mid), m, col, c.theme)
-        c.bases.append(rect)
+        draw_base(c.surface, c.view, c.geo.footprint(c.geo.ids[i]), m, col, c.theme)
+
+
+def base_rects(c: Canvas) -> list[pygame.Rect]:
+    """``base_rect`` of every model of the snapshot, in its order, worked out as arrays."""
+    geo = c.geo
+    if not geo.ids:
+        return []
+    half = np.array([m.base.radius for m in geo.models]) * c.view.scale
+    x = c.view.origin_x + geo.centres[:, 0] * c.view.scale
+    y = c.view.origin_y - geo.centres[:, 1] * c.view.scale
+    # int() truncates towards zero, as np.trunc does
+    left = np.trunc(x - half).astype(np.int64) - 2
+    top = np.trunc(y - half).astype(np.int64) - 2
+    size = np.trunc(2 * half).astype(np.int64) + 5
+    return [pygame.Rect(a, b, w, w) for a, b, w in zip(left.tolist(), top.tolist(), size.tolist())]
+
+
+def base_rect(x: float, y: float, half: float) -> pygame.Rect:
+    """The pixels a base of bounding radius ``half`` px centred at screen ``(x, y)`` may
+    touch (its rim, facing tick and badge), as ``draw_bases`` reckons them."""
+    return pygame.Rect(int(x - half) - 2, int(y - half) - 2, int(2 * half) + 5, int(2 * half) + 5)
 
 
 def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: int = 255) -> None:
@@ -658,21 +707,45 @@ def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int 
             pygame.Rect(anchor.left - g - w, anchor.bottom + g, w, h),
         ]
     best, best_score = cands[0], float("inf")
+    # only what reaches some candidate can score: the bases and labels near the anchor,
+    # picked out once (in their order, so every score is the sum it was over them all)
+    region = cands[0].unionall(cands[1:])
     obstacles = c.bases if avoid_bases else []
+    near_bases = [obstacles[j] for j in region.collidelistall(obstacles)]
+    near_taken = [c.taken[j] for j in region.collidelistall(c.taken)]
+    # the choice is a function of the candidates, the bounds and what is near: kept
+    key = (tuple(anchor), w, h, gap, tuple(bounds), tuple([tuple(r) for r in near_bases]),
+           tuple([tuple(r) for r in near_taken]))
+    kept = _PLACES.get(key)
+    if kept is not None:
+        best = pygame.Rect(kept)
+        c.taken.append(best)
+        return best
     for k, r in enumerate(cands):
         clip = r.clip(bounds)
         score = (r.w * r.h - clip.w * clip.h) * 50.0
-        for j in r.collidelistall(obstacles):
-            cl = r.clip(obstacles[j])
+        for j in r.collidelistall(near_bases):
+            cl = r.clip(near_bases[j])
             score += cl.w * cl.h * 10.0
-        for j in r.collidelistall(c.taken):
-            cl = r.clip(c.taken[j])
+        for j in r.collidelistall(near_taken):
+            cl = r.clip(near_taken[j])
             score += cl.w * cl.h * 6.0
         score += k * 2.0  # prefer the earlier, nearer places
         if score < best_score:
             best, best_score = r, score
+    if len(_PLACES) >= LABEL_PLACES_KEPT:
+        del _PLACES[next(iter(_PLACES))]
+    _PLACES[key] = tuple(best)
     c.taken.append(best)
     return best
+
+
+LABEL_PLACES_KEPT = 4096
+"""Named default: label placements remembered (``place_label``), each keyed by everything
+its choice reads (anchor, size, gap, bounds and the bases and labels near it), so a redraw
+after one unit moved places afresh only the labels near what changed; the oldest dropped."""
+
+_PLACES: dict[tuple, tuple[int, int, int, int]] = {}
 
 
 def draw_unit_labels(c: Canvas) -> None:
@@ -681,6 +754,54 @@ def draw_unit_labels(c: Canvas) -> None:
     Plates are placed first (``place_label``), then a thin leader line joins
     any plate that ended up away from its unit to the nearest model, then
     the plates are drawn over the lines."""
+    t = c.theme
+    if c.labels is not None:
+        placed = c.labels
+        c.taken.extend(p[4] for p in placed)
+    else:
+        placed = _place_unit_labels(c)
+    c.placed = placed
+    if c.clip is not None and not c.clip:
+        return      # an empty clip: the labels were only to be placed (``render.redraw``)
+    area = c.draw_area()
+    for u, _mids, _lines, _anchor, _rect, lead in placed:
+        if lead is None:
+            continue
+        col = shade(c.colours.get(u.player, (128, 128, 128)), 0.7)
+        sx, sy, end = lead
+        if not area.colliderect(pygame.Rect(int(min(sx, end[0])) - 6, int(min(sy, end[1])) - 6,
+                                            int(abs(end[0] - sx)) + 13, int(abs(end[1] - sy)) + 13)):
+            continue   # wholly outside a clip
+        pygame.draw.line(c.surface, (255, 255, 255), (sx, sy), end, 4)
+        pygame.draw.line(c.surface, col, (sx, sy), end, 2)
+        prims.disc(c.surface, end, 3, col)
+    for u, _mids, lines, _anchor, rect, _lead in placed:
+        if not area.colliderect(rect.inflate(8, 8)):
+            continue   # wholly outside a clip
+        col = c.colours.get(u.player, (128, 128, 128))
+        if u.id == c.selected_unit:
+            pygame.draw.rect(c.surface, t.selected, rect.inflate(6, 6), border_radius=6)
+        prims.text_plate(c.surface, lines, rect.topleft, t.label_text, t.label_plate,
+                         shade(col, 0.85), pad=4, colours=[shade(col, 0.6), (70, 70, 70)])
+
+
+def leader_line(c: Canvas, mids, rect: pygame.Rect):
+    """Where a label plate's leader line starts on ``rect`` and ends at the edge of the
+    unit's model nearest the plate: ``(sx, sy, (ex, ey))`` screen pixels."""
+    near = min(mids, key=lambda mid: math.dist(c.pt(*c.geo.model(mid).at), rect.center))
+    m = c.geo.model(near)
+    tx, ty = c.pt(m.x, m.y)
+    sx = min(max(tx, rect.left), rect.right)
+    sy = min(max(ty, rect.top), rect.bottom)
+    d = math.dist((sx, sy), (tx, ty)) or 1.0
+    r = c.px(min(m.base.along, m.base.across) / 2)
+    return sx, sy, (tx + (sx - tx) / d * r, ty + (sy - ty) / d * r)
+
+
+def _place_unit_labels(c: Canvas) -> list:
+    """Each unit's label plate placed (``place_label``), in unit order:
+    ``[(unit, model ids, lines, anchor rect, plate rect, leader)]``, the leader line
+    ``leader_line``'s, or None for a plate beside its unit."""
     t = c.theme
     placed = []
     for u in c.state.units:
@@ -699,28 +820,11 @@ def draw_unit_labels(c: Canvas) -> None:
         x1, y1 = c.pt(maxx, miny)
         anchor = pygame.Rect(int(x0), int(y0), max(1, int(x1 - x0)), max(1, int(y1 - y0)))
         rect = place_label(c, anchor, prims.text_size(lines, pad=4))
-        placed.append((u, mids, lines, anchor, rect))
-    for u, mids, _lines, anchor, rect in placed:
-        if rect.inflate(2 * LEADER_GAP_PX, 2 * LEADER_GAP_PX).colliderect(anchor):
-            continue
-        col = shade(c.colours.get(u.player, (128, 128, 128)), 0.7)
-        near = min(mids, key=lambda mid: math.dist(c.pt(*c.geo.model(mid).at), rect.center))
-        m = c.geo.model(near)
-        tx, ty = c.pt(m.x, m.y)
-        sx = min(max(tx, rect.left), rect.right)
-        sy = min(max(ty, rect.top), rect.bottom)
-        d = math.dist((sx, sy), (tx, ty)) or 1.0
-        r = c.px(min(m.base.along, m.base.across) / 2)
-        end = (tx + (sx - tx) / d * r, ty + (sy - ty) / d * r)
-        pygame.draw.line(c.surface, (255, 255, 255), (sx, sy), end, 4)
-        pygame.draw.line(c.surface, col, (sx, sy), end, 2)
-        prims.disc(c.surface, end, 3, col)
-    for u, _mids, lines, _anchor, rect in placed:
-        col = c.colours.get(u.player, (128, 128, 128))
-        if u.id == c.selected_unit:
-            pygame.draw.rect(c.surface, t.selected, rect.inflate(6, 6), border_radius=6)
-        prims.text_plate(c.surface, lines, rect.topleft, t.label_text, t.label_plate,
-                         shade(col, 0.85), pad=4, colours=[shade(col, 0.6), (70, 70, 70)])
+        placed.append([u, mids, lines, anchor, rect, None])
+    for p in placed:     # (once every plate is placed, as the plates are drawn over the lines)
+        if not p[4].inflate(2 * LEADER_GAP_PX, 2 * LEADER_GAP_PX).colliderect(p[3]):
+            p[5] = leader_line(c, p[1], p[4])
+    return [tuple(p) for p in placed]
 
 
 # ---------------------------------------------------------------- overlays
