@@ -125,6 +125,9 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
             y += 17
         return
     how = fight["method"] + (f", {fight['runs']} runs" if fight.get("runs") else "")
+    if fight["method"] == "sampled":    # the window's preview, run by run (rules/charge_fight.py)
+        se = fight.get("se")
+        how = f"sampled {fight['runs']} runs" + (f", +/- {100 * se:.1f}%" if se is not None else "")
     prims.text(surface, f"The fight that follows ({how})", 15, INK, (inner.x, y))
     y += 24
     for u, r in fight.get("units", {}).items():
