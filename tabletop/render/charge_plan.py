@@ -24,7 +24,7 @@ from tabletop.render.options import DEFAULT_SCALE
 from tabletop.render.view import View
 
 __all__ = ["PATH_COLOUR", "GHOST_COLOUR", "CHART_W", "draw_plan", "draw_fight_chart",
-           "draw_odds_shade", "save_plan_png", "save_shade_png", "odds_colour"]
+           "draw_odds_shade", "odds_shade_image", "percent", "save_plan_png", "save_shade_png", "odds_colour"]
 
 PATH_COLOUR = (250, 190, 20)
 OTHER_PATH_COLOUR = (240, 240, 240)
@@ -187,21 +187,41 @@ def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
 
 
 def draw_odds_shade(surface: pygame.Surface, view: View, xs, ys, probs, step: float) -> None:
-    """Shade cells of ``step`` inches centred on the grid ``xs`` x ``ys`` by ``probs`` (a
-    (len(ys), len(xs)) array of chances): red to green, nothing where the chance is 0."""
-    layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    """Shade cells of ``step`` inches centred on the grid ``xs`` x ``ys`` (inches, evenly
+    spaced by ``step``) by ``probs`` (a (len(ys), len(xs)) array of chances): red to green,
+    nothing where the chance is 0 or not known yet (``nan``, a row the window has not worked
+    out).  One pixel a cell, scaled onto the table's place on ``surface``."""
+    got = odds_shade_image(view, xs, ys, probs, step)
+    if got is not None:
+        surface.blit(*got)
+
+
+def odds_shade_image(view: View, xs, ys, probs, step: float):
+    """The shading ``draw_odds_shade`` blits: (an RGBA Surface, its top-left pixel), or
+    None for an empty grid or a view too small to show it."""
+    ny, nx = len(ys), len(xs)
+    if nx == 0 or ny == 0:
+        return None
+    cells = pygame.Surface((nx, ny), pygame.SRCALPHA)
+    cells.fill((0, 0, 0, 0))
     half = step / 2.0
-    for j, y in enumerate(ys):
-        for i, x in enumerate(xs):
+    for j in range(ny):
+        row = ny - 1 - j        # y up: the last grid row is the top pixel row
+        for i in range(nx):
             p = float(probs[j, i])
-            if p <= 0:
-                continue
-            x0, y0 = view.to_screen(x - half, y + half)
-            x1, y1 = view.to_screen(x + half, y - half)
-            pygame.draw.rect(layer, odds_colour(p, 120),
-                             pygame.Rect(math.floor(x0), math.floor(y0),
-                                         math.ceil(x1 - x0) + 1, math.ceil(y1 - y0) + 1))
-    surface.blit(layer, (0, 0))
+            if p > 0:           # (nan > 0 is False)
+                cells.set_at((i, row), odds_colour(p, 120))
+    x0, y0 = view.to_screen(xs[0] - half, ys[-1] + half)
+    x1, y1 = view.to_screen(xs[-1] + half, ys[0] - half)
+    w, h = round(x1 - x0), round(y1 - y0)
+    if w <= 0 or h <= 0:
+        return None
+    return pygame.transform.scale(cells, (w, h)), (round(x0), round(y0))
+
+
+def percent(p: float) -> str:
+    """A chance as the pictures write it: "58%", "<0.5%", ">99.5%"."""
+    return _pct(p)
 
 
 def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
