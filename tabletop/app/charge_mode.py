@@ -329,6 +329,8 @@ class ChargeMode:
             if sh.layer[1] is not None:
                 surface.blit(*sh.layer[1])
         for r in self.rows or []:
+            if r["id"] in self.declared and self.plan is not None:
+                continue        # the plan labels a declared target (draw_plan)
             ms = geo.unit_models(r["id"])
             cx = sum(geo.model(m).x for m in ms) / len(ms)
             cy = max(geo.model(m).y for m in ms) + 1.2
@@ -348,7 +350,7 @@ class ChargeMode:
             return
         if self.fight is None:
             draw_fight_chart(surface, rect, None, ["planning..." if self.plan is None
-                                                   else "no landing: no fight to preview"])
+                                                   else "no landing: no fight to preview"],
+                             compact=True)
             return
-        draw_fight_chart(surface, rect, self.fight.summary(),
-                         [f"Charge {self.unit} -> {', '.join(self.declared)}"])
+        draw_fight_chart(surface, rect, self.fight.summary(), compact=True)

@@ -86,11 +86,13 @@ def draw_plan(surface: pygame.Surface, view: View, state: Battlefield, plan: dic
                          (sx, sy), INK)
 
 
-def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]], colour) -> int:
-    """Horizontal bars (label, probability 0..1) under a title; returns the height used."""
+def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]], colour,
+          step: int = 17) -> int:
+    """Horizontal bars (label, probability 0..1) under a title, ``step`` pixels a bar;
+    returns the height used."""
     y = rect.y
     prims.text(surface, title, 14, INK, (rect.x, y))
-    y += 20
+    y += step + 3
     for label, p in rows:
         prims.text(surface, label, 13, INK, (rect.x, y))
         bx = rect.x + 70
@@ -98,15 +100,17 @@ def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]],
         pygame.draw.rect(surface, (225, 225, 225), (bx, y + 2, bw, 12))
         pygame.draw.rect(surface, colour, (bx, y + 2, round(bw * p), 12))
         prims.text(surface, _pct(p), 13, INK, (bx + bw + 4, y))
-        y += 17
+        y += step
     return y - rect.y + 6
 
 
 def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str, Any] | None,
-                     header: list[str] | None = None) -> None:
+                     header: list[str] | None = None, compact: bool = False) -> None:
     """The fight that follows as a small chart in ``rect``: per unit the distribution of
     models it loses (fight-phase), the chance each player wins and each unit breaks
-    (rank-and-flank); ``header`` lines go above it."""
+    (rank-and-flank); ``header`` lines go above it; ``compact`` (the window's panel)
+    packs the bars closer."""
+    step = 15 if compact else 17
     pygame.draw.rect(surface, (246, 244, 238), rect)
     pygame.draw.rect(surface, (180, 180, 180), rect, 1)
     inner = rect.inflate(-16, -16)
@@ -129,13 +133,13 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
         se = fight.get("se")
         how = f"sampled {fight['runs']} runs" + (f", +/- {100 * se:.1f}%" if se is not None else "")
     prims.text(surface, f"The fight that follows ({how})", 15, INK, (inner.x, y))
-    y += 24
+    y += 20 if compact else 24
     for u, r in fight.get("units", {}).items():
         lost = r.get("models_lost")
         if lost:
             rows = [(f"{k} lost", p) for k, p in sorted(lost.items()) if p >= 0.005][:8]
             y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0),
-                       f"{u}: models lost (of {r['models']})", rows, BAR)
+                       f"{u}: models lost (of {r['models']})", rows, BAR, step)
         elif "expected_models_lost" in r:
             prims.text(surface, f"{u}: loses {r['expected_models_lost']:.2f} on average", 13,
                        INK, (inner.x, y))
@@ -144,10 +148,10 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
         rows = [(pl, p) for pl, p in fight["win"].items()]
         if fight.get("tie") is not None:
             rows.append(("tie", fight["tie"]))
-        y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "wins the combat", rows, WIN)
+        y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "wins the combat", rows, WIN, step)
     if fight.get("breaks"):
         rows = [(u, p) for u, p in fight["breaks"].items()]
-        y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "breaks", rows, BREAK)
+        y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "breaks", rows, BREAK, step)
 
 
 def _with_panel(board: pygame.Surface) -> tuple[pygame.Surface, pygame.Rect]:
