@@ -43,6 +43,7 @@ import pygame
 import pygame_gui
 
 from tabletop.app import keys, text
+from tabletop.app.charge_mode import ChargeMode
 from tabletop.app.help_overlay import draw_help, layout_help
 from tabletop.app.legal_drag import StepMoves
 from tabletop.app.move_checker import MoveChecker
@@ -208,6 +209,7 @@ class App:
         self.help_shown = False
         self.help_page = 0
         self.rings = RingTool()             # g / G / b: range rings (app.rings)
+        self.charge = ChargeMode()          # c / C: charge mode (app.charge_mode)
         self.mouse_pos: tuple[int, int] = (0, 0)
         self._cache: tuple[int, Battlefield, Geometry] | None = None
         self._board: tuple[Any, Geometry, pygame.Surface] | None = None
@@ -443,7 +445,20 @@ class App:
             "ring_type": lambda: self.message(self.rings.start_typing(self.selected)),
             "ring_around": lambda: self.message(self.rings.toggle_around(self.selected)),
             "load_autosave": self.load_autosave,
+            "charge_mode": self.charge_key, "charge_shade": lambda: self.message(
+                self.charge.toggle_shade()),
         }
+
+    def charge_key(self) -> None:
+        """``c``: charge mode for the selected unit (``app.charge_mode``), or leave it."""
+        if self.charge.active:
+            self.message(self.charge.leave())
+        elif self.step_mode:
+            self.message("c plans a charge on the map (tabletop view MAP), not in a step-through")
+        elif self.selected is None:
+            self.message("select a model of the unit to charge with, then c")
+        else:
+            self.message(self.charge.enter(self.state, self.geo, self.selected.rsplit("/", 1)[0]))
 
     def quit(self) -> None:
         """``q``, ``Esc`` or the close button: close, asking first (y/n in the panel) when
@@ -487,6 +502,8 @@ class App:
             self.message(f"{self.drag.model_id}: move cancelled")
             self.drag = self.press = None
             self.refresh()
+        elif self.charge.active:
+            self.message(self.charge.leave())
         else:
             self.quit()
 
@@ -500,6 +517,11 @@ class App:
             self.pan_from = tuple(event.pos)
 
     def _motion(self, pos) -> None:
+        if self.charge.active and self.board_rect.collidepoint(pos):
+            tx, ty = self.view.to_table(*pos)
+            hits = models_at(self.geo, tx, ty, slop=CLICK_SLOP_PX / self.view.scale)
+            if self.charge.hover_at(hits[0] if hits else None):
+                self.refresh()
         if self.pan_from is not None:
             self.view.pan(pos[0] - self.pan_from[0], pos[1] - self.pan_from[1])
             self.pan_from = tuple(pos)
@@ -570,6 +592,9 @@ class App:
             self._drop()
         elif self.ruler is not None and self.ruler.active:
             self.ruler.active = False
+        elif self.press is not None and self.charge.active and self.press.hit is not None \
+                and (said := self.charge.click(self.press.hit)) is not None:
+            self.message(said)
         elif self.press is not None and not (self.play is not None and self.press.hit is not None
                                              and self.play.click(self.press.hit)):
             self.select(self.press.hit)
@@ -623,6 +648,9 @@ class App:
         self.geo = snapshot(state)
         self._cache = None
         self.checker.result = None      # a verdict on the positions before
+        said = self.charge.follow(state, self.geo)
+        if said:
+            self.messages.append(said)
         if self.selected is not None and self.selected not in self.geo.ids:
             self.selected = None
         self.refresh()
@@ -848,6 +876,8 @@ class App:
         return "left-drag on the table to measure"
 
     def info_lines(self) -> list[str]:
+        if self.charge.active:
+            return self.charge.lines()
         state, geo = self.shown()
         if self.selected is None:
             return ["click a model to see it here"]
@@ -884,6 +914,8 @@ class App:
         timed), take a play session's news, rebuild at most ``PANEL_BOXES_PER_FRAME``
         changed text boxes of the panel, then advance the widgets by ``dt`` seconds."""
         self._advance_motion()
+        if self.charge.update():
+            self.refresh()
         if self.play is not None:
             self.play.poll()
         self.sync_motion()
@@ -907,6 +939,8 @@ class App:
         if legend.height > 0:
             surface.blit(self._legend_image(legend.size, state), legend.topleft)
         self.manager.draw_ui(surface)
+        if self.charge.active:
+            self.charge.draw_chart(surface, self.chart_rect())
         if self.help_shown:
             draw_help(surface, self.help_layout())
 
@@ -981,8 +1015,16 @@ class App:
         pygame.draw.rect(surface, (20, 20, 20), bg, border_radius=4)
         surface.blit(img, r)
 
+    def chart_rect(self) -> pygame.Rect:
+        """Where charge mode draws the fight's chart: over the panel's measure and messages
+        boxes (window pixels)."""
+        boxes = [self.panel.boxes[n].rect for n in ("measure", "messages") if n in self.panel.boxes]
+        return boxes[0].union(boxes[-1]) if boxes else self.panel_rect
+
     def _draw_tools(self, surface, geo: Geometry) -> None:
         v = self.view
+        if self.charge.active and not self.step_mode:
+            self.charge.draw(surface, v, self.state, geo)
         ring = self.rings.ring(self.shown_state, self.selected)
         if ring is not None:
             draw_ring(surface, v, ring.outlines, ring.label)

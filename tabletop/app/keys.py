@@ -76,6 +76,14 @@ BINDINGS: tuple[Binding, ...] = (
             "cancels", (("G", "ring_type"),)),
     Binding("`b`", "rings round the selected model's base alone / round its whole unit",
             (("b", "ring_around"),)),
+    Binding("`c`", "charge mode for the selected unit (again: leave): each enemy unit in reach "
+            "marked with its odds; hover one for its path, distance, roll needed and odds; click "
+            "to declare it a target (again: undeclare; several: the farthest decides); the "
+            "landing ghosted, the plan and the fight that follows (sampled run by run) in the "
+            "panel", (("c", "charge_mode"),)),
+    Binding("`C`", "charge mode: shade the table by the odds of a charge ending there "
+            "(worked out a piece a frame, once per unit and table) / stop",
+            (("C", "charge_shade"),)),
     Binding("`u`", "undo the last move (also back past a reload)", (("u", "undo"),)),
     Binding("`v` / `V`", "check the selected unit's dragged models as a pile-in / a consolidation "
             "from where the map put them (12.03 / 12.08): broken clauses listed, offenders "
@@ -97,8 +105,8 @@ BINDINGS: tuple[Binding, ...] = (
     Binding("click a ringed model", "`--play`: answer with the option that names it"),
     Binding("`h`", "show or hide the help (when it needs more than one page, `h` turns them)",
             (("h", "help"),)),
-    Binding("`Esc`", "close the help, cancel a typed ring distance or a drag in progress, else "
-            "quit", (("escape", "escape"),)),
+    Binding("`Esc`", "close the help, cancel a typed ring distance or a drag in progress, leave "
+            "charge mode, else quit (asking first when moves are unsaved)", (("escape", "escape"),)),
     Binding("`q`", "quit (asks first when moves are unsaved; they stay in the autosave)",
             (("q", "quit"),)),
 )

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,7 +40,8 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.polygon import orient
 from shapely.ops import nearest_points, unary_union
 
-__all__ = ["QUAD_SEGS", "TABLE_FRAME", "table_frame", "Goal", "ChargePath", "ChargeArena", "grown_circle_radius"]
+__all__ = ["QUAD_SEGS", "TABLE_FRAME", "table_frame", "Goal", "ChargePath", "ChargeArena", "grown_circle_radius",
+           "arena_for", "arena_shapes", "goals_for"]
 
 XY = tuple[float, float]
 
@@ -143,9 +144,19 @@ def _convex_corners(poly: Polygon) -> list[tuple[XY, XY, XY]]:
         nxt = np.roll(pts, -1, axis=0)
         cross = ((pts[:, 0] - prev[:, 0]) * (nxt[:, 1] - pts[:, 1])
                  - (pts[:, 1] - prev[:, 1]) * (nxt[:, 0] - pts[:, 0]))
-        out.extend(((float(x), float(y)), (float(a), float(b)), (float(c2), float(d2)))
-                   for (x, y), (a, b), (c2, d2), c in zip(pts, prev, nxt, cross) if c > 1e-12)
+        keep = cross > 1e-12
+        out.extend(((x, y), (a, b), (c2, d2)) for (x, y), (a, b), (c2, d2)
+                   in zip(pts[keep].tolist(), prev[keep].tolist(), nxt[keep].tolist()))
     return out
+
+
+def _on_ring(corners: list[tuple[XY, XY, XY]], hull: Polygon) -> list[tuple[XY, XY, XY]]:
+    """The ``corners`` that lie on ``hull``'s boundary (one vectorised distance query)."""
+    if not corners:
+        return []
+    pts = shapely.points(np.asarray([c[0] for c in corners], dtype=float))
+    near = shapely.distance(hull.exterior, pts) < 1e-9
+    return [c for c, ok in zip(corners, near) if ok]
 
 
 def _tangent(at: np.ndarray, prev: np.ndarray, nxt: np.ndarray, to: np.ndarray) -> np.ndarray:
@@ -171,19 +182,37 @@ class ChargeArena:
     """
 
     def __init__(self, shapes: Sequence[Polygon], grow: float):
-        grown = [s.buffer(grown_circle_radius(grow), quad_segs=QUAD_SEGS) for s in shapes
-                 if not s.is_empty]
+        for _ in self._build(shapes, grow):
+            pass
+
+    @classmethod
+    def pieces(cls, shapes: Sequence[Polygon], grow: float) -> Generator[int, None, "ChargeArena"]:
+        """The arena built in pieces (a generator whose value is the arena): yields the work
+        of each piece, the vertices made or looked at, so a window can build it across
+        frames; the arena is the one ``ChargeArena(shapes, grow)`` builds."""
+        arena = cls.__new__(cls)
+        yield from arena._build(shapes, grow)
+        return arena
+
+    def _build(self, shapes: Sequence[Polygon], grow: float) -> Iterator[int]:
+        grown = []
+        for s in shapes:
+            if not s.is_empty:
+                grown.append(s.buffer(grown_circle_radius(grow), quad_segs=QUAD_SEGS))
+                yield len(grown[-1].exterior.coords)
         merged = unary_union(grown) if grown else Polygon()
+        yield sum(len(g.exterior.coords) for g in grown)
         parts = list(getattr(merged, "geoms", [merged])) if not merged.is_empty else []
         self.parts: list[Polygon] = [p for p in parts if isinstance(p, Polygon) and not p.is_empty]
         self.tree = shapely.STRtree(self.parts) if self.parts else None
-        self._corners = [_convex_corners(p) for p in self.parts]
-        self._hulls = [p.convex_hull for p in self.parts]
-        self._hull_corners = [[c for c in cs if h.exterior.distance(Point(c[0])) < 1e-9]
-                              for cs, h in zip(self._corners, self._hulls)]
-        self._shrunk = [p.buffer(-GRAZE) for p in self.parts]
-        for s in self._shrunk:
-            shapely.prepare(s)
+        self._corners, self._hulls, self._hull_corners, self._shrunk = [], [], [], []
+        for p in self.parts:
+            self._corners.append(_convex_corners(p))
+            self._hulls.append(p.convex_hull)
+            self._hull_corners.append(_on_ring(self._corners[-1], self._hulls[-1]))
+            self._shrunk.append(p.buffer(-GRAZE))
+            shapely.prepare(self._shrunk[-1])
+            yield 4 * shapely.get_num_coordinates(p)
 
     def blocked(self, p: XY) -> int | None:
         """The index of the grown shape that holds point ``p`` well inside, else None."""
@@ -328,7 +357,27 @@ class ChargeArena:
         ((N, 2) array), round every grown shape; ``inf`` past ``limit`` or walled off.
 
         Dijkstra over every convex corner within ``limit`` of a start, then each point takes the
-        best visible corner (or start) within the remaining reach.
+        best visible corner (or start) within the remaining reach (``distance_pieces`` run to
+        its end, all points in one chunk).
+        """
+        points = np.asarray(points, dtype=float).reshape(-1, 2)
+        out = np.full(len(points), math.inf)
+        for _ in self.distance_pieces(starts, [points], limit, [out]):
+            pass
+        return out
+
+    def distance_pieces(self, starts: Sequence[XY], chunks: Sequence[np.ndarray], limit: float,
+                        outs: Sequence[np.ndarray]) -> Iterator[tuple[int, int | None]]:
+        """``distances_from`` in pieces, for a window that draws between them (no thread).
+
+        ``chunks`` are (n_i, 2) arrays of points (inches), ``outs`` the (n_i,) float arrays
+        their path lengths go into (filled with ``inf`` first; a chunk's array is final when
+        the generator says so).  Yields ``(work, chunk)`` after each corner the Dijkstra
+        settles (``chunk`` None) and after each corner tried against a chunk's points, then
+        ``(0, i)`` when chunk ``i`` is done: ``work`` counts the leg tests made (candidates
+        looked at, plus each leg tried against each blocking shape), so a caller can stop
+        after a counted amount of work, never a clock.  The lengths are those
+        ``distances_from`` gives, whatever the pieces.
         """
         starts = list(starts)
         corners: list[tuple[XY, XY, XY]] = []
@@ -345,6 +394,7 @@ class ChargeArena:
         prv = np.asarray([nan] * len(starts) + [c[1] for c in corners], dtype=float).reshape(-1, 2)
         nxt = np.asarray([nan] * len(starts) + [c[2] for c in corners], dtype=float).reshape(-1, 2)
         ns = len(starts)
+        nb = max(1, len(blockers))
 
         def clear(a: np.ndarray, bs: np.ndarray) -> np.ndarray:
             if not blockers or len(bs) == 0:
@@ -367,6 +417,7 @@ class ChargeArena:
             todo = np.nonzero(~done)[0]
             if len(todo) == 0:
                 break
+            looked = len(todo)
             gaps = np.hypot(nodes[todo, 0] - nodes[k, 0], nodes[todo, 1] - nodes[k, 1])
             near = ((d + gaps <= limit) & (d + gaps < dist[todo])
                     & _tangent(nodes[k], prv[k], nxt[k], nodes[todo])
@@ -377,18 +428,27 @@ class ChargeArena:
                 if d + g < dist[j]:
                     dist[j] = d + g
                     heapq.heappush(heap, (d + g, int(j)))
-        out = np.full(len(points), math.inf)
-        for k in np.argsort(dist):
-            if not np.isfinite(dist[k]):
-                break
-            gaps = np.hypot(points[:, 0] - nodes[k, 0], points[:, 1] - nodes[k, 1])
-            cand = np.nonzero((dist[k] + gaps < out) & (dist[k] + gaps <= limit)
-                              & _tangent(nodes[k], prv[k], nxt[k], points))[0]
-            if len(cand) == 0:
-                continue
-            ok = clear(nodes[k], points[cand])
-            out[cand[ok]] = dist[k] + gaps[cand[ok]]
-        return out
+            yield looked + len(todo) * nb, None
+        order = [int(k) for k in np.argsort(dist) if np.isfinite(dist[k])]
+        for i, (points, out) in enumerate(zip(chunks, outs)):
+            points = np.asarray(points, dtype=float).reshape(-1, 2)
+            out[:] = math.inf
+            if len(points):
+                lo, hi = points.min(axis=0), points.max(axis=0)
+            for k in order if len(points) else ():
+                # the chunk's bounding box is farther than the reach left: no point can gain
+                dx = max(lo[0] - nodes[k, 0], 0.0, nodes[k, 0] - hi[0])
+                dy = max(lo[1] - nodes[k, 1], 0.0, nodes[k, 1] - hi[1])
+                if dist[k] + math.hypot(dx, dy) > limit:
+                    continue
+                gaps = np.hypot(points[:, 0] - nodes[k, 0], points[:, 1] - nodes[k, 1])
+                cand = np.nonzero((dist[k] + gaps < out) & (dist[k] + gaps <= limit)
+                                  & _tangent(nodes[k], prv[k], nxt[k], points))[0]
+                if len(cand):
+                    ok = clear(nodes[k], points[cand])
+                    out[cand[ok]] = dist[k] + gaps[cand[ok]]
+                yield len(points) + len(cand) * nb, None
+            yield 0, i
 
     def blocked_all(self, starts: Sequence[XY], i: int) -> bool:
         """Whether grown shape ``i`` holds one of ``starts`` (then it is passed through)."""
@@ -408,11 +468,9 @@ def table_frame(width: float, depth: float) -> Polygon:
     return Polygon(outer.exterior.coords, [shapely.box(0.0, 0.0, width, depth).exterior.coords])
 
 
-def arena_for(state, model, skip_units: Iterable[str], terrain: Sequence[Sequence[XY]]) -> ChargeArena:
-    """The obstacles ``model``'s charge goes round: every base on the table but those of
-    ``skip_units`` (its own unit, the targets it ends against), the ``terrain`` polygons
-    the rules say block it (``rules.charge.blocking_terrain``), and the table's edges
-    (``table_frame``: a path never leaves the table)."""
+def arena_shapes(state, skip_units: Iterable[str], terrain: Sequence[Sequence[XY]]) -> list[Polygon]:
+    """The shapes an arena is grown from (``arena_for``): the bases of every unit not in
+    ``skip_units``, the ``terrain`` polygons and the table's frame, inches."""
     from tabletop.geometry.footprints import base_polygon
     skip = set(skip_units)
     shapes: list[Polygon] = []
@@ -424,7 +482,15 @@ def arena_for(state, model, skip_units: Iterable[str], terrain: Sequence[Sequenc
     for poly in terrain:
         shapes.append(Polygon(poly))
     shapes.append(table_frame(state.table.width, state.table.depth))
-    return ChargeArena(shapes, charger_radius(model))
+    return shapes
+
+
+def arena_for(state, model, skip_units: Iterable[str], terrain: Sequence[Sequence[XY]]) -> ChargeArena:
+    """The obstacles ``model``'s charge goes round: every base on the table but those of
+    ``skip_units`` (its own unit, the targets it ends against), the ``terrain`` polygons
+    the rules say block it (``rules.charge.blocking_terrain``), and the table's edges
+    (``table_frame``: a path never leaves the table)."""
+    return ChargeArena(arena_shapes(state, skip_units, terrain), charger_radius(model))
 
 
 def goals_for(model, targets: Sequence, reach: float) -> list[Goal]:

@@ -24,7 +24,7 @@ from tabletop.render.options import DEFAULT_SCALE
 from tabletop.render.view import View
 
 __all__ = ["PATH_COLOUR", "GHOST_COLOUR", "CHART_W", "draw_plan", "draw_fight_chart",
-           "draw_odds_shade", "save_plan_png", "save_shade_png", "odds_colour"]
+           "draw_odds_shade", "odds_shade_image", "percent", "save_plan_png", "save_shade_png", "odds_colour"]
 
 PATH_COLOUR = (250, 190, 20)
 OTHER_PATH_COLOUR = (240, 240, 240)
@@ -86,11 +86,13 @@ def draw_plan(surface: pygame.Surface, view: View, state: Battlefield, plan: dic
                          (sx, sy), INK)
 
 
-def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]], colour) -> int:
-    """Horizontal bars (label, probability 0..1) under a title; returns the height used."""
+def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]], colour,
+          step: int = 17) -> int:
+    """Horizontal bars (label, probability 0..1) under a title, ``step`` pixels a bar;
+    returns the height used."""
     y = rect.y
     prims.text(surface, title, 14, INK, (rect.x, y))
-    y += 20
+    y += step + 3
     for label, p in rows:
         prims.text(surface, label, 13, INK, (rect.x, y))
         bx = rect.x + 70
@@ -98,15 +100,17 @@ def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]],
         pygame.draw.rect(surface, (225, 225, 225), (bx, y + 2, bw, 12))
         pygame.draw.rect(surface, colour, (bx, y + 2, round(bw * p), 12))
         prims.text(surface, _pct(p), 13, INK, (bx + bw + 4, y))
-        y += 17
+        y += step
     return y - rect.y + 6
 
 
 def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str, Any] | None,
-                     header: list[str] | None = None) -> None:
+                     header: list[str] | None = None, compact: bool = False) -> None:
     """The fight that follows as a small chart in ``rect``: per unit the distribution of
     models it loses (fight-phase), the chance each player wins and each unit breaks
-    (rank-and-flank); ``header`` lines go above it."""
+    (rank-and-flank); ``header`` lines go above it; ``compact`` (the window's panel)
+    packs the bars closer."""
+    step = 15 if compact else 17
     pygame.draw.rect(surface, (246, 244, 238), rect)
     pygame.draw.rect(surface, (180, 180, 180), rect, 1)
     inner = rect.inflate(-16, -16)
@@ -125,14 +129,17 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
             y += 17
         return
     how = fight["method"] + (f", {fight['runs']} runs" if fight.get("runs") else "")
+    if fight["method"] == "sampled":    # the window's preview, run by run (rules/charge_fight.py)
+        se = fight.get("se")
+        how = f"sampled {fight['runs']} runs" + (f", +/- {100 * se:.1f}%" if se is not None else "")
     prims.text(surface, f"The fight that follows ({how})", 15, INK, (inner.x, y))
-    y += 24
+    y += 20 if compact else 24
     for u, r in fight.get("units", {}).items():
         lost = r.get("models_lost")
         if lost:
             rows = [(f"{k} lost", p) for k, p in sorted(lost.items()) if p >= 0.005][:8]
             y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0),
-                       f"{u}: models lost (of {r['models']})", rows, BAR)
+                       f"{u}: models lost (of {r['models']})", rows, BAR, step)
         elif "expected_models_lost" in r:
             prims.text(surface, f"{u}: loses {r['expected_models_lost']:.2f} on average", 13,
                        INK, (inner.x, y))
@@ -141,10 +148,10 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
         rows = [(pl, p) for pl, p in fight["win"].items()]
         if fight.get("tie") is not None:
             rows.append(("tie", fight["tie"]))
-        y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "wins the combat", rows, WIN)
+        y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "wins the combat", rows, WIN, step)
     if fight.get("breaks"):
         rows = [(u, p) for u, p in fight["breaks"].items()]
-        y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "breaks", rows, BREAK)
+        y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "breaks", rows, BREAK, step)
 
 
 def _with_panel(board: pygame.Surface) -> tuple[pygame.Surface, pygame.Rect]:
@@ -184,21 +191,41 @@ def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
 
 
 def draw_odds_shade(surface: pygame.Surface, view: View, xs, ys, probs, step: float) -> None:
-    """Shade cells of ``step`` inches centred on the grid ``xs`` x ``ys`` by ``probs`` (a
-    (len(ys), len(xs)) array of chances): red to green, nothing where the chance is 0."""
-    layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    """Shade cells of ``step`` inches centred on the grid ``xs`` x ``ys`` (inches, evenly
+    spaced by ``step``) by ``probs`` (a (len(ys), len(xs)) array of chances): red to green,
+    nothing where the chance is 0 or not known yet (``nan``, a row the window has not worked
+    out).  One pixel a cell, scaled onto the table's place on ``surface``."""
+    got = odds_shade_image(view, xs, ys, probs, step)
+    if got is not None:
+        surface.blit(*got)
+
+
+def odds_shade_image(view: View, xs, ys, probs, step: float):
+    """The shading ``draw_odds_shade`` blits: (an RGBA Surface, its top-left pixel), or
+    None for an empty grid or a view too small to show it."""
+    ny, nx = len(ys), len(xs)
+    if nx == 0 or ny == 0:
+        return None
+    cells = pygame.Surface((nx, ny), pygame.SRCALPHA)
+    cells.fill((0, 0, 0, 0))
     half = step / 2.0
-    for j, y in enumerate(ys):
-        for i, x in enumerate(xs):
+    for j in range(ny):
+        row = ny - 1 - j        # y up: the last grid row is the top pixel row
+        for i in range(nx):
             p = float(probs[j, i])
-            if p <= 0:
-                continue
-            x0, y0 = view.to_screen(x - half, y + half)
-            x1, y1 = view.to_screen(x + half, y - half)
-            pygame.draw.rect(layer, odds_colour(p, 120),
-                             pygame.Rect(math.floor(x0), math.floor(y0),
-                                         math.ceil(x1 - x0) + 1, math.ceil(y1 - y0) + 1))
-    surface.blit(layer, (0, 0))
+            if p > 0:           # (nan > 0 is False)
+                cells.set_at((i, row), odds_colour(p, 120))
+    x0, y0 = view.to_screen(xs[0] - half, ys[-1] + half)
+    x1, y1 = view.to_screen(xs[-1] + half, ys[0] - half)
+    w, h = round(x1 - x0), round(y1 - y0)
+    if w <= 0 or h <= 0:
+        return None
+    return pygame.transform.scale(cells, (w, h)), (round(x0), round(y0))
+
+
+def percent(p: float) -> str:
+    """A chance as the pictures write it: "58%", "<0.5%", ">99.5%"."""
+    return _pct(p)
 
 
 def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,

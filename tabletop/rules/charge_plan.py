@@ -39,18 +39,21 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.geometry.charge_landing import land_block, land_models
-from tabletop.geometry.charge_paths import ChargeArena, ChargePath, arena_for, goals_for
+from tabletop.geometry.charge_paths import (ChargeArena, ChargePath, arena_for, arena_shapes,
+                                             charger_radius, goals_for)
 from tabletop.rules import charge as CH
 from tabletop.rules.dice import Dice, enumerate_outcomes
 
 __all__ = ["LANDING_ROLL", "LANDING_OPTIONS", "PREVIEW_MAX_STATES", "PREVIEW_RUNS", "Planner", "plan_charge", "reach_list",
-           "landing_budget", "move_of"]
+           "landing_budget", "move_of", "reach_pieces", "plan_pieces", "odds_grid", "odds_grid_pieces", "landed_state",
+           "landing_problems", "fight_summary"]
 
 LANDING_ROLL = "median"
 LANDING_OPTIONS = ("median", "needed")
@@ -115,6 +118,15 @@ class Planner:
             self._arenas[key] = arena_for(self.state, model, self.skip, self.terrain(model))
         return self._arenas[key]
 
+    def arena_pieces(self) -> Iterator[int]:
+        """Build (in pieces: ``ChargeArena.pieces``) every arena the unit's models need and
+        keep them, so the paths after it cost no arena; yields each piece's counted work."""
+        for m in self.unit.models:
+            key = (m.base, tuple(CH.blocking_terrain(self.state, m)))
+            if key not in self._arenas:
+                self._arenas[key] = yield from ChargeArena.pieces(
+                    arena_shapes(self.state, self.skip, self.terrain(m)), charger_radius(m))
+
     def to_target(self, target_id: str) -> tuple[ChargePath, str]:
         """The shortest charge path from any model of the unit to ``target_id`` and the model
         that takes it."""
@@ -166,6 +178,24 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
 def reach_list(state: Battlefield, unit_id: str, seed: int | None = None) -> list[dict[str, Any]]:
     """Every enemy unit the charge could reach (probability > 0, declarable), best odds first
     then nearest: rows as ``Planner.target_row``."""
+    gen = reach_pieces(state, unit_id, seed)
+    while True:
+        try:
+            next(gen)
+        except StopIteration as done:
+            return done.value
+
+
+#: counted work of one charge path search after its arena is built (the window's budget
+#: counts it so; a search over a few grown shapes is a few hundred leg tests)
+PATH_WORK = 400
+
+
+def reach_pieces(state: Battlefield, unit_id: str,
+                 seed: int | None = None) -> Generator[int, None, list[dict[str, Any]]]:
+    """``reach_list`` in pieces (a generator whose value is the list): yields the counted
+    work of each piece (arena vertices, ``PATH_WORK`` a path search), so a window can work
+    it out across frames; the rows are ``reach_list``'s."""
     rows = []
     geo = snapshot(state)
     rnf = state.ruleset == "rank-and-flank"
@@ -179,7 +209,9 @@ def reach_list(state: Battlefield, unit_id: str, seed: int | None = None) -> lis
         if gap - reach > longest + state.rules.tol:     # a path is never shorter than the gap
             continue
         pl = Planner(state, unit_id, (u.id,))
+        yield from pl.arena_pieces()
         row = pl.target_row(u.id, Dice(seed if seed is not None else 1))
+        yield PATH_WORK * len(pl.unit.models)
         if row["probability"] > 0:
             rows.append(_public(row))
     rows.sort(key=lambda r: (-r["probability"], r["distance"], r["id"]))
@@ -197,6 +229,20 @@ def plan_charge(state: Battlefield, unit_id: str, targets: list[str], seed: int 
     ``fight`` (see ``fight_summary``), or ``{"eligible": False, "reason": str}`` when the
     unit may not declare a charge.  Raises TabletopError for bad ids (a friendly target).
     """
+    gen = plan_pieces(state, unit_id, targets, seed, landing=landing, fight=fight)
+    while True:
+        try:
+            next(gen)
+        except StopIteration as done:
+            return done.value
+
+
+def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int | None = None,
+                *, landing: bool = True, fight: bool = True
+                ) -> Generator[int, None, dict[str, Any]]:
+    """``plan_charge`` in pieces (a generator whose value is the plan): its arenas are built
+    a piece at a time (``Planner.arena_pieces``, yielding counted work), the paths, landing
+    and fight after them in one piece.  Raises as ``plan_charge``."""
     geo = snapshot(state)
     why = CH.refusal(state, geo, unit_id)
     if why is not None:
@@ -208,6 +254,7 @@ def plan_charge(state: Battlefield, unit_id: str, targets: list[str], seed: int 
         seed = random.randrange(1, 1_000_000)
     dice = Dice(seed)
     pl = Planner(state, unit_id, tuple(targets))
+    yield from pl.arena_pieces()
     rows = [pl.target_row(t, dice) for t in targets]
     worst = max(rows, key=lambda r: (r["needs"] is None, r["needs"] or 0.0))
     odds = Fraction(0)
@@ -234,6 +281,8 @@ def plan_charge(state: Battlefield, unit_id: str, targets: list[str], seed: int 
             landed, spots, paths = _land(pl, targets, rows, budget)
             out["landing_roll"] = {"how": how, "inches": budget}
             out["landing"] = {m: [round(x, 4), round(y, 4)] for m, (x, y) in spots.items()}
+            if pl.rnf and spots:
+                out["landing_facing"] = round(landed.model(next(iter(spots))).facing_deg, 4)
             out["landing_paths"] = {m: [[round(x, 4), round(y, 4)] for x, y in p]
                                     for m, p in paths.items()}
             out["landing_engaged"] = sorted(t for t in targets
@@ -360,8 +409,57 @@ def odds_grid(state: Battlefield, unit_id: str, points, *, tol: float | None = N
     limit = CH.max_reach(state.ruleset, pl.move)
     pts = np.asarray(points, dtype=float).reshape(-1, 2)
     lengths = arena.distances_from([m.at for m in unit.models], pts, limit + tol)
-    rolls = enumerate_outcomes(lambda d: CH.charge_roll(d, state.ruleset, pl.move))
-    probs = np.zeros(len(pts))
+    return _roll_probs(state, pl.move, lengths, tol), lengths
+
+
+def _roll_probs(state: Battlefield, move: float, lengths, tol: float):
+    """The chance the ruleset's charge roll reaches each of ``lengths`` (inches, an array)."""
+    import numpy as np
+    rolls = enumerate_outcomes(lambda d: CH.charge_roll(d, state.ruleset, move))
+    probs = np.zeros(len(lengths))
     for r, p in rolls.items():
         probs += float(p) * (r >= lengths - tol - 1e-9)
-    return probs, lengths
+    return probs
+
+
+def odds_grid_pieces(state: Battlefield, unit_id: str, xs, ys, out) -> Iterator[int]:
+    """``odds_grid`` over the grid ``xs`` x ``ys`` (inches) in pieces, for the window.
+
+    ``out`` is a (len(ys), len(xs)) float array: each row is filled with ``nan`` first and
+    with its chances once it is done, so a caller may draw what is ready.  Yields the
+    counted work of each piece (the arena's vertices, the path search's leg tests:
+    ``ChargeArena.pieces`` / ``distance_pieces``); no clock is read, and the chances are
+    those ``odds_grid`` gives for the same points.
+    """
+    import numpy as np
+    tol = state.rules.tol
+    out[:] = np.nan
+    pl = Planner(state, unit_id)
+    unit = state.unit(unit_id)
+    first = unit.models[0]
+    arena = yield from ChargeArena.pieces(arena_shapes(state, (unit_id,), pl.terrain(first)),
+                                          charger_radius(first))
+    limit = CH.max_reach(state.ruleset, pl.move)
+    xs = np.asarray(xs, dtype=float)
+    chunks = [np.column_stack([xs, np.full(len(xs), float(y))]) for y in ys]
+    lengths = [np.empty(len(xs)) for _ in ys]
+    for work, done in arena.distance_pieces([m.at for m in unit.models], chunks, limit + tol,
+                                            lengths):
+        if done is not None:
+            out[done] = _roll_probs(state, pl.move, lengths[done], tol)
+        yield work
+
+
+def landed_state(state: Battlefield, plan: dict[str, Any]) -> Battlefield | None:
+    """The table after the plan's landing (``plan["landing"]``: each charging model at its
+    spot, facing kept or turned as the plan says; the unit marked ``charged``), or None when
+    the plan has no landing."""
+    spots = plan.get("landing")
+    if not spots:
+        return None
+    from tabletop.board.frozen import evolve
+    models = [state.model(m).moved_to(x, y, plan.get("landing_facing"))
+              if plan.get("landing_facing") is not None else state.model(m).moved_to(x, y)
+              for m, (x, y) in spots.items()]
+    landed = state.with_models(models)
+    return landed.with_unit(evolve(landed.unit(plan["unit"]), charged=True))
