@@ -39,9 +39,20 @@ def layout_json(diff: LayoutDiff) -> dict[str, Any]:
             "walls": d.walls, "shape": _r(d.shape), "ok": d.ok, "why": list(d.off),
             "published_at": [_r(d.published_centre[0]), _r(d.published_centre[1])],
             "measured_at": [_r(d.measured_centre[0]), _r(d.measured_centre[1])],
+            "kind": d.kind, "published_kind": d.published_kind,
+            "outline_distance": _r(d.outline_distance),
+            "walls_length": None if d.walls_length is None else _r(d.walls_length),
+            "published_walls_length": (None if d.published_walls_length is None
+                                       else _r(d.published_walls_length)),
+            "walls_face": d.walls_face, "published_walls_face": d.published_walls_face,
+            "hint": d.hint,
         } for d in diff.items],
         "missing_items": [{"sort": m.sort, "id": m.id} for m in diff.missing],
         "extra_items": [{"sort": e.sort, "id": e.id} for e in diff.extra],
+        "table": [diff.table[0], diff.table[1]],
+        "published_table": [diff.published_table[0], diff.published_table[1]],
+        "table_ok": diff.table_ok,
+        "terrain_only": diff.terrain_only,
     }
 
 
@@ -54,20 +65,51 @@ def _moved(dx: float, dy: float) -> str:
     return ", ".join(parts) or "not moved"
 
 
+def table_line(diff: LayoutDiff) -> str | None:
+    """``table 61" x 44", published 60" x 44"`` when the measured table's size differs."""
+    if diff.table_ok:
+        return None
+    (w, d), (pw, pd) = diff.table, diff.published_table
+    return f"table {w:g}\" x {d:g}\", published {pw:g}\" x {pd:g}\""
+
+
+_SHOWN = ("moved ", "turned ", "walls on the wrong side", "walls face ")
+
+
+def item_line(d) -> str:
+    """One matched item: ``OFF  terrain C: not moved, turned +90.0 deg, walls face south,
+    published west``, then any other reason it is off and the swapped-ids hint."""
+    name = d.id if d.id == d.published_id else f"{d.id} (published {d.published_id}, by shape)"
+    face = f"face {d.walls_face}, published {d.published_walls_face}"
+    if any(w.startswith("walls face ") for w in d.off):
+        walls = (f", walls on the wrong side: {face}" if d.walls == "turned"
+                 else f", walls {face}")
+    elif d.walls == "turned":
+        walls = ", walls on the wrong side"
+    elif d.walls_face is not None and d.ok:
+        walls = ", walls as published"
+    else:
+        walls = ""
+    turn = d.turn_deg + 0.0 if abs(d.turn_deg) >= 0.05 else 0.0     # no "-0.0"
+    turned = "" if d.sort == "objective" else f", turned {turn:+.1f} deg{walls}"
+    rest = [w for w in d.off if not w.startswith(_SHOWN)]
+    if d.hint:
+        rest.append(d.hint)
+    return (f"  {'OFF ' if not d.ok else 'ok  '} {d.sort} {name}: {_moved(*d.shift)}{turned}"
+            + (f"; {'; '.join(rest)}" if rest else ""))
+
+
 def layout_lines(diff: LayoutDiff) -> list[str]:
     """The text report, one line per item, off items first."""
     lines = [f"In place within {diff.tolerance:g}\" and {diff.turn_tolerance:g} deg: "
              f"{len(diff.items) - len(diff.off)} of {len(diff.items)} matched"
              + (f"; {len(diff.missing)} missing" if diff.missing else "")
-             + (f"; {len(diff.extra)} extra" if diff.extra else "")]
-    for d in sorted(diff.items, key=lambda d: d.ok):
-        name = d.id if d.id == d.published_id else f"{d.id} (published {d.published_id}, by shape)"
-        walls = {"same": ", walls as published", "turned": ", walls on the wrong side",
-                 "none": ""}[d.walls]
-        turned = "" if d.sort == "objective" else f", turned {d.turn_deg:+.1f} deg{walls}"
-        shape = [w for w in d.off if w.startswith("outline")]
-        lines.append(f"  {'OFF ' if not d.ok else 'ok  '} {d.sort} {name}: {_moved(*d.shift)}"
-                     f"{turned}" + (f"; {shape[0]}" if shape else ""))
+             + (f"; {len(diff.extra)} extra" if diff.extra else "")
+             + ("; terrain only" if diff.terrain_only else "")]
+    table = table_line(diff)
+    if table:
+        lines.append(f"  OFF  {table}")
+    lines += [item_line(d) for d in sorted(diff.items, key=lambda d: d.ok)]
     lines += [f"  MISSING {m.sort} {m.id}: in the published layout, not on the table"
               for m in diff.missing]
     lines += [f"  EXTRA   {e.sort} {e.id}: on the table, not in the published layout"
@@ -96,7 +138,8 @@ def run(args) -> int:
         headless()
     published = load_map(args.published)
     measured = load_map(args.measured)
-    diff = compare_layouts(measured, published, tolerance=tol, turn_tolerance=turn_tol)
+    diff = compare_layouts(measured, published, tolerance=tol, turn_tolerance=turn_tol,
+                           terrain_only=args.terrain_only)
     wrote = None
     if args.output:
         from tabletop.render.compare import render_compare
@@ -135,6 +178,9 @@ def add_parser(sub) -> None:
     p.add_argument("--turn-tolerance", type=float, metavar="DEG",
                    help=f"degrees an item may be turned (default: layout_turn_tolerance, "
                         f"{LAYOUT_TURN_TOLERANCE:g})")
+    p.add_argument("--terrain-only", action="store_true",
+                   help="compare the terrain alone: objectives and deployment zones are not "
+                        "compared (a table measured for its terrain)")
     p.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
     p.add_argument("-o", "--output", metavar="DIFF.png",
                    help="draw the published layout ghosted under the measured one, with an arrow "
