@@ -13,7 +13,8 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.cli.common import fmt_in, load_map, print_json
-from tabletop.cli.compare_cmd import item_line, layout_json, layout_lines, table_line
+from tabletop.cli.compare_cmd import (item_line, layout_json, layout_lines, picture_out,
+                                      table_line)
 from tabletop.board.config import LAYOUT_TURN_TOLERANCE
 from tabletop.errors import MapValidationError, TabletopError
 from tabletop.geometry import Geometry, snapshot
@@ -73,7 +74,10 @@ def terrain_section(state: Battlefield, reference: Battlefield | None = None,
     gaps = terrain_gaps(state)
     out: dict[str, Any] = {"terrain_gaps": [
         {"a": g.a, "b": g.b, "width": round(g.width, 4), "bases": list(g.bases),
-         "ends": [[round(v, 4) for v in p] for p in g.ends] if g.ends else None}
+         "ends": [[round(v, 4) for v in p] for p in g.ends] if g.ends else None,
+         "table_bases": [{"base": n, "narrow": round(w, 4), "passes": ok}
+                         for n, w, ok in g.table_bases],
+         "digits": g.digits}
         for g in gaps]}
     warnings: list[str] = []
     if reference is not None:
@@ -202,10 +206,14 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any],
         lines.append(f"Terrain gaps (narrowest {min(len(gaps), GAPS_SHOWN)} of {len(gaps)} under 6\")"
                      if gaps else "Terrain gaps: none under 6\"")
         for g in gaps[:GAPS_SHOWN]:
-            tight = (f" - narrower than the widest base ({who}, {size:.2f}\")"
-                     if who and g["width"] < size else "")
+            n = g["digits"]
+            tight = (f" - narrower than the widest base ({who}, narrow side {size:.{n}f}\")"
+                     if who and g["width"] < size - 1e-9 else "")
             passes = _passes(g["bases"])
-            lines.append(f"  {g['a']} to {g['b']}: {g['width']:.2f}\"{tight}; {passes}")
+            here = [f"{b['base']} ({b['narrow']:.{n}f}\") {'passes' if b['passes'] else 'does not'}"
+                    for b in g["table_bases"]]
+            lines.append(f"  {g['a']} to {g['b']}: {g['width']:.{n}f}\"{tight}; {passes}"
+                         + (f"; on the table: {', '.join(here)}" if here else ""))
         lines.append("")
     if "layout" in report:
         lay = report["layout"]
@@ -246,8 +254,8 @@ def run(args) -> int:
     if turn_tol is not None and not 0 <= turn_tol <= 180:
         raise TabletopError(f"--layout-turn-tolerance: must be degrees from 0 to 180, got {turn_tol:g}")
     if args.output:
-        from tabletop.cli.render_cmd import _check_out, headless
-        bad = _check_out(args.output, args.map)
+        from tabletop.cli.render_cmd import headless
+        bad = picture_out(args.output, [args.map] + ([args.layout] if args.layout else []))
         if bad:
             raise TabletopError(bad)
         headless()

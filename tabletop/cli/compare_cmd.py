@@ -16,7 +16,8 @@ from tabletop.cli.common import load_map, print_json
 from tabletop.errors import TabletopError
 from tabletop.geometry.layout_compare import LayoutDiff, compare_layouts
 
-__all__ = ["layout_json", "layout_lines", "add_parser", "run"]
+__all__ = ["layout_json", "layout_lines", "item_line", "table_line", "picture_out",
+           "add_parser", "run"]
 
 _DIRECTION = (("right", "left"), ("up", "down"))
 
@@ -67,10 +68,7 @@ def _moved(dx: float, dy: float) -> str:
 
 def table_line(diff: LayoutDiff) -> str | None:
     """``table 61" x 44", published 60" x 44"`` when the measured table's size differs."""
-    if diff.table_ok:
-        return None
-    (w, d), (pw, pd) = diff.table, diff.published_table
-    return f"table {w:g}\" x {d:g}\", published {pw:g}\" x {pd:g}\""
+    return diff.table_text
 
 
 _SHOWN = ("moved ", "turned ", "walls on the wrong side", "walls face ")
@@ -117,6 +115,31 @@ def layout_lines(diff: LayoutDiff) -> list[str]:
     return lines
 
 
+def picture_out(out: str, inputs: list[str]) -> list[str]:
+    """Problems with ``-o OUT.png`` for ``compare`` and ``check`` (one line per problem, one
+    problem per cause): an empty name, an input map, a folder, a name not ending .png, a
+    folder that does not exist (no folder is made) or cannot be written."""
+    import os
+
+    if not out.strip():
+        return ["-o: give a picture file name ending .png (got an empty name)"]
+    for path in inputs:
+        if os.path.exists(out) and os.path.exists(path) and os.path.samefile(out, path):
+            return [f"{out}: -o is the input map {path}; write the picture to a new .png file"]
+    if os.path.isdir(out):
+        return [f"{out}: -o is a folder; give a file name such as {os.path.join(out, 'diff.png')}"]
+    problems = []
+    if not out.lower().endswith(".png"):
+        problems.append(f"{out}: -o must name a .png file")
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        what = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
+        problems.append(f"{out}: the folder {folder} {what} (-o makes no folders)")
+    elif not os.access(folder, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
+        problems.append(f"{out}: cannot write there (permission denied)")
+    return problems
+
+
 def _tolerances(args) -> tuple[float | None, float | None]:
     problems = []
     if args.tolerance is not None and not args.tolerance >= 0:
@@ -131,10 +154,10 @@ def _tolerances(args) -> tuple[float | None, float | None]:
 def run(args) -> int:
     tol, turn_tol = _tolerances(args)
     if args.output:
-        from tabletop.cli.render_cmd import _check_out, headless
-        bad = _check_out(args.output, args.measured) + _check_out(args.output, args.published)
+        from tabletop.cli.render_cmd import headless
+        bad = picture_out(args.output, [args.measured, args.published])
         if bad:
-            raise TabletopError(list(dict.fromkeys(bad)))
+            raise TabletopError(bad)
         headless()
     published = load_map(args.published)
     measured = load_map(args.measured)

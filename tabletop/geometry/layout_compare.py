@@ -129,6 +129,14 @@ class LayoutDiff:
                    for a, b in zip(self.table, self.published_table))
 
     @property
+    def table_text(self) -> str | None:
+        """``table 61" x 44", published 60" x 44"`` when the sizes differ, else None."""
+        if self.table_ok:
+            return None
+        (w, d), (pw, pd) = self.table, self.published_table
+        return f"table {w:g}\" x {d:g}\", published {pw:g}\" x {pd:g}\""
+
+    @property
     def in_place(self) -> bool:
         return not self.off and not self.missing and not self.extra and self.table_ok
 
