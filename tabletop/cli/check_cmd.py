@@ -253,7 +253,7 @@ def run(args) -> int:
         raise TabletopError("--layout-turn-tolerance: give --layout REF.toml too")
     if turn_tol is not None and not 0 <= turn_tol <= 180:
         raise TabletopError(f"--layout-turn-tolerance: must be degrees from 0 to 180, got {turn_tol:g}")
-    if args.output:
+    if args.output is not None:
         from tabletop.cli.render_cmd import headless
         bad = picture_out(args.output, [args.map] + ([args.layout] if args.layout else []))
         if bad:

@@ -153,7 +153,7 @@ def _tolerances(args) -> tuple[float | None, float | None]:
 
 def run(args) -> int:
     tol, turn_tol = _tolerances(args)
-    if args.output:
+    if args.output is not None:
         from tabletop.cli.render_cmd import headless
         bad = picture_out(args.output, [args.measured, args.published])
         if bad:

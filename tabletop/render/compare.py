@@ -44,6 +44,7 @@ def _key(surface: pygame.Surface, top: int, lines: list[tuple[str, tuple]]) -> N
 
 
 MARGIN_LEFT = 40
+ID_PX = (44, 22)        # the box kept clear round an item's id at its centre
 LABEL_RINGS = 8         # how far out (rings of places) a label looks for a free place
 MIN_ARROW_PX = 24
 """Named default: an arrow shorter than this (pixels) is drawn this long in its direction
@@ -102,6 +103,10 @@ def _ghost(c, published: Battlefield, diff: LayoutDiff) -> None:
 
 
 def _off(c, diff: LayoutDiff) -> None:
+    # the measured pieces' ids (drawn at their centres) are kept clear of labels
+    for d in diff.items:
+        x, y = c.pt(*d.measured_centre)
+        c.taken.append(pygame.Rect(round(x) - ID_PX[0] // 2, round(y) - ID_PX[1] // 2, *ID_PX))
     arrows = []
     for d in diff.off:
         a, b = c.pt(*d.arrow[0]), c.pt(*d.arrow[1])
