@@ -1,4 +1,4 @@
-"""``tabletop compare PUBLISHED MEASURED [--tolerance IN] [--turn-tolerance DEG] [--json]
+"""``tabletop compare PUBLISHED MEASURED [--tolerance IN] [--turn-tolerance DEG] [--terrain-only] [--json]
 [-o DIFF.png]``: a measured table against its published layout.
 
 Every terrain piece (outline, and which way its walls face), objective and
