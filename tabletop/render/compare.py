@@ -175,14 +175,16 @@ def render_compare(published: Battlefield, measured: Battlefield, diff: LayoutDi
 def draw_gaps(c, gaps: list[Gap], shown: int = GAPS_DRAWN) -> None:
     """The ``shown`` narrowest gaps: a line across each at its narrowest and its width,
     with the largest round base that passes."""
-    for g in gaps[:shown]:
-        if g.ends is None:
-            continue
-        a, b = c.pt(*g.ends[0]), c.pt(*g.ends[1])
+    drawn = [g for g in gaps[:shown] if g.ends is not None]
+    ends = [(c.pt(*g.ends[0]), c.pt(*g.ends[1])) for g in drawn]
+    for a, b in ends:                   # every line first, so no line crosses a label
         pygame.draw.line(c.surface, (255, 255, 255), a, b, 6)
         pygame.draw.line(c.surface, GAP, a, b, 3)
         for p in (a, b):
             prims.disc(c.surface, p, 4, GAP)
+        c.taken.append(pygame.Rect(min(a[0], b[0]) - 3, min(a[1], b[1]) - 3,
+                                   abs(a[0] - b[0]) + 6, abs(a[1] - b[1]) + 6))
+    for g, (a, b) in zip(drawn, ends):
         rounds = [n for n in g.bases if "oval" not in n]
         text = f"{g.width:.{g.digits}f}\" " + (f"<= {rounds[-1]}" if rounds else "no base")
         mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
