@@ -150,9 +150,11 @@ def test_check_against_the_published_layout(tmp_path, capsys):
     assert devs["B"]["shift"] == pytest.approx([0.75, 0.25])
     assert devs["B"]["turn_deg"] == pytest.approx(0.0)
     assert devs["A"]["hausdorff"] == 0
+    # compare's verdict and wording (one comparison): the centre moved hypot(0.75, 0.25)
     assert report["warnings"] == [
-        'terrain B is off the published layout by up to 0.79" (centre moved 0.75" right, '
-        '0.25" up; turned +0.0 deg)']
+        'terrain B is off the published layout: moved 0.79" (0.75" right, 0.25" up, '
+        'turned +0.0 deg)']
+    assert devs["B"]["ok"] is False and devs["A"]["ok"] is True
     # the gap from B to piece F (a 45-degree piece) changed; B to the top edge is now 3.75"
     gaps = {(g["a"], g["b"]): g["width"] for g in report["terrain_gaps"]}
     assert gaps[("B", "top edge")] == pytest.approx(3.75)

@@ -23,6 +23,14 @@ of the program never sees them:
   tall part (walls over 4") is the band of the piece from 0" to 8" along the
   first side, the piece's full depth.  A piece written with ``polygon`` or
   ``rect`` keeps ``tall_part`` in table coordinates.
+
+Edge names are read without regard to case ("Bottom" is "bottom").  Every field a
+form needs must be there (a corner without ``angle`` is an error, as one without
+``width``).  Every number must be one a tape gives on this table: a distance from an
+edge at most the table's side plus ``MEASURED_MARGIN``, a width or depth at most the
+table's diagonal plus it, an angle from -360 to 360 degrees, and every point the form
+makes within ``MEASURED_MARGIN`` of the table; anything else is one located line
+(exit 2 from the command line), never a number the geometry cannot hold.
 """
 
 from __future__ import annotations
@@ -31,10 +39,21 @@ import math
 from typing import Any
 
 __all__ = ["resolve_measured", "edge_point", "piece_from_corners", "piece_from_corner_angle",
-           "EDGES"]
+           "EDGES", "MEASURED_MARGIN"]
 
 #: the table edges a distance may be measured from, and which axis each fixes
 EDGES = {"left": "x", "right": "x", "bottom": "y", "top": "y"}
+
+MEASURED_MARGIN = 12.0
+"""Named default: how far (inches) a measured point may lie off the table, and what a
+measured distance or size may exceed the table by.  A piece may hang a little over an
+edge (``check`` warns that it runs off the table), but a corner a foot or more off the
+table, or a 600" depth on a 44" table, is a slip of the pen: it is refused where it is
+written rather than drawn.  A foot is more than any piece overhangs a real table and far
+less than the numbers that break the geometry (1e308, inf)."""
+
+#: a measured angle is degrees within one turn either way
+ANGLE_LIMIT = 360.0
 
 
 class _Bad(ValueError):
@@ -71,12 +90,20 @@ def edge_point(spec: Any, width: float, depth: float, place: str = "") -> tuple[
     if extra:
         raise _Bad(place, f"unknown key {extra[0]!r} (a measured point has from and at)")
     edges, at = spec.get("from"), spec.get("at")
+    if isinstance(edges, list):
+        edges = [e.strip().lower() if isinstance(e, str) else e for e in edges]
     if not (isinstance(edges, list) and len(edges) == 2 and all(e in EDGES for e in edges)
             and {EDGES[e] for e in edges} == {"x", "y"}):
         raise _Bad(place + ".from", "from is two table edges, one of left/right and one of "
                                     f"bottom/top (e.g. [\"left\", \"top\"]), got {edges!r}")
     if not (isinstance(at, list) and len(at) == 2 and all(_num(v) and v >= 0 for v in at)):
         raise _Bad(place + ".at", f"at is two distances in inches (>= 0) from those edges, got {at!r}")
+    for edge, d in zip(edges, at):
+        side = width if EDGES[edge] == "x" else depth
+        if d > side + MEASURED_MARGIN:
+            raise _Bad(place + ".at", f"{d:g}\" from the {edge} edge is more than "
+                                      f"{MEASURED_MARGIN:g}\" off a {width:g}\" x {depth:g}\" "
+                                      f"table (MEASURED_MARGIN)")
     x = y = 0.0
     for edge, d in zip(edges, at):
         if edge == "left":
@@ -145,6 +172,11 @@ def _terrain(t: dict[str, Any], where: str, w: float, d: float) -> dict[str, Any
     if not any(k in t for k in _PIECE_KEYS):
         return t
     out = {k: v for k, v in t.items() if k not in _PIECE_KEYS}
+    if ("polygon" in t or "rect" in t) and not any(k in t for k in _PIECE_KEYS[:-1]):
+        form = "polygon" if "polygon" in t else "rect"
+        raise _Bad(where + ".tall_along", f"tall_along goes with corners or corner (measured "
+                                          f"along the first side); with {form}, give the walls "
+                                          f"as tall_part (table coordinates)")
     if "polygon" in t or "rect" in t:
         raise _Bad(where, "give one of polygon, rect, corners or corner (a measured piece)")
     tall = t.get("tall_along")
@@ -157,11 +189,27 @@ def _terrain(t: dict[str, Any], where: str, w: float, d: float) -> dict[str, Any
             raise _Bad(where + ".tall_along", "give tall_along or tall_part, not both")
         tall = (float(tall[0]), float(tall[1]))
 
+    limit = math.hypot(w, d) + MEASURED_MARGIN
+
     def size(key: str) -> float:
         v = t.get(key)
+        if v is None:
+            raise _Bad(f"{where}.{key}", f"missing: {key} is the piece's {key} in inches (> 0)")
         if not (_num(v) and v > 0):
             raise _Bad(f"{where}.{key}", f"{key} is the piece's {key} in inches (> 0), got {v!r}")
+        if v > limit:
+            raise _Bad(f"{where}.{key}", f"{key} {v:g}\" is longer than the {w:g}\" x {d:g}\" "
+                                         f"table's diagonal plus {MEASURED_MARGIN:g}\" "
+                                         f"(MEASURED_MARGIN)")
         return float(v)
+
+    def on_table(pts, key: str) -> None:
+        for x, y in pts:
+            if not (-MEASURED_MARGIN <= x <= w + MEASURED_MARGIN
+                    and -MEASURED_MARGIN <= y <= d + MEASURED_MARGIN):
+                raise _Bad(f"{where}.{key}", f"the piece reaches ({x:.4g}, {y:.4g}), more than "
+                                             f"{MEASURED_MARGIN:g}\" off the {w:g}\" x {d:g}\" "
+                                             f"table (MEASURED_MARGIN)")
 
     if "corners" in t:
         for k in ("corner", "angle", "width"):
@@ -173,6 +221,7 @@ def _terrain(t: dict[str, Any], where: str, w: float, d: float) -> dict[str, Any
             raise _Bad(where + ".corners", "corners is two corners (with depth) or three or more "
                                            "(the outline)")
         pts = [edge_point(c, w, d, f"{where}.corners[{i}]") for i, c in enumerate(cs)]
+        on_table(pts, "corners")
         if len(pts) == 2:
             depth = size("depth")
             try:
@@ -181,28 +230,50 @@ def _terrain(t: dict[str, Any], where: str, w: float, d: float) -> dict[str, Any
                 raise _Bad(where + ".corners", str(exc)) from None
             if part is not None and tall is not None and tall[1] > math.dist(*pts) + 1e-9:
                 raise _Bad(where + ".tall_along", "runs past the second corner")
+            on_table(outline, "depth")
         else:
             if "depth" in t or tall is not None:
                 raise _Bad(where + ".corners", "three or more corners are the outline: leave out "
                                                "depth and tall_along")
+            if _collinear(pts):
+                raise _Bad(where + ".corners", f"the {len(pts)} corners lie on one line: the "
+                                               f"outline has no area")
             outline, part = [[p[0], p[1]] for p in pts], None
     else:
         if "corner" not in t:
             raise _Bad(where, "a measured piece needs corners = [...] or corner = ... with angle, "
                               "width and depth")
         p1 = edge_point(t["corner"], w, d, f"{where}.corner")
-        angle = t.get("angle", 0.0)
-        if not _num(angle):
+        on_table([p1], "corner")
+        angle = t.get("angle")
+        if angle is None:
+            raise _Bad(where + ".angle", "missing: angle is degrees counter-clockwise from the "
+                                         "bottom edge (0 runs along it)")
+        if not (_num(angle) and abs(angle) <= ANGLE_LIMIT):
             raise _Bad(where + ".angle", f"angle is degrees counter-clockwise from the bottom "
-                                         f"edge, got {angle!r}")
+                                         f"edge, -{ANGLE_LIMIT:g} to {ANGLE_LIMIT:g}, got {angle!r}")
         width = size("width")
         if tall is not None and tall[1] > width + 1e-9:
             raise _Bad(where + ".tall_along", "runs past the piece's width")
-        outline, part = piece_from_corner_angle(p1, float(angle), width, size("depth"), tall)
+        depth = size("depth")
+        outline, part = piece_from_corner_angle(p1, float(angle), width, depth, tall)
+        on_table(outline[:2], "width")
+        on_table(outline, "depth")
     out["polygon"] = outline
     if part is not None:
         out["tall_part"] = part
     return out
+
+
+def _collinear(pts: list[tuple[float, float]]) -> bool:
+    """Every point lies on the line through the first and the one furthest from it (within
+    1e-9"): the outline they make has no area (a bow tie, whose signed area is also 0, is not
+    on one line; the map check says it crosses itself)."""
+    x0, y0 = pts[0]
+    far = max(pts, key=lambda p: math.dist(p, pts[0]))
+    n = math.dist(far, pts[0])
+    dx, dy = far[0] - x0, far[1] - y0
+    return n > 0 and all(abs((x - x0) * dy - (y - y0) * dx) / n < 1e-9 for x, y in pts)
 
 
 def _stand_in(key: str, item: dict[str, Any]) -> dict[str, Any]:

@@ -13,8 +13,9 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.cli.common import fmt_in, load_map, print_json
+from tabletop.cli.compare_cmd import (item_line, layout_json, layout_lines, picture_out,
+                                      table_line)
 from tabletop.cli.output import add_force
-from tabletop.cli.compare_cmd import layout_json, layout_lines
 from tabletop.board.config import LAYOUT_TURN_TOLERANCE
 from tabletop.errors import MapValidationError, TabletopError
 from tabletop.geometry import Geometry, snapshot
@@ -22,7 +23,6 @@ from tabletop.geometry.layout_checks import layout_warnings
 from tabletop.geometry.layout_compare import compare_layouts
 from tabletop.geometry.terrain_report import (
     DEVIATION_TOLERANCE,
-    layout_deviation,
     terrain_gaps,
     widest_base,
 )
@@ -64,46 +64,47 @@ def build_report(state: Battlefield, geo: Geometry) -> dict[str, Any]:
 def terrain_section(state: Battlefield, reference: Battlefield | None = None,
                     reference_path: str | None = None,
                     tolerance: float | None = None,
-                    turn_tolerance: float | None = None) -> tuple[dict[str, Any], list[str]]:
+                    turn_tolerance: float | None = None,
+                    terrain_only: bool = False) -> tuple[dict[str, Any], list[str]]:
     """Terrain gaps with the common bases that pass each (and, given ``reference``, the
     comparison with the published layout, ``compare_cmd.layout_json``): JSON fields and
     warnings.  Tolerances default to the reference map's ``layout_tolerance`` (inches)
-    and ``layout_turn_tolerance`` (degrees)."""
+    and ``layout_turn_tolerance`` (degrees).  The verdicts are ``compare_layouts``'s, the
+    one comparison ``tabletop compare`` makes: a warning per item off, missing or extra
+    (and for a table of another size)."""
     gaps = terrain_gaps(state)
     out: dict[str, Any] = {"terrain_gaps": [
         {"a": g.a, "b": g.b, "width": round(g.width, 4), "bases": list(g.bases),
-         "ends": [[round(v, 4) for v in p] for p in g.ends] if g.ends else None}
+         "ends": [[round(v, 4) for v in p] for p in g.ends] if g.ends else None,
+         "table_bases": [{"base": n, "narrow": round(w, 4), "passes": ok}
+                         for n, w, ok in g.table_bases],
+         "digits": g.digits}
         for g in gaps]}
     warnings: list[str] = []
     if reference is not None:
-        devs, _, _ = layout_deviation(state, reference)
-        diff = compare_layouts(state, reference, tolerance=tolerance, turn_tolerance=turn_tolerance)
+        diff = compare_layouts(state, reference, tolerance=tolerance,
+                               turn_tolerance=turn_tolerance, terrain_only=terrain_only)
         # missing / extra terrain after matching by id, then by nearest shape
         missing = sorted(m.id for m in diff.missing if m.sort == "terrain")
         extra = sorted(e.id for e in diff.extra if e.sort == "terrain")
+        # ``deviations`` (kept from before compare): one per matched terrain piece, from the same
+        # comparison as ``items``: ``hausdorff`` is how far the outlines stand apart as they are,
+        # ``shift`` and ``turn_deg`` compare's, ``ok`` compare's verdict (the only verdict)
+        devs = sorted((d for d in diff.items if d.sort == "terrain"),
+                      key=lambda d: -d.outline_distance)
         out["layout"] = {
             "reference": reference_path, "tolerance": diff.tolerance,
-            "deviations": [{"id": d.id, "hausdorff": round(d.hausdorff, 4),
-                            "shift": [round(d.shift[0], 4), round(d.shift[1], 4)],
-                            "turn_deg": round(d.turn_deg, 2)} for d in devs],
+            "deviations": [{"id": d.id, "hausdorff": round(d.outline_distance, 4),
+                            "shift": [round(d.shift[0], 4) + 0.0, round(d.shift[1], 4) + 0.0],
+                            "turn_deg": round(d.turn_deg, 2) + 0.0, "ok": d.ok}
+                           for d in devs],
             "missing": missing, "extra": extra, **layout_json(diff)}
-        tolerance = diff.tolerance
-        warned = {d.id for d in devs if d.hausdorff > tolerance}
-        warnings += [f"{d.sort} {d.id} is off the published layout: {', '.join(d.off)}"
-                     for d in diff.off if not (d.sort == "terrain" and d.id in warned)]
-        warnings += [f"{m.sort} {m.id} of the published layout is missing"
-                     for m in diff.missing if m.sort != "terrain"]
-        warnings += [f"{e.sort} {e.id} is not in the published layout"
-                     for e in diff.extra if e.sort != "terrain"]
-        for d in devs:
-            if d.hausdorff > tolerance:
-                dx, dy = d.shift
-                warnings.append(
-                    f"terrain {d.id} is off the published layout by up to {d.hausdorff:.2f}\" "
-                    f"(centre moved {abs(dx):.2f}\" {'right' if dx >= 0 else 'left'}, "
-                    f"{abs(dy):.2f}\" {'up' if dy >= 0 else 'down'}; turned {d.turn_deg:+.1f} deg)")
-        warnings += [f"terrain {m} of the published layout is missing" for m in missing]
-        warnings += [f"terrain {e} is not in the published layout" for e in extra]
+        table = table_line(diff)
+        warnings += [f"the {table}"] if table else []
+        warnings += [f"{d.sort} {d.id} is off the published layout: {', '.join(d.off)} "
+                     f"({item_line(d).split(': ', 1)[1]})" for d in diff.off]
+        warnings += [f"{m.sort} {m.id} of the published layout is missing" for m in diff.missing]
+        warnings += [f"{e.sort} {e.id} is not in the published layout" for e in diff.extra]
     return out, warnings
 
 
@@ -192,8 +193,12 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any],
         for o in report["objectives"]:
             obj = state.objective(o["id"])
             parts = [f"{p}: {', '.join(ms) if ms else '-'}" for p, ms in o["within_range"].items()]
-            lines.append(f"  {o['id']} at ({obj.at[0]:g}, {obj.at[1]:g}), "
-                         f"{state.objective_range(obj):g}\": " + "; ".join(parts)
+            where = (f"  {o['id']} at ({obj.at[0]:g}, {obj.at[1]:g}), "
+                     f"{state.objective_range(obj):g}\"")
+            if not parts:       # a terrain-only table: no players to hold it
+                lines.append(f"{where} range; no players on the table")
+                continue
+            lines.append(f"{where}: " + "; ".join(parts)
                          + f" -> {_control(state, geo, o['within_range'])}")
         lines.append("")
     if state.terrain:
@@ -202,20 +207,19 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any],
         lines.append(f"Terrain gaps (narrowest {min(len(gaps), GAPS_SHOWN)} of {len(gaps)} under 6\")"
                      if gaps else "Terrain gaps: none under 6\"")
         for g in gaps[:GAPS_SHOWN]:
-            tight = (f" - narrower than the widest base ({who}, {size:.2f}\")"
-                     if who and g["width"] < size else "")
+            n = g["digits"]
+            tight = (f" - narrower than the widest base ({who}, narrow side {size:.{n}f}\")"
+                     if who and g["width"] < size - 1e-9 else "")
             passes = _passes(g["bases"])
-            lines.append(f"  {g['a']} to {g['b']}: {g['width']:.2f}\"{tight}; {passes}")
+            here = [f"{b['base']} ({b['narrow']:.{n}f}\") {'passes' if b['passes'] else 'does not'}"
+                    for b in g["table_bases"]]
+            lines.append(f"  {g['a']} to {g['b']}: {g['width']:.{n}f}\"{tight}; {passes}"
+                         + (f"; on the table: {', '.join(here)}" if here else ""))
         lines.append("")
     if "layout" in report:
         lay = report["layout"]
         lines.append(f"Against the published layout {lay['reference']} "
                      f"(in place within {lay['tolerance']:g}\")")
-        for d in ([] if layout_text else lay["deviations"]):
-            ok = "in place" if d["hausdorff"] <= lay["tolerance"] else "OFF"
-            lines.append(f"  {d['id']}: up to {d['hausdorff']:.2f}\" off, centre moved "
-                         f"({d['shift'][0]:+.2f}, {d['shift'][1]:+.2f})\", turned "
-                         f"{d['turn_deg']:+.1f} deg - {ok}")
         if layout_text:
             lines.extend(f"  {t}" if not t.startswith(" ") else t for t in layout_text)
         lines.append("")
@@ -250,18 +254,22 @@ def run(args) -> int:
         raise TabletopError("--layout-turn-tolerance: give --layout REF.toml too")
     if turn_tol is not None and not 0 <= turn_tol <= 180:
         raise TabletopError(f"--layout-turn-tolerance: must be degrees from 0 to 180, got {turn_tol:g}")
-    if args.output:
-        from tabletop.cli.render_cmd import _check_out, headless
-        bad = _check_out(args.output, args.map, args.force)
+    if args.output is not None:
+        from tabletop.cli.render_cmd import headless
+        bad = picture_out(args.output, [args.map] + ([args.layout] if args.layout else []),
+                          args.force)
         if bad:
             raise TabletopError(bad)
         headless()
     geo = snapshot(state)
     report = build_report(state, geo)
+    if args.terrain_only and not args.layout:
+        raise TabletopError("--terrain-only: give --layout REF.toml too")
     extra, warnings = terrain_section(state, reference, args.layout, args.layout_tolerance,
-                                      turn_tol)
+                                      turn_tol, args.terrain_only)
     diff = None if reference is None else compare_layouts(
-        state, reference, tolerance=args.layout_tolerance, turn_tolerance=turn_tol)
+        state, reference, tolerance=args.layout_tolerance, turn_tolerance=turn_tol,
+        terrain_only=args.terrain_only)
     report.update(extra)
     report["warnings"] = report["warnings"] + warnings
     if profile_check is not None:
@@ -308,6 +316,9 @@ def add_parser(sub) -> None:
     p.add_argument("--layout-turn-tolerance", type=float, metavar="DEG",
                    help=f"a piece turned at most this is in place (default: the layout's "
                         f"layout_turn_tolerance, {LAYOUT_TURN_TOLERANCE:g})")
+    p.add_argument("--terrain-only", action="store_true",
+                   help="with --layout: compare the terrain alone (objectives and deployment "
+                        "zones are not compared)")
     p.add_argument("-o", "--output", metavar="OUT.png",
                    help="draw the map with its narrowest terrain gaps (and, with --layout, the "
                         "published layout ghosted and an arrow on each piece that is off)")

@@ -1,4 +1,4 @@
-"""``tabletop compare PUBLISHED MEASURED [--tolerance IN] [--turn-tolerance DEG] [--json]
+"""``tabletop compare PUBLISHED MEASURED [--tolerance IN] [--turn-tolerance DEG] [--terrain-only] [--json]
 [-o DIFF.png]``: a measured table against its published layout.
 
 Every terrain piece (outline, and which way its walls face), objective and
@@ -17,7 +17,8 @@ from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError
 from tabletop.geometry.layout_compare import LayoutDiff, compare_layouts
 
-__all__ = ["layout_json", "layout_lines", "add_parser", "run"]
+__all__ = ["layout_json", "layout_lines", "item_line", "table_line", "picture_out",
+           "add_parser", "run"]
 
 _DIRECTION = (("right", "left"), ("up", "down"))
 
@@ -40,9 +41,20 @@ def layout_json(diff: LayoutDiff) -> dict[str, Any]:
             "walls": d.walls, "shape": _r(d.shape), "ok": d.ok, "why": list(d.off),
             "published_at": [_r(d.published_centre[0]), _r(d.published_centre[1])],
             "measured_at": [_r(d.measured_centre[0]), _r(d.measured_centre[1])],
+            "kind": d.kind, "published_kind": d.published_kind,
+            "outline_distance": _r(d.outline_distance),
+            "walls_length": None if d.walls_length is None else _r(d.walls_length),
+            "published_walls_length": (None if d.published_walls_length is None
+                                       else _r(d.published_walls_length)),
+            "walls_face": d.walls_face, "published_walls_face": d.published_walls_face,
+            "hint": d.hint,
         } for d in diff.items],
         "missing_items": [{"sort": m.sort, "id": m.id} for m in diff.missing],
         "extra_items": [{"sort": e.sort, "id": e.id} for e in diff.extra],
+        "table": [diff.table[0], diff.table[1]],
+        "published_table": [diff.published_table[0], diff.published_table[1]],
+        "table_ok": diff.table_ok,
+        "terrain_only": diff.terrain_only,
     }
 
 
@@ -55,25 +67,81 @@ def _moved(dx: float, dy: float) -> str:
     return ", ".join(parts) or "not moved"
 
 
+def table_line(diff: LayoutDiff) -> str | None:
+    """``table 61" x 44", published 60" x 44"`` when the measured table's size differs."""
+    return diff.table_text
+
+
+_SHOWN = ("moved ", "turned ", "walls on the wrong side", "walls face ")
+
+
+def item_line(d) -> str:
+    """One matched item: ``OFF  terrain C: not moved, turned +90.0 deg, walls face south,
+    published west``, then any other reason it is off and the swapped-ids hint."""
+    name = d.id if d.id == d.published_id else f"{d.id} (published {d.published_id}, by shape)"
+    face = f"face {d.walls_face}, published {d.published_walls_face}"
+    if any(w.startswith("walls face ") for w in d.off):
+        walls = (f", walls on the wrong side: {face}" if d.walls == "turned"
+                 else f", walls {face}")
+    elif d.walls == "turned":
+        walls = ", walls on the wrong side"
+    elif d.walls_face is not None and d.ok:
+        walls = ", walls as published"
+    else:
+        walls = ""
+    turn = d.turn_deg + 0.0 if abs(d.turn_deg) >= 0.05 else 0.0     # no "-0.0"
+    turned = "" if d.sort == "objective" else f", turned {turn:+.1f} deg{walls}"
+    rest = [w for w in d.off if not w.startswith(_SHOWN)]
+    if d.hint:
+        rest.append(d.hint)
+    return (f"  {'OFF ' if not d.ok else 'ok  '} {d.sort} {name}: {_moved(*d.shift)}{turned}"
+            + (f"; {'; '.join(rest)}" if rest else ""))
+
+
 def layout_lines(diff: LayoutDiff) -> list[str]:
     """The text report, one line per item, off items first."""
     lines = [f"In place within {diff.tolerance:g}\" and {diff.turn_tolerance:g} deg: "
              f"{len(diff.items) - len(diff.off)} of {len(diff.items)} matched"
              + (f"; {len(diff.missing)} missing" if diff.missing else "")
-             + (f"; {len(diff.extra)} extra" if diff.extra else "")]
-    for d in sorted(diff.items, key=lambda d: d.ok):
-        name = d.id if d.id == d.published_id else f"{d.id} (published {d.published_id}, by shape)"
-        walls = {"same": ", walls as published", "turned": ", walls on the wrong side",
-                 "none": ""}[d.walls]
-        turned = "" if d.sort == "objective" else f", turned {d.turn_deg:+.1f} deg{walls}"
-        shape = [w for w in d.off if w.startswith("outline")]
-        lines.append(f"  {'OFF ' if not d.ok else 'ok  '} {d.sort} {name}: {_moved(*d.shift)}"
-                     f"{turned}" + (f"; {shape[0]}" if shape else ""))
+             + (f"; {len(diff.extra)} extra" if diff.extra else "")
+             + ("; terrain only" if diff.terrain_only else "")]
+    table = table_line(diff)
+    if table:
+        lines.append(f"  OFF  {table}")
+    lines += [item_line(d) for d in sorted(diff.items, key=lambda d: d.ok)]
     lines += [f"  MISSING {m.sort} {m.id}: in the published layout, not on the table"
               for m in diff.missing]
     lines += [f"  EXTRA   {e.sort} {e.id}: on the table, not in the published layout"
               for e in diff.extra]
     return lines
+
+
+def picture_out(out: str, inputs: list[str], force: bool = False) -> list[str]:
+    """Problems with ``-o OUT.png`` for ``compare`` and ``check`` (one line per problem, one
+    problem per cause): an empty name, an input map, a folder, a name not ending .png, an
+    existing file without ``--force``, a folder that does not exist (no folder is made) or
+    cannot be written."""
+    import os
+
+    if not out.strip():
+        return ["-o: give a picture file name ending .png (got an empty name)"]
+    for path in inputs:
+        if os.path.exists(out) and os.path.exists(path) and os.path.samefile(out, path):
+            return [f"{out}: -o is the input map {path}; write the picture to a new .png file"]
+    if os.path.isdir(out):
+        return [f"{out}: -o is a folder; give a file name such as {os.path.join(out, 'diff.png')}"]
+    problems = []
+    if not out.lower().endswith(".png"):
+        problems.append(f"{out}: -o must name a .png file")
+    if not force and os.path.lexists(out):
+        problems.append(f"{out}: -o: already exists; give --force to replace it, or a new name")
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        what = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
+        problems.append(f"{out}: the folder {folder} {what} (-o makes no folders)")
+    elif not os.access(folder, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
+        problems.append(f"{out}: cannot write there (permission denied)")
+    return problems
 
 
 def _tolerances(args) -> tuple[float | None, float | None]:
@@ -89,16 +157,16 @@ def _tolerances(args) -> tuple[float | None, float | None]:
 
 def run(args) -> int:
     tol, turn_tol = _tolerances(args)
-    if args.output:
-        from tabletop.cli.render_cmd import _check_out, headless
-        bad = (_check_out(args.output, args.measured, args.force)
-               + _check_out(args.output, args.published, True))
+    if args.output is not None:
+        from tabletop.cli.render_cmd import headless
+        bad = picture_out(args.output, [args.measured, args.published], args.force)
         if bad:
-            raise TabletopError(list(dict.fromkeys(bad)))
+            raise TabletopError(bad)
         headless()
     published = load_map(args.published)
     measured = load_map(args.measured)
-    diff = compare_layouts(measured, published, tolerance=tol, turn_tolerance=turn_tol)
+    diff = compare_layouts(measured, published, tolerance=tol, turn_tolerance=turn_tol,
+                           terrain_only=args.terrain_only)
     wrote = None
     if args.output:
         from tabletop.render.compare import render_compare
@@ -140,6 +208,9 @@ def add_parser(sub) -> None:
     p.add_argument("--turn-tolerance", type=float, metavar="DEG",
                    help=f"degrees an item may be turned (default: layout_turn_tolerance, "
                         f"{LAYOUT_TURN_TOLERANCE:g})")
+    p.add_argument("--terrain-only", action="store_true",
+                   help="compare the terrain alone: objectives and deployment zones are not "
+                        "compared (a table measured for its terrain)")
     p.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
     p.add_argument("-o", "--output", metavar="DIFF.png",
                    help="draw the published layout ghosted under the measured one, with an arrow "

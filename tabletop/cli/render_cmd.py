@@ -26,6 +26,8 @@ def headless() -> None:
 
 def _check_out(out: str, map_path: str, force: bool = False) -> list[str]:
     problems = []
+    if not out.strip():
+        return ["-o: give a picture file name ending .png (got an empty name)"]
     if not out.lower().endswith(".png"):
         problems.append(f"{out}: -o must name a .png file")
     if os.path.isdir(out):

@@ -14,6 +14,23 @@ from shapely.validation import explain_validity
 
 from tabletop.board.state import Battlefield
 
+FAR_OFF_TABLES = 10.0
+"""Named default: a point of a plain shape (polygon, rect, objective) further off the
+table than this many times the table's longer side cannot be a piece of this table (1e308
+is a slip, not a position): the map is refused with one line rather than drawn.  Points a
+little off the table stay warnings (``layout_warnings``).  Measured forms have the tighter
+``board.measured.MEASURED_MARGIN``."""
+
+
+def _far(state: Battlefield, pts) -> tuple[float, float] | None:
+    """The first point of ``pts`` too far off the table to draw (``FAR_OFF_TABLES``)."""
+    w, d = state.table.width, state.table.depth
+    far = FAR_OFF_TABLES * max(w, d)
+    for x, y in pts:
+        if not (-far <= x <= w + far and -far <= y <= d + far):
+            return x, y
+    return None
+
 
 def _explain(poly: Polygon) -> str:
     why = explain_validity(poly)
@@ -22,14 +39,33 @@ def _explain(poly: Polygon) -> str:
     return why[:1].lower() + why[1:]
 
 
+def _on_one_line(pts) -> bool:
+    """Every point lies on the line through the first and the furthest from it."""
+    x0, y0 = pts[0]
+    far = max(pts, key=lambda p: (p[0] - x0) ** 2 + (p[1] - y0) ** 2)
+    dx, dy = far[0] - x0, far[1] - y0
+    n = (dx * dx + dy * dy) ** 0.5
+    return n > 0 and all(abs((x - x0) * dy - (y - y0) * dx) / n < 1e-9 for x, y in pts)
+
+
 def shape_problems(state: Battlefield) -> list[str]:
     """One line per unusable shape: ``file: terrain[2].polygon: the outline crosses itself at (x y)``."""
     path = state.path or "<map>"
     out: list[str] = []
     tol = state.rules.tol
+    far_text = (f"lies more than {FAR_OFF_TABLES:g} table lengths off the "
+                f"{state.table.width:g}\" x {state.table.depth:g}\" table (FAR_OFF_TABLES)")
     for i, t in enumerate(state.terrain):
-        poly = Polygon(t.polygon)
         where = "rect" if t.rect is not None else "polygon"
+        p = _far(state, list(t.polygon) + list(t.tall_part or ()))
+        if p is not None:
+            out.append(f"{path}: terrain[{i}].{where}: the point ({p[0]:.4g}, {p[1]:.4g}) {far_text}")
+            continue
+        poly = Polygon(t.polygon)
+        if _on_one_line(t.polygon):
+            out.append(f"{path}: terrain[{i}].{where}: the corners lie on one line: the outline "
+                       f"has no area")
+            continue
         if not poly.is_valid:
             out.append(f"{path}: terrain[{i}].{where}: {_explain(poly)}")
             continue
@@ -42,7 +78,16 @@ def shape_problems(state: Battlefield) -> list[str]:
                 out.append(f"{path}: terrain[{i}].tall_part: {_explain(tall)}")
             elif not poly.buffer(tol).contains(tall):
                 out.append(f"{path}: terrain[{i}].tall_part: lies outside the piece's outline")
+    for i, o in enumerate(state.objectives):
+        p = _far(state, [o.at])
+        if p is not None:
+            out.append(f"{path}: objectives[{i}].at: the point ({p[0]:.4g}, {p[1]:.4g}) {far_text}")
     for i, d in enumerate(state.deployment):
+        p = _far(state, d.polygon)
+        if p is not None:
+            out.append(f"{path}: deployment[{i}].polygon: the point ({p[0]:.4g}, {p[1]:.4g}) "
+                       f"{far_text}")
+            continue
         poly = Polygon(d.polygon)
         if not poly.is_valid:
             out.append(f"{path}: deployment[{i}].polygon: {_explain(poly)}")

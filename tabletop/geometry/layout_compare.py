@@ -18,13 +18,28 @@ of those turns it is, so a ruin turned round has a turn of 180 and ``walls`` "tu
 *Shape* is what is left after moving the published outline by that offset and turn:
 the Hausdorff distance to the measured outline (a different piece, or a mis-measured
 corner).  An item is in place when offset and shape are within ``layout_tolerance``
-and the turn within ``layout_turn_tolerance`` (the published map's ``[rules]``).
+and the turn within ``layout_turn_tolerance`` (the published map's ``[rules]``), its
+terrain kind is the published one, and its walls are as published: there (a piece
+published with walls measured without them is off, and the other way round), as long
+along the piece's long side (``tall_along``) and covering the same part of it once moved
+back, all within ``layout_tolerance``.  Which way the walls face is told as a compass
+point of the table (north = the top edge, y up): "walls face south, published west".
+
+*Swapped ids*: two (or more) pieces matched by id that are both off, where each one's
+outline is in place on the other's published piece, are paired the other way round and
+counted in place (matched "by shape"), with the hint "ids swapped? B matches published
+C": the table is right, the labels are not.
+
+The measured table's size is compared too (``table_ok``): a 61" x 44" table against a
+published 60" x 44" is reported, and the layout is then not in place.  With
+``terrain_only`` the objectives and deployment zones are not compared (a table measured
+for its terrain alone).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from shapely import affinity
 from shapely.geometry import Point, Polygon
@@ -32,7 +47,7 @@ from shapely.geometry import Point, Polygon
 from tabletop.board.config import LAYOUT_TOLERANCE, LAYOUT_TURN_TOLERANCE
 from tabletop.board.state import Battlefield
 
-__all__ = ["Item", "ItemDiff", "LayoutDiff", "compare_layouts", "items_of",
+__all__ = ["Item", "ItemDiff", "LayoutDiff", "compare_layouts", "items_of", "compass",
            "LAYOUT_MATCH_RANGE", "SQUARE_SIDES"]
 
 LAYOUT_MATCH_RANGE = 6.0
@@ -82,6 +97,14 @@ class ItemDiff:
     # where to draw its arrow (published -> measured): the walls' centres when the walls are
     # turned, the centres when it moved, else the corner the turn moved furthest
     arrow: tuple[tuple[float, float], tuple[float, float]] = ((0.0, 0.0), (0.0, 0.0))
+    kind: str = ""                   # the measured item's kind; published_kind the layout's
+    published_kind: str = ""
+    outline_distance: float = 0.0    # Hausdorff between the outlines as they stand (inches)
+    walls_length: float | None = None            # walls' extent along the long side (inches)
+    published_walls_length: float | None = None
+    walls_face: str | None = None                # compass point the walls face, e.g. "south"
+    published_walls_face: str | None = None
+    hint: str = ""                   # e.g. "ids swapped? B matches published C"
 
 
 @dataclass(frozen=True)
@@ -91,14 +114,31 @@ class LayoutDiff:
     items: tuple[ItemDiff, ...]
     missing: tuple[Item, ...]        # published, not on the measured table
     extra: tuple[Item, ...]          # measured, not in the published layout
+    table: tuple[float, float] = (0.0, 0.0)             # measured width, depth (inches)
+    published_table: tuple[float, float] = (0.0, 0.0)
+    terrain_only: bool = False
 
     @property
     def off(self) -> tuple[ItemDiff, ...]:
         return tuple(d for d in self.items if not d.ok)
 
     @property
+    def table_ok(self) -> bool:
+        """The measured table's width and depth are the published ones within the tolerance."""
+        return all(abs(a - b) <= self.tolerance + 1e-9
+                   for a, b in zip(self.table, self.published_table))
+
+    @property
+    def table_text(self) -> str | None:
+        """``table 61" x 44", published 60" x 44"`` when the sizes differ, else None."""
+        if self.table_ok:
+            return None
+        (w, d), (pw, pd) = self.table, self.published_table
+        return f"table {w:g}\" x {d:g}\", published {pw:g}\" x {pd:g}\""
+
+    @property
     def in_place(self) -> bool:
-        return not self.off and not self.missing and not self.extra
+        return not self.off and not self.missing and not self.extra and self.table_ok
 
 
 def items_of(state: Battlefield) -> list[Item]:
@@ -179,24 +219,83 @@ def _turn(pub: Item, got: Item) -> tuple[float, str]:
     return best, ("same" if abs(_wrap(best - turn)) < 1e-6 else "turned")
 
 
+_COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south",
+            "south-east")
+
+
+def compass(deg: float) -> str:
+    """The nearest of eight compass points of the table for a direction ``deg`` degrees
+    counter-clockwise from +x: north is the top edge (y up), east the right edge."""
+    return _COMPASS[round((deg % 360.0) / 45.0) % 8]
+
+
+def _long_axis(poly: Polygon) -> tuple[float, float]:
+    """Unit vector along the longest side of the outline's smallest rectangle."""
+    long = max(_sides(poly), key=lambda v: math.hypot(*v))
+    n = math.hypot(*long) or 1.0
+    return long[0] / n, long[1] / n
+
+
+def _walls_length(item: Item) -> float | None:
+    """How far the walls (tall part) reach along the piece's long side, inches: a measured
+    ``tall_along = [0, 8]`` on a 12" ruin is 8"."""
+    if item.tall is None:
+        return None
+    ux, uy = _long_axis(item.outline)
+    along = [x * ux + y * uy for x, y in item.tall.exterior.coords]
+    return max(along) - min(along)
+
+
+def _walls_off(pub: Item, got: Item, turn: float, dx: float, dy: float, tol: float
+               ) -> list[str]:
+    """Why the walls are not as published (besides facing): missing, extra, another length,
+    or standing elsewhere on the piece once moved back (Hausdorff, inches)."""
+    if pub.tall is None and got.tall is None:
+        return []
+    if got.tall is None:
+        return [f"no walls measured (published {_walls_length(pub):.2f}\" along)"]
+    if pub.tall is None:
+        return ["walls measured, none published"]
+    lg, lp = _walls_length(got), _walls_length(pub)
+    if abs(lg - lp) > tol:
+        return [f"walls {lg:.2f}\" long, published {lp:.2f}\""]
+    back = affinity.translate(affinity.rotate(pub.tall, turn, origin=pub.centre), dx, dy)
+    elsewhere = back.hausdorff_distance(got.tall)
+    return [f"walls stand {elsewhere:.2f}\" from where published"] if elsewhere > tol else []
+
+
 def _diff(pub: Item, got: Item, by: str, tol: float, turn_tol: float) -> ItemDiff:
     dx, dy = got.centre[0] - pub.centre[0], got.centre[1] - pub.centre[1]
     offset = math.hypot(dx, dy)
     turn, walls = _turn(pub, got)
+    turn = turn + 0.0 if abs(turn) >= 5e-3 else 0.0         # never "-0.0 deg"
     moved = affinity.translate(affinity.rotate(pub.outline, turn, origin=pub.centre), dx, dy)
     shape = moved.hausdorff_distance(got.outline)
     off = []
+    if got.kind != pub.kind:
+        off.append(f"kind {got.kind}, published {pub.kind}")
     if offset > tol:
         off.append(f"moved {offset:.2f}\"")
     if abs(turn) > turn_tol:
         off.append(f"turned {turn:+.0f} deg")
+    wp, wg = _walls_dir(pub), _walls_dir(got)
+    face_g = compass(wg) if wg is not None else None
+    face_p = compass(wp) if wp is not None else None
     if walls == "turned":
         off.append("walls on the wrong side")
+    if wp is not None and wg is not None and abs(_wrap(wg - wp)) > turn_tol:
+        off.append(f"walls face {face_g}, published {face_p}")
     if shape > tol:
         off.append(f"outline differs by {shape:.2f}\"")
+    if pub.sort == "terrain":
+        off += _walls_off(pub, got, turn, dx, dy, tol)
     return ItemDiff(pub.sort, got.id, pub.id, by, offset, (dx, dy), turn, walls, shape,
                     pub.centre, got.centre, not off, tuple(off),
-                    _arrow(pub, got, turn, walls, offset > tol))
+                    _arrow(pub, got, turn, walls, offset > tol),
+                    kind=got.kind, published_kind=pub.kind,
+                    outline_distance=pub.outline.hausdorff_distance(got.outline),
+                    walls_length=_walls_length(got), published_walls_length=_walls_length(pub),
+                    walls_face=face_g, published_walls_face=face_p)
 
 
 def _arrow(pub: Item, got: Item, turn: float, walls: str, moved: bool
@@ -223,9 +322,42 @@ def _matchable(a: Item, b: Item) -> bool:
     return a.sort == b.sort and a.kind == b.kind
 
 
+def _unswap(pubs: list[Item], gots: list[Item], pairs: dict[int, tuple[int, str]],
+            tol: float, turn_tol: float) -> dict[int, str]:
+    """Re-pair pieces whose ids were swapped: among the id-matched items that are off, a
+    measured item whose outline is in place on another off item's published piece points
+    at it; every closed cycle of such pointers (B -> C -> B) is paired round the cycle.
+    Changes ``pairs``; returns the hint for each re-paired published index."""
+    off = [i for i, (j, by) in pairs.items()
+           if by == "id" and not _diff(pubs[i], gots[j], by, tol, turn_tol).ok]
+    points: dict[int, int] = {}        # published i (its measured item) -> published k it fits
+    for i in off:
+        g = gots[pairs[i][0]]
+        fits = [k for k in off if k != i and _matchable(pubs[k], g)
+                and _diff(pubs[k], g, "shape", tol, turn_tol).ok]
+        if fits:
+            points[i] = min(fits, key=lambda k: math.dist(pubs[k].centre, g.centre))
+    hints: dict[int, str] = {}
+    done: set[int] = set()
+    for start in points:
+        cycle, i = [], start
+        while i in points and i not in done and i not in cycle:
+            cycle.append(i)
+            i = points[i]
+        if i != start or len(cycle) < 2:
+            continue
+        new = {points[i]: pairs[i][0] for i in cycle}
+        for k, j in new.items():
+            pairs[k] = (j, "shape")
+            hints[k] = f"ids swapped? {gots[j].id} matches published {pubs[k].id}"
+        done.update(cycle)
+    return hints
+
+
 def compare_layouts(measured: Battlefield, published: Battlefield, *,
                     tolerance: float | None = None, turn_tolerance: float | None = None,
-                    match_range: float = LAYOUT_MATCH_RANGE) -> LayoutDiff:
+                    match_range: float = LAYOUT_MATCH_RANGE,
+                    terrain_only: bool = False) -> LayoutDiff:
     """Compare every terrain piece, objective and deployment zone of a measured table
     with the published layout.
 
@@ -235,28 +367,34 @@ def compare_layouts(measured: Battlefield, published: Battlefield, *,
         The table as measured, and the published layout (its ``[rules]``
         ``layout_tolerance`` / ``layout_turn_tolerance`` are the defaults).
     tolerance : float, optional
-        Inches an item's centre (and its outline, once moved back) may be off.
+        Inches an item's centre (and its outline and walls, once moved back) may be off.
     turn_tolerance : float, optional
         Degrees an item may be turned.
     match_range : float
         Inches (Hausdorff) within which items of different ids pair by shape.
+    terrain_only : bool
+        Compare the terrain alone (objectives and deployment zones are left out).
 
     Returns
     -------
     LayoutDiff
         ``items`` in the published layout's order (terrain, objectives, zones),
-        ``missing`` and ``extra`` items.
+        ``missing`` and ``extra`` items, both tables' sizes.
     """
     tol = published.rules.layout_tolerance if tolerance is None else tolerance
     turn_tol = (published.rules.layout_turn_tolerance if turn_tolerance is None
                 else turn_tolerance)
     pubs, gots = items_of(published), items_of(measured)
+    if terrain_only:
+        pubs = [p for p in pubs if p.sort == "terrain"]
+        gots = [g for g in gots if g.sort == "terrain"]
     pairs: dict[int, tuple[int, str]] = {}
     by_key = {(g.sort, g.id): j for j, g in enumerate(gots)}
     for i, p in enumerate(pubs):
         j = by_key.get((p.sort, p.id))
         if j is not None:
             pairs[i] = (j, "id")
+    hints = _unswap(pubs, gots, pairs, tol, turn_tol)
     used = {j for j, _ in pairs.values()}
     costs = sorted((p.outline.hausdorff_distance(g.outline), i, j)
                    for i, p in enumerate(pubs) if i not in pairs
@@ -268,8 +406,15 @@ def compare_layouts(measured: Battlefield, published: Battlefield, *,
             continue
         pairs[i] = (j, "shape")
         used.add(j)
-    diffs = tuple(_diff(pubs[i], gots[pairs[i][0]], pairs[i][1], tol, turn_tol)
-                  for i in range(len(pubs)) if i in pairs)
+    diffs = []
+    for i in range(len(pubs)):
+        if i in pairs:
+            d = _diff(pubs[i], gots[pairs[i][0]], pairs[i][1], tol, turn_tol)
+            if i in hints:
+                d = replace(d, hint=hints[i])
+            diffs.append(d)
     missing = tuple(p for i, p in enumerate(pubs) if i not in pairs)
     extra = tuple(g for j, g in enumerate(gots) if j not in used)
-    return LayoutDiff(tol, turn_tol, diffs, missing, extra)
+    return LayoutDiff(tol, turn_tol, tuple(diffs), missing, extra,
+                      (measured.table.width, measured.table.depth),
+                      (published.table.width, published.table.depth), terrain_only)

@@ -3,15 +3,14 @@ table deviates from the published layout.
 
 Inches, bottom-left origin, y up.  A *gap* is the shortest edge-to-edge
 distance between two terrain pieces, or between a piece and a table edge
-(where models must pass).  *Deviation* compares each piece with the piece of
-the same id in a reference map: the Hausdorff distance between the outlines
-(the furthest any part of the outline strays), the shift of the centre and
-the turn of the longest side.
+(where models must pass).  Pieces nearer than the contact tolerance touch: that is
+no gap.  Each gap is tried with the common bases and with the bases actually on the
+table (their exact sizes); every base passes by its narrow side.  (How a measured
+table stands against the published layout is ``layout_compare.py``.)
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from shapely.geometry import LineString, Polygon
@@ -39,6 +38,11 @@ cavalry and vehicles.  An oval passes a gap when its narrow side fits: it goes t
 turned lengthwise, as a player steers a bike between two ruins."""
 
 
+BOUNDARY_NEAR = 0.01
+"""Named default: a gap within this (inches) of a base's narrow side is shown to three
+decimals (0.980" beside a 25mm base's 0.984"), elsewhere to two."""
+
+
 @dataclass(frozen=True)
 class Gap:
     a: str
@@ -46,11 +50,26 @@ class Gap:
     width: float      # inches, edge to edge
     # the two nearest points, on a and on b (inches): where the gap is narrowest
     ends: tuple[tuple[float, float], tuple[float, float]] | None = None
+    # the bases on the table: (name as written with its shape, narrow side in inches)
+    on_table: tuple[tuple[str, float], ...] = ()
 
     @property
     def bases(self) -> tuple[str, ...]:
         """The ``COMMON_BASES`` that pass this gap (their narrow side fits)."""
         return bases_through(self.width)
+
+    @property
+    def table_bases(self) -> tuple[tuple[str, float, bool], ...]:
+        """Each base on the table: (name, narrow side in inches, passes this gap)."""
+        return tuple((n, w, w <= self.width + 1e-9) for n, w in self.on_table)
+
+    @property
+    def digits(self) -> int:
+        """Decimals to show the width with: 3 when a base's narrow side (common or on the
+        table) is within ``BOUNDARY_NEAR`` of it, else 2."""
+        sides = [narrow / MM_PER_INCH for _, _, narrow in COMMON_BASES]
+        sides += [w for _, w in self.on_table]
+        return 3 if any(abs(self.width - w) < BOUNDARY_NEAR for w in sides) else 2
 
 
 def bases_through(width: float) -> tuple[str, ...]:
@@ -59,39 +78,48 @@ def bases_through(width: float) -> tuple[str, ...]:
     return tuple(name for name, _, narrow in COMMON_BASES if narrow / MM_PER_INCH <= width + 1e-9)
 
 
-@dataclass(frozen=True)
-class Deviation:
-    id: str
-    hausdorff: float          # inches: the furthest any part of the outline strays
-    shift: tuple[float, float]  # inches: centre moved by (dx, dy)
-    turn_deg: float           # degrees the longest side turned (-90..90)
-
-    @property
-    def shift_length(self) -> float:
-        return math.hypot(*self.shift)
-
-
 def _edges(state: Battlefield) -> list[tuple[str, LineString]]:
     w, d = state.table.width, state.table.depth
     return [("left edge", LineString([(0, 0), (0, d)])), ("bottom edge", LineString([(0, 0), (w, 0)])),
             ("right edge", LineString([(w, 0), (w, d)])), ("top edge", LineString([(0, d), (w, d)]))]
 
 
+def base_name(base) -> str:
+    """A base as a player names it: ``32mm round``, ``90x52.5mm oval``, ``25x50mm rect``."""
+    if base.shape == "round":
+        return f"{base.along_mm:g}mm round"
+    big, small = max(base.along_mm, base.across_mm), min(base.along_mm, base.across_mm)
+    return f"{big:g}x{small:g}mm {base.shape}"
+
+
+def table_bases(state: Battlefield) -> tuple[tuple[str, float], ...]:
+    """The different bases the models on ``state`` stand on: (name, narrow side in inches),
+    widest narrow side first."""
+    seen: dict[str, float] = {}
+    for m in state.models():
+        seen.setdefault(base_name(m.base), min(m.base.along, m.base.across))
+    return tuple(sorted(seen.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 def terrain_gaps(state: Battlefield, within: float = GAP_REPORT_RANGE) -> list[Gap]:
     """Gaps narrower than ``within`` (inches) between terrain pieces and to the table edges,
-    narrowest first (pieces that touch or overlap are not gaps and are left out); each
-    with its two nearest points (``ends``) and the common bases that pass (``bases``)."""
+    narrowest first; each with its two nearest points (``ends``), the common bases that
+    pass (``bases``) and the bases on the table (``table_bases``).  Pieces that overlap or
+    touch, nearer than the contact tolerance (``[rules] contact_tolerance``, the one
+    tolerance of DESIGN.md: 0.02"), are not gaps and are left out."""
     pieces = [(t.id, Polygon(t.polygon)) for t in state.terrain if Polygon(t.polygon).is_valid]
+    touch = state.rules.tol
+    on_table = table_bases(state)
     out: list[Gap] = []
     for i, (a, pa) in enumerate(pieces):
         for b, pb in pieces[i + 1:]:
             g = pa.distance(pb)
-            if 0 < g <= within:
-                out.append(Gap(a, b, g, _ends(pa, pb)))
+            if touch < g <= within:
+                out.append(Gap(a, b, g, _ends(pa, pb), on_table))
         for name, edge in _edges(state):
             g = pa.distance(edge)
-            if 0 < g <= within:
-                out.append(Gap(a, name, g, _ends(pa, edge)))
+            if touch < g <= within:
+                out.append(Gap(a, name, g, _ends(pa, edge), on_table))
     return sorted(out, key=lambda g: (g.width, g.a, g.b))
 
 
@@ -101,44 +129,11 @@ def _ends(a, b) -> tuple[tuple[float, float], tuple[float, float]]:
 
 
 def widest_base(state: Battlefield) -> tuple[str | None, float]:
-    """The model whose base is widest (its longest extent, inches)."""
+    """The model whose base needs the widest gap: the largest narrow side (inches), as a
+    base passes a gap by its narrow side (an oval goes through lengthwise)."""
     best, size = None, 0.0
     for m in state.models():
-        s = max(m.base.along, m.base.across)
+        s = min(m.base.along, m.base.across)
         if s > size:
             best, size = m.id, s
     return best, size
-
-
-def _long_side_angle(poly: Polygon) -> float:
-    rect = poly.minimum_rotated_rectangle
-    xs, ys = rect.exterior.coords.xy
-    sides = [((xs[k + 1] - xs[k]), (ys[k + 1] - ys[k])) for k in range(4)]
-    dx, dy = max(sides, key=lambda v: math.hypot(*v))
-    return math.degrees(math.atan2(dy, dx))
-
-
-def _turn(a: float, b: float) -> float:
-    t = (b - a + 90.0) % 180.0 - 90.0
-    return t
-
-
-def layout_deviation(state: Battlefield, reference: Battlefield) -> tuple[list[Deviation], list[str], list[str]]:
-    """Compare ``state``'s terrain with ``reference``'s, piece by piece (matched by id).
-
-    Returns
-    -------
-    (deviations, missing, extra)
-        ``deviations`` for every piece in both, largest first; ``missing``
-        reference ids not on the measured table; ``extra`` ids only on it.
-    """
-    ref = {t.id: Polygon(t.polygon) for t in reference.terrain}
-    got = {t.id: Polygon(t.polygon) for t in state.terrain}
-    out = []
-    for tid in sorted(set(ref) & set(got)):
-        a, b = ref[tid], got[tid]
-        ca, cb = a.centroid, b.centroid
-        out.append(Deviation(tid, a.hausdorff_distance(b), (cb.x - ca.x, cb.y - ca.y),
-                             _turn(_long_side_angle(a), _long_side_angle(b))))
-    out.sort(key=lambda d: -d.hausdorff)
-    return out, sorted(set(ref) - set(got)), sorted(set(got) - set(ref))

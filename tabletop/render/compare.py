@@ -44,6 +44,41 @@ def _key(surface: pygame.Surface, top: int, lines: list[tuple[str, tuple]]) -> N
 
 
 MARGIN_LEFT = 40
+ID_PX = (44, 22)        # the box kept clear round an item's id at its centre
+LABEL_RINGS = 8         # how far out (rings of places) a label looks for a free place
+MIN_ARROW_PX = 24
+"""Named default: an arrow shorter than this (pixels) is drawn this long in its direction
+so it shows (a 0.6" move is 12 px at the default scale); its label gives the true offset."""
+
+
+def place(c, anchor: tuple[float, float], size: tuple[int, int], gap: int = 10) -> pygame.Rect:
+    """Where a label of ``size`` px goes near ``anchor``: right, left, below, above, then
+    the corners, then the same further out ring by ring, the first place that overlaps no
+    label already placed (``c.taken``) and stays on the picture; when every place up to
+    ``LABEL_RINGS`` rings out overlaps, the one overlapping least.  The rect is marked taken."""
+    w, h = size
+    bounds = c.surface.get_rect().inflate(-8, -8)
+    ax, ay = round(anchor[0]), round(anchor[1])
+    best, best_cover = None, None
+    for ring in range(LABEL_RINGS):
+        g = gap + ring * (h + 4)
+        gx = gap + ring * (w // 2 + 4)
+        for x, y in ((ax + gx, ay - h // 2), (ax - gx - w, ay - h // 2),
+                     (ax - w // 2, ay + g), (ax - w // 2, ay - g - h),
+                     (ax + gx, ay + g), (ax - gx - w, ay - g - h),
+                     (ax + gx, ay - g - h), (ax - gx - w, ay + g)):
+            r = pygame.Rect(x, y, w, h)
+            if not bounds.contains(r):
+                continue
+            cover = sum(r.clip(o).w * r.clip(o).h for o in c.taken if r.colliderect(o))
+            if cover == 0:
+                c.taken.append(r)
+                return r
+            if best_cover is None or cover < best_cover:
+                best, best_cover = r, cover
+    r = best or pygame.Rect(max(4, ax - w // 2), max(4, ay - h // 2), w, h)
+    c.taken.append(r)
+    return r
 
 
 def _ghost(c, published: Battlefield, diff: LayoutDiff) -> None:
@@ -55,6 +90,11 @@ def _ghost(c, published: Battlefield, diff: LayoutDiff) -> None:
         if t.tall_part:
             prims.pattern_polygon(c.surface, c.pts(t.tall_part), "hatch", (*col, 160), spacing=7.0)
         prims.dashed_polyline(c.surface, pts, col, 2, 9, 5, closed=True)
+    for m in diff.missing:          # a missing zone: its whole outline, dashed, with a wash
+        if m.sort == "deployment":
+            pts = c.pts(list(m.outline.exterior.coords)[:-1])
+            prims.fill_polygon(c.surface, pts, (*MISSING, 35))
+            prims.dashed_polyline(c.surface, pts, MISSING, 3, 12, 6, closed=True)
     for z in published.deployment:
         prims.dashed_polyline(c.surface, c.pts(z.polygon), GHOST, 1, 6, 6, closed=True)
     for o in published.objectives:
@@ -63,31 +103,49 @@ def _ghost(c, published: Battlefield, diff: LayoutDiff) -> None:
 
 
 def _off(c, diff: LayoutDiff) -> None:
+    # the measured pieces' ids (drawn at their centres) are kept clear of labels
+    for d in diff.items:
+        x, y = c.pt(*d.measured_centre)
+        c.taken.append(pygame.Rect(round(x) - ID_PX[0] // 2, round(y) - ID_PX[1] // 2, *ID_PX))
+    arrows = []
     for d in diff.off:
         a, b = c.pt(*d.arrow[0]), c.pt(*d.arrow[1])
+        length = ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+        if 0 < length < MIN_ARROW_PX:       # too short to see: drawn longer, same direction
+            k = MIN_ARROW_PX / length
+            b = (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k)
+        arrows.append((d, a, b, length))
+        # the arrow itself is kept clear of labels
+        c.taken.append(pygame.Rect(min(a[0], b[0]) - 3, min(a[1], b[1]) - 3,
+                                   abs(a[0] - b[0]) + 6, abs(a[1] - b[1]) + 6))
+    for d, a, b, length in arrows:
         prims.disc(c.surface, a, 4, OFF)
-        if (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 < 9:
+        if length < 1:
             prims.ring(c.surface, b, 10, OFF, 3)
         else:
             prims.arrow(c.surface, [a, b], OFF, 3, 12)
+    for d, a, b, length in arrows:
         label = [(f"{d.sort} {d.id}" + ("" if d.id == d.published_id
                                         else f" (published {d.published_id})"), 15)]
         label += [(why, 14) for why in d.off]
-        w, h = prims.text_size(label)
-        x = b[0] + 10 if b[0] + 10 + w < c.surface.get_width() - 4 else b[0] - 10 - w
-        y = min(max(4, b[1] - h / 2), c.surface.get_height() - h - 4)
-        rect = pygame.Rect(round(x), round(y), w, h)
-        for other in c.taken:
-            if rect.colliderect(other):
-                rect.y = other.bottom + 2
-        c.taken.append(prims.text_plate(c.surface, label, rect.topleft, OFF,
-                                        plate=(255, 255, 255, 230), border=OFF))
+        if d.offset > 0.005 and not any(w.startswith("moved ") for w in d.off):
+            label.append((f"moved {d.offset:.2f}\"", 14))     # the true offset of a short arrow
+        rect = place(c, b, prims.text_size(label))
+        prims.text_plate(c.surface, label, rect.topleft, OFF, plate=(255, 255, 255, 230),
+                         border=OFF)
     for e in diff.extra:
-        prims.text_plate(c.surface, [(f"extra {e.sort} {e.id}", 14)], c.pt(*e.centre), MISSING,
-                         border=MISSING)
+        text = [(f"extra {e.sort} {e.id}", 14)]
+        rect = place(c, c.pt(*e.centre), prims.text_size(text), gap=6)
+        prims.text_plate(c.surface, text, rect.topleft, MISSING, border=MISSING)
     for m in diff.missing:
-        prims.text_plate(c.surface, [(f"missing {m.sort} {m.id}", 14)], c.pt(*m.centre), MISSING,
-                         border=MISSING)
+        text = [(f"missing {m.sort} {m.id}", 14)]
+        rect = place(c, c.pt(*m.centre), prims.text_size(text), gap=6)
+        prims.text_plate(c.surface, text, rect.topleft, MISSING, border=MISSING)
+
+
+def _footer_colour(diff: LayoutDiff) -> tuple[int, int, int]:
+    """Red when anything is off, missing or extra (or the table's size differs)."""
+    return (255, 120, 100) if not diff.in_place else KEY_TEXT
 
 
 def render_compare(published: Battlefield, measured: Battlefield, diff: LayoutDiff, *,
@@ -108,7 +166,8 @@ def render_compare(published: Battlefield, measured: Battlefield, diff: LayoutDi
          f"its walls hatched.", KEY_TEXT),
         (f"{n} item{'s' if n != 1 else ''} off (red arrows, published -> measured; "
          f"tolerance {diff.tolerance:g}\", {diff.turn_tolerance:g} deg), "
-         f"{len(diff.missing)} missing, {len(diff.extra)} extra.", (255, 120, 100) if n else KEY_TEXT),
+         f"{len(diff.missing)} missing, {len(diff.extra)} extra"
+         + (f"; {diff.table_text}" if diff.table_text else "") + ".", _footer_colour(diff)),
     ])
     return surface
 
@@ -116,25 +175,21 @@ def render_compare(published: Battlefield, measured: Battlefield, diff: LayoutDi
 def draw_gaps(c, gaps: list[Gap], shown: int = GAPS_DRAWN) -> None:
     """The ``shown`` narrowest gaps: a line across each at its narrowest and its width,
     with the largest round base that passes."""
-    for g in gaps[:shown]:
-        if g.ends is None:
-            continue
-        a, b = c.pt(*g.ends[0]), c.pt(*g.ends[1])
+    drawn = [g for g in gaps[:shown] if g.ends is not None]
+    ends = [(c.pt(*g.ends[0]), c.pt(*g.ends[1])) for g in drawn]
+    for a, b in ends:                   # every line first, so no line crosses a label
         pygame.draw.line(c.surface, (255, 255, 255), a, b, 6)
         pygame.draw.line(c.surface, GAP, a, b, 3)
         for p in (a, b):
             prims.disc(c.surface, p, 4, GAP)
+        c.taken.append(pygame.Rect(min(a[0], b[0]) - 3, min(a[1], b[1]) - 3,
+                                   abs(a[0] - b[0]) + 6, abs(a[1] - b[1]) + 6))
+    for g, (a, b) in zip(drawn, ends):
         rounds = [n for n in g.bases if "oval" not in n]
-        text = f"{g.width:.2f}\" " + (f"<= {rounds[-1]}" if rounds else "no base")
+        text = f"{g.width:.{g.digits}f}\" " + (f"<= {rounds[-1]}" if rounds else "no base")
         mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        w, h = prims.text_size([(text, 14)])
-        rect = pygame.Rect(round(mid[0] + 6), round(mid[1] - h / 2), w, h)
-        if rect.right > c.surface.get_width() - 4:       # keep the label on the picture
-            rect.right = round(mid[0] - 6)
-        for other in c.taken:
-            if rect.colliderect(other):
-                rect.y = other.bottom + 2
-        c.taken.append(prims.text_plate(c.surface, [(text, 14)], rect.topleft, GAP, border=GAP))
+        rect = place(c, mid, prims.text_size([(text, 14)]), gap=6)
+        prims.text_plate(c.surface, [(text, 14)], rect.topleft, GAP, border=GAP)
 
 
 def render_gaps(state: Battlefield, gaps: list[Gap], *, scale: float = DEFAULT_SCALE,
@@ -159,6 +214,7 @@ def render_gaps(state: Battlefield, gaps: list[Gap], *, scale: float = DEFAULT_S
               f"width and the largest round base that passes.", KEY_TEXT)]
     if diff is not None:
         lines.append((f"Published layout dashed in blue; {len(diff.off)} off (red arrows), "
-                      f"{len(diff.missing)} missing, {len(diff.extra)} extra.", KEY_TEXT))
+                      f"{len(diff.missing)} missing, {len(diff.extra)} extra.",
+                      _footer_colour(diff)))
     _key(surface, h - 12, lines)
     return surface
