@@ -158,3 +158,22 @@ def test_export_refuses_a_non_json_name_and_the_input(tmp_path, capsys):
     assert main(["layout", "export", HAMMER, "-o", str(tmp_path / "x.toml")]) == 2
     assert main(["layout", "export", HAMMER, "-o", HAMMER]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 2
+
+
+def test_json_contract(tmp_path, capsys):
+    from test_json_contract import Contract
+    out, js = tmp_path / "two.toml", tmp_path / "two.json"
+    c = Contract("layout-import")
+    assert main(["layout", "import", TWO, "-o", str(out), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    c.check(got, "two pieces")
+    c.assert_covered()
+    assert got["terrain"] == [{"id": "ruin-a", "kind": "ruin", "tall_part": True},
+                              {"id": "barricade-b", "kind": "obstacle", "tall_part": False}]
+    e = Contract("layout-export")
+    assert main(["layout", "export", str(out), "-o", str(js), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    e.check(got, "two pieces")
+    e.assert_covered()
+    # two areas, no wall features (the ruin is tall all over); two objectives; two zones
+    assert (got["pieces"], got["objectives"], got["zones"]) == (2, 2, 2)
