@@ -32,6 +32,7 @@ COMMAND_HELP = {
     "compare": "a measured table against its published layout: moved, turned, walls, missing",
     "lesson": "play a lesson map in a window, or write it as a GIF/MP4",
     "roster": "place an exported army list (BattleScribe, New Recruit, 40K app) in a deployment zone",
+    "layout": "terrain-layout JSON (40kdc-data schema) into a map, or a map out to it",
 }
 COMMANDS = list(COMMAND_HELP)
 

@@ -1,0 +1,345 @@
+"""Layout JSON -> map dict (the plain TOML tables ``board.mapfile.from_dict`` reads).
+
+A file holds one entity (a terrain layout, a deployment pattern or a terrain template,
+told apart by ``pieces``, ``zones`` or ``kind`` + ``footprint``), a list of them (as the
+40kdc-data ``data/core/*.json`` files are), or an object of such lists keyed
+``terrain-layouts`` / ``deployment-patterns`` / ``terrain-templates``.  Several files may
+be given (a layout, its pattern, the templates it names).
+
+Conventions: the JSON is y-down inches from the top-left corner; the map is y-up from the
+bottom-left, so (x, y) -> (x, depth - y).  Heights become kinds and tall parts by the
+named defaults below (the board is 2D: DESIGN.md "Heights").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from tabletop.errors import TabletopError
+from tabletop.layout_io.place import convex_hull, footprint_vertices, orient, place, to_map
+from tabletop.layout_io.schema import DeploymentPattern, Piece, TerrainLayout, TerrainTemplate
+
+__all__ = ["LayoutError", "read_files", "to_map_dict", "DEFAULT_BOARD_IN",
+           "RUIN_MIN_HEIGHT_IN", "TALL_MIN_HEIGHT_IN", "UNKNOWN_HEIGHT_KIND", "SIDE_NAMES"]
+
+#: the table when a layout gives no ``board``: 60" x 44", the schema's own stated default
+DEFAULT_BOARD_IN = (60.0, 44.0)
+#: named default: an area piece at least this tall (inches) is a ruin, a lower one an
+#: obstacle (barricades, craters, crates).  3" is where the schema's own text has height
+#: start to matter (Plunging Fire); a barricade is about 2".
+RUIN_MIN_HEIGHT_IN = 3.0
+#: named default: a piece at least this tall (inches) is a map's ``tall_part`` (the map
+#: format's "part over 4\" tall": walls).  A ruin area this tall with no wall features is
+#: tall all over; the wall features of an area become its tall part.
+TALL_MIN_HEIGHT_IN = 4.0
+#: named default: the kind of an area with no height (nor a template height): tournament
+#: layout areas are ruins unless told otherwise
+UNKNOWN_HEIGHT_KIND = "ruin"
+#: the two sides of a deployment pattern as map players: id -> display name
+SIDE_NAMES = {"attacker": "Attacker", "defender": "Defender"}
+SIDE_COLOURS = {"attacker": "#b03a2e", "defender": "#2f5fa8"}
+
+_KINDS = {"terrain-layouts": TerrainLayout, "deployment-patterns": DeploymentPattern,
+          "terrain-templates": TerrainTemplate}
+_TAGS = {"rectangle", "right-triangle", "polygon"}
+
+
+class LayoutError(TabletopError):
+    """A layout JSON file that cannot be read or does not fit the schema."""
+
+
+@dataclass
+class Entities:
+    """What the files hold, each entity with the place it was read from."""
+    layouts: list[tuple[str, TerrainLayout]] = field(default_factory=list)
+    patterns: list[tuple[str, DeploymentPattern]] = field(default_factory=list)
+    templates: dict[str, TerrainTemplate] = field(default_factory=dict)
+
+
+def _path(loc: tuple[Any, ...], prefix: str) -> str:
+    out = prefix
+    prev: Any = None
+    for p in loc:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        elif p in _TAGS and prev in ("footprint", "shape"):
+            pass
+        else:
+            out += ("." if out else "") + str(p)
+        prev = p
+    return out or "(top)"
+
+
+def _errors(path: str, prefix: str, err: ValidationError) -> list[str]:
+    lines = []
+    for e in err.errors():
+        msg = e["msg"].removeprefix("Value error, ")
+        got = e.get("input")
+        if not isinstance(got, (dict, list)) and e["type"] != "missing":
+            msg += f", got {got!r}"
+        lines.append(f"{path}: {_path(tuple(e['loc']), prefix)}: {msg}")
+    return lines
+
+
+def _kind_of(obj: Any) -> str | None:
+    if not isinstance(obj, dict):
+        return None
+    if "pieces" in obj:
+        return "terrain-layouts"
+    if "zones" in obj:
+        return "deployment-patterns"
+    if "footprint" in obj and "kind" in obj:
+        return "terrain-templates"
+    return None
+
+
+def _entries(doc: Any) -> list[tuple[str, Any, str | None]]:
+    """(place, object, kind) for every entity in a parsed file."""
+    if isinstance(doc, list):
+        return [(f"[{i}]", o, _kind_of(o)) for i, o in enumerate(doc)]
+    if isinstance(doc, dict) and _kind_of(doc) is None and any(k in _KINDS for k in doc):
+        out = []
+        for k, v in doc.items():
+            if k not in _KINDS:
+                continue
+            items = v if isinstance(v, list) else [v]
+            out += [(f"{k}[{i}]", o, k) for i, o in enumerate(items)]
+        return out
+    return [("", doc, _kind_of(doc))]
+
+
+def read_files(paths: list[str]) -> Entities:
+    """Read and validate every entity in ``paths``.
+
+    Raises
+    ------
+    LayoutError
+        One line per problem: ``file: JSON path: what is wrong`` (a file that is not
+        JSON: ``file: line L column C: ...``).
+    """
+    found = Entities()
+    problems: list[str] = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                doc = json.load(fh)
+        except FileNotFoundError:
+            problems.append(f"{path}: no such file")
+            continue
+        except IsADirectoryError:
+            problems.append(f"{path}: is a folder; give a layout .json file")
+            continue
+        except UnicodeDecodeError:
+            problems.append(f"{path}: not a text file (layout JSON is UTF-8 text)")
+            continue
+        except json.JSONDecodeError as exc:
+            problems.append(f"{path}: line {exc.lineno} column {exc.colno}: not JSON: {exc.msg}")
+            continue
+        except OSError as exc:
+            problems.append(f"{path}: cannot read: {exc.strerror or exc}")
+            continue
+        for place_, obj, kind in _entries(doc):
+            if kind is None:
+                problems.append(f"{path}: {place_ or '(top)'}: not a terrain layout (pieces), "
+                                "deployment pattern (zones) or terrain template (kind, footprint)")
+                continue
+            try:
+                model: BaseModel = _KINDS[kind].model_validate(obj)
+            except ValidationError as err:
+                problems += _errors(path, place_, err)
+                continue
+            where = f"{path}: {place_}" if place_ else path
+            if isinstance(model, TerrainLayout):
+                found.layouts.append((where, model))
+            elif isinstance(model, DeploymentPattern):
+                found.patterns.append((where, model))
+            else:
+                found.templates[model.id] = model   # type: ignore[attr-defined]
+    if problems:
+        raise LayoutError(problems)
+    return found
+
+
+def _pick(items: list[tuple[str, Any]], want: str | None, what: str, flag: str,
+          files: str) -> tuple[str, Any] | None:
+    if want is not None:
+        for it in items:
+            if it[1].id == want:
+                return it
+        have = ", ".join(m.id for _, m in items) or "none"
+        raise LayoutError(f"{files}: {flag} {want}: no {what} has that id (there are: {have})")
+    if len(items) > 1:
+        raise LayoutError(f"{files}: {len(items)} {what}s ({', '.join(m.id for _, m in items)}); "
+                          f"choose one with {flag} ID")
+    return items[0] if items else None
+
+
+def _kind_for(height: float | None, has_walls: bool) -> str:
+    if has_walls:
+        return "ruin"
+    if height is None:
+        return UNKNOWN_HEIGHT_KIND
+    return "ruin" if height >= RUIN_MIN_HEIGHT_IN else "obstacle"
+
+
+def _slug(text: str) -> str:
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s or "x"
+
+
+def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
+                deployment_id: str | None = None) -> dict[str, Any]:
+    """The map (plain TOML tables) of one layout and one deployment pattern.
+
+    The layout is the only one given or ``layout_id``; the pattern is ``deployment_id``,
+    else the layout's ``deployment_pattern_id`` when that pattern was given, else the only
+    one given.  Pieces become ``[[terrain]]`` (an area's wall features its ``tall_part``),
+    objective pieces and the pattern's objectives ``[[objectives]]``, zones
+    ``[[deployment]]`` of players ``attacker`` / ``defender``.  All points in inches, y-up.
+
+    Raises
+    ------
+    LayoutError
+        Nothing to import, an unknown or ambiguous id, a piece whose template was not
+        given, a feature whose parent area is missing.
+    """
+    lay = _pick(found.layouts, layout_id, "terrain layout", "--layout", files)
+    if deployment_id is None and lay is not None and lay[1].deployment_pattern_id and any(
+            p.id == lay[1].deployment_pattern_id for _, p in found.patterns):
+        deployment_id = lay[1].deployment_pattern_id
+    pat = _pick(found.patterns, deployment_id, "deployment pattern", "--deployment", files)
+    if lay is None and pat is None:
+        raise LayoutError(f"{files}: no terrain layout and no deployment pattern to import")
+    layout = lay[1] if lay else None
+    pattern = pat[1] if pat else None
+    width, depth = DEFAULT_BOARD_IN
+    if layout is not None and layout.board is not None:
+        width, depth = layout.board.width, layout.board.height
+    edition = (layout or pattern).game_version.edition.removesuffix("th")  # type: ignore[union-attr]
+    rules = {"edition": f"{edition}th"} if f"{edition}th" in ("10th", "11th") else {}
+
+    terrain: list[dict[str, Any]] = []
+    objectives: list[dict[str, Any]] = []
+    problems: list[str] = []
+    if layout is not None:
+        terrain, objectives = _pieces(layout, lay[0], found.templates, depth, problems)
+    if problems:
+        raise LayoutError(problems)
+    if pattern is not None:
+        for i, p in enumerate(pattern.objectives):
+            at = to_map((p.x, p.y), depth)
+            if any(abs(o["at"][0] - at[0]) < 1e-6 and abs(o["at"][1] - at[1]) < 1e-6 for o in objectives):
+                continue
+            objectives.append({"id": f"objective-{len(objectives) + 1}", "at": at,
+                               "name": f"{pattern.name}: objective {i + 1}"})
+    deployment = []
+    sides: list[str] = []
+    if pattern is not None:
+        for z in pattern.zones:
+            pts = footprint_vertices(z.shape)    # type: ignore[arg-type]
+            poly = [to_map((z.position.x + x, z.position.y + y), depth) for x, y in pts]
+            row: dict[str, Any] = {"player": z.player, "polygon": poly}
+            row["name"] = z.name or f"{pattern.name} {z.player} zone"
+            deployment.append(row)
+            if z.player not in sides:
+                sides.append(z.player)
+    name = " / ".join(m.name for m in (layout, pattern) if m is not None)
+    source = "layout JSON " + files + ": " + ", ".join(
+        f"{what} {m.id}" + (f" ({m.source})" if m.source else "")
+        for what, m in (("terrain layout", layout), ("deployment pattern", pattern)) if m is not None)
+    out: dict[str, Any] = {
+        "map": {"name": name, "ruleset": "fight-phase", "width": width, "depth": depth,
+                "source": source},
+        "players": [{"id": s, "name": SIDE_NAMES[s], "colour": SIDE_COLOURS[s],
+                     "active": i == 0} for i, s in enumerate(sorted(sides))],
+    }
+    if rules:
+        out["rules"] = rules
+    out["terrain"] = terrain
+    out["objectives"] = objectives
+    out["deployment"] = deployment
+    return out
+
+
+def _footprint(p: Piece, templates: dict[str, TerrainTemplate], where: str,
+               problems: list[str]) -> tuple[list[tuple[float, float]] | None, float | None]:
+    height = p.height_inches
+    if p.footprint is not None:
+        fp = p.footprint
+        if height is None and p.template in templates:
+            height = templates[p.template].default_height_inches
+    elif p.template in templates:
+        fp = templates[p.template].footprint
+        height = height if height is not None else templates[p.template].default_height_inches
+    else:
+        problems.append(f"{where}: template {p.template}: not given (pass the terrain-templates "
+                        "file too, or give the piece a footprint)")
+        return None, None
+    return footprint_vertices(fp), height
+
+
+def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTemplate],
+            depth: float, problems: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    areas: dict[str, Piece] = {p.id: p for p in layout.pieces if p.id and p.parent_area_id is None}
+    placed: list[tuple[int, Piece, list[tuple[float, float]], float | None]] = []
+    walls: dict[str, list[tuple[list[tuple[float, float]], float | None]]] = {}
+    for i, p in enumerate(layout.pieces):
+        at = f"{where}.pieces[{i}]" if where.count(":") else f"{where}: pieces[{i}]"
+        local, height = _footprint(p, templates, at, problems)
+        if local is None:
+            continue
+        if p.parent_area_id is not None:
+            parent = areas.get(p.parent_area_id)
+            if parent is None:
+                problems.append(f"{at}: parent_area_id {p.parent_area_id}: no area piece has that id")
+                continue
+            # placed in the parent's centroid-local frame, then carried by the parent's placement
+            inner = place(local, (p.position.x, p.position.y), p.rotation_degrees, p.mirror)
+            pts = []
+            for v in inner:
+                ox, oy = orient(v, parent.rotation_degrees, parent.mirror)
+                pts.append((parent.position.x + ox, parent.position.y + oy))
+            walls.setdefault(p.parent_area_id, []).append((pts, height))
+            continue
+        pts = place(local, (p.position.x, p.position.y), p.rotation_degrees, p.mirror)
+        placed.append((i, p, pts, height))
+    terrain: list[dict[str, Any]] = []
+    objectives: list[dict[str, Any]] = []
+    used: set[str] = set()
+    for i, p, pts, height in placed:
+        if p.is_objective or p.objective_role or p.objective is not None:
+            meta = p.objective
+            pos = meta.position if meta is not None and meta.position is not None else p.position
+            obj: dict[str, Any] = {"id": f"objective-{len(objectives) + 1}",
+                                   "at": to_map((pos.x, pos.y), depth)}
+            if meta is not None and meta.control_range_inches is not None:
+                obj["range"] = meta.control_range_inches
+            label = p.name or p.id or f"piece {i + 1}"
+            obj["name"] = f"{label}" + (f" ({p.objective_role})" if p.objective_role else "")
+            objectives.append(obj)
+        if not p.terrain:
+            continue       # an empty area: a bare objective marker, not terrain
+        its_walls = walls.get(p.id or "", [])
+        tall_walls = [w for w, h in its_walls if h is None or h >= TALL_MIN_HEIGHT_IN]
+        kind = _kind_for(height, bool(its_walls))
+        tid = p.id or f"piece-{i + 1}"
+        while tid in used:
+            tid += "-2"
+        used.add(tid)
+        row: dict[str, Any] = {"id": tid, "kind": kind,
+                               "polygon": [to_map(v, depth) for v in pts]}
+        if p.name:
+            row["name"] = p.name
+        if tall_walls:
+            ring = tall_walls[0] if len(tall_walls) == 1 else convex_hull(
+                [v for w in tall_walls for v in w])
+            row["tall_part"] = [to_map(v, depth) for v in ring]
+        elif kind == "ruin" and height is not None and height >= TALL_MIN_HEIGHT_IN:
+            row["tall_part"] = [to_map(v, depth) for v in pts]
+        terrain.append(row)
+    return terrain, objectives

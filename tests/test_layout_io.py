@@ -1,0 +1,179 @@
+"""tabletop layout import/export (tabletop/layout_io): the 40kdc-data terrain-layout JSON.
+
+Positions are our own (tests/scenarios/layout/two-pieces.json and inline layouts); every
+expected point is worked by hand below.  The JSON is y-down from the top-left corner of
+a 60" x 44" table, the map y-up from the bottom-left: (x, y) -> (x, 44 - y).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import pytest
+
+from tabletop.board import mapfile
+from tabletop.cli import main
+from tabletop.layout_io.read import read_files, to_map_dict
+
+HERE = os.path.dirname(__file__)
+TWO = os.path.join(HERE, "scenarios", "layout", "two-pieces.json")
+HAMMER = os.path.join(HERE, "..", "maps", "ca-layout-1-hammer-and-anvil.toml")
+R = math.sqrt(2) / 2      # cos 45 = sin 45
+
+
+def _pts(poly):
+    return [[float(x), float(y)] for x, y in poly]
+
+
+def _close(got, want):
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g == pytest.approx(w, abs=1e-6)
+
+
+def test_two_pieces_polygons_by_hand():
+    data = to_map_dict(read_files([TWO]), TWO)
+    ruin, wedge = data["terrain"]
+    # ruin-a: 6x4 rectangle, corners (0,0) (6,0) (6,4) (0,4), centroid (3,2): offsets
+    # (-3,-2) (3,-2) (3,2) (-3,2).  Clockwise 45 on the y-down page:
+    # x' = R(x - y), y' = R(x + y) -> (-R, -5R) (5R, R) (R, 5R) (-5R, -R); + (20, 10);
+    # then y -> 44 - y.
+    assert ruin["kind"] == "ruin"            # 5" >= RUIN_MIN_HEIGHT_IN 3"
+    _close(_pts(ruin["polygon"]), [[20 - R, 44 - (10 - 5 * R)], [20 + 5 * R, 44 - (10 + R)],
+                                   [20 + R, 44 - (10 + 5 * R)], [20 - 5 * R, 44 - (10 - R)]])
+    # 5" >= TALL_MIN_HEIGHT_IN 4" and no wall features: tall all over
+    _close(_pts(ruin["tall_part"]), _pts(ruin["polygon"]))
+    # barricade-b: right triangle (0,0) (3,0) (0,6), centroid (1,2): offsets (-1,-2) (2,-2)
+    # (-1,4); mirror horizontal negates x: (1,-2) (-2,-2) (1,4); + (40,30): (41,28) (38,28)
+    # (41,34); y -> 44 - y: (41,16) (38,16) (41,10)
+    assert wedge["kind"] == "obstacle"       # 2" < 3"
+    assert "tall_part" not in wedge
+    _close(_pts(wedge["polygon"]), [[41, 16], [38, 16], [41, 10]])
+    # the pattern's objectives (30,22) and (50,6): (30, 44-22) and (50, 44-6)
+    assert [o["at"] for o in data["objectives"]] == [[30, 22], [50, 38]]
+    # attacker: a 60x12 rectangle from (0,0): rows y 0..12 down -> map y 44..32
+    # defender: the polygon from (0,32): rows 32..44 down -> map y 12..0
+    att, dfn = data["deployment"]
+    assert att["player"] == "attacker" and dfn["player"] == "defender"
+    _close(_pts(att["polygon"]), [[0, 44], [60, 44], [60, 32], [0, 32]])
+    _close(_pts(dfn["polygon"]), [[0, 12], [60, 12], [60, 0], [0, 0]])
+    assert data["rules"] == {"edition": "10th"}
+    assert (data["map"]["width"], data["map"]["depth"]) == (60.0, 44.0)
+
+
+def test_import_command_writes_a_map_check_passes(tmp_path, capsys):
+    out = tmp_path / "two.toml"
+    assert main(["layout", "import", TWO, "-o", str(out)]) == 0
+    state = mapfile.load(str(out))
+    assert [t.id for t in state.terrain] == ["ruin-a", "barricade-b"]
+    assert {p.id for p in state.players} == {"attacker", "defender"}
+    capsys.readouterr()
+    assert main(["check", str(out)]) == 0
+    # an existing output is refused without --force (exit 2, one line), taken with it
+    assert main(["layout", "import", TWO, "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "already exists" in err[0]
+    assert main(["layout", "import", TWO, "-o", str(out), "--force"]) == 0
+
+
+def test_walls_become_the_tall_part_and_bare_markers_objectives(tmp_path):
+    lay = {"id": "walls", "name": "walls", "game_version": {"edition": "11th", "dataslate": "x-1"},
+           "pieces": [
+               {"id": "ruin-c", "footprint": {"type": "rectangle", "width": 10, "height": 6},
+                "position": {"x": 30, "y": 22}, "height_inches": 3},
+               {"id": "ruin-c-wall", "piece_type": "feature", "parent_area_id": "ruin-c",
+                "footprint": {"type": "rectangle", "width": 10, "height": 1},
+                "position": {"x": 0, "y": -2.5}, "height_inches": 5},
+               {"id": "marker", "terrain": False, "is_objective": True,
+                "footprint": {"type": "rectangle", "width": 1, "height": 1},
+                "position": {"x": 12, "y": 8},
+                "objective": {"control_range_inches": 3}}]}
+    path = tmp_path / "walls.json"
+    path.write_text(json.dumps(lay))
+    data = to_map_dict(read_files([str(path)]), str(path))
+    (ruin,) = data["terrain"]                # the bare marker is not terrain
+    # ruin-c: 10x6 about (30,22): x 25..35, y-down 19..25 -> map y 25..19
+    _close(_pts(ruin["polygon"]), [[25, 25], [35, 25], [35, 19], [25, 19]])
+    assert ruin["kind"] == "ruin"            # it has walls
+    # the wall: 10x1, centroid (5, 0.5), at (0,-2.5) in the area's frame: (-5,-3) (5,-3)
+    # (5,-2) (-5,-2); + (30,22): y-down 19..20 -> map y 25..24
+    _close(_pts(ruin["tall_part"]), [[25, 25], [35, 25], [35, 24], [25, 24]])
+    # the marker: (12, 8) -> (12, 36), control range 3"
+    assert data["objectives"] == [{"id": "objective-1", "at": [12, 36], "range": 3.0,
+                                   "name": "marker"}]
+
+
+def test_export_then_import_round_trips_hammer_and_anvil(tmp_path):
+    js, back = tmp_path / "ha.json", tmp_path / "ha.toml"
+    assert main(["layout", "export", HAMMER, "-o", str(js)]) == 0
+    entities = json.loads(js.read_text())
+    assert [("pieces" in e, "zones" in e) for e in entities] == [(True, False), (False, True)]
+    assert main(["layout", "import", str(js), "-o", str(back)]) == 0
+    a, b = mapfile.load(HAMMER), mapfile.load(str(back))
+    assert len(a.terrain) == len(b.terrain) == 12
+    for ta, tb in zip(a.terrain, b.terrain):
+        _close(_pts(tb.polygon), _pts(ta.polygon))
+        assert tb.kind == ta.kind            # ruins and obstacles come back as they went
+        assert (ta.tall_part is None) == (tb.tall_part is None)
+        if ta.tall_part is not None:
+            _close(_pts(tb.tall_part), _pts(ta.tall_part))
+    assert len(a.objectives) == len(b.objectives) == 5
+    for oa, ob in zip(a.objectives, b.objectives):
+        assert list(ob.at) == pytest.approx(list(oa.at), abs=1e-6)
+    assert len(a.deployment) == len(b.deployment) == 2
+    for da, db in zip(a.deployment, b.deployment):
+        _close(_pts(db.polygon), _pts(da.polygon))
+    # the players' names say which side: "Space Marines (defender)", "Orks (attacker)"
+    assert [d.player for d in b.deployment] == ["defender", "attacker"]
+    assert main(["check", str(back)]) == 0
+
+
+@pytest.mark.parametrize("text, where", [
+    ("{not json", "line 1 column 2"),
+    (json.dumps({"id": "x1", "name": "x", "game_version": {"edition": "10th", "dataslate": "a-b"},
+                 "pieces": [{"footprint": {"type": "rectangle", "width": 2, "height": 2},
+                             "position": {"x": 1, "y": 1}, "rotation_degrees": 400}]}),
+     "pieces[0].rotation_degrees"),
+    (json.dumps([{"id": "x1", "name": "x", "game_version": {"edition": "10th", "dataslate": "a-b"},
+                  "pieces": [{"footprint": {"type": "rectangle", "width": -2, "height": 2},
+                              "position": {"x": 1, "y": 1}}]}]),
+     "[0].pieces[0].footprint.width"),
+    (json.dumps({"id": "x1", "name": "x", "game_version": {"edition": "10th", "dataslate": "a-b"},
+                 "pieces": [{"template": "ruin-12x6", "position": {"x": 1, "y": 1}}]}),
+     "template ruin-12x6: not given"),
+    (json.dumps({"hello": 1}), "not a terrain layout"),
+])
+def test_bad_input_one_located_line(tmp_path, capsys, text, where):
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    assert main(["layout", "import", str(bad), "-o", str(tmp_path / "o.toml")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(str(bad)) and where in err[0], err
+    assert not (tmp_path / "o.toml").exists()
+
+
+def test_export_refuses_a_non_json_name_and_the_input(tmp_path, capsys):
+    assert main(["layout", "export", HAMMER, "-o", str(tmp_path / "x.toml")]) == 2
+    assert main(["layout", "export", HAMMER, "-o", HAMMER]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 2
+
+
+def test_json_contract(tmp_path, capsys):
+    from test_json_contract import Contract
+    out, js = tmp_path / "two.toml", tmp_path / "two.json"
+    c = Contract("layout-import")
+    assert main(["layout", "import", TWO, "-o", str(out), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    c.check(got, "two pieces")
+    c.assert_covered()
+    assert got["terrain"] == [{"id": "ruin-a", "kind": "ruin", "tall_part": True},
+                              {"id": "barricade-b", "kind": "obstacle", "tall_part": False}]
+    e = Contract("layout-export")
+    assert main(["layout", "export", str(out), "-o", str(js), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    e.check(got, "two pieces")
+    e.assert_covered()
+    # two areas, no wall features (the ruin is tall all over); two objectives; two zones
+    assert (got["pieces"], got["objectives"], got["zones"]) == (2, 2, 2)
