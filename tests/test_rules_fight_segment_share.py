@@ -71,7 +71,8 @@ def test_r2s_fight_is_walked_once_for_both_tables(monkeypatch):
         def splice(st, i, data, inner=split.splice):
             units, sets, _ = data
             job = st.memo.fighting
-            if job is not None and job.unit == "r2" and not any(f[0] for f in sets):  # none selected
+            # r2 about to fight from an E2 where no unit is selected yet
+            if job is not None and job.unit == "r2" and not any(f[0] for f in sets):
                 walks.append(tuple(u is not None for u in units))
             return inner(st, i, data)
         return replace(split, splice=splice)
