@@ -26,6 +26,27 @@ copied).  A segment depends only on the node's shared key and that part's
 distribution (and what the other parts show), so it is worked out once
 (``memo``) however many nodes need it.
 
+A selection's segment (``Split.shares``) is further cut at ``Split.own_end`` (the row
+after the unit's fight, before the next selection is worked out).  Its own work up to
+there - the fight type, an overrun's pile-in, the attack target, the attacks - reads the
+shared key and that part alone, so it is walked once per (``shared``, part, its
+distribution) whatever the other parts show, and its ends are transplanted onto each table
+that reaches it (``Split.transplant``: that part's units and records set on the table, its
+geometry snapshot derived, ``Geometry.moved``).  Why nothing else is read: the selected
+unit's fight type and eligibility to pile in read whether it is engaged, and its attacks
+read the enemy units engaged with it and the models within engagement range; a unit of
+another part is never engaged with it (``check``, at every boundary; removing casualties
+cannot engage anyone), so these read only its own part.  A move reads more: the
+neighbourhood the solver reads (``moving.solve_key``); so when a model of the part moves
+in the walk (``Split.moved``: a model's place is not one it had), its own work is keyed
+with ``Split.near`` as well: every unit of another part within that neighbourhood, as it
+stands.  The rest of the segment, from ``own_end`` to the next boundary (the 12.04
+alternation: who is eligible, who selects), reads the whole table but of the part only
+its projection, and changes the part only in the flags the projection shows; so it is run
+once per group of ends the rest of the table cannot tell apart, and each inner state of
+the group takes the flags it set (``Split.carry``; when that run rolled dice or changed
+more than the flags, every end is transplanted and run on its own).
+
 It is exact as long as a segment changes only its own part (checked: every
 other part's inner state is compared before and after, and ``check`` looks
 for anything joining two parts, such as a move that engages across them:
@@ -77,6 +98,13 @@ class Split:
     moving: Callable[[PhaseState], Hashable]
     outcome: Callable[[Any, int], Hashable]
     check: Callable[[PhaseState], None]
+    own_end: str | None = None
+    shares: Callable[[PhaseState], bool] = lambda st: False
+    moved: Callable[[PhaseState, PhaseState, int], bool] = lambda a, b, i: True
+    transplant: Callable[[PhaseState, int, PhaseState], PhaseState] | None = None
+    carry: Callable[[Any, Any, Any, int], tuple[Hashable, Any] | None] = \
+        lambda data, before, after, i: None
+    near: Callable[[PhaseState, int, Any], Hashable] = lambda st, i, dist: id(st)
 
 
 def exact_split(machine: Machine, start: PhaseState, split: Split, *,
@@ -101,27 +129,30 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
         if weighed > max_states:
             raise TooManyStates(f"more than {max_states} states to weigh")
 
-    def walk_segment(template: PhaseState, i: int | None, dist: Dist | None
-                     ) -> list[tuple[PhaseState, Fraction]]:
-        """The boundary states a segment reaches from ``template`` (its question answered),
-        with part ``i``'s inner states of ``dist`` spliced in, and their probabilities."""
-        if i is None or dist is None:
-            level = {0: (template, Fraction(1))}
-        else:
-            level = {}
-            for k, (data, p) in dist.items():
-                level[k] = (split.splice(template, i, data), p)
+    def walk_segment(starts: list[tuple[PhaseState, Fraction]], i: int | None, *,
+                     stop: str | None = None, first: bool = True
+                     ) -> tuple[list[tuple[PhaseState, Fraction]], bool]:
+        """The states a segment reaches from ``starts`` (states with something pending, or
+        at ``stop``) with their probabilities: the next boundary (not a first state when
+        ``first``), or, with ``stop``, the row ``stop`` with nothing pending (the part's own
+        work done).  Also whether a model of part ``i`` moved on the way (``split.moved``)."""
+        level: dict[Hashable, tuple[PhaseState, Fraction]] = {}
+        for n, (st, p) in enumerate(starts):
+            k = (split.moving(st), split.inner(st, i)[0]) if i is not None else n
+            level[k] = (st, p if k not in level else level[k][1] + p)
         out: list[tuple[PhaseState, Fraction]] = []
-        first = True
+        moved = False
         while level:
             nxt: dict[Hashable, tuple[PhaseState, Fraction]] = {}
             for st, p in level.values():
                 count()
-                if not first and split.boundary(st):
+                if (stop is not None and st.cursor == stop and st.pending is None) \
+                        or (not first and split.boundary(st)):
                     out.append((st, p))
                     continue
-                children = _children(machine, st, scripted, policy)
-                for child, q in children:
+                for child, q in _children(machine, st, scripted, policy, stop):
+                    if i is not None and not moved and split.moved(st, child, i):
+                        moved = True
                     k = (split.moving(child), split.inner(child, i)[0] if i is not None else None)
                     if k in nxt:
                         nxt[k] = (nxt[k][0], nxt[k][1] + p * q)
@@ -129,6 +160,66 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                         nxt[k] = (child, p * q)
             level = nxt
             first = False
+        return out, moved
+
+    def own_segment(answered: PhaseState, i: int, dist: Dist
+                    ) -> list[tuple[PhaseState, Fraction, Hashable, Any]]:
+        """Part ``i``'s segment from ``answered`` (a selection answered, stopped before
+        ``split.own_end``), its inner states ``dist``: the boundary states reached, each with
+        its probability and part ``i``'s inner state there (key, data); one state may stand
+        for several inner states of part ``i`` (its template).
+
+        The part's own work (up to ``own_end``) is walked once per own key (what it reads:
+        ``split.shared``, the part and its distribution; and, when a model of the part moves
+        in it, ``split.near``: the other parts' units that move can read) and its ends,
+        grouped by what the rest of the table sees of them, are transplanted onto this table
+        (``split.transplant``).  From ``own_end`` to the next boundary (the next selection
+        worked out) each group's template is run on this table once; every inner state of
+        the group takes the flags it set (``split.carry``), or, when that run rolled dice
+        or changed more than the flags, each inner state is run on its own."""
+        okey = (split.shared(answered), i, id(dist))
+        got = own.get(okey)
+        nkey = None
+        if got is None and okey in moving_keys:
+            nkey = (okey, split.near(answered, i, dist))
+            got = own.get(nkey)
+        if got is None:
+            starts = [(split.splice(answered, i, data), p) for data, p in dist.values()]
+            ends, moved = walk_segment(starts, i, stop=split.own_end)
+            grouped: dict[Hashable, list[tuple[PhaseState, Fraction]]] = {}
+            for st, p in ends:
+                grouped.setdefault((split.shared(st), split.projection(st, i)), []).append((st, p))
+            got = (answered, list(grouped.values()))
+            if not moved:
+                own[okey] = got
+            else:
+                moving_keys.add(okey)
+                own[nkey if nkey is not None else (okey, split.near(answered, i, dist))] = got
+        origin, groups = got
+        out: list[tuple[PhaseState, Fraction, Hashable, Any]] = []
+        for members in groups:
+            rep = members[0][0]
+            if origin is not answered:
+                rep = split.transplant(rep, i, answered)
+            nxt, _ = machine.advance(rep)
+            carried = []
+            if split.boundary(nxt):
+                before, after = split.inner(rep, i)[1], split.inner(nxt, i)[1]
+                for st, p in members:
+                    c = split.carry(split.inner(st, i)[1], before, after, i)
+                    if c is None:
+                        break
+                    carried.append((nxt, p) + c)
+            if len(carried) == len(members):
+                out += carried
+                continue
+            starts = []
+            for st, p in members:
+                if origin is not answered:
+                    st = split.transplant(st, i, answered)
+                starts.append((machine.advance(st)[0], p))
+            for st, p in walk_segment(starts, i, first=False)[0]:
+                out.append((st, p) + split.inner(st, i))
         return out
 
     state, _ = machine.advance(start)
@@ -139,6 +230,9 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
         _node_key(split, state, dists): (state, Fraction(1), dists)}
     result: dict[int, dict[Any, Fraction]] = {i: {} for i in range(split.parts)}
     memo: dict[Hashable, list[tuple[PhaseState, Fraction, Hashable, Any]]] = {}
+    # own key -> (the table it was walked on, the own ends): segments transplanted
+    own: dict[Hashable, tuple[PhaseState, list[list[tuple[PhaseState, Fraction]]]]] = {}
+    moving_keys: set[Hashable] = set()      # own keys whose walk moved a model: keyed with near
     interned: dict[Hashable, Dist] = {}     # equal distributions are one object (and stay alive)
     while nodes:
         later: dict[Hashable, tuple[PhaseState, Fraction, tuple[Dist, ...]]] = {}
@@ -149,23 +243,36 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                         o = split.outcome(data, i)
                         result[i][o] = result[i].get(o, Fraction(0)) + p * q
                 continue
-            answered = _answer(machine, template, scripted, policy) \
-                if isinstance(template.pending, Question) else template
+            answered = template
+            if isinstance(template.pending, Question):
+                answered = _answer(machine, template, scripted, policy, split.own_end)
             i = split.owner(answered)
+            shares = i is not None and split.own_end is not None and split.shares(answered)
+            if not shares and split.own_end is not None and answered.pending is None:
+                answered, _ = machine.advance(answered)     # stopped early: run on
             mkey = (split.shared(answered), i, id(dists[i]) if i is not None else None) \
                 + tuple(split.projection(answered, j) for j in range(split.parts))
             reached = memo.get(mkey)
             if reached is None:
-                reached = []
-                for st, q in walk_segment(answered, i, dists[i] if i is not None else None):
+                if shares:
+                    assert i is not None
+                    reached = own_segment(answered, i, dists[i])
+                else:
+                    starts = [(answered, Fraction(1))] if i is None else \
+                        [(split.splice(answered, i, data), q) for data, q in dists[i].values()]
+                    reached = [(st, q) + (split.inner(st, i) if i is not None else (None, None))
+                               for st, q in walk_segment(starts, i)[0]]
+                seen: set[int] = set()
+                for st, _, _, _ in reached:
+                    if id(st) in seen:
+                        continue
+                    seen.add(id(st))
                     split.check(st)
                     if split.shared(st)[-1] != split.shared(answered)[-1]:
                         raise NotApart(f"part {i}'s turn changed what is in no part")
                     for j in range(split.parts):
                         if j != i and split.inner(st, j)[0] != split.inner(answered, j)[0]:
                             raise NotApart(f"part {j} changed in part {i}'s turn")
-                    k, data = split.inner(st, i) if i is not None else (None, None)
-                    reached.append((st, q, k, data))
                 memo[mkey] = reached
             groups: dict[Hashable, tuple[PhaseState, Fraction, Dist]] = {}
             for st, q, k, data in reached:

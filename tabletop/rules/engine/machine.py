@@ -120,13 +120,15 @@ class Machine:
         """The state before the first row has run."""
         return PhaseState(battlefield, memo, self.start)
 
-    def advance(self, state: PhaseState, max_rows: int | None = None
+    def advance(self, state: PhaseState, max_rows: int | None = None, stop: str | None = None
                 ) -> tuple[PhaseState, tuple[Event | StepMark, ...]]:
         """Run rows until something is pending or the phase is over (or ``max_rows`` rows
-        have run: the window runs one row a frame and keeps drawing)."""
+        have run: the window runs one row a frame and keeps drawing; or the cursor is at the
+        row ``stop``, not run: the odds walk stops a segment there, ``factored``)."""
         events: list[Event | StepMark] = []
         n = 0
-        while state.pending is None and state.cursor != END and (max_rows is None or n < max_rows):
+        while state.pending is None and state.cursor != END and state.cursor != stop \
+                and (max_rows is None or n < max_rows):
             row = self.rows[state.cursor]
             t = row.enter(state)
             state = t.state
@@ -138,10 +140,10 @@ class Machine:
                 raise RuntimeError(f"rows loop without waiting (at {state.cursor!r})")
         return state, tuple(events)
 
-    def answer(self, state: PhaseState, value: Any, advance: bool = True
+    def answer(self, state: PhaseState, value: Any, advance: bool = True, stop: str | None = None
                ) -> tuple[PhaseState, tuple[Event | StepMark, ...]]:
         """Give the pending question or chance its answer and (unless ``advance`` is False)
-        advance to the next pending thing.
+        advance to the next pending thing (or to the row ``stop``, ``advance``).
 
         Raises ``ValueError`` when nothing is pending or ``value`` is not one
         of the pending thing's options or outcomes.
@@ -158,5 +160,5 @@ class Machine:
         t = row.resume(evolve(state, pending=None), value)
         if not advance:
             return t.state, t.events
-        after, more = self.advance(t.state)
+        after, more = self.advance(t.state, stop=stop)
         return after, t.events + more

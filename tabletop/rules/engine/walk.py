@@ -81,25 +81,26 @@ class Odds:
         return math.sqrt(q * (1 - q) / self.runs)
 
 
-def _answer(machine: Machine, state: PhaseState, scripted: Sequence[Decision], policy: Policy
-            ) -> PhaseState:
+def _answer(machine: Machine, state: PhaseState, scripted: Sequence[Decision], policy: Policy,
+            stop: str | None = None) -> PhaseState:
     q = state.pending
     assert isinstance(q, Question)
     found, value, state, _ = scripted_answer(state, q, scripted)
     if not found:
         value = policy(q)
-    return machine.answer(state, value)[0]
+    return machine.answer(state, value, stop=stop)[0]
 
 
-def _children(machine: Machine, state: PhaseState, scripted: Sequence[Decision], policy: Policy
-              ) -> list[tuple[PhaseState, Fraction]]:
+def _children(machine: Machine, state: PhaseState, scripted: Sequence[Decision], policy: Policy,
+              stop: str | None = None) -> list[tuple[PhaseState, Fraction]]:
     """The states one step on from ``state`` with their probabilities: its question answered
-    (probability 1), or each possible outcome of its chance."""
+    (probability 1), or each possible outcome of its chance (advanced no further than the
+    row ``stop``, ``Machine.advance``)."""
     pend = state.pending
     if isinstance(pend, Question):
-        return [(_answer(machine, state, scripted, policy), Fraction(1))]
+        return [(_answer(machine, state, scripted, policy, stop), Fraction(1))]
     assert isinstance(pend, Chance)
-    return [(machine.answer(state, v)[0], q) for v, q in pend.outcomes if q]
+    return [(machine.answer(state, v, stop=stop)[0], q) for v, q in pend.outcomes if q]
 
 
 def exact(machine: Machine, start: PhaseState, *, outcome: Outcome, key: Key,

@@ -27,7 +27,7 @@ from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry, snapshot
 
 __all__ = ["FightMemo", "FightOptions", "PhaseView", "bump", "carry_geometry", "geometry",
-           "placed_geometry", "tally_get"]
+           "moved_geometry", "placed_geometry", "tally_get"]
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,19 @@ def carry_geometry(parent: Battlefield, child: Battlefield, removed: tuple[str, 
     else:
         object.__setattr__(child, "_geometry", geo)
         object.__setattr__(child, "_geometry_key", key)
+    return child
+
+
+def moved_geometry(parent: Battlefield, child: Battlefield, changed: set[str]) -> Battlefield:
+    """``child`` - a table made from ``parent`` where only the models ``changed`` (ids) moved,
+    were removed or were added, every other model where it stands in ``parent`` - with its
+    geometry snapshot kept with it: the one ``geometry`` keeps for that placement, else
+    derived from ``parent``'s (``Geometry.moved``: only the pairs touching ``changed``
+    measured).  Returns ``child``."""
+    if "_geometry" in child.__dict__ or child.terrain is not parent.terrain:
+        return child
+    key = (id(child.terrain), tuple((m.id, m.x, m.y, m.facing_deg) for m in child.models()))
+    _keep(child, key, lambda: geometry(parent).moved(child, changed))
     return child
 
 

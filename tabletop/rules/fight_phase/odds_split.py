@@ -17,6 +17,7 @@ its own engagement, which is checked.  The gambit Challenge Sub-phase (``challen
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from typing import Any
 
@@ -24,13 +25,17 @@ from tabletop.board.frozen import evolve
 from tabletop.rules.engine import factored, walk
 from tabletop.rules.engine.machine import PhaseState
 from tabletop.rules.engine.pending import Question
-from tabletop.rules.fight_phase.context import geometry
+from tabletop.rules.fight_phase.context import geometry, moved_geometry
+from tabletop.geometry.movespec import CONSOLIDATION_MODE_RANGE, NEIGHBOURHOOD
+from tabletop.rules.fight_phase.moving import SOLVED_KEY_MARGIN
 from tabletop.rules.fight_phase.odds_key import memo_key as _memo_key
 
 __all__ = ["fight_split"]
 
 _SETS = ("selected", "ever_eligible", "dropped_out", "engaged_at_fight_start")
 _TALLIES = ("wounds_caused", "removed_by", "attacked")
+NEAR_MARGIN = 1.0           # inches beyond what a move's solve reads (``moving.solve_key``)
+OWN_END = "select_after"    # the row after a selected unit's fight (``sequence.fight_step_rows``)
 
 
 def _unit_key(unit: Any) -> Hashable:
@@ -164,10 +169,81 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
                         tuple(sorted(vals[2] or ()))))
         return tuple(out)
 
+    def shares(st: PhaseState) -> bool:
+        job = st.memo.fighting
+        return job is not None and job.then == OWN_END and st.memo.challenge is None
+
+    def placement(st: PhaseState, i: int) -> frozenset:
+        kept = _kept(st, "_odds_placement")     # worked out once per state and part
+        got = kept.get(i)
+        if got is None:
+            bf = st.battlefield
+            got = kept[i] = frozenset((m.id, m.x, m.y, m.facing_deg) for u in groups[i]
+                                      if bf.has_unit(u) for m in bf.unit(u).models)
+        return got
+
+    def moved(parent: PhaseState, child: PhaseState, i: int) -> bool:
+        return not placement(child, i) <= placement(parent, i)
+
+    def transplant(end: PhaseState, i: int, target: PhaseState) -> PhaseState:
+        mine = set(groups[i])
+        others = in_parts - mine
+        tb, eb = target.battlefield, end.battlefield
+        present = {u.id: u for u in tb.units}
+        for u in groups[i]:
+            if eb.has_unit(u):
+                present[u] = eb.unit(u)
+            else:
+                present.pop(u, None)
+        bf = evolve(tb, units=tuple(present[u] for u in order if u in present))
+        changed = {m.id for b in (tb, eb) for u in groups[i] if b.has_unit(u)
+                   for m in b.unit(u).models}
+        moved_geometry(tb, bf, changed)
+        memo, there = end.memo, target.memo
+        changes: dict[str, Any] = {}
+        for s in _SETS:
+            old, theirs = getattr(memo, s), getattr(there, s)
+            if s == "selected":
+                changes[s] = tuple(u for u in theirs if u in others) \
+                    + tuple(u for u in old if u not in others)
+            else:
+                changes[s] = frozenset(u for u in old if u not in others) \
+                    | frozenset(u for u in theirs if u in others)
+        for t in _TALLIES:
+            changes[t] = tuple(sorted([(u, v) for u, v in getattr(memo, t) if u not in others]
+                                      + [(u, v) for u, v in getattr(there, t) if u in others]))
+        return evolve(end, battlefield=bf, memo=evolve(memo, **changes))
+
+    def carry(data: Any, before: Any, after: Any, i: int) -> tuple[Hashable, Any] | None:
+        units, sets, tallies = data
+        if sets != before[1] or after[0] != before[0] or after[2] != before[2]:
+            return None     # the run to the next selection changed more than the flags
+        key = (tuple(None if x is None else _unit_key(x) for x in units), after[1], tallies)
+        return key, (units, after[1], tallies)
+
+    def near(st: PhaseState, i: int, dist: Any) -> Hashable:
+        bf = st.battlefield
+        r = bf.rules
+        reach = (r.pile_in_distance + max(r.pile_in_target_range, CONSOLIDATION_MODE_RANGE)
+                 + max(r.engagement_range, r.coherency_range or 0.0) + NEIGHBOURHOOD
+                 + SOLVED_KEY_MARGIN + NEAR_MARGIN)
+        mine = {(m.x, m.y) for data, _ in dist.values() for u in data[0] if u is not None
+                for m in u.models}
+        out = []
+        for u in bf.units:
+            if u.id not in in_parts or index[u.id] == i:
+                continue
+            limit = reach + max(m.base.radius for m in u.models)
+            if any(math.hypot(m.x - x, m.y - y) <= limit for m in u.models for x, y in mine):
+                out.append((u.id, tuple((m.id, m.x, m.y, m.facing_deg, tuple(m.status))
+                                        for m in u.models)))
+        return tuple(out)
+
     def check(st: PhaseState) -> None:
         for a, b in geometry(st.battlefield).engaged_unit_pairs:
             if index.get(a, -1) != index.get(b, -2):
                 raise walk.NotApart(f"{a} and {b} are engaged across engagements")
 
     return factored.Split(len(groups), boundary, owner, inner, splice, projection, shared,
-                          moving, outcome, check)
+                          moving, outcome, check, OWN_END, shares, moved, transplant, carry,
+                          near)
