@@ -16,7 +16,9 @@ units, what the charge roll must reach and the exact odds of making it
 
 ``--json`` prints ``{unit, target, ruleset, distance, closest, charge_roll,
 needs, odds, odds_fraction, declare_range?, side?, arc_point?, arc_counts?,
-arc_models?, arc_tie?, arc_how?, arc_rule?, arc_roll?, seed?, closest_targets?}``.
+arc_models?, arc_tie?, arc_how?, arc_rule?, arc_roll?, seed?, closest_targets?,
+landing?, landing_facing? (rank-and-flank: degrees the landed block faces),
+landing_problems?, path_warnings? (fight-phase: what the deciding path's end breaks)}``.
 Exit 0, or 2 for bad input (unknown unit, a target that is not an enemy).
 """
 
@@ -149,6 +151,8 @@ def text(p: dict) -> str:
     if p.get("declare_range"):
         lines.append(f"Target is {p['declare_range']}")
     lines.append(f"Odds of making it: {100 * p['odds']:.1f}% ({p['odds_fraction']}, exact)")
+    for w in p.get("path_warnings", []):
+        lines.append(f"  warning: {w}")
     if p["ruleset"] == "rank-and-flank":
         side = p["side"] + (" flank" if p["side"] in ("left", "right") else "")
         counts = ", ".join(f"{a} {n}" for a, n in p["arc_counts"].items() if n)
