@@ -34,6 +34,16 @@ def _check_base(value: Any) -> Any:
     return value
 
 
+def _profile_move(value: Any) -> Any:
+    """A profile's Move (``M`` / ``Move``, any case) is inches a model may move: a negative
+    one is a mistake (a map once gave ``M = -6`` and charges were planned with it)."""
+    for k, v in (value or {}).items():
+        if (str(k).lower() in ("m", "move") and isinstance(v, (int, float))
+                and not isinstance(v, bool) and v < 0):
+            raise ValueError(f"profile {k} is a distance in inches, not negative (got {v:g})")
+    return value
+
+
 def _point(value: Any, what: str = "a point") -> Any:
     if not isinstance(value, (list, tuple)) or len(value) != 2:
         raise ValueError(f"{what} is [x, y] in inches, got {value!r}")
@@ -130,6 +140,13 @@ class RulesIn(_Strict):
         # distance written true/false is a mistake, never a number
         if isinstance(v, bool):
             raise ValueError(f"must be a number, not true/false (got {str(v).lower()})")
+        return v
+
+    @field_validator("engagement_range")
+    @classmethod
+    def _engagement_range(cls, v: Any) -> Any:
+        if isinstance(v, (int, float)) and v < 0:
+            raise ValueError(f"engagement_range is a distance in inches, not negative (got {v:g})")
         return v
 
     @field_validator("fight_order_first")
@@ -256,6 +273,7 @@ class ModelIn(_Strict):
 
     _at = field_validator("at", mode="before")(lambda v: None if v is None else _point(v, "a model's position"))
     _base = field_validator("base")(lambda v: _check_base(v))
+    _move = field_validator("profile")(lambda v: _profile_move(v))
 
     @model_validator(mode="before")
     @classmethod
@@ -302,6 +320,7 @@ class UnitIn(_Strict):
     formation: FormationIn | None = None
 
     _base = field_validator("base")(lambda v: _check_base(v))
+    _move = field_validator("profile")(lambda v: _profile_move(v))
 
     @field_validator("id")
     @classmethod

@@ -16,12 +16,15 @@ units, what the charge roll must reach and the exact odds of making it
 
 ``--json`` prints ``{unit, target, ruleset, distance, closest, charge_roll,
 needs, odds, odds_fraction, declare_range?, side?, arc_point?, arc_counts?,
-arc_models?, arc_tie?, arc_how?, arc_rule?, arc_roll?, seed?, closest_targets?}``.
+arc_models?, arc_tie?, arc_how?, arc_rule?, arc_roll?, seed?, closest_targets?,
+landing?, landing_facing? (rank-and-flank: degrees the landed block faces),
+landing_problems?, path_warnings? (fight-phase: what the deciding path's end breaks)}``.
 Exit 0, or 2 for bad input (unknown unit, a target that is not an enemy).
 """
 
 from __future__ import annotations
 
+import os
 import random
 
 from tabletop.cli.common import check_seed, load_map, need_unit, print_json
@@ -48,14 +51,21 @@ def plan(state, unit_id: str, target_id: str | list[str] | None, seed: int | Non
     """
     need_unit(state, unit_id, "UNIT")
     targets = [target_id] if isinstance(target_id, str) else list(target_id or [])
-    for t in targets:
+    for i, t in enumerate(targets):
         need_unit(state, t, "TARGET")
+        if t in targets[:i]:
+            raise TabletopError(f"{state.path}: TARGET: {t!r} is given twice; name each target once")
         if state.unit(unit_id).player == state.unit(t).player:
             raise TabletopError(f"{state.path}: TARGET: {t!r} is not an enemy of {unit_id!r}")
     if state.ruleset == "rank-and-flank" and not any(
             k.lower() in ("move", "m") for m in state.unit(unit_id).models for k in m.profile):
         raise TabletopError(f"{state.path}: unit {unit_id!r}: profile has no Move")
     geo = snapshot(state)
+    for what, uid in [("UNIT", unit_id)] + [("TARGET", t) for t in targets]:
+        off = [m for m in geo.off_table if m.rsplit("/", 1)[0] == uid]
+        if off:
+            raise TabletopError(f"{state.path}: {what}: {uid!r} is off the table "
+                                f"({', '.join(off)}): a charge is planned on the table only")
     why = CH.refusal(state, geo, unit_id)
     if why is not None:
         return {"unit": unit_id, "ruleset": state.ruleset, "eligible": False, "reason": why,
@@ -141,6 +151,8 @@ def text(p: dict) -> str:
     if p.get("declare_range"):
         lines.append(f"Target is {p['declare_range']}")
     lines.append(f"Odds of making it: {100 * p['odds']:.1f}% ({p['odds_fraction']}, exact)")
+    for w in p.get("path_warnings", []):
+        lines.append(f"  warning: {w}")
     if p["ruleset"] == "rank-and-flank":
         side = p["side"] + (" flank" if p["side"] in ("left", "right") else "")
         counts = ", ".join(f"{a} {n}" for a, n in p["arc_counts"].items() if n)
@@ -192,6 +204,9 @@ def run(args) -> int:
     if args.out and not args.out.lower().endswith(".png"):
         raise TabletopError(f"-o {args.out}: the plan picture is a .png file")
     if args.out:
+        folder = os.path.dirname(os.path.abspath(args.out))
+        if not os.path.isdir(folder):
+            raise TabletopError(f"{args.out}: -o: no folder {folder}")
         check_new_output(args.out, args.map, args.force)
     state = load_map(args.map)
     if args.shade:
@@ -224,7 +239,7 @@ def add_parser(sub) -> None:
                                    "enemy unit in reach. Exit 0, or 2 for bad input.")
     p.add_argument("map", metavar="MAP", help="map file (TOML)")
     p.add_argument("unit", metavar="UNIT", help="the charging unit's id")
-    p.add_argument("targets", metavar="TARGET", nargs="*",
+    p.add_argument("targets", metavar="TARGET", nargs="*", default=[],
                    help="target unit id(s); the charge must end engaged with every one")
     p.add_argument("--json", action="store_true", help="print the plan as one JSON object")
     p.add_argument("-o", dest="out", metavar="PLAN.png", default=None,

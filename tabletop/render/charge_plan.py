@@ -23,7 +23,8 @@ from tabletop.render.image import _frame, render_image, save_png
 from tabletop.render.options import DEFAULT_SCALE
 from tabletop.render.view import View
 
-__all__ = ["PATH_COLOUR", "GHOST_COLOUR", "CHART_W", "draw_plan", "draw_fight_chart",
+__all__ = ["PATH_COLOUR", "GHOST_COLOUR", "CHART_W", "PROBLEM_COLOUR", "draw_plan", "draw_fight_chart",
+           "landing_polygons", "panel_problems",
            "draw_odds_shade", "odds_shade_image", "percent", "save_plan_png", "save_shade_png", "odds_colour"]
 
 PATH_COLOUR = (250, 190, 20)
@@ -35,6 +36,7 @@ CHART_W = 300
 BAR = (70, 120, 200)
 WIN = (60, 160, 80)
 BREAK = (200, 70, 60)
+PROBLEM_COLOUR = (200, 20, 20)
 
 
 def odds_colour(p: float, alpha: int = 150) -> tuple[int, int, int, int]:
@@ -55,14 +57,32 @@ def _pct(p: float) -> str:
     return f"{100 * p:.0f}%"
 
 
+def landing_polygons(state: Battlefield, plan: dict[str, Any]) -> dict[str, Any]:
+    """Each landed model's base as a Shapely polygon (table inches) at its landing spot and
+    facing: the plan's ``landing_facing`` (degrees; a rank-and-flank block wheels to land
+    flush, rules/charge_plan.py) when it has one, else the model's own facing."""
+    facing = plan.get("landing_facing")
+    out = {}
+    for mid, (x, y) in plan.get("landing", {}).items():
+        m = state.model(mid)
+        out[mid] = base_polygon(m.base, x, y, m.facing_deg if facing is None else facing)
+    return out
+
+
+def panel_problems(plan: dict[str, Any]) -> list[str]:
+    """The lines the plan picture's side panel draws in red: what the landing breaks
+    (``landing_problems``) and what the deciding path's end breaks (``path_warnings``)."""
+    lines = [f"Path: {w}" for w in plan.get("path_warnings", [])]
+    lines += [f"No legal landing: {w}" for w in plan.get("landing_problems", [])]
+    return lines
+
+
 def draw_plan(surface: pygame.Surface, view: View, state: Battlefield, plan: dict[str, Any]) -> None:
     """The plan on the board: each target's path (the deciding one bold), the landing ghosted,
     and a label with distance, roll needed and odds by each target."""
     if not plan.get("eligible", True) or "targets" not in plan or "in_reach" in plan:
         return
-    for mid, (x, y) in plan.get("landing", {}).items():
-        m = state.model(mid)
-        poly = base_polygon(m.base, x, y, m.facing_deg)
+    for poly in landing_polygons(state, plan).values():
         pts = [view.to_screen(px, py) for px, py in poly.exterior.coords]
         prims.fill_polygon(surface, pts, GHOST_COLOUR)
         prims.outline(surface, pts, GHOST_EDGE[:3], 2)
@@ -105,11 +125,12 @@ def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]],
 
 
 def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str, Any] | None,
-                     header: list[str] | None = None, compact: bool = False) -> None:
+                     header: list[str] | None = None, compact: bool = False,
+                     problems: list[str] | None = None) -> None:
     """The fight that follows as a small chart in ``rect``: per unit the distribution of
     models it loses (fight-phase), the chance each player wins and each unit breaks
-    (rank-and-flank); ``header`` lines go above it; ``compact`` (the window's panel)
-    packs the bars closer."""
+    (rank-and-flank); ``header`` lines go above it, then ``problems`` in red
+    (PROBLEM_COLOUR); ``compact`` (the window's panel) packs the bars closer."""
     step = 15 if compact else 17
     pygame.draw.rect(surface, (246, 244, 238), rect)
     pygame.draw.rect(surface, (180, 180, 180), rect, 1)
@@ -118,6 +139,10 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
     for line in header or []:
         for part in prims.wrap_text(line, 14, inner.width, max_lines=3, indent="  "):
             prims.text(surface, part, 14, INK, (inner.x, y))
+            y += 18
+    for line in problems or []:
+        for part in prims.wrap_text(line, 14, inner.width, max_lines=4, indent="  "):
+            prims.text(surface, part, 14, PROBLEM_COLOUR, (inner.x, y))
             y += 18
     y += 6
     if not fight:
@@ -186,7 +211,7 @@ def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
             header.append(f"Lands on the target's {plan['side']}")
         if plan.get("landing_roll"):
             header.append(f"Landing shown for a roll of {plan['landing_roll']['inches']:g}\"")
-    draw_fight_chart(out, rect, plan.get("fight"), header)
+    draw_fight_chart(out, rect, plan.get("fight"), header, problems=panel_problems(plan))
     return save_png(out, path, force=force, keep=(state.path,) if state.path else ())
 
 

@@ -146,12 +146,12 @@ def refusal(state, geo, unit_id: str) -> str | None:
     """Why ``unit_id`` may not declare a charge, or None when it may.
 
     Reasons: engaged with an enemy (fight-phase: within engagement range; rank-and-flank:
-    in base contact), or a status in CHARGE_BARRING_STATUS.
+    in base contact), or a status in CHARGE_BARRING_STATUS (matched whatever its case).
     """
     unit = state.unit(unit_id)
-    status = set(unit.status)
+    status = {s.lower() for s in unit.status}     # a map may write "Advanced" or "advanced"
     for m in unit.models:
-        status |= set(m.status)
+        status |= {s.lower() for s in m.status}
     if "fleeing" in status:
         return f"{unit_id} is fleeing: a fleeing unit runs and may not declare a charge ({RULE_FLEE})"
     for s in CHARGE_BARRING_STATUS:

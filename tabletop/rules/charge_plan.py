@@ -23,7 +23,11 @@ of an enemy unit that was not declared a target, within engagement range of
 every target when the roll allows (``geometry/charge_landing.py``); a
 rank-and-flank block keeps the table and touches no unit but its target.
 What a landing still breaks (walled in, no room) is listed in
-``landing_problems`` (``landing_legal`` False), never hidden.
+``landing_problems`` (``landing_legal`` False), never hidden, and then no fight
+is previewed (``fight`` says why): there is no legal landing to fight from.
+The deciding path's end is checked the same way (``path_warnings``): a path
+that ends within engagement range of a unit that was not declared is the
+shortest way there, not a legal end of the charge.
 
 The fight preview is bounded (``fight_summary``): exact while the engine's
 walk weighs at most PREVIEW_MAX_STATES states, else PREVIEW_RUNS seeded runs,
@@ -53,7 +57,7 @@ from tabletop.rules.dice import Dice, enumerate_outcomes
 
 __all__ = ["LANDING_ROLL", "LANDING_OPTIONS", "PREVIEW_MAX_STATES", "PREVIEW_RUNS", "Planner", "plan_charge", "reach_list",
            "landing_budget", "move_of", "reach_pieces", "plan_pieces", "odds_grid", "odds_grid_pieces", "landed_state",
-           "landing_problems", "fight_summary"]
+           "landing_problems", "path_warnings", "fight_summary"]
 
 LANDING_ROLL = "median"
 LANDING_OPTIONS = ("median", "needed")
@@ -270,6 +274,9 @@ def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int 
         "path": worst["path"], "closest": [worst["model"], worst["target_model"]],
         "targets": [_public(r) for r in rows], "seed": seed,
     }
+    if not pl.rnf and worst["found"] and worst["path"]:
+        out["path_warnings"] = path_warnings(state, unit_id, targets, worst["model"],
+                                             worst["path"][-1], pl.reach)
     if pl.rnf:
         out["side"] = rows[0]["side"]
         out["move"] = pl.move
@@ -291,7 +298,11 @@ def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int 
             problems = landing_problems(landed, unit_id, targets, pl.reach)
             out["landing_legal"] = not problems
             out["landing_problems"] = problems
-            if fight:
+            if fight and problems:
+                out["fight"] = {"method": "none",
+                                "why": f"no legal landing was found ({problems[0]}), so there "
+                                       f"is no fight to preview"}
+            elif fight:
                 out["fight"] = fight_summary(landed, unit_id, targets)
     return out
 
@@ -337,6 +348,28 @@ def landing_problems(landed: Battlefield, unit_id: str, targets: list[str],
         elif u.id not in targets and near:
             out.append(f"{unit_id} ends engaged with {u.id}, which it did not declare "
                        f"(measurements.csv 40K 10th Charge)")
+    return out
+
+
+def path_warnings(state: Battlefield, unit_id: str, targets: list[str], model_id: str,
+                  end: tuple[float, float] | list[float], reach: float) -> list[str]:
+    """What the end of the deciding charge path breaks (fight-phase): ``model_id`` stood
+    with its centre at ``end`` (table inches; the path's last point) within ``reach``
+    (the engagement range, inches, + tolerance) of an enemy unit that is not in
+    ``targets``: one line each, naming the unit (measurements.csv 40K 10th Charge: a
+    charge may not end there).  Empty when the end is clear."""
+    x, y = end
+    moved = state.with_models([state.model(model_id).moved_to(float(x), float(y))])
+    geo = snapshot(moved)
+    me = state.unit(unit_id).player
+    out = []
+    for u in state.units:
+        if u.player == me or u.id in targets:
+            continue
+        gap = min(geo.model_distance(model_id, t) for t in geo.unit_models(u.id))
+        if gap <= reach + state.rules.tol:
+            out.append(f"the shortest path ends within engagement range of {u.id}, which was "
+                       f"not declared: that end is not legal")
     return out
 
 
