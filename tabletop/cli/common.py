@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from tabletop.board import mapfile
+from tabletop.board.limits import MAX_SEED
 from tabletop.board.state import Battlefield
 from tabletop.errors import MapValidationError, TabletopError, UnknownIdError
 from tabletop.geometry.layout_checks import shape_problems
@@ -40,6 +41,8 @@ def check_seed(seed: int | None, flag: str = "--seed") -> None:
     """
     if seed is not None and seed < 0:
         raise TabletopError(f"{flag} {seed}: the dice seed is a whole number from 0")
+    if seed is not None and seed > MAX_SEED:
+        raise TabletopError(f"{flag} {seed}: the dice seed is at most {MAX_SEED} (MAX_SEED)")
 
 
 def need_unit(state: Battlefield, unit_id: str, what: str = "UNIT") -> None:
