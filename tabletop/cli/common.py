@@ -15,6 +15,13 @@ from tabletop.errors import MapValidationError, TabletopError, UnknownIdError
 from tabletop.geometry.layout_checks import shape_problems
 
 
+#: named default: the window sizes ``--size`` takes (pixels), as ``tabletop lesson`` does: a
+#: window smaller than 320x200 cannot show the board and its panel; pygame cannot make one
+#: over 8K (7680x4320) on most displays and would shrink or fail
+MIN_WINDOW_PX = (320, 200)
+MAX_WINDOW_PX = (7680, 4320)
+
+
 def load_map(path: str) -> Battlefield:
     """Load ``path`` and check its shapes can be measured.
 
