@@ -13,7 +13,7 @@ from __future__ import annotations
 
 __all__ = ["MAX_ABS_NUMBER", "MAX_ANGLE_DEG", "MAX_ATTACKS", "MAX_BASE_MM", "MAX_CHARACTERISTIC",
            "MAX_COORD_INCHES", "MAX_DECISIONS", "MAX_DICE", "MAX_MAP_BYTES", "MAX_MODELS",
-           "MAX_NESTING", "MAX_POLYGON_POINTS", "MAX_RULE_COUNT", "MAX_SEED", "MAX_TERRAIN",
+           "MAX_NESTING", "MAX_POLYGON_POINTS", "MAX_RULE_COUNT", "MAX_SEED", "MAX_TABLE_INCHES", "MAX_TERRAIN",
            "MAX_TEXT_CHARS", "MAX_UNIT_MODELS", "MAX_WOUNDS"]
 
 #: the largest map file read, in bytes: the biggest shipped map is 13 KB, a table of 1,000
@@ -44,6 +44,10 @@ MAX_DECISIONS = 10_000
 #: table's origin, either sign: a model may stand off the table (``check`` reports it) but
 #: not 1e308" away, where distances overflow
 MAX_COORD_INCHES = 10_000.0
+
+#: the table's width and depth, a rect's sides and every ``[rules]`` distance: no real table
+#: is over 100 feet
+MAX_TABLE_INCHES = 1200.0
 
 #: a facing or a rect's angle, degrees, either sign (a full turn either way is enough)
 MAX_ANGLE_DEG = 360.0

@@ -22,10 +22,10 @@ import tomli_w
 from pydantic import ValidationError
 
 from tabletop.board.bases import parse_base
-from tabletop.board.lesson import lesson_table
-from tabletop.board.limits import MAX_MAP_BYTES, MAX_NESTING
 from tabletop.board.config import DECISION_CHOICES, make_config
 from tabletop.board.formation import formation_slots
+from tabletop.board.lesson import lesson_table
+from tabletop.board.limits import MAX_MAP_BYTES, MAX_NESTING
 from tabletop.board.measured import resolve_measured
 from tabletop.board.profile_values import profile_problems, weapon_problems
 from tabletop.board.schema import MapIn, ModelIn, UnitIn

@@ -27,8 +27,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tabletop.board.limits import (MAX_ABS_NUMBER, MAX_ATTACKS, MAX_CHARACTERISTIC, MAX_DICE,
-                                   MAX_WOUNDS)
+from tabletop.board.limits import (
+    MAX_ABS_NUMBER,
+    MAX_ATTACKS,
+    MAX_CHARACTERISTIC,
+    MAX_DICE,
+    MAX_WOUNDS,
+)
 
 __all__ = ["SAVE_ROLLS", "profile_problems", "weapon_problems"]
 

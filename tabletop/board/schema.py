@@ -15,15 +15,26 @@ from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictInt, field
 from tabletop.board.bases import parse_base
 from tabletop.board.config import EDITIONS, FIGHT_ORDERS, RULESETS
 from tabletop.board.lesson import LessonIn
-from tabletop.board.limits import (MAX_ANGLE_DEG, MAX_BASE_MM, MAX_COORD_INCHES, MAX_DECISIONS,
-                                   MAX_MODELS, MAX_POLYGON_POINTS, MAX_RULE_COUNT, MAX_SEED,
-                                   MAX_TERRAIN, MAX_TEXT_CHARS, MAX_UNIT_MODELS, MAX_WOUNDS)
+from tabletop.board.limits import (
+    MAX_ANGLE_DEG,
+    MAX_BASE_MM,
+    MAX_COORD_INCHES,
+    MAX_DECISIONS,
+    MAX_MODELS,
+    MAX_POLYGON_POINTS,
+    MAX_RULE_COUNT,
+    MAX_SEED,
+    MAX_TABLE_INCHES,
+    MAX_TERRAIN,
+    MAX_TEXT_CHARS,
+    MAX_UNIT_MODELS,
+    MAX_WOUNDS,
+)
 
 TERRAIN_KINDS = ("ruin", "woods", "obstacle", "impassable", "hill", "building")
 ROLES = ("champion", "commander", "standard", "musician")
 
 Number = float
-MAX_TABLE_INCHES = 1200.0   # named default: no real table is over 100 feet
 
 
 class _Strict(BaseModel):

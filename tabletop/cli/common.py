@@ -14,7 +14,6 @@ from tabletop.board.state import Battlefield
 from tabletop.errors import MapValidationError, TabletopError, UnknownIdError
 from tabletop.geometry.layout_checks import shape_problems
 
-
 #: named default: the window sizes ``--size`` takes (pixels), as ``tabletop lesson`` does: a
 #: window smaller than 320x200 cannot show the board and its panel; pygame cannot make one
 #: over 8K (7680x4320) on most displays and would shrink or fail
