@@ -347,3 +347,11 @@ def test_an_out_of_range_seed_is_refused(capsys):
 def test_the_validation_errors_are_map_errors():
     with pytest.raises(MapValidationError):
         mapfile.from_dict({"map": {"name": "x", "ruleset": ["fight-phase"], "width": 1, "depth": 1}})
+
+
+@pytest.mark.parametrize("runs", ["0", "-1", "99999999999999999999"])
+def test_odds_runs_are_bounded(capsys, runs):
+    # found by the fuzz suite: --runs 99999999999999999999 sampled until memory ran out
+    rc, out, err = run(capsys, "fight", LESSON, "--odds", "--sample", "--runs", runs)
+    assert rc == 2 and out == ""
+    assert err.strip() == f"--runs {runs}: give a number of runs from 1 to 100,000 (MAX_ODDS_RUNS)"

@@ -51,6 +51,24 @@ def check_seed(seed: int | None, flag: str = "--seed") -> None:
         raise TabletopError(f"{flag} {seed}: the dice seed is at most {MAX_SEED} (MAX_SEED)")
 
 
+#: named limit: the most Monte Carlo runs ``fight --odds --runs N`` makes (each is a whole
+#: phase resolved; 100,000 puts a percentage within about 0.3 points, past any use)
+MAX_ODDS_RUNS = 100_000
+
+
+def check_runs(runs: int | None, flag: str = "--runs") -> None:
+    """Refuse a number of Monte Carlo runs outside 1..``MAX_ODDS_RUNS`` (a bound on the work).
+
+    Raises
+    ------
+    TabletopError
+        One line (the CLI exits 2).
+    """
+    if runs is not None and not 1 <= runs <= MAX_ODDS_RUNS:
+        raise TabletopError(f"{flag} {runs}: give a number of runs from 1 to {MAX_ODDS_RUNS:,} "
+                            f"(MAX_ODDS_RUNS)")
+
+
 def need_unit(state: Battlefield, unit_id: str, what: str = "UNIT") -> None:
     if not state.has_unit(unit_id):
         ids = ", ".join(u.id for u in state.units) or "none"
