@@ -32,3 +32,28 @@ class IllegalMoveError(TabletopError):
 
 class UnknownIdError(TabletopError):
     """An id given on the command line or in a decision names nothing on the map."""
+
+
+#: the characters ``printable`` escapes besides the C0/C1 control codes and DEL: the Unicode
+#: line and paragraph separators and the bidirectional overrides a terminal acts on
+_ALSO_ESCAPED = frozenset("\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _unsafe(ch: str) -> bool:
+    o = ord(ch)
+    return o < 0x20 or 0x7f <= o < 0xa0 or ch in _ALSO_ESCAPED
+
+
+def printable(text: object, keep: str = "") -> str:
+    """``text`` with every control character escaped, for printing what a map or an argument says.
+
+    A name or an id may hold terminal control codes (ESC clears the screen) or a newline (it
+    would split a one-line message): each such character becomes ``\\u001b``-style text,
+    which a terminal shows as written and which stays valid inside a JSON string.  ``keep``
+    lists characters left alone (the printer's own ``"\\n"`` between lines).  Every message
+    the command line prints goes through this one helper (``cli.main``).
+    """
+    s = str(text)
+    if not any(_unsafe(ch) for ch in s):
+        return s
+    return "".join(f"\\u{ord(ch):04x}" if _unsafe(ch) and ch not in keep else ch for ch in s)

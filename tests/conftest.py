@@ -34,4 +34,7 @@ from hypothesis import settings  # noqa: E402
 
 settings.register_profile("repeatable", derandomize=True, deadline=None)
 settings.register_profile("explore", deadline=None)
+# the fuzz suite's profiles (tests/test_fuzz.py): "ci" by default, "long" run by hand
+settings.register_profile("ci", derandomize=True, deadline=None)
+settings.register_profile("long", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import stat
 import tomllib
 from dataclasses import replace
 from typing import Any
@@ -21,10 +22,12 @@ import tomli_w
 from pydantic import ValidationError
 
 from tabletop.board.bases import parse_base
-from tabletop.board.lesson import lesson_table
 from tabletop.board.config import DECISION_CHOICES, make_config
 from tabletop.board.formation import formation_slots
+from tabletop.board.lesson import lesson_table
+from tabletop.board.limits import MAX_MAP_BYTES, MAX_NESTING
 from tabletop.board.measured import resolve_measured
+from tabletop.board.profile_values import profile_problems, weapon_problems
 from tabletop.board.schema import MapIn, ModelIn, UnitIn
 from tabletop.board.state import (
     DEFAULT_FACING,
@@ -92,6 +95,12 @@ def _format_errors(path: str, err: ValidationError) -> list[str]:
             unions[place][0].append(_tag_words(tags[-1]))
             continue
         msg = _MESSAGES.get(e["type"], _clean(e["msg"]))
+        if e["type"] == "too_long":     # a count over a limit (board/limits.py)
+            ctx = e.get("ctx") or {}
+            msg = (f"at most {ctx.get('max_length')} entries (a limit of the map format), "
+                   f"got {ctx.get('actual_length')}")
+            lines.append(f"{path}: {place}: {msg}")
+            continue
         if e["type"] not in _MESSAGES and "input" in e and e["type"] not in ("value_error",) \
                 and not isinstance(e.get("input"), (dict, list)):
             msg += f", got {e['input']!r}"
@@ -110,29 +119,91 @@ def _format_errors(path: str, err: ValidationError) -> list[str]:
     return out
 
 
-def read_toml(path: str) -> dict[str, Any]:
-    """Read TOML from ``path``.
+def read_file(path: str, what: str = "map file") -> bytes:
+    """The bytes of ``path``, a regular file of at most ``limits.MAX_MAP_BYTES``.
+
+    Only a regular file is opened: a FIFO, a device (``/dev/zero``) or a socket would
+    hang or never end, so each is refused from its ``stat`` before any read, and the
+    read itself stops one byte past the limit.
 
     Raises
     ------
     MapSyntaxError
-        When the file is missing, unreadable, or not valid TOML (with line and column).
+        Missing, a folder, not a regular file, too large, or unreadable (one line).
     """
-    if not os.path.exists(path):
-        raise MapSyntaxError(f"{path}: no such file")
-    if os.path.isdir(path):
-        raise MapSyntaxError(f"{path}: is a folder, not a map file")
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise MapSyntaxError(f"{path}: no such file") from None
+    except (OSError, ValueError) as exc:
+        raise MapSyntaxError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise MapSyntaxError(f"{path}: is a folder, not a {what}")
+    if not stat.S_ISREG(st.st_mode):
+        raise MapSyntaxError(f"{path}: is not a regular file (a pipe or a device); give a {what}")
+    if st.st_size > MAX_MAP_BYTES:
+        raise MapSyntaxError(f"{path}: is {st.st_size:,} bytes; a {what} is at most "
+                             f"{MAX_MAP_BYTES:,} bytes (MAX_MAP_BYTES)")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):   # swapped since the stat
+                raise MapSyntaxError(f"{path}: is not a regular file (a pipe or a device); "
+                                     f"give a {what}")
+            data = fh.read(MAX_MAP_BYTES + 1)
+    except OSError as exc:
+        raise MapSyntaxError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > MAX_MAP_BYTES:
+        raise MapSyntaxError(f"{path}: a {what} is at most {MAX_MAP_BYTES:,} bytes (MAX_MAP_BYTES)")
+    return data
+
+
+def _nesting(data: Any) -> int:
+    """How deeply ``data``'s arrays and tables nest (the top table is 1), without recursion."""
+    deepest, todo = 0, [(data, 1)]
+    while todo:
+        item, depth = todo.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_NESTING:
+            break
+        if isinstance(item, dict):
+            todo.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            todo.extend((v, depth + 1) for v in item)
+    return deepest
+
+
+def read_toml(path: str) -> dict[str, Any]:
+    """Read TOML from ``path`` (a regular file, ``read_file``).
+
+    Raises
+    ------
+    MapSyntaxError
+        When the file is missing, not a regular file, too large, unreadable, not UTF-8,
+        not valid TOML (with line and column), or nested deeper than ``MAX_NESTING``.
+    """
+    raw = read_file(path)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise MapSyntaxError(f"{path}: line {line}: cannot read: not UTF-8 text "
+                             f"(byte 0x{raw[exc.start]:02x})") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         text = str(exc)
         m = re.search(r"\(at line (\d+), column (\d+)\)", text)
         what = re.sub(r"\s*\(at line \d+, column \d+\)", "", text)
         where = f"line {m.group(1)}, column {m.group(2)}" if m else "toml"
         raise MapSyntaxError(f"{path}: {where}: invalid TOML: {what[:1].lower() + what[1:]}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MapSyntaxError(f"{path}: cannot read: {exc}") from None
+    except RecursionError:
+        raise MapSyntaxError(f"{path}: arrays or tables nested more than {MAX_NESTING} deep "
+                             f"(MAX_NESTING)") from None
+    if _nesting(data) > MAX_NESTING:
+        raise MapSyntaxError(f"{path}: arrays or tables nested more than {MAX_NESTING} deep "
+                             f"(MAX_NESTING)")
+    return data
 
 
 def load(path: str) -> Battlefield:
@@ -205,7 +276,7 @@ def _cross_checks(path: str, data: dict[str, Any]) -> list[str]:
                     f"{path}: {key}[{i}].player: no player {item['player']!r} "
                     f"(players are {', '.join(sorted(known)) or 'none'})")
     ruleset = data.get("map", {}).get("ruleset") if isinstance(data.get("map"), dict) else None
-    known_choices = DECISION_CHOICES.get(ruleset or "")
+    known_choices = DECISION_CHOICES.get(ruleset) if isinstance(ruleset, str) else None
     if known_choices:
         for i, item in enumerate(lst("decisions")):
             choice = item.get("choice") if isinstance(item, dict) else None
@@ -238,8 +309,10 @@ def from_dict(data: dict[str, Any], path: str = "<map>") -> Battlefield:
             f"{path}: rules.challenges: {config.challenges!r} does not apply to "
             f"{config.ruleset}; use {expected!r}")
 
+    problems = _value_problems(path, parsed)
+    if problems:
+        raise MapValidationError(problems)
     units = []
-    problems = []
     for i, u in enumerate(parsed.units):
         try:
             units.append(_build_unit(u))
@@ -268,6 +341,23 @@ def from_dict(data: dict[str, Any], path: str = "<map>") -> Battlefield:
         seed=parsed.map.seed,
         lesson=tuple(entry.build() for entry in parsed.lesson),
     )
+
+
+def _value_problems(path: str, parsed: MapIn) -> list[str]:
+    """Profile and weapon values as numbers with their bounds (``profile_values``), one line
+    each; a value written ``"3+"`` is stored as 3."""
+    problems: list[str] = []
+    for i, u in enumerate(parsed.units):
+        problems += profile_problems(u.profile, parsed.map.ruleset, f"units[{i}].profile")
+        for k, w in enumerate(u.weapons):
+            problems += weapon_problems(w, f"units[{i}].weapons[{k}]")
+        for j, m in enumerate(u.models or ()):
+            if m.profile:
+                problems += profile_problems(m.profile, parsed.map.ruleset,
+                                             f"units[{i}].models[{j}].profile")
+            for k, w in enumerate(m.weapons or ()):
+                problems += weapon_problems(w, f"units[{i}].models[{j}].weapons[{k}]")
+    return [f"{path}: {line}" for line in problems]
 
 
 def rect_polygon(centre: list[float] | tuple[float, float], width: float, depth: float,

@@ -15,22 +15,40 @@ from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictInt, field
 from tabletop.board.bases import parse_base
 from tabletop.board.config import EDITIONS, FIGHT_ORDERS, RULESETS
 from tabletop.board.lesson import LessonIn
+from tabletop.board.limits import (
+    MAX_ANGLE_DEG,
+    MAX_BASE_MM,
+    MAX_COORD_INCHES,
+    MAX_DECISIONS,
+    MAX_MODELS,
+    MAX_POLYGON_POINTS,
+    MAX_RULE_COUNT,
+    MAX_SEED,
+    MAX_TABLE_INCHES,
+    MAX_TERRAIN,
+    MAX_TEXT_CHARS,
+    MAX_UNIT_MODELS,
+    MAX_WOUNDS,
+)
 
 TERRAIN_KINDS = ("ruin", "woods", "obstacle", "impassable", "hill", "building")
 ROLES = ("champion", "commander", "standard", "musician")
 
 Number = float
-MAX_TABLE_INCHES = 1200.0   # named default: no real table is over 100 feet
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, allow_inf_nan=False,
+                              str_max_length=MAX_TEXT_CHARS)
 
 
 def _check_base(value: Any) -> Any:
     if value is None:
         return value
-    parse_base(value)   # raises ValueError with a readable message
+    base = parse_base(value)   # raises ValueError with a readable message
+    if max(base.along_mm, base.across_mm) > MAX_BASE_MM:
+        raise ValueError(f"base {value!r} is over {MAX_BASE_MM:g} mm (MAX_BASE_MM): sizes are "
+                         f"millimetres, as \"32mm\"")
     return value
 
 
@@ -44,19 +62,57 @@ def _profile_move(value: Any) -> Any:
     return value
 
 
+def _short(value: Any) -> str:
+    """``value`` shown in a message, cut to 60 characters (a pasted megabyte stays one line)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _point(value: Any, what: str = "a point") -> Any:
     if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise ValueError(f"{what} is [x, y] in inches, got {value!r}")
+        raise ValueError(f"{what} is [x, y] in inches, got {_short(value)}")
     for v in value:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise ValueError(f"{what} is [x, y] in inches, got {value!r}")
+            raise ValueError(f"{what} is [x, y] in inches, got {_short(value)}")
+        if not abs(v) <= MAX_COORD_INCHES:      # also NaN
+            raise ValueError(f"{what} is [x, y] in inches, each within {MAX_COORD_INCHES:g}\" "
+                             f"of the table's corner (MAX_COORD_INCHES), got {_short(value)}")
     return [float(value[0]), float(value[1])]
 
 
 def _polygon(value: Any) -> Any:
     if not isinstance(value, (list, tuple)) or len(value) < 3:
-        raise ValueError(f"a polygon needs at least 3 points [[x, y], ...], got {value!r}")
+        raise ValueError(f"a polygon needs at least 3 points [[x, y], ...], got {_short(value)}")
+    if len(value) > MAX_POLYGON_POINTS:
+        raise ValueError(f"a polygon has at most {MAX_POLYGON_POINTS} points "
+                         f"(MAX_POLYGON_POINTS), got {len(value)}")
     return [_point(p, "each polygon point") for p in value]
+
+
+def _angle(value: Any) -> Any:
+    """A facing or an angle in degrees, from -MAX_ANGLE_DEG to MAX_ANGLE_DEG."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and not abs(value) <= MAX_ANGLE_DEG:
+        raise ValueError(f"an angle is degrees from -{MAX_ANGLE_DEG:g} to {MAX_ANGLE_DEG:g} "
+                         f"(MAX_ANGLE_DEG), got {value!r}")
+    return value
+
+
+#: characters an id may not hold: a control code would act on the terminal or split a
+#: message over two lines; "/" joins a unit id to its model numbers (``<unit id>/<n>``)
+def _id(value: Any, what: str = "an id") -> Any:
+    if isinstance(value, str):
+        bad = next((ch for ch in value if ord(ch) < 0x20 or 0x7f <= ord(ch) < 0xa0), None)
+        if bad is not None:
+            raise ValueError(f"{what} cannot hold a control character ({bad!r}), got {value!r}")
+    return value
+
+
+def _no_slash(value: Any, what: str) -> Any:
+    if isinstance(value, str) and "/" in value:
+        raise ValueError(f"{what} cannot contain '/', got {value!r} (model ids are "
+                         f"<unit id>/<n>)")
+    return value
 
 
 class MapMeta(_Strict):
@@ -72,6 +128,8 @@ class MapMeta(_Strict):
     def _seed(cls, v: int | None) -> int | None:
         if v is not None and v < 0:
             raise ValueError(f"the dice seed is a whole number from 0, got {v}")
+        if v is not None and v > MAX_SEED:
+            raise ValueError(f"the dice seed is at most {MAX_SEED} (MAX_SEED), got {v}")
         return v
 
     @field_validator("ruleset")
@@ -84,7 +142,7 @@ class MapMeta(_Strict):
     @field_validator("width", "depth")
     @classmethod
     def _positive(cls, v: float) -> float:
-        if v <= 0:
+        if not v > 0:
             raise ValueError(f"the table size must be positive inches, got {v:g}")
         if v > MAX_TABLE_INCHES:
             raise ValueError(f"the table size is inches; {v:g}\" is more than {MAX_TABLE_INCHES:g}\" (100 feet)")
@@ -106,16 +164,16 @@ class RulesIn(_Strict):
     contact_tolerance: float | None = Field(default=None, ge=0.0, le=1.0)
     engagement_range: float | Literal["contact"] | None = None
     coherency_range: float | Literal["formation"] | None = None
-    coherency_neighbours: int | None = Field(default=None, ge=0)
-    coherency_neighbours_7plus: int | None = Field(default=None, ge=0)
+    coherency_neighbours: int | None = Field(default=None, ge=0, le=MAX_RULE_COUNT)
+    coherency_neighbours_7plus: int | None = Field(default=None, ge=0, le=MAX_RULE_COUNT)
     coherency_spread: float | Literal["off"] | bool | None = None
-    pile_in_distance: float | None = Field(default=None, ge=0.0)
-    pile_in_target_range: float | None = Field(default=None, ge=0.0)
-    consolidate_distance: float | None = Field(default=None, ge=0.0)
-    objective_range: float | None = Field(default=None, ge=0.0)
+    pile_in_distance: float | None = Field(default=None, ge=0.0, le=MAX_TABLE_INCHES)
+    pile_in_target_range: float | None = Field(default=None, ge=0.0, le=MAX_TABLE_INCHES)
+    consolidate_distance: float | None = Field(default=None, ge=0.0, le=MAX_TABLE_INCHES)
+    objective_range: float | None = Field(default=None, ge=0.0, le=MAX_TABLE_INCHES)
     challenges: str | None = None
-    target_selections_tried: int | None = Field(default=None, ge=1)
-    rank_min_models: int | None = Field(default=None, ge=1)
+    target_selections_tried: int | None = Field(default=None, ge=1, le=MAX_RULE_COUNT)
+    rank_min_models: int | None = Field(default=None, ge=1, le=MAX_RULE_COUNT)
     engaged_at_step_start_keeps_eligible: StrictBool | None = None
     fight_order_first: str | None = None
     charge_arc_tie: Literal["roll", "front-edge centre"] | None = None
@@ -123,8 +181,8 @@ class RulesIn(_Strict):
     disgraced_hit_roll: Literal["halved-ws", "unchanged"] | None = None
     gambit_attacks: Literal["profile", "weapon"] | None = None
     devastating_wounds: Literal["no-save", "mortal"] | None = None
-    roll_modifier_cap: int | None = Field(default=None, ge=0)
-    layout_tolerance: float | None = Field(default=None, ge=0.0)
+    roll_modifier_cap: int | None = Field(default=None, ge=0, le=MAX_RULE_COUNT)
+    layout_tolerance: float | None = Field(default=None, ge=0.0, le=MAX_TABLE_INCHES)
     layout_turn_tolerance: float | None = Field(default=None, ge=0.0, le=180.0)
     charge_blocking_kinds: list[Literal["ruin", "woods", "obstacle", "impassable", "hill", "building"]] | None = None
     charge_ruin_walls: Literal["non-infantry", "all", "none"] | None = None
@@ -147,6 +205,14 @@ class RulesIn(_Strict):
     def _engagement_range(cls, v: Any) -> Any:
         if isinstance(v, (int, float)) and v < 0:
             raise ValueError(f"engagement_range is a distance in inches, not negative (got {v:g})")
+        return v
+
+    @field_validator("engagement_range", "coherency_range", "coherency_spread")
+    @classmethod
+    def _distance(cls, v: Any) -> Any:
+        # the distances that also take a word: a number is inches from 0 to the largest table
+        if isinstance(v, float) and not 0.0 <= v <= MAX_TABLE_INCHES:
+            raise ValueError(f"must be inches from 0 to {MAX_TABLE_INCHES:g}, got {v:g}")
         return v
 
     @field_validator("fight_order_first")
@@ -177,6 +243,8 @@ class PlayerIn(_Strict):
     active: bool = False
     name: str | None = None
 
+    _pid = field_validator("id")(lambda v: _id(v, "a player id"))
+
     @field_validator("colour")
     @classmethod
     def _colour(cls, v: str | None) -> str | None:
@@ -190,11 +258,12 @@ class PlayerIn(_Strict):
 
 class RectIn(_Strict):
     centre: list[float]
-    width: float = Field(gt=0)
-    depth: float = Field(gt=0)
+    width: float = Field(gt=0, le=MAX_TABLE_INCHES)
+    depth: float = Field(gt=0, le=MAX_TABLE_INCHES)
     angle: float = 0.0
 
     _centre = field_validator("centre", mode="before")(lambda v: _point(v, "a rect centre"))
+    _turn = field_validator("angle")(_angle)
 
 
 class TerrainIn(_Strict):
@@ -204,6 +273,8 @@ class TerrainIn(_Strict):
     rect: RectIn | None = None
     name: str | None = None
     tall_part: list[list[float]] | None = None   # optional: the part over 4" tall (walls)
+
+    _tid = field_validator("id")(lambda v: _no_slash(_id(v, "a terrain id"), "a terrain id"))
 
     _poly = field_validator("polygon", "tall_part", mode="before")(
         lambda v: None if v is None else _polygon(v))
@@ -226,10 +297,11 @@ class ObjectiveIn(_Strict):
     id: str = Field(min_length=1)
     at: list[float]
     marker: str = "40mm"
-    range: float | None = Field(default=None, ge=0.0)
+    range: float | None = Field(default=None, ge=0.0, le=MAX_TABLE_INCHES)
     name: str | None = None
 
     _at = field_validator("at", mode="before")(lambda v: _point(v, "an objective's position"))
+    _oid = field_validator("id")(lambda v: _no_slash(_id(v, "an objective id"), "an objective id"))
     _marker = field_validator("marker")(lambda v: _check_base(v))
 
 
@@ -246,13 +318,14 @@ def _model_list(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         if len(value) not in (2, 3) or any(
                 isinstance(v, bool) or not isinstance(v, (int, float)) for v in value):
-            raise ValueError(f"a model is [x, y] or [x, y, facing], got {list(value)!r}")
-        out: dict[str, Any] = {"at": [float(value[0]), float(value[1])]}
+            raise ValueError(f"a model is [x, y] or [x, y, facing], got {_short(list(value))}")
+        out: dict[str, Any] = {"at": _point(value[:2], "a model's position")}
         if len(value) == 3:
-            out["facing"] = float(value[2])
+            out["facing"] = _angle(value[2])
         return out
     if not isinstance(value, dict):
-        raise ValueError(f"a model is [x, y], [x, y, facing] or a table with at = [x, y], got {value!r}")
+        raise ValueError(f"a model is [x, y], [x, y, facing] or a table with at = [x, y], "
+                         f"got {_short(value)}")
     return value
 
 
@@ -261,17 +334,18 @@ class ModelIn(_Strict):
     facing: float | None = None
     name: str | None = None
     role: str | None = None
-    wounds_lost: int = Field(default=0, ge=0)
+    wounds_lost: int = Field(default=0, ge=0, le=MAX_WOUNDS)
     base: str | None = None
     profile: dict[str, Any] | None = None
     weapons: list[dict[str, Any]] | None = None
     keywords: list[str] | None = None
     status: list[str] | None = None
-    n: int | None = Field(default=None, ge=1)      # model number in its id (<unit>/<n>); default: place in file order
-    file: int | None = Field(default=None, ge=1)   # formation slot (1-based, left to right)
-    rank: int | None = Field(default=None, ge=1)   # formation slot (1-based, front to back)
+    n: int | None = Field(default=None, ge=1, le=MAX_UNIT_MODELS)  # model number in its id (<unit>/<n>); default: place in file order
+    file: int | None = Field(default=None, ge=1, le=MAX_UNIT_MODELS)   # formation slot (1-based, left to right)
+    rank: int | None = Field(default=None, ge=1, le=MAX_UNIT_MODELS)   # formation slot (1-based, front to back)
 
     _at = field_validator("at", mode="before")(lambda v: None if v is None else _point(v, "a model's position"))
+    _facing = field_validator("facing")(_angle)
     _base = field_validator("base")(lambda v: _check_base(v))
     _move = field_validator("profile")(lambda v: _profile_move(v))
 
@@ -291,14 +365,24 @@ class ModelIn(_Strict):
 class FormationIn(_Strict):
     front_centre: list[float]
     facing: float = 90.0
-    files: int = Field(ge=1)
-    ranks: int = Field(ge=1)
-    count: int | None = Field(default=None, ge=1)
+    files: int = Field(ge=1, le=MAX_UNIT_MODELS)
+    ranks: int = Field(ge=1, le=MAX_UNIT_MODELS)
+    count: int | None = Field(default=None, ge=1, le=MAX_UNIT_MODELS)
 
     _fc = field_validator("front_centre", mode="before")(lambda v: _point(v, "front_centre"))
+    _facing = field_validator("facing")(_angle)
+
+    @property
+    def size(self) -> int:
+        """How many models the formation makes: ``count``, else a full ``files x ranks``."""
+        return self.count if self.count is not None else self.files * self.ranks
 
     @model_validator(mode="after")
     def _fits(self) -> FormationIn:
+        if self.count is None and self.files * self.ranks > MAX_UNIT_MODELS:
+            raise ValueError(
+                f"{self.files} files x {self.ranks} ranks make {self.files * self.ranks} models; "
+                f"a unit has at most {MAX_UNIT_MODELS} (MAX_UNIT_MODELS)")
         if self.count is not None and self.count > self.files * self.ranks:
             raise ValueError(
                 f"count {self.count} does not fit in {self.files} files x {self.ranks} ranks")
@@ -316,25 +400,24 @@ class UnitIn(_Strict):
     charged: bool = False
     status: list[str] = []
     facing: float | None = None
-    models: list[ModelIn] | None = None
+    models: list[ModelIn] | None = Field(default=None, max_length=MAX_UNIT_MODELS)
     formation: FormationIn | None = None
 
     _base = field_validator("base")(lambda v: _check_base(v))
     _move = field_validator("profile")(lambda v: _profile_move(v))
+    _facing = field_validator("facing")(_angle)
 
     @field_validator("id")
     @classmethod
     def _no_slash(cls, v: str) -> str:
-        if "/" in v:
-            raise ValueError(f"a unit id cannot contain '/', got {v!r} (model ids are <unit id>/<n>)")
-        return v
+        return _no_slash(_id(v, "a unit id"), "a unit id")
 
     @field_validator("profile")
     @classmethod
     def _profile(cls, v: dict[str, Any]) -> dict[str, Any]:
         for key, value in v.items():
             if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-                raise ValueError(f"profile {key} must be a number, got {value!r}")
+                raise ValueError(f"profile {key} must be a number, got {_short(value)}")
         return v
 
     @model_validator(mode="after")
@@ -373,9 +456,18 @@ class MapIn(_Strict):
     map: MapMeta
     rules: RulesIn = RulesIn()
     players: list[PlayerIn] = []      # may be empty only on a terrain-only map (mapfile._cross_checks)
-    terrain: list[TerrainIn] = []
+    terrain: list[TerrainIn] = Field(default=[], max_length=MAX_TERRAIN)
     objectives: list[ObjectiveIn] = []
     deployment: list[DeploymentIn] = []
     units: list[UnitIn] = []
-    decisions: list[DecisionIn] = []
+    decisions: list[DecisionIn] = Field(default=[], max_length=MAX_DECISIONS)
     lesson: list[LessonIn] = []         # a lesson map's teaching steps (board/lesson.py)
+
+    @model_validator(mode="after")
+    def _model_count(self) -> MapIn:
+        total = sum(u.formation.size if u.formation is not None else len(u.models or ())
+                    for u in self.units)
+        if total > MAX_MODELS:
+            raise ValueError(f"the map makes {total} models; a map holds at most {MAX_MODELS} "
+                             f"(MAX_MODELS)")
+        return self

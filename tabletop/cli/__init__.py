@@ -13,7 +13,7 @@ import os
 import sys
 
 from tabletop import __version__
-from tabletop.errors import TabletopError
+from tabletop.errors import TabletopError, printable
 
 #: every command and its one-line help, in the order ``tabletop --help`` lists them.  Only
 #: the command being run is imported (``build_parser``): ``tabletop --help`` imports none
@@ -84,25 +84,51 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+class _Escaped:
+    """A text stream that escapes control characters (``errors.printable``) on the way out:
+    whatever a map says reaches the terminal as text, never as a control code."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(printable(text, keep="\n\t"))
+        return len(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status.  Every line printed has its control
+    characters escaped (``errors.printable``); each problem of a ``TabletopError`` is one
+    line, a newline inside it escaped too."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaped(out), _Escaped(err)
     try:
         parser = build_parser(argv)
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):
             parser.print_help()
             return 2
+        from tabletop.cli.arg_checks import check_args
+        check_args(parser, args)
         return int(args.run(args) or 0)
     except TabletopError as exc:
         for line in exc.problems:
-            print(line, file=sys.stderr)
+            print(printable(line), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         try:
-            sys.stdout = open(os.devnull, "w")
+            out = open(os.devnull, "w")
         except OSError:
             pass
         return 0
+    finally:
+        if isinstance(sys.stdout, _Escaped):
+            sys.stdout = out
+        if isinstance(sys.stderr, _Escaped):
+            sys.stderr = err

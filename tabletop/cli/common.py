@@ -9,9 +9,16 @@ import sys
 from typing import Any
 
 from tabletop.board import mapfile
+from tabletop.board.limits import MAX_SEED
 from tabletop.board.state import Battlefield
 from tabletop.errors import MapValidationError, TabletopError, UnknownIdError
 from tabletop.geometry.layout_checks import shape_problems
+
+#: named default: the window sizes ``--size`` takes (pixels), as ``tabletop lesson`` does: a
+#: window smaller than 320x200 cannot show the board and its panel; pygame cannot make one
+#: over 8K (7680x4320) on most displays and would shrink or fail
+MIN_WINDOW_PX = (320, 200)
+MAX_WINDOW_PX = (7680, 4320)
 
 
 def load_map(path: str) -> Battlefield:
@@ -40,6 +47,26 @@ def check_seed(seed: int | None, flag: str = "--seed") -> None:
     """
     if seed is not None and seed < 0:
         raise TabletopError(f"{flag} {seed}: the dice seed is a whole number from 0")
+    if seed is not None and seed > MAX_SEED:
+        raise TabletopError(f"{flag} {seed}: the dice seed is at most {MAX_SEED} (MAX_SEED)")
+
+
+#: named limit: the most Monte Carlo runs ``fight --odds --runs N`` makes (each is a whole
+#: phase resolved; 100,000 puts a percentage within about 0.3 points, past any use)
+MAX_ODDS_RUNS = 100_000
+
+
+def check_runs(runs: int | None, flag: str = "--runs") -> None:
+    """Refuse a number of Monte Carlo runs outside 1..``MAX_ODDS_RUNS`` (a bound on the work).
+
+    Raises
+    ------
+    TabletopError
+        One line (the CLI exits 2).
+    """
+    if runs is not None and not 1 <= runs <= MAX_ODDS_RUNS:
+        raise TabletopError(f"{flag} {runs}: give a number of runs from 1 to {MAX_ODDS_RUNS:,} "
+                            f"(MAX_ODDS_RUNS)")
 
 
 def need_unit(state: Battlefield, unit_id: str, what: str = "UNIT") -> None:

@@ -27,8 +27,8 @@ import sys
 from typing import Any
 
 from tabletop.board.state import Battlefield
-from tabletop.cli.common import (check_frames_dir, check_out, check_seed, load_map, print_json,
-                                 write_map)
+from tabletop.cli.common import (check_frames_dir, check_out, check_runs, check_seed, load_map,
+                                 print_json, write_map)
 from tabletop.cli.event_text import printer
 from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError
@@ -114,6 +114,7 @@ def run(args) -> int:
         if given and not args.odds:
             raise TabletopError(f"tabletop fight: {flag}: only with --odds (it sets how the odds "
                                 f"are worked out)")
+    check_runs(args.runs)
     if args.exact and args.sample:
         raise TabletopError("tabletop fight: --exact and --sample: give one (weigh every "
                             "outcome, or sample)")

@@ -24,6 +24,7 @@ import json
 import math
 from typing import Any
 
+from tabletop.board.mapfile import read_file
 from tabletop.board.state import Battlefield
 from tabletop.cli.common import load_map, need_unit, print_json
 from tabletop.errors import TabletopError
@@ -59,10 +60,11 @@ def read_moved(path: str, state: Battlefield,
 def _read_json(path: str, state: Battlefield,
                unit_id: str) -> tuple[dict[str, XY], dict[str, list[XY]]]:
     try:
-        with open(path, encoding="utf-8") as f:
-            obj = json.load(f)
-    except OSError as exc:
-        raise TabletopError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        obj = json.loads(read_file(path, "JSON file").decode("utf-8"))
+    except UnicodeDecodeError:
+        raise TabletopError(f"{path}: cannot read: not UTF-8 text") from None
+    except RecursionError:
+        raise TabletopError(f"{path}: arrays or objects nested too deeply") from None
     except json.JSONDecodeError as exc:
         raise TabletopError(f"{path}: line {exc.lineno} column {exc.colno}: invalid JSON: "
                             f"{exc.msg}") from None

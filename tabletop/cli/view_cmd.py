@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from tabletop.cli.common import check_seed, load_map
+from tabletop.cli.common import MAX_WINDOW_PX, MIN_WINDOW_PX, check_seed, load_map
 from tabletop.errors import TabletopError
 
 
@@ -20,7 +20,12 @@ def _size(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
     if not m:
         raise TabletopError(f"--size: {text!r} is not WIDTHxHEIGHT in pixels, e.g. 1400x900")
-    return int(m.group(1)), int(m.group(2))
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (MIN_WINDOW_PX[0] <= w <= MAX_WINDOW_PX[0] and MIN_WINDOW_PX[1] <= h <= MAX_WINDOW_PX[1]):
+        raise TabletopError(f"--size {text}: give WIDTHxHEIGHT in pixels, from "
+                            f"{MIN_WINDOW_PX[0]}x{MIN_WINDOW_PX[1]} to "
+                            f"{MAX_WINDOW_PX[0]}x{MAX_WINDOW_PX[1]} (e.g. 1400x900)")
+    return w, h
 
 
 def run(args) -> int:

@@ -1,0 +1,357 @@
+"""The cases fuzzing found (issue 11 item 6), each a regular test with its minimal example.
+
+Each map here is a small hand-written fight-phase or rank-and-flank map; every bad value
+must end in a located one-line error and exit 2 (or load and run), never a traceback, a
+hang, or a control code reaching the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tabletop.board import mapfile
+from tabletop.board.limits import MAX_NESTING, MAX_UNIT_MODELS
+from tabletop.cli import main
+from tabletop.errors import MapSyntaxError, MapValidationError, printable
+
+LESSON = str(Path(__file__).resolve().parent.parent / "maps" / "lessons" / "pile-in.toml")
+
+# two 32mm units of one model each, 1.0" apart centre to centre along x ... no: red/1 at
+# (10, 9) and blue/1 at (11.26, 9): 32 mm = 1.259843" so the gap is 0.000157", in base
+# contact at the default 0.02" tolerance.
+FIGHT = """
+[map]
+name = "duel"
+ruleset = "fight-phase"
+width = 24
+depth = 18
+[[players]]
+id = "red"
+active = true
+[[players]]
+id = "blue"
+[[units]]
+id = "red"
+name = "RED_NAME"
+player = "red"
+base = "32mm"
+profile = { T = RED_T, Sv = RED_SV, W = 2, A = RED_A }
+weapons = [{ name = "Blade", A = RED_WA, WS = 3, S = 4, AP = 0, D = 1 }]
+models = [[10, 9]]
+[[units]]
+id = "blue"
+player = "blue"
+base = "32mm"
+profile = { T = 4, Sv = 3, W = 2 }
+weapons = [{ name = "Axe", A = 2, WS = 4, S = 4, AP = 0, D = 1 }]
+models = [[11.26, 9]]
+"""
+
+
+def fight_map(write_map, *, t="4", sv="3", a="2", wa="3", name="Reds", extra=""):
+    text = (FIGHT.replace("RED_T", t).replace("RED_SV", sv).replace("RED_A", a)
+            .replace("RED_WA", wa).replace("RED_NAME", name))
+    return write_map(text + extra)
+
+
+def run(capsys, *argv):
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return rc, out, err
+
+
+def one_error(capsys, path, *argv):
+    """Run; expect exit 2 and exactly one stderr line naming the file.  Returns that line."""
+    rc, out, err = run(capsys, *argv)
+    assert rc == 2, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{path}: "), lines
+    return lines[0]
+
+
+# ------------------------------------------------------------------ profiles as numbers
+def test_profile_attacks_half_is_refused_when_the_map_loads(write_map, capsys):
+    # A = 0.5 in the profile: attacks are whole numbers 0..MAX_ATTACKS (100); check refused
+    # nothing before (exit 0) and the value reached the gambit challenge's dice
+    path = fight_map(write_map, a="0.5")
+    for cmd in (["check", path], ["fight", path, "--seed", "1"], ["measure", path, "red", "blue"]):
+        line = one_error(capsys, path, *cmd)
+        assert line.endswith("units[0].profile.A: must be a whole number from 0 to 100, got 0.5")
+
+
+def test_rank_and_flank_attacks_one_and_a_half_is_refused(write_map, capsys):
+    path = write_map("""
+    [map]
+    name = "rnf"
+    ruleset = "rank-and-flank"
+    width = 48
+    depth = 48
+    [[players]]
+    id = "a"
+    active = true
+    [[units]]
+    id = "spears"
+    player = "a"
+    base = "25x25mm"
+    profile = { Move = 4, Skill = 3, Power = 3, Defense = 3, Attacks = 1.5, Wounds = 1, Discipline = 7 }
+    formation = { front_centre = [24, 24], facing = 90, files = 5, ranks = 2 }
+    """)
+    line = one_error(capsys, path, "check", path)
+    assert line == f"{path}: units[0].profile.Attacks: must be a whole number from 0 to 100, got 1.5"
+
+
+def test_a_save_written_3_plus_is_read_as_3_and_the_fight_runs(write_map, capsys):
+    # Sv = "3+" passed check and crashed fight (int("3+")); it is a roll needed, read as 3
+    path = fight_map(write_map, sv='"3+"')
+    state = mapfile.load(path)
+    assert state.unit("red").models[0].profile["Sv"] == 3
+    assert run(capsys, "check", path)[0] == 0
+    rc, out, _ = run(capsys, "fight", path, "--seed", "1", "--json")
+    assert rc == 0 and json.loads(out)["events"]
+
+
+def test_toughness_four_in_words_is_refused(write_map, capsys):
+    path = fight_map(write_map, t='"four"')
+    line = one_error(capsys, path, "check", path)
+    assert line == f"{path}: units[0].profile.T: must be a number from 1 to 99, got 'four'"
+
+
+def test_a_weapon_of_a_trillion_attacks_is_refused(write_map, capsys):
+    # 10^12 attacks: check said nothing and fight rolled dice for hours
+    path = fight_map(write_map, wa="1000000000000")
+    line = one_error(capsys, path, "fight", path, "--seed", "1")
+    assert line == f"{path}: units[0].weapons[0].A: must be at most 100 (MAX_ATTACKS), got 1000000000000"
+    path = fight_map(write_map, wa='"1000000D6"')
+    line = one_error(capsys, path, "check", path)
+    assert "units[0].weapons[0].A: rolls at most 100 dice (MAX_DICE)" in line
+
+
+# ------------------------------------------------------------------ numbers and sizes
+def test_a_coordinate_of_1e308_is_a_map_error(write_map, capsys):
+    # it overflowed the pile-in solver (float infinity to int); coordinates lie within
+    # MAX_COORD_INCHES = 10000" of the corner
+    path = write_map(FIGHT.replace("RED_T", "4").replace("RED_SV", "3").replace("RED_A", "2")
+                     .replace("RED_WA", "3").replace("RED_NAME", "r")
+                     .replace("models = [[10, 9]]", "models = [[1e308, 9]]"))
+    line = one_error(capsys, path, "pile-in", path, "red", "-o", path + ".out.toml")
+    assert line.startswith(f"{path}: units[0].models[0]: a model's position is [x, y] in inches, "
+                           f"each within 10000\"")
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_nan_and_infinity_are_refused(write_map, capsys, value):
+    path = write_map(FIGHT.replace("RED_T", "4").replace("RED_SV", "3").replace("RED_A", "2")
+                     .replace("RED_WA", "3").replace("RED_NAME", "r")
+                     .replace("width = 24", f"width = {value}"))
+    line = one_error(capsys, path, "check", path)
+    assert line.startswith(f"{path}: map.width: ")
+
+
+def test_contact_tolerance_zero_runs(write_map, capsys):
+    # contact_tolerance = 0 divided by zero once; the gap here is 11.26 - 10 - 32/25.4 =
+    # 0.000157" > 0, so with no tolerance the two models are not in base contact but are
+    # engaged (2" engagement range): check is clean, the fight runs
+    path = fight_map(write_map, extra="\n[rules]\ncontact_tolerance = 0\n")
+    rc, out, _ = run(capsys, "check", path, "--json")
+    report = json.loads(out)
+    assert rc == 0 and report["base_contact"] == [] and report["engaged"] == [["blue", "red"]]
+    assert run(capsys, "fight", path, "--seed", "1")[0] == 0
+
+
+def test_a_deeply_nested_array_is_a_syntax_error(write_map, capsys):
+    # 5000 nested arrays overflowed the TOML reader (RecursionError traceback)
+    path = fight_map(write_map, extra="\n[rules]\nx = " + "[" * 5000 + "]" * 5000 + "\n")
+    line = one_error(capsys, path, "check", path)
+    assert line == f"{path}: arrays or tables nested more than {MAX_NESTING} deep (MAX_NESTING)"
+    # 20 deep parses, and is refused by the depth walk (top table 1, rules 2, x 3..22)
+    path = fight_map(write_map, extra="\n[rules]\nx = " + "[" * 20 + "]" * 20 + "\n")
+    with pytest.raises(MapSyntaxError, match="nested more than 16 deep"):
+        mapfile.load(path)
+
+
+def test_a_self_crossing_outline_is_a_map_error(write_map, capsys):
+    # a bow-tie: (0,0)-(2,2) crosses (2,0)-(0,2) at (1, 1)
+    path = fight_map(write_map, extra='\n[[terrain]]\nid = "t"\nkind = "ruin"\n'
+                                      'polygon = [[0, 0], [2, 2], [2, 0], [0, 2]]\n')
+    line = one_error(capsys, path, "check", path)
+    assert line == f"{path}: terrain[0].polygon: the outline crosses itself at (1 1)"
+
+
+def test_a_wide_formation_is_a_limit(write_map, capsys):
+    # 1000 files and no profile: check ran for minutes; a unit is at most 200 models
+    path = write_map("""
+    [map]
+    name = "rnf"
+    ruleset = "rank-and-flank"
+    width = 48
+    depth = 48
+    [[players]]
+    id = "a"
+    active = true
+    [[units]]
+    id = "wide"
+    player = "a"
+    base = "25x25mm"
+    formation = { front_centre = [24, 24], facing = 90, files = 1000, ranks = 1 }
+    """)
+    line = one_error(capsys, path, "check", path)
+    assert line == f"{path}: units[0].formation.files: input should be less than or equal to " \
+                   f"{MAX_UNIT_MODELS}, got 1000"
+    # 20 files x 20 ranks = 400 models, each number under the limit, the product over it
+    path = write_map(Path(path).read_text().replace("files = 1000, ranks = 1",
+                                                    "files = 20, ranks = 20"))
+    line = one_error(capsys, path, "check", path)
+    assert line == f"{path}: units[0].formation: 20 files x 20 ranks make 400 models; a unit " \
+                   f"has at most 200 (MAX_UNIT_MODELS)"
+
+
+def test_ten_thousand_stacked_models_are_a_limit(write_map, capsys):
+    path = fight_map(write_map).replace("", "")
+    text = Path(path).read_text().replace("models = [[10, 9]]",
+                                          "models = [" + ", ".join(["[10, 9]"] * 10000) + "]")
+    Path(path).write_text(text)
+    line = one_error(capsys, path, "check", path)
+    assert line == f"{path}: units[0].models: at most 200 entries (a limit of the map format), got 10000"
+
+
+def test_more_models_than_a_map_holds(write_map, capsys):
+    # six units of 200 models (formations of 20 x 10): 1200 > MAX_MODELS = 1000
+    units = "".join(f"""
+[[units]]
+id = "u{k}"
+player = "red"
+base = "25mm"
+formation = {{ front_centre = [{10 + 30 * k}, 40], facing = 90, files = 20, ranks = 10 }}
+""" for k in range(6))
+    path = write_map('[map]\nname = "m"\nruleset = "fight-phase"\nwidth = 200\ndepth = 60\n'
+                     '[[players]]\nid = "red"\nactive = true\n' + units)
+    line = one_error(capsys, path, "check", path)
+    assert line == f"{path}: (top level): the map makes 1200 models; a map holds at most 1000 (MAX_MODELS)"
+
+
+def test_a_ruleset_written_as_a_list_is_a_map_error(write_map, capsys):
+    # ruleset = ["fight-phase"] crashed even check (a list as a dict key)
+    path = fight_map(write_map).replace("", "")
+    Path(path).write_text(Path(path).read_text().replace('ruleset = "fight-phase"',
+                                                         'ruleset = ["fight-phase"]'))
+    line = one_error(capsys, path, "check", path)
+    assert line == f"{path}: map.ruleset: input should be a valid string"
+
+
+# ------------------------------------------------------------------ files
+def test_a_fifo_is_refused_without_waiting(tmp_path, capsys):
+    fifo = tmp_path / "map.toml"
+    os.mkfifo(fifo)            # opening it to read would wait for a writer forever
+    line = one_error(capsys, str(fifo), "check", str(fifo))
+    assert line == f"{fifo}: is not a regular file (a pipe or a device); give a map file"
+
+
+def test_dev_zero_is_refused(capsys):
+    line = one_error(capsys, "/dev/zero", "check", "/dev/zero")
+    assert line == "/dev/zero: is not a regular file (a pipe or a device); give a map file"
+
+
+def test_a_map_over_the_size_limit_is_refused(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(mapfile, "MAX_MAP_BYTES", 100)
+    path = tmp_path / "big.toml"
+    path.write_bytes(b"#" * 101)     # one byte over a limit of 100
+    line = one_error(capsys, str(path), "check", str(path))
+    assert line == f"{path}: is 101 bytes; a map file is at most 100 bytes (MAX_MAP_BYTES)"
+
+
+def test_undecodable_bytes_name_their_line(tmp_path, capsys):
+    path = tmp_path / "bytes.toml"
+    path.write_bytes(b'[map]\nname = "x"\nname2 = "\xff"\n')      # 0xff on line 3
+    line = one_error(capsys, str(path), "check", str(path))
+    assert line == f"{path}: line 3: cannot read: not UTF-8 text (byte 0xff)"
+
+
+# ------------------------------------------------------------------ printing
+def test_printable_escapes_control_codes():
+    assert printable("a\x1b[2Jb") == "a\\u001b[2Jb"
+    assert printable("x\ny") == "x\\u000ay"
+    assert printable("x\ny", keep="\n") == "x\ny"
+    assert printable("evil\u202e") == "evil\\u202e"
+    assert printable("plain é ✓") == "plain é ✓"
+
+
+def test_control_codes_in_a_name_are_escaped_when_printed(write_map, capsys):
+    # the unit's name clears the screen when printed raw: ESC [ 2 J
+    path = fight_map(write_map, name="\\u001b[2JReds")
+    assert mapfile.load(path).unit("red").name == "\x1b[2JReds"
+    rc, out, err = run(capsys, "fight", path, "--seed", "1")
+    assert rc == 0 and "\x1b" not in out + err
+    rc, out, err = run(capsys, "measure", path, "red", "\x1b[2J")
+    # the id is shown as repr shows it: escaped, never raw
+    assert rc == 2 and "\x1b" not in err and "'\\x1b[2J'" in err and len(err.splitlines()) == 1
+
+
+def test_a_newline_in_an_id_is_a_map_error_on_one_line(write_map, capsys):
+    path = fight_map(write_map)
+    Path(path).write_text(Path(path).read_text().replace('id = "red"\nname', 'id = "r\\ned"\nname'))
+    line = one_error(capsys, path, "check", path)
+    assert line == f"{path}: units[0].id: a unit id cannot hold a control character ('\\n'), got 'r\\ned'"
+
+
+# ------------------------------------------------------------------ arguments
+@pytest.mark.parametrize("argv", [
+    ["pile-in", LESSON, "intercessors", "-o", ""],
+    ["fight", LESSON, "--seed", "1", "-o", ""],
+    ["check", LESSON, "-o", ""],
+    ["charge", LESSON, "boyz", "-o", ""],
+])
+def test_an_empty_output_name_is_refused(capsys, argv, tmp_path):
+    # -o '' was silently ignored (the move made, nothing written, exit 0)
+    rc, out, err = run(capsys, *argv)
+    assert rc == 2 and out == ""
+    assert err.splitlines() == [f"tabletop {argv[0]}: {'-o/--out' if argv[0] in ('pile-in', 'fight') else '-o/--output' if argv[0] == 'check' else '-o'}: "
+                                f"an empty value; give a file name, an id or a value (see tabletop {argv[0]} -h)"]
+
+
+@pytest.mark.parametrize("size", ["100000x100000", "0x0", "319x200"])
+def test_view_refuses_an_absurd_window_size(capsys, size):
+    # 100000x100000 reached pygame (a 16384 px window, out of memory); bounds 320x200..7680x4320
+    rc, out, err = run(capsys, "view", LESSON, "--size", size)
+    assert rc == 2
+    assert err.strip() == f"--size {size}: give WIDTHxHEIGHT in pixels, from 320x200 to 7680x4320 (e.g. 1400x900)"
+
+
+def test_a_terrain_id_like_a_model_id_is_refused(write_map, capsys):
+    # terrain "red/1" would collide with the model red/1 in measure and every report
+    path = fight_map(write_map, extra='\n[[terrain]]\nid = "red/1"\nkind = "ruin"\n'
+                                      'rect = { centre = [4, 4], width = 2, depth = 2 }\n')
+    line = one_error(capsys, path, "measure", path, "red/1", "blue/1")
+    assert line == f"{path}: terrain[0].id: a terrain id cannot contain '/', got 'red/1' (model ids are <unit id>/<n>)"
+
+
+@pytest.mark.parametrize("value", ['"nobody"', '["zz", "yy"]', "{ a = 1 }", "12", "true"])
+def test_unknown_ids_in_decisions_are_overridden_not_a_crash(write_map, capsys, value):
+    # a scripted answer naming nothing on the map is refused by the rules and replaced by
+    # the default policy (a decision_overridden event), whatever its type
+    path = fight_map(write_map, extra=f'\n[[decisions]]\nplayer = "red"\nchoice = "fight"\nvalue = {value}\n')
+    rc, out, _ = run(capsys, "fight", path, "--seed", "1", "--json")
+    assert rc == 0
+    assert any(e["type"] == "decision_overridden" for e in json.loads(out)["events"])
+
+
+def test_an_out_of_range_seed_is_refused(capsys):
+    rc, _, err = run(capsys, "fight", LESSON, "--seed", str(2 ** 63))
+    assert rc == 2 and err.strip() == f"--seed {2 ** 63}: the dice seed is at most {2 ** 63 - 1} (MAX_SEED)"
+
+
+def test_the_validation_errors_are_map_errors():
+    with pytest.raises(MapValidationError):
+        mapfile.from_dict({"map": {"name": "x", "ruleset": ["fight-phase"], "width": 1, "depth": 1}})
+
+
+@pytest.mark.parametrize("runs", ["0", "-1", "99999999999999999999"])
+def test_odds_runs_are_bounded(capsys, runs):
+    # found by the fuzz suite: --runs 99999999999999999999 sampled until memory ran out
+    rc, out, err = run(capsys, "fight", LESSON, "--odds", "--sample", "--runs", runs)
+    assert rc == 2 and out == ""
+    assert err.strip() == f"--runs {runs}: give a number of runs from 1 to 100,000 (MAX_ODDS_RUNS)"
