@@ -293,13 +293,14 @@ def test_output_checks(write_map, capsys, tmp_path):
         assert code == 2 and len(err.strip().splitlines()) == 1
         assert "does not exist (-o makes no folders)" in err
     assert not missing.parent.exists()
+    # an empty -o is refused with the arguments (one line naming -o), before any map is read
     code, _, err = _run(capsys, "compare", pub, got, "-o", "")
-    assert code == 2 and err.strip() == "-o: give a picture file name ending .png (got an empty name)"
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "-o" in err and "empty" in err
     code, _, err = _run(capsys, "compare", pub, got, "-o", got)
     assert code == 2 and err.strip().splitlines() == [
         f"{got}: -o is the input map {got}; write the picture to a new .png file"]
     code, _, err = _run(capsys, "render", got, "-o", "")
-    assert code == 2 and err.strip() == "-o: give a picture file name ending .png (got an empty name)"
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "-o" in err and "empty" in err
 
 
 # ----------------------------------------------------------------- 10. the picture
