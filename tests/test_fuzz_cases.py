@@ -355,7 +355,8 @@ def test_the_validation_errors_are_map_errors():
 
 @pytest.mark.parametrize("runs", ["0", "-1", "99999999999999999999"])
 def test_odds_runs_are_bounded(capsys, runs):
-    # found by the fuzz suite: --runs 99999999999999999999 sampled until memory ran out
+    # the fuzz suite's argument cases include --runs 99999999999999999999, which nothing
+    # bounded (1e20 Monte Carlo runs); runs are now 1..MAX_ODDS_RUNS
     rc, out, err = run(capsys, "fight", LESSON, "--odds", "--sample", "--runs", runs)
     assert rc == 2 and out == ""
     assert err.strip() == f"--runs {runs}: give a number of runs from 1 to 100,000 (MAX_ODDS_RUNS)"
