@@ -140,7 +140,10 @@ def mutated(draw, maps: list[Path]) -> tuple[Path, dict[str, Any]]:
         if how == "drop":
             del parent[key]
         elif how == "replace":
-            parent[key] = draw(WEIRD)
+            # a copy: WEIRD's lists share their items, and a later mutation inside a shared
+            # item would multiply the map 300-fold per step (the test's own blow-up, not the
+            # program's)
+            parent[key] = copy.deepcopy(draw(WEIRD))
         else:
             parent[key] = _retype(parent[key])
     return path, data

@@ -283,9 +283,13 @@ def test_printable_escapes_control_codes():
 def test_control_codes_in_a_name_are_escaped_when_printed(write_map, capsys):
     # the unit's name clears the screen when printed raw: ESC [ 2 J
     path = fight_map(write_map, name="\\u001b[2JReds")
+    Path(path).write_text(Path(path).read_text().replace('name = "duel"', 'name = "\\u001b[2Jduel"'))
     assert mapfile.load(path).unit("red").name == "\x1b[2JReds"
     rc, out, err = run(capsys, "fight", path, "--seed", "1")
     assert rc == 0 and "\x1b" not in out + err
+    # check's header prints the map's name: escaped, as \u001b
+    rc, out, err = run(capsys, "check", path)
+    assert rc == 0 and "\x1b" not in out and out.splitlines()[0].startswith("\\u001b[2Jduel")
     rc, out, err = run(capsys, "measure", path, "red", "\x1b[2J")
     # the id is shown as repr shows it: escaped, never raw
     assert rc == 2 and "\x1b" not in err and "'\\x1b[2J'" in err and len(err.splitlines()) == 1
@@ -351,7 +355,8 @@ def test_the_validation_errors_are_map_errors():
 
 @pytest.mark.parametrize("runs", ["0", "-1", "99999999999999999999"])
 def test_odds_runs_are_bounded(capsys, runs):
-    # found by the fuzz suite: --runs 99999999999999999999 sampled until memory ran out
+    # the fuzz suite's argument cases include --runs 99999999999999999999, which nothing
+    # bounded (1e20 Monte Carlo runs); runs are now 1..MAX_ODDS_RUNS
     rc, out, err = run(capsys, "fight", LESSON, "--odds", "--sample", "--runs", runs)
     assert rc == 2 and out == ""
     assert err.strip() == f"--runs {runs}: give a number of runs from 1 to 100,000 (MAX_ODDS_RUNS)"
