@@ -88,9 +88,10 @@ def test_bench_command_prints_times_and_ratio(capsys):
 
 
 def test_bench_json_runs_the_baseline_in_full(capsys, monkeypatch):
-    # every benchmark but odds, which has its own tests below (its cases are fixed maps that
-    # take seconds, whatever --sizes says)
-    monkeypatch.setattr(bench_pkg, "MODULES", [m for m in bench_pkg.MODULES if m != "odds"])
+    # every benchmark but odds and startup, which have their own tests below (fixed maps and
+    # command lines that take seconds, whatever --sizes says)
+    monkeypatch.setattr(bench_pkg, "MODULES",
+                        [m for m in bench_pkg.MODULES if m not in ("odds", "startup")])
     monkeypatch.setattr(snapshot_bench, "RUNS", 1)
     assert main(["bench", "--sizes", "12,30", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["benchmarks"]
@@ -101,6 +102,22 @@ def test_bench_json_runs_the_baseline_in_full(capsys, monkeypatch):
     assert big["naive_measured_on"] == "all 435 pairs, exact shapes"
     assert not big["naive_extrapolated"] and big["answers_agree"] is True
     assert big["derived_agree"] is True and big["ratio"] > 0
+
+
+def test_startup_bench_runs_each_line_beside_both_baselines(capsys, monkeypatch):
+    from tabletop.bench import startup_bench
+    monkeypatch.setattr(startup_bench, "REPEATS", 1)
+    monkeypatch.setattr(startup_bench, "LINES", startup_bench.LINES[:3])
+    assert main(["bench", "--only", "startup", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["benchmarks"]
+    assert [r["case"] for r in rows] == ["python -c pass", "import every command",
+                                         "tabletop --help"]
+    # every row is really run (one timed run each) and divided by the same-run baselines
+    base = rows[0]["cpu_s"]
+    for r in rows:
+        assert r["runs"] == 1 and r["cpu_s"] > 0 and r["baseline_s"] == base
+        assert r["ratio_python"] == r["cpu_s"] / base
+    assert rows[2]["all_imports_s"] == rows[1]["cpu_s"]
 
 
 def test_bench_bad_arguments_exit_2(capsys):
