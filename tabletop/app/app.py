@@ -761,9 +761,7 @@ class App:
 
     def help_layout(self):
         """The help overlay laid out for the window as it is now (``help_overlay.HelpLayout``)."""
-        entries = keys.help_entries()
-        if self.editor.active:
-            entries = editor_input.help_entries() + entries
+        entries = editor_input.help_entries() if self.editor.active else keys.help_entries()
         return layout_help(entries, self.size, self.help_page)
 
     def toggle_overlay(self, name: str) -> None:

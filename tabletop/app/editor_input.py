@@ -73,8 +73,15 @@ def readme_table() -> str:
 
 
 def help_entries() -> list[tuple[str, str]]:
-    """(input, what it does) of the editor's keys, for the help overlay."""
-    return [(b.plain_label, b.plain_does) for b in EDITOR_BINDINGS]
+    """(input, what it does) for the help overlay in the editor: its own keys, then the
+    window's rows it leaves as they are (none of whose keys it takes, and not the left
+    button, which is its own)."""
+    mine = [(b.plain_label, b.plain_does) for b in EDITOR_BINDINGS]
+    left = [b for b in keys.BINDINGS
+            if not any(k in _ACTIONS for k, _ in b.keys)
+            and not b.plain_label.startswith(("left", "shift + left", "click", "`1`"))
+            and not b.plain_does.startswith("--play")]
+    return mine + [(b.plain_label, b.plain_does) for b in left]
 
 
 @dataclass
