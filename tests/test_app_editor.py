@@ -20,6 +20,7 @@ from tabletop.app.app import App
 from tabletop.board import mapfile
 from tabletop.cli import main
 from tabletop.cli.edit_cmd import blank_table, parse_table
+from tabletop.errors import TabletopError
 from tabletop.render.view import View
 
 E = pygame.event.Event
@@ -276,3 +277,29 @@ def test_edit_command_arguments(capsys):
         err = capsys.readouterr().err.strip()
         assert err and "\n" not in err and "Traceback" not in err
 
+
+
+def _args(*argv):
+    from tabletop.cli import build_parser
+    return build_parser(["edit"]).parse_args(["edit", *argv])
+
+
+def test_edit_builds_a_blank_table_or_opens_a_map(write_map):
+    from tabletop.cli.edit_cmd import build
+    state, path, edit = build(_args())
+    # 44x60: the long side along x; two players, no file
+    assert (state.table.width, state.table.depth) == (60, 44) and path is None
+    assert [p.id for p in state.players] == ["red", "blue"] and state.path is None
+    state, _, _ = build(_args("--table", "48x72", "--ruleset", "rank-and-flank"))
+    assert (state.table.width, state.table.depth, state.ruleset) == (72, 48, "rank-and-flank")
+    roster = str(ROOT / "examples" / "rosters" / "orks.json")
+    state, _, edit = build(_args("--roster", roster, "--player", "orks"))
+    assert [p.id for p in state.players] == ["orks", "blue"] and edit["player"] == "orks"
+    assert len(edit["roster"]) >= 2 and edit["system"] == "40k"
+    m = write_map(MAP_RECT)
+    state, path, edit = build(_args(m, "-o", m))
+    assert path == m and edit["out"] == m and state.terrain[0].id == "A"
+    for bad in (["--roster", roster, "--player", "green", m], [m, "--table", "44x60"]):
+        with pytest.raises(TabletopError) as err:
+            build(_args(*bad))
+        assert "\n" not in str(err.value)
