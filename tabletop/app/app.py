@@ -42,8 +42,9 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from tabletop.app import keys, text
+from tabletop.app import editor_input, keys, text
 from tabletop.app.charge_mode import ChargeMode
+from tabletop.app.editor import Editor
 from tabletop.app.help_overlay import draw_help, layout_help
 from tabletop.app.legal_drag import StepMoves
 from tabletop.app.move_checker import MoveChecker
@@ -58,6 +59,7 @@ from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.probe import closest_points, models_at, overlaps_at
 from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend, draw_step
+from tabletop.render.editor import draw_editor
 from tabletop.render.framing import frame_box, view_for_box
 from tabletop.render.legal_shade import draw_legal_region
 from tabletop.render.legend import legend_height
@@ -181,7 +183,8 @@ class App:
 
     def __init__(self, state: Battlefield, path: str | None = None,
                  size: tuple[int, int] = DEFAULT_SIZE, steps: Sequence[Step] | None = None,
-                 events: Sequence[Event] | Any = None, play: Any = None):
+                 events: Sequence[Event] | Any = None, play: Any = None,
+                 edit: dict[str, Any] | None = None):
         pygame.font.init()
         self.state = state
         self.geo: Geometry = snapshot(state)
@@ -210,6 +213,9 @@ class App:
         self.help_page = 0
         self.rings = RingTool()             # g / G / b: range rings (app.rings)
         self.charge = ChargeMode()          # c / C: charge mode (app.charge_mode)
+        self.editor = Editor(self, **(edit or {}))  # e: the table editor (app.editor)
+        if edit is not None:                # tabletop edit: the window opens in it
+            self.editor.toggle()
         self.mouse_pos: tuple[int, int] = (0, 0)
         self._cache: tuple[int, Battlefield, Geometry] | None = None
         self._board: tuple[Any, Geometry, pygame.Surface] | None = None
@@ -373,6 +379,8 @@ class App:
     def handle(self, event: pygame.event.Event) -> bool:
         """Take one pygame event; returns whether the window should stay open."""
         consumed = self.manager.process_events(event)
+        if self.editor.active and not consumed and editor_input.handle(self, event):
+            return self.running
         t = event.type
         if t == pygame.QUIT:
             self.quit()         # the close button: asks first when moves are unsaved
@@ -444,10 +452,28 @@ class App:
             "ring_next": lambda: self.message(self.rings.next(self.shown_state, self.selected)),
             "ring_type": lambda: self.message(self.rings.start_typing(self.selected)),
             "ring_around": lambda: self.message(self.rings.toggle_around(self.selected)),
-            "load_autosave": self.load_autosave,
+            "load_autosave": self.load_autosave, "edit": self.edit_key,
             "charge_mode": self.charge_key, "charge_shade": lambda: self.message(
                 self.charge.toggle_shade()),
         }
+
+    def edit_key(self) -> None:
+        """``e``: the table editor (``app.editor``), or leave it."""
+        if self.step_mode:
+            self.message("e edits the map (tabletop view MAP or tabletop edit), not a step-through")
+            return
+        if self.charge.active:
+            self.message(self.charge.leave())
+        self.drag = self.press = self.ruler = None
+        self.message(self.editor.toggle())
+
+    def edit(self, state: Battlefield, said: str) -> str:
+        """The editor changed the map to ``state``: the board before goes on the undo stack
+        (``u``), the autosave follows; returns ``said`` for the panel."""
+        self.undo_stack.append(self.state)
+        self.set_state(state)
+        self.changed()
+        return said
 
     def charge_key(self) -> None:
         """``c``: charge mode for the selected unit (``app.charge_mode``), or leave it."""
@@ -735,7 +761,8 @@ class App:
 
     def help_layout(self):
         """The help overlay laid out for the window as it is now (``help_overlay.HelpLayout``)."""
-        return layout_help(keys.help_entries(), self.size, self.help_page)
+        entries = editor_input.help_entries() if self.editor.active else keys.help_entries()
+        return layout_help(entries, self.size, self.help_page)
 
     def toggle_overlay(self, name: str) -> None:
         self.overlays = self.overlays ^ {name}
@@ -876,6 +903,8 @@ class App:
         return "left-drag on the table to measure"
 
     def info_lines(self) -> list[str]:
+        if self.editor.active:
+            return self.editor.lines()
         if self.charge.active:
             return self.charge.lines()
         state, geo = self.shown()
@@ -1059,6 +1088,7 @@ class App:
                 label = f"pile-in {ro[0]}" + (f"  overlaps {', '.join(d.overlaps)}" if d.overlaps else "")
                 colour = BAD_COLOUR if ro[1] or d.overlaps else colour
             self._label(surface, label, e, colour)
+        draw_editor(surface, v, self.editor, self.mouse_pos)
 
 
 def moved_image(img: pygame.Surface, old: tuple[float, float, float], new: tuple[float, float, float],

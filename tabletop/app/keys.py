@@ -84,6 +84,9 @@ BINDINGS: tuple[Binding, ...] = (
     Binding("`C`", "charge mode: shade the table by the odds of a charge ending there "
             "(worked out a piece a frame, once per unit and table) / stop",
             (("C", "charge_shade"),)),
+    Binding("`e`", "the table editor (again: leave): place terrain from templates, objectives, "
+            "zones and units, move, turn, mirror, save (its keys: `tabletop edit`)",
+            (("e", "edit"),)),
     Binding("`u`", "undo the last move (also back past a reload)", (("u", "undo"),)),
     Binding("`v` / `V`", "check the selected unit's dragged models as a pile-in / a consolidation "
             "from where the map put them (12.03 / 12.08): broken clauses listed, offenders "

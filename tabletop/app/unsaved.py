@@ -57,6 +57,7 @@ class Unsaved:
         self.clean = state
         self.moves = 0                  # changes since the last load or save
         self.pending: tuple[str, Callable[[], None]] | None = None
+        self.prompt: str | None = None      # a confirm()'s own question, repeated on other keys
         self.autosave = autosave_path(path) if path else None
         self.autosave_error: str | None = None
 
@@ -118,12 +119,20 @@ class Unsaved:
         return (f"{what} with unsaved moves? y: {what}{kept}, n: keep the board "
                 f"(s saves them to a new file)")
 
+    def confirm(self, what: str, question: str, action: Callable[[], None]) -> str:
+        """Hold ``action`` until ``y`` answers ``question`` whatever is unsaved (the
+        editor writing over an existing file: ``what`` is "overwrite x.toml")."""
+        self.pending = (what, action)
+        self.prompt = question
+        return question
+
     def answer(self, key: str) -> tuple[bool, str | None]:
         """A key while a question is open: (taken, message).  ``y`` runs the held action,
         ``n`` or ``Esc`` drops it; any other key is taken and the question repeated."""
         if self.pending is None:
             return False, None
         what, action = self.pending
+        prompt, self.prompt = self.prompt, None
         if key in YES_KEYS:
             self.pending = None
             action()
@@ -131,7 +140,9 @@ class Unsaved:
         if key in NO_KEYS:
             self.pending = None
             return True, f"{what} cancelled: the board is kept"
-        return True, f"{what} with unsaved moves? press y or n"
+        self.prompt = prompt
+        return True, (f"{prompt}: press y or n" if prompt else
+                      f"{what} with unsaved moves? press y or n")
 
     # ------------------------------------------------------------ opening
     def offer(self) -> str | None:

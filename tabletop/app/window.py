@@ -67,7 +67,7 @@ def fit_size(screen: tuple[int, int]) -> tuple[int, int]:
 
 def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | None = None,
         events: Sequence[Event] | Any = None, size: tuple[int, int] | None = None,
-        play: Any = None) -> int:
+        play: Any = None, edit: dict[str, Any] | None = None) -> int:
     """Open the board window and run until it is closed.
 
     Parameters
@@ -85,6 +85,9 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
     play : tabletop.app.interactive.PlaySession, optional
         Resolve the phase while the window is open, the person answering the
         questions; it is stopped when the window closes.
+    edit : dict, optional
+        Open in the table editor (``tabletop edit``): ``app.editor.Editor``'s keyword
+        arguments (``out``, ``roster``, ``system``, ``player``).
 
     Returns
     -------
@@ -119,7 +122,8 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
         except pygame.error as exc:
             raise TabletopError(f"cannot open a window: {exc} (is there a display? "
                                 f"`tabletop render` draws without one)") from None
-        app = App(state, path, screen.get_size(), steps=steps, events=events, play=play)
+        app = App(state, path, screen.get_size(), steps=steps, events=events, play=play,
+                  edit=edit)
         try:
             clock = pygame.time.Clock()
             while app.running:

@@ -33,6 +33,7 @@ COMMAND_HELP = {
     "lesson": "play a lesson map in a window, or write it as a GIF/MP4",
     "roster": "place an exported army list (BattleScribe, New Recruit, 40K app) in a deployment zone",
     "layout": "terrain-layout JSON (40kdc-data schema) into a map, or a map out to it",
+    "edit": "the table editor: place terrain, objectives, zones and units, and save a map",
 }
 COMMANDS = list(COMMAND_HELP)
 

@@ -1,0 +1,528 @@
+"""The table editor: a mode of the window (``tabletop edit``, or ``e`` in ``tabletop view``).
+
+``Editor(app)`` holds what the organiser is doing - the tool (a terrain template, a free
+polygon, objectives, zones, a unit), the selected item, a polygon or zone half drawn, the
+text typed - and its actions, each of which hands the window a new ``Battlefield``
+(``app.editor_ops`` makes them; ``App.edit`` keeps the undo stack and the autosave).
+Events reach it through ``app.editor_input``; ``render.editor`` draws it.
+
+Table coordinates are inches, origin bottom-left, y up.  Placing and dragging snap an
+item's centre to ``SNAP_IN`` (1"); turning snaps its angle to ``TURN_STEP_DEG`` (15
+degrees); a typed ``left 6`` puts the item's nearest extent 6" from the left edge.
+
+Items are named as the map names them: a terrain piece or objective by its id, a
+deployment zone ``zone:k`` (k its place among the map's zones, from 0).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tabletop.app import editor_ops as ops
+from tabletop.board import mapfile
+from tabletop.board.bases import parse_base
+from tabletop.board.state import Battlefield
+from tabletop.board.templates import REFERENCE_DEPLOYMENTS, TEMPLATES, corner_zone, edge_zone
+from tabletop.board.writes import write_atomic
+from tabletop.errors import TabletopError
+
+__all__ = ["Editor", "SNAP_IN", "TURN_STEP_DEG", "TOOLS", "DEFAULT_FORMATION"]
+
+SNAP_IN = 1.0
+"""Named default: an item placed or dragged in the editor has its centre on a 1" grid
+(issue 12: tournament layouts are given to the inch)."""
+
+TURN_STEP_DEG = 15.0
+"""Named default: ``r`` / ``R`` turn the selected piece to the next multiple of 15 degrees."""
+
+DEFAULT_FORMATION = "10 32mm 5"
+"""Named default: the formation ``N`` offers - 10 models on 32mm bases, 5 abreast."""
+
+DEFAULT_SAVE_NAME = "table.toml"
+"""Named default: a blank table with no ``-o`` is saved as ``table-1.toml`` (the next free
+name) in the folder the command ran in."""
+
+#: the tools, in the order ``Tab`` would list them: the templates, then the rest
+TOOLS = ("select",) + tuple(TEMPLATES) + ("polygon", "objective", "zone", "unit", "formation")
+
+XY = tuple[float, float]
+
+
+def snap(v: float, step: float = SNAP_IN) -> float:
+    """``v`` to the nearest multiple of ``step`` (inches); halves go up."""
+    return math.floor(v / step + 0.5) * step + 0.0
+
+
+@dataclass
+class Entry:
+    """A line being typed: what it is for (``edge`` | ``formation``) and its text."""
+
+    purpose: str
+    text: str = ""
+
+
+@dataclass
+class Drag:
+    """An item being dragged: where the press was (inches), its centre then, the snapped
+    shift so far."""
+
+    item: str
+    start: XY
+    centre: XY
+    shift: XY = (0.0, 0.0)
+
+
+class Editor:
+    """The editor's state and actions (see the module docstring).
+
+    Parameters
+    ----------
+    app : tabletop.app.app.App
+        The window: its ``state``, ``edit(new_state, message)`` and ``message``.
+    out : str, optional
+        Where ``s`` saves (``-o``); else the next free name beside the map.
+    roster : list of tabletop.roster.deploy.Resolved, optional
+        Units ``U`` drops, in roster order, for ``player``.
+    """
+
+    def __init__(self, app: Any, out: str | None = None, roster: Any = None,
+                 system: str | None = None, player: str | None = None):
+        self.app = app
+        self.active = False
+        self.out = out
+        self.tool = "select"
+        self.selected: str | None = None
+        self.poly: list[XY] = []
+        self.corner: XY | None = None
+        self.entry: Entry | None = None
+        self.drag: Drag | None = None
+        self.click_at: Any = None       # a left press not yet a click (``editor_input``)
+        self.roster = list(roster or [])
+        self.system = system
+        self.roster_next = 0
+        self.formation = DEFAULT_FORMATION
+        self.deploy_next = 0
+        players = [p.id for p in app.state.players]
+        self.player = player if player in players else (players[0] if players else None)
+
+    # ------------------------------------------------------------ mode
+    @property
+    def state(self) -> Battlefield:
+        return self.app.state
+
+    def toggle(self) -> str:
+        """``e``: into the editor or out of it."""
+        self.active = not self.active
+        self.poly, self.corner, self.entry, self.drag = [], None, None, None
+        if self.active:
+            return "table editor: 1-5 templates, 6 polygon, o objective, d zone, h: keys"
+        self.selected = None
+        return "left the table editor"
+
+    def set_tool(self, tool: str) -> str:
+        self.tool = tool
+        self.poly, self.corner = [], None
+        if tool in TEMPLATES:
+            return f"click to place a {TEMPLATES[tool].name}"
+        return {"polygon": "click the corners, Enter closes the polygon",
+                "objective": "click to place an objective",
+                "zone": f"click two corners of a deployment zone of {self.player}",
+                "unit": self._unit_hint(),
+                "formation": f"click to place {self.formation} (N: change)",
+                "select": "click a piece to select it; drag to move it"}[tool]
+
+    def _unit_hint(self) -> str:
+        if not self.roster:
+            return "no roster: give --roster ROSTER --player ID, or N for a formation"
+        u = self.roster[self.roster_next % len(self.roster)].unit
+        return f"click to place {u.name} ({u.model_count} models) for {self.player}"
+
+    def cancel(self) -> str | None:
+        """``Esc``: drop the text, the half-drawn polygon or zone, the drag; else None."""
+        if self.entry is not None:
+            self.entry = None
+            return "typing cancelled"
+        if self.drag is not None:
+            self.drag = None
+            return "move cancelled"
+        if self.poly or self.corner is not None:
+            self.poly, self.corner = [], None
+            return "drawing cancelled"
+        return None
+
+    # ------------------------------------------------------------ finding
+    def item_at(self, x: float, y: float, slop: float = 0.0) -> str | None:
+        """The item under (x, y) inches: an objective's marker, else the topmost terrain
+        piece, else a deployment zone; None on bare table."""
+        st = self.state
+        for o in reversed(st.objectives):
+            if math.hypot(x - o.at[0], y - o.at[1]) <= o.marker.radius + slop:
+                return o.id
+        for t in reversed(st.terrain):
+            if ops.contains(t.polygon, x, y):
+                return t.id
+        for k in range(len(st.deployment) - 1, -1, -1):
+            if ops.contains(st.deployment[k].polygon, x, y):
+                return f"zone:{k}"
+        return None
+
+    def outline(self, item: str) -> tuple[XY, ...]:
+        """The item's outline (an objective: its centre alone), inches."""
+        st = self.state
+        if item.startswith("zone:"):
+            return st.deployment[int(item.split(":", 1)[1])].polygon
+        if any(o.id == item for o in st.objectives):
+            return (st.objective(item).at,)
+        return st.terrain_piece(item).polygon
+
+    def centre(self, item: str) -> XY:
+        pts = self.outline(item)
+        return pts[0] if len(pts) == 1 else ops.centre_of(pts)
+
+    def exists(self, item: str | None) -> bool:
+        if item is None:
+            return False
+        if item.startswith("zone:"):
+            return int(item.split(":", 1)[1]) < len(self.state.deployment)
+        return any(t.id == item for t in self.state.terrain) or any(
+            o.id == item for o in self.state.objectives)
+
+    # ------------------------------------------------------------ clicks
+    def click(self, x: float, y: float, slop: float = 0.0) -> str | None:
+        """A left click at (x, y) inches with the current tool; returns a message."""
+        at = (snap(x), snap(y))
+        tool = self.tool
+        if tool in TEMPLATES:
+            new, tid = ops.add_piece(self.state, tool, at)
+            self.selected = tid
+            return self.app.edit(new, f"placed {tid} ({TEMPLATES[tool].name}) centred at {_pt(at)}")
+        if tool == "polygon":
+            self.poly.append(at)
+            return f"polygon: {len(self.poly)} corners (Enter closes)"
+        if tool == "objective":
+            new, oid = ops.add_objective(self.state, at)
+            self.selected = oid
+            return self.app.edit(new, f"objective {oid} at {_pt(at)}")
+        if tool == "zone":
+            if self.corner is None:
+                self.corner = at
+                return f"zone corner {_pt(at)}: click the opposite corner"
+            a, self.corner = self.corner, None
+            if a[0] == at[0] or a[1] == at[1]:
+                return "a zone needs two corners apart in x and in y"
+            new = ops.add_zone(self.state, self.player, corner_zone(a, at))
+            self.selected = f"zone:{len(new.deployment) - 1}"
+            return self.app.edit(new, f"zone of {self.player} from {_pt(a)} to {_pt(at)}")
+        if tool in ("unit", "formation"):
+            return self.drop_unit(at)
+        self.selected = self.item_at(x, y, slop)
+        return None if self.selected is None else self.describe(self.selected)
+
+    def close_polygon(self) -> str:
+        """``Enter`` with the polygon tool: the corners clicked become a piece."""
+        try:
+            new, tid = ops.add_polygon(self.state, self.poly)
+        except ValueError as exc:
+            return f"polygon: {exc}"
+        self.poly = []
+        self.selected = tid
+        return self.app.edit(new, f"placed {tid} (free polygon, {ops.FREE_POLYGON_KIND})")
+
+    # ------------------------------------------------------------ dragging
+    def press(self, x: float, y: float, slop: float = 0.0) -> bool:
+        """A press on the selected item (select tool) starts a drag; returns whether."""
+        if self.tool != "select":
+            return False
+        hit = self.item_at(x, y, slop)
+        if hit is None:
+            return False
+        self.selected = hit
+        self.drag = Drag(hit, (x, y), self.centre(hit))
+        return True
+
+    def drag_to(self, x: float, y: float) -> None:
+        """The drag's centre follows the cursor, snapped to ``SNAP_IN``."""
+        d = self.drag
+        cx = snap(d.centre[0] + x - d.start[0])
+        cy = snap(d.centre[1] + y - d.start[1])
+        d.shift = (cx - d.centre[0], cy - d.centre[1])
+
+    def drop(self) -> str | None:
+        d, self.drag = self.drag, None
+        if d is None or d.shift == (0.0, 0.0):
+            return None
+        new = ops.move_piece(self.state, d.item, *d.shift)
+        c = (d.centre[0] + d.shift[0], d.centre[1] + d.shift[1])
+        return self.app.edit(new, f"moved {d.item}: centre {_pt(c)}")
+
+    # ------------------------------------------------------------ keys on the selection
+    def _piece(self) -> str | None:
+        if self.selected is None or self.selected.startswith("zone:") or not any(
+                t.id == self.selected for t in self.state.terrain):
+            return None
+        return self.selected
+
+    def turn(self, sign: int) -> str:
+        """``r`` / ``R``: the selected piece to the next multiple of ``TURN_STEP_DEG``
+        counter-clockwise / clockwise, about its centre."""
+        tid = self._piece()
+        if tid is None:
+            return "select a terrain piece to turn"
+        a = ops.piece_angle(self.state.terrain_piece(tid))
+        k = math.floor(a / TURN_STEP_DEG + 1e-6) if sign > 0 else math.ceil(a / TURN_STEP_DEG - 1e-6)
+        target = (k + sign) * TURN_STEP_DEG
+        new = ops.turn_piece(self.state, tid, target - a)
+        return self.app.edit(new, f"turned {tid} to {target % 180:g} deg")
+
+    def mirror(self) -> str:
+        """``m``: the selected piece mirrored in its short axis."""
+        tid = self._piece()
+        if tid is None:
+            return "select a terrain piece to mirror"
+        return self.app.edit(ops.mirror_piece(self.state, tid), f"mirrored {tid}")
+
+    def cycle_kind(self) -> str:
+        """``k``: the selected piece's kind, the next of the map format's kinds."""
+        tid = self._piece()
+        if tid is None:
+            return "select a terrain piece to change its kind"
+        kinds = ("ruin", "woods", "obstacle", "impassable", "hill", "building")
+        t = self.state.terrain_piece(tid)
+        kind = kinds[(kinds.index(t.kind) + 1) % len(kinds)] if t.kind in kinds else kinds[0]
+        terrain = tuple(replace(p, kind=kind) if p.id == tid else p for p in self.state.terrain)
+        return self.app.edit(replace(self.state, terrain=terrain), f"{tid} is now {kind}")
+
+    def delete(self) -> str:
+        if self.selected is None or not self.exists(self.selected):
+            return "select an item to delete"
+        item, self.selected = self.selected, None
+        return self.app.edit(ops.remove(self.state, item), f"deleted {item}")
+
+    def mirror_table(self) -> str:
+        """``M``: every piece, objective and zone gets its twin about the table centre."""
+        before = self.state
+        new = ops.mirror_table(before)
+        added = (len(new.terrain) - len(before.terrain), len(new.objectives) - len(before.objectives),
+                 len(new.deployment) - len(before.deployment))
+        return self.app.edit(new, f"mirrored the table: {added[0]} pieces, {added[1]} objectives, "
+                                  f"{added[2]} zones twinned about the centre")
+
+    def flip_table(self) -> str:
+        """``x``: terrain, objectives and zones reflected left to right."""
+        return self.app.edit(ops.flip_table(self.state), "flipped the table left to right")
+
+    def next_deployment(self) -> str:
+        """``D``: the zones of the next reference deployment, for the first two players,
+        in place of the map's zones."""
+        names = list(REFERENCE_DEPLOYMENTS)
+        name = names[self.deploy_next % len(names)]
+        self.deploy_next += 1
+        players = [p.id for p in self.state.players][:2]
+        st = replace(self.state, deployment=())
+        t = st.table
+        for pid, (edge, depth) in zip(players, REFERENCE_DEPLOYMENTS[name]):
+            st = ops.add_zone(st, pid, edge_zone(edge, depth, t.width, t.depth), f"{name} ({pid})")
+        return self.app.edit(st, f"deployment: {name}")
+
+    def next_player(self) -> str:
+        ids = [p.id for p in self.state.players]
+        if not ids:
+            return "the map has no players"
+        self.player = ids[(ids.index(self.player) + 1) % len(ids)] if self.player in ids else ids[0]
+        return f"zones and units now go to {self.player}"
+
+    # ------------------------------------------------------------ typing
+    def start_entry(self, purpose: str) -> str:
+        if purpose == "edge" and (self.selected is None or not self.exists(self.selected)):
+            return "select an item, then t and an edge and a distance (left 6)"
+        self.entry = Entry(purpose)
+        return ("type an edge and a distance (left 6, top 12.5), Enter" if purpose == "edge"
+                else f"type N SIZE FRONTAGE, Enter (empty: {self.formation})")
+
+    def type_text(self, s: str) -> None:
+        if self.entry is not None:
+            self.entry.text += s
+
+    def backspace(self) -> None:
+        if self.entry is not None:
+            self.entry.text = self.entry.text[:-1]
+
+    def enter(self) -> str | None:
+        """``Enter``: finish the typed line, or close the polygon."""
+        e = self.entry
+        if e is None:
+            return self.close_polygon() if self.tool == "polygon" else None
+        self.entry = None
+        if e.purpose == "edge":
+            return self._edge(e.text)
+        return self._formation(e.text)
+
+    def _edge(self, line: str) -> str:
+        words = line.lower().split()
+        if len(words) != 2 or words[0] not in ops.EDGES:
+            return f"{line!r}: type an edge and a distance, e.g. left 6"
+        try:
+            d = float(words[1])
+        except ValueError:
+            return f"{line!r}: {words[1]!r} is not a distance in inches"
+        if not (math.isfinite(d) and 0 <= d <= max(self.state.table.width, self.state.table.depth)):
+            return f"{line!r}: a distance from an edge is 0 to the table's side"
+        item = self.selected
+        return self.app.edit(ops.edge_distance(self.state, item, words[0], d),
+                             f"{item}: nearest extent {d:g}\" from the {words[0]} edge")
+
+    def _formation(self, line: str) -> str:
+        words = (line.strip() or self.formation).split()
+        try:
+            n, base, f = int(words[0]), words[1], int(words[2])
+            parse_base(base)
+        except (ValueError, IndexError, TabletopError):
+            return f"{line!r}: type N SIZE FRONTAGE, e.g. 10 32mm 5"
+        if not (1 <= n <= 200 and 1 <= f <= n):
+            return f"{line!r}: 1 to 200 models, a frontage of 1 to N"
+        self.formation = f"{n} {base} {f}"
+        self.tool = "formation"
+        return f"click to place {self.formation}"
+
+    # ------------------------------------------------------------ units
+    def _facing(self, at: XY) -> float:
+        """Towards the table's centre from ``at``, squared to the table edges (as
+        ``roster.deploy`` faces an army)."""
+        t = self.state.table
+        dx, dy = t.width / 2 - at[0], t.depth / 2 - at[1]
+        if abs(dx) < 1e-9 and abs(dy) < 1e-9:
+            return 90.0
+        return (round(math.degrees(math.atan2(dy, dx)) / 90.0) * 90.0) % 360.0
+
+    def drop_unit(self, at: XY) -> str:
+        """A unit for ``player`` at ``at``: the next roster unit (``unit`` tool), laid out
+        as ``tabletop roster`` lays it (a cluster in coherency, a block for rank-and-flank),
+        or a block of the typed formation; refused when a base would overlap another or
+        stand off the table."""
+        from tabletop.geometry import snapshot
+        from tabletop.roster.layout import block
+        if self.player is None:
+            return "the map has no players to give a unit to"
+        facing = self._facing(at)
+        data = mapfile.to_dict(self.state)
+        taken = {u.id for u in self.state.units} | {t.id for t in self.state.terrain} | {
+            o.id for o in self.state.objectives}
+        if self.tool == "unit":
+            if not self.roster:
+                return self._unit_hint()
+            table, name = self._roster_table(at, facing, taken)
+        else:
+            n, base, f = self.formation.split()
+            laid = block(parse_base(base), [None] * int(n), facing, int(f))
+            uid = ops.free_id(self.state, "unit")
+            name = f"{n} x {base}"
+            table = {"id": uid, "name": name, "player": self.player, "base": base,
+                     "facing": facing}
+            if self.state.ruleset == "rank-and-flank":
+                table["formation"] = {"front_centre": list(at), "facing": facing,
+                                      "files": laid.files, "ranks": laid.ranks, "count": int(n)}
+            else:
+                table["models"] = [[round(at[0] + x, 4), round(at[1] + y, 4)] for x, y in laid.spots]
+        data["units"] = list(data.get("units", [])) + [table]
+        try:
+            new = mapfile.from_dict(data, path=self.state.path or "<editor>")
+        except TabletopError as exc:
+            return "cannot place it: " + "; ".join(exc.problems)
+        geo = snapshot(new)
+        uid = table["id"]
+        bad = [f"{a} overlaps {b}" for a, b in geo.overlaps
+               if uid in (a.rsplit("/", 1)[0], b.rsplit("/", 1)[0])]
+        bad += [f"{m} off the table" for m in geo.off_table if m.rsplit("/", 1)[0] == uid]
+        if bad:
+            return f"{name} not placed: " + "; ".join(bad[:3])
+        if self.tool == "unit":
+            self.roster_next += 1
+        return self.app.edit(new, f"placed {uid} ({name}) at {_pt(at)}, facing {facing:g} deg")
+
+    def _roster_table(self, at: XY, facing: float, taken: set[str]) -> tuple[dict, str]:
+        from tabletop.roster.deploy import RULESET, _slug, _unit_table
+        from tabletop.roster.layout import block, cluster
+        r = self.roster[self.roster_next % len(self.roster)]
+        unit = r.unit
+        models = [(m, b) for m, b in zip(unit.models, r.bases) for _ in range(m.count)]
+        bases = [parse_base(b) for _, b in models]
+        ruleset = RULESET.get(self.system or "40k", self.state.ruleset)
+        if ruleset == "rank-and-flank":
+            laid = block(bases[0], [m.role for m, _ in models], facing, self.state.rules.roster_frontage)
+        else:
+            laid = cluster(bases, facing, self.state.rules.roster_model_gap)
+        uid = _slug(unit.name, set(taken))
+        return _unit_table(uid, unit, self.player, models, laid, facing, at[0], at[1], ruleset), unit.name
+
+    # ------------------------------------------------------------ saving
+    def save_target(self) -> str:
+        """Where ``s`` writes: ``-o``, else the next free name beside the map (or
+        ``DEFAULT_SAVE_NAME`` for a blank table)."""
+        if self.out:
+            return self.out
+        return mapfile.next_free_path(self.app.path or DEFAULT_SAVE_NAME)
+
+    def save(self) -> str | None:
+        """``s``: write the table to ``save_target()``.  Over an existing file - above all
+        the map that was opened - only once ``y`` answers the question (``app.unsaved``).
+        Returns the message."""
+        target = self.save_target()
+        opened = self.app.path
+        if os.path.lexists(target):
+            same = bool(opened) and os.path.exists(opened) and os.path.samefile(target, opened)
+            what = "the map you opened" if same else "a file that exists"
+            return self.app.unsaved.confirm(
+                f"overwrite {os.path.basename(target)}",
+                f"overwrite {target} ({what})? y: write over it, n: keep it",
+                lambda: self.app.message(self._write(target, force=True)))
+        return self._write(target, force=False)
+
+    def _write(self, target: str, force: bool) -> str:
+        st = self.state
+        text = mapfile.edited_text(st, self.app.path) or mapfile.dumps(st)
+        try:
+            write_atomic(target, text, force=force)
+        except (OSError, TabletopError) as exc:
+            return f"{target}: cannot write: {exc}"
+        self.app.saved.append(target)
+        self.app.unsaved.saved(st)
+        return f"saved the table to {target}"
+
+    # ------------------------------------------------------------ panel
+    def describe(self, item: str) -> str:
+        """One line about an item: what it is, its centre and its distances to the edges."""
+        st = self.state
+        x0, y0, x1, y1 = ops.extent(self.outline(item))
+        W, D = st.table.width, st.table.depth
+        c = self.centre(item)
+        edges = f"left {x0:g}, right {W - x1:g}, bottom {y0:g}, top {D - y1:g}"
+        if item.startswith("zone:"):
+            z = st.deployment[int(item.split(":", 1)[1])]
+            return f"{item}: zone of {z.player}; {edges}"
+        if any(o.id == item for o in st.objectives):
+            return f"{item}: objective at {_pt(c)}; {edges}"
+        t = st.terrain_piece(item)
+        walls = ", walls" if t.tall_part else ""
+        return (f"{item}: {t.kind}{walls}, centre {_pt(c)}, turned {ops.piece_angle(t):g} deg; "
+                f"{edges}")
+
+    def lines(self) -> list[str]:
+        """The panel's info box in the editor."""
+        out = [f"table editor - tool: {self.tool}"]
+        if self.entry is not None:
+            out.append(f"> {self.entry.text}_")
+        if self.selected is not None and self.exists(self.selected):
+            out.append(self.describe(self.selected))
+        out.append(f"zones and units go to: {self.player}")
+        st = self.state
+        out.append(f"{len(st.terrain)} pieces, {len(st.objectives)} objectives, "
+                   f"{len(st.deployment)} zones, {len(st.units)} units")
+        out.append(f"s saves to {self.save_target()}")
+        return out
+
+
+def _pt(p: XY) -> str:
+    return f"({p[0]:g}, {p[1]:g})"
