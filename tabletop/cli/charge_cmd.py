@@ -77,6 +77,8 @@ def plan(state, unit_id: str, target_id: str | list[str] | None, seed: int | Non
     if seed is None:
         seed = random.randrange(1, 1_000_000)
     out = plan_charge(state, unit_id, targets, seed, landing=landing, fight=fight)
+    if not out.get("eligible", True):
+        return out
     rules = state.rules
     d, a, b = out["distance"], out["closest"][0], out["closest"][1]
     if state.ruleset == "rank-and-flank":

@@ -164,6 +164,11 @@ class Planner:
         if not self.rnf and gap > CH.CHARGE_DECLARE_RANGE + tol:
             declarable = False
             odds = Fraction(0)
+        refused = CH.target_refusal(self.state, self.geo, self.unit_id, target_id)
+        if refused is not None:
+            declarable = False
+            odds = Fraction(0)
+            row["reason"] = refused
         row["declarable"] = declarable
         row["probability"] = float(odds)
         row["probability_fraction"] = f"{odds.numerator}/{odds.denominator}"
@@ -231,7 +236,9 @@ def plan_charge(state: Battlefield, unit_id: str, targets: list[str], seed: int 
     ``path`` (the deciding path, [[x, y], ...]), ``targets`` [{id, distance, needed,
     probability, side?, path, ...}], ``landing`` {model: [x, y]}, ``landing_roll``,
     ``fight`` (see ``fight_summary``), or ``{"eligible": False, "reason": str}`` when the
-    unit may not declare a charge.  Raises TabletopError for bad ids (a friendly target).
+    unit may not declare a charge, or not against one of ``targets`` (rank-and-flank: not
+    in its front arc, ``rules/charge.py target_refusal``; then ``target`` names it and
+    ``targets`` [{id, reason}]).  Raises TabletopError for bad ids (a friendly target).
     """
     gen = plan_pieces(state, unit_id, targets, seed, landing=landing, fight=fight)
     while True:
@@ -254,6 +261,13 @@ def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int 
     for t in targets:
         if state.unit(t).player == state.unit(unit_id).player:
             raise TabletopError(f"{state.path}: TARGET: {t!r} is not an enemy of {unit_id!r}")
+    for t in targets:
+        refused = CH.target_refusal(state, geo, unit_id, t)
+        if refused is not None:
+            return {"unit": unit_id, "ruleset": state.ruleset, "eligible": False,
+                    "reason": refused, "target": t,
+                    "targets": [{"id": u, "reason": CH.target_refusal(state, geo, unit_id, u)}
+                                for u in targets]}
     if seed is None:
         seed = random.randrange(1, 1_000_000)
     dice = Dice(seed)
