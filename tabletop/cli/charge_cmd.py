@@ -105,7 +105,7 @@ def plan(state, unit_id: str, target_id: str | list[str] | None, seed: int | Non
                 seen.append((dist, t))
             if len(seen) == CLOSEST_SHOWN:
                 break
-        out.update(charge_roll="2D6", engagement_range=er, rule=CH.RULE_FIGHT,
+        out.update(charge_roll="2D6", engagement_range=er, rule=CH.rule_for(rules),
                    closest_targets=[{"model": t, "distance": round(dist, 4)} for dist, t in seen])
     if d is None:
         out["distance"] = None

@@ -68,6 +68,13 @@ CHARGE_NEEDS_RNF = "Move + highest of 2D6 >= distance"
 RULE_FIGHT = "measurements.csv 40K 10th Charge"
 RULE_RNF = "measurements.csv TOW 1st Charge range"
 RULE_DECLARE = "measurements.csv 40K 10th Charge"
+#: the Charge clause each fight-phase preset cites (``rule_for``): the 10th preset its
+#: measurements.csv row; the 11th its own edition (reference/ holds no 11th Charge row, so
+#: it names the 11th rule and the row its 2" engagement range comes from)
+RULE_CHARGE = {
+    "10th": "measurements.csv 40K 10th Charge",
+    "11th": "40K 11th Charge; engagement range 2\": measurements.csv 40K 11th Engagement Range (03.04)",
+}
 RULE_FLEE = "rank-and-flank-combat.txt Fleeing"
 RULE_FRONT_ARC = "named default charge_needs_front_arc (rank-and-flank-combat.txt is silent)"
 
@@ -84,6 +91,14 @@ CHARGE_BARRING_STATUS = ("fleeing", "advanced", "fell-back")
 #: rank-and-flank: a charge may be declared when the target is within Move + this (the
 #: highest a D6 can add; the charge range cannot reach further)
 RNF_MAX_ADDED = 6
+
+
+def rule_for(rules) -> str:
+    """The Charge clause the preset of ``rules`` (a RulesConfig) cites: rank-and-flank
+    RULE_RNF, fight-phase RULE_CHARGE of its edition (10th when unknown)."""
+    if getattr(rules, "ruleset", "") == "rank-and-flank":
+        return RULE_RNF
+    return RULE_CHARGE.get(getattr(rules, "edition", "10th"), RULE_CHARGE["10th"])
 
 
 def charge_roll(dice: Dice, ruleset: str, move: float = 0.0, player: str | None = None) -> float:
@@ -184,7 +199,7 @@ def refusal(state, geo, unit_id: str) -> str | None:
         how = ("in base contact with" if state.ruleset == "rank-and-flank"
                else "within engagement range of")
         return (f"{unit_id} is already {how} {foes}: an engaged unit may not declare a charge "
-                f"({RULE_RNF if state.ruleset == 'rank-and-flank' else RULE_DECLARE})")
+                f"({RULE_RNF if state.ruleset == 'rank-and-flank' else rule_for(state.rules)})")
     return None
 
 

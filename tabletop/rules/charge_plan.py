@@ -382,7 +382,7 @@ def landing_problems(landed: Battlefield, unit_id: str, targets: list[str],
             out.append(f"{unit_id} ends not engaged with its target {u.id}")
         elif u.id not in targets and near:
             out.append(f"{unit_id} ends engaged with {u.id}, which it did not declare "
-                       f"(measurements.csv 40K 10th Charge)")
+                       f"({CH.rule_for(landed.rules)})")
     return out
 
 
