@@ -33,6 +33,7 @@ from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules import charge as CH
 from tabletop.rules.charge_plan import plan_charge, reach_list
+from tabletop.rules.describe import plural
 from tabletop.rules.rank_and_flank.charge_arc import ARC_RULE
 
 CLOSEST_SHOWN = 3
@@ -176,7 +177,7 @@ def text(p: dict) -> str:
         lr = p["landing_roll"]
         eng = ", ".join(p["landing_engaged"]) or "nothing"
         lines.append(f"Preview landing (a roll of {lr['inches']:g}\", the {lr['how']} roll that "
-                     f"makes it): {len(p['landing'])} models placed, engaged with {eng}")
+                     f"makes it): {plural(len(p['landing']), 'model')} placed, engaged with {eng}")
         for why in p.get("landing_problems", []):
             lines.append(f"  no legal landing found: {why}")
     f = p.get("fight")
@@ -190,10 +191,12 @@ def text(p: dict) -> str:
                 lines.append(f"  sampled: {f['why']}")
             for u, r in f["units"].items():
                 if "expected_models_lost" in r:
-                    lines.append(f"  {u}: loses {r['expected_models_lost']:.2f} of {r['models']} "
-                                 f"models on average, destroyed {_pct(r['p_destroyed'])}")
+                    lines.append(f"  {u}: loses {r['expected_models_lost']:.2f} of "
+                                 f"{plural(r['models'], 'model')} on average, destroyed "
+                                 f"{_pct(r['p_destroyed'])}")
             for pl, w in f.get("win", {}).items():
-                lines.append(f"  {pl} wins the combat {_pct(w)}")
+                # "won by": agrees with a player named in the singular or plural ("orks")
+                lines.append(f"  combat won by {pl}: {_pct(w)}")
             for u, b in f.get("breaks", {}).items():
                 lines.append(f"  {u} breaks {_pct(b)}")
     return "\n".join(lines)

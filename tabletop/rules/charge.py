@@ -88,6 +88,8 @@ NOT_INFANTRY = ("vehicle", "monster", "walker", "cavalry", "mounted", "chariot",
                 "war-machine")
 #: statuses that bar declaring a charge (fleeing units run; 40K units that advanced or fell back)
 CHARGE_BARRING_STATUS = ("fleeing", "advanced", "fell-back")
+#: how a barring status reads after "has" ("has fallen back", not "has fell back")
+STATUS_DONE = {"advanced": "advanced", "fell-back": "fallen back"}
 #: rank-and-flank: a charge may be declared when the target is within Move + this (the
 #: highest a D6 can add; the charge range cannot reach further)
 RNF_MAX_ADDED = 6
@@ -193,7 +195,8 @@ def refusal(state, geo, unit_id: str) -> str | None:
         return f"{unit_id} is fleeing: a fleeing unit runs and may not declare a charge ({RULE_FLEE})"
     for s in CHARGE_BARRING_STATUS:
         if s in status:
-            return f"{unit_id} has {s.replace('-', ' ')} this turn: it may not declare a charge"
+            return (f"{unit_id} has {STATUS_DONE.get(s, s.replace('-', ' '))} this turn: "
+                    f"it may not declare a charge")
     if geo.unit_engaged(unit_id):
         foes = ", ".join(geo.engaged_units(unit_id))
         how = ("in base contact with" if state.ruleset == "rank-and-flank"
