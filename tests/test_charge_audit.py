@@ -177,8 +177,8 @@ models = [{models}]
 """
 
 
-def screen_map(write_map, models, name="screen.toml"):
-    text = SCREEN.format(rules="", m=6, status="", bx=15,
+def screen_map(write_map, models, name="screen.toml", rules=""):
+    text = SCREEN.format(rules=rules, m=6, status="", bx=15,
                          extra=S_UNIT.format(models=", ".join(f"[{x}, {y}]" for x, y in models)))
     return write_map(text, name)
 
@@ -189,8 +189,10 @@ def test_the_deciding_path_end_near_an_undeclared_unit_is_warned(write_map, caps
     # where a's centre is 2r + 2 = 3.2598" from b's, at (11.7402, 10); distance 10 - 2r =
     # 8.7402", needs 6.7402": 7+ on 2D6 = 21/36 = 7/12.  s at (11.74, 13): centres 3.0"
     # apart, edges 3.0 - 2r = 1.7402" < 2": warned; s at (11.74, 15): 5.0 - 1.2598 =
-    # 3.7402" > 2": clear.
-    path = screen_map(write_map, [(11.74, sy)])
+    # 3.7402" > 2": clear.  (charge_avoid_undeclared = false: the path measured straight past
+    # s, as before that named default; with it the path goes round s's engagement range,
+    # tests/test_charge_avoid_undeclared.py)
+    path = screen_map(write_map, [(11.74, sy)], rules="charge_avoid_undeclared = false")
     p = json.loads(_ok(capsys, ["charge", path, "a", "b", "--json", "--no-fight"]))
     assert p["odds_fraction"] == "7/12"
     assert p["path"][-1] == pytest.approx([15 - 2 * R - 2, 10], abs=1e-3)
@@ -212,7 +214,10 @@ def test_no_fight_preview_without_a_legal_landing_and_problems_drawn_red(write_m
     # rule: then no fight is previewed (it says why) and the panel lists the problems in red.
     import pygame
     from tabletop.render.charge_plan import PROBLEM_COLOUR
-    path = screen_map(write_map, [(9, 6.22 + 1.26 * i) for i in range(7)])
+    # (charge_avoid_undeclared = false: the path past s's engagement range, as the landing
+    # this test needs is the one that breaks the end clauses)
+    path = screen_map(write_map, [(9, 6.22 + 1.26 * i) for i in range(7)],
+                      rules="charge_avoid_undeclared = false")
     text = open(path).read().replace("models = [[5, 10]]", "models = [[4, 10], [4, 11.5], [4, 8.5]]")
     path = write_map(text, "screen2.toml")
     png = tmp_path / "plan.png"

@@ -151,10 +151,11 @@ def test_path_round_a_line_of_enemy_bases(write_map):
     # tangent from C: sqrt(5^2 + 2.54^2 - (2r)^2) = 5.4648; arc turning 39.913 + 38.232 =
     # 78.145 deg = 1.3639 rad x 2r = 1.7183; tangent from S towards T: sqrt(5.2598^2 +
     # 2.54^2 - (2r)^2) = 5.7035, less 3.2598: 2.4437.  Path 9.6268" -> needs 10: 1/6
-    # (straight it would be 7: 7/12).
+    # (straight it would be 7: 7/12).  charge_avoid_undeclared = false: the path round the
+    # bases themselves (with it, round their engagement range: test_charge_avoid_undeclared.py)
     screen = [(15, 20 + 1.27 * k) for k in range(-2, 3)]
     st = load_map(fp_map(write_map, [("c", "red", [(10, 20)]), ("t", "blue", [(GAP9, 20)]),
-                                     ("s", "blue", screen)]))
+                                     ("s", "blue", screen)], rules="charge_avoid_undeclared = false"))
     p = plan_charge(st, "c", ["t"], landing=False)
     assert p["needs"] == pytest.approx(9.6268, abs=0.02)
     assert p["needed"] == 10 and p["odds_fraction"] == "1/6"

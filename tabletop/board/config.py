@@ -127,6 +127,12 @@ class RulesConfig:
         the charge plan's preview landing assumes, "median" or "needed".
     charge_ruin_walls : named default (``rules/charge.py`` CHARGE_RUIN_WALLS): whom a
         ruin's walls stop on a charge: "non-infantry", "all" or "none".
+    charge_needs_front_arc : rank-and-flank named default (``rules/charge.py``
+        CHARGE_NEEDS_FRONT_ARC): a charge may be declared only against a target with a
+        model in the charger's front arc.
+    charge_avoid_undeclared : fight-phase named default (``rules/charge.py``
+        CHARGE_AVOID_UNDECLARED): a charge path goes round the engagement range of enemy
+        units that were not declared targets.
     roster_frontage, roster_model_gap, roster_unit_gap : named defaults ``ROSTER_FRONTAGE``
         (files), ``ROSTER_MODEL_GAP`` and ``ROSTER_UNIT_GAP`` (inches): how ``tabletop roster``
         lays units out (``tabletop/roster/layout.py``, ``geometry/deploy_area.py``).
@@ -161,6 +167,8 @@ class RulesConfig:
     charge_blocking_kinds: tuple[str, ...] = ("impassable", "building")
     charge_ruin_walls: str = "non-infantry"
     charge_landing_roll: str = "median"
+    charge_needs_front_arc: bool = True
+    charge_avoid_undeclared: bool = True
     roster_frontage: int = ROSTER_FRONTAGE
     roster_model_gap: float = ROSTER_MODEL_GAP
     roster_unit_gap: float = ROSTER_UNIT_GAP

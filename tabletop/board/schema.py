@@ -187,6 +187,8 @@ class RulesIn(_Strict):
     charge_blocking_kinds: list[Literal["ruin", "woods", "obstacle", "impassable", "hill", "building"]] | None = None
     charge_ruin_walls: Literal["non-infantry", "all", "none"] | None = None
     charge_landing_roll: Literal["median", "needed"] | None = None
+    charge_needs_front_arc: StrictBool | None = None
+    charge_avoid_undeclared: StrictBool | None = None
     roster_frontage: int | None = Field(default=None, ge=1)
     roster_model_gap: float | None = Field(default=None, ge=0.0, le=2.0)
     roster_unit_gap: float | None = Field(default=None, ge=0.0)

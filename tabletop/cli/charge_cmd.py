@@ -33,6 +33,7 @@ from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules import charge as CH
 from tabletop.rules.charge_plan import plan_charge, reach_list
+from tabletop.rules.describe import plural
 from tabletop.rules.rank_and_flank.charge_arc import ARC_RULE
 
 CLOSEST_SHOWN = 3
@@ -77,6 +78,8 @@ def plan(state, unit_id: str, target_id: str | list[str] | None, seed: int | Non
     if seed is None:
         seed = random.randrange(1, 1_000_000)
     out = plan_charge(state, unit_id, targets, seed, landing=landing, fight=fight)
+    if not out.get("eligible", True):
+        return out
     rules = state.rules
     d, a, b = out["distance"], out["closest"][0], out["closest"][1]
     if state.ruleset == "rank-and-flank":
@@ -103,7 +106,7 @@ def plan(state, unit_id: str, target_id: str | list[str] | None, seed: int | Non
                 seen.append((dist, t))
             if len(seen) == CLOSEST_SHOWN:
                 break
-        out.update(charge_roll="2D6", engagement_range=er, rule=CH.RULE_FIGHT,
+        out.update(charge_roll="2D6", engagement_range=er, rule=CH.rule_for(rules),
                    closest_targets=[{"model": t, "distance": round(dist, 4)} for dist, t in seen])
     if d is None:
         out["distance"] = None
@@ -174,7 +177,7 @@ def text(p: dict) -> str:
         lr = p["landing_roll"]
         eng = ", ".join(p["landing_engaged"]) or "nothing"
         lines.append(f"Preview landing (a roll of {lr['inches']:g}\", the {lr['how']} roll that "
-                     f"makes it): {len(p['landing'])} models placed, engaged with {eng}")
+                     f"makes it): {plural(len(p['landing']), 'model')} placed, engaged with {eng}")
         for why in p.get("landing_problems", []):
             lines.append(f"  no legal landing found: {why}")
     f = p.get("fight")
@@ -188,10 +191,12 @@ def text(p: dict) -> str:
                 lines.append(f"  sampled: {f['why']}")
             for u, r in f["units"].items():
                 if "expected_models_lost" in r:
-                    lines.append(f"  {u}: loses {r['expected_models_lost']:.2f} of {r['models']} "
-                                 f"models on average, destroyed {_pct(r['p_destroyed'])}")
+                    lines.append(f"  {u}: loses {r['expected_models_lost']:.2f} of "
+                                 f"{plural(r['models'], 'model')} on average, destroyed "
+                                 f"{_pct(r['p_destroyed'])}")
             for pl, w in f.get("win", {}).items():
-                lines.append(f"  {pl} wins the combat {_pct(w)}")
+                # "won by": agrees with a player named in the singular or plural ("orks")
+                lines.append(f"  combat won by {pl}: {_pct(w)}")
             for u, b in f.get("breaks", {}).items():
                 lines.append(f"  {u} breaks {_pct(b)}")
     return "\n".join(lines)

@@ -14,10 +14,14 @@ Two ways, one per kind of unit:
   charge may not end so).  The unit must end in coherency (03.03, the map's
   ``[rules]`` coherency): after the first model, a spot counts only when it
   keeps the model within coherency range of as many models already placed as
-  the rule asks (at most as many as are placed); when none of a model's own
-  spots does, it takes the best spot (engaged first, then nearest its
-  targets) on rings round the models already placed (``COHERENCY_RINGS``)
-  that it can reach within the budget.
+  the rule asks (at most as many as are placed).  While some target is not yet
+  engaged by the models placed, a model that cannot reach base contact first
+  tries the rings round the models placed nearest those targets (the unit
+  spreads out to reach every target, rather than each model following its own
+  path to the target nearest it); when none of a model's own spots does, it
+  takes the best spot (engaged first, then nearest its targets) on rings round
+  the models already placed (``COHERENCY_RINGS``) that it can reach within the
+  budget.
 - ``land_block`` (rank-and-flank): the charger moves as one block and ends
   with its front edge flush against the ``side`` of the target, facing it (it
   wheels to align, "closing the door"), its front centre opposite the point
@@ -201,12 +205,17 @@ class _Landing:
                     return ok_free(p) and (self.spread is None or self.coh is None
                                            or self.near(self.shape(m, p), placed.values()) >= 0)
             got = None
+            # a chain that has not yet engaged every target grows towards those left
+            # (rings round the models placed) before a model settles on its own path
+            left = [(t, u) for t, u in self.target_models if u not in engaged]
+            grow = chain and bool(placed) and self.coh is not None and bool(left)
             if path.found and length <= self.budget + self.tol:
                 got = _contact_spot(m, self.target_models, engaged, arena, self.budget, ok, self.tol)
-                if got is None:
-                    got = _back_along(m, path.points, length, ok)
-            elif path.found:
-                got = _back_along(m, path.points, self.budget, ok)
+            if got is None and grow:
+                got = _coherent_spot(m, list(placed.values()), left, arena,
+                                     self.budget, self.coh, self.reach, ok, self.tol)
+            if got is None and path.found:
+                got = _back_along(m, path.points, min(length, self.budget), ok)
             if got is None and placed and self.coh is not None:
                 got = _coherent_spot(m, list(placed.values()), self.target_models, arena,
                                      self.budget, self.coh, self.reach, ok, self.tol)

@@ -10,6 +10,10 @@ outside the true circle (radius divided by cos of half a segment's angle,
 ``QUAD_SEGS`` segments a quarter), so a path never cuts a base; its length is
 at most 0.5% over the true geodesic round a base, exact along straight legs.
 
+Enemy units that were not declared targets may be kept off by their
+engagement range (``arena_shapes`` ``keep_off``): their bases are grown by it
+first, so a path never passes within it.
+
 Only obstacles that get in the way are added (the path's legs that cross a
 grown shape add it, and the search runs again), so a clear charge costs one
 straight leg.  Candidate shapes come from one ``STRtree``.
@@ -468,29 +472,40 @@ def table_frame(width: float, depth: float) -> Polygon:
     return Polygon(outer.exterior.coords, [shapely.box(0.0, 0.0, width, depth).exterior.coords])
 
 
-def arena_shapes(state, skip_units: Iterable[str], terrain: Sequence[Sequence[XY]]) -> list[Polygon]:
+def arena_shapes(state, skip_units: Iterable[str], terrain: Sequence[Sequence[XY]],
+                 keep_off: Iterable[str] = (), reach: float = 0.0) -> list[Polygon]:
     """The shapes an arena is grown from (``arena_for``): the bases of every unit not in
-    ``skip_units``, the ``terrain`` polygons and the table's frame, inches."""
+    ``skip_units``, the ``terrain`` polygons and the table's frame, inches.  The bases of
+    the units in ``keep_off`` are grown by ``reach`` first (the engagement range, inches:
+    a charge path keeps out of it, ``rules/charge.py`` CHARGE_AVOID_UNDECLARED), with the
+    same chord allowance as the charger's radius (``grown_circle_radius``)."""
     from tabletop.geometry.footprints import base_polygon
     skip = set(skip_units)
+    wide = set(keep_off) if reach > 0 else set()
     shapes: list[Polygon] = []
     for u in state.units:
         if u.id in skip:
             continue
         for m in u.models:
-            shapes.append(base_polygon(m.base, m.x, m.y, m.facing_deg))
+            base = base_polygon(m.base, m.x, m.y, m.facing_deg)
+            if u.id in wide:
+                base = base.buffer(grown_circle_radius(reach), quad_segs=QUAD_SEGS)
+            shapes.append(base)
     for poly in terrain:
         shapes.append(Polygon(poly))
     shapes.append(table_frame(state.table.width, state.table.depth))
     return shapes
 
 
-def arena_for(state, model, skip_units: Iterable[str], terrain: Sequence[Sequence[XY]]) -> ChargeArena:
+def arena_for(state, model, skip_units: Iterable[str], terrain: Sequence[Sequence[XY]],
+              keep_off: Iterable[str] = (), reach: float = 0.0) -> ChargeArena:
     """The obstacles ``model``'s charge goes round: every base on the table but those of
-    ``skip_units`` (its own unit, the targets it ends against), the ``terrain`` polygons
-    the rules say block it (``rules.charge.blocking_terrain``), and the table's edges
-    (``table_frame``: a path never leaves the table)."""
-    return ChargeArena(arena_shapes(state, skip_units, terrain), charger_radius(model))
+    ``skip_units`` (its own unit, the targets it ends against), those of ``keep_off``
+    grown by ``reach`` inches (enemy units not declared: their engagement range), the
+    ``terrain`` polygons the rules say block it (``rules.charge.blocking_terrain``), and
+    the table's edges (``table_frame``: a path never leaves the table)."""
+    return ChargeArena(arena_shapes(state, skip_units, terrain, keep_off, reach),
+                       charger_radius(model))
 
 
 def goals_for(model, targets: Sequence, reach: float) -> list[Goal]:

@@ -173,7 +173,7 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
         rows = [(pl, p) for pl, p in fight["win"].items()]
         if fight.get("tie") is not None:
             rows.append(("tie", fight["tie"]))
-        y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "wins the combat", rows, WIN, step)
+        y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "combat result", rows, WIN, step)
     if fight.get("breaks"):
         rows = [(u, p) for u, p in fight["breaks"].items()]
         y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "breaks", rows, BREAK, step)

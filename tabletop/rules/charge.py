@@ -34,6 +34,25 @@ CHARGE_RUIN_WALLS = "non-infantry"   ([rules] charge_ruin_walls: "non-infantry" 
     A ruin's walls (its ``tall_part``; the whole footprint when the map gives
     none) stop models that are not infantry-like (a keyword in NOT_INFANTRY)
     and let infantry through, as 40K players treat ruin walls.
+CHARGE_AVOID_UNDECLARED = True   ([rules] charge_avoid_undeclared; fight-phase)
+    A charge path goes round the engagement range of every enemy unit that was
+    not declared a target (measurements.csv 40K Charge: a charge may not end
+    within it; the 10th-edition charge move also may not pass within it, and the
+    11th text in reference/ is silent on the move, so players' reading is kept):
+    ``blocking_units`` names those units, ``geometry/charge_paths.py`` grows
+    their bases by the engagement range.  False: straight past them, the end
+    only warned about (``path_warnings``).
+
+Named default for whom a rank-and-flank unit may declare a charge against
+(read in ``target_refusal``):
+
+CHARGE_NEEDS_FRONT_ARC = True   ([rules] charge_needs_front_arc; rank-and-flank)
+    rank-and-flank-combat.txt says charges are declared but not against whom; a
+    player of that game expects a block to charge only what lies before it: a
+    target needs a model whose base centre (arcs.ARC_MODEL_POINT) stands in the
+    charger's front arc (the quadrant before its front edge bounded by lines at
+    45 degrees from its front corners, ``UnitFormation.arc_of``).  A target
+    wholly to the charger's flank or rear is refused, with no odds.
 """
 
 from __future__ import annotations
@@ -49,9 +68,19 @@ CHARGE_NEEDS_RNF = "Move + highest of 2D6 >= distance"
 RULE_FIGHT = "measurements.csv 40K 10th Charge"
 RULE_RNF = "measurements.csv TOW 1st Charge range"
 RULE_DECLARE = "measurements.csv 40K 10th Charge"
+#: the Charge clause each fight-phase preset cites (``rule_for``): the 10th preset its
+#: measurements.csv row; the 11th its own edition (reference/ holds no 11th Charge row, so
+#: it names the 11th rule and the row its 2" engagement range comes from)
+RULE_CHARGE = {
+    "10th": "measurements.csv 40K 10th Charge",
+    "11th": "40K 11th Charge; engagement range 2\": measurements.csv 40K 11th Engagement Range (03.04)",
+}
 RULE_FLEE = "rank-and-flank-combat.txt Fleeing"
+RULE_FRONT_ARC = "named default charge_needs_front_arc (rank-and-flank-combat.txt is silent)"
 
 CHARGE_BLOCKING_KINDS = ("impassable", "building")
+CHARGE_AVOID_UNDECLARED = True
+CHARGE_NEEDS_FRONT_ARC = True
 CHARGE_RUIN_WALLS = "non-infantry"
 RUIN_WALLS_OPTIONS = ("non-infantry", "all", "none")
 #: keywords that make a model not infantry-like for ruin walls (CHARGE_RUIN_WALLS)
@@ -59,9 +88,19 @@ NOT_INFANTRY = ("vehicle", "monster", "walker", "cavalry", "mounted", "chariot",
                 "war-machine")
 #: statuses that bar declaring a charge (fleeing units run; 40K units that advanced or fell back)
 CHARGE_BARRING_STATUS = ("fleeing", "advanced", "fell-back")
+#: how a barring status reads after "has" ("has fallen back", not "has fell back")
+STATUS_DONE = {"advanced": "advanced", "fell-back": "fallen back"}
 #: rank-and-flank: a charge may be declared when the target is within Move + this (the
 #: highest a D6 can add; the charge range cannot reach further)
 RNF_MAX_ADDED = 6
+
+
+def rule_for(rules) -> str:
+    """The Charge clause the preset of ``rules`` (a RulesConfig) cites: rank-and-flank
+    RULE_RNF, fight-phase RULE_CHARGE of its edition (10th when unknown)."""
+    if getattr(rules, "ruleset", "") == "rank-and-flank":
+        return RULE_RNF
+    return RULE_CHARGE.get(getattr(rules, "edition", "10th"), RULE_CHARGE["10th"])
 
 
 def charge_roll(dice: Dice, ruleset: str, move: float = 0.0, player: str | None = None) -> float:
@@ -156,11 +195,46 @@ def refusal(state, geo, unit_id: str) -> str | None:
         return f"{unit_id} is fleeing: a fleeing unit runs and may not declare a charge ({RULE_FLEE})"
     for s in CHARGE_BARRING_STATUS:
         if s in status:
-            return f"{unit_id} has {s.replace('-', ' ')} this turn: it may not declare a charge"
+            return (f"{unit_id} has {STATUS_DONE.get(s, s.replace('-', ' '))} this turn: "
+                    f"it may not declare a charge")
     if geo.unit_engaged(unit_id):
         foes = ", ".join(geo.engaged_units(unit_id))
         how = ("in base contact with" if state.ruleset == "rank-and-flank"
                else "within engagement range of")
         return (f"{unit_id} is already {how} {foes}: an engaged unit may not declare a charge "
-                f"({RULE_RNF if state.ruleset == 'rank-and-flank' else RULE_DECLARE})")
+                f"({RULE_RNF if state.ruleset == 'rank-and-flank' else rule_for(state.rules)})")
     return None
+
+
+def target_refusal(state, geo, unit_id: str, target_id: str) -> str | None:
+    """Why ``unit_id`` may not declare a charge against ``target_id``, or None when it may.
+
+    rank-and-flank with ``[rules] charge_needs_front_arc`` (CHARGE_NEEDS_FRONT_ARC): the
+    target needs a model whose base centre stands in the charger's front arc
+    (``UnitFormation.arc_of`` of the charger); else the reason names the arc its models
+    stand in.  fight-phase: always None (its 12" declare range is checked with the path).
+    """
+    if state.ruleset != "rank-and-flank":
+        return None
+    if not getattr(state.rules, "charge_needs_front_arc", CHARGE_NEEDS_FRONT_ARC):
+        return None
+    form = geo.formation(unit_id)
+    arcs = {form.arc_of(geo.model(m).x, geo.model(m).y) for m in geo.unit_models(target_id)}
+    if "front" in arcs:
+        return None
+    where = " and ".join(sorted(("flank" if a in ("left", "right") else a) for a in arcs))
+    where = " and ".join(dict.fromkeys(where.split(" and ")))
+    return (f"{target_id} is not in {unit_id}'s front arc (it stands to its {where}): "
+            f"a unit may declare a charge only against a target before it ({RULE_FRONT_ARC})")
+
+
+def blocking_units(state, unit_id: str, targets) -> list[str]:
+    """The enemy units whose engagement range a charge by ``unit_id`` on ``targets`` must go
+    round (fight-phase, ``[rules] charge_avoid_undeclared``, CHARGE_AVOID_UNDECLARED): every
+    enemy unit not in ``targets``; [] when the option is off or in rank-and-flank."""
+    if state.ruleset == "rank-and-flank":
+        return []
+    if not getattr(state.rules, "charge_avoid_undeclared", CHARGE_AVOID_UNDECLARED):
+        return []
+    me = state.unit(unit_id).player
+    return [u.id for u in state.units if u.player != me and u.id not in set(targets)]

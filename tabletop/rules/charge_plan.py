@@ -25,9 +25,13 @@ rank-and-flank block keeps the table and touches no unit but its target.
 What a landing still breaks (walled in, no room) is listed in
 ``landing_problems`` (``landing_legal`` False), never hidden, and then no fight
 is previewed (``fight`` says why): there is no legal landing to fight from.
-The deciding path's end is checked the same way (``path_warnings``): a path
-that ends within engagement range of a unit that was not declared is the
-shortest way there, not a legal end of the charge.
+The paths keep out of the engagement range of enemy units that were not
+declared (fight-phase, ``rules/charge.py`` CHARGE_AVOID_UNDECLARED: their bases
+grown by it in the arena).  The deciding path's end is checked the same way
+(``path_warnings``): with that option off, a path that ends within engagement
+range of a unit that was not declared is the shortest way there, not a legal
+end of the charge; with it on and no path round them, ``path_warnings`` says
+so and names the way past them that there is.
 
 The fight preview is bounded (``fight_summary``): exact while the engine's
 walk weighs at most PREVIEW_MAX_STATES states, else PREVIEW_RUNS seeded runs,
@@ -101,7 +105,8 @@ class Planner:
     Raises TabletopError for an unknown unit.
     """
 
-    def __init__(self, state: Battlefield, unit_id: str, targets: tuple[str, ...] = ()):
+    def __init__(self, state: Battlefield, unit_id: str, targets: tuple[str, ...] = (), *,
+                 avoid: bool = True):
         self.state = state
         self.unit_id = unit_id
         self.unit = state.unit(unit_id)
@@ -111,6 +116,9 @@ class Planner:
         self.reach = 0.0 if self.rnf else self.rules.engagement_range
         self.move = move_of(state, unit_id) if self.rnf else 0.0
         self.skip = (unit_id, *targets)
+        # the enemy units whose engagement range the paths keep out of (CHARGE_AVOID_UNDECLARED);
+        # none without declared targets (the odds shading asks where a charge may end at all)
+        self.keep_off = tuple(CH.blocking_units(state, unit_id, targets)) if avoid and targets else ()
         self._arenas: dict[Any, ChargeArena] = {}
 
     def terrain(self, model) -> list[tuple]:
@@ -119,7 +127,8 @@ class Planner:
     def arena(self, model) -> ChargeArena:
         key = (model.base, tuple(CH.blocking_terrain(self.state, model)))
         if key not in self._arenas:
-            self._arenas[key] = arena_for(self.state, model, self.skip, self.terrain(model))
+            self._arenas[key] = arena_for(self.state, model, self.skip, self.terrain(model),
+                                          self.keep_off, self.reach)
         return self._arenas[key]
 
     def arena_pieces(self) -> Iterator[int]:
@@ -129,7 +138,8 @@ class Planner:
             key = (m.base, tuple(CH.blocking_terrain(self.state, m)))
             if key not in self._arenas:
                 self._arenas[key] = yield from ChargeArena.pieces(
-                    arena_shapes(self.state, self.skip, self.terrain(m)), charger_radius(m))
+                    arena_shapes(self.state, self.skip, self.terrain(m), self.keep_off, self.reach),
+                    charger_radius(m))
 
     def to_target(self, target_id: str) -> tuple[ChargePath, str]:
         """The shortest charge path from any model of the unit to ``target_id`` and the model
@@ -164,6 +174,11 @@ class Planner:
         if not self.rnf and gap > CH.CHARGE_DECLARE_RANGE + tol:
             declarable = False
             odds = Fraction(0)
+        refused = CH.target_refusal(self.state, self.geo, self.unit_id, target_id)
+        if refused is not None:
+            declarable = False
+            odds = Fraction(0)
+            row["reason"] = refused
         row["declarable"] = declarable
         row["probability"] = float(odds)
         row["probability_fraction"] = f"{odds.numerator}/{odds.denominator}"
@@ -231,7 +246,9 @@ def plan_charge(state: Battlefield, unit_id: str, targets: list[str], seed: int 
     ``path`` (the deciding path, [[x, y], ...]), ``targets`` [{id, distance, needed,
     probability, side?, path, ...}], ``landing`` {model: [x, y]}, ``landing_roll``,
     ``fight`` (see ``fight_summary``), or ``{"eligible": False, "reason": str}`` when the
-    unit may not declare a charge.  Raises TabletopError for bad ids (a friendly target).
+    unit may not declare a charge, or not against one of ``targets`` (rank-and-flank: not
+    in its front arc, ``rules/charge.py target_refusal``; then ``target`` names it and
+    ``targets`` [{id, reason}]).  Raises TabletopError for bad ids (a friendly target).
     """
     gen = plan_pieces(state, unit_id, targets, seed, landing=landing, fight=fight)
     while True:
@@ -254,6 +271,13 @@ def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int 
     for t in targets:
         if state.unit(t).player == state.unit(unit_id).player:
             raise TabletopError(f"{state.path}: TARGET: {t!r} is not an enemy of {unit_id!r}")
+    for t in targets:
+        refused = CH.target_refusal(state, geo, unit_id, t)
+        if refused is not None:
+            return {"unit": unit_id, "ruleset": state.ruleset, "eligible": False,
+                    "reason": refused, "target": t,
+                    "targets": [{"id": u, "reason": CH.target_refusal(state, geo, unit_id, u)}
+                                for u in targets]}
     if seed is None:
         seed = random.randrange(1, 1_000_000)
     dice = Dice(seed)
@@ -277,6 +301,17 @@ def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int 
     if not pl.rnf and worst["found"] and worst["path"]:
         out["path_warnings"] = path_warnings(state, unit_id, targets, worst["model"],
                                              worst["path"][-1], pl.reach)
+    elif not pl.rnf and pl.keep_off:
+        # no path keeps out of the undeclared units' engagement range: say what the way
+        # past them would break (the path itself is not offered as a legal charge)
+        direct = Planner(state, unit_id, tuple(targets), avoid=False)
+        row = direct.target_row(worst["id"], dice)
+        if row["found"] and row["path"]:
+            out["path_warnings"] = [
+                f"no charge path to {worst['id']} keeps out of the engagement range of "
+                f"{', '.join(pl.keep_off)} (not declared); the shortest way past them "
+                f"({row['distance']:.2f}\") passes within it"] + path_warnings(
+                    state, unit_id, targets, row["model"], row["path"][-1], pl.reach)
     if pl.rnf:
         out["side"] = rows[0]["side"]
         out["move"] = pl.move
@@ -347,7 +382,7 @@ def landing_problems(landed: Battlefield, unit_id: str, targets: list[str],
             out.append(f"{unit_id} ends not engaged with its target {u.id}")
         elif u.id not in targets and near:
             out.append(f"{unit_id} ends engaged with {u.id}, which it did not declare "
-                       f"(measurements.csv 40K 10th Charge)")
+                       f"({CH.rule_for(landed.rules)})")
     return out
 
 
