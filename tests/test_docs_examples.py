@@ -167,3 +167,32 @@ def test_a_drifted_fragment_fails(tmp_path):
     with pytest.raises(MapValidationError, match="unknown key"):
         _load_example("fragment", '[[objectives]]\nid = "x"\nat = [1, 1]\nsize = "40mm"\n',
                       tmp_path)
+
+
+README = DOCS.parent / "README.md"
+
+
+def _readme_block(heading: str) -> str:
+    """The first ```toml block after the README heading ``heading``."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index(heading)
+    m = _BLOCK.search(text, start)
+    assert m, f"no ```toml block after {heading!r}"
+    return m.group(1)
+
+
+def test_the_readme_map_format_example_loads(tmp_path):
+    """The README's "Map format" example is a whole map too.  Before this change it did not
+    even parse: ``models = [...]`` and then ``[[units.models]]`` for the same unit (TOML
+    cannot append tables to an inline array), and its unit "spears" named a player
+    "blue" the map did not have."""
+    state = _load_example("whole map", _readme_block("## Map format\n"), tmp_path)
+    # the Sergeant is int's one model; spears is a formation of count = 20
+    assert [m.id for m in state.unit("int").models] == ["int/1"]
+    assert len(state.unit("spears").models) == 20
+
+
+def test_the_readme_measured_table_example_loads(tmp_path):
+    """The README's measured-table fragment (section "compare") loads inside a minimal map."""
+    state = _load_example("fragment", _readme_block("### compare"), tmp_path)
+    assert {t.id for t in state.terrain} == {"C", "E"}
