@@ -244,9 +244,11 @@ models = [[25.7, 20]]
 """
 
 
-def test_check(write_map, capsys):
+def test_check(write_map, capsys, tmp_path):
     c = Contract("check")
     c.check(run_json(capsys, "check", shipped("lessons/pile-in.toml"), "--json"), "lesson-pile-in")
+    c.check(run_json(capsys, "check", shipped("lessons/pile-in.toml"), "--json", "-o",
+                     str(tmp_path / "check.png")), "with -o (picture)")
     c.check(run_json(capsys, "check", shipped("ca-layout-1-hammer-and-anvil.toml"), "--json",
                      "--layout", shipped("ca-layout-2-crucible-of-battle.toml"), code=1), "layout")
     c.check(run_json(capsys, "check", write_map(SMALL), "--json", code=1), "small")

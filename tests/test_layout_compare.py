@@ -252,4 +252,6 @@ def test_compare_json_contract(tmp_path, capsys):
     path.write_bytes(tomli_w.dumps(data).encode())
     c.check(run_json(capsys, "compare", str(LAYOUT), str(path), "--json", code=1), "perturbed")
     c.check(run_json(capsys, "compare", str(LAYOUT), str(LAYOUT), "--json"), "same")
+    c.check(run_json(capsys, "compare", str(LAYOUT), str(LAYOUT), "--json", "-o",
+                     str(tmp_path / "diff.png")), "with -o (picture)")
     c.assert_covered()
