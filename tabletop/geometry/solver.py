@@ -131,6 +131,8 @@ class _Solver:
         self.arena = arena
         self.moves: dict[str, Reach] = {}
         self.cache: dict = {}
+        # validator findings and move order by the moves made (``found``)
+        self.checked: dict[tuple, tuple[list[Found], list[str]]] = {}
 
     # ------------------------------------------------------------ state
     def where(self, but: str | None = None) -> dict[str, XY]:
@@ -145,8 +147,21 @@ class _Solver:
         return {m: r.path for m, r in self.moves.items()}
 
     def found(self, order: list[str] | None = None) -> list[Found]:
-        return check(self.ctx, self.positions(), self.paths(), possible=False,
-                     arena=self.arena, order_out=order)
+        """The validator's findings (``possible=False``) on the current moves,
+        remembered by the moves' paths: a solve asks again and again about the
+        same moves (each coherency round, each pass's quality), and the answer
+        depends on nothing else."""
+        key = tuple((m, tuple(map(tuple, self.moves[m].path))) for m in self.ctx.ids
+                    if m in self.moves)
+        hit = self.checked.get(key)
+        if hit is None:
+            got: list[str] = []
+            hit = (check(self.ctx, self.positions(), self.paths(), possible=False,
+                         arena=self.arena, order_out=got), got)
+            self.checked[key] = hit
+        if order is not None:
+            order[:] = hit[1]
+        return list(hit[0])
 
     @staticmethod
     def keys(found: list[Found]) -> set[tuple[str, str | None]]:
@@ -419,6 +434,8 @@ class _Solver:
         unit's: up to ``REPAIR_TRIES`` of them, best first."""
         ctx = self.ctx
         m = ctx.models[mid]
+        if coh.cannot_help(ctx.ids.index(mid), self.at_list(), bad, short):
+            return []
         at = dict(zip(ctx.ids, self.at_list()))
         goals = ctx.spec.targets if ctx.spec.kind == "engaging" else ()
         pts = repair_spots(ctx, mid, at, goals, self.arena.margin)
