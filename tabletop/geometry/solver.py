@@ -504,7 +504,8 @@ class _Solver:
                     if who is rest:
                         break                 # shortening was tried with the first group
                     for alt in self.shorter(mid):
-                        options.append(self._option(coh, mid, alt))
+                        if not self._lands_on_friend(mid, alt, allowed):
+                            options.append(self._option(coh, mid, alt))
                     yield
                 for mid in who:
                     for alt in self.repairs(mid, coh, *current):
@@ -522,6 +523,26 @@ class _Solver:
                     break
             if not applied:
                 return
+
+    def _lands_on_friend(self, mid: str, alt: Reach | None, allowed: set) -> bool:
+        """Whether ``alt`` ends ``mid`` overlapping (by more than twice the
+        tolerance, so the validator's overlap test agrees) a round friend where
+        it ends now, an overlap not already allowed: ``try_change`` would refuse
+        it, so it is not scored.  Round bases only (centres and radii); else False."""
+        if alt is None:
+            return False
+        ctx = self.ctx
+        m = ctx.models[mid]
+        if not m.base.is_round or ("overlap", mid) in allowed:
+            return False
+        x, y = alt.end
+        for o, at in zip(ctx.ids, self.at_list()):
+            ob = ctx.models[o].base
+            if o == mid or not ob.is_round or ("overlap", o) in allowed:
+                continue
+            if math.hypot(at[0] - x, at[1] - y) - m.base.radius - ob.radius < -2.0 * ctx.tol:
+                return True
+        return False
 
     def _option(self, coh: UnitCoherency, mid: str, alt: Reach | None) -> tuple:
         trial = dict(self.moves)
