@@ -105,3 +105,29 @@ def test_ring_offsets_are_built_once():
     assert first is again and not first.flags.writeable
     # radius 0.629921 * 2 + 0.5 = 1.759843: the first spot due east
     assert first[0] == pytest.approx((1.759843, 0.0), abs=1e-6)
+
+
+def test_a_shortening_that_ends_on_a_friend_is_not_tried():
+    # red A (10, 10) and B (12, 10); B's move ends at (10.5, 10).  A shortened to end
+    # at (10.6, 10) stands 0.1" from B's end: gap 0.1 - 1.259843 = -1.159843", more
+    # than twice the tolerance (0.04") into it: refused before scoring.  Ending at
+    # (9.2, 10): 1.3 - 1.259843 = 0.040157" apart, clear: kept.  Ending at (9.44, 10):
+    # 1.06 - 1.259843 = -0.199843" into B: refused - unless an overlap of A is already
+    # allowed.  At (9.23, 10): -0.029843", an overlap the validator flags but less than
+    # twice the tolerance: left to the validator (kept).
+    from tabletop.geometry.paths import Arena
+    from tabletop.geometry.reach import Reach
+    state = _state([(10.0, 10.0), (12.0, 10.0)], [(10.0, 20.0)])
+    ctx = MoveContext(state, snapshot(state), MoveSpec("pile_in", "r", ("b",), 3.0,
+                                                       PILE_IN_RULE))
+    s = solver_mod._Solver(ctx, Arena(state))
+    s.moves = {"r/2": Reach("r/2", [(12.0, 10.0), (10.5, 10.0)], "b/1", False, False, 9.0, 1.5)}
+
+    def alt(x):
+        return Reach("r/1", [(10.0, 10.0), (x, 10.0)], "b/1", False, False, 9.0, abs(x - 10))
+    assert s._lands_on_friend("r/1", alt(10.6), set())
+    assert not s._lands_on_friend("r/1", alt(9.2), set())
+    assert s._lands_on_friend("r/1", alt(9.44), set())
+    assert not s._lands_on_friend("r/1", alt(9.44), {("overlap", "r/1")})
+    assert not s._lands_on_friend("r/1", alt(9.23), set())
+    assert not s._lands_on_friend("r/1", None, set())
