@@ -143,7 +143,7 @@ class UnitCoherency:
         if r.coherency_spread is None or self.n < 2:
             return False
         g = self.gaps(at)
-        now, _ = self._score(g)
+        now = np.asarray(self._score(g)[0], dtype=bool)
         if now[i] or int(now.sum()) != bad:
             return False
         thr = r.coherency_spread + self.tol + tolmod.EPS
@@ -151,7 +151,7 @@ class UnitCoherency:
         keep[i] = False
         sub = g[np.ix_(keep, keep)]
         fin = np.where(np.isinf(sub), 0.0, sub)
-        far = (fin > thr).any(axis=-1)                  # out of coherency whatever i does
+        far = np.asarray((fin > thr).any(axis=-1), dtype=bool)   # out whatever i does
         if int(far[now[keep]].sum()) < bad:
             return False
         floor = float(np.maximum(0.0, fin - r.coherency_spread).sum(axis=-1)[now[keep]].sum())
