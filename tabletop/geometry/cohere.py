@@ -23,7 +23,7 @@ import shapely
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.movespec import MoveContext
 from tabletop.geometry.paths import Obstacle, ring_crossings, ring_offsets
-from tabletop.geometry.sweeps import XY, core_of, cores_at, gap_matrix
+from tabletop.geometry.sweeps import XY, core_of, cores_at, gap_matrix, tie
 
 #: inches between spots of the grid round a model's start
 REPAIR_GRID = 0.2
@@ -129,6 +129,33 @@ class UnitCoherency:
         bad_n = bad.sum(axis=1) + bad_i
         short = np.where(bad, excess, 0.0).sum(axis=1) + np.where(bad_i, excess_i, 0.0)
         return bad_n, short
+
+    def cannot_help(self, i: int, at: list[XY], bad: int, short: float) -> bool:
+        """Whether no spot for model ``i`` (not out of coherency now) can leave the
+        unit with fewer than ``bad`` models out of coherency, or as many and less
+        shortfall than ``short`` (inches): every model out of coherency is more
+        than the spread (03.03, the range every model must keep to every other)
+        from some model other than ``i``, and the spread shortfall of those pairs
+        alone is already ``short``.  Moving ``i`` changes only the gaps to ``i``,
+        so those models stay out and that shortfall stays; ``score_moving`` would
+        find no spot better (the bound saves computing it for every spot)."""
+        r = self.rules
+        if r.coherency_spread is None or self.n < 2:
+            return False
+        g = self.gaps(at)
+        now = np.asarray(self._score(g)[0], dtype=bool)
+        if now[i] or int(now.sum()) != bad:
+            return False
+        thr = r.coherency_spread + self.tol + tolmod.EPS
+        keep = np.ones(self.n, dtype=bool)
+        keep[i] = False
+        sub = g[np.ix_(keep, keep)]
+        fin = np.where(np.isinf(sub), 0.0, sub)
+        far = np.asarray((fin > thr).any(axis=-1), dtype=bool)   # out whatever i does
+        if int(far[now[keep]].sum()) < bad:
+            return False
+        floor = float(np.maximum(0.0, fin - r.coherency_spread).sum(axis=-1)[now[keep]].sum())
+        return tie(floor) >= tie(short)
 
     def _score_with(self, rest: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``_score`` of rows ``rest`` (m, m-1 gaps to the models that stay) each with one

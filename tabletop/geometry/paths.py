@@ -575,7 +575,22 @@ def ring_offsets(base: Base, facing_deg: float, other: Base, other_facing_deg: f
 
     The ring is the Minkowski sum of the two footprints grown by ``gap`` (exact
     for round bases: a circle).  Offsets, not points, so the same ring results
-    wherever the other base stands (translation-invariant)."""
+    wherever the other base stands (translation-invariant).  Remembered (the
+    same few rings are asked for round every friend and target of a unit); the
+    array is read-only."""
+    return _ring_offsets(base, facing_deg, other, other_facing_deg, float(gap), int(count))
+
+
+@lru_cache(maxsize=1024)
+def _ring_offsets(base: Base, facing_deg: float, other: Base, other_facing_deg: float,
+                  gap: float, count: int) -> np.ndarray:
+    out = _make_ring_offsets(base, facing_deg, other, other_facing_deg, gap, count)
+    out.setflags(write=False)
+    return out
+
+
+def _make_ring_offsets(base: Base, facing_deg: float, other: Base, other_facing_deg: float,
+                       gap: float, count: int) -> np.ndarray:
     if base.is_round and other.is_round:
         t = np.linspace(0.0, 2.0 * math.pi, count, endpoint=False)
         r = base.radius + other.radius + gap

@@ -131,6 +131,8 @@ class _Solver:
         self.arena = arena
         self.moves: dict[str, Reach] = {}
         self.cache: dict = {}
+        # validator findings and move order by the moves made (``found``)
+        self.checked: dict[tuple, tuple[list[Found], list[str]]] = {}
 
     # ------------------------------------------------------------ state
     def where(self, but: str | None = None) -> dict[str, XY]:
@@ -145,8 +147,21 @@ class _Solver:
         return {m: r.path for m, r in self.moves.items()}
 
     def found(self, order: list[str] | None = None) -> list[Found]:
-        return check(self.ctx, self.positions(), self.paths(), possible=False,
-                     arena=self.arena, order_out=order)
+        """The validator's findings (``possible=False``) on the current moves,
+        remembered by the moves' paths: a solve asks again and again about the
+        same moves (each coherency round, each pass's quality), and the answer
+        depends on nothing else."""
+        key = tuple((m, tuple(map(tuple, self.moves[m].path))) for m in self.ctx.ids
+                    if m in self.moves)
+        hit = self.checked.get(key)
+        if hit is None:
+            got: list[str] = []
+            hit = (check(self.ctx, self.positions(), self.paths(), possible=False,
+                         arena=self.arena, order_out=got), got)
+            self.checked[key] = hit
+        if order is not None:
+            order[:] = hit[1]
+        return list(hit[0])
 
     @staticmethod
     def keys(found: list[Found]) -> set[tuple[str, str | None]]:
@@ -419,6 +434,8 @@ class _Solver:
         unit's: up to ``REPAIR_TRIES`` of them, best first."""
         ctx = self.ctx
         m = ctx.models[mid]
+        if coh.cannot_help(ctx.ids.index(mid), self.at_list(), bad, short):
+            return []
         at = dict(zip(ctx.ids, self.at_list()))
         goals = ctx.spec.targets if ctx.spec.kind == "engaging" else ()
         pts = repair_spots(ctx, mid, at, goals, self.arena.margin)
@@ -487,7 +504,8 @@ class _Solver:
                     if who is rest:
                         break                 # shortening was tried with the first group
                     for alt in self.shorter(mid):
-                        options.append(self._option(coh, mid, alt))
+                        if not self._lands_on_friend(mid, alt, allowed):
+                            options.append(self._option(coh, mid, alt))
                     yield
                 for mid in who:
                     for alt in self.repairs(mid, coh, *current):
@@ -505,6 +523,26 @@ class _Solver:
                     break
             if not applied:
                 return
+
+    def _lands_on_friend(self, mid: str, alt: Reach | None, allowed: set) -> bool:
+        """Whether ``alt`` ends ``mid`` overlapping (by more than twice the
+        tolerance, so the validator's overlap test agrees) a round friend where
+        it ends now, an overlap not already allowed: ``try_change`` would refuse
+        it, so it is not scored.  Round bases only (centres and radii); else False."""
+        if alt is None:
+            return False
+        ctx = self.ctx
+        m = ctx.models[mid]
+        if not m.base.is_round or ("overlap", mid) in allowed:
+            return False
+        x, y = alt.end
+        for o, at in zip(ctx.ids, self.at_list()):
+            ob = ctx.models[o].base
+            if o == mid or not ob.is_round or ("overlap", o) in allowed:
+                continue
+            if math.hypot(at[0] - x, at[1] - y) - m.base.radius - ob.radius < -2.0 * ctx.tol:
+                return True
+        return False
 
     def _option(self, coh: UnitCoherency, mid: str, alt: Reach | None) -> tuple:
         trial = dict(self.moves)
