@@ -15,7 +15,7 @@ there) and a random layout of each size, an ``App`` (``tabletop.app.app``) of
 
 With ``--play`` (``measure_play``), the shipped map's combat phase is also played
 in the window as ``view --play`` does, headless: each frame is one ``App.update``
-(the session's poll: pieces of engine work for about ``FRAME_WORK_SECONDS``, a solve
+(the session's poll: pieces of engine work counted up to ``POLL_WORK``, a solve
 cut in steps) and one ``App.draw``, and an open question is answered with its
 default (what the default policy answers) in the next frame.  It reports the
 median and the longest frame (CPU ms, ``PLAY_MAX_FRAMES`` frames at most) beside
