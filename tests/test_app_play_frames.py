@@ -23,7 +23,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tabletop.app import interactive
+from tabletop.app import interactive, play
 from tabletop.app.app import App
 from tabletop.app.interactive import PlaySession
 from tabletop.board import mapfile
@@ -194,3 +194,51 @@ def test_a_poll_counts_its_work(script, done):
     s._work = work
     s.poll()
     assert len(ran) == done
+
+
+def _real_news() -> list[tuple[str, object]]:
+    """The first messages of a real OVERRUN run (default answers): events and steps."""
+    s = PlaySession(mapfile.load(OVERRUN), 1)
+    s.use_defaults = True
+    s.start()
+    news: list = []
+    while sum(1 for k, _ in news if k == "step") < 3:
+        news += s.poll()
+    return news
+
+
+def test_the_window_shows_one_step_a_frame_and_a_solving_frames_news_the_next():
+    news = _real_news()
+    first = [m for m in news if m[0] == "step"][:2]
+    state = mapfile.load(OVERRUN)
+    app = App(state, OVERRUN, SIZE, play=PlaySession(state, 1))
+    app.animate_frames = 0                  # no slides: a shown step is drawn at once
+    session = app.play.session
+    script = [([("event", news[0][1]), first[0], first[1]], 9),   # a solver step: 1 + 8 = 9
+              ([], 1), ([], 1), ([], 1)]
+    calls = []
+
+    def poll():
+        out, session.work = script[len(calls)]
+        calls.append(out)
+        return out
+
+    session.poll = poll
+    surface = pygame.Surface(SIZE)
+    app.draw(surface)
+    app.panel.flush()                       # the window's first texts laid out: nothing waits
+    assert not app.play._window_busy()
+    shown = []
+    for _ in range(4):
+        app.update(1.0 / 60.0)
+        app.draw(surface)
+        shown.append((len(calls), len(app.steps)))
+    assert play.HOLD_AFTER_SOLVE and play.REST_FRAMES == 2
+    # frame 1: the poll ran a solver step (work 9 >= SOLVER_STEP_WORK 8) and closed steps:
+    #   held, nothing shown;
+    # frame 2: no poll; the first step shown (one a frame), the second held;
+    # frame 3: no poll; the second step shown (the session has rested 2 frames in a row);
+    # frame 4: REST_FRAMES = 2 frames rested: the session polls whatever the window draws
+    assert shown == [(1, 0), (1, 1), (1, 2), (2, 2)]
+    assert [st.title for st in app.steps] == [first[0][1].title, first[1][1].title]
+    app.close()

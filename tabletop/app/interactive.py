@@ -237,6 +237,7 @@ class PlaySession:
         self._ready: tuple[Any, Any] | None = None    # (pending, its answer) not yet taken
         self._searched: Any = None   # the pending question whose target search is done
         self.pieces = 0              # pieces of work done (each at most one row or answer)
+        self.work = 0                # the counted work of the last poll (``POLL_WORK``)
 
     def start(self) -> None:
         """Set the phase up (a second call does nothing); errors show at the next poll."""
@@ -378,6 +379,7 @@ class PlaySession:
             work += self._piece()
             if (self.question is not None and not self.question.answered) or work >= POLL_WORK:
                 break
+        self.work = work
         out, self.log.out = self.log.out, []
         return out
 
