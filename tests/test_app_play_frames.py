@@ -232,13 +232,14 @@ def test_the_window_shows_one_step_a_frame_and_a_solving_frames_news_the_next():
     for _ in range(4):
         app.update(1.0 / 60.0)
         app.draw(surface)
-        shown.append((len(calls), len(app.steps)))
+        shown.append((len(calls), len(app.steps), app.play.panel_boxes(1)))
     assert play.HOLD_AFTER_SOLVE and play.REST_FRAMES == 2
     # frame 1: the poll ran a solver step (work 9 >= SOLVER_STEP_WORK 8) and closed steps:
     #   held, nothing shown;
     # frame 2: no poll; the first step shown (one a frame), the second held;
     # frame 3: no poll; the second step shown (the session has rested 2 frames in a row);
-    # frame 4: REST_FRAMES = 2 frames rested: the session polls whatever the window draws
-    assert shown == [(1, 0), (1, 1), (1, 2), (2, 2)]
+    # frame 4: REST_FRAMES = 2 frames rested: the session polls whatever the window draws.
+    # Panel text boxes laid out (of 1 allowed): none in frames 2 and 3, which draw a new step
+    assert shown == [(1, 0, 1), (1, 1, 0), (1, 2, 0), (2, 2, 1)]
     assert [st.title for st in app.steps] == [first[0][1].title, first[1][1].title]
     app.close()

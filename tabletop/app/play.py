@@ -31,8 +31,9 @@ A frame does at most one heavy thing, chosen by counting, never by a clock
   to be laid out again (``Panel.stale``: one a frame, tens of milliseconds for
   a long one) - but never more than this many frames in a row, so the engine
   still works at least every third frame.  The panel's texts for news are set
-  at the frame after the news is shown (``_take``), so the board's redraw and
-  a box's rebuild fall in different frames.
+  at the frame after the news is shown (``_take``), and no text box is laid
+  out in a frame that draws a new step (``panel_boxes``), so the board's redraw
+  and a box's rebuild fall in different frames.
 
 Neither changes what the phase does, only at which frame the window shows it:
 the same map, seed and answers give the same frames.
@@ -84,6 +85,7 @@ class PlayController:
         self._rested = 0                # frames in a row the session rested for the window
         self._refresh_due = False       # the panel's texts are set at the next frame
         self._drawn_step = app.step_index   # the step index the board was last drawn at
+        self.redraws_board = False      # this frame draws a new step on the board
         describers()    # the event wording (and the rulesets it imports) read now, not mid-frame
         session.start()
         app.message(f"playing the combat phase ({session.state.ruleset}), seed {session.seed}: "
@@ -113,7 +115,14 @@ class PlayController:
                     and any(kind != "event" for kind, _ in news):
                 self._held, news = news, []
         self._take(news)
+        self.redraws_board = app.step_index != self._drawn_step
         self._drawn_step = app.step_index
+
+    def panel_boxes(self, limit: int) -> int:
+        """How many changed panel text boxes the window lays out this frame (``App.update``):
+        none when the board draws a new step in it (the two are each tens of
+        milliseconds on the 60x44 layout), else ``limit``."""
+        return 0 if self.redraws_board else limit
 
     def _window_busy(self) -> bool:
         """Whether this frame draws a new step on the board or lays out a panel text box."""
