@@ -84,7 +84,7 @@ class PlayController:
         self._held: list[tuple[str, Any]] | None = None   # news taken at the next frame
         self._rested = 0                # frames in a row the session rested for the window
         self._refresh_due = False       # the panel's texts are set at the next frame
-        self._drawn_step = app.step_index   # the step index the board was last drawn at
+        self._drawn_step: Any = self._shown_step()   # the step the board last showed
         self.redraws_board = False      # this frame draws a new step on the board
         describers()    # the event wording (and the rulesets it imports) read now, not mid-frame
         session.start()
@@ -98,7 +98,6 @@ class PlayController:
         Takes the news held from the last frame instead, when there is some
         (``HOLD_AFTER_SOLVE``), or rests while the window has heavy work of its own
         (``REST_FRAMES``); see the module docstring."""
-        app = self.app
         if self._refresh_due:
             self._refresh_due = False
             self._refresh()
@@ -115,8 +114,9 @@ class PlayController:
                     and any(kind != "event" for kind, _ in news):
                 self._held, news = news, []
         self._take(news)
-        self.redraws_board = app.step_index != self._drawn_step
-        self._drawn_step = app.step_index
+        shown = self._shown_step()
+        self.redraws_board = shown is not self._drawn_step
+        self._drawn_step = shown
 
     def panel_boxes(self, limit: int) -> int:
         """How many changed panel text boxes the window lays out this frame (``App.update``):
@@ -128,7 +128,12 @@ class PlayController:
         """Whether this frame draws a new step on the board or lays out a panel text box."""
         app = self.app
         panel = getattr(app, "panel", None)
-        return app.step_index != self._drawn_step or bool(getattr(panel, "stale", None))
+        return self._shown_step() is not self._drawn_step or bool(getattr(panel, "stale", None))
+
+    def _shown_step(self) -> Any:
+        """The step the board shows (None before the first)."""
+        app = self.app
+        return app.steps[app.step_index] if 0 <= app.step_index < len(app.steps) else None
 
     def _take(self, news: list[tuple[str, Any]]) -> None:
         """Show the session's messages: events and steps to the step-through, a question
