@@ -32,11 +32,13 @@ Named defaults:
   (``pieces.Budget.total``) and ``NEW_STEP_WORK = 8`` for each step it closed
   (the window draws a new step, a whole board, in that frame); a poll does
   pieces until their work reaches ``POLL_WORK = 8`` (at least one; none while
-  a question waits for the person).  So a frame does at most one solver step
-  (tens of milliseconds on the 60x44 layout) or closes one step, else up to
-  eight light pieces (a row without a solve, a chance drawn: about a
-  millisecond each).  This only spreads the work over frames: what the phase
-  does never depends on it.
+  a question waits for the person).  So a poll does one solver step (1-50 ms
+  on the 60x44 layout; two when a target search ends and its answer's solve
+  starts in one piece) or closes one step, else up to eight light pieces (a
+  row without a solve, a chance drawn: about a millisecond each).  This only
+  spreads the work over frames: what the phase does never depends on it.
+  (Which poll brings what also depends on the moves this process solved
+  before: a kept solve, ``fight_phase.moving._SOLVED``, costs no steps.)
 - ``SOLVER_STEPS_PER_PIECE = 1``: a row (or an answer's resume) that solves a
   pile-in or consolidation move runs at most this many solver steps a piece
   (``geometry.pieces``: one model's route, one retry, one coherency change);
@@ -372,7 +374,8 @@ class PlaySession:
         docstring) and return every message made since the last poll, oldest first.
 
         Nothing here reads a clock: the messages of each poll depend only on the
-        map, the seed and the answers given before it.
+        map, the seed, the answers given before it (and the moves this process
+        solved before, kept by the rules).
         """
         work = 0
         while self.started and not self.finished:
