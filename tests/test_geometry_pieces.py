@@ -122,7 +122,7 @@ def test_score_moving_matches_the_whole_matrix():
 @pytest.fixture
 def one_piece_a_poll(monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", os.environ.get("SDL_VIDEODRIVER", "dummy"))
-    monkeypatch.setattr(interactive, "FRAME_WORK_SECONDS", 0.0)   # a poll: one piece
+    monkeypatch.setattr(interactive, "POLL_WORK", 1)   # a poll: one piece (each costs at least 1)
 
 
 def _play(steps: int | None, monkeypatch) -> tuple[PlaySession, list, list[int]]:
@@ -187,7 +187,7 @@ def test_the_target_search_is_cut_in_solver_steps_too(one_piece_a_poll, monkeypa
     # seed 1 asks pile_in_targets for an unengaged unit with more than one enemy unit within
     # 5": its search solves at least one selection, over several polls
     assert searched >= 2
-    # one poll = one piece (FRAME_WORK_SECONDS = 0) = at most one solver step, search included
+    # one poll = one piece (POLL_WORK = 1) = at most one solver step, search included
     # (before: the whole search, tens of steps, ran in the one poll that asked the policy)
     assert max(per_poll) <= 1
 

@@ -948,7 +948,10 @@ class App:
         if self.play is not None:
             self.play.poll()
         self.sync_motion()
-        self.panel.flush(PANEL_BOXES_PER_FRAME)
+        boxes = PANEL_BOXES_PER_FRAME
+        if self.play is not None:
+            boxes = self.play.panel_boxes(boxes)    # none in a frame that draws a new step
+        self.panel.flush(boxes)
         self.manager.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -24,18 +24,28 @@ Named defaults:
 - ``ASK_SINGLE_OPTION = False``: a question with one distinct option (e.g.
   "which unit fights next?" when only one is eligible) is answered with it
   without asking; the rules leave no choice there.
-- ``ROWS_PER_POLL = 1``: one piece of work is one row, one chance or one answer;
-  ``FRAME_WORK_SECONDS = 0.012``: a poll keeps doing pieces for about this long
-  (at least one, and not another once the time spent plus the last piece's time
-  would pass it), so the window keeps drawing while the engine works.  This
-  only spreads the work over frames: what the phase does never depends on it.
+- ``ROWS_PER_POLL = 1``: one piece of work is one row, one chance or one answer.
+- Work per poll is counted, never timed, so the same map, seed and answers
+  give the same messages at the same poll on any machine, however fast
+  (issue 9).  Each piece reports its work: ``PIECE_WORK = 1`` for the piece,
+  plus ``SOLVER_STEP_WORK = 8`` for each solver step it ran
+  (``pieces.Budget.total``) and ``NEW_STEP_WORK = 8`` for each step it closed
+  (the window draws a new step, a whole board, in that frame); a poll does
+  pieces until their work reaches ``POLL_WORK = 8`` (at least one; none while
+  a question waits for the person).  So a poll does one solver step (1-50 ms
+  on the 60x44 layout; two when a target search ends and its answer's solve
+  starts in one piece) or closes one step, else up to eight light pieces (a
+  row without a solve, a chance drawn: about a millisecond each).  This only
+  spreads the work over frames: what the phase does never depends on it.
+  (Which poll brings what also depends on the moves this process solved
+  before: a kept solve, ``fight_phase.moving._SOLVED``, costs no steps.)
 - ``SOLVER_STEPS_PER_PIECE = 1``: a row (or an answer's resume) that solves a
   pile-in or consolidation move runs at most this many solver steps a piece
   (``geometry.pieces``: one model's route, one retry, one coherency change);
   when they are spent the half-run row is dropped - rows do not change the
   state they are given - and runs again at the next piece, its solve going
   on where it stopped.  A single solve can take far longer than a frame
-  (tenths of a second for 20 models), a step takes a few milliseconds.  The
+  (tenths of a second for 20 models), a step takes 1-50 ms on the 60x44 layout.  The
   work per piece is counted in steps, never timed, and the solve computes the
   same plan however it is cut.  The default policy's target search (a
   pile-in or consolidation target question, one solve per selection tried)
@@ -47,7 +57,6 @@ from __future__ import annotations
 
 import os
 import random
-import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -68,7 +77,10 @@ from tabletop.rules.registry import Resolution, find_ruleset
 ASK_SINGLE_OPTION = False
 ROWS_PER_POLL = 1
 SOLVER_STEPS_PER_PIECE = 1
-FRAME_WORK_SECONDS = 0.012
+POLL_WORK = 8                   # work a poll does at most (its last piece may pass it)
+PIECE_WORK = 1                  # each piece: a row, a chance drawn, an answer given
+SOLVER_STEP_WORK = 8            # each solver step a piece ran: a frame's work
+NEW_STEP_WORK = 8               # each step a piece closed: the window draws it that frame
 SEED_RANGE = (1, 1_000_000)     # a seed drawn when none is given (shown in the window)
 
 
@@ -227,6 +239,7 @@ class PlaySession:
         self._ready: tuple[Any, Any] | None = None    # (pending, its answer) not yet taken
         self._searched: Any = None   # the pending question whose target search is done
         self.pieces = 0              # pieces of work done (each at most one row or answer)
+        self.work = 0                # the counted work of the last poll (``POLL_WORK``)
 
     def start(self) -> None:
         """Set the phase up (a second call does nothing); errors show at the next poll."""
@@ -356,29 +369,40 @@ class PlaySession:
         self._answer(value)
 
     def poll(self) -> list[tuple[str, Any]]:
-        """Do pieces of work for about ``FRAME_WORK_SECONDS`` (at least one; none while a
-        question waits for the person; no further piece once the time spent and the last
-        piece's time again would pass it, so a frame seldom overruns by a whole piece)
-        and return every message made since the last poll, oldest first."""
-        t0 = time.perf_counter()
+        """Do pieces of work until their counted work reaches ``POLL_WORK`` (at least
+        one piece; none while a question waits for the person; see the module
+        docstring) and return every message made since the last poll, oldest first.
+
+        Nothing here reads a clock: the messages of each poll depend only on the
+        map, the seed, the answers given before it (and the moves this process
+        solved before, kept by the rules).
+        """
+        work = 0
         while self.started and not self.finished:
-            t = time.perf_counter()
-            try:
-                self.pieces += 1
-                self._work()
-            except pieces.OutOfSteps:
-                pass                        # the row runs again, its solve goes on
-            except TabletopError as exc:
-                self._fail(list(exc.problems))
-            except Exception as exc:        # a bug in the rules: say so, keep the window open
-                traceback.print_exc()
-                self._fail([f"the resolution failed: {type(exc).__name__}: {exc}"])
-            now = time.perf_counter()
-            if (self.question is not None and not self.question.answered) \
-                    or (now - t0) + (now - t) >= FRAME_WORK_SECONDS:
-                break                       # the next piece, costing what this one did, would overrun
+            work += self._piece()
+            if (self.question is not None and not self.question.answered) or work >= POLL_WORK:
+                break
+        self.work = work
         out, self.log.out = self.log.out, []
         return out
+
+    def _piece(self) -> int:
+        """One piece of work (``_work``); returns its counted work: ``PIECE_WORK``, plus
+        ``SOLVER_STEP_WORK`` per solver step it ran and ``NEW_STEP_WORK`` per step closed."""
+        steps, told = self.budget.total, len(self.log.out)
+        self.pieces += 1
+        try:
+            self._work()
+        except pieces.OutOfSteps:
+            pass                        # the row runs again, its solve goes on
+        except TabletopError as exc:
+            self._fail(list(exc.problems))
+        except Exception as exc:        # a bug in the rules: say so, keep the window open
+            traceback.print_exc()
+            self._fail([f"the resolution failed: {type(exc).__name__}: {exc}"])
+        closed = sum(1 for kind, _ in self.log.out[told:] if kind == "step")
+        return (PIECE_WORK + SOLVER_STEP_WORK * (self.budget.total - steps)
+                + NEW_STEP_WORK * closed)
 
     def run_to_question(self, limit: int = 1_000_000) -> list[tuple[str, Any]]:
         """Poll until a question waits for the person or the phase ends (tests, scripts)."""
@@ -419,5 +443,6 @@ class PlaySession:
         return True
 
 
-__all__ = ["ASK_SINGLE_OPTION", "ROWS_PER_POLL", "SEED_RANGE", "Event", "PlaySession", "Question",
+__all__ = ["ASK_SINGLE_OPTION", "NEW_STEP_WORK", "PIECE_WORK", "POLL_WORK", "ROWS_PER_POLL",
+           "SEED_RANGE", "SOLVER_STEP_WORK", "Event", "PlaySession", "Question",
            "distinct_options"]

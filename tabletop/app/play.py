@@ -14,6 +14,29 @@ ringed model, Enter (the default) or ``d`` (the default for the rest).
 Closing the window stops the session (``close``).  ``s`` (``save``) writes the
 run so far - the map as read, the seed and every answer - to a new map file
 that ``tabletop fight`` replays.
+
+A frame does at most one heavy thing, chosen by counting, never by a clock
+(issue 9: no frame over 100 ms on the 60x44 layout):
+
+- A frame shows at most one new step or question (``_take``), the rest of the
+  session's news held for the next frame.
+- ``HOLD_AFTER_SOLVE = True`` (named default): when the session's poll ran a
+  solver step (its work reached ``interactive.SOLVER_STEP_WORK``) and brought a
+  new step, a question or the end, the window takes that news at the next
+  frame, with no engine work in it: showing a step redraws the whole board and
+  opening a question builds its panel, each about as long as a solver step.
+- ``REST_FRAMES = 2`` (named default): the session rests in a frame where the
+  window has heavy work of its own - a new step to draw on the board (a step
+  shown, or the view catching up after a slide), or panel text boxes waiting
+  to be laid out again (``Panel.stale``: one a frame, tens of milliseconds for
+  a long one) - but never more than this many frames in a row, so the engine
+  still works at least every third frame.  The panel's texts for news are set
+  at the frame after the news is shown (``_take``), and no text box is laid
+  out in a frame that draws a new step (``panel_boxes``), so the board's redraw
+  and a box's rebuild fall in different frames.
+
+Neither changes what the phase does, only at which frame the window shows it:
+the same map, seed and answers give the same frames.
 """
 
 from __future__ import annotations
@@ -25,7 +48,7 @@ import pygame
 
 from tabletop.app import question_text
 from tabletop.app.ask_panel import AskPanel
-from tabletop.app.interactive import PlaySession, Question
+from tabletop.app.interactive import SOLVER_STEP_WORK, PlaySession, Question
 from tabletop.board import mapfile
 from tabletop.geometry import Geometry
 from tabletop.rules.describe import describers
@@ -39,6 +62,8 @@ RING_WIDTH_PX = 3
 RING_PAD_PX = 4                     # the ring's gap outside the base, pixels
 NUMBER_KEYS = {getattr(pygame, f"K_{k}"): k - 1 for k in range(1, 10)}
 NUMBER_KEYS.update({getattr(pygame, f"K_KP{k}"): k - 1 for k in range(1, 10)})
+HOLD_AFTER_SOLVE = True             # a solving frame's new step or question: shown next frame
+REST_FRAMES = 2                     # frames in a row at most the session rests for the window
 
 
 class PlayController:
@@ -56,6 +81,11 @@ class PlayController:
         self.ask: AskPanel | None = None
         self.finished = False
         self.outcome = "resolving"
+        self._held: list[tuple[str, Any]] | None = None   # news taken at the next frame
+        self._rested = 0                # frames in a row the session rested for the window
+        self._refresh_due = False       # the panel's texts are set at the next frame
+        self._drawn_step: Any = self._shown_step()   # the step the board last showed
+        self.redraws_board = False      # this frame draws a new step on the board
         describers()    # the event wording (and the rulesets it imports) read now, not mid-frame
         session.start()
         app.message(f"playing the combat phase ({session.state.ruleset}), seed {session.seed}: "
@@ -63,10 +93,58 @@ class PlayController:
 
     # ------------------------------------------------------------ the session's messages
     def poll(self) -> None:
-        """Let the session work a little and take what it made (call once per frame)."""
+        """Let the session work a little and take what it made (call once per frame).
+
+        Takes the news held from the last frame instead, when there is some
+        (``HOLD_AFTER_SOLVE``), or rests while the window has heavy work of its own
+        (``REST_FRAMES``); see the module docstring."""
+        if self._refresh_due:
+            self._refresh_due = False
+            self._refresh()
+        if self._held is not None:
+            news, self._held = self._held, None
+            self._rested += 1
+        elif self._window_busy() and self._rested < REST_FRAMES:
+            self._rested += 1
+            news = []
+        else:
+            self._rested = 0
+            news = self.session.poll()
+            if HOLD_AFTER_SOLVE and self.session.work >= SOLVER_STEP_WORK \
+                    and any(kind != "event" for kind, _ in news):
+                self._held, news = news, []
+        self._take(news)
+        shown = self._shown_step()
+        self.redraws_board = shown is not self._drawn_step
+        self._drawn_step = shown
+
+    def panel_boxes(self, limit: int) -> int:
+        """How many changed panel text boxes the window lays out this frame (``App.update``):
+        none when the board draws a new step in it (the two are each tens of
+        milliseconds on the 60x44 layout), else ``limit``."""
+        return 0 if self.redraws_board else limit
+
+    def _window_busy(self) -> bool:
+        """Whether this frame draws a new step on the board or lays out a panel text box."""
+        app = self.app
+        panel = getattr(app, "panel", None)
+        return self._shown_step() is not self._drawn_step or bool(getattr(panel, "stale", None))
+
+    def _shown_step(self) -> Any:
+        """The step the board shows (None before the first)."""
+        app = self.app
+        return app.steps[app.step_index] if 0 <= app.step_index < len(app.steps) else None
+
+    def _take(self, news: list[tuple[str, Any]]) -> None:
+        """Show the session's messages: events and steps to the step-through, a question
+        in its panel, the end - up to the first step, question or end, the rest held
+        for the next frame (each is a redraw of the board or a panel to build)."""
         app = self.app
         changed = False
-        for kind, item in self.session.poll():
+        for k, (kind, item) in enumerate(news):
+            if changed:                     # one step or question a frame: the rest next frame
+                self._held = list(news[k:]) + (self._held or [])
+                break
             if kind == "event":
                 app.events.append(item)
             elif kind == "step":
@@ -86,10 +164,14 @@ class PlayController:
                 self._end(kind, item)
                 changed = True
         if changed:
-            sel = app.selected
-            if sel is not None and sel not in app.shown_geo.ids:
-                app.selected = None
-            app.refresh()
+            self._refresh_due = True
+
+    def _refresh(self) -> None:
+        app = self.app
+        sel = app.selected
+        if sel is not None and sel not in app.shown_geo.ids:
+            app.selected = None
+        app.refresh()
 
     def _end(self, kind: str, item: Any) -> None:
         self._close_panel()
