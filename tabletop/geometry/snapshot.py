@@ -29,7 +29,7 @@ from shapely.geometry import Point, Polygon
 
 from tabletop.board.state import Battlefield, Model
 from tabletop.errors import UnknownIdError
-from tabletop.geometry import near_pairs
+from tabletop.geometry import convex, near_pairs
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.footprints import base_polygon, footprint_arrays
 
@@ -38,7 +38,7 @@ DERIVE_MAX_MOVED = 64
 grid finds all pairs at once faster than each moved model is tested against every
 other).  Not a rule: any value gives the same answers."""
 
-_POLYGONS: dict[tuple, tuple[Polygon, float]] = {}
+_POLYGONS: dict[tuple, tuple[Polygon, float, tuple]] = {}
 _POLYGON_CACHE_SIZE = 20_000
 
 
@@ -46,17 +46,34 @@ def _pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
 
-def _polygon(m: Model) -> tuple[Polygon, float]:
-    """The footprint polygon of a non-round base and its circumradius about the centre
-    (inches), kept between snapshots (immutable, keyed by base and place)."""
-    key = (m.base, m.x, m.y, m.facing_deg)
-    got = _POLYGONS.get(key)
-    if got is None:
-        if len(_POLYGONS) >= _POLYGON_CACHE_SIZE:
-            _POLYGONS.clear()
-        poly = base_polygon(m.base, m.x, m.y, m.facing_deg)
-        got = _POLYGONS[key] = (poly, near_pairs.reach_of(m.x, m.y, poly))
-    return got
+def _polygons(models: Sequence[Model]) -> list[tuple[Polygon, float, tuple]]:
+    """For non-round bases: (footprint polygon, circumradius about the centre in inches,
+    convex form for ``convex.convex_gaps``) of each, kept between snapshots (immutable,
+    keyed by base and place).  The ones not kept are built together, numpy per base
+    size (``convex.placed_outlines``: the very polygons ``base_polygon`` builds)."""
+    keys = [(m.base, m.x, m.y, m.facing_deg) for m in models]
+    out = [_POLYGONS.get(k) for k in keys]
+    todo: dict = {}
+    for k, got in enumerate(out):
+        if got is None:
+            todo.setdefault(keys[k][0], []).append(k)
+    if todo and len(_POLYGONS) + len(models) >= _POLYGON_CACHE_SIZE:
+        _POLYGONS.clear()
+    for base, ks in todo.items():
+        xs = [keys[k][1] for k in ks]
+        ys = [keys[k][2] for k in ks]
+        outlines, thetas = convex.placed_outlines(base, xs, ys, [keys[k][3] for k in ks])
+        polys = shapely.polygons(outlines)
+        reach = convex.reaches(outlines, xs, ys).tolist()
+        for n, k in enumerate(ks):
+            out[k] = _POLYGONS[keys[k]] = (
+                polys[n], reach[n], convex.convex_form(base, outlines[n], thetas[n]))
+    return out
+
+
+def _polygon(m: Model) -> tuple[Polygon, float, tuple]:
+    """``_polygons`` of one model."""
+    return _polygons([m])[0]
 
 
 def _same_place(a: Model, b: Model) -> bool:
@@ -94,9 +111,11 @@ class Geometry:
         radius = {id(b): b.radius for b in bases}          # bases are shared by a unit's models
         self.pads = np.array([radius[id(b)] for b in bases], dtype=float).reshape(-1) * self._round
         self._polys = np.empty(n, dtype=object)
+        self._forms = np.empty(n, dtype=object)
         self._reach = self.pads.copy()
-        for k in np.nonzero(~self._round)[0].tolist():
-            self._polys[k], self._reach[k] = _polygon(models[k])
+        odd = np.nonzero(~self._round)[0].tolist()
+        for k, (poly, reach, form) in zip(odd, _polygons([models[k] for k in odd])):
+            self._polys[k], self._reach[k], self._forms[k] = poly, reach, form
         self._bounds = near_pairs.boxes_of(self.centres, self.pads, self._round, self._polys)
         i, j = near_pairs.grid_pairs(self._bounds, self.near)
         self._set_pairs(*self._measure(i, j))
@@ -130,7 +149,8 @@ class Geometry:
         maybe = ~near_pairs.gaps_over(i, j, limit, self.centres, self._reach, self._reach,
                                       np.ones(len(self.ids), dtype=bool), self._polys)
         i, j = i[maybe], j[maybe]
-        g = near_pairs.pair_gaps(i, j, self.centres, self.pads, self._round, self._polys)
+        g = near_pairs.pair_gaps(i, j, self.centres, self.pads, self._round, self._polys,
+                                 self._forms)
         close = g <= limit
         i, j, g = i[close], j[close], g[close]
         return i, j, g, near_pairs.overlap_flags(i, j, g, self.pads, self._polys, self.tol)
@@ -194,9 +214,11 @@ class Geometry:
             new.pads, new._round = self.pads[take], self._round[take]
             new._reach = self._reach[take]
             new._polys, new._bounds = self._polys[take], self._bounds[:, take]
+            new._forms = self._forms[take]
         else:
             new.centres, new.pads = np.zeros((n, 2)), np.zeros(n)
             new._round, new._polys = np.zeros(n, dtype=bool), np.empty(n, dtype=object)
+            new._forms = np.empty(n, dtype=object)
             new._reach = np.zeros(n)
             new._bounds = np.zeros((4, n))
         for k in changed:
@@ -204,7 +226,8 @@ class Geometry:
             new.centres[k] = (m.x, m.y)
             new._round[k] = m.base.shape == "round"
             new.pads[k] = m.base.radius if new._round[k] else 0.0
-            new._polys[k], new._reach[k] = (None, new.pads[k]) if new._round[k] else _polygon(m)
+            new._polys[k], new._reach[k], new._forms[k] = (
+                (None, new.pads[k], None) if new._round[k] else _polygon(m))
         ch = np.array(changed, dtype=np.intp)
         if len(ch):
             new._bounds[:, ch] = near_pairs.boxes_of(new.centres[ch], new.pads[ch],
@@ -270,7 +293,8 @@ class Geometry:
     def _gaps_between(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Exact gaps of index pairs (any distance), inches."""
         return near_pairs.pair_gaps(np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp),
-                                    self.centres, self.pads, self._round, self._polys)
+                                    self.centres, self.pads, self._round, self._polys,
+                                    self._forms)
 
     def _candidates(self, idx, distance: float) -> tuple[np.ndarray, np.ndarray]:
         """Index pairs (into ``idx``, into all models) whose bounding boxes come within
@@ -588,7 +612,7 @@ class Geometry:
             rows, pos = near_pairs._expand(np.arange(n) + 1, last)
             far = near_pairs.gaps_over(rows, pos, r.coherency_spread + self.tol + tolmod.EPS,
                                        self.centres, self.pads, self._reach, self._round,
-                                       self._polys)
+                                       self._polys, self._forms)
             bad[rows[far]] = True
             bad[pos[far]] = True
         names = list(self._unit_members)
