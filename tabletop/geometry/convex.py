@@ -20,20 +20,27 @@ import numpy as np
 import shapely
 
 from tabletop.board.bases import Base
-from tabletop.geometry.footprints import base_polygon
+from tabletop.geometry.footprints import OVAL_SEGMENTS
 
-_TEMPLATES: dict[Base, tuple[np.ndarray, bool, np.ndarray]] = {}
+_TEMPLATES: dict[Base, tuple[np.ndarray, bool, np.ndarray, float]] = {}
 _TWO_PI = 2.0 * math.pi
 
 
-def _template(base: Base) -> tuple[np.ndarray, bool, np.ndarray]:
+def _template(base: Base) -> tuple[np.ndarray, bool, np.ndarray, float]:
     """(closed outline (k + 1, 2) of a non-round ``base`` centred on the origin facing 0
     degrees: ``base_polygon``'s own coordinates; whether it runs counter-clockwise; the
-    outward edge normals' angles of its counter-clockwise vertices, radians, increasing).
-    Kept per base (it depends on nothing else)."""
+    outward edge normals' angles of its counter-clockwise vertices, radians, increasing;
+    its inradius about the centre, the nearest edge line, inches, a hair short).  Kept
+    per base (it depends on nothing else)."""
     got = _TEMPLATES.get(base)
     if got is None:
-        outline = shapely.get_coordinates(base_polygon(base, 0.0, 0.0, 0.0))
+        a, b = base.along / 2.0, base.across / 2.0
+        if base.shape == "oval":       # base_polygon's ellipse (its turn by 0 changes nothing)
+            t = np.linspace(0.0, 2.0 * math.pi, OVAL_SEGMENTS, endpoint=False)
+            v = np.column_stack([a * np.cos(t), b * np.sin(t)])
+            outline = np.concatenate([v, v[:1]])
+        else:
+            outline = shapely.get_coordinates(shapely.box(-a, -b, a, b))
         v = outline[:-1]
         x, y = v[:, 0], v[:, 1]
         ccw = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) >= 0.0
@@ -43,7 +50,8 @@ def _template(base: Base) -> tuple[np.ndarray, bool, np.ndarray]:
         ang = np.arctan2(-e[:, 0], e[:, 1])
         step = np.mod(np.diff(ang), _TWO_PI)
         un = np.concatenate([ang[:1], ang[0] + np.cumsum(step)])
-        got = _TEMPLATES[base] = (outline, ccw, un)
+        inner = float(((v[:, 0] * e[:, 1] - v[:, 1] * e[:, 0]) / np.hypot(e[:, 0], e[:, 1])).min())
+        got = _TEMPLATES[base] = (outline, ccw, un, max(0.0, inner - 1e-9))
     return got
 
 
@@ -74,13 +82,15 @@ def placed_outlines(base: Base, xs, ys, facings) -> tuple[np.ndarray, np.ndarray
     return out, np.array(th)
 
 
-def convex_form(base: Base, outline: np.ndarray, theta: float) -> tuple[np.ndarray, np.ndarray]:
+def convex_form(base: Base, outline: np.ndarray, theta: float, x: float, y: float
+                ) -> tuple[np.ndarray, np.ndarray, tuple[float, float], float]:
     """(counter-clockwise vertices (k, 2), their outward edge normals' angles (k,),
-    radians, increasing) of one placed outline of ``base`` (``placed_outlines``): the
-    form ``convex_gaps`` measures."""
-    _, ccw, un = _template(base)
+    radians, increasing, the centre (x, y), the inradius about it in inches) of one
+    outline of ``base`` placed at (x, y) (``placed_outlines``): the form
+    ``convex_gaps`` measures."""
+    _, ccw, un, inner = _template(base)
     v = outline[:-1] if ccw else outline[-2::-1]
-    return v, un + theta
+    return v, un + theta, (x, y), inner
 
 
 def reaches(outlines: np.ndarray, xs, ys) -> np.ndarray:
@@ -97,10 +107,10 @@ def _support(un_b: np.ndarray, target: np.ndarray) -> np.ndarray:
     reaches furthest in that direction (to rounding: its neighbours are measured too)."""
     P, m = un_b.shape
     base = un_b[:, :1]
-    t = base + np.mod(target - base, _TWO_PI)
-    off = (np.arange(P, dtype=float) * 16.0 * math.pi)[:, None]
-    flat = (un_b + off).ravel()
-    k = np.searchsorted(flat, (t + off).ravel(), side="right").reshape(target.shape) - 1
+    off = (np.arange(P, dtype=float) * 4.0 * math.pi)[:, None]      # rows kept apart
+    flat = (un_b - base + off).ravel()
+    t = np.mod(target - base, _TWO_PI) + off
+    k = np.searchsorted(flat, t.ravel(), side="right").reshape(target.shape) - 1
     return k - (np.arange(P) * m)[:, None]
 
 
@@ -121,36 +131,56 @@ def _point_segment(px, py, ax, ay, bx, by) -> np.ndarray:
 _ROUND = np.array([-1, 0, 1])   # an index and its two neighbours, against rounding
 
 
-def _one_way(va, ua, vb, ub) -> tuple[np.ndarray, np.ndarray]:
+def _one_way(va, ua, ca, ra, vb, ub, cb, rb) -> tuple[np.ndarray, np.ndarray]:
     """Each polygon of ``va`` (P, n, 2) measured by its edges against ``vb``: (the largest
-    margin by which an edge's line has the whole other polygon beyond it, inches, (P,);
-    the least distance from the furthest-reaching vertices (each with its neighbours)
-    to the edge of that margin and its two neighbours, (P,)).  A margin read off a
-    neighbour of the true furthest vertex (angles rounded) is short by a rounding error
-    at most; the distance is exact either way (every vertex measured is one of the
-    other polygon's, so none reads nearer than the polygons are)."""
+    margin by which an edge's line has the whole other polygon beyond it, inches, (P,),
+    -inf when no edge can; the least distance from the furthest-reaching vertices, each
+    with its neighbours, to the edge of that margin and its two neighbours, (P,)).
+
+    Only edges facing the other polygon are read: an edge whose outward normal makes an
+    angle with the line of centres (``ca`` to ``cb``, (P, 2)) whose cosine is at most
+    (inradius ``ra`` + inradius ``rb``) / centre distance cannot have the other polygon
+    beyond it.  A margin read off a neighbour of the true furthest vertex (angles
+    rounded) is short by a rounding error at most; the distance is exact either way
+    (every vertex measured is the other polygon's, so none reads nearer than they are)."""
     P, n, _ = va.shape
     m = vb.shape[1]
     r = np.arange(P)[:, None]
-    k = np.mod(_support(ub, ua + math.pi) + 1, m)                # (P, n) furthest vertex
-    ax, ay = va[:, :, 0], va[:, :, 1]
-    nxt = np.roll(va, -1, axis=1)
-    nx, ny = nxt[:, :, 1] - ay, ax - nxt[:, :, 0]                 # outward normals
+    dx, dy = cb[:, 0] - ca[:, 0], cb[:, 1] - ca[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa = (ra + rb) / np.sqrt(dx * dx + dy * dy)
+    can = kappa < 1.0
+    half = np.arccos(np.where(can, kappa, 1.0))
+    phi = np.arctan2(dy, dx)[:, None]
+    start = _support(ua, phi - half[:, None])[:, 0]
+    end = _support(ua, phi + half[:, None])[:, 0]
+    width = int(np.mod(end - start, n).max()) + 3
+    if width >= n:
+        idx = np.broadcast_to(np.arange(n), (P, n))
+    else:
+        idx = np.mod(start[:, None] - 1 + np.arange(width), n)      # (P, W) edges read
+    k = np.mod(_support(ub, ua[r, idx] + math.pi) + 1, m)            # furthest vertices
+    ax, ay = va[r, idx, 0], va[r, idx, 1]
+    nid = np.mod(idx + 1, n)
+    nx, ny = va[r, nid, 1] - ay, ax - va[r, nid, 0]                  # outward normals
     margin = ((vb[r, k, 0] - ax) * nx + (vb[r, k, 1] - ay) * ny) / np.sqrt(nx * nx + ny * ny)
+    margin[~can] = -np.inf
     best = np.argmax(margin, axis=1)
-    e = np.mod(best[:, None] + _ROUND, n)                         # (P, 3) edges
+    e = np.mod(idx[np.arange(P), best][:, None] + _ROUND, n)          # (P, 3) edges
     e2 = np.mod(e + 1, n)
-    c = np.mod(k[r, e][:, :, None] + _ROUND, m)                    # (P, 3, 3) vertices
+    ke = np.mod(_support(ub, ua[r, e] + math.pi) + 1, m)
+    c = np.mod(ke[:, :, None] + _ROUND, m)                            # (P, 3, 3) vertices
     rr = np.arange(P)[:, None, None]
-    d = _point_segment(vb[rr, c, 0], vb[rr, c, 1], ax[r, e][:, :, None], ay[r, e][:, :, None],
-                       va[r, e2, 0][:, :, None], va[r, e2, 1][:, :, None])
+    d = _point_segment(vb[rr, c, 0], vb[rr, c, 1], va[r, e, 0][:, :, None],
+                       va[r, e, 1][:, :, None], va[r, e2, 0][:, :, None],
+                       va[r, e2, 1][:, :, None])
     return margin[np.arange(P), best], d.reshape(P, -1).min(axis=1)
 
 
-def convex_gaps(va: np.ndarray, ua: np.ndarray, vb: np.ndarray, ub: np.ndarray) -> np.ndarray:
-    """Edge-to-edge distances (P,) in inches of P pairs of convex polygons: ``va`` (P, n,
-    2), ``vb`` (P, m, 2) counter-clockwise vertices, ``ua``, ``ub`` their edge normals'
-    angles (``convex_form``); 0 when a pair touches or overlaps, as ``shapely.distance``
+def convex_gaps(forms_a: list, forms_b: list) -> np.ndarray:
+    """Edge-to-edge distances (P,) in inches of P pairs of convex polygons, each given
+    by its ``convex_form`` (the polygons of ``forms_a`` with the same vertex count, and
+    those of ``forms_b``); 0 when a pair touches or overlaps, as ``shapely.distance``
     reads it.
 
     The two are apart exactly when some edge's line has the whole other polygon beyond
@@ -158,9 +188,23 @@ def convex_gaps(va: np.ndarray, ua: np.ndarray, vb: np.ndarray, ub: np.ndarray) 
     difference: an edge of one and the vertex of the other reaching furthest across it.
     The edge of the largest margin is that edge or meets it at the nearest vertex, so
     only the edges round it are measured, against their furthest-reaching vertices."""
-    if not len(va):
+    P = len(forms_a)
+    if not P:
         return np.zeros(0)
-    sep_a, d_a = _one_way(va, ua, vb, ub)
-    sep_b, d_b = _one_way(vb, ub, va, ua)
+    parts = []
+    for forms in (forms_a, forms_b):
+        parts.append((np.stack([f[0] for f in forms]), np.stack([f[1] for f in forms]),
+                      np.array([f[2] for f in forms], dtype=float).reshape(P, 2),
+                      np.array([f[3] for f in forms], dtype=float)))
+    (va, ua, ca, ra), (vb, ub, cb, rb) = parts
+    if va.shape == vb.shape:           # both ways in one computation
+        sep, d = _one_way(np.concatenate([va, vb]), np.concatenate([ua, ub]),
+                          np.concatenate([ca, cb]), np.concatenate([ra, rb]),
+                          np.concatenate([vb, va]), np.concatenate([ub, ua]),
+                          np.concatenate([cb, ca]), np.concatenate([rb, ra]))
+        sep_a, sep_b, d_a, d_b = sep[:P], sep[P:], d[:P], d[P:]
+    else:
+        sep_a, d_a = _one_way(va, ua, ca, ra, vb, ub, cb, rb)
+        sep_b, d_b = _one_way(vb, ub, cb, rb, va, ua, ca, ra)
     apart = np.maximum(sep_a, sep_b) > 0.0
     return np.where(apart, np.minimum(d_a, d_b), 0.0)

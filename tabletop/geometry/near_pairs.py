@@ -138,9 +138,7 @@ def _convex_pairs(i: np.ndarray, j: np.ndarray, forms: np.ndarray) -> np.ndarray
     sizes = np.array([(len(a[0]), len(b[0])) for a, b in zip(fi, fj)], dtype=np.intp)
     for size in np.unique(sizes, axis=0):
         k = np.nonzero((sizes == size).all(axis=1))[0]
-        a, b = fi[k], fj[k]
-        g[k] = convex.convex_gaps(np.stack([f[0] for f in a]), np.stack([f[1] for f in a]),
-                                  np.stack([f[0] for f in b]), np.stack([f[1] for f in b]))
+        g[k] = convex.convex_gaps(list(fi[k]), list(fj[k]))
     return g
 
 

@@ -67,7 +67,7 @@ def _polygons(models: Sequence[Model]) -> list[tuple[Polygon, float, tuple]]:
         reach = convex.reaches(outlines, xs, ys).tolist()
         for n, k in enumerate(ks):
             out[k] = _POLYGONS[keys[k]] = (
-                polys[n], reach[n], convex.convex_form(base, outlines[n], thetas[n]))
+                polys[n], reach[n], convex.convex_form(base, outlines[n], thetas[n], xs[n], ys[n]))
     return out
 
 
@@ -105,11 +105,17 @@ class Geometry:
         models: list[Model] = list(state.models())
         self._set_models(state, models)
         n = len(models)
-        self.centres = np.array([[m.x, m.y] for m in models], dtype=float).reshape(-1, 2)
-        bases = [m.base for m in models]
-        self._round = np.array([b.shape == "round" for b in bases], dtype=bool)
-        radius = {id(b): b.radius for b in bases}          # bases are shared by a unit's models
-        self.pads = np.array([radius[id(b)] for b in bases], dtype=float).reshape(-1) * self._round
+        self.centres = np.empty((n, 2))
+        self.centres[:, 0] = [m.x for m in models]
+        self.centres[:, 1] = [m.y for m in models]
+        kinds: dict[int, int] = {}                 # bases are shared by a unit's models
+        code = [kinds.setdefault(id(m.base), len(kinds)) for m in models]
+        firsts = list({id(m.base): m.base for m in models}.values())
+        code_arr = np.array(code, dtype=np.intp)
+        self._round = np.array([b.shape == "round" for b in firsts], dtype=bool)[code_arr] \
+            if n else np.zeros(0, dtype=bool)
+        self.pads = (np.array([b.radius for b in firsts], dtype=float)[code_arr] * self._round
+                     if n else np.zeros(0))
         self._polys = np.empty(n, dtype=object)
         self._forms = np.empty(n, dtype=object)
         self._reach = self.pads.copy()
@@ -129,17 +135,28 @@ class Geometry:
         self.near = max(self.rules.engagement_range, self.rules.coherency_range or 0.0) + self.tol
         self.models = models
         self.ids: list[str] = [m.id for m in models]
-        self._index = {mid: i for i, mid in enumerate(self.ids)}
-        self.unit_of: list[str] = [mid.rsplit("/", 1)[0] for mid in self.ids]   # Model.unit_id
-        owner = {u.id: u.player for u in state.units}
-        self.player_of: list[str] = [owner[u] for u in self.unit_of]
+        self._index = dict(zip(self.ids, range(len(models))))
+        # ``models`` are the state's, unit by unit: each unit's run of indices
+        self.unit_of: list[str] = []
+        self.player_of: list[str] = []
         self._unit_members: dict[str, list[int]] = {}
-        for i, u in enumerate(self.unit_of):
-            self._unit_members.setdefault(u, []).append(i)
-        players = {p: k for k, p in enumerate(dict.fromkeys(self.player_of))}
-        units = {u: k for k, u in enumerate(self._unit_members)}
-        self._pcode = np.array([players[p] for p in self.player_of], dtype=np.intp)
-        self._ucode = np.array([units[u] for u in self.unit_of], dtype=np.intp)
+        units: dict[str, int] = {}
+        players: dict[str, int] = {}
+        ucodes, pcodes, counts = [], [], []
+        start = 0
+        for u in state.units:
+            k = len(u.models)
+            if not k:
+                continue
+            self.unit_of += [u.id] * k
+            self.player_of += [u.player] * k
+            self._unit_members.setdefault(u.id, []).extend(range(start, start + k))
+            ucodes.append(units.setdefault(u.id, len(units)))
+            pcodes.append(players.setdefault(u.player, len(players)))
+            counts.append(k)
+            start += k
+        self._pcode = np.repeat(np.array(pcodes, dtype=np.intp), counts)
+        self._ucode = np.repeat(np.array(ucodes, dtype=np.intp), counts)
 
     def _measure(self, i: np.ndarray, j: np.ndarray):
         """Exact gaps of candidate pairs ``i < j``; keeps those within ``near`` (+ EPS).
@@ -673,29 +690,35 @@ class Geometry:
         """``{objective id: {player id: [model ids within its range]}}`` for every player.
 
         A model counts when the edge of its base is within the objective's range of the
-        marker's edge (with the tolerance): numpy over every model whose box comes
-        near, round bases analytically."""
-        out: dict[str, dict[str, list[str]]] = {}
-        for o in self.state.objectives:
-            rng = self.state.objective_range(o)
-            per: dict[str, list[str]] = {p.id: [] for p in self.state.players}
-            if self.ids:
-                ox, oy = o.at
-                reach = rng + o.marker.radius + self.tol + tolmod.EPS
-                b = self._bounds
-                hits = np.nonzero((b[0] <= ox + reach) & (b[2] >= ox - reach)
-                                  & (b[1] <= oy + reach) & (b[3] >= oy - reach))[0]
-                d = np.empty(len(hits), dtype=float)
-                rr = self._round[hits]
-                dx = self.centres[hits[rr], 0] - ox
-                dy = self.centres[hits[rr], 1] - oy
-                d[rr] = np.sqrt(dx * dx + dy * dy)
-                if (~rr).any():
-                    d[~rr] = shapely.distance(self._polys[hits[~rr]], Point(ox, oy))
-                d = np.maximum(0.0, d - self.pads[hits] - o.marker.radius)
-                for j in hits[d <= rng + self.tol + tolmod.EPS].tolist():
-                    per[self.player_of[j]].append(self.ids[j])
-            out[o.id] = per
+        marker's edge (with the tolerance): numpy over every objective and every model
+        whose box comes near it at once, round bases analytically."""
+        objs = self.state.objectives
+        players = [p.id for p in self.state.players]
+        out: dict[str, dict[str, list[str]]] = {o.id: {p: [] for p in players} for o in objs}
+        if not objs or not self.ids:
+            return out
+        ox = np.array([o.at[0] for o in objs], dtype=float)
+        oy = np.array([o.at[1] for o in objs], dtype=float)
+        orad = np.array([o.marker.radius for o in objs], dtype=float)
+        rng = np.array([self.state.objective_range(o) for o in objs], dtype=float)
+        reach = (rng + orad + self.tol + tolmod.EPS)[:, None]
+        b = self._bounds
+        near = ((b[0][None, :] <= ox[:, None] + reach) & (b[2][None, :] >= ox[:, None] - reach)
+                & (b[1][None, :] <= oy[:, None] + reach) & (b[3][None, :] >= oy[:, None] - reach))
+        oi, mj = np.nonzero(near)                     # by objective, then by model index
+        rr = self._round[mj]
+        dx = self.centres[mj, 0] - ox[oi]
+        dy = self.centres[mj, 1] - oy[oi]
+        d = np.sqrt(dx * dx + dy * dy)
+        if not rr.all():
+            odd = np.nonzero(~rr)[0]
+            d[odd] = shapely.distance(self._polys[mj[odd]], shapely.points(ox[oi[odd]], oy[oi[odd]]))
+        d = np.maximum(0.0, d - self.pads[mj] - orad[oi])
+        ok = d <= rng[oi] + self.tol + tolmod.EPS
+        names = [o.id for o in objs]
+        ids, player_of = self.ids, self.player_of
+        for k, j in zip(oi[ok].tolist(), mj[ok].tolist()):
+            out[names[k]][player_of[j]].append(ids[j])
         return out
 
     def terrain_under(self, model_id: str) -> list[str]:
