@@ -130,43 +130,96 @@ def _point_segment(px, py, ax, ay, bx, by) -> np.ndarray:
 
 _ROUND = np.array([-1, 0, 1])   # an index and its two neighbours, against rounding
 
+COARSE_EDGES = 32
+"""``convex_gaps``: a polygon of at least twice this many edges (an oval) is first read
+at this many edges evenly spread, then round the best of them; a search the
+separation's shape proves right (see ``_best_edges``) or that falls back to every edge
+facing the other polygon.  Not a rule: any value gives the same gaps."""
+
+
+def _margins(va, ua, vb, ub, idx) -> np.ndarray:
+    """Margins (P, W), inches, by which the lines of edges ``idx`` (P, W) of polygons
+    ``va`` have the polygons ``vb`` beyond them (negative: some of it is not), read at
+    the vertex of ``vb`` reaching furthest across each."""
+    r = np.arange(len(va))[:, None]
+    n, m = va.shape[1], vb.shape[1]
+    k = _support(ub, ua[r, idx] + math.pi) + 1
+    k[k >= m] -= m
+    nid = idx + 1
+    nid[nid >= n] -= n
+    ax, ay = va[r, idx, 0], va[r, idx, 1]
+    nx, ny = va[r, nid, 1] - ay, ax - va[r, nid, 0]                   # outward normals
+    return ((vb[r, k, 0] - ax) * nx + (vb[r, k, 1] - ay) * ny) / np.sqrt(nx * nx + ny * ny)
+
+
+def _window_best(va, ua, ca, ra, vb, ub, cb, rb) -> tuple[np.ndarray, np.ndarray]:
+    """(largest margin (P,), its edge (P,)) over every edge of ``va`` facing the other
+    polygon: an edge whose outward normal makes an angle with the line of centres
+    (``ca`` to ``cb``) whose cosine is at most (inradius ``ra`` + inradius ``rb``) /
+    centre distance cannot have the other polygon beyond it.  -inf where none can."""
+    P, n, _ = va.shape
+    dx, dy = cb[:, 0] - ca[:, 0], cb[:, 1] - ca[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa = (ra + rb) / np.sqrt(dx * dx + dy * dy)
+    can = kappa < 1.0
+    half = np.arccos(np.where(can, kappa, 1.0))[:, None]
+    phi = np.arctan2(dy, dx)[:, None]
+    start = _support(ua, phi - half)[:, 0]
+    end = _support(ua, phi + half)[:, 0]
+    width = int(np.mod(end - start, n).max()) + 3
+    if width >= n:
+        idx = np.broadcast_to(np.arange(n), (P, n)).copy()
+    else:
+        idx = np.mod(start[:, None] - 1 + np.arange(width), n)       # (P, W) edges read
+    margin = _margins(va, ua, vb, ub, idx)
+    margin[~can] = -np.inf
+    best = np.argmax(margin, axis=1)
+    rows = np.arange(P)
+    return margin[rows, best], idx[rows, best]
+
+
+def _best_edges(va, ua, ca, ra, vb, ub, cb, rb) -> tuple[np.ndarray, np.ndarray]:
+    """(largest margin (P,), its edge (P,)) over the edges of ``va`` against ``vb``.
+
+    For a polygon of many edges: the margin at ``COARSE_EDGES`` edges evenly spread,
+    then at the edges round the best of them, out to one past its neighbours.  Where
+    the margin is positive its superlevel sets are runs of consecutive edges (the
+    normals of the lines that separate one convex set from another grown by that much
+    form one arc), so a positive best that beats both ends of the run read is the best
+    of all edges; any other polygon is read again by ``_window_best``."""
+    P, n, _ = va.shape
+    if n < 2 * COARSE_EDGES:
+        return _window_best(va, ua, ca, ra, vb, ub, cb, rb)
+    rows = np.arange(P)
+    step = n // COARSE_EDGES
+    coarse = np.broadcast_to(np.arange(0, n, step), (P, len(range(0, n, step))))
+    top = coarse[rows, np.argmax(_margins(va, ua, vb, ub, coarse), axis=1)]
+    idx = np.mod(top[:, None] + np.arange(-step - 1, step + 2), n)
+    margin = _margins(va, ua, vb, ub, idx)
+    w = np.argmax(margin, axis=1)
+    got, edge = margin[rows, w], idx[rows, w]
+    sure = ((got > 0.0) & (w > 0) & (w < idx.shape[1] - 1)
+            & (got > margin[:, 0] + 1e-12) & (got > margin[:, -1] + 1e-12))
+    redo = np.nonzero(~sure)[0]
+    if len(redo):
+        got[redo], edge[redo] = _window_best(va[redo], ua[redo], ca[redo], ra[redo],
+                                             vb[redo], ub[redo], cb[redo], rb[redo])
+    return got, edge
+
 
 def _one_way(va, ua, ca, ra, vb, ub, cb, rb) -> tuple[np.ndarray, np.ndarray]:
     """Each polygon of ``va`` (P, n, 2) measured by its edges against ``vb``: (the largest
     margin by which an edge's line has the whole other polygon beyond it, inches, (P,),
     -inf when no edge can; the least distance from the furthest-reaching vertices, each
     with its neighbours, to the edge of that margin and its two neighbours, (P,)).
-
-    Only edges facing the other polygon are read: an edge whose outward normal makes an
-    angle with the line of centres (``ca`` to ``cb``, (P, 2)) whose cosine is at most
-    (inradius ``ra`` + inradius ``rb``) / centre distance cannot have the other polygon
-    beyond it.  A margin read off a neighbour of the true furthest vertex (angles
-    rounded) is short by a rounding error at most; the distance is exact either way
-    (every vertex measured is the other polygon's, so none reads nearer than they are)."""
+    A margin read off a neighbour of the true furthest vertex (angles rounded) is short
+    by a rounding error at most; the distance is exact either way (every vertex
+    measured is the other polygon's, so none reads nearer than they are)."""
     P, n, _ = va.shape
     m = vb.shape[1]
     r = np.arange(P)[:, None]
-    dx, dy = cb[:, 0] - ca[:, 0], cb[:, 1] - ca[:, 1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        kappa = (ra + rb) / np.sqrt(dx * dx + dy * dy)
-    can = kappa < 1.0
-    half = np.arccos(np.where(can, kappa, 1.0))
-    phi = np.arctan2(dy, dx)[:, None]
-    start = _support(ua, phi - half[:, None])[:, 0]
-    end = _support(ua, phi + half[:, None])[:, 0]
-    width = int(np.mod(end - start, n).max()) + 3
-    if width >= n:
-        idx = np.broadcast_to(np.arange(n), (P, n))
-    else:
-        idx = np.mod(start[:, None] - 1 + np.arange(width), n)      # (P, W) edges read
-    k = np.mod(_support(ub, ua[r, idx] + math.pi) + 1, m)            # furthest vertices
-    ax, ay = va[r, idx, 0], va[r, idx, 1]
-    nid = np.mod(idx + 1, n)
-    nx, ny = va[r, nid, 1] - ay, ax - va[r, nid, 0]                  # outward normals
-    margin = ((vb[r, k, 0] - ax) * nx + (vb[r, k, 1] - ay) * ny) / np.sqrt(nx * nx + ny * ny)
-    margin[~can] = -np.inf
-    best = np.argmax(margin, axis=1)
-    e = np.mod(idx[np.arange(P), best][:, None] + _ROUND, n)          # (P, 3) edges
+    best_margin, best = _best_edges(va, ua, ca, ra, vb, ub, cb, rb)
+    e = np.mod(best[:, None] + _ROUND, n)                              # (P, 3) edges
     e2 = np.mod(e + 1, n)
     ke = np.mod(_support(ub, ua[r, e] + math.pi) + 1, m)
     c = np.mod(ke[:, :, None] + _ROUND, m)                            # (P, 3, 3) vertices
@@ -174,7 +227,7 @@ def _one_way(va, ua, ca, ra, vb, ub, cb, rb) -> tuple[np.ndarray, np.ndarray]:
     d = _point_segment(vb[rr, c, 0], vb[rr, c, 1], va[r, e, 0][:, :, None],
                        va[r, e, 1][:, :, None], va[r, e2, 0][:, :, None],
                        va[r, e2, 1][:, :, None])
-    return margin[np.arange(P), best], d.reshape(P, -1).min(axis=1)
+    return best_margin, d.reshape(P, -1).min(axis=1)
 
 
 def convex_gaps(forms_a: list, forms_b: list) -> np.ndarray:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from functools import cached_property
 
 import numpy as np
@@ -37,6 +39,8 @@ DERIVE_MAX_MOVED = 64
 """``Geometry.moved``: above this many moved models the snapshot is built afresh (the
 grid finds all pairs at once faster than each moved model is tested against every
 other).  Not a rule: any value gives the same answers."""
+
+_ID, _X, _Y, _BASE = (attrgetter(a) for a in ("id", "x", "y", "base"))
 
 _POLYGONS: dict[tuple, tuple[Polygon, float, tuple]] = {}
 _POLYGON_CACHE_SIZE = 20_000
@@ -102,16 +106,18 @@ class Geometry:
     """
 
     def __init__(self, state: Battlefield):
-        models: list[Model] = list(state.models())
+        models: list[Model] = list(chain.from_iterable(u.models for u in state.units))
         self._set_models(state, models)
         n = len(models)
         self.centres = np.empty((n, 2))
-        self.centres[:, 0] = [m.x for m in models]
-        self.centres[:, 1] = [m.y for m in models]
-        kinds: dict[int, int] = {}                 # bases are shared by a unit's models
-        code = [kinds.setdefault(id(m.base), len(kinds)) for m in models]
-        firsts = list({id(m.base): m.base for m in models}.values())
-        code_arr = np.array(code, dtype=np.intp)
+        self.centres[:, 0] = list(map(_X, models))
+        self.centres[:, 1] = list(map(_Y, models))
+        bases = list(map(_BASE, models))           # bases are shared by a unit's models
+        keys = list(map(id, bases))
+        kinds = dict(zip(keys, bases))
+        slot = {k: c for c, k in enumerate(kinds)}
+        firsts = list(kinds.values())
+        code_arr = np.array(list(map(slot.__getitem__, keys)), dtype=np.intp)
         self._round = np.array([b.shape == "round" for b in firsts], dtype=bool)[code_arr] \
             if n else np.zeros(0, dtype=bool)
         self.pads = (np.array([b.radius for b in firsts], dtype=float)[code_arr] * self._round
@@ -134,7 +140,7 @@ class Geometry:
         self.tol = state.rules.tol
         self.near = max(self.rules.engagement_range, self.rules.coherency_range or 0.0) + self.tol
         self.models = models
-        self.ids: list[str] = [m.id for m in models]
+        self.ids: list[str] = list(map(_ID, models))
         self._index = dict(zip(self.ids, range(len(models))))
         # ``models`` are the state's, unit by unit: each unit's run of indices
         self.unit_of: list[str] = []
@@ -162,12 +168,17 @@ class Geometry:
         """Exact gaps of candidate pairs ``i < j``; keeps those within ``near`` (+ EPS).
         Returns (i, j, gaps, overlap flags)."""
         limit = self.near + tolmod.EPS
-        # every base read as its circumcircle (a round base is one): the gap is no less
-        maybe = ~near_pairs.gaps_over(i, j, limit, self.centres, self._reach, self._reach,
-                                      np.ones(len(self.ids), dtype=bool), self._polys)
-        i, j = i[maybe], j[maybe]
-        g = near_pairs.pair_gaps(i, j, self.centres, self.pads, self._round, self._polys,
-                                 self._forms)
+        # every base read as its circumcircle (a round base is one, and then this is its
+        # gap, computed as ``pair_gaps`` computes it): the gap is no less
+        x, y = self.centres.T
+        dx, dy = x[i] - x[j], y[i] - y[j]
+        g = np.sqrt(dx * dx + dy * dy) - self._reach[i] - self._reach[j]
+        maybe = g <= limit
+        i, j, g = i[maybe], j[maybe], g[maybe]
+        odd = np.nonzero(~(self._round[i] & self._round[j]))[0]
+        if len(odd):
+            g[odd] = near_pairs.pair_gaps(i[odd], j[odd], self.centres, self.pads, self._round,
+                                          self._polys, self._forms)
         close = g <= limit
         i, j, g = i[close], j[close], g[close]
         return i, j, g, near_pairs.overlap_flags(i, j, g, self.pads, self._polys, self.tol)
