@@ -80,6 +80,11 @@ def _polygon(m: Model) -> tuple[Polygon, float, tuple]:
     return _polygons([m])[0]
 
 
+def _unit_sig(state: Battlefield) -> list[tuple[str, str, int]]:
+    """Each unit's id, player and model count, in order (what the id bookkeeping rests on)."""
+    return [(u.id, u.player, len(u.models)) for u in state.units]
+
+
 def _same_place(a: Model, b: Model) -> bool:
     return a is b or (a.x == b.x and a.y == b.y and a.facing_deg == b.facing_deg
                       and a.base == b.base)
@@ -135,11 +140,9 @@ class Geometry:
     # ------------------------------------------------------------ building
     def _set_models(self, state: Battlefield, models: list[Model]) -> None:
         """Ids, owners and unit members of ``models`` (``state``'s, in its order)."""
-        self.state = state
-        self.rules = state.rules
-        self.tol = state.rules.tol
-        self.near = max(self.rules.engagement_range, self.rules.coherency_range or 0.0) + self.tol
+        self._set_rules(state)
         self.models = models
+        self._unit_sig = _unit_sig(state)
         self.ids: list[str] = list(map(_ID, models))
         self._index = dict(zip(self.ids, range(len(models))))
         # ``models`` are the state's, unit by unit: each unit's run of indices
@@ -163,6 +166,12 @@ class Geometry:
             start += k
         self._pcode = np.repeat(np.array(pcodes, dtype=np.intp), counts)
         self._ucode = np.repeat(np.array(ucodes, dtype=np.intp), counts)
+
+    def _set_rules(self, state: Battlefield) -> None:
+        self.state = state
+        self.rules = state.rules
+        self.tol = state.rules.tol
+        self.near = max(self.rules.engagement_range, self.rules.coherency_range or 0.0) + self.tol
 
     def _measure(self, i: np.ndarray, j: np.ndarray):
         """Exact gaps of candidate pairs ``i < j``; keeps those within ``near`` (+ EPS).
@@ -211,8 +220,16 @@ class Geometry:
         ``model_ids``: the models that changed, when the caller knows them (others are
         taken as unchanged without looking); None compares every model with this
         snapshot's.  More than ``DERIVE_MAX_MOVED`` changed models: built afresh."""
-        models: list[Model] = list(state.models())
+        models: list[Model] = list(chain.from_iterable(u.models for u in state.units))
         given = None if model_ids is None else set(model_ids)
+        if given is not None and self._same_models(state, models):
+            # the same models in the same units, in the same order: no id looked up
+            moved = sorted(self._index[mid] for mid in given if mid in self._index)
+            if len(moved) > DERIVE_MAX_MOVED:
+                return Geometry(state)
+            src = np.arange(len(models), dtype=np.intp)
+            src[moved] = -1
+            return self._derive(state, models, src, moved, share=True)
         at: list[int] = []
         changed: list[int] = []
         for k, m in enumerate(models):
@@ -227,12 +244,26 @@ class Geometry:
             return Geometry(state)
         return self._derive(state, models, at, changed)
 
+    def _same_models(self, state: Battlefield, models: list[Model]) -> bool:
+        """Whether ``state`` has this snapshot's units (ids, players) and model ids, in order."""
+        return (len(models) == len(self.ids) and self._unit_sig == _unit_sig(state)
+                and list(map(_ID, models)) == self.ids)
+
     def _derive(self, state: Battlefield, models: list[Model], at: Sequence[int],
-                changed: list[int]) -> Geometry:
+                changed: list[int], share: bool = False) -> Geometry:
         """The snapshot of ``state`` (``models``, its models), where model k stands as this
-        snapshot's model ``at[k]`` (-1: ``k`` is in ``changed``, measured afresh)."""
+        snapshot's model ``at[k]`` (-1: ``k`` is in ``changed``, measured afresh).
+        ``share``: ``state`` has this snapshot's units and model ids in order
+        (``_same_models``), so their bookkeeping is shared, not built again."""
         new = object.__new__(Geometry)
-        new._set_models(state, models)
+        if share:
+            new._set_rules(state)
+            new.models = models
+            for name in ("ids", "_index", "unit_of", "player_of", "_unit_members", "_pcode",
+                         "_ucode", "_unit_sig"):
+                setattr(new, name, getattr(self, name))
+        else:
+            new._set_models(state, models)
         n = len(models)
         src = np.array(at, dtype=np.intp).reshape(-1)
         kept = src >= 0
