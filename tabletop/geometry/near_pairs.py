@@ -6,7 +6,9 @@ parallel to the models: ``centres`` (n, 2), ``pads`` (n,) (a round base's radius
 a non-round base, None for a round one), as ``footprints.core_and_pad`` describes
 them.  Round-to-round gaps are analytic (centre distance minus the radii, computed
 as GEOS computes a point-to-point distance, so they equal ``shapely.distance`` to
-the last bit); any pair with a polygon in it goes to ``shapely.distance``.
+the last bit); a pair of two polygons goes to ``convex.convex_gaps`` when their
+convex forms are given (the same distance as Shapely's, numpy over all such pairs at
+once), any other pair with a polygon in it to ``shapely.distance``.
 
 Candidate pairs come from a numpy cell grid over the bases' bounding boxes (cells
 as wide as the search distance plus the widest base), then the same box test the
