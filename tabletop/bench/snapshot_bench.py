@@ -24,7 +24,7 @@ from tabletop.bench import Benchmark
 from tabletop.bench.layout import CELL_D, CELL_W, random_battlefield
 from tabletop.board.bases import parse_base
 from tabletop.board.state import Battlefield, Objective
-from tabletop.geometry import footprints, snapshot
+from tabletop.geometry import convex, footprints, snapshot
 from tabletop.geometry.naive import exact_answers
 from tabletop.geometry.snapshot import _POLYGONS
 
@@ -47,6 +47,7 @@ def with_objectives(state: Battlefield) -> Battlefield:
 def _cold() -> None:
     footprints._FOOTPRINTS.clear()
     _POLYGONS.clear()
+    convex.clear_templates()
 
 
 def _answers(geo) -> tuple:

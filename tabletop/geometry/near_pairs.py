@@ -6,7 +6,9 @@ parallel to the models: ``centres`` (n, 2), ``pads`` (n,) (a round base's radius
 a non-round base, None for a round one), as ``footprints.core_and_pad`` describes
 them.  Round-to-round gaps are analytic (centre distance minus the radii, computed
 as GEOS computes a point-to-point distance, so they equal ``shapely.distance`` to
-the last bit); any pair with a polygon in it goes to ``shapely.distance``.
+the last bit); a pair of two polygons goes to ``convex.convex_gaps`` when their
+convex forms are given (the same distance as Shapely's, numpy over all such pairs at
+once), any other pair with a polygon in it to ``shapely.distance``.
 
 Candidate pairs come from a numpy cell grid over the bases' bounding boxes (cells
 as wide as the search distance plus the widest base), then the same box test the
@@ -18,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
+from tabletop.geometry import convex
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.footprints import shrunk
 
@@ -96,9 +99,15 @@ def grid_pairs(boxes: np.ndarray, distance: float) -> tuple[np.ndarray, np.ndarr
 
 
 def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarray,
-              is_round: np.ndarray, polys: np.ndarray) -> np.ndarray:
+              is_round: np.ndarray, polys: np.ndarray, forms: np.ndarray | None = None
+              ) -> np.ndarray:
     """Signed edge-to-edge gaps (inches) of the pairs ``(i[k], j[k])``: negative when round
-    bases intersect, 0 when two polygons touch or intersect (``footprints.signed_gap``)."""
+    bases intersect, 0 when two polygons touch or intersect (``footprints.signed_gap``).
+
+    ``forms``: for each polygon its convex form (``convex.convex_form``: vertices and
+    edge normal angles; None for a round base); when given, pairs of two polygons are
+    measured by ``convex.convex_gaps``, numpy over all of them at once, instead of
+    Shapely's every-segment-against-every-segment distance (the same gaps)."""
     g = np.empty(len(i), dtype=float)
     if not len(i):
         return g
@@ -109,11 +118,29 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
     dy = y[a] - y[b]
     g[rr] = np.sqrt(dx * dx + dy * dy) - pads[a] - pads[b]
     other = np.nonzero(~rr)[0]
+    if forms is not None and len(other):
+        pp = ~is_round[i[other]] & ~is_round[j[other]]
+        if pp.any():
+            both = other[pp]
+            other = other[~pp]
+            g[both] = _convex_pairs(i[both], j[both], forms)
     if len(other):
         a, b = i[other], j[other]
         g[other] = (shapely.distance(core_array(a, centres, is_round, polys),
                                      core_array(b, centres, is_round, polys))
                     - pads[a] - pads[b])
+    return g
+
+
+def _convex_pairs(i: np.ndarray, j: np.ndarray, forms: np.ndarray) -> np.ndarray:
+    """Gaps of pairs of polygons (inches) from their convex forms, the pairs grouped by
+    their vertex counts so that each group is one numpy computation."""
+    g = np.empty(len(i))
+    fi, fj = forms[i], forms[j]
+    sizes = np.array([(len(a[0]), len(b[0])) for a, b in zip(fi, fj)], dtype=np.intp)
+    for size in np.unique(sizes, axis=0):
+        k = np.nonzero((sizes == size).all(axis=1))[0]
+        g[k] = convex.convex_gaps(list(fi[k]), list(fj[k]))
     return g
 
 
@@ -126,7 +153,7 @@ def reach_of(x: float, y: float, poly) -> float:
 
 def gaps_over(i: np.ndarray, j: np.ndarray, limit: float, centres: np.ndarray,
               pads: np.ndarray, reach: np.ndarray, is_round: np.ndarray,
-              polys: np.ndarray) -> np.ndarray:
+              polys: np.ndarray, forms: np.ndarray | None = None) -> np.ndarray:
     """Whether the gap of each pair ``(i[k], j[k])`` is more than ``limit`` inches: the same
     answer as ``pair_gaps(...) > limit``, measuring a pair with a polygon in it only when
     its centre distance (no less than the gap: a base holds its centre) and that distance
@@ -143,7 +170,8 @@ def gaps_over(i: np.ndarray, j: np.ndarray, limit: float, centres: np.ndarray,
     out[~rr] = cd[~rr] - reach[i[~rr]] - reach[j[~rr]] > limit
     open_ = np.nonzero(~rr & ~out & (cd > limit))[0]
     if len(open_):
-        out[open_] = pair_gaps(i[open_], j[open_], centres, pads, is_round, polys) > limit
+        out[open_] = pair_gaps(i[open_], j[open_], centres, pads, is_round, polys,
+                               forms) > limit
     return out
 
 

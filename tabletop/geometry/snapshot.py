@@ -2,12 +2,16 @@
 
 ``snapshot(state)`` finds every pair of models near enough to matter (within the
 largest of engagement and coherency range, plus the tolerance) with a numpy cell
-grid, and their exact gaps: round bases analytically (centre and radius, numpy
-over all pairs at once), ovals and rectangles as polygons through Shapely
-(``near_pairs.py``).  The pairs are kept as parallel numpy arrays, so a table that
-only lost models (``Geometry.without``) or had a few models moved
-(``Geometry.moved``) is derived from this one by dropping the pairs of the changed
-models and measuring only the pairs touching the moved ones.  The footprint
+grid, and their exact gaps: every pair first read by its bases' circumcircles (the
+exact gap of two round bases, centre and radius, numpy over all pairs at once),
+then the pairs with an oval or a rectangle in them that come near measured
+exactly: two polygons by ``convex.convex_gaps`` (numpy over all such pairs), a
+polygon and a round base by Shapely (``near_pairs.py``).  The oval and rectangle
+polygons of all models are built together, numpy per base size, the very
+coordinates ``footprints.base_polygon`` gives.  The pairs are kept as parallel
+numpy arrays, so a table that only lost models (``Geometry.without``) or had a few
+models moved (``Geometry.moved``) is derived from this one by dropping the pairs of
+the changed models and measuring only the pairs touching the moved ones.  The footprint
 polygons and the Shapely ``STRtree`` over them are built only when something asks
 for them (drawing, the window's point queries, rank-and-flank sides).
 
@@ -20,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from functools import cached_property
 
 import numpy as np
@@ -29,7 +35,7 @@ from shapely.geometry import Point, Polygon
 
 from tabletop.board.state import Battlefield, Model
 from tabletop.errors import UnknownIdError
-from tabletop.geometry import near_pairs
+from tabletop.geometry import convex, near_pairs
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.footprints import base_polygon, footprint_arrays
 
@@ -38,7 +44,9 @@ DERIVE_MAX_MOVED = 64
 grid finds all pairs at once faster than each moved model is tested against every
 other).  Not a rule: any value gives the same answers."""
 
-_POLYGONS: dict[tuple, tuple[Polygon, float]] = {}
+_ID, _X, _Y, _BASE = (attrgetter(a) for a in ("id", "x", "y", "base"))
+
+_POLYGONS: dict[tuple, tuple[Polygon, float, tuple]] = {}
 _POLYGON_CACHE_SIZE = 20_000
 
 
@@ -46,17 +54,39 @@ def _pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
 
-def _polygon(m: Model) -> tuple[Polygon, float]:
-    """The footprint polygon of a non-round base and its circumradius about the centre
-    (inches), kept between snapshots (immutable, keyed by base and place)."""
-    key = (m.base, m.x, m.y, m.facing_deg)
-    got = _POLYGONS.get(key)
-    if got is None:
-        if len(_POLYGONS) >= _POLYGON_CACHE_SIZE:
-            _POLYGONS.clear()
-        poly = base_polygon(m.base, m.x, m.y, m.facing_deg)
-        got = _POLYGONS[key] = (poly, near_pairs.reach_of(m.x, m.y, poly))
-    return got
+def _polygons(models: Sequence[Model]) -> list[tuple[Polygon, float, tuple]]:
+    """For non-round bases: (footprint polygon, circumradius about the centre in inches,
+    convex form for ``convex.convex_gaps``) of each, kept between snapshots (immutable,
+    keyed by base and place).  The ones not kept are built together, numpy per base
+    size (``convex.placed_outlines``: the very polygons ``base_polygon`` builds)."""
+    keys = [(m.base, m.x, m.y, m.facing_deg) for m in models]
+    out = [_POLYGONS.get(k) for k in keys]
+    todo: dict = {}
+    for k, got in enumerate(out):
+        if got is None:
+            todo.setdefault(keys[k][0], []).append(k)
+    if todo and len(_POLYGONS) + len(models) >= _POLYGON_CACHE_SIZE:
+        _POLYGONS.clear()
+    for base, ks in todo.items():
+        xs = [keys[k][1] for k in ks]
+        ys = [keys[k][2] for k in ks]
+        outlines, thetas = convex.placed_outlines(base, xs, ys, [keys[k][3] for k in ks])
+        polys = shapely.polygons(outlines)
+        reach = convex.reaches(outlines, xs, ys).tolist()
+        for n, k in enumerate(ks):
+            out[k] = _POLYGONS[keys[k]] = (
+                polys[n], reach[n], convex.convex_form(base, outlines[n], thetas[n], xs[n], ys[n]))
+    return out
+
+
+def _polygon(m: Model) -> tuple[Polygon, float, tuple]:
+    """``_polygons`` of one model."""
+    return _polygons([m])[0]
+
+
+def _unit_sig(state: Battlefield) -> list[tuple[str, str, int]]:
+    """Each unit's id, player and model count, in order (what the id bookkeeping rests on)."""
+    return [(u.id, u.player, len(u.models)) for u in state.units]
 
 
 def _same_place(a: Model, b: Model) -> bool:
@@ -85,18 +115,28 @@ class Geometry:
     """
 
     def __init__(self, state: Battlefield):
-        models: list[Model] = list(state.models())
+        models: list[Model] = list(chain.from_iterable(u.models for u in state.units))
         self._set_models(state, models)
         n = len(models)
-        self.centres = np.array([[m.x, m.y] for m in models], dtype=float).reshape(-1, 2)
-        bases = [m.base for m in models]
-        self._round = np.array([b.shape == "round" for b in bases], dtype=bool)
-        radius = {id(b): b.radius for b in bases}          # bases are shared by a unit's models
-        self.pads = np.array([radius[id(b)] for b in bases], dtype=float).reshape(-1) * self._round
+        self.centres = np.empty((n, 2))
+        self.centres[:, 0] = list(map(_X, models))
+        self.centres[:, 1] = list(map(_Y, models))
+        bases = list(map(_BASE, models))           # bases are shared by a unit's models
+        keys = list(map(id, bases))
+        kinds = dict(zip(keys, bases))
+        slot = {k: c for c, k in enumerate(kinds)}
+        firsts = list(kinds.values())
+        code_arr = np.array(list(map(slot.__getitem__, keys)), dtype=np.intp)
+        self._round = np.array([b.shape == "round" for b in firsts], dtype=bool)[code_arr] \
+            if n else np.zeros(0, dtype=bool)
+        self.pads = (np.array([b.radius for b in firsts], dtype=float)[code_arr] * self._round
+                     if n else np.zeros(0))
         self._polys = np.empty(n, dtype=object)
+        self._forms = np.empty(n, dtype=object)
         self._reach = self.pads.copy()
-        for k in np.nonzero(~self._round)[0].tolist():
-            self._polys[k], self._reach[k] = _polygon(models[k])
+        odd = np.nonzero(~self._round)[0].tolist()
+        for k, (poly, reach, form) in zip(odd, _polygons([models[k] for k in odd])):
+            self._polys[k], self._reach[k], self._forms[k] = poly, reach, form
         self._bounds = near_pairs.boxes_of(self.centres, self.pads, self._round, self._polys)
         i, j = near_pairs.grid_pairs(self._bounds, self.near)
         self._set_pairs(*self._measure(i, j))
@@ -104,33 +144,54 @@ class Geometry:
     # ------------------------------------------------------------ building
     def _set_models(self, state: Battlefield, models: list[Model]) -> None:
         """Ids, owners and unit members of ``models`` (``state``'s, in its order)."""
+        self._set_rules(state)
+        self.models = models
+        self._unit_sig = _unit_sig(state)
+        self.ids: list[str] = list(map(_ID, models))
+        self._index = dict(zip(self.ids, range(len(models))))
+        # ``models`` are the state's, unit by unit: each unit's run of indices
+        self.unit_of: list[str] = []
+        self.player_of: list[str] = []
+        self._unit_members: dict[str, list[int]] = {}
+        units: dict[str, int] = {}
+        players: dict[str, int] = {}
+        ucodes, pcodes, counts = [], [], []
+        start = 0
+        for u in state.units:
+            k = len(u.models)
+            if not k:
+                continue
+            self.unit_of += [u.id] * k
+            self.player_of += [u.player] * k
+            self._unit_members.setdefault(u.id, []).extend(range(start, start + k))
+            ucodes.append(units.setdefault(u.id, len(units)))
+            pcodes.append(players.setdefault(u.player, len(players)))
+            counts.append(k)
+            start += k
+        self._pcode = np.repeat(np.array(pcodes, dtype=np.intp), counts)
+        self._ucode = np.repeat(np.array(ucodes, dtype=np.intp), counts)
+
+    def _set_rules(self, state: Battlefield) -> None:
         self.state = state
         self.rules = state.rules
         self.tol = state.rules.tol
         self.near = max(self.rules.engagement_range, self.rules.coherency_range or 0.0) + self.tol
-        self.models = models
-        self.ids: list[str] = [m.id for m in models]
-        self._index = {mid: i for i, mid in enumerate(self.ids)}
-        self.unit_of: list[str] = [mid.rsplit("/", 1)[0] for mid in self.ids]   # Model.unit_id
-        owner = {u.id: u.player for u in state.units}
-        self.player_of: list[str] = [owner[u] for u in self.unit_of]
-        self._unit_members: dict[str, list[int]] = {}
-        for i, u in enumerate(self.unit_of):
-            self._unit_members.setdefault(u, []).append(i)
-        players = {p: k for k, p in enumerate(dict.fromkeys(self.player_of))}
-        units = {u: k for k, u in enumerate(self._unit_members)}
-        self._pcode = np.array([players[p] for p in self.player_of], dtype=np.intp)
-        self._ucode = np.array([units[u] for u in self.unit_of], dtype=np.intp)
 
     def _measure(self, i: np.ndarray, j: np.ndarray):
         """Exact gaps of candidate pairs ``i < j``; keeps those within ``near`` (+ EPS).
         Returns (i, j, gaps, overlap flags)."""
         limit = self.near + tolmod.EPS
-        # every base read as its circumcircle (a round base is one): the gap is no less
-        maybe = ~near_pairs.gaps_over(i, j, limit, self.centres, self._reach, self._reach,
-                                      np.ones(len(self.ids), dtype=bool), self._polys)
-        i, j = i[maybe], j[maybe]
-        g = near_pairs.pair_gaps(i, j, self.centres, self.pads, self._round, self._polys)
+        # every base read as its circumcircle (a round base is one, and then this is its
+        # gap, computed as ``pair_gaps`` computes it): the gap is no less
+        x, y = self.centres.T
+        dx, dy = x[i] - x[j], y[i] - y[j]
+        g = np.sqrt(dx * dx + dy * dy) - self._reach[i] - self._reach[j]
+        maybe = g <= limit
+        i, j, g = i[maybe], j[maybe], g[maybe]
+        odd = np.nonzero(~(self._round[i] & self._round[j]))[0]
+        if len(odd):
+            g[odd] = near_pairs.pair_gaps(i[odd], j[odd], self.centres, self.pads, self._round,
+                                          self._polys, self._forms)
         close = g <= limit
         i, j, g = i[close], j[close], g[close]
         return i, j, g, near_pairs.overlap_flags(i, j, g, self.pads, self._polys, self.tol)
@@ -163,8 +224,16 @@ class Geometry:
         ``model_ids``: the models that changed, when the caller knows them (others are
         taken as unchanged without looking); None compares every model with this
         snapshot's.  More than ``DERIVE_MAX_MOVED`` changed models: built afresh."""
-        models: list[Model] = list(state.models())
+        models: list[Model] = list(chain.from_iterable(u.models for u in state.units))
         given = None if model_ids is None else set(model_ids)
+        if given is not None and self._same_models(state, models):
+            # the same models in the same units, in the same order: no id looked up
+            moved = sorted(self._index[mid] for mid in given if mid in self._index)
+            if len(moved) > DERIVE_MAX_MOVED:
+                return Geometry(state)
+            src = np.arange(len(models), dtype=np.intp)
+            src[moved] = -1
+            return self._derive(state, models, src, moved, share=True)
         at: list[int] = []
         changed: list[int] = []
         for k, m in enumerate(models):
@@ -179,12 +248,26 @@ class Geometry:
             return Geometry(state)
         return self._derive(state, models, at, changed)
 
+    def _same_models(self, state: Battlefield, models: list[Model]) -> bool:
+        """Whether ``state`` has this snapshot's units (ids, players) and model ids, in order."""
+        return (len(models) == len(self.ids) and self._unit_sig == _unit_sig(state)
+                and list(map(_ID, models)) == self.ids)
+
     def _derive(self, state: Battlefield, models: list[Model], at: Sequence[int],
-                changed: list[int]) -> Geometry:
+                changed: list[int], share: bool = False) -> Geometry:
         """The snapshot of ``state`` (``models``, its models), where model k stands as this
-        snapshot's model ``at[k]`` (-1: ``k`` is in ``changed``, measured afresh)."""
+        snapshot's model ``at[k]`` (-1: ``k`` is in ``changed``, measured afresh).
+        ``share``: ``state`` has this snapshot's units and model ids in order
+        (``_same_models``), so their bookkeeping is shared, not built again."""
         new = object.__new__(Geometry)
-        new._set_models(state, models)
+        if share:
+            new._set_rules(state)
+            new.models = models
+            for name in ("ids", "_index", "unit_of", "player_of", "_unit_members", "_pcode",
+                         "_ucode", "_unit_sig"):
+                setattr(new, name, getattr(self, name))
+        else:
+            new._set_models(state, models)
         n = len(models)
         src = np.array(at, dtype=np.intp).reshape(-1)
         kept = src >= 0
@@ -194,9 +277,11 @@ class Geometry:
             new.pads, new._round = self.pads[take], self._round[take]
             new._reach = self._reach[take]
             new._polys, new._bounds = self._polys[take], self._bounds[:, take]
+            new._forms = self._forms[take]
         else:
             new.centres, new.pads = np.zeros((n, 2)), np.zeros(n)
             new._round, new._polys = np.zeros(n, dtype=bool), np.empty(n, dtype=object)
+            new._forms = np.empty(n, dtype=object)
             new._reach = np.zeros(n)
             new._bounds = np.zeros((4, n))
         for k in changed:
@@ -204,7 +289,8 @@ class Geometry:
             new.centres[k] = (m.x, m.y)
             new._round[k] = m.base.shape == "round"
             new.pads[k] = m.base.radius if new._round[k] else 0.0
-            new._polys[k], new._reach[k] = (None, new.pads[k]) if new._round[k] else _polygon(m)
+            new._polys[k], new._reach[k], new._forms[k] = (
+                (None, new.pads[k], None) if new._round[k] else _polygon(m))
         ch = np.array(changed, dtype=np.intp)
         if len(ch):
             new._bounds[:, ch] = near_pairs.boxes_of(new.centres[ch], new.pads[ch],
@@ -270,7 +356,8 @@ class Geometry:
     def _gaps_between(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Exact gaps of index pairs (any distance), inches."""
         return near_pairs.pair_gaps(np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp),
-                                    self.centres, self.pads, self._round, self._polys)
+                                    self.centres, self.pads, self._round, self._polys,
+                                    self._forms)
 
     def _candidates(self, idx, distance: float) -> tuple[np.ndarray, np.ndarray]:
         """Index pairs (into ``idx``, into all models) whose bounding boxes come within
@@ -588,7 +675,7 @@ class Geometry:
             rows, pos = near_pairs._expand(np.arange(n) + 1, last)
             far = near_pairs.gaps_over(rows, pos, r.coherency_spread + self.tol + tolmod.EPS,
                                        self.centres, self.pads, self._reach, self._round,
-                                       self._polys)
+                                       self._polys, self._forms)
             bad[rows[far]] = True
             bad[pos[far]] = True
         names = list(self._unit_members)
@@ -649,29 +736,35 @@ class Geometry:
         """``{objective id: {player id: [model ids within its range]}}`` for every player.
 
         A model counts when the edge of its base is within the objective's range of the
-        marker's edge (with the tolerance): numpy over every model whose box comes
-        near, round bases analytically."""
-        out: dict[str, dict[str, list[str]]] = {}
-        for o in self.state.objectives:
-            rng = self.state.objective_range(o)
-            per: dict[str, list[str]] = {p.id: [] for p in self.state.players}
-            if self.ids:
-                ox, oy = o.at
-                reach = rng + o.marker.radius + self.tol + tolmod.EPS
-                b = self._bounds
-                hits = np.nonzero((b[0] <= ox + reach) & (b[2] >= ox - reach)
-                                  & (b[1] <= oy + reach) & (b[3] >= oy - reach))[0]
-                d = np.empty(len(hits), dtype=float)
-                rr = self._round[hits]
-                dx = self.centres[hits[rr], 0] - ox
-                dy = self.centres[hits[rr], 1] - oy
-                d[rr] = np.sqrt(dx * dx + dy * dy)
-                if (~rr).any():
-                    d[~rr] = shapely.distance(self._polys[hits[~rr]], Point(ox, oy))
-                d = np.maximum(0.0, d - self.pads[hits] - o.marker.radius)
-                for j in hits[d <= rng + self.tol + tolmod.EPS].tolist():
-                    per[self.player_of[j]].append(self.ids[j])
-            out[o.id] = per
+        marker's edge (with the tolerance): numpy over every objective and every model
+        whose box comes near it at once, round bases analytically."""
+        objs = self.state.objectives
+        players = [p.id for p in self.state.players]
+        out: dict[str, dict[str, list[str]]] = {o.id: {p: [] for p in players} for o in objs}
+        if not objs or not self.ids:
+            return out
+        ox = np.array([o.at[0] for o in objs], dtype=float)
+        oy = np.array([o.at[1] for o in objs], dtype=float)
+        orad = np.array([o.marker.radius for o in objs], dtype=float)
+        rng = np.array([self.state.objective_range(o) for o in objs], dtype=float)
+        reach = (rng + orad + self.tol + tolmod.EPS)[:, None]
+        b = self._bounds
+        near = ((b[0][None, :] <= ox[:, None] + reach) & (b[2][None, :] >= ox[:, None] - reach)
+                & (b[1][None, :] <= oy[:, None] + reach) & (b[3][None, :] >= oy[:, None] - reach))
+        oi, mj = np.nonzero(near)                     # by objective, then by model index
+        rr = self._round[mj]
+        dx = self.centres[mj, 0] - ox[oi]
+        dy = self.centres[mj, 1] - oy[oi]
+        d = np.sqrt(dx * dx + dy * dy)
+        if not rr.all():
+            odd = np.nonzero(~rr)[0]
+            d[odd] = shapely.distance(self._polys[mj[odd]], shapely.points(ox[oi[odd]], oy[oi[odd]]))
+        d = np.maximum(0.0, d - self.pads[mj] - orad[oi])
+        ok = d <= rng[oi] + self.tol + tolmod.EPS
+        names = [o.id for o in objs]
+        ids, player_of = self.ids, self.player_of
+        for k, j in zip(oi[ok].tolist(), mj[ok].tolist()):
+            out[names[k]][player_of[j]].append(ids[j])
         return out
 
     def terrain_under(self, model_id: str) -> list[str]:
