@@ -1208,7 +1208,10 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...]
                             tuple[tuple[str, bool], ...]]:
     """Where ``return_models`` puts each surviving set-aside model: ((model id, (x, y)), ...) in
     inches, the notes of those with no legal spot, and whether each is engaged on the final
-    table (the geometry: ``find_return_spot``, the snapshot)."""
+    table (the geometry: ``find_return_spot``, the snapshot).  The snapshots are the fight
+    phase's, kept by placement (``fight_phase.context.geometry``: tables that differ only in
+    wounds share one), the second derived from the first (``moved_geometry``)."""
+    from tabletop.rules.fight_phase.context import geometry, moved_geometry
     pending = [(ch, m) for ch in challenges for m in ch.survivors]
     notes: dict[str, str] = {}
     for ch, m in pending:
@@ -1216,7 +1219,7 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...]
                                   else dict(ch.units)[m.id].player)
         if note:
             notes[m.id] = note
-    geom = snapshot(state)
+    geom = geometry(state)
     for ch, m in pending:
         if m.id in notes or geom.model_engaged(m.id):
             continue
@@ -1224,8 +1227,8 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...]
         spot = find_return_spot(state, here, state.owner(m.id), dict(ch.locked_with).get(m.id, ()),
                                 prefer=dict(ch.origin)[m.id])
         if spot is not None and spot.engaged and spot.at != here.at:
-            state = state.with_models([here.moved_to(*spot.at)])
-            geom = snapshot(state)
+            before, state = state, state.with_models([here.moved_to(*spot.at)])
+            geom = geometry(moved_geometry(before, state, {m.id}))
     return (tuple((m.id, state.model(m.id).at) for _, m in pending), tuple(notes.items()),
             tuple((m.id, bool(geom.model_engaged(m.id))) for _, m in pending))
 
