@@ -1210,16 +1210,18 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...]
     inches, the notes of those with no legal spot, and whether each is engaged on the final
     table (the geometry: ``find_return_spot``, the snapshot).  The snapshots are the fight
     phase's, kept by placement (``fight_phase.context.geometry``: tables that differ only in
-    wounds share one), the second derived from the first (``moved_geometry``)."""
+    wounds share one), derived from the table without the returning models
+    (``moved_geometry``: only the returning models measured)."""
     from tabletop.rules.fight_phase.context import geometry, moved_geometry
     pending = [(ch, m) for ch in challenges for m in ch.survivors]
     notes: dict[str, str] = {}
+    aside = state
     for ch, m in pending:
         state, note = _return_one(state, ch, m, state.owner(m.id) if state.has_unit(m.unit_id)
                                   else dict(ch.units)[m.id].player)
         if note:
             notes[m.id] = note
-    geom = geometry(state)
+    geom = geometry(moved_geometry(aside, state, {m.id for _, m in pending}))
     for ch, m in pending:
         if m.id in notes or geom.model_engaged(m.id):
             continue
