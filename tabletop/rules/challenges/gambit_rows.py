@@ -1208,15 +1208,20 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...]
                             tuple[tuple[str, bool], ...]]:
     """Where ``return_models`` puts each surviving set-aside model: ((model id, (x, y)), ...) in
     inches, the notes of those with no legal spot, and whether each is engaged on the final
-    table (the geometry: ``find_return_spot``, the snapshot)."""
+    table (the geometry: ``find_return_spot``, the snapshot).  The snapshots are the fight
+    phase's, kept by placement (``fight_phase.context.geometry``: tables that differ only in
+    wounds share one), derived from the table without the returning models
+    (``moved_geometry``: only the returning models measured)."""
+    from tabletop.rules.fight_phase.context import geometry, moved_geometry
     pending = [(ch, m) for ch in challenges for m in ch.survivors]
     notes: dict[str, str] = {}
+    aside = state
     for ch, m in pending:
         state, note = _return_one(state, ch, m, state.owner(m.id) if state.has_unit(m.unit_id)
                                   else dict(ch.units)[m.id].player)
         if note:
             notes[m.id] = note
-    geom = snapshot(state)
+    geom = geometry(moved_geometry(aside, state, {m.id for _, m in pending}))
     for ch, m in pending:
         if m.id in notes or geom.model_engaged(m.id):
             continue
@@ -1224,8 +1229,8 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...]
         spot = find_return_spot(state, here, state.owner(m.id), dict(ch.locked_with).get(m.id, ()),
                                 prefer=dict(ch.origin)[m.id])
         if spot is not None and spot.engaged and spot.at != here.at:
-            state = state.with_models([here.moved_to(*spot.at)])
-            geom = snapshot(state)
+            before, state = state, state.with_models([here.moved_to(*spot.at)])
+            geom = geometry(moved_geometry(before, state, {m.id}))
     return (tuple((m.id, state.model(m.id).at) for _, m in pending), tuple(notes.items()),
             tuple((m.id, bool(geom.model_engaged(m.id))) for _, m in pending))
 

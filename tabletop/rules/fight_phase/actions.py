@@ -46,7 +46,7 @@ from tabletop.rules.engine.pending import Question
 from tabletop.rules.events import Event, EventLog, make_event
 from tabletop.rules.fight_phase import attacks
 from tabletop.rules.fight_phase.casualties import ATTACKS_RULE, OVERRUN_ATTACKS_RULE
-from tabletop.rules.fight_phase.context import FightMemo, PhaseView, bump, geometry
+from tabletop.rules.fight_phase.context import FightMemo, PhaseView, bump, geometry, moved_geometry
 from tabletop.rules.fight_phase.eligibility import (
     NORMAL,
     OVERRUN,
@@ -176,6 +176,8 @@ def _made(st: PhaseState, job: MoveJob, outcome: MoveOutcome) -> Transition:
     player = before.unit(outcome.unit).player
     memo = evolve(st.memo, moves=st.memo.moves + (outcome,), move=None)
     after, items = _record(outcome, before, player)
+    if after is not before and outcome.plan is not None:    # only the moved models measured again
+        moved_geometry(before, after, set(outcome.plan.positions))
     if job.kind == "consolidate":
         title = f"{player}: {job.unit} consolidates ({outcome.mode})"
     else:

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop.board.config import TARGET_SELECTIONS_TRIED
 from tabletop.board.state import Battlefield
-from tabletop.geometry import Geometry, snapshot
+from tabletop.geometry import Geometry
 
 if TYPE_CHECKING:
     from tabletop.rules.fight_phase.moving import MoveOutcome
@@ -133,8 +133,13 @@ class Search:
 
 
 def _engaged_models(state: Battlefield, outcome: MoveOutcome) -> int:
-    """Models of the moving unit engaged with an enemy model after ``outcome``'s move."""
-    after = snapshot(outcome.state_after(state))
+    """Models of the moving unit engaged with an enemy model after ``outcome``'s move.  The
+    table after it is derived from ``state``'s snapshot (``context.moved_geometry``: only the
+    moved models measured again) and kept by placement, so the move's step reuses it."""
+    from tabletop.rules.fight_phase.context import geometry, moved_geometry
+    child = outcome.state_after(state)
+    moved = set(outcome.plan.positions) if outcome.plan is not None else set()
+    after = geometry(moved_geometry(state, child, moved))
     return sum(1 for m in after.unit_models(outcome.unit) if after.model_engaged(m))
 
 
