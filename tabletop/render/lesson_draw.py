@@ -33,12 +33,12 @@ from typing import Any
 import pygame
 
 from tabletop.geometry import snapshot
+from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.legal_region import Region
 from tabletop.render import prims
+from tabletop.render.board import draw_base
 from tabletop.render.framing import view_for_box
 from tabletop.render.legal_shade import draw_legal_region
-from tabletop.geometry.footprints import base_polygon
-from tabletop.render.board import draw_base
 from tabletop.render.lesson_plan import Frame, Lesson, LessonPage
 from tabletop.render.lesson_slide import Pose, Slide
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
