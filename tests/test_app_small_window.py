@@ -95,13 +95,16 @@ def test_at_1024x600_the_unit_plates_cover_under_15_percent_of_the_board():
     path = str(MAPS / "ca-layout-1-hammer-and-anvil.toml")     # 20 units on a 60x44 table
     app = App(mapfile.load(path), path, SIZE)
     assert app.board_rect == pygame.Rect(0, 0, 624, 600)
-    # the plates' fonts scale by min(624 / 960, 600 / 760) = min(0.65, 0.789) = 0.65:
+    # the plates' fonts scale by min(624 / 960, 600 / 600) = min(0.65, 1.0) = 0.65:
     # 20 x 0.65 = 13 px and 16 x 0.65 = 10.4 -> 10 px (PLATE_FONT_MIN_PX 12 and 10 hold)
     theme = board_theme(app.board_rect.size)
     assert (theme.font_label, theme.font_small) == (13, 10)
     assert _plate_share(app) < 0.15          # with the full 20 / 16 px fonts: 26%
-    # a board of the 1366x768 laptop window (966 x 768) keeps the theme as it is
-    assert board_theme((966, 768)) is DEFAULT_THEME
+    # the default 1400x900 window's board (1000 x 900, or 1000 x 630 under the legend) keeps
+    # the theme as it is; a 1366x768 laptop's 926 x 668: 926 / 960 = 0.965 -> 19 and 15 px
+    assert board_theme((1000, 900)) is DEFAULT_THEME and board_theme((1000, 630)) is DEFAULT_THEME
+    laptop = board_theme((926, 668))
+    assert (laptop.font_label, laptop.font_small) == (19, 15)
 
 
 def test_each_ring_keystroke_replaces_the_ring_message(write_map):
