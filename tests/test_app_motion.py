@@ -15,6 +15,7 @@ import pytest
 
 from fightkit import state_from, unit
 from tabletop.app.app import App
+from tabletop.app.board_theme import board_theme
 from tabletop.app.interactive import PlaySession
 from tabletop.board import mapfile
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion, point_along, step_moves
@@ -117,7 +118,8 @@ def test_a_pile_in_slides_along_its_path_frame_by_frame():
     assert app.shown_state is log.steps[1].state
     assert app.shown_state.model("R/1").at == (12.0, 11.0)
     plain = pygame.Surface(app.board_rect.size)
-    draw_step(plain, log.steps[1], app.view, events=log.events, overlays=app.overlays, caption=False)
+    draw_step(plain, log.steps[1], app.view, events=log.events, overlays=app.overlays, caption=False,
+              theme=board_theme(app.board_rect.size))     # the window's plates fit its board
     board = surface.subsurface(app.board_rect)
     assert pygame.image.tobytes(board, "RGB") == pygame.image.tobytes(plain, "RGB")
 

@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from window_helpers import (
+    click,
+    display_fixture,
+    fixed_view_app,
+    keydown,
+    pixel_of,
+    post_and_handle,
+)
 
-from tabletop.app.app import App
 from tabletop.app.rings import charge_reach
-from tabletop.board import mapfile
 from tabletop.render.rings import RING_COLOUR
-from tabletop.render.view import View
 
 MM = 25.4
 
@@ -72,46 +77,12 @@ profile = { Move = 4, Skill = 3, Power = 3, Defense = 3, Attacks = 1, Wounds = 1
 models = [[20, 20, 90]]
 """
 
-E = pygame.event.Event
-
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    screen = pygame.display.set_mode((1000, 700))
-    yield screen
-    pygame.display.quit()
-
-
-def px(x: float, y: float) -> tuple[int, int]:
-    return round(50 + 10 * x), round(650 - 10 * y)
+display = display_fixture((1000, 700))
+px = pixel_of(700)
 
 
 def _app(write_map, text=MAP):
-    path = write_map(text)
-    a = App(mapfile.load(path), path, (1000, 700))
-    if a.legend_shown:
-        a.toggle_legend()   # the board takes the whole left column (600 x 700 px)
-    a.view = View(scale=10.0, origin_x=50.0, origin_y=650.0)
-    return a
-
-
-def post_and_handle(app, *events):
-    """Post the events to pygame's queue and hand every queued event to the window."""
-    pygame.event.clear()
-    for ev in events:
-        pygame.event.post(ev)
-    for ev in pygame.event.get():
-        app.handle(ev)
-
-
-def click(pos):
-    return [E(pygame.MOUSEBUTTONDOWN, pos=pos, button=1), E(pygame.MOUSEBUTTONUP, pos=pos, button=1)]
-
-
-def keydown(k, uni="", mod=0):
-    return E(pygame.KEYDOWN, key=k, mod=mod, unicode=uni, scancode=0)
+    return fixed_view_app(write_map(text), (1000, 700))   # the board: the left 600 x 700 px
 
 
 def _extent(shape):

@@ -13,11 +13,11 @@ import time
 
 import pygame
 import pytest
+from window_helpers import E, display_fixture, fixed_view_app, keydown, pixel_of, post_and_handle
 
 from tabletop.app.app import App
 from tabletop.app.unsaved import autosave_path
 from tabletop.board import mapfile
-from tabletop.render.view import View
 
 MAP = """\
 # a club table: this comment must survive every save
@@ -49,33 +49,13 @@ base = "32mm"
 models = [[20, 10], [22, 10]]
 """
 
-E = pygame.event.Event
-
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    pygame.display.set_mode((1400, 900))
-    yield
-    pygame.display.quit()
-
-
-def px(x: float, y: float) -> tuple[int, int]:
-    return round(50 + 10 * x), round(850 - 10 * y)
-
-
-def post_and_pump(app: App, *events) -> None:
-    """Post events to pygame's queue and feed the queue to the window, as its loop does."""
-    pygame.event.clear()
-    for e in events:
-        pygame.event.post(e)
-    for e in pygame.event.get():
-        app.handle(e)
+display = display_fixture((1400, 900))
+px = pixel_of(900)
+post_and_pump = post_and_handle       # post events and feed the queue to the window, as its loop does
 
 
 def key(k: int, uni: str = "") -> pygame.event.Event:
-    return E(pygame.KEYDOWN, key=k, mod=0, unicode=uni, scancode=0)
+    return keydown(k, uni)
 
 
 def drag_events(start, end):
@@ -91,11 +71,7 @@ def drag_events(start, end):
 
 
 def make_app(path: str) -> App:
-    a = App(mapfile.load(path), path, (1400, 900))
-    if a.legend_shown:
-        a.toggle_legend()
-    a.view = View(scale=10.0, origin_x=50.0, origin_y=850.0)
-    return a
+    return fixed_view_app(path, (1400, 900))
 
 
 @pytest.fixture

@@ -13,11 +13,12 @@ import os
 
 import pygame
 import pytest
+from window_helpers import E, display_fixture, fix_view, pixel_of
 
 from tabletop.app.app import App
 from tabletop.board import mapfile
-from tabletop.render.view import View
 from tabletop.render.step_draw import with_keys
+from tabletop.render.view import View
 from tabletop.rules.events import EventLog
 
 R32 = 16 / 25.4
@@ -57,21 +58,8 @@ base = "32mm"
 models = [[20, 10], [22, 10]]
 """
 
-E = pygame.event.Event
-
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    screen = pygame.display.set_mode((1400, 900))
-    yield screen
-    pygame.display.quit()
-
-
-def px(x: float, y: float) -> tuple[int, int]:
-    """Table inches -> pixels of the fixed test view."""
-    return round(50 + 10 * x), round(850 - 10 * y)
+display = display_fixture((1400, 900))
+px = pixel_of(900)        # table inches -> pixels of the fixed test view
 
 
 @pytest.fixture
@@ -79,9 +67,8 @@ def app(write_map):
     path = write_map(MAP)
     a = App(mapfile.load(path), path, (1400, 900))
     assert a.legend_shown and a.board_rect.bottom == a.legend_rect.top
-    a.toggle_legend()       # the board takes the whole left column (1000 x 900 px)
+    fix_view(a, 900)        # the board takes the whole left column (1000 x 900 px)
     assert a.board_rect == pygame.Rect(0, 0, 1000, 900)
-    a.view = View(scale=10.0, origin_x=50.0, origin_y=850.0)
     return a
 
 

@@ -46,7 +46,7 @@ def test_fight_warns_on_an_illegal_table(write_map, capsys):
     assert main(["fight", path, "--seed", "1", "--json"]) == 0
     captured = capsys.readouterr()
     json.loads(captured.out)                        # stdout stays pure JSON
-    assert "warning: the table is not legal (1 overlapping pair(s)" in captured.err
+    assert "warning: the table is not legal (1 overlapping pair)" in captured.err
 
 
 def test_check_reports_unusable_profiles_but_not_missing_ones(write_map, capsys):

@@ -57,7 +57,7 @@ def test_multi_unit_engagement_on_the_72x48_table(capsys, tmp_path):
 def test_fight_odds(capsys):
     assert main(["fight", str(MAPS / "lessons/flank-charge.toml"), "--odds"]) == 0
     text = capsys.readouterr().out
-    assert "exact" in text and "greenskins wins the combat score" in text
+    assert "exact" in text and "combat score won by greenskins" in text
 
 
 CHARGE_MAP = """

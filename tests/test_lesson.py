@@ -167,6 +167,37 @@ def test_a_bad_lesson_entry_is_one_located_line(tmp_path, capsys, change, where)
     assert not (tmp_path / "x.gif").exists()
 
 
+@pytest.mark.parametrize("change, where", [
+    # the rule texts are the four files of DESIGN.md's table; "nosuch.txt" is none of them
+    (('clause = "fight-phase.txt 12.03"\nstep = "r makes', 'clause = "nosuch.txt 1.2"\nstep = "r makes'),
+     "lesson[1].clause: unknown rule text 'nosuch.txt'"),
+    # a step number is whole: 2.5 is neither a step number nor text, one line (not one per type)
+    (('step = "r makes its pile-in"', "step = 2.5"), "lesson[1].step: give \"setup\", a whole step number"),
+])
+def test_a_bad_clause_file_or_a_fractional_step_is_refused_at_load_in_one_line(
+        tmp_path, capsys, change, where):
+    text = MAP.replace(*change, 1)
+    assert text != MAP
+    assert main(["lesson", write(tmp_path, text), "--gif", str(tmp_path / "x.gif")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and where in err[0] and "lesson.toml" in err[0], err
+    assert not (tmp_path / "x.gif").exists()
+
+
+def test_every_fault_of_the_lesson_steps_is_reported_one_line_each(tmp_path, capsys):
+    # three faults in two entries: entry 0's overlay and focus, entry 1's step; all three are
+    # reported (before, only the first stopped the check)
+    text = (MAP.replace('overlays = ["engagement"]', 'overlays = ["engagment"]\nfocus = ["nobody"]', 1)
+               .replace('step = "r makes its pile-in"', 'step = "a dragon flies"', 1))
+    assert main(["lesson", write(tmp_path, text), "--gif", str(tmp_path / "x.gif")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3, err
+    assert "lesson[0].overlays[0]: unknown overlay 'engagment'" in err[0]
+    assert "lesson[0].focus[0]: no model, unit or objective 'nobody'" in err[1]
+    assert "lesson[1].step: no step" in err[2]
+    assert not (tmp_path / "x.gif").exists()
+
+
 def test_outputs_never_write_over_the_map_and_mp4_names_what_to_install(tmp_path, capsys):
     path = write(tmp_path, name="m.gif")       # a map saved under a .gif name
     assert main(["lesson", path, "--gif", path]) == 2

@@ -55,7 +55,7 @@ def test_sentences_worked_by_hand():
     # a's blows: 10 dice, six 6s at 4+; b's saves [1,1,1,1,4,4]: 4 failed
     assert describe(by["blows"]) == ("a -> b: 10 dice, 4+ to hit, 6 hits, saves on 4+, "
                                      "4 failed = 4 wounds.")
-    assert describe(by["combat_score"]) == "Combat score: red 6, blue 2; red wins by 4."
+    assert describe(by["combat_score"]) == "Combat score: red 6, blue 2; won by red, by 4."
     assert describe(by["break_test"]) == ("b break test: 2D6 3+4 = 7 against Discipline 7 + "
                                           "ranks 2 - difference 4 = 5: breaks.")
     assert describe(by["fled"]).startswith(
@@ -72,7 +72,7 @@ def test_the_cli_prints_the_same_words_indented_with_the_clause_and_the_breakdow
     _, log, _ = flee_run()
     score = next(ev for ev in log.events if ev.type == "combat_score")
     out = lines(score)
-    assert out[0] == ("Combat score: red 6, blue 2; red wins by 4.  "
+    assert out[0] == ("Combat score: red 6, blue 2; won by red, by 4.  "
                       "(rank-and-flank-combat.txt Combat score)")
     # a: 4 wounds + 2 ranks; b: 2 ranks (its rank 4 holds 1 after 4 casualties)
     assert out[1:] == ["    red: a wounds caused +4",

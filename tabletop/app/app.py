@@ -58,6 +58,7 @@ from tabletop.errors import TabletopError
 from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.probe import closest_points, models_at, overlaps_at
+from tabletop.app.board_theme import board_theme
 from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend, draw_step
 from tabletop.render.editor import draw_editor
 from tabletop.render.framing import frame_box, view_for_box
@@ -207,6 +208,7 @@ class App:
         self.step_check: list[str] = []
         self.last_moved: str | None = None
         self.messages: list[str] = []
+        self._message_kind: str | None = None     # the newest message's kind (``message``)
         self.saved: list[str] = []
         self.running = True
         self.help_shown = False
@@ -423,7 +425,7 @@ class App:
         if self.rings.typing:
             taken, said = self.rings.type_key(keys.key_name(event))
             if said:
-                self.message(said)
+                self.message(said, "ring")
             if taken:
                 return
         if self.play is not None and self.play.key(event):
@@ -449,9 +451,9 @@ class App:
             "check_consolidation": lambda: self.check_move("consolidate"),
             "pan_left": pan(PAN_STEP_PX, 0), "pan_right": pan(-PAN_STEP_PX, 0),
             "pan_up": pan(0, PAN_STEP_PX), "pan_down": pan(0, -PAN_STEP_PX),
-            "ring_next": lambda: self.message(self.rings.next(self.shown_state, self.selected)),
-            "ring_type": lambda: self.message(self.rings.start_typing(self.selected)),
-            "ring_around": lambda: self.message(self.rings.toggle_around(self.selected)),
+            "ring_next": lambda: self.message(self.rings.next(self.shown_state, self.selected), "ring"),
+            "ring_type": lambda: self.message(self.rings.start_typing(self.selected), "ring"),
+            "ring_around": lambda: self.message(self.rings.toggle_around(self.selected), "ring"),
             "load_autosave": self.load_autosave, "edit": self.edit_key,
             "charge_mode": self.charge_key, "charge_shade": lambda: self.message(
                 self.charge.toggle_shade()),
@@ -677,6 +679,7 @@ class App:
         said = self.charge.follow(state, self.geo)
         if said:
             self.messages.append(said)
+            self._message_kind = None
         if self.selected is not None and self.selected not in self.geo.ids:
             self.selected = None
         self.refresh()
@@ -870,9 +873,15 @@ class App:
         dist = d.from_origin
         return f'{text.inches(dist)} / {d.limit:g}"', dist > d.limit + self.state.rules.tol
 
-    def message(self, entry: str) -> None:
-        """Add a message (lines joined by newlines); the panel shows the newest first."""
-        self.messages = (self.messages + [entry])[-MESSAGES_SHOWN:]
+    def message(self, entry: str, kind: str | None = None) -> None:
+        """Add a message (lines joined by newlines); the panel shows the newest first.
+        A message of ``kind`` (``"ring"``: the range-ring tool's) replaces the newest one
+        when that is of the same kind, so a tool's running prompt (``G``, each typed digit,
+        ``g`` cycling) stays one line instead of filling the box."""
+        same = kind is not None and self.messages and self._message_kind == kind
+        kept = self.messages[:-1] if same else self.messages
+        self.messages = (kept + [entry])[-MESSAGES_SHOWN:]
+        self._message_kind = kind
         self.refresh()
 
     def message_lines(self) -> list[str]:
@@ -989,7 +998,8 @@ class App:
         self.sync_motion()
         if self.motion is not None:
             # the step drawn once without its moved models, and them over it where they are now
-            img = self.motion.background(size, v, events=self.events, overlays=self.overlays).copy()
+            img = self.motion.background(size, v, events=self.events, overlays=self.overlays,
+                                         theme=board_theme(size)).copy()
             self.motion.draw(img, v)
             return img, (0, 0)
         key = (size, v.scale, v.origin_x, v.origin_y, self.overlays, self.selected,
@@ -1007,7 +1017,8 @@ class App:
             same = old is not None and self._board[0][:5] == key[:5] and self._drawn is not None
             img = old if same else pygame.Surface(size)
             self._drawn = redraw_board(img, self._drawn if same else None, state, geo, v,
-                                       overlays=self.overlays, selected=self.selected)
+                                       overlays=self.overlays, selected=self.selected,
+                                       theme=board_theme(size))
             self._board = (key, geo, img)
             return img, (0, 0)
         self._drawn = None
@@ -1015,14 +1026,15 @@ class App:
         if self.step_mode and self.steps:
             # the panel shows the step's title, clause and rolls: no caption plate on the board
             draw_step(img, self.steps[self.step_index], v, geo=geo, events=self.events,
-                      overlays=self.overlays, caption=False)
+                      overlays=self.overlays, caption=False, theme=board_theme(size))
             region = self.shown_region()
             if region is not None:
                 draw_legal_region(img, region, v)
             if self.selected is not None and self.selected in geo.ids:
                 self._outline(img, geo, self.selected, SELECT_COLOUR)
         else:
-            draw_board(img, state, geo, v, overlays=self.overlays, selected=self.selected)
+            draw_board(img, state, geo, v, overlays=self.overlays, selected=self.selected,
+                       theme=board_theme(size))
         self._board = (key, geo, img)
         return img, (0, 0)
 

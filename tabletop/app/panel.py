@@ -18,6 +18,26 @@ from pygame_gui.elements import UIButton, UILabel, UITextBox
 PAD = 8                 # pixels between panel elements
 ROW = 30                # pixel height of a button or label row
 OVERLAY_BUTTONS_PER_ROW = 3
+LABEL_INSET = 12        # pixels a one-line label keeps clear of its edges
+ELLIPSIS = "..."
+
+
+def elide(text: str, width: int, measure: Callable[[str], int]) -> str:
+    """``text`` cut at the end and ended with ``...`` so that ``measure`` (pixels of a
+    string) is at most ``width``; ``text`` itself when it fits, ``""`` when not even the
+    dots do."""
+    if measure(text) <= width:
+        return text
+    lo, hi = 0, len(text)           # the longest head that fits with the dots
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if measure(text[:mid].rstrip() + ELLIPSIS) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    if lo == 0 and measure(ELLIPSIS) > width:
+        return ""
+    return text[:lo].rstrip() + ELLIPSIS
 
 
 def as_html(lines: list[str], bold_first: bool = False) -> str:
@@ -72,9 +92,17 @@ class Panel:
         self.buttons[name] = b
         self.elements.append(b)
 
+    def _fitted(self, box: UILabel, text: str) -> str:
+        """``text`` elided to fit one-line label ``box`` (a long map name or file name would
+        otherwise run past the panel's edge and be cut mid-letter)."""
+        room = box.rect.width - LABEL_INSET
+        return elide(text, room, lambda t: box.font.size(t)[0]) or " "
+
     def _box(self, name: str, rect: pygame.Rect, label: bool = False) -> None:
         if label:
-            box = UILabel(rect, self.texts[name] or " ", self.manager)
+            box = UILabel(rect, " ", self.manager)
+            if self.texts[name]:
+                box.set_text(self._fitted(box, self.texts[name]))
         else:
             box = UITextBox(self.texts[name], rect, self.manager)
         self.boxes[name] = box
@@ -132,7 +160,7 @@ class Panel:
             text = lines if isinstance(lines, str) else " ".join(lines)
             if text != self.texts[name]:
                 self.texts[name] = text
-                box.set_text(text or " ")
+                box.set_text(self._fitted(box, text) if text else " ")
             return
         text = lines if isinstance(lines, str) else as_html(lines, bold_first)
         if text != self.texts.get(name):

@@ -36,7 +36,7 @@ def model_lines(state: Battlefield, geo: Geometry, model_id: str) -> list[str]:
             else f'{b.across:.2f}" x {b.along:.2f}" (frontage x depth)')
     lines = [
         title,
-        f"unit: {unit.label} ({unit.id}), player {unit.player}, {len(unit.models)} models",
+        f"unit: {unit.label} ({unit.id}), player {unit.player}, {len(unit.models)} model{'s' if len(unit.models) != 1 else ''}",
         f"base: {b.text} {b.shape}, {size}",
         f"at ({m.x:.2f}, {m.y:.2f}), facing {m.facing_deg:g} deg",
         "profile: " + (_kv(m.profile) if m.profile else "none"),

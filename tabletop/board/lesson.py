@@ -4,7 +4,8 @@ Each entry says what one step of a lesson shows and what it says about it:
 
 ``title``     short heading of the step
 ``text``      the note, in the project's own words (never rulebook text)
-``clause``    the rule clause it teaches, as the events cite them (``"fight-phase.txt 12.03"``)
+``clause``    the rule clause it teaches, as the events cite them (``"fight-phase.txt 12.03"``):
+              a rule text of ``RULE_TEXTS`` and the section in it
 ``step``      which table it shows: ``"setup"`` (the table before the phase), a 1-based
               index into the phase run's steps (``tabletop fight`` lists them), or a piece
               of a step's title (the first step, from the previous lesson step's on, whose
@@ -24,9 +25,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-__all__ = ["LessonIn", "LessonStep", "lesson_table"]
+__all__ = ["RULE_TEXTS", "LessonIn", "LessonStep", "lesson_table"]
+
+RULE_TEXTS = ("fight-phase.txt", "rank-and-flank-combat.txt", "character-challenge.txt",
+              "gambit-challenge.txt")
+"""The rule texts a lesson's ``clause`` may cite (the project's rule files, DESIGN.md's
+table): a clause names one of them first, then its section (``"fight-phase.txt 12.03"``,
+``"rank-and-flank-combat.txt Fleeing"``).  Any other file name is a typo the teacher would
+otherwise only notice in the finished GIF, so the map is refused at load."""
 
 SETUP = "setup"
 """The ``step`` value naming the table before the phase."""
@@ -53,14 +61,28 @@ class LessonIn(BaseModel):
     title: str = Field(min_length=1)
     text: str = Field(min_length=1)
     clause: str = Field(min_length=1)
-    step: StrictInt | str
+    step: int | str
     overlays: list[str] = []
     select: str | None = None
     focus: list[str] = []
 
-    @field_validator("step")
+    @field_validator("clause")
     @classmethod
-    def _step(cls, v: int | str) -> int | str:
+    def _clause(cls, v: str) -> str:
+        text = v.split()[0]
+        if text not in RULE_TEXTS:
+            raise ValueError(f"unknown rule text {text!r} (a clause names one of "
+                             f"{', '.join(RULE_TEXTS)}, then its section)")
+        return v
+
+    @field_validator("step", mode="before")
+    @classmethod
+    def _step(cls, v: Any) -> int | str:
+        # one clean line for anything but a whole number or text (2.5, true, a list): without
+        # this the int-or-text union reported each alternative on a line of its own
+        if isinstance(v, bool) or not isinstance(v, (int, str)):
+            raise ValueError(f"give \"setup\", a whole step number from 1 or a piece of a "
+                             f"step's title, got {v!r}")
         if isinstance(v, int) and v < 1:
             raise ValueError(f"a step number counts from 1, got {v}")
         if isinstance(v, str) and not v.strip():

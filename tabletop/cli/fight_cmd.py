@@ -33,6 +33,7 @@ from tabletop.cli.event_text import printer
 from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError
 from tabletop.rules.decisions import Decisions
+from tabletop.rules.describe import plural
 from tabletop.rules.dice import Dice
 from tabletop.rules.events import EventLog
 from tabletop.rules.registry import Resolution, Ruleset, find_ruleset
@@ -99,9 +100,9 @@ def _warn_if_broken(state) -> None:
     """One line on stderr when the table is not legal (the fight still runs)."""
     from tabletop.geometry import snapshot
     geo = snapshot(state)
-    bad = [f"{len(geo.overlaps)} overlapping pair(s)" if geo.overlaps else "",
-           f"{len(geo.off_table)} model(s) off the table" if geo.off_table else "",
-           f"{len(geo.coherency)} unit(s) out of coherency" if geo.coherency else ""]
+    bad = [plural(len(geo.overlaps), "overlapping pair") if geo.overlaps else "",
+           f"{plural(len(geo.off_table), 'model')} off the table" if geo.off_table else "",
+           f"{plural(len(geo.coherency), 'unit')} out of coherency" if geo.coherency else ""]
     bad = [b for b in bad if b]
     if bad:
         print(f"{state.path}: warning: the table is not legal ({', '.join(bad)}); "

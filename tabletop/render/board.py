@@ -694,7 +694,7 @@ def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int 
     if bounds.w < w or bounds.h < h:
         bounds = c.surface.get_rect()
     cands = []
-    for extra in (0, h + 4, 2 * (h + 4)):
+    for extra in (0, h + 4, 2 * (h + 4), 3 * (h + 4)):
         g = gap + extra
         cands += [
             pygame.Rect(anchor.centerx - w // 2, anchor.bottom + g, w, h),

@@ -218,7 +218,8 @@ def draw_support(c: Canvas, value: dict) -> None:
         counted = [m for m in rec.get("models") or [] if m in ids]
         for mid in counted:
             ring_model(c, mid, shade(col, 0.7), 3, 3)
-        lines.append((f"{player}: {len(counted)} models -> +{rec.get('bonus', 0)}", t.font_small))
+        lines.append((f"{player}: {len(counted)} model{'s' if len(counted) != 1 else ''} -> "
+                          f"+{rec.get('bonus', 0)}", t.font_small))
         colours.append(shade(col, 0.7))
     _panel(c, lines, colours, (120, 120, 120))
 
@@ -238,7 +239,7 @@ def draw_points(c: Canvas, value: dict) -> None:
     t = c.theme
     reason = (getattr(c, "draw", {}) or {}).get("reason", "")
     if value:
-        lines = [(f"Glory: {p} wins, +{n} combat resolution", t.font_caption) for p, n in value.items()]
+        lines = [(f"Glory: won by {p}, +{n} combat resolution", t.font_caption) for p, n in value.items()]
         colours = [shade(_pcol(c, p), 0.6) for p in value]
     else:
         lines, colours = [("Glory: a draw, no points", t.font_caption)], [PANEL_TEXT]

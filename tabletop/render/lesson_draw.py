@@ -4,10 +4,14 @@ A frame (``render.lesson_plan.Frame``) of a page is drawn as ``draw_lesson_frame
 
 - the board: the page's phase step drawn as the teaching frames draw it
   (``render.steps.draw_step``: arrows, reach, casualties, ...) with the page's extra
-  overlays, its ``select``ed model ringed, framed round its ``focus`` ids when it names
-  some, else round the action of every page (one steady view, so slides read well);
-  on a ``slide`` frame the moved models are drawn ``k / n`` of the way along their paths
-  over the step's drawing without them (``render.motion.Motion``);
+  overlays, its ``select``ed model ringed and the models its ``focus`` names ringed in
+  ``FOCUS_COLOUR``; every page shows the whole table (one steady view, so slides read well
+  and nothing of the board is ever cropped);
+  on a ``slide`` frame the moved models are drawn at their frame's poses
+  (``render.lesson_slide.Slide``: along their paths, a rigidly turning unit turned as one
+  body so no base passes through another) over the step's drawing without them
+  (``render.motion.Motion.background``), each unit whose models all slide with its label
+  plate following it (``draw_slide_labels``);
 - on a ``still`` or ``dice`` frame of a pile-in or consolidation step whose ``select``ed
   model belongs to the moving unit, where that model may legally end, shaded
   (``render.legal_shade``; the region comes from the ``region_of`` the caller passes, as
@@ -29,11 +33,14 @@ from typing import Any
 import pygame
 
 from tabletop.geometry import snapshot
+from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.legal_region import Region
 from tabletop.render import prims
-from tabletop.render.framing import FOCUS_MIN_SPAN, FOCUS_PAD, action_points, fit_box, view_for_box
+from tabletop.render.board import draw_base
+from tabletop.render.framing import view_for_box
 from tabletop.render.legal_shade import draw_legal_region
 from tabletop.render.lesson_plan import Frame, Lesson, LessonPage
+from tabletop.render.lesson_slide import Pose, Slide
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
 from tabletop.render.options import resolve_overlays
 from tabletop.render.step_draw import draw_of, with_keys
@@ -62,31 +69,11 @@ LESSON_NOTE_LINES = 9
 PANEL_PAD = 14
 
 
-LESSON_PAD = 5.0
-"""Named default: inches of table kept round a lesson's models and action (room for the
-labels and plates the steps draw beside them)."""
+LESSON_VIEW_MARGIN_PX = 36
+"""Named default: pixels kept round the table in a lesson frame (the edge rulers' numbers)."""
 
-
-def lesson_box(lesson: Lesson, pad: float = LESSON_PAD) -> tuple[float, float, float, float]:
-    """The table rectangle (inches) round every model of every page's table, every path a
-    page slides along and every page's drawn action (``framing.action_points``: set-aside
-    challengers, casualties, ...), grown by ``pad``, at least ``FOCUS_MIN_SPAN`` each way:
-    the view of pages that name no ``focus``."""
-    pts = [(m.x, m.y) for p in lesson.pages for u in p.step.state.units for m in u.models]
-    pts += [q for p in lesson.pages for path in p.moves.values() for q in path]
-    pts += [q for p in lesson.pages for q in action_points(p.step)]
-    t = lesson.state.table
-    if not pts:
-        return (0.0, 0.0, t.width, t.depth)
-    return _grown(pts, pad)
-
-
-def _grown(pts, pad: float) -> tuple[float, float, float, float]:
-    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-    half_w = max((max(xs) - min(xs)) / 2 + pad, FOCUS_MIN_SPAN / 2)
-    half_d = max((max(ys) - min(ys)) / 2 + pad, FOCUS_MIN_SPAN / 2)
-    return (cx - half_w, cy - half_d, cx + half_w, cy + half_d)
+FOCUS_COLOUR = "#ffd23c"
+"""Ring colour of the models a page's ``focus`` names (``board.lesson``)."""
 
 
 class LessonPainter:
@@ -113,25 +100,27 @@ class LessonPainter:
         self.panel_rect = pygame.Rect(self.board_rect.right, 0, self.panel_w, h)
         self._pages: dict[tuple[int, str | None], tuple[Any, Any, Any, frozenset[str]]] = {}
         self._motions: dict[int, Motion] = {}
+        self._slides: dict[int, Slide] = {}
         self._boards: dict[tuple[int, str | None], pygame.Surface] = {}
-        self._lesson_box = lesson_box(lesson)
 
     # ------------------------------------------------------------ per page
-    def _box(self, page: LessonPage):
+    def _box(self, page: LessonPage) -> tuple[float, float, float, float]:
+        """The table rectangle a page shows: the whole table, on every page, so a lesson never
+        crops the board and a slide never leaves the picture."""
         t = self.lesson.state.table
-        aspect = max(1, self.board_rect.w - 72) / max(1, self.board_rect.h - 72)
-        if not page.entry.focus:
-            return fit_box(self._lesson_box, t.width, t.depth, aspect)
+        return (0.0, 0.0, t.width, t.depth)
+
+    def _focus_rings(self, page: LessonPage) -> dict[str, str]:
+        """``{model id: colour}``: the models of the units and models the page's ``focus``
+        names, ringed in ``FOCUS_COLOUR`` (objectives it names are not ringed)."""
         st = page.step.state
-        pts = []
-        objectives = {o.id: o for o in st.objectives}
+        out: dict[str, str] = {}
         for ident in page.entry.focus:
-            if ident in objectives:
-                pts.append(objectives[ident].at)
-                continue
-            models = st.unit(ident).models if st.has_unit(ident) else [st.model(ident)]
-            pts += [(m.x, m.y) for m in models]
-        return fit_box(_grown(pts, FOCUS_PAD), t.width, t.depth, aspect)
+            if st.has_unit(ident):
+                out.update(dict.fromkeys((m.id for m in st.unit(ident).models), FOCUS_COLOUR))
+            elif "/" in ident:
+                out[ident] = FOCUS_COLOUR
+        return out
 
     def page_parts(self, n: int, selected: str | None = PAGE_SELECT):
         """``(step with its draw keys, snapshot, view, overlays)`` of page ``n`` with
@@ -142,6 +131,9 @@ class LessonPainter:
         key = (n, selected)
         if key not in self._pages:
             keys = dict(draw_of(page.step))
+            rings = self._focus_rings(page)
+            if rings:          # the step's own rings win over the focus ring
+                keys["highlight"] = {**rings, **(keys.get("highlight") or {})}
             if selected:
                 keys["selected"] = selected
             step = with_keys(replace(page.step), keys)
@@ -149,10 +141,20 @@ class LessonPainter:
             if same is not None:      # one view and snapshot per page, whoever is selected
                 self._pages[key] = (step, same[1], same[2], same[3])
             else:
-                view = view_for_box(self._box(page), self.board_rect.w, self.board_rect.h, 36)
+                view = view_for_box(self._box(page), self.board_rect.w, self.board_rect.h,
+                                    LESSON_VIEW_MARGIN_PX)
                 overlays = DEFAULT_STEP_OVERLAYS | resolve_overlays(page.entry.overlays)
                 self._pages[key] = (step, snapshot(step.state), view, overlays)
         return self._pages[key]
+
+    def slide(self, n: int) -> Slide:
+        """Page ``n``'s slide (``render.lesson_slide.Slide``), planned once: from the table
+        the previous page showed to page ``n``'s."""
+        if n not in self._slides:
+            page = self.lesson.pages[n]
+            before = self.lesson.pages[n - 1].step.state if n else self.lesson.state
+            self._slides[n] = Slide(before, page.step.state, page.moves, self.slide_frames)
+        return self._slides[n]
 
     def region(self, n: int, selected: str | None = PAGE_SELECT) -> Region | None:
         """Where ``selected`` (default: page ``n``'s ``select``) may end page ``n``'s pile-in
@@ -179,10 +181,11 @@ class LessonPainter:
             motion = self._motions.get(frame.page)
             if motion is None:
                 motion = self._motions[frame.page] = Motion(step, page.moves, self.slide_frames)
-            motion.frame = frame.k
             board.blit(motion.background(board.get_size(), view, events=self.lesson.log,
                                          overlays=overlays, theme=self.theme), (0, 0))
-            motion.draw(board, view, self.theme)
+            poses = self.slide(frame.page).poses(frame.k)
+            draw_slide_bases(board, view, step.state, poses, self.theme)
+            draw_slide_labels(board, view, step.state, poses, self.theme)
         else:
             key = (frame.page, self.lesson.pages[frame.page].entry.select
                    if selected == PAGE_SELECT else selected)
@@ -263,6 +266,50 @@ class LessonPainter:
         for text, newest in lines[-room:] if room else []:
             colour = (255, 236, 150) if newest else shade(t.caption_text, 0.85)
             y = prims.text(surface, text, t.font_small, colour, (x, y)).bottom + 3
+
+
+def draw_slide_bases(surface: pygame.Surface, view, state, poses: dict[str, Pose],
+                     theme: Theme) -> None:
+    """Each sliding model's base at its pose ``(x, y, facing_deg)`` (inches), in its player's
+    colour."""
+    colours = theme.player_colours(state)
+    for mid, (x, y, f) in poses.items():
+        m = state.model(mid).moved_to(x, y, f)
+        col = colours.get(state.owner(mid), (128, 128, 128))
+        draw_base(surface, view, base_polygon(m.base, x, y, f), m, col, theme)
+
+
+def draw_slide_labels(surface: pygame.Surface, view, state, poses: dict[str, Pose],
+                      theme: Theme) -> list[pygame.Rect]:
+    """The label plate of each unit whose every model is sliding (the step's drawing behind
+    leaves those units out, plates and all), just under its models' pixels where they are
+    on this frame (above them when that leaves the surface), kept on the surface: the same
+    lines the board's plates show (name; id, model count, status).  Returns the plates."""
+    colours = theme.player_colours(state)
+    out = []
+    bounds = surface.get_rect()
+    for u in state.units:
+        mids = [m.id for m in u.models]
+        if not mids or any(mid not in poses for mid in mids):
+            continue
+        pts = [view.to_screen(x, y) for mid in mids for x, y, _f in [poses[mid]]]
+        half = max(view.length(m.base.radius) for m in u.models)
+        top = min(p[1] for p in pts) - half
+        bottom = max(p[1] for p in pts) + half
+        cx = (min(p[0] for p in pts) + max(p[0] for p in pts)) / 2
+        sub = ([u.id] if u.name else []) + [f"{len(mids)} model{'s' if len(mids) != 1 else ''}"]
+        sub += list(u.status) + (["charged"] if u.charged else [])
+        lines = [(u.label, theme.font_label), (" · ".join(sub), theme.font_small)]
+        w, h = prims.text_size(lines, pad=4)
+        rect = pygame.Rect(int(cx - w / 2), int(bottom + 5), w, h)
+        if rect.bottom > bounds.bottom:
+            rect.bottom = int(top - 5)
+        rect.clamp_ip(bounds)
+        col = colours.get(u.player, (128, 128, 128))
+        prims.text_plate(surface, lines, rect.topleft, theme.label_text, theme.label_plate,
+                         shade(col, 0.85), pad=4, colours=[shade(col, 0.6), (70, 70, 70)])
+        out.append(rect)
+    return out
 
 
 def draw_lesson_frame(surface: pygame.Surface, lesson: Lesson, frame: Frame, *,

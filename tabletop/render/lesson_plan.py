@@ -163,17 +163,20 @@ def _find_step(entry: LessonStep, steps: Sequence[Step], after: int, where: str)
     return found
 
 
-def _check_entry(entry: LessonStep, state: Battlefield, where: str) -> None:
+def _check_entry(entry: LessonStep, state: Battlefield, where: str) -> list[str]:
+    """Every problem of ``entry``'s overlays and ids on ``state``, one line each."""
+    out: list[str] = []
     for i, name in enumerate(entry.overlays):
         if name.lower() != "all" and name.lower() not in OVERLAYS:
-            raise LessonError(f"{where}.overlays[{i}]: unknown overlay {name!r} (choose from "
-                              f"{', '.join(OVERLAYS)}, all)")
+            out.append(f"{where}.overlays[{i}]: unknown overlay {name!r} (choose from "
+                       f"{', '.join(OVERLAYS)}, all)")
     if entry.select is not None and not _has_model(state, entry.select):
-        raise LessonError(f"{where}.select: no model {entry.select!r} on the table")
+        out.append(f"{where}.select: no model {entry.select!r} on the table")
     objectives = {o.id for o in state.objectives}
     for i, ident in enumerate(entry.focus):
         if not (_has_model(state, ident) or state.has_unit(ident) or ident in objectives):
-            raise LessonError(f"{where}.focus[{i}]: no model, unit or objective {ident!r} on the table")
+            out.append(f"{where}.focus[{i}]: no model, unit or objective {ident!r} on the table")
+    return out
 
 
 def _has_model(state: Battlefield, mid: str) -> bool:
@@ -231,7 +234,8 @@ def build_lesson(state: Battlefield, seed: int | None = None) -> Lesson:
     LessonError
         No ``[[lesson]]`` entries; an entry naming no step of the run, going back through
         the phase, naming an unknown overlay or an id not on the table.  One located line
-        (``maps/x.toml: lesson[2].step: ...``).
+        per problem (``maps/x.toml: lesson[2].step: ...``), every entry checked: an entry
+        whose step is unknown has its ids checked on the setup table and is skipped.
     """
     path = state.path or "<map>"
     if not state.lesson:
@@ -241,15 +245,26 @@ def build_lesson(state: Battlefield, seed: int | None = None) -> Lesson:
     log = run_phase(state, seed)
     setup = Step("Setup: the table before the phase", "", state, range(0, 0), None, log)
     pages: list[LessonPage] = []
+    problems: list[str] = []
     after = 0
     for i, entry in enumerate(state.lesson):
         where = f"{path}: lesson[{i}]"
-        index = _find_step(entry, log.steps, after, where)
+        try:
+            index = _find_step(entry, log.steps, after, where)
+        except LessonError as exc:
+            problems += exc.problems + _check_entry(entry, state, where)
+            continue
         step = setup if index == 0 else log.steps[index - 1]
-        _check_entry(entry, step.state, where)
+        found = _check_entry(entry, step.state, where)
+        if found:
+            problems += found
+            after = index
+            continue
         span = list(log.steps[after:index]) if pages else list(log.steps[:index])
         before = pages[-1].step.state if pages else state
         rolls = [log.events[k] for st in span for k in st.events if log.events[k].type == "roll"]
         pages.append(LessonPage(entry, step, index, span, span_moves(before, span, log), rolls))
         after = index
+    if problems:
+        raise LessonError(problems)
     return Lesson(state, pages, log, seed)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from tabletop.rules.describe import plural
 from tabletop.rules.events import Event
 
 
@@ -63,8 +64,9 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
                                         else "")),
     "cannot_refuse": lambda ev: f"{ev['model']} cannot refuse: {ev.get('reason')}",
     "challenge_contact": _contact,
-    "set_aside": lambda ev: f"{' and '.join(ev['models'])} are set aside, out of play",
-    "outside_support": lambda ev: (f"outside support for {ev['player']}: {len(ev['models'])} models counted "
+    "set_aside": lambda ev: (f"{' and '.join(ev['models'])} {'is' if len(ev['models']) == 1 else 'are'} "
+                             f"set aside, out of play"),
+    "outside_support": lambda ev: (f"outside support for {ev['player']}: {plural(len(ev['models']), 'model')} counted "
                                    f"({ev['counted']}) -> +{ev['bonus']}"),
     "gambit_chosen": lambda ev: (f"round {ev.get('round')}: {ev['player']} chooses {ev['gambit']}"
                                  f"{' (first)' if ev.get('first') else ''}"),
@@ -74,7 +76,7 @@ SENTENCES: dict[str, Callable[[Event], str]] = {
     "strike_profile": lambda ev: (f"{ev['model']} strikes with WS {ev['WS']}, A {ev['A']}, S {ev['S']}, "
                                   f"AP {ev['AP']}, D {ev['D']}"
                                   f"{' - ' + '; '.join(ev['notes']) if ev.get('notes') else ''}"),
-    "wounds": lambda ev: (f"{ev['by']} -> {ev['model']}: {ev['hits']} hits, {ev['wounds']} wounds, "
+    "wounds": lambda ev: (f"{ev['by']} -> {ev['model']}: {plural(ev['hits'], 'hit')}, {plural(ev['wounds'], 'wound')}, "
                           f"{ev['unsaved']} unsaved, {ev['lost']} Wounds lost ({ev['wounds_left']} left)"),
     "prolong": lambda ev: f"a draw: {ev['player']} {'prolongs the challenge' if ev['value'] else 'moves to Glory'}",
     "challenge_result": _result,

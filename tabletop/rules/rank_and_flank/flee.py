@@ -113,7 +113,7 @@ def flee(state: Battlefield, unit_id: str, away_from: list[str], surrounded: boo
     elif move < 1.0:
         reason = f"its Move ({move:g}\") is less than 1\""
     elif fm.off_table:
-        reason = f"it runs off the edge of the battlefield ({len(fm.off_table)} models past the edge)"
+        reason = f"it runs off the edge of the battlefield ({len(fm.off_table)} model{'s' if len(fm.off_table) != 1 else ''} past the edge)"
     else:
         reason = ""
     if reason:

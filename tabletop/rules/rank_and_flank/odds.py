@@ -177,7 +177,7 @@ def format_odds(engagements: list[dict[str, Any]]) -> str:
                else f"Monte Carlo estimate, {e['runs']} runs (seed {e['seed']}), +/- one standard error")
         lines.append(f"Engagement {k}: {' v '.join(e['units'])} ({how})")
         for pl in e["players"]:
-            lines.append(f"  {pl} wins the combat score: {_pct(e['win'][pl], se and se['win'][pl])}"
+            lines.append(f"  combat score won by {pl}: {_pct(e['win'][pl], se and se['win'][pl])}"
                          f"; {pl} loses and breaks: "
                          f"{_pct(e['loser_breaks'][pl], se and se['loser_breaks'][pl])}")
         lines.append(f"  tie (nobody tests): {_pct(e['tie'], se and se['tie'])}")

@@ -79,6 +79,7 @@ from tabletop.rules.rank_and_flank.round import (
 from tabletop.rules.rank_and_flank.score import standing_items, total_score
 from tabletop.rules.rank_and_flank.steps import CLOSE, OPEN, in_stage
 from tabletop.rules.rank_and_flank.wounds import allocate
+from tabletop.rules.rank_and_flank import wording
 from tabletop.rules.registry import Resolution
 
 __all__ = ["Memo", "Plan", "fight", "geometry", "key", "phase", "round_machine", "rows"]
@@ -667,10 +668,9 @@ def _casualties(st: PhaseState) -> Transition:
         log.emit("combat_score", C.COMBAT_SCORE, scores=dict(score.totals),
                  breakdown=score.breakdown, winner=score.winner, difference=score.difference,
                  **({} if score.winner else {"result": "tie: nobody tests"}))
-        verdict = (f"{score.winner} wins by {score.difference}" if score.winner
-                   else "a tie: nobody tests")
         log.step(f"{plan.head}: combat score "
-                 f"{' - '.join(f'{p} {t}' for p, t in score.totals.items())}, {verdict}",
+                 f"{' - '.join(f'{p} {t}' for p, t in score.totals.items())}, "
+                 f"{wording.verdict(score.winner, score.difference)}",
                  C.COMBAT_SCORE, s)
         return s
 

@@ -62,11 +62,15 @@ def blows(ev: Event) -> str:
             f"{plural(ev['wounds'], 'wound')}.")
 
 
+def verdict(winner: str | None, difference: int) -> str:
+    """``"won by orcs, by 3"`` or ``"a tie: nobody tests"``: worded round the winner's id,
+    which may be singular (``empire``) or plural (``orcs``), so no verb has to agree with it."""
+    return f"won by {winner}, by {difference}" if winner else "a tie: nobody tests"
+
+
 def combat_score(ev: Event) -> str:
     scores = ", ".join(f"{p} {t}" for p, t in (ev.get("scores") or {}).items())
-    verdict = (f"{ev['winner']} wins by {ev['difference']}" if ev.get("winner")
-               else "a tie: nobody tests")
-    return f"Combat score: {scores}; {verdict}."
+    return f"Combat score: {scores}; {verdict(ev.get('winner'), ev.get('difference', 0))}."
 
 
 def score_items(ev: Event) -> list[str]:

@@ -1,0 +1,174 @@
+"""Lesson pictures (``tabletop lesson --gif``): what a frame shows (issue 10 item 2 leftovers).
+
+- a unit that turns to face (flank-charge, rank-and-flank-combat.txt Fleeing: a unit that
+  held with one enemy on its flank turns to face it) slides as one body, so no two bases
+  overlap on any frame of the slide (``render.lesson_slide.Slide``), checked with the
+  geometry layer's own overlap test on each frame's positions;
+- a unit whose every model slides keeps its label plate on the sliding models;
+- in the surrounded lesson no label or note box covers a base;
+- every frame of every shipped lesson shows the whole table (the consolidation lesson used to
+  zoom on its focus and crop the top of the board).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from tabletop.board import mapfile
+from tabletop.geometry import snapshot
+from tabletop.render import lesson_draw, prims
+from tabletop.render.lesson_draw import LessonPainter, draw_slide_labels
+from tabletop.render.lesson_movie import GIF_SIZE
+from tabletop.render.lesson_plan import build_lesson
+from tabletop.render.lesson_slide import Slide
+from tabletop.render.motion import MOVE_ANIMATION_FRAMES, point_along
+from tabletop.render.theme import DEFAULT_THEME
+
+LESSONS = Path(__file__).resolve().parent.parent / "maps" / "lessons"
+WINDOW_SIZE = (1366, 768)       # app.lesson_window.LESSON_WINDOW_SIZE
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _fonts():
+    pygame.font.init()
+    yield
+
+
+@pytest.fixture(scope="module")
+def flank():
+    lesson = build_lesson(mapfile.load(str(LESSONS / "flank-charge.toml")))
+    n = next(k for k, p in enumerate(lesson.pages) if p.entry.title == "Turning to face")
+    return lesson, n
+
+
+def test_the_turn_to_face_slide_never_lays_a_base_over_another(flank):
+    lesson, n = flank
+    page = lesson.pages[n]
+    before, after = lesson.pages[n - 1].step.state, page.step.state
+    # the spearmen (19 models, 25x25mm = 0.984" squares, a 5 x 4 block facing 90) turn to
+    # face the wolf riders on their right flank: every model ends facing 0, a 90 degree turn
+    # clockwise, and the block is the old one turned about one point (a 4 x 5 block)
+    assert sorted(page.moves) == sorted(f"spearmen/{k}" for k in range(1, 20))
+    assert {before.model(m).facing_deg for m in page.moves} == {90.0}
+    assert {after.model(m).facing_deg for m in page.moves} == {0.0}
+    slide = Slide(before, after, page.moves, MOVE_ANIMATION_FRAMES)
+    for k in range(MOVE_ANIMATION_FRAMES + 1):
+        assert snapshot(slide.table(k)).overlaps == [], k
+    # frame 0 is where they stood, the last where the rules put them
+    for mid in page.moves:
+        a, b = before.model(mid), after.model(mid)
+        assert slide.poses(0)[mid] == pytest.approx((a.x, a.y, 90.0), abs=1e-9)
+        assert slide.poses(MOVE_ANIMATION_FRAMES)[mid] == pytest.approx((b.x, b.y, 0.0), abs=1e-9)
+    # halfway through the straight slide the block is a jumble: spearmen/1 goes from
+    # (16.03, 13.51) to (19.97, 14.48) and spearmen/2 from (17.02, 13.51) to (19.97, 13.50),
+    # so at 1/2 they stand at (18.00, 13.99) and (18.49, 13.50): 0.49" and 0.49" apart,
+    # under a base's 0.984" width - the overlap the old straight slide drew
+    half = {m: point_along(page.moves[m], 0.5) for m in page.moves}
+    straight = after.with_models(after.model(m).moved_to(x, y) for m, (x, y) in half.items())
+    assert ("spearmen/1", "spearmen/2") in snapshot(straight).overlaps
+
+
+def test_the_painter_draws_the_planned_slide(flank):
+    lesson, n = flank
+    painter = LessonPainter(lesson, GIF_SIZE)
+    slide = painter.slide(n)
+    before = lesson.pages[n - 1].step.state
+    # halfway (frame 15 of 30) the turn is done: every spearman faces 90 - 90 = 0
+    mid_frame = slide.poses(MOVE_ANIMATION_FRAMES // 2)
+    assert {round(p[2], 6) for p in mid_frame.values()} == {0.0}
+    # a quarter of the way in (frame 7 of 30: 7/15 of the turn) each faces 90 - 42 = 48
+    quarter = slide.poses(7)
+    assert {round(p[2], 6) for p in quarter.values()} == {90.0 - 90.0 * 7 / 15}
+    assert before.model("spearmen/1").facing_deg == 90.0
+
+
+def test_a_sliding_unit_keeps_its_label_plate_on_its_models(flank):
+    lesson, n = flank
+    painter = LessonPainter(lesson, GIF_SIZE)
+    k = MOVE_ANIMATION_FRAMES // 2
+    step, _geo, view, _ov = painter.page_parts(n)
+    poses = painter.slide(n).poses(k)
+    board = pygame.Surface(painter.board_rect.size)
+    rects = draw_slide_labels(board, view, step.state, poses, DEFAULT_THEME)
+    assert len(rects) == 1          # the spearmen: every one of their models slides
+    pts = [view.to_screen(x, y) for x, y, _f in poses.values()]
+    left, right = min(p[0] for p in pts), max(p[0] for p in pts)
+    bottom = max(p[1] for p in pts)
+    half = view.length(step.state.model("spearmen/1").base.radius)
+    # under the models (5 px below the lowest base's reach), centred on them
+    assert rects[0].top == int(bottom + half + 5)
+    assert left <= rects[0].centerx <= right
+    # and the frame the painter draws has the plate there (the label plate's colour)
+    from tabletop.render.lesson_plan import Frame
+    surface = pygame.Surface(GIF_SIZE)
+    painter.draw(surface, Frame(n, "slide", k))
+    inside = rects[0].inflate(-8, -8)
+    colours = {tuple(surface.get_at((x, inside.centery)))[:3]
+               for x in range(inside.left, inside.right)}
+    assert DEFAULT_THEME.label_plate[:3] in colours
+
+
+def _base_rects(geo, view):
+    out = {}
+    for mid in geo.ids:
+        x0, y0, x1, y1 = geo.footprint(mid).bounds
+        (a, b), (c, d) = view.to_screen(x0, y1), view.to_screen(x1, y0)
+        out[mid] = pygame.Rect(int(a), int(b), max(1, int(c - a)), max(1, int(d - b)))
+    return out
+
+
+@pytest.mark.parametrize("size", [(960, 540), GIF_SIZE, WINDOW_SIZE])
+def test_in_the_surrounded_lesson_no_box_covers_a_base(size, monkeypatch):
+    lesson = build_lesson(mapfile.load(str(LESSONS / "surrounded.toml")))
+    plates: list = []
+    real = prims.text_plate
+
+    def spy(surface, lines, topleft, *a, **k):
+        rect = real(surface, lines, topleft, *a, **k)
+        plates.append((rect, lines[0][0]))
+        return rect
+    monkeypatch.setattr(prims, "text_plate", spy)
+    painter = LessonPainter(lesson, size)
+    surface = pygame.Surface(size)
+    for frame in lesson.timeline(MOVE_ANIMATION_FRAMES):
+        if frame.kind == "slide":
+            continue
+        plates.clear()
+        painter._boards.clear()          # draw the board afresh, so its plates are seen
+        painter.draw(surface, frame)
+        _step, geo, view, _ov = painter.page_parts(frame.page)
+        # a base's rect less 2 px all round: a plate touching a base's anti-aliased rim is not
+        # "over" it (the old drawing laid the militia's box 29 x 20 px over orc-mob/6 at 960x540)
+        bases = {mid: r.inflate(-4, -4) for mid, r in _base_rects(geo, view).items()}
+        assert plates
+        for rect, what in plates:
+            covered = [mid for mid, r in bases.items() if rect.colliderect(r)]
+            assert covered == [], (frame, what, covered)
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in LESSONS.glob("*.toml")))
+def test_every_frame_shows_the_whole_table(name):
+    lesson = build_lesson(mapfile.load(str(LESSONS / f"{name}.toml")))
+    painter = LessonPainter(lesson, GIF_SIZE)
+    t = lesson.state.table
+    for n in range(len(lesson.pages)):
+        _step, _geo, view, _ov = painter.page_parts(n)
+        # the table's corners (0, 0) and (width, depth) inches land inside the board area
+        for x, y in ((0.0, 0.0), (t.width, t.depth)):
+            sx, sy = view.to_screen(x, y)
+            assert 0 <= sx <= painter.board_rect.w and 0 <= sy <= painter.board_rect.h, (n, x, y)
+
+
+def test_focus_rings_the_models_it_names():
+    lesson = build_lesson(mapfile.load(str(LESSONS / "consolidation.toml")))
+    painter = LessonPainter(lesson, GIF_SIZE)
+    n = next(k for k, p in enumerate(lesson.pages) if "ongoing" in p.entry.focus)
+    step, _geo, _view, _ov = painter.page_parts(n)
+    ringed = step._draw_keys["highlight"]
+    for uid in ("ongoing", "brute"):
+        for m in step.state.unit(uid).models:
+            assert m.id in ringed
+    assert lesson_draw.FOCUS_COLOUR in ringed.values()
