@@ -1,4 +1,4 @@
-"""``tabletop check`` and ``tabletop measure`` on a small hand-worked map (MAPFORMAT.md)."""
+"""``tabletop check`` and ``tabletop measure`` on a small hand-worked map (docs/map-format.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``tabletop fight``, ``pile-in`` and ``consolidate``: exit codes, text and --json shapes (MAPFORMAT.md).
+"""``tabletop fight``, ``pile-in`` and ``consolidate``: exit codes, text and --json shapes (docs/map-format.md).
 
 32mm bases (radius 0.63"; touching centres 1.26" apart).
 """

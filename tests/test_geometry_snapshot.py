@@ -1,4 +1,4 @@
-"""Geometry values worked out by hand (DESIGN.md conventions: edge to edge, one tolerance).
+"""Geometry values worked out by hand (docs/design.md conventions: edge to edge, one tolerance).
 
 32 mm = 1.259843" (radius 0.629921"); 60 mm = 2.362205"; 35 mm = 1.377953";
 25 mm = 0.984252"; 50 mm = 1.968504"; 40 mm = 1.574803".

@@ -168,7 +168,7 @@ def test_a_bad_lesson_entry_is_one_located_line(tmp_path, capsys, change, where)
 
 
 @pytest.mark.parametrize("change, where", [
-    # the rule texts are the four files of DESIGN.md's table; "nosuch.txt" is none of them
+    # the rule texts are the four rule files the project cites (RULE_TEXTS); "nosuch.txt" is none of them
     (('clause = "fight-phase.txt 12.03"\nstep = "r makes', 'clause = "nosuch.txt 1.2"\nstep = "r makes'),
      "lesson[1].clause: unknown rule text 'nosuch.txt'"),
     # a step number is whole: 2.5 is neither a step number nor text, one line (not one per type)

@@ -1,4 +1,4 @@
-"""The person at the window answers the rules' questions (DESIGN.md "Decisions", third source).
+"""The person at the window answers the rules' questions (docs/design.md "Conventions: Decisions", third source).
 
 ``PlaySession(state, seed)`` drives the map's combat phase on the rules
 engine (``find_ruleset(state.ruleset).phase(state)``: a ``Machine`` and its

@@ -1,4 +1,4 @@
-"""Ruleset settings a map may override in ``[rules]`` (MAPFORMAT.md).
+"""Ruleset settings a map may override in ``[rules]`` (docs/map-format.md).
 
 The fight-phase presets: ``"11th"`` (the default; engagement range 2" per
 core rules 03.04, coherency 2" of one other model and every model within 9"
@@ -234,7 +234,7 @@ def make_config(ruleset: str, overrides: dict[str, Any] | None = None) -> RulesC
     """Build the resolved settings for ``ruleset`` with the map's ``[rules]``.
 
     ``engagement_range = "contact"`` and ``coherency_range = "formation"`` are
-    accepted as written in MAPFORMAT.md's table; ``coherency_spread = "off"``
+    accepted as written in docs/map-format.md's table; ``coherency_spread = "off"``
     (or ``false``) turns the spread off.
 
     Raises

@@ -31,8 +31,8 @@ __all__ = ["RULE_TEXTS", "LessonIn", "LessonStep", "lesson_table"]
 
 RULE_TEXTS = ("fight-phase.txt", "rank-and-flank-combat.txt", "character-challenge.txt",
               "gambit-challenge.txt")
-"""The rule texts a lesson's ``clause`` may cite (the project's rule files, DESIGN.md's
-table): a clause names one of them first, then its section (``"fight-phase.txt 12.03"``,
+"""The rule texts a lesson's ``clause`` may cite (the four rule files the project
+cites: fight phase, rank-and-flank combat, the two challenges): a clause names one of them first, then its section (``"fight-phase.txt 12.03"``,
 ``"rank-and-flank-combat.txt Fleeing"``).  Any other file name is a typo the teacher would
 otherwise only notice in the finished GIF, so the map is refused at load."""
 

@@ -1,4 +1,4 @@
-"""Load and save map files (TOML, MAPFORMAT.md).
+"""Load and save map files (TOML, docs/map-format.md).
 
 ``load(path) -> Battlefield`` reports every problem in a bad file at once as a
 ``MapSyntaxError`` or ``MapValidationError`` whose ``problems`` are one line
@@ -212,7 +212,7 @@ def load(path: str) -> Battlefield:
     Parameters
     ----------
     path : str
-        A TOML map file as MAPFORMAT.md describes.
+        A TOML map file as docs/map-format.md describes.
 
     Returns
     -------

@@ -1,6 +1,6 @@
 """A measured table, written the way an organiser measures it with a tape.
 
-Inches, bottom-left origin, y up (MAPFORMAT.md).  The forms here are read
+Inches, bottom-left origin, y up (docs/map-format.md).  The forms here are read
 *before* the map is validated (``resolve_measured``) and turned into the
 plain forms every map has (``polygon``, ``tall_part``, ``at``), so the rest
 of the program never sees them:

@@ -1,6 +1,6 @@
 """Profile and weapon values checked as numbers, with their bounds, when a map loads.
 
-A profile or a weapon is a free table in the map file (MAPFORMAT.md), read by the
+A profile or a weapon is a free table in the map file (docs/map-format.md), read by the
 ruleset when it fights.  What its rules read as a number is checked here, at load,
 so ``check`` refuses it exactly as ``fight`` would and no value reaches the dice
 that they cannot use (issue 11: ``Attacks = 0.5``, ``Sv = "3+"``, ``T = "four"``,

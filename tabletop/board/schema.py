@@ -1,4 +1,4 @@
-"""Pydantic models of the map file (MAPFORMAT.md), used only for validation.
+"""Pydantic models of the map file (docs/map-format.md), used only for validation.
 
 Every problem is collected, with the place in the file written the way a
 user reads it (``units[2].models[4]``, indices from 0 as in the file's order).

@@ -1,4 +1,4 @@
-"""``tabletop check MAP [--json]``: the layout report (MAPFORMAT.md).
+"""``tabletop check MAP [--json]``: the layout report (docs/map-format.md).
 
 Exit status 0 when clean, 1 when problems are found (overlaps, models off the
 table, models out of coherency) or warnings given, 2 for bad input: a profile

@@ -2,7 +2,7 @@
 
 ``--check MOVED`` judges a proposed move instead (``move_check.py``).
 
-Exit status (MAPFORMAT.md): 0 the move was made; 1 the unit is not eligible
+Exit status (docs/map-format.md): 0 the move was made; 1 the unit is not eligible
 or no legal move exists (the reason and every broken clause are printed);
 2 bad input (unknown unit, a map whose ruleset has no such move).
 """

@@ -106,7 +106,7 @@ def terrain_gaps(state: Battlefield, within: float = GAP_REPORT_RANGE) -> list[G
     narrowest first; each with its two nearest points (``ends``), the common bases that
     pass (``bases``) and the bases on the table (``table_bases``).  Pieces that overlap or
     touch, nearer than the contact tolerance (``[rules] contact_tolerance``, the one
-    tolerance of DESIGN.md: 0.02"), are not gaps and are left out."""
+    tolerance of docs/design.md: 0.02"), are not gaps and are left out."""
     pieces = [(t.id, Polygon(t.polygon)) for t in state.terrain if Polygon(t.polygon).is_valid]
     touch = state.rules.tol
     on_table = table_bases(state)

@@ -1,4 +1,4 @@
-"""The one tolerance every comparison uses (DESIGN.md "Tolerance").
+"""The one tolerance every comparison uses (docs/design.md "Conventions: One tolerance").
 
 ``tol`` is the map's ``contact_tolerance`` (default 0.02").  "Within X" means
 not more than X, so ``d <= X + tol``; "in base contact" means a gap of at most

@@ -1,4 +1,4 @@
-"""Decisions: every choice a player makes goes through one object (DESIGN.md "Decisions").
+"""Decisions: every choice a player makes goes through one object (docs/design.md "Conventions: Decisions").
 
 A rules step asks ``decisions.choose(player, choice, options, default=...)``.
 The answer comes from, in order: the map's scripted ``[[decisions]]`` (taken

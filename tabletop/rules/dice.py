@@ -1,4 +1,4 @@
-"""Dice: one seeded ``Dice`` per resolution, every roll logged (DESIGN.md "Dice").
+"""Dice: one seeded ``Dice`` per resolution, every roll logged (docs/design.md "Conventions: Dice").
 
 Chance is an explicit player (after OpenSpiel): a resolution asks the dice
 for each roll with what it is for, so a history replays exactly from its

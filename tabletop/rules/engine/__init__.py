@@ -1,5 +1,5 @@
 """The rules engine: phases as tables of rows over frozen states, one driver, one odds
-engine (DESIGN.md "How a phase runs").
+engine (docs/design.md "The rules engine").
 
 - ``pending``: ``Question`` (a player's choice) and ``Chance`` (a roll, as the
   exact distribution of what the rules read from it);

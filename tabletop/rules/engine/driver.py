@@ -1,4 +1,4 @@
-"""One driver: advance a phase to its next question and answer it (DESIGN.md "Decisions").
+"""One driver: advance a phase to its next question and answer it (docs/design.md "Conventions: Decisions").
 
 A run is (map, seed, answers): questions are answered from the map's
 ``[[decisions]]`` (by the one matching rule, ``engine.scripted``; the state's

@@ -1,4 +1,4 @@
-"""A phase as a table of rows over a frozen state (DESIGN.md "How a phase runs", after
+"""A phase as a table of rows over a frozen state (docs/design.md "The rules engine", after
 boardgame.io: the flow is data).
 
 ``PhaseState`` is plain frozen data: the ``Battlefield``, the ruleset's own

@@ -1,4 +1,4 @@
-"""What a phase waits for: a question for a player or a chance for the dice (DESIGN.md
+"""What a phase waits for: a question for a player or a chance for the dice (docs/design.md
 "How a phase runs", after OpenSpiel's chance player).
 
 A phase state holds at most one pending thing.  A ``Question`` names the

@@ -1,5 +1,5 @@
-"""The one rule that matches a map's scripted ``[[decisions]]`` to a question (DESIGN.md
-"Decisions").  The driver (``driver.step_to_question``: ``tabletop fight`` and the window),
+"""The one rule that matches a map's scripted ``[[decisions]]`` to a question (docs/design.md
+"Conventions: Decisions").  The driver (``driver.step_to_question``: ``tabletop fight`` and the window),
 the odds walks (``walk._answer``, the rank-and-flank plan) and ``rules.decisions.Decisions``
 (moves asked outside a phase) all take the map's answers through ``take`` and ``answer``
 here, so a map answers a question the same way wherever it is asked.

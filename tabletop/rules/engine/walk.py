@@ -1,4 +1,4 @@
-"""One odds engine: walk a phase's chance outcomes, merging equal states (DESIGN.md "Dice").
+"""One odds engine: walk a phase's chance outcomes, merging equal states (docs/design.md "Conventions: Dice").
 
 ``exact`` follows every outcome of every ``Chance`` from a state, with its
 exact probability, answering every ``Question`` as the fight would (the

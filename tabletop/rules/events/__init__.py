@@ -1,4 +1,4 @@
-"""Typed events and the step log the rules emit (DESIGN.md "Events").
+"""Typed events and the step log the rules emit (docs/design.md "Events").
 
 Every event type is a frozen dataclass (``base.Event``) with a ``type`` name
 (``selected_to_fight``, ``pile_in``, ``roll``, ``removed``, ...), the ``rule``

@@ -1,4 +1,4 @@
-"""The base of every typed event (DESIGN.md "Events"): ``type``, ``rule`` and typed fields.
+"""The base of every typed event (docs/design.md "Events"): ``type``, ``rule`` and typed fields.
 
 Each event type is a frozen dataclass of its own (``fight.py``,
 ``rank_and_flank.py``, ``challenges.py``) with the fields ``docs/json.md``'s

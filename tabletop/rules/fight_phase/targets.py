@@ -1,5 +1,5 @@
 """Target selections a pile-in or consolidation move may make, searched so that the default
-policy never makes a legal move impossible (fight-phase.txt 12.03, 12.08; DESIGN.md "Decisions").
+policy never makes a legal move impossible (fight-phase.txt 12.03, 12.08; docs/design.md "Conventions: Decisions").
 
 12.03 BEFORE MOVING lets an unengaged unit select one or more of the enemy
 units within 5"; 12.08's engaging mode one or more of the enemy units within

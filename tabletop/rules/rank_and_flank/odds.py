@@ -1,4 +1,4 @@
-"""Odds of an engagement from the phase's own rows (DESIGN.md "Dice"; ``engine.walk``).
+"""Odds of an engagement from the phase's own rows (docs/design.md "Conventions: Dice"; ``engine.walk``).
 
 For each engagement: the chance each side wins the combat score, of a tie,
 and that the loser breaks (fails a break test: it flees or is destroyed).

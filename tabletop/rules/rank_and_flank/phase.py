@@ -1,5 +1,5 @@
 """The rank-and-flank combat phase as rows of the rules engine (rank-and-flank-combat.txt;
-DESIGN.md "How a phase runs").
+docs/design.md "The rules engine").
 
 One round of every engagement (``Geometry.engagements``: the connected
 groups of units in base contact), one after the other, in map order of their

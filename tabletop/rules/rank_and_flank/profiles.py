@@ -1,7 +1,7 @@
 """Profiles and keywords the rank-and-flank rules read.
 
 A rank-and-flank profile is ``{Move, Skill, Power, Defense, Attacks, Wounds,
-Discipline}`` (MAPFORMAT.md example).  Keywords are the free words of the map
+Discipline}`` (docs/map-format.md example).  Keywords are the free words of the map
 file; a model's keywords include its unit's.  The words this ruleset
 understands (case-insensitive):
 
