@@ -578,7 +578,7 @@ class App:
             else:
                 m = self.state.model(p.hit)
                 self.drag = Drag(p.hit, (m.x, m.y), (m.x - p.table[0], m.y - p.table[1]), (m.x, m.y))
-                lim = self.checker.pile_in_limit(self.state, p.hit)
+                lim = self.checker.pile_in_limit(self.state, p.hit, geo=self.geo)
                 if lim is not None:
                     self.drag.origin, self.drag.limit = lim
                 self.ruler = None
@@ -643,7 +643,7 @@ class App:
             return
         self.undo_stack.append(self.state)
         self.last_moved = d.model_id
-        self.set_state(self.state.with_positions({d.model_id: d.at}))
+        self.set_state(self.state.with_positions({d.model_id: d.at}), moved=(d.model_id,))
         self.changed()
         note = " (off the table)" if d.model_id in self.geo.off_table else ""
         self.message(f"moved {d.model_id} {text.inches(d.moved)} to ({d.at[0]:.2f}, {d.at[1]:.2f}){note}")
@@ -669,9 +669,12 @@ class App:
         self.selected = model_id
         self.refresh()
 
-    def set_state(self, state: Battlefield) -> None:
+    def set_state(self, state: Battlefield, moved: Sequence[str] | None = None) -> None:
+        """Show ``state``; ``moved``: the only models that moved since the state shown (a
+        drop), so its snapshot is derived from the last one (``Geometry.moved``: only the
+        pairs touching them measured again) instead of built afresh."""
+        self.geo = self.geo.moved(state, moved) if moved is not None else snapshot(state)
         self.state = state
-        self.geo = snapshot(state)
         self._cache = None
         self.checker.result = None      # a verdict on the positions before
         said = self.charge.follow(state, self.geo)
