@@ -56,6 +56,7 @@ from tabletop.board.state import Battlefield
 from tabletop.board.writes import OutputExistsError
 from tabletop.errors import TabletopError
 from tabletop.geometry import Geometry, snapshot
+from tabletop.geometry.drawing_carry import moved_for_drawing
 from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.probe import closest_points, models_at, overlaps_at
 from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend, draw_step
@@ -672,8 +673,9 @@ class App:
     def set_state(self, state: Battlefield, moved: Sequence[str] | None = None) -> None:
         """Show ``state``; ``moved``: the only models that moved since the state shown (a
         drop), so its snapshot is derived from the last one (``Geometry.moved``: only the
-        pairs touching them measured again) instead of built afresh."""
-        self.geo = self.geo.moved(state, moved) if moved is not None else snapshot(state)
+        pairs touching them measured again, the other bases' and units' outlines carried
+        over: ``geometry.drawing_carry``) instead of built afresh."""
+        self.geo = moved_for_drawing(self.geo, state, moved) if moved is not None else snapshot(state)
         self.state = state
         self._cache = None
         self.checker.result = None      # a verdict on the positions before

@@ -31,6 +31,7 @@ from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
 from tabletop.geometry import Geometry
 from tabletop.render.view import View
+from tabletop.rules.registry import find_ruleset
 from tabletop.rules.move_check import CHECK_KINDS, MoveCheck, MoveSetup, check_move, move_setup
 
 XY = tuple[float, float]
@@ -41,6 +42,16 @@ RING_WIDTH_PX = 3
 BAD_COLOUR = (235, 70, 60)
 GOOD_COLOUR = (90, 210, 110)
 START_COLOUR = (230, 230, 230)
+
+
+def _load_ruleset(state: Battlefield) -> None:
+    """Import the map's ruleset now, as the window opens, not on the first drag (the
+    drag's pile-in limit asks the ruleset; importing it takes longer than a frame).  An
+    unknown ruleset is left for ``setup`` to report."""
+    try:
+        find_ruleset(state.ruleset)
+    except ValueError:
+        pass
 
 
 def _keep_snapshot(state: Battlefield, geo: Geometry) -> None:
@@ -59,6 +70,8 @@ class MoveChecker:
         self.origin = origin
         self.result: MoveCheck | None = None
         self._setups: dict[tuple, MoveSetup | TabletopError] = {}
+        _load_ruleset(origin)
+
 
     def reset(self, origin: Battlefield) -> None:
         """The map was (re)loaded: its positions are the new start of every move."""

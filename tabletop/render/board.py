@@ -517,6 +517,8 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
     """An outline round each unit's models (the snapshot's ``unit_outline``); units wholly
     off the surface are skipped, the rest thinned to ``OUTLINE_STEP_PX``; a unit's drawn
     outline is kept while it does not move (``_unit_sprites``)."""
+    if c.clip is not None and not c.clip:
+        return      # an empty clip (``render.redraw`` placing labels): nothing to draw
     area = c.draw_area().inflate(20, 20)
     for u in c.state.units:
         geom = c.geo.unit_outline(u.id)
@@ -854,10 +856,10 @@ def _place_unit_labels(c: Canvas) -> list:
         size = prims.text_size(lines, pad=4)
         old = before.get(u.id)
         if old is not None and old[2] == lines and old[3] == anchor:
-            cands = label_candidates(anchor, size)
-            if cands[0].unionall(cands[1:]).collidelist(dirty) < 0:
-                # nothing its choice reads changed: the place it had (place_label's own
-                # choice, so a placement afresh gives the same)
+            if all(r.collidelist(dirty) < 0 for r in label_candidates(anchor, size)):
+                # no change reaches a place it weighs, so every place scores as it did
+                # (place_label scores only the overlap of a candidate with the bases and
+                # plates): the place it had, the one a placement afresh gives
                 c.taken.append(old[4])
                 same = u.id not in prior.units
                 placed.append([u, mids, lines, anchor, old[4], old[5] if same else None])

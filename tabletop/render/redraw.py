@@ -93,15 +93,16 @@ def board_items(c: board.Canvas, selected: str | None) -> dict[tuple, tuple[Any,
 def base_items(c: board.Canvas) -> dict[tuple, tuple[Any, pygame.Rect]]:
     """``board_items``' bases only: ``{("base", model id): (what decides its pixels, the
     pixels it may touch)}``."""
-    items: dict[tuple, tuple[Any, pygame.Rect]] = {}
     geo = c.geo
-    for i, mid in enumerate(geo.ids):
-        m = geo.models[i]
-        x, y = c.pt(m.x, m.y)
-        rect = board.base_rect(x, y, c.px(m.base.radius))
-        rect = rect.inflate(2 * BADGE_PAD_PX if m.wounds_lost else 2, 2 * BADGE_PAD_PX if m.wounds_lost else 2)
-        col = c.colours.get(geo.player_of[i], (128, 128, 128))
-        items[("base", mid)] = ((m.x, m.y, m.facing_deg, m.base, m.wounds_lost, m.role, col), rect)
+    colours = c.colours
+    grey = (128, 128, 128)
+    items: dict[tuple, tuple[Any, pygame.Rect]] = {}
+    # (the rects of board.base_rect, worked out as arrays; a model's drawing is decided by
+    # its position, facing, base, wounds lost and role: the Model itself, compared by
+    # value, and by identity first when the table kept it)
+    for mid, m, player, rect in zip(geo.ids, geo.models, geo.player_of, board.base_rects(c)):
+        pad = 2 * BADGE_PAD_PX if m.wounds_lost else 2
+        items[("base", mid)] = ((m, colours.get(player, grey)), rect.inflate(pad, pad))
     return items
 
 
