@@ -49,6 +49,7 @@ class LabelsBefore:
     placed: list
     dirty: list[pygame.Rect]
     units: set[str]
+    regions: dict[str, pygame.Rect] = field(default_factory=dict)   # Canvas.regions then
 
 
 @dataclass
@@ -71,6 +72,7 @@ class Canvas:
     labels: list | None = None        # the unit labels' placement, when worked out already
     placed: list = field(default_factory=list)   # the unit labels as placed by this pass
     prior: LabelsBefore | None = None  # an earlier pass's placement and what changed since
+    regions: dict = field(default_factory=dict)  # unit id -> the rect round its label's candidates
 
     def draw_area(self) -> pygame.Rect:
         """The pixels this pass draws: the clip, else the whole surface."""
@@ -594,11 +596,25 @@ def draw_bases(c: Canvas) -> None:
         draw_base(c.surface, c.view, c.geo.footprint(c.geo.ids[i]), m, col, c.theme)
 
 
+_BASE_RECTS: list = [None, None, []]    # [snapshot, view, its rects]: the last asked
+
+
 def base_rects(c: Canvas) -> list[pygame.Rect]:
-    """``base_rect`` of every model of the snapshot, in its order, worked out as arrays."""
+    """``base_rect`` of every model of the snapshot, in its order, worked out as arrays.
+    The list of the last snapshot and view asked is kept (a redraw asks it once per
+    pass): callers must not change it or its rects."""
     geo = c.geo
     if not geo.ids:
         return []
+    view = (c.view.scale, c.view.origin_x, c.view.origin_y)
+    if _BASE_RECTS[0] is geo and _BASE_RECTS[1] == view:
+        return _BASE_RECTS[2]
+    _BASE_RECTS[:] = [geo, view, _base_rects(c)]
+    return _BASE_RECTS[2]
+
+
+def _base_rects(c: Canvas) -> list[pygame.Rect]:
+    geo = c.geo
     half = np.array([m.base.radius for m in geo.models]) * c.view.scale
     x = c.view.origin_x + geo.centres[:, 0] * c.view.scale
     y = c.view.origin_y - geo.centres[:, 1] * c.view.scale
@@ -838,7 +854,19 @@ def _place_unit_labels(c: Canvas) -> list:
         now = {u.id for u in c.state.units}
         dirty += [p[4] for uid, p in before.items() if uid not in now]
     kept = set()
+    regions = c.regions
     for u in c.state.units:
+        old = before.get(u.id)
+        if old is not None and old[0] is u and u.id not in prior.units:
+            # the same unit, none of its models changed: the same lines and box; kept when
+            # no change reaches the candidates round it (see below)
+            region = prior.regions.get(u.id)
+            if region is not None and (not dirty or region.collidelist(dirty) < 0):
+                c.taken.append(old[4])
+                placed.append(list(old))
+                regions[u.id] = region
+                kept.add(u.id)
+                continue
         mids = c.geo.unit_models(u.id)
         if not mids:
             continue
@@ -854,9 +882,11 @@ def _place_unit_labels(c: Canvas) -> list:
         x1, y1 = c.pt(maxx, miny)
         anchor = pygame.Rect(int(x0), int(y0), max(1, int(x1 - x0)), max(1, int(y1 - y0)))
         size = prims.text_size(lines, pad=4)
-        old = before.get(u.id)
+        cands = label_candidates(anchor, size)
+        regions[u.id] = cands[0].unionall(cands[1:])
         if old is not None and old[2] == lines and old[3] == anchor:
-            if all(r.collidelist(dirty) < 0 for r in label_candidates(anchor, size)):
+            if not dirty or regions[u.id].collidelist(dirty) < 0 \
+                    or all(r.collidelist(dirty) < 0 for r in cands):
                 # no change reaches a place it weighs, so every place scores as it did
                 # (place_label scores only the overlap of a candidate with the bases and
                 # plates): the place it had, the one a placement afresh gives

@@ -71,6 +71,8 @@ class Drawn:
     dirty: list[pygame.Rect] = field(default_factory=list)
     placed: list | None = None      # the unit labels' placement (``Canvas.placed``)
     relabelled: int = 0             # labels placed afresh by the last redraw (the rest kept)
+    geo: Any = None                 # the snapshot drawn
+    regions: dict = field(default_factory=dict)   # board.Canvas.regions of the labels
 
 
 def _key(surface, state: Battlefield, view: View, overlays, theme: Theme) -> tuple:
@@ -189,7 +191,8 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
     if drawn is None or drawn.key != key or board.resolve_overlays(overlays):
         c = board.board_canvas(surface, state, geo, view, overlays=overlays, selected=selected,
                                theme=theme)
-        return Drawn(key, board_items(c, selected), placed=c.placed, relabelled=len(c.placed))
+        return Drawn(key, board_items(c, selected), placed=c.placed, relabelled=len(c.placed),
+                     geo=geo, regions=c.regions)
     # the bases that changed, then the labels placed (nothing drawn: an empty clip) again
     # only where those changes reach (board.LabelsBefore), then compare item by item
     bases = base_items(board.make_canvas(surface, state, geo, view, theme))
@@ -199,9 +202,16 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
         if old is None or new is None or old[0] != new[0] or old[1] != new[1]:
             moved += [it[1] for it in (old, new) if it is not None]
             units.add(k[1].rsplit("/", 1)[0])
-    prior = board.LabelsBefore(drawn.placed, moved, units) if drawn.placed is not None else None
-    lay = board.board_canvas(surface, state, geo, view, selected=selected, theme=theme,
-                             clip=pygame.Rect(0, 0, 0, 0), prior=prior)
+    prior = board.LabelsBefore(drawn.placed, moved, units, drawn.regions) \
+        if drawn.placed is not None else None
+    if prior is not None and not moved and drawn.geo is geo:
+        # the same snapshot (so the same table) and no base changed: the labels stand
+        lay = board.make_canvas(surface, state, geo, view, theme)
+        lay.placed, lay.regions = drawn.placed, drawn.regions
+        lay.selected_unit = selected.rsplit("/", 1)[0] if selected else None
+    else:
+        lay = board.board_canvas(surface, state, geo, view, selected=selected, theme=theme,
+                                 clip=pygame.Rect(0, 0, 0, 0), prior=prior)
     items = bases
     _unit_items(lay, selected, items)
     kept = {id(q[4]) for q in drawn.placed or ()}
@@ -220,8 +230,9 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
     if sum(r.w * r.h for r in rects) > DIRTY_FULL_FRACTION * area.w * area.h:
         board.board_canvas(surface, state, geo, view, selected=selected, theme=theme,
                            labels=lay.placed)
-        return Drawn(key, items, placed=lay.placed, relabelled=fresh)
+        return Drawn(key, items, placed=lay.placed, relabelled=fresh, geo=geo, regions=lay.regions)
     for r in rects:
         board.board_canvas(surface, state, geo, view, selected=selected, theme=theme, clip=r,
                            labels=lay.placed)
-    return Drawn(key, items, passes=len(rects), dirty=rects, placed=lay.placed, relabelled=fresh)
+    return Drawn(key, items, passes=len(rects), dirty=rects, placed=lay.placed, relabelled=fresh,
+                 geo=geo, regions=lay.regions)
