@@ -93,6 +93,8 @@ SETTLE_S = 0.15                 # after the last wheel notch or arrow key, the b
                                 # until then the last full image is shifted and scaled
 PANEL_BOXES_PER_FRAME = 1       # changed panel text boxes laid out afresh per frame (Panel.flush):
                                 # a step or an answer changes several, each costs a long frame
+PANEL_WAITS_FOR_BOARD = True    # a frame whose map board is drawn again (a drop, a selection)
+                                # rebuilds no panel box; the next frame does (never two in a row)
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
 SAVE_NAME_TRIES = 100           # s: names tried when the free one is taken meanwhile
 
@@ -229,6 +231,7 @@ class App:
         self._motion_index = self.step_index    # the step the motion was last worked out for
         self.catch_up = False           # play: steps came while a move slid; show the newest after
         self._settle_at = 0.0           # time.monotonic() when the view last stops moving
+        self._panel_waited = False      # the last update left the panel for the board's redraw
         self.size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
         self.manager = pygame_gui.UIManager(self.size)
         self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
@@ -953,8 +956,22 @@ class App:
         if self.play is not None:
             self.play.poll()
         self.sync_motion()
-        self.panel.flush(PANEL_BOXES_PER_FRAME)
+        if PANEL_WAITS_FOR_BOARD and self._board_pending() and not self._panel_waited:
+            self._panel_waited = True       # the board's redraw has this frame to itself
+        else:
+            self._panel_waited = False
+            self.panel.flush(PANEL_BOXES_PER_FRAME)
         self.manager.update(dt)
+
+    def _board_pending(self) -> bool:
+        """Whether this frame's ``draw`` draws the map's board again for a new table,
+        snapshot or selection (a step-through's steps rebuild their boxes as before)."""
+        if self.step_mode:
+            return False
+        if self._board is None:
+            return True
+        key, geo = self._board[0], self._board[1]
+        return geo is not self.geo or key[5] != self.selected
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the board, the tools and the panel onto ``surface`` (the window)."""

@@ -28,6 +28,7 @@ frames and the longest.  Target: no frame over ``TARGET_MS``.
 
 from __future__ import annotations
 
+import gc
 import os
 import statistics
 import time
@@ -118,6 +119,7 @@ def _naive(pygame, size, state, draw: Callable[[Any, Any], None]) -> float:
         return _cpu(lambda: draw(img, snapshot(state)))
     finally:
         board.OUTLINE_STEP_PX = step
+        gc.collect()    # the baseline's garbage is not charged to the window's next frame
 
 
 def measure_edit(state, repeats: int = REPEATS) -> dict[str, list[float]]:
