@@ -362,7 +362,13 @@ class App:
             return self.state, self.geo
         if self._cache is None or self._cache[0] != self.step_index:
             st = self.steps[self.step_index].state
-            self._cache = (self.step_index, st, snapshot(st))
+            prev = self._cache
+            if prev is not None and prev[1].table == st.table and prev[1].rules == st.rules \
+                    and prev[1].terrain == st.terrain:
+                geo = prev[2].moved(st)     # steps move or remove a few models: derived
+            else:
+                geo = snapshot(st)
+            self._cache = (self.step_index, st, geo)
         return self._cache[1], self._cache[2]
 
     @property
