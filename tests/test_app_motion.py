@@ -18,7 +18,7 @@ from tabletop.app.app import App
 from tabletop.app.board_theme import board_theme
 from tabletop.app.interactive import PlaySession
 from tabletop.board import mapfile
-from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion, point_along, step_moves
+from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion, point_along, slide_frames, step_moves
 from tabletop.render.steps import draw_step
 from tabletop.render.theme import DEFAULT_THEME
 from tabletop.rules import events as E
@@ -154,12 +154,77 @@ def test_play_shows_a_move_sliding_before_the_steps_after_it():
             break
     assert moved_at is not None, "the lesson's pile-in never slid"
     assert step_moves(app.steps[moved_at])
+    slid = app.motion.step
+    want = slide_frames(step_moves(slid))       # the longest path / 0.1", at most 30
+    assert 1 <= want <= MOVE_ANIMATION_FRAMES and app.motion.frames == want
     frames = 1
-    while app.animating:
+    while app.animating and app.motion.step is slid:
         # the slide holds the view on its step, however many steps the session adds
         assert app.step_index == moved_at
         app.update(1 / 60)
         frames += 1
-    assert frames == MOVE_ANIMATION_FRAMES + 1   # frames 0..29 shown, the 30th update ends it
+    assert frames == want + 1                    # frames 0..want-1 shown, the last update ends it
     # then the view catches up with the newest step (or slides that one's moves)
     assert app.step_index == len(app.steps) - 1
+
+
+def _length(path):
+    return sum(((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5 for a, b in zip(path, path[1:]))
+
+
+def _walked(path, at):
+    """How far along ``path`` the point ``at`` lies (inches): the leg it is on (within
+    1e-6"), plus its distance along that leg."""
+    done = 0.0
+    for a, b in zip(path, path[1:]):
+        leg = _length([a, b])
+        to_a, to_b = _length([a, at]), _length([at, b])
+        if abs(to_a + to_b - leg) < 1e-6:
+            return done + to_a
+        done += leg
+    raise AssertionError(f"{at} is not on {path}")
+
+
+# Two models' moves written by hand: R/1 1" right then 1.5" up (2.5"), R/2 1.2" straight
+# down (1.2").  The longest is 2.5", so the slide takes 2.5 / 0.1 = 25 frames.
+LONG = [(5.0, 5.0), (6.0, 5.0), (6.0, 6.5)]
+SHORT = [(5.0, 8.0), (5.0, 6.8)]
+
+
+def test_frame_count_is_fixed_by_the_longest_path():
+    from tabletop.render.motion import MOVE_INCHES_PER_FRAME
+    assert MOVE_INCHES_PER_FRAME == 0.1
+    assert slide_frames({"R/1": LONG, "R/2": SHORT}) == 25          # 2.5" / 0.1"
+    assert slide_frames({"R/2": SHORT}) == 12                       # 1.2" / 0.1"
+    assert slide_frames({"R/1": [(0.0, 0.0), (0.25, 0.0)]}) == 3    # 0.25" / 0.1" = 2.5 -> 3
+    assert slide_frames({"R/1": [(0.0, 0.0), (9.0, 0.0)]}) == 30    # 90, at most 30
+    assert slide_frames({"R/1": [(1.0, 1.0), (1.0, 1.0)]}) == 1     # no length: one frame
+    assert slide_frames({"R/1": LONG}, most=10) == 10
+
+
+def test_at_frame_k_of_n_each_model_is_k_over_n_of_its_path_along():
+    before = state_from(unit("R", "red", [(5, 5), (5, 8)]) + unit("B", "blue", [(9, 6.5)]))
+    after = before.with_positions({"R/1": LONG[-1], "R/2": SHORT[-1]})
+    log = EventLog()
+    log.step("Start", "12.01", before)
+    log.add(E.Consolidate(rule="12.08", unit="R", player="red", mode="ongoing", targets=["B"],
+                          moves={"R/1": [list(p) for p in LONG], "R/2": [list(p) for p in SHORT]},
+                          distances={"R/1": 2.5, "R/2": 1.2}, violations=[], tried=[],
+                          max_distance=3.0, starts={"R/1": [5.0, 5.0, 90.0], "R/2": [5.0, 8.0, 90.0]},
+                          closest={"R/1": "B/1", "R/2": "B/1"}))
+    log.step("R consolidates", "12.08", after)
+    app = App(before, size=SIZE, steps=log.steps, events=log.events)
+    surface = pygame.Surface(SIZE)
+    key(app, pygame.K_n)
+    n = app.motion.frames
+    assert n == 25                                   # 2.5" / 0.1" a frame
+    for k in range(n):
+        app.draw(surface)
+        assert app.motion.frame == k
+        at = app.motion.positions()
+        # frame k: R/1 is k/25 x 2.5" = 0.1k" along, R/2 k/25 x 1.2" = 0.048k" along
+        assert _walked(LONG, at["R/1"]) == pytest.approx(k / n * 2.5, abs=0.01)
+        assert _walked(SHORT, at["R/2"]) == pytest.approx(k / n * 1.2, abs=0.01)
+        app.update(1 / 60)
+    assert not app.animating                         # the 25th update ends the slide
+    assert app.shown_state.model("R/1").at == (6.0, 6.5)

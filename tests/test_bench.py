@@ -233,3 +233,25 @@ def test_bench_repeat_under_one_exits_2(capsys):
     assert main(["bench", "--only", "odds", "--repeat", "0"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--repeat" in err[0]
+
+
+def test_window_edit_bench_runs_on_a_small_table():
+    """``tabletop bench --only window-edit`` drives the window on a small table with one
+    repeat: a row per kind of frame, each beside its naive baseline (no timing asserted)."""
+    import os
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from tabletop.bench import window_edit_bench
+    lines = []
+    rows = window_edit_bench.run([40], 0, lines.append, repeat=1)
+    assert [r["frame"] for r in rows] == ["select", "first drag", "drag", "drop", "step"]
+    for r in rows:
+        assert r["benchmark"] == "window-edit" and r["frames"] >= 1
+        assert r["median_ms"] > 0 and r["max_ms"] >= r["median_ms"]
+        assert r["naive_median_ms"] > 0 and r["target_ms"] == 33.0
+        assert isinstance(r["met"], bool)
+    # 40 random models; the step rows also hold the pile-in lesson's 8 (5 intercessors, 3 boyz)
+    assert [r["models"] for r in rows] == [40, 40, 40, 40, 48]
+    # 1 model moved: 1 select, 1 first drag, LATER_DRAGS (3) drags, 1 drop
+    assert [r["frames"] for r in rows[:4]] == [1, 1, 3, 1]
+    assert len(lines) == 2 + 5 + 1 and "naive" in lines[0]
+    assert "window-edit" in benchmarks()

@@ -85,3 +85,69 @@ def test_items_outside_the_dirty_rectangles_are_not_drawn(monkeypatch):
     whole = pygame.Surface((800, 600))
     board.draw_board(whole, moved, snapshot(moved), v)
     assert pygame.image.tobytes(surf, "RGB") == pygame.image.tobytes(whole, "RGB")
+
+
+def _three_units():
+    """Three units of three 32mm models, 50" apart on a 120" x 20" table (names set so each
+    label is two lines)."""
+    from tabletop.board import mapfile
+    units = [{"id": uid, "player": p, "base": "32mm", "name": f"Squad {uid}",
+              "models": [[x, 10], [x + 1.5, 10], [x + 3, 10]]}
+             for uid, p, x in (("a", "red", 10), ("b", "blue", 60), ("c", "red", 110))]
+    return mapfile.from_dict({"map": {"name": "labels", "ruleset": "fight-phase", "width": 120,
+                                      "depth": 20},
+                              "players": [{"id": "red", "active": True}, {"id": "blue"}],
+                              "units": units})
+
+
+def test_a_drop_places_again_only_the_labels_it_can_reach(monkeypatch):
+    from tabletop.geometry.drawing_carry import moved_for_drawing
+    from tabletop.render.view import View
+    st = _three_units()
+    v = View.fit(120, 20, 1210, 300, margin_px=5)      # 1200 px over 120": 10 px an inch
+    assert v.scale == pytest.approx(10.0)
+    surf = pygame.Surface((1210, 300))
+    g = snapshot(st)
+    drawn = redraw.redraw_board(surf, None, st, g, v)
+    assert drawn.relabelled == 3                        # the first drawing places all three
+    calls = []
+    real = board.place_label
+    monkeypatch.setattr(board, "place_label", lambda c, anchor, *a, **k: calls.append(tuple(anchor))
+                        or real(c, anchor, *a, **k))
+    # a/1 moves 1" down. Its label's candidates reach at most 2 x (plate height + 4) + 5
+    # px and a plate width past a's box (under 250 px); b's box starts 50" = 500 px to the
+    # right of a's, c's 1,000 px: only a's label is placed again, b's and c's are kept
+    moved = st.with_positions({"a/1": (10.0, 9.0)})
+    drawn = redraw.redraw_board(surf, drawn, moved, moved_for_drawing(g, moved, ["a/1"]), v)
+    assert len(calls) == 1 and drawn.relabelled <= 1
+    a_box = drawn.placed[0][3]
+    assert calls == [tuple(a_box)]
+    # ... and the board is pixel for pixel the whole drawing of the moved table
+    whole = pygame.Surface((1210, 300))
+    board.draw_board(whole, moved, snapshot(moved), v)
+    assert pygame.image.tobytes(surf, "RGB") == pygame.image.tobytes(whole, "RGB")
+
+
+def test_a_base_moved_under_a_kept_label_moves_that_label(monkeypatch):
+    from tabletop.geometry.drawing_carry import moved_for_drawing
+    from tabletop.render.view import View
+    st = _three_units()
+    v = View.fit(120, 20, 1210, 300, margin_px=5)
+    surf = pygame.Surface((1210, 300))
+    g = snapshot(st)
+    drawn = redraw.redraw_board(surf, None, st, g, v)
+    b_plate = drawn.placed[1][4]
+    # c/1 moves onto the middle of b's plate (a change that reaches b's candidates): b's
+    # label is weighed again, and the result is still the whole drawing's
+    x, y = v.to_table(*b_plate.center)
+    moved = st.with_positions({"c/1": (x, y)})
+    calls = []
+    real = board.place_label
+    monkeypatch.setattr(board, "place_label", lambda c, anchor, *a, **k: calls.append(tuple(anchor))
+                        or real(c, anchor, *a, **k))
+    drawn = redraw.redraw_board(surf, drawn, moved, moved_for_drawing(g, moved, ["c/1"]), v)
+    assert tuple(drawn.placed[1][3]) in calls           # b's label placed again
+    assert tuple(drawn.placed[0][3]) not in calls       # a's, 50" away, kept
+    whole = pygame.Surface((1210, 300))
+    board.draw_board(whole, moved, snapshot(moved), v)
+    assert pygame.image.tobytes(surf, "RGB") == pygame.image.tobytes(whole, "RGB")

@@ -56,6 +56,7 @@ from tabletop.board.state import Battlefield
 from tabletop.board.writes import OutputExistsError
 from tabletop.errors import TabletopError
 from tabletop.geometry import Geometry, snapshot
+from tabletop.geometry.drawing_carry import moved_for_drawing
 from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.probe import closest_points, models_at, overlaps_at
 from tabletop.app.board_theme import board_theme
@@ -93,6 +94,8 @@ SETTLE_S = 0.15                 # after the last wheel notch or arrow key, the b
                                 # until then the last full image is shifted and scaled
 PANEL_BOXES_PER_FRAME = 1       # changed panel text boxes laid out afresh per frame (Panel.flush):
                                 # a step or an answer changes several, each costs a long frame
+PANEL_WAITS_FOR_BOARD = True    # a frame whose map board is drawn again (a drop, a selection)
+                                # rebuilds no panel box; the next frame does (never two in a row)
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
 SAVE_NAME_TRIES = 100           # s: names tried when the free one is taken meanwhile
 
@@ -230,6 +233,7 @@ class App:
         self._motion_index = self.step_index    # the step the motion was last worked out for
         self.catch_up = False           # play: steps came while a move slid; show the newest after
         self._settle_at = 0.0           # time.monotonic() when the view last stops moving
+        self._panel_waited = False      # the last update left the panel for the board's redraw
         self.size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
         self.manager = pygame_gui.UIManager(self.size)
         self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
@@ -360,7 +364,13 @@ class App:
             return self.state, self.geo
         if self._cache is None or self._cache[0] != self.step_index:
             st = self.steps[self.step_index].state
-            self._cache = (self.step_index, st, snapshot(st))
+            prev = self._cache
+            if prev is not None and prev[1].table == st.table and prev[1].rules == st.rules \
+                    and prev[1].terrain == st.terrain:
+                geo = prev[2].moved(st)     # steps move or remove a few models: derived
+            else:
+                geo = snapshot(st)
+            self._cache = (self.step_index, st, geo)
         return self._cache[1], self._cache[2]
 
     @property
@@ -580,7 +590,7 @@ class App:
             else:
                 m = self.state.model(p.hit)
                 self.drag = Drag(p.hit, (m.x, m.y), (m.x - p.table[0], m.y - p.table[1]), (m.x, m.y))
-                lim = self.checker.pile_in_limit(self.state, p.hit)
+                lim = self.checker.pile_in_limit(self.state, p.hit, geo=self.geo)
                 if lim is not None:
                     self.drag.origin, self.drag.limit = lim
                 self.ruler = None
@@ -645,7 +655,7 @@ class App:
             return
         self.undo_stack.append(self.state)
         self.last_moved = d.model_id
-        self.set_state(self.state.with_positions({d.model_id: d.at}))
+        self.set_state(self.state.with_positions({d.model_id: d.at}), moved=(d.model_id,))
         self.changed()
         note = " (off the table)" if d.model_id in self.geo.off_table else ""
         self.message(f"moved {d.model_id} {text.inches(d.moved)} to ({d.at[0]:.2f}, {d.at[1]:.2f}){note}")
@@ -671,9 +681,13 @@ class App:
         self.selected = model_id
         self.refresh()
 
-    def set_state(self, state: Battlefield) -> None:
+    def set_state(self, state: Battlefield, moved: Sequence[str] | None = None) -> None:
+        """Show ``state``; ``moved``: the only models that moved since the state shown (a
+        drop), so its snapshot is derived from the last one (``Geometry.moved``: only the
+        pairs touching them measured again, the other bases' and units' outlines carried
+        over: ``geometry.drawing_carry``) instead of built afresh."""
+        self.geo = moved_for_drawing(self.geo, state, moved) if moved is not None else snapshot(state)
         self.state = state
-        self.geo = snapshot(state)
         self._cache = None
         self.checker.result = None      # a verdict on the positions before
         said = self.charge.follow(state, self.geo)
@@ -960,8 +974,22 @@ class App:
         boxes = PANEL_BOXES_PER_FRAME
         if self.play is not None:
             boxes = self.play.panel_boxes(boxes)    # none in a frame that draws a new step
-        self.panel.flush(boxes)
+        if PANEL_WAITS_FOR_BOARD and self._board_pending() and not self._panel_waited:
+            self._panel_waited = True       # the board's redraw has this frame to itself
+        else:
+            self._panel_waited = False
+            self.panel.flush(boxes)
         self.manager.update(dt)
+
+    def _board_pending(self) -> bool:
+        """Whether this frame's ``draw`` draws the map's board again for a new table,
+        snapshot or selection (a step-through's steps rebuild their boxes as before)."""
+        if self.step_mode:
+            return False
+        if self._board is None:
+            return True
+        key, geo = self._board[0], self._board[1]
+        return geo is not self.geo or key[5] != self.selected
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the board, the tools and the panel onto ``surface`` (the window)."""

@@ -29,7 +29,9 @@ import pygame
 
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
+from tabletop.geometry import Geometry
 from tabletop.render.view import View
+from tabletop.rules.registry import find_ruleset
 from tabletop.rules.move_check import CHECK_KINDS, MoveCheck, MoveSetup, check_move, move_setup
 
 XY = tuple[float, float]
@@ -42,6 +44,25 @@ GOOD_COLOUR = (90, 210, 110)
 START_COLOUR = (230, 230, 230)
 
 
+def _load_ruleset(state: Battlefield) -> None:
+    """Import the map's ruleset now, as the window opens, not on the first drag (the
+    drag's pile-in limit asks the ruleset; importing it takes longer than a frame).  An
+    unknown ruleset is left for ``setup`` to report."""
+    try:
+        find_ruleset(state.ruleset)
+    except ValueError:
+        pass
+
+
+def _keep_snapshot(state: Battlefield, geo: Geometry) -> None:
+    """Keep ``geo`` (``state``'s snapshot) with ``state`` the way the fight-phase rules
+    keep theirs (``rules.fight_phase.context.geometry`` reads a table's ``_geometry``
+    first), so setting a move up from it builds no snapshot of its own.  A table is
+    frozen: its snapshot never goes stale."""
+    if "_geometry" not in state.__dict__:
+        object.__setattr__(state, "_geometry", geo)
+
+
 class MoveChecker:
     """Start positions, the rules' set-up of each unit's move (cached), the last verdict."""
 
@@ -49,6 +70,8 @@ class MoveChecker:
         self.origin = origin
         self.result: MoveCheck | None = None
         self._setups: dict[tuple, MoveSetup | TabletopError] = {}
+        _load_ruleset(origin)
+
 
     def reset(self, origin: Battlefield) -> None:
         """The map was (re)loaded: its positions are the new start of every move."""
@@ -68,8 +91,15 @@ class MoveChecker:
             return {}
         return {m.id: m.at for m in self.origin.unit(unit_id).models}
 
-    def setup(self, start: Battlefield, unit_id: str, kind: str) -> MoveSetup:
+    def setup(self, start: Battlefield, unit_id: str, kind: str,
+              geo: tuple[Battlefield, Geometry] | None = None) -> MoveSetup:
         """The rules' set-up of the move from ``start`` (cached while nothing else moves).
+
+        ``geo``: a table and its snapshot that ``start`` differs from only in
+        ``unit_id``'s models (the window's: ``start`` puts that unit back where the map
+        had it); the rules then read a snapshot derived from it (``Geometry.moved``, the
+        pairs of that unit's moved models measured again) instead of building one of
+        the whole table.
 
         Raises
         ------
@@ -77,6 +107,11 @@ class MoveChecker:
             The map's ruleset has no such move.
         """
         key = (unit_id, kind, tuple((m.id, m.x, m.y) for u in start.units for m in u.models))
+        if key not in self._setups and geo is not None:
+            now, g = geo
+            moved = [m.id for m in start.unit(unit_id).models if m.at != now.model(m.id).at] \
+                if start.has_unit(unit_id) and now.has_unit(unit_id) else None
+            _keep_snapshot(start, g.moved(start, moved))
         if key not in self._setups:
             try:
                 self._setups[key] = move_setup(
@@ -103,12 +138,15 @@ class MoveChecker:
         self.result = check_move(start, setup, positions)
         return self.result
 
-    def pile_in_limit(self, state: Battlefield, model_id: str) -> tuple[XY, float] | None:
+    def pile_in_limit(self, state: Battlefield, model_id: str,
+                      geo: Geometry | None = None) -> tuple[XY, float] | None:
         """(start of ``model_id``, the pile-in maximum distance) when its unit may pile in
-        from its start, else None."""
+        from its start, else None.  ``geo``: ``state``'s snapshot, to derive the start's
+        from (``setup``)."""
         unit_id = model_id.rsplit("/", 1)[0]
         try:
-            setup = self.setup(self.start_state(state, unit_id), unit_id, "pile_in")
+            setup = self.setup(self.start_state(state, unit_id), unit_id, "pile_in",
+                               geo=(state, geo) if geo is not None else None)
         except TabletopError:
             return None
         if not setup.eligible:

@@ -9,6 +9,7 @@ pass ``steps`` (``EventLog.steps``) and ``events`` for the step-through;
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import sys
@@ -63,6 +64,15 @@ def fit_size(screen: tuple[int, int]) -> tuple[int, int]:
     panel can share)."""
     return (max(MIN_SIZE[0], screen[0] - SCREEN_MARGIN_PX[0]),
             max(MIN_SIZE[1], screen[1] - SCREEN_MARGIN_PX[1]))
+
+
+def settle_heap() -> None:
+    """Move what opening the window made (the map, its snapshot, fonts, widgets: they live
+    as long as the window) out of the garbage collector's sweeps (``gc.freeze``), so a
+    full collection in a frame walks only what the frames made since, not a 1,000-model
+    table (a full sweep of it is a frame's worth of work)."""
+    gc.collect()
+    gc.freeze()
 
 
 def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | None = None,
@@ -124,6 +134,7 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
                                 f"`tabletop render` draws without one)") from None
         app = App(state, path, screen.get_size(), steps=steps, events=events, play=play,
                   edit=edit)
+        settle_heap()
         try:
             clock = pygame.time.Clock()
             while app.running:

@@ -39,6 +39,20 @@ ROLE_GLYPHS = {"commander": "diamond", "champion": "ring", "standard": "flag", "
 
 
 @dataclass
+class LabelsBefore:
+    """An earlier pass's unit labels (``Canvas.placed``, same view, size, table and theme)
+    and what changed since: ``dirty``, the pixel rects of every base (or other obstacle)
+    that moved, went or came, old and new places both; ``units``, the ids of the units
+    whose models changed.  A label whose candidate places reach no dirty rect, of a unit
+    with the same lines and box, lands where it did (``_place_unit_labels``)."""
+
+    placed: list
+    dirty: list[pygame.Rect]
+    units: set[str]
+    regions: dict[str, pygame.Rect] = field(default_factory=dict)   # Canvas.regions then
+
+
+@dataclass
 class Canvas:
     """What one drawing pass needs: surface, view, theme, state, geometry,
     player colours and the screen rectangles already taken (for labels)."""
@@ -57,6 +71,8 @@ class Canvas:
                                       # surface's clip is set to it; work wholly outside it is skipped
     labels: list | None = None        # the unit labels' placement, when worked out already
     placed: list = field(default_factory=list)   # the unit labels as placed by this pass
+    prior: LabelsBefore | None = None  # an earlier pass's placement and what changed since
+    regions: dict = field(default_factory=dict)  # unit id -> the rect round its label's candidates
 
     def draw_area(self) -> pygame.Rect:
         """The pixels this pass draws: the clip, else the whole surface."""
@@ -135,7 +151,8 @@ def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None
 
 def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=None, highlight=None,
                  theme=None, selected_unit: str | None = None, under=None, over=None,
-                 clip: pygame.Rect | None = None, labels: list | None = None) -> Canvas:
+                 clip: pygame.Rect | None = None, labels: list | None = None,
+                 prior: LabelsBefore | None = None) -> Canvas:
     """``draw_board``, returning the Canvas for callers that draw more.
 
     ``selected_unit`` outlines a unit thick; ``under(canvas)`` draws after the
@@ -147,10 +164,12 @@ def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=No
     outside it are skipped; the unit labels are still placed against every base, so
     they land where a whole drawing puts them).  ``labels``: the placement
     ``Canvas.placed`` of an earlier pass over the same state, view and selection,
-    reused instead of placing the labels again (``render.redraw``)."""
+    reused instead of placing the labels again (``render.redraw``); ``prior``: an
+    earlier placement and what changed since (``LabelsBefore``), so that only the labels
+    near a change are placed again (the same places a placement afresh gives)."""
     on = resolve_overlays(overlays)
     c = make_canvas(surface, state, geo, view, theme)
-    c.clip, c.labels = clip, labels
+    c.clip, c.labels, c.prior = clip, labels, prior
     if clip is not None:
         old_clip = surface.get_clip()
         surface.set_clip(clip)
@@ -500,6 +519,8 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
     """An outline round each unit's models (the snapshot's ``unit_outline``); units wholly
     off the surface are skipped, the rest thinned to ``OUTLINE_STEP_PX``; a unit's drawn
     outline is kept while it does not move (``_unit_sprites``)."""
+    if c.clip is not None and not c.clip:
+        return      # an empty clip (``render.redraw`` placing labels): nothing to draw
     area = c.draw_area().inflate(20, 20)
     for u in c.state.units:
         geom = c.geo.unit_outline(u.id)
@@ -575,11 +596,25 @@ def draw_bases(c: Canvas) -> None:
         draw_base(c.surface, c.view, c.geo.footprint(c.geo.ids[i]), m, col, c.theme)
 
 
+_BASE_RECTS: list = [None, None, []]    # [snapshot, view, its rects]: the last asked
+
+
 def base_rects(c: Canvas) -> list[pygame.Rect]:
-    """``base_rect`` of every model of the snapshot, in its order, worked out as arrays."""
+    """``base_rect`` of every model of the snapshot, in its order, worked out as arrays.
+    The list of the last snapshot and view asked is kept (a redraw asks it once per
+    pass): callers must not change it or its rects."""
     geo = c.geo
     if not geo.ids:
         return []
+    view = (c.view.scale, c.view.origin_x, c.view.origin_y)
+    if _BASE_RECTS[0] is geo and _BASE_RECTS[1] == view:
+        return _BASE_RECTS[2]
+    _BASE_RECTS[:] = [geo, view, _base_rects(c)]
+    return _BASE_RECTS[2]
+
+
+def _base_rects(c: Canvas) -> list[pygame.Rect]:
+    geo = c.geo
     half = np.array([m.base.radius for m in geo.models]) * c.view.scale
     x = c.view.origin_x + geo.centres[:, 0] * c.view.scale
     y = c.view.origin_y - geo.centres[:, 1] * c.view.scale
@@ -683,16 +718,10 @@ def ring_model(c: Canvas, mid: str, colour, width: int = 3, pad_px: float = 3.0)
 
 
 # ---------------------------------------------------------------- labels
-def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int = 5,
-                avoid_bases: bool = True) -> pygame.Rect:
-    """Where a label of ``size`` px goes beside ``anchor`` (below, above, right,
-    left, then the corners, then further out) covering the fewest bases and
-    labels and staying on the surface; the chosen rect is marked taken."""
+def label_candidates(anchor: pygame.Rect, size: tuple[int, int], gap: int = 5) -> list[pygame.Rect]:
+    """The places ``place_label`` weighs for a plate of ``size`` px beside ``anchor``, in
+    its order of preference: below, above, right, left, the corners, then further out."""
     w, h = size
-    # labels stay on the table or in the margin round it, never under a legend
-    bounds = c.table_rect().inflate(2 * LABEL_MARGIN_PX, 2 * LABEL_MARGIN_PX).clip(c.surface.get_rect())
-    if bounds.w < w or bounds.h < h:
-        bounds = c.surface.get_rect()
     cands = []
     for extra in (0, h + 4, 2 * (h + 4), 3 * (h + 4)):
         g = gap + extra
@@ -706,6 +735,20 @@ def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int 
             pygame.Rect(anchor.right + g, anchor.top - g - h, w, h),
             pygame.Rect(anchor.left - g - w, anchor.bottom + g, w, h),
         ]
+    return cands
+
+
+def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int = 5,
+                avoid_bases: bool = True) -> pygame.Rect:
+    """Where a label of ``size`` px goes beside ``anchor`` (below, above, right,
+    left, then the corners, then further out) covering the fewest bases and
+    labels and staying on the surface; the chosen rect is marked taken."""
+    w, h = size
+    # labels stay on the table or in the margin round it, never under a legend
+    bounds = c.table_rect().inflate(2 * LABEL_MARGIN_PX, 2 * LABEL_MARGIN_PX).clip(c.surface.get_rect())
+    if bounds.w < w or bounds.h < h:
+        bounds = c.surface.get_rect()
+    cands = label_candidates(anchor, size, gap)
     best, best_score = cands[0], float("inf")
     # only what reaches some candidate can score: the bases and labels near the anchor,
     # picked out once (in their order, so every score is the sum it was over them all)
@@ -804,7 +847,26 @@ def _place_unit_labels(c: Canvas) -> list:
     ``leader_line``'s, or None for a plate beside its unit."""
     t = c.theme
     placed = []
+    prior = c.prior
+    before = {p[0].id: p for p in prior.placed} if prior is not None else {}
+    dirty = list(prior.dirty) if prior is not None else []
+    if prior is not None:           # a label that goes frees its place
+        now = {u.id for u in c.state.units}
+        dirty += [p[4] for uid, p in before.items() if uid not in now]
+    kept = set()
+    regions = c.regions
     for u in c.state.units:
+        old = before.get(u.id)
+        if old is not None and old[0] is u and u.id not in prior.units:
+            # the same unit, none of its models changed: the same lines and box; kept when
+            # no change reaches the candidates round it (see below)
+            region = prior.regions.get(u.id)
+            if region is not None and (not dirty or region.collidelist(dirty) < 0):
+                c.taken.append(old[4])
+                placed.append(list(old))
+                regions[u.id] = region
+                kept.add(u.id)
+                continue
         mids = c.geo.unit_models(u.id)
         if not mids:
             continue
@@ -819,9 +881,28 @@ def _place_unit_labels(c: Canvas) -> list:
         x0, y0 = c.pt(minx, maxy)
         x1, y1 = c.pt(maxx, miny)
         anchor = pygame.Rect(int(x0), int(y0), max(1, int(x1 - x0)), max(1, int(y1 - y0)))
-        rect = place_label(c, anchor, prims.text_size(lines, pad=4))
+        size = prims.text_size(lines, pad=4)
+        cands = label_candidates(anchor, size)
+        regions[u.id] = cands[0].unionall(cands[1:])
+        if old is not None and old[2] == lines and old[3] == anchor:
+            if not dirty or regions[u.id].collidelist(dirty) < 0 \
+                    or all(r.collidelist(dirty) < 0 for r in cands):
+                # no change reaches a place it weighs, so every place scores as it did
+                # (place_label scores only the overlap of a candidate with the bases and
+                # plates): the place it had, the one a placement afresh gives
+                c.taken.append(old[4])
+                same = u.id not in prior.units
+                placed.append([u, mids, lines, anchor, old[4], old[5] if same else None])
+                if same:
+                    kept.add(u.id)
+                continue
+        rect = place_label(c, anchor, size)
+        if old is None or old[4] != rect:
+            dirty += [rect] if old is None else [rect, old[4]]
         placed.append([u, mids, lines, anchor, rect, None])
     for p in placed:     # (once every plate is placed, as the plates are drawn over the lines)
+        if p[0].id in kept:
+            continue     # the same plate and unit: the same leader line
         if not p[4].inflate(2 * LEADER_GAP_PX, 2 * LEADER_GAP_PX).colliderect(p[3]):
             p[5] = leader_line(c, p[1], p[4])
     return [tuple(p) for p in placed]

@@ -3,9 +3,11 @@
 A step whose events hold a pile-in or a consolidation (``rules.events.PileIn`` /
 ``Consolidate``: ``moves`` maps each moved model to its path, a list of ``[x, y]``
 points in inches from where it stood to where it ends) is shown by the window as a
-short slide: over ``MOVE_ANIMATION_FRAMES`` frames each moved model is drawn at the
-point of its path a fraction ``k / n`` of the path's length along (``point_along``),
-frame ``k`` of ``n``, then the step is drawn as usual.  The board behind the sliding
+short slide: over ``n`` frames each moved model is drawn at the point of its path a
+fraction ``k / n`` of the path's length along (``point_along``), frame ``k`` of ``n``,
+then the step is drawn as usual.  ``n`` is fixed by the longest path's length
+(``slide_frames``: ``MOVE_INCHES_PER_FRAME`` a frame, at most ``MOVE_ANIMATION_FRAMES``),
+never by a clock: one slide frame a window frame, 60 a second.  The board behind the sliding
 models is the step's own drawing (arrows, reach, lines) with the moved models left
 out, drawn once per view (``Motion.background``); a frame only blits it and draws the
 moved bases (``draw_base``).  Drawing only: the step, its table and its events are
@@ -33,12 +35,20 @@ from tabletop.render.theme import DEFAULT_THEME, Theme
 from tabletop.render.view import View
 from tabletop.rules import events as E
 
-__all__ = ["MOVE_ANIMATION_FRAMES", "MOVE_TYPES", "Motion", "point_along", "step_moves"]
+__all__ = ["MOVE_ANIMATION_FRAMES", "MOVE_INCHES_PER_FRAME", "MOVE_TYPES", "Motion", "point_along",
+           "slide_frames", "step_moves"]
 
 MOVE_ANIMATION_FRAMES = 30
-"""Named default: frames a pile-in or consolidation slide takes in the window (half a
-second at the window's 60 frames a second): long enough to follow each model's route
-round what it skirts, short enough not to hold up a phase played at the window."""
+"""Named default: the most frames a pile-in or consolidation slide takes in the window (half
+a second at the window's 60 frames a second): long enough to follow each model's route
+round what it skirts, short enough not to hold up a phase played at the window.  A slide
+whose longest path is shorter takes fewer (``slide_frames``)."""
+
+MOVE_INCHES_PER_FRAME = 0.1
+"""Named default: how far along its path the model with the longest path moves each frame
+(inches; 6" a second at 60 frames a second), so a 3" pile-in slides over 30 frames and a
+1" one over 10: a short shuffle is not drawn out as long as a full move.  The rules are
+silent (they say where models end, not how a picture shows them getting there)."""
 
 MOVE_TYPES = (E.PileIn, E.Consolidate)
 """Event classes whose ``moves`` (model id -> path) a step slides along."""
@@ -66,6 +76,23 @@ def step_moves(step: Any) -> dict[str, list[XY]]:
             if len(pts) >= 2 and _on(step.state, mid):
                 out[mid] = pts
     return out
+
+
+def slide_frames(moves: dict[str, list[XY]], most: int = MOVE_ANIMATION_FRAMES) -> int:
+    """Frames a slide of ``moves`` ({model id: path}, inches) takes: the longest path's
+    length over ``MOVE_INCHES_PER_FRAME``, rounded up, at least 1 and at most ``most``.
+    A 3" path: 3 / 0.1 = 30 frames; 0.25": 3 frames.
+
+    Raises
+    ------
+    ValueError
+        ``most`` under 1.
+    """
+    if most < 1:
+        raise ValueError(f"a slide needs at least one frame, got {most}")
+    longest = max((sum(math.dist(a, b) for a, b in zip(p, p[1:])) for p in moves.values()),
+                  default=0.0)
+    return max(1, min(int(most), math.ceil(longest / MOVE_INCHES_PER_FRAME - 1e-9)))
 
 
 def _on(state: Battlefield, mid: str) -> bool:
@@ -124,9 +151,11 @@ class Motion:
 
     @classmethod
     def of(cls, step: Any, frames: int = MOVE_ANIMATION_FRAMES) -> Motion | None:
-        """The slide of ``step``'s moves, or None when it has none (``step_moves``)."""
+        """The slide of ``step``'s moves over ``slide_frames(moves, frames)`` frames (the
+        longest path's length decides, ``frames`` at most), or None when it has none
+        (``step_moves``)."""
         moves = step_moves(step)
-        return cls(step, moves, frames) if moves else None
+        return cls(step, moves, slide_frames(moves, frames)) if moves else None
 
     @property
     def fraction(self) -> float:

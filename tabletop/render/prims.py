@@ -272,15 +272,31 @@ def cross(surface, centre: Pt, size: float, colour, width: int = 3) -> None:
     pygame.draw.line(surface, colour, (x - size, y + size), (x + size, y - size), width)
 
 
+TEXT_SIZES_KEPT = 4096
+"""Named default: plate sizes remembered by ``text_size`` (a redraw of a big table measures
+every unit label again; the font's answer for the same lines never changes)."""
+
+_TEXT_SIZES: dict[tuple, tuple[int, int]] = {}
+
+
 def text_size(lines: Sequence[tuple[str, int]], pad: int = 4, spacing: int = 1) -> tuple[int, int]:
-    """Pixel size of a plate holding ``[(text, font size)]`` lines."""
+    """Pixel size of a plate holding ``[(text, font size)]`` lines (remembered,
+    ``TEXT_SIZES_KEPT``)."""
+    key = (tuple(lines), pad, spacing)
+    got = _TEXT_SIZES.get(key)
+    if got is not None:
+        return got
     w = h = 0
     for t, size in lines:
         f = font(size)
         tw, th = f.size(t)
         w = max(w, tw)
         h += max(th, f.get_linesize()) + spacing   # a rendered line is linesize tall
-    return w + 2 * pad, h - spacing + 2 * pad
+    got = (w + 2 * pad, h - spacing + 2 * pad)
+    if len(_TEXT_SIZES) >= TEXT_SIZES_KEPT:
+        del _TEXT_SIZES[next(iter(_TEXT_SIZES))]
+    _TEXT_SIZES[key] = got
+    return got
 
 
 def text_plate(surface, lines: Sequence[tuple[str, int]], topleft: Pt, text_colour,

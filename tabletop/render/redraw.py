@@ -10,8 +10,10 @@ its pixels and the pixels it may touch (``board_items``):
 - each unit outline: the snapshot's outline shape (kept as the same object across
   snapshots while the unit's models stay put, ``Geometry.unit_outline``) and whether it
   is the selected unit's (thick);
-- each unit label: its lines, its plate's place and its leader line (the labels are
-  placed afresh against every base, as a whole drawing places them);
+- each unit label: its lines, its plate's place and its leader line.  Only the labels
+  whose candidate places reach a base that changed (or a plate placed anew before them)
+  are placed again (``board.LabelsBefore``); the others read nothing that changed, so
+  they keep their place, the one a whole drawing gives;
 - the selected model's ring.
 
 Items that differ from ``drawn``'s (or appear, or go) mark their old and new pixels
@@ -38,7 +40,7 @@ from tabletop.render import board
 from tabletop.render.theme import DEFAULT_THEME, Theme
 from tabletop.render.view import View
 
-__all__ = ["DIRTY_FULL_FRACTION", "DIRTY_RECTS_MAX", "Drawn", "board_items", "redraw_board"]
+__all__ = ["DIRTY_FULL_FRACTION", "DIRTY_RECTS_MAX", "Drawn", "base_items", "board_items", "redraw_board"]
 
 DIRTY_RECTS_MAX = 8
 """Named default: at most this many separate rectangles are redrawn (each pass walks every
@@ -67,6 +69,10 @@ class Drawn:
     items: dict[tuple, tuple[Any, pygame.Rect]]
     passes: int = 0
     dirty: list[pygame.Rect] = field(default_factory=list)
+    placed: list | None = None      # the unit labels' placement (``Canvas.placed``)
+    relabelled: int = 0             # labels placed afresh by the last redraw (the rest kept)
+    geo: Any = None                 # the snapshot drawn
+    regions: dict = field(default_factory=dict)   # board.Canvas.regions of the labels
 
 
 def _key(surface, state: Battlefield, view: View, overlays, theme: Theme) -> tuple:
@@ -81,15 +87,30 @@ def board_items(c: board.Canvas, selected: str | None) -> dict[tuple, tuple[Any,
     ``("label", unit id)``, ``("ring", model id)``: ``(what decides its pixels, the
     pixels it may touch)``.  An outline's shape is compared by identity (the snapshot
     hands back the same object while its unit stays put)."""
+    items = base_items(c)
+    _unit_items(c, selected, items)
+    return items
+
+
+def base_items(c: board.Canvas) -> dict[tuple, tuple[Any, pygame.Rect]]:
+    """``board_items``' bases only: ``{("base", model id): (what decides its pixels, the
+    pixels it may touch)}``."""
+    geo = c.geo
+    colours = c.colours
+    grey = (128, 128, 128)
     items: dict[tuple, tuple[Any, pygame.Rect]] = {}
+    # (the rects of board.base_rect, worked out as arrays; a model's drawing is decided by
+    # its position, facing, base, wounds lost and role: the Model itself, compared by
+    # value, and by identity first when the table kept it)
+    for mid, m, player, rect in zip(geo.ids, geo.models, geo.player_of, board.base_rects(c)):
+        pad = 2 * BADGE_PAD_PX if m.wounds_lost else 2
+        items[("base", mid)] = ((m, colours.get(player, grey)), rect.inflate(pad, pad))
+    return items
+
+
+def _unit_items(c: board.Canvas, selected: str | None, items: dict) -> None:
+    """``board_items``' outlines, labels and ring, added to ``items``."""
     geo, v = c.geo, c.view
-    for i, mid in enumerate(geo.ids):
-        m = geo.models[i]
-        x, y = c.pt(m.x, m.y)
-        rect = board.base_rect(x, y, c.px(m.base.radius))
-        rect = rect.inflate(2 * BADGE_PAD_PX if m.wounds_lost else 2, 2 * BADGE_PAD_PX if m.wounds_lost else 2)
-        col = c.colours.get(geo.player_of[i], (128, 128, 128))
-        items[("base", mid)] = ((m.x, m.y, m.facing_deg, m.base, m.wounds_lost, m.role, col), rect)
     for u in c.state.units:
         geom = geo.unit_outline(u.id)
         if geom is None or geom.is_empty:
@@ -116,7 +137,6 @@ def board_items(c: board.Canvas, selected: str | None) -> dict[tuple, tuple[Any,
         r = c.px(m.base.radius) + 3 + 3 + ITEM_PAD_PX
         items[("ring", selected)] = ((m.x, m.y, m.base), pygame.Rect(int(x - r), int(y - r),
                                                                      int(2 * r) + 2, int(2 * r) + 2))
-    return items
 
 
 class _Same:
@@ -171,11 +191,31 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
     if drawn is None or drawn.key != key or board.resolve_overlays(overlays):
         c = board.board_canvas(surface, state, geo, view, overlays=overlays, selected=selected,
                                theme=theme)
-        return Drawn(key, board_items(c, selected))
-    # place the labels (nothing drawn: an empty clip), then compare item by item
-    lay = board.board_canvas(surface, state, geo, view, selected=selected, theme=theme,
-                             clip=pygame.Rect(0, 0, 0, 0))
-    items = board_items(lay, selected)
+        return Drawn(key, board_items(c, selected), placed=c.placed, relabelled=len(c.placed),
+                     geo=geo, regions=c.regions)
+    # the bases that changed, then the labels placed (nothing drawn: an empty clip) again
+    # only where those changes reach (board.LabelsBefore), then compare item by item
+    bases = base_items(board.make_canvas(surface, state, geo, view, theme))
+    moved, units = [], set()
+    for k in bases.keys() | {k for k in drawn.items if k[0] == "base"}:
+        old, new = drawn.items.get(k), bases.get(k)
+        if old is None or new is None or old[0] != new[0] or old[1] != new[1]:
+            moved += [it[1] for it in (old, new) if it is not None]
+            units.add(k[1].rsplit("/", 1)[0])
+    prior = board.LabelsBefore(drawn.placed, moved, units, drawn.regions) \
+        if drawn.placed is not None else None
+    if prior is not None and not moved and drawn.geo is geo:
+        # the same snapshot (so the same table) and no base changed: the labels stand
+        lay = board.make_canvas(surface, state, geo, view, theme)
+        lay.placed, lay.regions = drawn.placed, drawn.regions
+        lay.selected_unit = selected.rsplit("/", 1)[0] if selected else None
+    else:
+        lay = board.board_canvas(surface, state, geo, view, selected=selected, theme=theme,
+                                 clip=pygame.Rect(0, 0, 0, 0), prior=prior)
+    items = bases
+    _unit_items(lay, selected, items)
+    kept = {id(q[4]) for q in drawn.placed or ()}
+    fresh = sum(1 for p in lay.placed if id(p[4]) not in kept)
     dirty = []
     for k in drawn.items.keys() | items.keys():
         old, new = drawn.items.get(k), items.get(k)
@@ -190,8 +230,9 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
     if sum(r.w * r.h for r in rects) > DIRTY_FULL_FRACTION * area.w * area.h:
         board.board_canvas(surface, state, geo, view, selected=selected, theme=theme,
                            labels=lay.placed)
-        return Drawn(key, items)
+        return Drawn(key, items, placed=lay.placed, relabelled=fresh, geo=geo, regions=lay.regions)
     for r in rects:
         board.board_canvas(surface, state, geo, view, selected=selected, theme=theme, clip=r,
                            labels=lay.placed)
-    return Drawn(key, items, passes=len(rects), dirty=rects)
+    return Drawn(key, items, passes=len(rects), dirty=rects, placed=lay.placed, relabelled=fresh,
+                 geo=geo, regions=lay.regions)
