@@ -24,8 +24,9 @@ it tight and checks it).  Then, keeping every hard clause:
    still breaks one of its own clauses stays where it started.
 
 The first pass is made once when it left nothing for the other to gain
-(``first_pass_complete``: no clause broken, every model that can end engaged
-and in base contact does).  The solve is a generator (``solve_steps``) that
+(``first_pass_complete``: every model that can end engaged and in base contact
+does, and no clause is broken but the unit's coherency, which step 3 mends,
+or the unit's engagement when no model can be engaged).  The solve is a generator (``solve_steps``) that
 yields after each step - one model's route in a pass, one retry, one
 coherency change - so a window can cut it over frames (``pieces.py``);
 ``solve_move`` runs it to its end, and the plan is the same however it is cut.
@@ -83,6 +84,11 @@ ENGAGE_TRIES = 4
 MIN_GAIN = 0.1
 #: spots near its friends tried per model and round when repairing coherency
 REPAIR_TRIES = 4
+
+#: findings a first pass may leave and still be complete (``first_pass_complete``):
+#: the unit out of coherency (left to the coherency step), the unit not engaged or
+#: not within range of the objective when no model can be (``out_of_reach``)
+SECOND_PASS_CANNOT_MEND = frozenset({"coherency", "unit_engaged", "unit_objective"})
 
 # a model whose move breaks one of these of its own clauses is put back where it started
 _OWN_CODES = {"path_start", "path_end", "path_off_table", "fixed", "distance", "through_base",
@@ -229,11 +235,20 @@ class _Solver:
         return (-len(found), achieved, contact, -tie(dist))
 
     def first_pass_complete(self) -> bool:
-        """The moves break no clause and every model that could end engaged (within
-        range of the objective) and in base contact does: the other first pass can
-        only tie on what ``quality`` ranks first, so it is not made."""
+        """Every model that could end engaged (within range of the objective) and in
+        base contact does, and the moves break no clause but those the other first
+        pass cannot mend (``SECOND_PASS_CANNOT_MEND``): it is not made.
+
+        The other pass differs only in the spots the models aim at on the enemy,
+        so with every model that can touch an enemy touching one it can gain no
+        model engaged or in base contact (``quality``'s second and third keys).
+        The unit left unengaged (not within range of the objective) with every
+        model engaged that could be means no model could be: the other pass
+        leaves it so too.  Models left out of coherency (03.03) are mended by
+        the coherency step (``cohere``) from whichever pass is kept; the other
+        pass would only be kept if, before that step, it left fewer of them."""
         ctx = self.ctx
-        if self.found():
+        if any(f.code not in SECOND_PASS_CANNOT_MEND for f in self.found()):
             return False
         for m in ctx.movable():
             if not ctx.target.get(m):
