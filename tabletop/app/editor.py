@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,7 +26,8 @@ from tabletop.app import editor_ops as ops
 from tabletop.board import mapfile
 from tabletop.board.bases import parse_base
 from tabletop.board.state import Battlefield
-from tabletop.board.templates import REFERENCE_DEPLOYMENTS, TEMPLATES, corner_zone, edge_zone
+from tabletop.board.templates import (REFERENCE_DEPLOYMENTS, TEMPLATES, WALL_FORMS, WALLED_KINDS,
+                                      corner_zone, edge_zone, wall_form, wall_form_of)
 from tabletop.board.writes import write_atomic
 from tabletop.errors import TabletopError
 
@@ -40,6 +42,9 @@ TURN_STEP_DEG = 15.0
 
 DEFAULT_FORMATION = "10 32mm 5"
 """Named default: the formation ``N`` offers - 10 models on 32mm bases, 5 abreast."""
+
+WALL_TEXT = {"L": "in an L (a long and a short side)", "whole": "the whole piece",
+             "long": "along one long side", "short": "along one short side", "none": "none"}
 
 DEFAULT_SAVE_NAME = "table.toml"
 """Named default: a blank table with no ``-o`` is saved as ``table-1.toml`` (the next free
@@ -62,6 +67,7 @@ class Entry:
 
     purpose: str
     text: str = ""
+    skip: str = ""      # the opening key's text, dropped if it comes next as TEXTINPUT
 
 
 @dataclass
@@ -272,7 +278,7 @@ class Editor:
         if tid is None:
             return "select a terrain piece to turn"
         a = ops.piece_angle(self.state.terrain_piece(tid))
-        k = math.floor(a / TURN_STEP_DEG + 1e-6) if sign > 0 else math.ceil(a / TURN_STEP_DEG - 1e-6)
+        k = math.floor(a / TURN_STEP_DEG + 1e-4) if sign > 0 else math.ceil(a / TURN_STEP_DEG - 1e-4)
         target = (k + sign) * TURN_STEP_DEG
         new = ops.turn_piece(self.state, tid, target - a)
         return self.app.edit(new, f"turned {tid} to {target % 180:g} deg")
@@ -285,15 +291,98 @@ class Editor:
         return self.app.edit(ops.mirror_piece(self.state, tid), f"mirrored {tid}")
 
     def cycle_kind(self) -> str:
-        """``k``: the selected piece's kind, the next of the map format's kinds."""
+        """``k``: the selected piece's kind, the next of the map format's kinds.  A kind
+        outside ``WALLED_KINDS`` drops the piece's walls, and a template's name ("ruin 6x4")
+        takes the new kind ("obstacle 6x4")."""
         tid = self._piece()
         if tid is None:
             return "select a terrain piece to change its kind"
         kinds = ("ruin", "woods", "obstacle", "impassable", "hill", "building")
         t = self.state.terrain_piece(tid)
         kind = kinds[(kinds.index(t.kind) + 1) % len(kinds)] if t.kind in kinds else kinds[0]
-        terrain = tuple(replace(p, kind=kind) if p.id == tid else p for p in self.state.terrain)
-        return self.app.edit(replace(self.state, terrain=terrain), f"{tid} is now {kind}")
+        tall = t.tall_part if kind in WALLED_KINDS else None
+        name = t.name
+        if name and re.fullmatch(re.escape(t.kind) + r" \d+(\.\d+)?x\d+(\.\d+)?", name):
+            name = kind + name[len(t.kind):]     # a template's name: "ruin 6x4" -> "obstacle 6x4"
+        new = replace(t, kind=kind, tall_part=tall, name=name)
+        terrain = tuple(new if p.id == tid else p for p in self.state.terrain)
+        dropped = ", its walls dropped" if t.tall_part and not tall else ""
+        return self.app.edit(replace(self.state, terrain=terrain), f"{tid} is now {kind}{dropped}")
+
+    def cycle_walls(self) -> str:
+        """``w``: the selected piece's walls, the next of ``WALL_FORMS`` (L, whole, long
+        side, short side, none) that fits its outline; only a kind of ``WALLED_KINDS``."""
+        tid = self._piece()
+        if tid is None:
+            return "select a terrain piece to set its walls"
+        t = self.state.terrain_piece(tid)
+        if t.kind not in WALLED_KINDS:
+            return f"{tid}: a piece of kind {t.kind} has no walls (k: its kind)"
+        now = wall_form_of(t.polygon, t.tall_part)
+        k = WALL_FORMS.index(now) + 1 if now in WALL_FORMS else 0
+        for step in range(len(WALL_FORMS)):
+            form = WALL_FORMS[(k + step) % len(WALL_FORMS)]
+            try:
+                tall = wall_form(t.polygon, form)
+            except ValueError:
+                continue
+            return self._set_walls(tid, tall, WALL_TEXT[form])
+        return f"{tid}: no wall form fits it"   # unreachable: "whole" fits any outline
+
+    def _set_walls(self, tid: str, tall, said: str) -> str:
+        terrain = tuple(replace(p, tall_part=tall) if p.id == tid else p for p in self.state.terrain)
+        return self.app.edit(replace(self.state, terrain=terrain), f"{tid}: walls {said}")
+
+    def _walls_typed(self, line: str) -> str:
+        """``W`` then ``8`` / ``block 8``: a wall block the full depth, 8" along the long
+        side from its first end; ``long 8`` / ``short 3``: a band that long from the first
+        corner; ``whole`` / ``none`` / ``L`` as ``w`` gives them."""
+        tid = self._piece()
+        if tid is None:
+            return "select a terrain piece to set its walls"
+        t = self.state.terrain_piece(tid)
+        if t.kind not in WALLED_KINDS:
+            return f"{tid}: a piece of kind {t.kind} has no walls (k: its kind)"
+        words = line.split()
+        if len(words) == 1 and words[0] not in WALL_FORMS:
+            words = ["block", words[0]]
+        if not words or len(words) > 2 or words[0] not in WALL_FORMS + ("block",):
+            return f"{line!r}: type a length (a wall block), or long 8, short 3, whole, none"
+        length = None
+        if len(words) == 2:
+            try:
+                length = float(words[1])
+            except ValueError:
+                return f"{line!r}: {words[1]!r} is not a length in inches"
+        try:
+            tall = wall_form(t.polygon, words[0], length)
+        except ValueError as exc:
+            return f"{line!r}: {exc}"
+        said = WALL_TEXT.get(words[0], "") if length is None else {
+            "block": f"a block {length:g}\" along the long side from its first end",
+            "long": f"{length:g}\" along the long side", "short": f"{length:g}\" along the short side",
+            "L": "in an L"}[words[0]]
+        return self._set_walls(tid, tall, said)
+
+    def rename(self, line: str) -> str:
+        """``i`` then a name: the selected piece's or objective's new id (``B``, ``B2``,
+        ``north``), unique among units, pieces and objectives; letters, digits, ``-``,
+        ``_`` and ``.``."""
+        item = self.selected
+        if item is None or item.startswith("zone:") or not self.exists(item):
+            return "select a piece or objective to rename"
+        new = line.strip()
+        if not new or not all(c.isalnum() or c in "-_." for c in new):
+            return f"{line!r}: an id is letters, digits, - _ or ."
+        if new == item:
+            return f"{item} keeps its id"
+        if new in ops._taken(self.state):
+            return f"{new!r}: that id is taken"
+        st = self.state
+        st = replace(st, terrain=tuple(replace(t, id=new) if t.id == item else t for t in st.terrain),
+                     objectives=tuple(replace(o, id=new) if o.id == item else o for o in st.objectives))
+        self.selected = new
+        return self.app.edit(st, f"renamed {item} to {new}")
 
     def delete(self) -> str:
         if self.selected is None or not self.exists(self.selected):
@@ -335,19 +424,39 @@ class Editor:
         return f"zones and units now go to {self.player}"
 
     # ------------------------------------------------------------ typing
-    def start_entry(self, purpose: str) -> str:
-        if purpose == "edge" and (self.selected is None or not self.exists(self.selected)):
-            return "select an item, then t and an edge and a distance (left 6)"
-        self.entry = Entry(purpose)
-        return ("type an edge and a distance (left 6, top 12.5), Enter" if purpose == "edge"
-                else f"type N SIZE FRONTAGE, Enter (empty: {self.formation})")
+    def start_entry(self, purpose: str, opened_by: str = "") -> str:
+        """Open a typed line for ``purpose`` (``edge`` | ``formation`` | ``walls`` |
+        ``rename``).  ``opened_by`` is the text of the key that opened it: pygame sends that
+        key's ``TEXTINPUT`` right after its ``KEYDOWN``, and it is not typed into the line."""
+        if purpose in ("edge", "rename") and (self.selected is None or not self.exists(self.selected)):
+            return ("select an item, then t and an edge and a distance (left 6)" if purpose == "edge"
+                    else "select a piece or objective, then i and its new id")
+        if purpose == "walls" and self._piece() is None:
+            return "select a terrain piece, then W and a wall length (8, long 8, short 3)"
+        self.entry = Entry(purpose, skip=opened_by)
+        return {"edge": "type an edge and a distance (left 6, top 12.5), Enter",
+                "formation": f"type N SIZE FRONTAGE, Enter (empty: {self.formation})",
+                "walls": "type a wall block's length (8), or long 8, short 3, whole, none; Enter",
+                "rename": f"type the new id of {self.selected}, Enter"}[purpose]
 
     def type_text(self, s: str) -> None:
+        e = self.entry
+        if e is None:
+            return
+        if e.skip and s == e.skip:
+            e.skip = ""             # the echo of the key that opened the line
+            return
+        e.skip = ""
+        e.text += s
+
+    def key_in_entry(self) -> None:
+        """A key was pressed while the line is open: its text is the user's, not an echo."""
         if self.entry is not None:
-            self.entry.text += s
+            self.entry.skip = ""
 
     def backspace(self) -> None:
         if self.entry is not None:
+            self.entry.skip = ""
             self.entry.text = self.entry.text[:-1]
 
     def enter(self) -> str | None:
@@ -358,6 +467,10 @@ class Editor:
         self.entry = None
         if e.purpose == "edge":
             return self._edge(e.text)
+        if e.purpose == "walls":
+            return self._walls_typed(e.text)
+        if e.purpose == "rename":
+            return self.rename(e.text)
         return self._formation(e.text)
 
     def _edge(self, line: str) -> str:

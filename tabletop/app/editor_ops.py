@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from tabletop.board.bases import parse_base
 from tabletop.board.state import Battlefield, Deployment, Objective, Terrain
-from tabletop.board.templates import PLACED_DECIMALS, TEMPLATES, placed
+from tabletop.board.templates import TEMPLATES, clean, placed
 
 __all__ = ["EDGES", "OBJECTIVE_MARKER", "FREE_POLYGON_KIND", "centre_of", "contains", "free_id",
            "add_piece", "add_polygon", "move_piece", "turn_piece", "mirror_piece",
@@ -43,8 +43,7 @@ lie within this of itself (inches, every vertex) is its own twin and is not doub
 
 
 def _r(v: float) -> float:
-    r = round(v, PLACED_DECIMALS)
-    return 0.0 if r == 0 else r
+    return clean(v)
 
 
 def centre_of(poly: tuple[Pt, ...] | list[Pt]) -> Pt:

@@ -1,0 +1,160 @@
+"""The table editor rebuilds published pieces exactly, walls included (issue 12 item 3,
+the organiser's audit): wall forms (``w`` / ``W``), ids (``i``), ``k`` dropping walls, and
+typed lines that open empty.  Driven by posted pygame events.
+
+The view is fixed at 10 px per inch with table (0, 0) at pixel (50, 850) (``window_helpers``).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pygame
+
+from tabletop.app.app import App
+from tabletop.board import mapfile
+from tabletop.cli import main
+from tabletop.cli.edit_cmd import blank_table
+from tests.window_helpers import display_fixture, fix_view, keydown, pixel_of, post_and_handle
+
+E = pygame.event.Event
+display = display_fixture((1400, 900))
+px = pixel_of(900)
+SHIFT = pygame.KMOD_SHIFT
+
+
+def click(x: float, y: float) -> list:
+    return [E(pygame.MOUSEBUTTONDOWN, pos=px(x, y), button=1),
+            E(pygame.MOUSEBUTTONUP, pos=px(x, y), button=1)]
+
+
+def opened_line(k: int, uni: str, text: str, mod: int = 0) -> list:
+    """The key that opens a typed line, the TEXTINPUT echo pygame sends for that key, the
+    text typed, Enter - as a real keyboard produces them."""
+    return [keydown(k, uni, mod), E(pygame.TEXTINPUT, text=uni), E(pygame.TEXTINPUT, text=text),
+            keydown(pygame.K_RETURN, "\r")]
+
+
+def editor_app(state, **edit) -> App:
+    return fix_view(App(state, None, (1400, 900), edit=edit), 900)
+
+
+def ring(pts) -> list[tuple[float, float]]:
+    return sorted((round(x, 4), round(y, 4)) for x, y in pts)
+
+
+# Layout 1's pieces A, B and C (maps/ca-layout-1-hammer-and-anvil.toml), alone on a 60x44
+# table: A a 6x4 obstacle without walls, B a 12x6 ruin tall all over, C a 12x6 ruin whose
+# walls are a block 8" of its 12" (the full 6" depth) at its west end.
+PUBLISHED_ABC = """\
+[map]
+name = "layout 1: A, B, C"
+ruleset = "fight-phase"
+width = 60
+depth = 44
+
+[[terrain]]
+id = "A"
+kind = "obstacle"
+polygon = [[28, 44], [32, 44], [32, 38], [28, 38]]
+
+[[terrain]]
+id = "B"
+kind = "ruin"
+polygon = [[38, 40], [44, 40], [44, 28], [38, 28]]
+tall_part = [[38, 40], [44, 40], [44, 28], [38, 28]]
+
+[[terrain]]
+id = "C"
+kind = "ruin"
+polygon = [[44, 28], [56, 28], [56, 22], [44, 22]]
+tall_part = [[44, 28], [52, 28], [52, 22], [44, 22]]
+"""
+
+
+def test_three_published_pieces_rebuilt_by_keys_compare_all_in_place(tmp_path, capsys):
+    out = str(tmp_path / "rebuilt.toml")
+    app = editor_app(blank_table(60, 44, "fight-phase"), out=out)
+    r = keydown(pygame.K_r, "r")
+    # A: a 6x4 template at (30, 41) is 27..33 x 39..43; six 15-degree turns = 90 degrees
+    # about its centre -> 28..32 x 38..44; k, k: ruin -> woods -> obstacle, walls dropped
+    post_and_handle(app, keydown(pygame.K_4, "4"), *click(30, 41), *[r] * 6,
+                    keydown(pygame.K_k, "k"), keydown(pygame.K_k, "k"),
+                    *opened_line(pygame.K_i, "i", "A"))
+    a = app.state.terrain_piece("A")
+    assert ring(a.polygon) == ring([(28, 38), (32, 38), (32, 44), (28, 44)])
+    assert a.kind == "obstacle" and a.tall_part is None and a.name == "obstacle 6x4"
+    # B: a 12x6 at (41, 34) is 35..47 x 31..37; turned 90 -> 38..44 x 28..40;
+    # w: the L it has -> the next form, the whole piece tall
+    post_and_handle(app, keydown(pygame.K_1, "1"), *click(41, 34), *[r] * 6,
+                    keydown(pygame.K_w, "w"), *opened_line(pygame.K_i, "i", "B"))
+    b = app.state.terrain_piece("B")
+    assert ring(b.tall_part) == ring([(38, 28), (44, 28), (44, 40), (38, 40)])
+    # C: a 12x6 at (50, 25) is 44..56 x 22..28, first long side from (44, 22) along +x;
+    # W 8: a block the full depth 8" from that end -> 44..52 x 22..28
+    post_and_handle(app, keydown(pygame.K_1, "1"), *click(50, 25),
+                    *opened_line(pygame.K_w, "W", "8", SHIFT), *opened_line(pygame.K_i, "i", "C"))
+    c = app.state.terrain_piece("C")
+    assert ring(c.tall_part) == ring([(44, 22), (52, 22), (52, 28), (44, 28)])
+    assert [t.id for t in app.state.terrain] == ["A", "B", "C"]
+    post_and_handle(app, keydown(pygame.K_s, "s"))
+    published = tmp_path / "published.toml"
+    published.write_text(PUBLISHED_ABC, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["compare", str(published), out, "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    text = json.dumps(got)
+    assert "walls" in text and "measured, none published" not in text
+
+
+def test_wall_forms_cycle_and_typed_partial_walls():
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    # a 12x6 at (15, 10): 9..21 x 7..13; first corner (9, 7), long side along +x, 1" bands
+    post_and_handle(app, keydown(pygame.K_1, "1"), *click(15, 10))
+    walls = []
+    for _ in range(5):
+        post_and_handle(app, keydown(pygame.K_w, "w"))
+        tall = app.state.terrain_piece("ruin-1").tall_part
+        walls.append(None if tall is None else ring(tall))
+    assert walls == [
+        ring([(9, 7), (21, 7), (21, 13), (9, 13)]),              # whole
+        ring([(9, 7), (21, 7), (21, 8), (9, 8)]),                # long side: y 7..8
+        ring([(9, 7), (10, 7), (10, 13), (9, 13)]),              # short side: x 9..10
+        None,                                                    # none
+        ring([(9, 7), (21, 7), (21, 8), (10, 8), (10, 13), (9, 13)])]   # back to the L
+    # long 5: a band 5" from (9, 7) -> 9..14 x 7..8; short 3: 9..10 x 7..10
+    post_and_handle(app, *opened_line(pygame.K_w, "W", "long 5", SHIFT))
+    assert ring(app.state.terrain_piece("ruin-1").tall_part) == ring([(9, 7), (14, 7), (14, 8), (9, 8)])
+    post_and_handle(app, *opened_line(pygame.K_w, "W", "short 3", SHIFT))
+    assert ring(app.state.terrain_piece("ruin-1").tall_part) == ring([(9, 7), (10, 7), (10, 10), (9, 10)])
+    # a block longer than the 12" side is refused, the walls unchanged
+    post_and_handle(app, *opened_line(pygame.K_w, "W", "13", SHIFT))
+    assert "at most 12" in app.message_lines()[0]
+    assert ring(app.state.terrain_piece("ruin-1").tall_part) == ring([(9, 7), (10, 7), (10, 10), (9, 10)])
+
+
+def test_a_typed_line_opens_empty_the_opening_key_is_not_typed():
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    # a 6x4 at (20, 20): 17..23 x 18..22; "left 30" moves its left extent 17 -> 30: centre 33
+    post_and_handle(app, keydown(pygame.K_4, "4"), *click(20, 20),
+                    *opened_line(pygame.K_t, "t", "left 30"))
+    assert ring(app.state.terrain_piece("ruin-1").polygon) == ring([(30, 18), (36, 18), (36, 22), (30, 22)])
+    # a line that starts with the opening key's letter keeps it: "top 12" (top extent 22 -> 32)
+    post_and_handle(app, keydown(pygame.K_t, "t"), E(pygame.TEXTINPUT, text="t"),
+                    *[ev for ch in "top 12" for ev in (keydown(0, ch), E(pygame.TEXTINPUT, text=ch))],
+                    keydown(pygame.K_RETURN, "\r"))
+    assert ring(app.state.terrain_piece("ruin-1").polygon) == ring([(30, 28), (36, 28), (36, 32), (30, 32)])
+    # N then Enter on the empty line: the default formation
+    post_and_handle(app, *opened_line(pygame.K_n, "N", "", SHIFT))
+    assert app.message_lines()[0] == "click to place 10 32mm 5"
+
+
+def test_rename_refuses_a_taken_id_and_twins_take_2():
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    post_and_handle(app, keydown(pygame.K_o, "o"), *click(30, 38), *opened_line(pygame.K_i, "i", "north"),
+                    keydown(pygame.K_1, "1"), *click(15, 10), *opened_line(pygame.K_i, "i", "north"))
+    assert "taken" in app.message_lines()[0]
+    post_and_handle(app, *opened_line(pygame.K_i, "i", "B"), keydown(pygame.K_m, "M", SHIFT))
+    # (x, y) -> (60 - x, 44 - y): north (30, 38) -> (30, 6) named north2; B's twin B2
+    assert [o.id for o in app.state.objectives] == ["north", "north2"]
+    assert [t.id for t in app.state.terrain] == ["B", "B2"]
