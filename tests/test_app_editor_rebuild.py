@@ -158,3 +158,25 @@ def test_rename_refuses_a_taken_id_and_twins_take_2():
     # (x, y) -> (60 - x, 44 - y): north (30, 38) -> (30, 6) named north2; B's twin B2
     assert [o.id for o in app.state.objectives] == ["north", "north2"]
     assert [t.id for t in app.state.terrain] == ["B", "B2"]
+
+
+def test_mirror_twice_is_mirror_once_and_a_new_piece_alone_is_twinned():
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    # a 12x6 at (15, 10) and objectives at (10, 22) and the centre (30, 22)
+    post_and_handle(app, keydown(pygame.K_1, "1"), *click(15, 10), keydown(pygame.K_o, "o"),
+                    *click(10, 22), *click(30, 22), keydown(pygame.K_m, "M", SHIFT))
+    once = app.state
+    # (x, y) -> (60 - x, 44 - y): ruin-1 9..21 x 7..13 -> 39..51 x 31..37; obj-1 -> (50, 22);
+    # the centre objective is its own twin
+    assert [t.id for t in once.terrain] == ["ruin-1", "ruin-1-twin"]
+    assert ring(once.terrain_piece("ruin-1-twin").polygon) == ring([(39, 31), (51, 31), (51, 37), (39, 37)])
+    assert [o.at for o in once.objectives] == [(10, 22), (30, 22), (50, 22)]
+    post_and_handle(app, keydown(pygame.K_m, "M", SHIFT))
+    assert app.state.terrain == once.terrain and app.state.objectives == once.objectives
+    assert "0 pieces, 0 objectives" in app.message_lines()[0]
+    # one new piece, a 6x4 at (5, 40) (2..8 x 38..42), then M: only it gets a twin,
+    # 52..58 x 2..6
+    post_and_handle(app, keydown(pygame.K_4, "4"), *click(5, 40), keydown(pygame.K_m, "M", SHIFT))
+    assert [t.id for t in app.state.terrain] == ["ruin-1", "ruin-1-twin", "ruin-2", "ruin-2-twin"]
+    assert ring(app.state.terrain_piece("ruin-2-twin").polygon) == ring([(52, 2), (58, 2), (58, 6), (52, 6)])
+    assert len(app.state.objectives) == 3

@@ -39,7 +39,9 @@ of the table that is neither a ruin nor a building is most often a low obstacle.
 
 TWIN_TOL_IN = 0.01
 """Named default: a piece whose twin (turned 180 degrees about the table centre) would
-lie within this of itself (inches, every vertex) is its own twin and is not doubled."""
+lie within this of itself or of another piece of its kind (inches, every vertex), or an
+objective whose twin would lie within this of an objective, has its twin already and is
+not doubled by ``M``."""
 
 
 def _r(v: float) -> float:
@@ -264,8 +266,10 @@ def _same_ring(a: tuple[Pt, ...], b: tuple[Pt, ...]) -> bool:
 
 def mirror_table(state: Battlefield) -> Battlefield:
     """Every terrain piece, objective and zone gets a twin turned 180 degrees about the
-    table's centre, (x, y) -> (width - x, depth - y); a piece that is its own twin (centred
-    on the table, symmetric) is not doubled.  A twin's id is the id with ``2`` (``B`` ->
+    table's centre, (x, y) -> (width - x, depth - y), unless it has one already: a piece
+    whose image is a piece of the same kind (every vertex within ``TWIN_TOL_IN``; itself
+    when it is centred and symmetric), an objective whose image is an objective, is not
+    twinned, so ``M`` on a table mirrored before (or half mirrored) twins only what is new.  A twin's id is the id with ``2`` (``B`` ->
     ``B2``); a zone's twin goes to the other player (the tournament layouts' point
     symmetry: each side's half is the other's turned round) unless that player has a
     zone already."""
@@ -277,8 +281,8 @@ def mirror_table(state: Battlefield) -> Battlefield:
     terrain = list(state.terrain)
     for t in state.terrain:
         poly = tuple(rot(p) for p in t.polygon)
-        if _same_ring(t.polygon, poly):
-            continue
+        if any(u.kind == t.kind and _same_ring(u.polygon, poly) for u in state.terrain):
+            continue        # its own twin, or twinned already (a table mirrored before)
         tid = _twin_id(t.id, taken)
         taken.add(tid)
         terrain.append(Terrain(tid, t.kind, poly, name=t.name,
@@ -286,8 +290,8 @@ def mirror_table(state: Battlefield) -> Battlefield:
     objectives = list(state.objectives)
     for o in state.objectives:
         at = rot(o.at)
-        if math.hypot(at[0] - o.at[0], at[1] - o.at[1]) <= TWIN_TOL_IN:
-            continue
+        if any(math.hypot(at[0] - q.at[0], at[1] - q.at[1]) <= TWIN_TOL_IN for q in state.objectives):
+            continue        # on the centre, or twinned already
         oid = _twin_id(o.id, taken)
         taken.add(oid)
         objectives.append(replace(o, id=oid, at=at))
