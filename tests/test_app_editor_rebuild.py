@@ -180,3 +180,42 @@ def test_mirror_twice_is_mirror_once_and_a_new_piece_alone_is_twinned():
     assert [t.id for t in app.state.terrain] == ["ruin-1", "ruin-1-twin", "ruin-2", "ruin-2-twin"]
     assert ring(app.state.terrain_piece("ruin-2-twin").polygon) == ring([(52, 2), (58, 2), (58, 6), (52, 6)])
     assert len(app.state.objectives) == 3
+
+
+def test_off_the_table_is_refused_never_lost(tmp_path):
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    # a 12x6 clicked at (59, 43) would span 53..65 x 40..46: 5" past the right edge
+    post_and_handle(app, keydown(pygame.K_1, "1"), *click(59, 43))
+    assert app.state.terrain == ()
+    assert app.message_lines()[0].startswith("ruin 12x6 not placed at (59, 43): it would run off "
+                                             "the right edge by 5.00\"")
+    # an objective at (59, 0): its 40mm marker (radius 0.787") reaches 0.79" below the table
+    post_and_handle(app, keydown(pygame.K_o, "o"), *click(59, 0))
+    assert app.state.objectives == () and "bottom edge by 0.79" in app.message_lines()[0]
+    # a 12x6 at (50, 22) (44..56) dragged 8" right: 52..64 would be 4" off -> stays
+    post_and_handle(app, keydown(pygame.K_1, "1"), *click(50, 22), keydown(pygame.K_0, "0"),
+                    E(pygame.MOUSEBUTTONDOWN, pos=px(50, 22), button=1),
+                    E(pygame.MOUSEMOTION, pos=px(58, 22), rel=(0, 0), buttons=(1, 0, 0)),
+                    E(pygame.MOUSEBUTTONUP, pos=px(58, 22), button=1))
+    assert ring(app.state.terrain_piece("ruin-1").polygon) == ring([(44, 19), (56, 19), (56, 25), (44, 25)])
+    assert "not moved" in app.message_lines()[0] and "right edge by 4.00" in app.message_lines()[0]
+    # flush with the edge is on the table: dragged 4" right, 48..60
+    post_and_handle(app, E(pygame.MOUSEBUTTONDOWN, pos=px(50, 22), button=1),
+                    E(pygame.MOUSEMOTION, pos=px(54, 22), rel=(0, 0), buttons=(1, 0, 0)),
+                    E(pygame.MOUSEBUTTONUP, pos=px(54, 22), button=1))
+    assert ring(app.state.terrain_piece("ruin-1").polygon) == ring([(48, 19), (60, 19), (60, 25), (48, 25)])
+    # the panel shows clean distances: right 0 (60 - 60), top 19 (44 - 25)
+    assert "right 0, bottom 19, top 19" in app.editor.describe("ruin-1")
+
+
+def test_f_fits_the_table_and_a_piece_off_it(write_map):
+    path = write_map(PUBLISHED_ABC.replace("[[56, 28], [56, 22]]", "[[56, 28], [56, 22]]").replace(
+        'polygon = [[44, 28], [56, 28], [56, 22], [44, 22]]',
+        'polygon = [[64, 28], [76, 28], [76, 22], [64, 22]]').replace(
+        'tall_part = [[44, 28], [52, 28], [52, 22], [44, 22]]', ''))
+    app = fix_view(App(mapfile.load(path), path, (1400, 900), edit={}), 900)
+    post_and_handle(app, keydown(pygame.K_f, "f"))
+    # the box 0..76 x 0..44 fits the board: table x 76 lands inside it
+    x76, _ = app.view.to_screen(76, 22)
+    x0, _ = app.view.to_screen(0, 22)
+    assert app.board_rect.left <= x0 < x76 <= app.board_rect.right

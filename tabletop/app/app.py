@@ -299,8 +299,11 @@ class App:
                         margin_px=FIT_MARGIN_PX)
 
     def fit(self) -> None:
-        """Show the whole table (``f``)."""
-        self.view = self.fitted_view()
+        """Show the whole table (``f``); in the editor, with whatever lies off it."""
+        box = self.editor.fit_box() if self.editor.active else None
+        r = self.board_rect
+        self.view = (view_for_box(box, r.width, r.height, FIT_MARGIN_PX) if box is not None
+                     else self.fitted_view())
 
     def frame_step(self) -> None:
         """Show the part of the table the current step is about (``render.framing``, as

@@ -40,6 +40,10 @@ SNAP_IN = 1.0
 TURN_STEP_DEG = 15.0
 """Named default: ``r`` / ``R`` turn the selected piece to the next multiple of 15 degrees."""
 
+OFF_TABLE_TOL_IN = 1e-6
+"""How far (inches) a piece or objective may reach past a table edge and still be on it:
+float noise only (a piece flush with an edge is on the table)."""
+
 DEFAULT_FORMATION = "10 32mm 5"
 """Named default: the formation ``N`` offers - 10 models on 32mm bases, 5 abreast."""
 
@@ -203,6 +207,9 @@ class Editor:
         tool = self.tool
         if tool in TEMPLATES:
             new, tid = ops.add_piece(self.state, tool, at)
+            off = self.off_table(new, tid)
+            if off:
+                return f"{TEMPLATES[tool].name} not placed at {_pt(at)}: it would {off}"
             self.selected = tid
             return self.app.edit(new, f"placed {tid} ({TEMPLATES[tool].name}) centred at {_pt(at)}")
         if tool == "polygon":
@@ -210,9 +217,14 @@ class Editor:
             return f"polygon: {len(self.poly)} corners (Enter closes)"
         if tool == "objective":
             new, oid = ops.add_objective(self.state, at)
+            off = self.off_table(new, oid)
+            if off:
+                return f"objective not placed at {_pt(at)}: it would {off}"
             self.selected = oid
             return self.app.edit(new, f"objective {oid} at {_pt(at)}")
         if tool == "zone":
+            t = self.state.table        # a zone's corner clicked past an edge is on that edge
+            at = (min(max(at[0], 0.0), t.width), min(max(at[1], 0.0), t.depth))
             if self.corner is None:
                 self.corner = at
                 return f"zone corner {_pt(at)}: click the opposite corner"
@@ -262,7 +274,44 @@ class Editor:
             return None
         new = ops.move_piece(self.state, d.item, *d.shift)
         c = (d.centre[0] + d.shift[0], d.centre[1] + d.shift[1])
+        off = self.off_table(new, d.item) if not self.off_table(self.state, d.item) else ""
+        if off:
+            return f"{d.item} not moved: at {_pt(c)} it would {off}"
         return self.app.edit(new, f"moved {d.item}: centre {_pt(c)}")
+
+    def off_table(self, state: Battlefield, item: str) -> str:
+        """How the piece or objective ``item`` of ``state`` leaves the table ("run off the
+        left edge by 3\""), or "" when it is wholly on it (an objective: its whole marker;
+        ``OFF_TABLE_TOL_IN`` allowed).  Zones are not asked: their corners are clamped."""
+        if item.startswith("zone:"):
+            return ""
+        t = state.table
+        if any(o.id == item for o in state.objectives):
+            o = state.objective(item)
+            r = o.marker.radius
+            box = (o.at[0] - r, o.at[1] - r, o.at[0] + r, o.at[1] + r)
+        else:
+            box = ops.extent(state.terrain_piece(item).polygon)
+        over = {"left": -box[0], "bottom": -box[1], "right": box[2] - t.width, "top": box[3] - t.depth}
+        worst = max(over, key=over.get)
+        if over[worst] <= OFF_TABLE_TOL_IN:
+            return ""
+        return f"run off the {worst} edge by {over[worst]:.2f}\" (the table is {t.width:g}x{t.depth:g})"
+
+    def fit_box(self) -> tuple[float, float, float, float] | None:
+        """``f`` in the editor: the box (inches) holding the table and every piece,
+        objective and zone, or None when all of them are on the table."""
+        st = self.state
+        x0, y0, x1, y1 = 0.0, 0.0, st.table.width, st.table.depth
+        rings = [t.polygon for t in st.terrain] + [z.polygon for z in st.deployment]
+        rings += [((o.at[0] - o.marker.radius, o.at[1] - o.marker.radius),
+                   (o.at[0] + o.marker.radius, o.at[1] + o.marker.radius)) for o in st.objectives]
+        for r in rings:
+            a, b, c, d = ops.extent(r)
+            x0, y0, x1, y1 = min(x0, a), min(y0, b), max(x1, c), max(y1, d)
+        if (x0, y0, x1, y1) == (0.0, 0.0, st.table.width, st.table.depth):
+            return None
+        return x0, y0, x1, y1
 
     # ------------------------------------------------------------ keys on the selection
     def _piece(self) -> str | None:
@@ -281,7 +330,9 @@ class Editor:
         k = math.floor(a / TURN_STEP_DEG + 1e-4) if sign > 0 else math.ceil(a / TURN_STEP_DEG - 1e-4)
         target = (k + sign) * TURN_STEP_DEG
         new = ops.turn_piece(self.state, tid, target - a)
-        return self.app.edit(new, f"turned {tid} to {target % 180:g} deg")
+        off = self.off_table(new, tid)
+        warn = f" - it would {off}: turn on or move it (t)" if off else ""
+        return self.app.edit(new, f"turned {tid} to {target % 180:g} deg{warn}")
 
     def mirror(self) -> str:
         """``m``: the selected piece mirrored in its short axis."""
@@ -484,7 +535,11 @@ class Editor:
         if not (math.isfinite(d) and 0 <= d <= max(self.state.table.width, self.state.table.depth)):
             return f"{line!r}: a distance from an edge is 0 to the table's side"
         item = self.selected
-        return self.app.edit(ops.edge_distance(self.state, item, words[0], d),
+        new = ops.edge_distance(self.state, item, words[0], d)
+        off = self.off_table(new, item)
+        if off:
+            return f"{line!r}: {item} not moved: it would {off}"
+        return self.app.edit(new,
                              f"{item}: nearest extent {d:g}\" from the {words[0]} edge")
 
     def _formation(self, line: str) -> str:
