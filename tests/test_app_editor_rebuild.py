@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import pygame
+import pytest
 
 from tabletop.app.app import App
 from tabletop.board import mapfile
@@ -33,6 +34,12 @@ def opened_line(k: int, uni: str, text: str, mod: int = 0) -> list:
     text typed, Enter - as a real keyboard produces them."""
     return [keydown(k, uni, mod), E(pygame.TEXTINPUT, text=uni), E(pygame.TEXTINPUT, text=text),
             keydown(pygame.K_RETURN, "\r")]
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    """Each test runs in its own folder: a blank table's autosave goes to the current one."""
+    monkeypatch.chdir(tmp_path)
 
 
 def editor_app(state, **edit) -> App:
@@ -219,3 +226,22 @@ def test_f_fits_the_table_and_a_piece_off_it(write_map):
     x76, _ = app.view.to_screen(76, 22)
     x0, _ = app.view.to_screen(0, 22)
     assert app.board_rect.left <= x0 < x76 <= app.board_rect.right
+
+
+def test_a_blank_table_is_autosaved_beside_o_and_quit_says_where_s_writes(tmp_path, monkeypatch):
+    out = tmp_path / "b.toml"
+    app = editor_app(blank_table(60, 44, "fight-phase"), out=str(out))
+    post_and_handle(app, keydown(pygame.K_1, "1"), *click(15, 10))
+    auto = tmp_path / "b.autosave.toml"
+    assert [t.id for t in mapfile.load(str(auto)).terrain] == ["ruin-1"]
+    post_and_handle(app, keydown(pygame.K_q, "q"))
+    assert app.message_lines()[0] == (
+        f"quit with unsaved moves? y: quit (the moves stay in b.autosave.toml), n: keep the board "
+        f"(s saves them to {out})")
+    post_and_handle(app, keydown(pygame.K_n, "n"), keydown(pygame.K_s, "s"))
+    assert out.exists() and not auto.exists()          # saved: the autosave goes
+    # no -o: table.autosave.toml in the folder the command ran in
+    monkeypatch.chdir(tmp_path)
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    post_and_handle(app, keydown(pygame.K_o, "o"), *click(30, 22))
+    assert [o.at for o in mapfile.load(str(tmp_path / "table.autosave.toml")).objectives] == [(30, 22)]

@@ -218,6 +218,7 @@ class App:
         self.editor = Editor(self, **(edit or {}))  # e: the table editor (app.editor)
         if edit is not None:                # tabletop edit: the window opens in it
             self.editor.toggle()
+        self.editor.attach_unsaved(edit is not None)    # a blank table's autosave; where s writes
         self.mouse_pos: tuple[int, int] = (0, 0)
         self._cache: tuple[int, Battlefield, Geometry] | None = None
         self._board: tuple[Any, Geometry, pygame.Surface] | None = None

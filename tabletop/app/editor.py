@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tabletop.app import editor_ops as ops
+from tabletop.app.unsaved import autosave_path
 from tabletop.board import mapfile
 from tabletop.board.bases import parse_base
 from tabletop.board.state import Battlefield
@@ -49,6 +50,10 @@ DEFAULT_FORMATION = "10 32mm 5"
 
 WALL_TEXT = {"L": "in an L (a long and a short side)", "whole": "the whole piece",
              "long": "along one long side", "short": "along one short side", "none": "none"}
+
+BLANK_AUTOSAVE_NAME = "table.autosave.toml"
+"""Named default: the autosave of a blank table with no ``-o``, in the folder the
+command ran in (with ``-o b.toml`` it is ``b.autosave.toml`` beside it)."""
 
 DEFAULT_SAVE_NAME = "table.toml"
 """Named default: a blank table with no ``-o`` is saved as ``table-1.toml`` (the next free
@@ -626,6 +631,25 @@ class Editor:
         return _unit_table(uid, unit, self.player, models, laid, facing, at[0], at[1], ruleset), unit.name
 
     # ------------------------------------------------------------ saving
+    def attach_unsaved(self, editing: bool) -> None:
+        """Tell the window's ``Unsaved`` where ``s`` writes (for the quit question, in
+        the editor) and, for ``tabletop edit`` (``editing``) on a blank table (no map
+        file), where its autosave goes: ``autosave_target()``."""
+        un = self.app.unsaved
+        un.save_hint = lambda: f"s saves them to {self.save_target()}" if self.active else None
+        if editing and un.autosave is None and not self.app.path:
+            un.autosave = self.autosave_target()
+
+    def autosave_target(self) -> str:
+        """A blank table's autosave: beside ``-o`` (``b.toml`` -> ``b.autosave.toml``), else
+        ``BLANK_AUTOSAVE_NAME`` in the folder the command ran in (the next free name when
+        one is there already, so an earlier session's work is never written over)."""
+        if self.out:
+            return autosave_path(self.out)
+        if os.path.lexists(BLANK_AUTOSAVE_NAME):
+            return mapfile.next_free_path(BLANK_AUTOSAVE_NAME)
+        return BLANK_AUTOSAVE_NAME
+
     def save_target(self) -> str:
         """Where ``s`` writes: ``-o``, else the next free name beside the map (or
         ``DEFAULT_SAVE_NAME`` for a blank table)."""
