@@ -245,3 +245,24 @@ def test_a_blank_table_is_autosaved_beside_o_and_quit_says_where_s_writes(tmp_pa
     app = editor_app(blank_table(60, 44, "fight-phase"))
     post_and_handle(app, keydown(pygame.K_o, "o"), *click(30, 22))
     assert [o.at for o in mapfile.load(str(tmp_path / "table.autosave.toml")).objectives] == [(30, 22)]
+
+
+def test_x_flips_the_whole_table_units_too():
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    # D: Hammer and Anvil, red 0..18, blue 42..60; 2 x 32mm, 2 abreast, for red at (5, 22):
+    # (models saved to 1e-4) facing the centre (30, 22) = 0 deg (east): the rank stands 0.629921" (half of
+    # 32mm = 1.259843") behind the front centre: x = 5 - 0.629921 = 4.370079, y = 22 -+ 0.629921
+    post_and_handle(app, keydown(pygame.K_d, "D", SHIFT), *opened_line(pygame.K_n, "N", "2 32mm 2", SHIFT),
+                    *click(5, 22))
+    (u,) = app.state.units
+    assert sorted(m.at for m in u.models) == [
+        pytest.approx((4.370079, 22 - 0.629921), abs=1e-4), pytest.approx((4.370079, 22 + 0.629921), abs=1e-4)]
+    post_and_handle(app, keydown(pygame.K_x, "x"))
+    (u,) = app.state.units
+    # x -> 60 - x: 55.629921, facing 0 -> 180 (west, to the centre again); red's zone 42..60
+    assert sorted(m.at for m in u.models) == [
+        pytest.approx((55.629921, 22 - 0.629921), abs=1e-4), pytest.approx((55.629921, 22 + 0.629921), abs=1e-4)]
+    assert {m.facing_deg for m in u.models} == {180.0}
+    red = next(z for z in app.state.deployment if z.player == "red")
+    assert ring(red.polygon) == ring([(42, 0), (60, 0), (60, 44), (42, 44)])
+    assert app.message_lines()[0] == "flipped the table left to right, 1 units with it"

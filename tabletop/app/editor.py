@@ -456,8 +456,11 @@ class Editor:
                                   f"{added[2]} zones twinned about the centre")
 
     def flip_table(self) -> str:
-        """``x``: terrain, objectives and zones reflected left to right."""
-        return self.app.edit(ops.flip_table(self.state), "flipped the table left to right")
+        """``x``: the whole table reflected left to right - terrain, objectives, zones and
+        units (an organiser flipping a layout means the armies to stay in their zones)."""
+        n = len(self.state.units)
+        units = f", {n} units with it" if n else ""
+        return self.app.edit(ops.flip_table(self.state), f"flipped the table left to right{units}")
 
     def next_deployment(self) -> str:
         """``D``: the zones of the next reference deployment, for the first two players,

@@ -60,8 +60,9 @@ EDITOR_BINDINGS: tuple[Binding, ...] = (
             (("i", "rename"),)),
     Binding("`Delete`", "delete the selected item", (("delete", "delete"),)),
     Binding("`M`", "mirror the table: each piece, objective and zone gets a twin turned 180 "
-            "degrees about the centre", (("M", "mirror_table"),)),
-    Binding("`x`", "flip the table left to right", (("x", "flip_table"),)),
+            "degrees about the centre, unless it has one already", (("M", "mirror_table"),)),
+    Binding("`x`", "flip the whole table left to right: terrain, objectives, zones and units",
+            (("x", "flip_table"),)),
     Binding("`s`", "save to `-o` (else a new file beside the map); over an existing file - the "
             "map opened above all - only after `y`", (("s", "save"),)),
     Binding("`Esc`", "drop the typed line, the half-drawn polygon or zone, or the drag; else "

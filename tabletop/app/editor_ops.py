@@ -6,7 +6,7 @@ its ``tall_part`` (walls) goes with it; an edited piece is written as a ``polygo
 ``rect``, if it had one, is dropped).  Mirroring the table (``mirror_table``) gives each
 piece, objective and zone a twin turned 180 degrees about the table's centre, as the
 tournament layouts are drawn (``maps/ca-layout-*``: A and A2); ``flip_table`` reflects
-the table's terrain, objectives and zones left to right.  Plain arithmetic: the editor
+the whole table left to right, units too.  Plain arithmetic: the editor
 asks nothing of Shapely.
 """
 
@@ -308,8 +308,9 @@ def mirror_table(state: Battlefield) -> Battlefield:
 
 
 def flip_table(state: Battlefield) -> Battlefield:
-    """The table's terrain, objectives and zones reflected left to right,
-    (x, y) -> (width - x, y); each ring is reversed to stay counter-clockwise."""
+    """The whole table reflected left to right, (x, y) -> (width - x, y): terrain,
+    objectives, zones and the units on it (each player's army stays in its zone, which
+    flips with it); each ring is reversed to stay counter-clockwise."""
     W = state.table.width
 
     def ring(pts):
@@ -319,4 +320,25 @@ def flip_table(state: Battlefield) -> Battlefield:
                     for t in state.terrain)
     objectives = tuple(replace(o, at=(_r(W - o.at[0]), o.at[1])) for o in state.objectives)
     zones = tuple(replace(z, polygon=ring(z.polygon)) for z in state.deployment)
-    return replace(state, terrain=terrain, objectives=objectives, deployment=zones)
+    units = tuple(_flip_unit(u, W) for u in state.units)
+    return replace(state, terrain=terrain, objectives=objectives, deployment=zones, units=units)
+
+
+def _flip_facing(deg: float) -> float:
+    """A facing reflected left to right: 0 (east) <-> 180 (west), 90 stays."""
+    return (180.0 - deg) % 360.0
+
+
+def _flip_unit(u, W: float):
+    """The unit reflected left to right with the table: each model's centre (x, y) ->
+    (W - x, y) and its facing mirrored (an oval base is its mirror image); a rank-and-
+    flank formation (front centre, facing and the layout it made) goes with it."""
+    models = tuple(replace(m, x=_r(W - m.x), facing_deg=_flip_facing(m.facing_deg)) for m in u.models)
+    f = u.formation
+    if f is not None:
+        f = replace(f, front_centre=(_r(W - f.front_centre[0]), f.front_centre[1]),
+                    facing=_flip_facing(f.facing))
+    layout = None if u.formation_layout is None else tuple(
+        (_r(W - x), y, _flip_facing(a)) for x, y, a in u.formation_layout)
+    return replace(u, models=models, formation=f, formation_layout=layout,
+                   facing_deg=None if u.facing_deg is None else _flip_facing(u.facing_deg))
