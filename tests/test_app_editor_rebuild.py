@@ -266,3 +266,26 @@ def test_x_flips_the_whole_table_units_too():
     red = next(z for z in app.state.deployment if z.player == "red")
     assert ring(red.polygon) == ring([(42, 0), (60, 0), (60, 44), (42, 44)])
     assert app.message_lines()[0] == "flipped the table left to right, 1 units with it"
+
+
+def test_a_refused_polygon_keeps_no_corner_and_a_bow_tie_crosses_itself():
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    enter = keydown(pygame.K_RETURN, "\r")
+    post_and_handle(app, keydown(pygame.K_6, "6"), *click(10, 10))
+    assert app.message_lines()[0] == "polygon: 1 corner (Enter closes)"
+    post_and_handle(app, enter)
+    assert app.message_lines()[0].startswith("polygon: a polygon needs 3 points or more")
+    # two more clicks after the refusal are 2 corners, not a triangle with the dropped one
+    post_and_handle(app, *click(20, 10), *click(20, 20), enter)
+    assert app.state.terrain == () and "3 points or more" in app.message_lines()[0]
+    # a bow-tie (10,10) (20,20) (20,10) (10,20): sides (10,10)-(20,20) and (20,10)-(10,20)
+    # cross at (15, 15)
+    post_and_handle(app, *click(10, 10), *click(20, 20), *click(20, 10), *click(10, 20), enter)
+    assert app.state.terrain == ()
+    assert app.message_lines()[0].startswith("polygon: the outline crosses itself")
+    # three points on one line enclose no area
+    post_and_handle(app, *click(10, 10), *click(15, 10), *click(20, 10), enter)
+    assert app.message_lines()[0].startswith("polygon: the points enclose no area")
+    # a square after all that: exactly its 4 corners
+    post_and_handle(app, *click(10, 10), *click(14, 10), *click(14, 14), *click(10, 14), enter)
+    assert app.state.terrain_piece("area-1").polygon == ((10, 10), (14, 10), (14, 14), (10, 14))

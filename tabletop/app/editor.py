@@ -219,7 +219,8 @@ class Editor:
             return self.app.edit(new, f"placed {tid} ({TEMPLATES[tool].name}) centred at {_pt(at)}")
         if tool == "polygon":
             self.poly.append(at)
-            return f"polygon: {len(self.poly)} corners (Enter closes)"
+            n = len(self.poly)
+            return f"polygon: {n} corner{'s' if n != 1 else ''} (Enter closes)"
         if tool == "objective":
             new, oid = ops.add_objective(self.state, at)
             off = self.off_table(new, oid)
@@ -249,7 +250,8 @@ class Editor:
         try:
             new, tid = ops.add_polygon(self.state, self.poly)
         except ValueError as exc:
-            return f"polygon: {exc}"
+            self.poly = []      # refused: the next click starts a new outline
+            return f"polygon: {exc}; its corners are dropped, click a new outline"
         self.poly = []
         self.selected = tid
         return self.app.edit(new, f"placed {tid} (free polygon, {ops.FREE_POLYGON_KIND})")

@@ -130,19 +130,57 @@ def add_polygon(state: Battlefield, points: list[Pt], kind: str = FREE_POLYGON_K
     Raises
     ------
     ValueError
-        Fewer than 3 points, or they enclose no area.
+        Fewer than 3 points, an outline that crosses itself, or no area enclosed.
     """
     pts = [(_r(x), _r(y)) for x, y in points]
     if len(pts) < 3:
         raise ValueError("a polygon needs 3 points or more")
     area = sum(pts[i][0] * pts[(i + 1) % len(pts)][1] - pts[(i + 1) % len(pts)][0] * pts[i][1]
                for i in range(len(pts))) / 2
+    if _crosses_itself(pts):
+        raise ValueError("the outline crosses itself")
     if abs(area) < 1e-6:
         raise ValueError("the points enclose no area")
     if area < 0:
         pts.reverse()
     tid = free_id(state, "area")
     return replace(state, terrain=state.terrain + (Terrain(tid, kind, tuple(pts), name="free polygon"),)), tid
+
+
+def _segments_meet(a: Pt, b: Pt, c: Pt, d: Pt) -> bool:
+    """Whether the closed segments ab and cd share a point (orientation tests)."""
+    def orient(p, q, r):
+        v = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+        return 0 if abs(v) < 1e-12 else (1 if v > 0 else -1)
+
+    def on(p, q, r):        # r on segment pq, given collinear
+        return min(p[0], q[0]) <= r[0] <= max(p[0], q[0]) and min(p[1], q[1]) <= r[1] <= max(p[1], q[1])
+    o1, o2, o3, o4 = orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b)
+    if o1 != o2 and o3 != o4:
+        return True
+    return ((o1 == 0 and on(a, b, c)) or (o2 == 0 and on(a, b, d))
+            or (o3 == 0 and on(c, d, a)) or (o4 == 0 and on(c, d, b)))
+
+
+def _crosses_itself(pts: list[Pt]) -> bool:
+    """Whether two sides of the ring ``pts`` that are not neighbours meet (a bow-tie).
+    Neighbouring sides share their corner only; all points on one line is not a
+    crossing (it encloses no area, said as such)."""
+    n = len(pts)
+    if n < 4:
+        return False
+    for i in range(n):
+        for j in range(i + 2, n):
+            if i == 0 and j == n - 1:
+                continue        # neighbours round the ring
+            if _segments_meet(pts[i], pts[(i + 1) % n], pts[j], pts[(j + 1) % n]):
+                a = sum(pts[k][0] * pts[(k + 1) % n][1] - pts[(k + 1) % n][0] * pts[k][1] for k in range(n))
+                if all(abs((pts[k][0] - pts[0][0]) * (pts[1][1] - pts[0][1])
+                           - (pts[k][1] - pts[0][1]) * (pts[1][0] - pts[0][0])) < 1e-9 for k in range(n)) \
+                        and abs(a) < 1e-9:
+                    return False        # collinear: no area, said as such
+                return True
+    return False
 
 
 def add_objective(state: Battlefield, at: Pt) -> tuple[Battlefield, str]:
