@@ -289,3 +289,28 @@ def test_a_refused_polygon_keeps_no_corner_and_a_bow_tie_crosses_itself():
     # a square after all that: exactly its 4 corners
     post_and_handle(app, *click(10, 10), *click(14, 10), *click(14, 14), *click(10, 14), enter)
     assert app.state.terrain_piece("area-1").polygon == ((10, 10), (14, 10), (14, 14), (10, 14))
+
+
+def test_a_unit_dropped_in_the_other_players_zone_is_warned(capsys):
+    from tabletop.roster.deploy import resolve_bases
+    from tabletop.roster.read import read_roster
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    roster = read_roster(str(root / "examples" / "rosters" / "orks.json"))
+    resolved = resolve_bases(roster, {}, "orks.json")
+    app = editor_app(blank_table(60, 44, "fight-phase", "orks"), roster=resolved,
+                     system=roster.system, player="orks")
+    # players orks (--player renames red) and blue; D: Hammer and Anvil gives orks 0..18
+    # and blue 42..60; the Warboss (first roster unit, one model) at (50, 22) stands in blue's
+    post_and_handle(app, keydown(pygame.K_d, "D", SHIFT), keydown(pygame.K_u, "U", SHIFT), *click(50, 22))
+    assert app.state.units[0].models[0].at == (50, 22)
+    assert app.message_lines()[0].endswith(
+        "- warning: 1 of 1 models of orks stand in the zone of blue (p: the player units go to)")
+    # the next unit at (9, 22), in the orks' own zone (the Boyz 4 wide from there): no warning
+    post_and_handle(app, *click(9, 22))
+    assert "warning" not in app.message_lines()[0]
+    # --table under 12" a side: one line, exit 2
+    assert main(["edit", "--table", "0.1x0.1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "error: --table 0.1x0.1: each side from 12 to 1200 inches" or (
+        "each side from 12 to" in err and "\n" not in err)

@@ -618,7 +618,26 @@ class Editor:
             return f"{name} not placed: " + "; ".join(bad[:3])
         if self.tool == "unit":
             self.roster_next += 1
-        return self.app.edit(new, f"placed {uid} ({name}) at {_pt(at)}, facing {facing:g} deg")
+        return self.app.edit(new, f"placed {uid} ({name}) at {_pt(at)}, facing {facing:g} deg"
+                                  + self._zone_warning(new, uid))
+
+    def _zone_warning(self, state: Battlefield, uid: str) -> str:
+        """" - warning: ..." when the map has zones for the unit's player and a model of
+        ``uid`` stands with its centre outside all of them (dropped in the other side's
+        zone, or in no man's land); "" otherwise.  A warning, not a refusal: a table can
+        show a game under way, where units have left their zones."""
+        u = next(x for x in state.units if x.id == uid)
+        zones = [z.polygon for z in state.deployment if z.player == u.player]
+        if not zones:
+            return ""
+        out = [m for m in u.models if not any(ops.contains(z, m.x, m.y) for z in zones)]
+        if not out:
+            return ""
+        others = sorted({z.player for z in state.deployment if z.player != u.player
+                         and any(ops.contains(z.polygon, m.x, m.y) for m in out)})
+        where = f"in the zone of {', '.join(others)}" if others else "outside its zone"
+        return (f" - warning: {len(out)} of {len(u.models)} models of {u.player} stand {where} "
+                f"(p: the player units go to)")
 
     def _roster_table(self, at: XY, facing: float, taken: set[str]) -> tuple[dict, str]:
         from tabletop.roster.deploy import RULESET, _slug, _unit_table
