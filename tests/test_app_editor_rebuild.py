@@ -314,3 +314,18 @@ def test_a_unit_dropped_in_the_other_players_zone_is_warned(capsys):
     err = capsys.readouterr().err.strip()
     assert err == "error: --table 0.1x0.1: each side from 12 to 1200 inches" or (
         "each side from 12 to" in err and "\n" not in err)
+
+
+def test_turned_pieces_save_clean_numbers_and_the_panel_says_top_0(tmp_path):
+    out = tmp_path / "t.toml"
+    app = editor_app(blank_table(60, 44, "fight-phase"), out=str(out))
+    # a 6x4 at (30, 41) turned 90 degrees in six 15-degree steps: 28..32 x 38..44, flush with
+    # the top edge (44 - 44 = 0); every corner exactly on the inch, no 27.999999 / -0
+    post_and_handle(app, keydown(pygame.K_4, "4"), *click(30, 41), *[keydown(pygame.K_r, "r")] * 6,
+                    keydown(pygame.K_s, "s"))
+    t = app.state.terrain_piece("ruin-1")
+    assert sorted(t.polygon) == [(28, 38), (28, 44), (32, 38), (32, 44)]
+    assert all(v == int(v) for p in t.polygon + t.tall_part for v in p)
+    assert "left 28, right 28, bottom 38, top 0" in app.editor.describe("ruin-1")
+    text = out.read_text(encoding="utf-8")
+    assert "27.99" not in text and "e-0" not in text and "-0.0" not in text and "[28, 44]" in text.replace(".0", "")

@@ -714,7 +714,8 @@ class Editor:
         x0, y0, x1, y1 = ops.extent(self.outline(item))
         W, D = st.table.width, st.table.depth
         c = self.centre(item)
-        edges = f"left {x0:g}, right {W - x1:g}, bottom {y0:g}, top {D - y1:g}"
+        edges = (f"left {_num(x0)}, right {_num(W - x1)}, bottom {_num(y0)}, "
+                 f"top {_num(D - y1)}")
         if item.startswith("zone:"):
             z = st.deployment[int(item.split(":", 1)[1])]
             return f"{item}: zone of {z.player}; {edges}"
@@ -741,4 +742,10 @@ class Editor:
 
 
 def _pt(p: XY) -> str:
-    return f"({p[0]:g}, {p[1]:g})"
+    return f"({_num(p[0])}, {_num(p[1])})"
+
+
+def _num(v: float) -> str:
+    """Inches for the panel: to the hundredth, never -0 nor 1e-06 (27.999999 -> 28)."""
+    r = round(v, 2)
+    return f"{0.0 if r == 0 else r:g}"
