@@ -252,8 +252,8 @@ def test_x_flips_the_whole_table_units_too():
     # D: Hammer and Anvil, red 0..18, blue 42..60; 2 x 32mm, 2 abreast, for red at (5, 22):
     # (models saved to 1e-4) facing the centre (30, 22) = 0 deg (east): the rank stands 0.629921" (half of
     # 32mm = 1.259843") behind the front centre: x = 5 - 0.629921 = 4.370079, y = 22 -+ 0.629921
-    post_and_handle(app, keydown(pygame.K_d, "D", SHIFT), *opened_line(pygame.K_n, "N", "2 32mm 2", SHIFT),
-                    *click(5, 22))
+    post_and_handle(app, keydown(pygame.K_d, "D", SHIFT), keydown(pygame.K_n, "N", SHIFT),
+                    E(pygame.TEXTINPUT, text="2 32mm 2"), keydown(pygame.K_RETURN, "\r"), *click(5, 22))
     (u,) = app.state.units
     assert sorted(m.at for m in u.models) == [
         pytest.approx((4.370079, 22 - 0.629921), abs=1e-4), pytest.approx((4.370079, 22 + 0.629921), abs=1e-4)]
