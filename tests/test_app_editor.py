@@ -72,6 +72,12 @@ def post(app: App, *events) -> None:
         app.handle(e)
 
 
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    """Each test runs in its own folder: a blank table's autosave goes to the current one."""
+    monkeypatch.chdir(tmp_path)
+
+
 def editor_app(state, path=None, **edit) -> App:
     app = App(state, path, (1400, 900), edit=edit)
     if app.legend_shown:

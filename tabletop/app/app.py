@@ -221,6 +221,7 @@ class App:
         self.editor = Editor(self, **(edit or {}))  # e: the table editor (app.editor)
         if edit is not None:                # tabletop edit: the window opens in it
             self.editor.toggle()
+        self.editor.attach_unsaved(edit is not None)    # a blank table's autosave; where s writes
         self.mouse_pos: tuple[int, int] = (0, 0)
         self._cache: tuple[int, Battlefield, Geometry] | None = None
         self._board: tuple[Any, Geometry, pygame.Surface] | None = None
@@ -303,8 +304,11 @@ class App:
                         margin_px=FIT_MARGIN_PX)
 
     def fit(self) -> None:
-        """Show the whole table (``f``)."""
-        self.view = self.fitted_view()
+        """Show the whole table (``f``); in the editor, with whatever lies off it."""
+        box = self.editor.fit_box() if self.editor.active else None
+        r = self.board_rect
+        self.view = (view_for_box(box, r.width, r.height, FIT_MARGIN_PX) if box is not None
+                     else self.fitted_view())
 
     def frame_step(self) -> None:
         """Show the part of the table the current step is about (``render.framing``, as

@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
 from tabletop.app import editor_ops as ops
+from tabletop.app.unsaved import autosave_path
 from tabletop.board import mapfile
 from tabletop.board.bases import parse_base
 from tabletop.board.state import Battlefield
-from tabletop.board.templates import REFERENCE_DEPLOYMENTS, TEMPLATES, corner_zone, edge_zone
+from tabletop.board.templates import (REFERENCE_DEPLOYMENTS, TEMPLATES, WALL_FORMS, WALLED_KINDS,
+                                      corner_zone, edge_zone, wall_form, wall_form_of)
 from tabletop.board.writes import write_atomic
 from tabletop.errors import TabletopError
 
@@ -38,8 +41,19 @@ SNAP_IN = 1.0
 TURN_STEP_DEG = 15.0
 """Named default: ``r`` / ``R`` turn the selected piece to the next multiple of 15 degrees."""
 
+OFF_TABLE_TOL_IN = 1e-6
+"""How far (inches) a piece or objective may reach past a table edge and still be on it:
+float noise only (a piece flush with an edge is on the table)."""
+
 DEFAULT_FORMATION = "10 32mm 5"
 """Named default: the formation ``N`` offers - 10 models on 32mm bases, 5 abreast."""
+
+WALL_TEXT = {"L": "in an L (a long and a short side)", "whole": "the whole piece",
+             "long": "along one long side", "short": "along one short side", "none": "none"}
+
+BLANK_AUTOSAVE_NAME = "table.autosave.toml"
+"""Named default: the autosave of a blank table with no ``-o``, in the folder the
+command ran in (with ``-o b.toml`` it is ``b.autosave.toml`` beside it)."""
 
 DEFAULT_SAVE_NAME = "table.toml"
 """Named default: a blank table with no ``-o`` is saved as ``table-1.toml`` (the next free
@@ -62,6 +76,7 @@ class Entry:
 
     purpose: str
     text: str = ""
+    skip: str = ""      # the opening key's text, dropped if it comes next as TEXTINPUT
 
 
 @dataclass
@@ -197,16 +212,25 @@ class Editor:
         tool = self.tool
         if tool in TEMPLATES:
             new, tid = ops.add_piece(self.state, tool, at)
+            off = self.off_table(new, tid)
+            if off:
+                return f"{TEMPLATES[tool].name} not placed at {_pt(at)}: it would {off}"
             self.selected = tid
             return self.app.edit(new, f"placed {tid} ({TEMPLATES[tool].name}) centred at {_pt(at)}")
         if tool == "polygon":
             self.poly.append(at)
-            return f"polygon: {len(self.poly)} corners (Enter closes)"
+            n = len(self.poly)
+            return f"polygon: {n} corner{'s' if n != 1 else ''} (Enter closes)"
         if tool == "objective":
             new, oid = ops.add_objective(self.state, at)
+            off = self.off_table(new, oid)
+            if off:
+                return f"objective not placed at {_pt(at)}: it would {off}"
             self.selected = oid
             return self.app.edit(new, f"objective {oid} at {_pt(at)}")
         if tool == "zone":
+            t = self.state.table        # a zone's corner clicked past an edge is on that edge
+            at = (min(max(at[0], 0.0), t.width), min(max(at[1], 0.0), t.depth))
             if self.corner is None:
                 self.corner = at
                 return f"zone corner {_pt(at)}: click the opposite corner"
@@ -226,7 +250,8 @@ class Editor:
         try:
             new, tid = ops.add_polygon(self.state, self.poly)
         except ValueError as exc:
-            return f"polygon: {exc}"
+            self.poly = []      # refused: the next click starts a new outline
+            return f"polygon: {exc}; its corners are dropped, click a new outline"
         self.poly = []
         self.selected = tid
         return self.app.edit(new, f"placed {tid} (free polygon, {ops.FREE_POLYGON_KIND})")
@@ -256,7 +281,44 @@ class Editor:
             return None
         new = ops.move_piece(self.state, d.item, *d.shift)
         c = (d.centre[0] + d.shift[0], d.centre[1] + d.shift[1])
+        off = self.off_table(new, d.item) if not self.off_table(self.state, d.item) else ""
+        if off:
+            return f"{d.item} not moved: at {_pt(c)} it would {off}"
         return self.app.edit(new, f"moved {d.item}: centre {_pt(c)}")
+
+    def off_table(self, state: Battlefield, item: str) -> str:
+        """How the piece or objective ``item`` of ``state`` leaves the table ("run off the
+        left edge by 3\""), or "" when it is wholly on it (an objective: its whole marker;
+        ``OFF_TABLE_TOL_IN`` allowed).  Zones are not asked: their corners are clamped."""
+        if item.startswith("zone:"):
+            return ""
+        t = state.table
+        if any(o.id == item for o in state.objectives):
+            o = state.objective(item)
+            r = o.marker.radius
+            box = (o.at[0] - r, o.at[1] - r, o.at[0] + r, o.at[1] + r)
+        else:
+            box = ops.extent(state.terrain_piece(item).polygon)
+        over = {"left": -box[0], "bottom": -box[1], "right": box[2] - t.width, "top": box[3] - t.depth}
+        worst = max(over, key=over.get)
+        if over[worst] <= OFF_TABLE_TOL_IN:
+            return ""
+        return f"run off the {worst} edge by {over[worst]:.2f}\" (the table is {t.width:g}x{t.depth:g})"
+
+    def fit_box(self) -> tuple[float, float, float, float] | None:
+        """``f`` in the editor: the box (inches) holding the table and every piece,
+        objective and zone, or None when all of them are on the table."""
+        st = self.state
+        x0, y0, x1, y1 = 0.0, 0.0, st.table.width, st.table.depth
+        rings = [t.polygon for t in st.terrain] + [z.polygon for z in st.deployment]
+        rings += [((o.at[0] - o.marker.radius, o.at[1] - o.marker.radius),
+                   (o.at[0] + o.marker.radius, o.at[1] + o.marker.radius)) for o in st.objectives]
+        for r in rings:
+            a, b, c, d = ops.extent(r)
+            x0, y0, x1, y1 = min(x0, a), min(y0, b), max(x1, c), max(y1, d)
+        if (x0, y0, x1, y1) == (0.0, 0.0, st.table.width, st.table.depth):
+            return None
+        return x0, y0, x1, y1
 
     # ------------------------------------------------------------ keys on the selection
     def _piece(self) -> str | None:
@@ -272,10 +334,12 @@ class Editor:
         if tid is None:
             return "select a terrain piece to turn"
         a = ops.piece_angle(self.state.terrain_piece(tid))
-        k = math.floor(a / TURN_STEP_DEG + 1e-6) if sign > 0 else math.ceil(a / TURN_STEP_DEG - 1e-6)
+        k = math.floor(a / TURN_STEP_DEG + 1e-4) if sign > 0 else math.ceil(a / TURN_STEP_DEG - 1e-4)
         target = (k + sign) * TURN_STEP_DEG
         new = ops.turn_piece(self.state, tid, target - a)
-        return self.app.edit(new, f"turned {tid} to {target % 180:g} deg")
+        off = self.off_table(new, tid)
+        warn = f" - it would {off}: turn on or move it (t)" if off else ""
+        return self.app.edit(new, f"turned {tid} to {target % 180:g} deg{warn}")
 
     def mirror(self) -> str:
         """``m``: the selected piece mirrored in its short axis."""
@@ -285,15 +349,98 @@ class Editor:
         return self.app.edit(ops.mirror_piece(self.state, tid), f"mirrored {tid}")
 
     def cycle_kind(self) -> str:
-        """``k``: the selected piece's kind, the next of the map format's kinds."""
+        """``k``: the selected piece's kind, the next of the map format's kinds.  A kind
+        outside ``WALLED_KINDS`` drops the piece's walls, and a template's name ("ruin 6x4")
+        takes the new kind ("obstacle 6x4")."""
         tid = self._piece()
         if tid is None:
             return "select a terrain piece to change its kind"
         kinds = ("ruin", "woods", "obstacle", "impassable", "hill", "building")
         t = self.state.terrain_piece(tid)
         kind = kinds[(kinds.index(t.kind) + 1) % len(kinds)] if t.kind in kinds else kinds[0]
-        terrain = tuple(replace(p, kind=kind) if p.id == tid else p for p in self.state.terrain)
-        return self.app.edit(replace(self.state, terrain=terrain), f"{tid} is now {kind}")
+        tall = t.tall_part if kind in WALLED_KINDS else None
+        name = t.name
+        if name and re.fullmatch(re.escape(t.kind) + r" \d+(\.\d+)?x\d+(\.\d+)?", name):
+            name = kind + name[len(t.kind):]     # a template's name: "ruin 6x4" -> "obstacle 6x4"
+        new = replace(t, kind=kind, tall_part=tall, name=name)
+        terrain = tuple(new if p.id == tid else p for p in self.state.terrain)
+        dropped = ", its walls dropped" if t.tall_part and not tall else ""
+        return self.app.edit(replace(self.state, terrain=terrain), f"{tid} is now {kind}{dropped}")
+
+    def cycle_walls(self) -> str:
+        """``w``: the selected piece's walls, the next of ``WALL_FORMS`` (L, whole, long
+        side, short side, none) that fits its outline; only a kind of ``WALLED_KINDS``."""
+        tid = self._piece()
+        if tid is None:
+            return "select a terrain piece to set its walls"
+        t = self.state.terrain_piece(tid)
+        if t.kind not in WALLED_KINDS:
+            return f"{tid}: a piece of kind {t.kind} has no walls (k: its kind)"
+        now = wall_form_of(t.polygon, t.tall_part)
+        k = WALL_FORMS.index(now) + 1 if now in WALL_FORMS else 0
+        for step in range(len(WALL_FORMS)):
+            form = WALL_FORMS[(k + step) % len(WALL_FORMS)]
+            try:
+                tall = wall_form(t.polygon, form)
+            except ValueError:
+                continue
+            return self._set_walls(tid, tall, WALL_TEXT[form])
+        return f"{tid}: no wall form fits it"   # unreachable: "whole" fits any outline
+
+    def _set_walls(self, tid: str, tall, said: str) -> str:
+        terrain = tuple(replace(p, tall_part=tall) if p.id == tid else p for p in self.state.terrain)
+        return self.app.edit(replace(self.state, terrain=terrain), f"{tid}: walls {said}")
+
+    def _walls_typed(self, line: str) -> str:
+        """``W`` then ``8`` / ``block 8``: a wall block the full depth, 8" along the long
+        side from its first end; ``long 8`` / ``short 3``: a band that long from the first
+        corner; ``whole`` / ``none`` / ``L`` as ``w`` gives them."""
+        tid = self._piece()
+        if tid is None:
+            return "select a terrain piece to set its walls"
+        t = self.state.terrain_piece(tid)
+        if t.kind not in WALLED_KINDS:
+            return f"{tid}: a piece of kind {t.kind} has no walls (k: its kind)"
+        words = line.split()
+        if len(words) == 1 and words[0] not in WALL_FORMS:
+            words = ["block", words[0]]
+        if not words or len(words) > 2 or words[0] not in WALL_FORMS + ("block",):
+            return f"{line!r}: type a length (a wall block), or long 8, short 3, whole, none"
+        length = None
+        if len(words) == 2:
+            try:
+                length = float(words[1])
+            except ValueError:
+                return f"{line!r}: {words[1]!r} is not a length in inches"
+        try:
+            tall = wall_form(t.polygon, words[0], length)
+        except ValueError as exc:
+            return f"{line!r}: {exc}"
+        said = WALL_TEXT.get(words[0], "") if length is None else {
+            "block": f"a block {length:g}\" along the long side from its first end",
+            "long": f"{length:g}\" along the long side", "short": f"{length:g}\" along the short side",
+            "L": "in an L"}[words[0]]
+        return self._set_walls(tid, tall, said)
+
+    def rename(self, line: str) -> str:
+        """``i`` then a name: the selected piece's or objective's new id (``B``, ``B2``,
+        ``north``), unique among units, pieces and objectives; letters, digits, ``-``,
+        ``_`` and ``.``."""
+        item = self.selected
+        if item is None or item.startswith("zone:") or not self.exists(item):
+            return "select a piece or objective to rename"
+        new = line.strip()
+        if not new or not all(c.isalnum() or c in "-_." for c in new):
+            return f"{line!r}: an id is letters, digits, - _ or ."
+        if new == item:
+            return f"{item} keeps its id"
+        if new in ops._taken(self.state):
+            return f"{new!r}: that id is taken"
+        st = self.state
+        st = replace(st, terrain=tuple(replace(t, id=new) if t.id == item else t for t in st.terrain),
+                     objectives=tuple(replace(o, id=new) if o.id == item else o for o in st.objectives))
+        self.selected = new
+        return self.app.edit(st, f"renamed {item} to {new}")
 
     def delete(self) -> str:
         if self.selected is None or not self.exists(self.selected):
@@ -311,8 +458,11 @@ class Editor:
                                   f"{added[2]} zones twinned about the centre")
 
     def flip_table(self) -> str:
-        """``x``: terrain, objectives and zones reflected left to right."""
-        return self.app.edit(ops.flip_table(self.state), "flipped the table left to right")
+        """``x``: the whole table reflected left to right - terrain, objectives, zones and
+        units (an organiser flipping a layout means the armies to stay in their zones)."""
+        n = len(self.state.units)
+        units = f", {n} units with it" if n else ""
+        return self.app.edit(ops.flip_table(self.state), f"flipped the table left to right{units}")
 
     def next_deployment(self) -> str:
         """``D``: the zones of the next reference deployment, for the first two players,
@@ -335,19 +485,39 @@ class Editor:
         return f"zones and units now go to {self.player}"
 
     # ------------------------------------------------------------ typing
-    def start_entry(self, purpose: str) -> str:
-        if purpose == "edge" and (self.selected is None or not self.exists(self.selected)):
-            return "select an item, then t and an edge and a distance (left 6)"
-        self.entry = Entry(purpose)
-        return ("type an edge and a distance (left 6, top 12.5), Enter" if purpose == "edge"
-                else f"type N SIZE FRONTAGE, Enter (empty: {self.formation})")
+    def start_entry(self, purpose: str, opened_by: str = "") -> str:
+        """Open a typed line for ``purpose`` (``edge`` | ``formation`` | ``walls`` |
+        ``rename``).  ``opened_by`` is the text of the key that opened it: pygame sends that
+        key's ``TEXTINPUT`` right after its ``KEYDOWN``, and it is not typed into the line."""
+        if purpose in ("edge", "rename") and (self.selected is None or not self.exists(self.selected)):
+            return ("select an item, then t and an edge and a distance (left 6)" if purpose == "edge"
+                    else "select a piece or objective, then i and its new id")
+        if purpose == "walls" and self._piece() is None:
+            return "select a terrain piece, then W and a wall length (8, long 8, short 3)"
+        self.entry = Entry(purpose, skip=opened_by)
+        return {"edge": "type an edge and a distance (left 6, top 12.5), Enter",
+                "formation": f"type N SIZE FRONTAGE, Enter (empty: {self.formation})",
+                "walls": "type a wall block's length (8), or long 8, short 3, whole, none; Enter",
+                "rename": f"type the new id of {self.selected}, Enter"}[purpose]
 
     def type_text(self, s: str) -> None:
+        e = self.entry
+        if e is None:
+            return
+        if e.skip and s == e.skip:
+            e.skip = ""             # the echo of the key that opened the line
+            return
+        e.skip = ""
+        e.text += s
+
+    def key_in_entry(self) -> None:
+        """A key was pressed while the line is open: its text is the user's, not an echo."""
         if self.entry is not None:
-            self.entry.text += s
+            self.entry.skip = ""
 
     def backspace(self) -> None:
         if self.entry is not None:
+            self.entry.skip = ""
             self.entry.text = self.entry.text[:-1]
 
     def enter(self) -> str | None:
@@ -358,6 +528,10 @@ class Editor:
         self.entry = None
         if e.purpose == "edge":
             return self._edge(e.text)
+        if e.purpose == "walls":
+            return self._walls_typed(e.text)
+        if e.purpose == "rename":
+            return self.rename(e.text)
         return self._formation(e.text)
 
     def _edge(self, line: str) -> str:
@@ -371,7 +545,11 @@ class Editor:
         if not (math.isfinite(d) and 0 <= d <= max(self.state.table.width, self.state.table.depth)):
             return f"{line!r}: a distance from an edge is 0 to the table's side"
         item = self.selected
-        return self.app.edit(ops.edge_distance(self.state, item, words[0], d),
+        new = ops.edge_distance(self.state, item, words[0], d)
+        off = self.off_table(new, item)
+        if off:
+            return f"{line!r}: {item} not moved: it would {off}"
+        return self.app.edit(new,
                              f"{item}: nearest extent {d:g}\" from the {words[0]} edge")
 
     def _formation(self, line: str) -> str:
@@ -440,7 +618,26 @@ class Editor:
             return f"{name} not placed: " + "; ".join(bad[:3])
         if self.tool == "unit":
             self.roster_next += 1
-        return self.app.edit(new, f"placed {uid} ({name}) at {_pt(at)}, facing {facing:g} deg")
+        return self.app.edit(new, f"placed {uid} ({name}) at {_pt(at)}, facing {facing:g} deg"
+                                  + self._zone_warning(new, uid))
+
+    def _zone_warning(self, state: Battlefield, uid: str) -> str:
+        """" - warning: ..." when the map has zones for the unit's player and a model of
+        ``uid`` stands with its centre outside all of them (dropped in the other side's
+        zone, or in no man's land); "" otherwise.  A warning, not a refusal: a table can
+        show a game under way, where units have left their zones."""
+        u = next(x for x in state.units if x.id == uid)
+        zones = [z.polygon for z in state.deployment if z.player == u.player]
+        if not zones:
+            return ""
+        out = [m for m in u.models if not any(ops.contains(z, m.x, m.y) for z in zones)]
+        if not out:
+            return ""
+        others = sorted({z.player for z in state.deployment if z.player != u.player
+                         and any(ops.contains(z.polygon, m.x, m.y) for m in out)})
+        where = f"in the zone of {', '.join(others)}" if others else "outside its zone"
+        return (f" - warning: {len(out)} of {len(u.models)} models of {u.player} stand {where} "
+                f"(p: the player units go to)")
 
     def _roster_table(self, at: XY, facing: float, taken: set[str]) -> tuple[dict, str]:
         from tabletop.roster.deploy import RULESET, _slug, _unit_table
@@ -458,6 +655,25 @@ class Editor:
         return _unit_table(uid, unit, self.player, models, laid, facing, at[0], at[1], ruleset), unit.name
 
     # ------------------------------------------------------------ saving
+    def attach_unsaved(self, editing: bool) -> None:
+        """Tell the window's ``Unsaved`` where ``s`` writes (for the quit question, in
+        the editor) and, for ``tabletop edit`` (``editing``) on a blank table (no map
+        file), where its autosave goes: ``autosave_target()``."""
+        un = self.app.unsaved
+        un.save_hint = lambda: f"s saves them to {self.save_target()}" if self.active else None
+        if editing and un.autosave is None and not self.app.path:
+            un.autosave = self.autosave_target()
+
+    def autosave_target(self) -> str:
+        """A blank table's autosave: beside ``-o`` (``b.toml`` -> ``b.autosave.toml``), else
+        ``BLANK_AUTOSAVE_NAME`` in the folder the command ran in (the next free name when
+        one is there already, so an earlier session's work is never written over)."""
+        if self.out:
+            return autosave_path(self.out)
+        if os.path.lexists(BLANK_AUTOSAVE_NAME):
+            return mapfile.next_free_path(BLANK_AUTOSAVE_NAME)
+        return BLANK_AUTOSAVE_NAME
+
     def save_target(self) -> str:
         """Where ``s`` writes: ``-o``, else the next free name beside the map (or
         ``DEFAULT_SAVE_NAME`` for a blank table)."""
@@ -498,7 +714,8 @@ class Editor:
         x0, y0, x1, y1 = ops.extent(self.outline(item))
         W, D = st.table.width, st.table.depth
         c = self.centre(item)
-        edges = f"left {x0:g}, right {W - x1:g}, bottom {y0:g}, top {D - y1:g}"
+        edges = (f"left {_num(x0)}, right {_num(W - x1)}, bottom {_num(y0)}, "
+                 f"top {_num(D - y1)}")
         if item.startswith("zone:"):
             z = st.deployment[int(item.split(":", 1)[1])]
             return f"{item}: zone of {z.player}; {edges}"
@@ -525,4 +742,10 @@ class Editor:
 
 
 def _pt(p: XY) -> str:
-    return f"({p[0]:g}, {p[1]:g})"
+    return f"({_num(p[0])}, {_num(p[1])})"
+
+
+def _num(v: float) -> str:
+    """Inches for the panel: to the hundredth, never -0 nor 1e-06 (27.999999 -> 28)."""
+    r = round(v, 2)
+    return f"{0.0 if r == 0 else r:g}"

@@ -50,12 +50,19 @@ EDITOR_BINDINGS: tuple[Binding, ...] = (
             (("m", "mirror"),)),
     Binding("`t`", "type an edge and a distance (`left 6`, `top 12`), `Enter`: the selected "
             "item's nearest extent goes that far from that edge", (("t", "type_edge"),)),
-    Binding("`k`", "the selected piece's kind: ruin, woods, obstacle, impassable, hill, building",
-            (("k", "kind"),)),
+    Binding("`k`", "the selected piece's kind: ruin, woods, obstacle, impassable, hill, building "
+            "(a kind other than ruin or building drops its walls)", (("k", "kind"),)),
+    Binding("`w` / `W`", "the selected piece's walls: cycle L, whole piece, one long side, one "
+            "short side, none / type a wall block's length (`8`: the full depth, 8\" from the "
+            "first end; `m` puts it at the other end) or `long 8`, `short 3`",
+            (("w", "walls"), ("W", "type_walls"))),
+    Binding("`i`", "type a new id for the selected piece or objective (`B`, `B2`, `north`)",
+            (("i", "rename"),)),
     Binding("`Delete`", "delete the selected item", (("delete", "delete"),)),
     Binding("`M`", "mirror the table: each piece, objective and zone gets a twin turned 180 "
-            "degrees about the centre", (("M", "mirror_table"),)),
-    Binding("`x`", "flip the table left to right", (("x", "flip_table"),)),
+            "degrees about the centre, unless it has one already", (("M", "mirror_table"),)),
+    Binding("`x`", "flip the whole table left to right: terrain, objectives, zones and units",
+            (("x", "flip_table"),)),
     Binding("`s`", "save to `-o` (else a new file beside the map); over an existing file - the "
             "map opened above all - only after `y`", (("s", "save"),)),
     Binding("`Esc`", "drop the typed line, the half-drawn polygon or zone, or the drag; else "
@@ -97,7 +104,7 @@ def _say(app, said: str | None) -> None:
         app.refresh()
 
 
-def _run(app, action: str) -> None:
+def _run(app, action: str, opened: str = "") -> None:
     ed = app.editor
     if action.startswith("tool:"):
         _say(app, ed.set_tool(action.split(":", 1)[1]))
@@ -110,9 +117,11 @@ def _run(app, action: str) -> None:
     else:
         _say(app, {
             "deployment": ed.next_deployment, "player": ed.next_player,
-            "formation": lambda: ed.start_entry("formation"),
+            "formation": lambda: ed.start_entry("formation", opened),
             "turn_ccw": lambda: ed.turn(+1), "turn_cw": lambda: ed.turn(-1),
-            "mirror": ed.mirror, "type_edge": lambda: ed.start_entry("edge"),
+            "mirror": ed.mirror, "type_edge": lambda: ed.start_entry("edge", opened),
+            "walls": ed.cycle_walls, "type_walls": lambda: ed.start_entry("walls", opened),
+            "rename": lambda: ed.start_entry("rename", opened),
             "kind": ed.cycle_kind, "delete": ed.delete, "mirror_table": ed.mirror_table,
             "flip_table": ed.flip_table, "save": ed.save,
         }[action]())
@@ -131,6 +140,8 @@ def _key(app, event) -> bool:
             app.refresh()
         elif name == "escape":
             _say(app, ed.cancel())
+        else:
+            ed.key_in_entry()
         return True
     if name in ("return", "enter"):
         _say(app, ed.enter())
@@ -138,7 +149,7 @@ def _key(app, event) -> bool:
     action = _ACTIONS.get(name) or _ACTIONS.get(name.lower())
     if action is None:
         return False
-    _run(app, action)
+    _run(app, action, getattr(event, "unicode", "") or "")
     return True
 
 

@@ -6,7 +6,7 @@ its ``tall_part`` (walls) goes with it; an edited piece is written as a ``polygo
 ``rect``, if it had one, is dropped).  Mirroring the table (``mirror_table``) gives each
 piece, objective and zone a twin turned 180 degrees about the table's centre, as the
 tournament layouts are drawn (``maps/ca-layout-*``: A and A2); ``flip_table`` reflects
-the table's terrain, objectives and zones left to right.  Plain arithmetic: the editor
+the whole table left to right, units too.  Plain arithmetic: the editor
 asks nothing of Shapely.
 """
 
@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from tabletop.board.bases import parse_base
 from tabletop.board.state import Battlefield, Deployment, Objective, Terrain
-from tabletop.board.templates import PLACED_DECIMALS, TEMPLATES, placed
+from tabletop.board.templates import TEMPLATES, clean, placed
 
 __all__ = ["EDGES", "OBJECTIVE_MARKER", "FREE_POLYGON_KIND", "centre_of", "contains", "free_id",
            "add_piece", "add_polygon", "move_piece", "turn_piece", "mirror_piece",
@@ -39,12 +39,13 @@ of the table that is neither a ruin nor a building is most often a low obstacle.
 
 TWIN_TOL_IN = 0.01
 """Named default: a piece whose twin (turned 180 degrees about the table centre) would
-lie within this of itself (inches, every vertex) is its own twin and is not doubled."""
+lie within this of itself or of another piece of its kind (inches, every vertex), or an
+objective whose twin would lie within this of an objective, has its twin already and is
+not doubled by ``M``."""
 
 
 def _r(v: float) -> float:
-    r = round(v, PLACED_DECIMALS)
-    return 0.0 if r == 0 else r
+    return clean(v)
 
 
 def centre_of(poly: tuple[Pt, ...] | list[Pt]) -> Pt:
@@ -129,19 +130,57 @@ def add_polygon(state: Battlefield, points: list[Pt], kind: str = FREE_POLYGON_K
     Raises
     ------
     ValueError
-        Fewer than 3 points, or they enclose no area.
+        Fewer than 3 points, an outline that crosses itself, or no area enclosed.
     """
     pts = [(_r(x), _r(y)) for x, y in points]
     if len(pts) < 3:
         raise ValueError("a polygon needs 3 points or more")
     area = sum(pts[i][0] * pts[(i + 1) % len(pts)][1] - pts[(i + 1) % len(pts)][0] * pts[i][1]
                for i in range(len(pts))) / 2
+    if _crosses_itself(pts):
+        raise ValueError("the outline crosses itself")
     if abs(area) < 1e-6:
         raise ValueError("the points enclose no area")
     if area < 0:
         pts.reverse()
     tid = free_id(state, "area")
     return replace(state, terrain=state.terrain + (Terrain(tid, kind, tuple(pts), name="free polygon"),)), tid
+
+
+def _segments_meet(a: Pt, b: Pt, c: Pt, d: Pt) -> bool:
+    """Whether the closed segments ab and cd share a point (orientation tests)."""
+    def orient(p, q, r):
+        v = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+        return 0 if abs(v) < 1e-12 else (1 if v > 0 else -1)
+
+    def on(p, q, r):        # r on segment pq, given collinear
+        return min(p[0], q[0]) <= r[0] <= max(p[0], q[0]) and min(p[1], q[1]) <= r[1] <= max(p[1], q[1])
+    o1, o2, o3, o4 = orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b)
+    if o1 != o2 and o3 != o4:
+        return True
+    return ((o1 == 0 and on(a, b, c)) or (o2 == 0 and on(a, b, d))
+            or (o3 == 0 and on(c, d, a)) or (o4 == 0 and on(c, d, b)))
+
+
+def _crosses_itself(pts: list[Pt]) -> bool:
+    """Whether two sides of the ring ``pts`` that are not neighbours meet (a bow-tie).
+    Neighbouring sides share their corner only; all points on one line is not a
+    crossing (it encloses no area, said as such)."""
+    n = len(pts)
+    if n < 4:
+        return False
+    for i in range(n):
+        for j in range(i + 2, n):
+            if i == 0 and j == n - 1:
+                continue        # neighbours round the ring
+            if _segments_meet(pts[i], pts[(i + 1) % n], pts[j], pts[(j + 1) % n]):
+                a = sum(pts[k][0] * pts[(k + 1) % n][1] - pts[(k + 1) % n][0] * pts[k][1] for k in range(n))
+                if all(abs((pts[k][0] - pts[0][0]) * (pts[1][1] - pts[0][1])
+                           - (pts[k][1] - pts[0][1]) * (pts[1][0] - pts[0][0])) < 1e-9 for k in range(n)) \
+                        and abs(a) < 1e-9:
+                    return False        # collinear: no area, said as such
+                return True
+    return False
 
 
 def add_objective(state: Battlefield, at: Pt) -> tuple[Battlefield, str]:
@@ -265,8 +304,10 @@ def _same_ring(a: tuple[Pt, ...], b: tuple[Pt, ...]) -> bool:
 
 def mirror_table(state: Battlefield) -> Battlefield:
     """Every terrain piece, objective and zone gets a twin turned 180 degrees about the
-    table's centre, (x, y) -> (width - x, depth - y); a piece that is its own twin (centred
-    on the table, symmetric) is not doubled.  A twin's id is the id with ``2`` (``B`` ->
+    table's centre, (x, y) -> (width - x, depth - y), unless it has one already: a piece
+    whose image is a piece of the same kind (every vertex within ``TWIN_TOL_IN``; itself
+    when it is centred and symmetric), an objective whose image is an objective, is not
+    twinned, so ``M`` on a table mirrored before (or half mirrored) twins only what is new.  A twin's id is the id with ``2`` (``B`` ->
     ``B2``); a zone's twin goes to the other player (the tournament layouts' point
     symmetry: each side's half is the other's turned round) unless that player has a
     zone already."""
@@ -278,8 +319,8 @@ def mirror_table(state: Battlefield) -> Battlefield:
     terrain = list(state.terrain)
     for t in state.terrain:
         poly = tuple(rot(p) for p in t.polygon)
-        if _same_ring(t.polygon, poly):
-            continue
+        if any(u.kind == t.kind and _same_ring(u.polygon, poly) for u in state.terrain):
+            continue        # its own twin, or twinned already (a table mirrored before)
         tid = _twin_id(t.id, taken)
         taken.add(tid)
         terrain.append(Terrain(tid, t.kind, poly, name=t.name,
@@ -287,8 +328,8 @@ def mirror_table(state: Battlefield) -> Battlefield:
     objectives = list(state.objectives)
     for o in state.objectives:
         at = rot(o.at)
-        if math.hypot(at[0] - o.at[0], at[1] - o.at[1]) <= TWIN_TOL_IN:
-            continue
+        if any(math.hypot(at[0] - q.at[0], at[1] - q.at[1]) <= TWIN_TOL_IN for q in state.objectives):
+            continue        # on the centre, or twinned already
         oid = _twin_id(o.id, taken)
         taken.add(oid)
         objectives.append(replace(o, id=oid, at=at))
@@ -305,8 +346,9 @@ def mirror_table(state: Battlefield) -> Battlefield:
 
 
 def flip_table(state: Battlefield) -> Battlefield:
-    """The table's terrain, objectives and zones reflected left to right,
-    (x, y) -> (width - x, y); each ring is reversed to stay counter-clockwise."""
+    """The whole table reflected left to right, (x, y) -> (width - x, y): terrain,
+    objectives, zones and the units on it (each player's army stays in its zone, which
+    flips with it); each ring is reversed to stay counter-clockwise."""
     W = state.table.width
 
     def ring(pts):
@@ -316,4 +358,25 @@ def flip_table(state: Battlefield) -> Battlefield:
                     for t in state.terrain)
     objectives = tuple(replace(o, at=(_r(W - o.at[0]), o.at[1])) for o in state.objectives)
     zones = tuple(replace(z, polygon=ring(z.polygon)) for z in state.deployment)
-    return replace(state, terrain=terrain, objectives=objectives, deployment=zones)
+    units = tuple(_flip_unit(u, W) for u in state.units)
+    return replace(state, terrain=terrain, objectives=objectives, deployment=zones, units=units)
+
+
+def _flip_facing(deg: float) -> float:
+    """A facing reflected left to right: 0 (east) <-> 180 (west), 90 stays."""
+    return (180.0 - deg) % 360.0
+
+
+def _flip_unit(u, W: float):
+    """The unit reflected left to right with the table: each model's centre (x, y) ->
+    (W - x, y) and its facing mirrored (an oval base is its mirror image); a rank-and-
+    flank formation (front centre, facing and the layout it made) goes with it."""
+    models = tuple(replace(m, x=_r(W - m.x), facing_deg=_flip_facing(m.facing_deg)) for m in u.models)
+    f = u.formation
+    if f is not None:
+        f = replace(f, front_centre=(_r(W - f.front_centre[0]), f.front_centre[1]),
+                    facing=_flip_facing(f.facing))
+    layout = None if u.formation_layout is None else tuple(
+        (_r(W - x), y, _flip_facing(a)) for x, y, a in u.formation_layout)
+    return replace(u, models=models, formation=f, formation_layout=layout,
+                   facing_deg=None if u.facing_deg is None else _flip_facing(u.facing_deg))

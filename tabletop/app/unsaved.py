@@ -60,6 +60,7 @@ class Unsaved:
         self.prompt: str | None = None      # a confirm()'s own question, repeated on other keys
         self.autosave = autosave_path(path) if path else None
         self.autosave_error: str | None = None
+        self.save_hint: Callable[[], str] | None = None     # the editor: where its s writes
 
     def dirty(self, state: Battlefield) -> bool:
         """Whether ``state`` differs from the state last loaded or saved."""
@@ -116,8 +117,8 @@ class Unsaved:
         self.pending = (what, action)
         kept = f" (the moves stay in {os.path.basename(self.autosave)})" \
             if self.autosave and what == "quit" else ""
-        return (f"{what} with unsaved moves? y: {what}{kept}, n: keep the board "
-                f"(s saves them to a new file)")
+        hint = (self.save_hint() if self.save_hint else None) or "s saves them to a new file"
+        return f"{what} with unsaved moves? y: {what}{kept}, n: keep the board ({hint})"
 
     def confirm(self, what: str, question: str, action: Callable[[], None]) -> str:
         """Hold ``action`` until ``y`` answers ``question`` whatever is unsaved (the

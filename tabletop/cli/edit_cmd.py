@@ -33,6 +33,11 @@ BLANK_PLAYERS = ("red", "blue")
 first instead when it is neither."""
 
 
+MIN_TABLE_SIDE_IN = 12.0
+"""Named default: the shortest side ``--table`` takes (inches).  The editor's largest
+template is a 12" ruin; a table it cannot hold is a typing slip (0.1x0.1), not a table."""
+
+
 def parse_table(text: str) -> tuple[float, float]:
     """``"44x60"`` -> (60.0, 44.0): (width along x, depth along y), inches, the long side
     along x whichever is written first.
@@ -40,14 +45,16 @@ def parse_table(text: str) -> tuple[float, float]:
     Raises
     ------
     TabletopError
-        Not two positive numbers joined by x, or a side over ``MAX_TABLE_INCHES``.
+        Not two positive numbers joined by x, or a side under ``MIN_TABLE_SIDE_IN`` or
+        over ``MAX_TABLE_INCHES``.
     """
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)\s*", text)
     if not m:
         raise TabletopError(f"--table {text!r}: give two sides in inches, e.g. 44x60")
     a, b = float(m.group(1)), float(m.group(2))
-    if not (0 < a <= MAX_TABLE_INCHES and 0 < b <= MAX_TABLE_INCHES and math.isfinite(a + b)):
-        raise TabletopError(f"--table {text}: each side from more than 0 to "
+    if not (MIN_TABLE_SIDE_IN <= a <= MAX_TABLE_INCHES and MIN_TABLE_SIDE_IN <= b <= MAX_TABLE_INCHES
+            and math.isfinite(a + b)):
+        raise TabletopError(f"--table {text}: each side from {MIN_TABLE_SIDE_IN:g} to "
                             f"{MAX_TABLE_INCHES:g} inches")
     return max(a, b), min(a, b)
 
