@@ -283,6 +283,23 @@ def _footprint(p: Piece, templates: dict[str, TerrainTemplate], where: str,
     return footprint_vertices(fp), height
 
 
+def _area_key(p: Piece, i: int) -> str:
+    """The key an area's walls are gathered under: its id (features name it by
+    ``parent_area_id``), else its index (a template's composed features only)."""
+    return p.id if p.id else f"#{i}"
+
+
+def _carried(local: list[tuple[float, float]], at: tuple[float, float], rotation: float,
+             mirror: str, parent: Piece) -> list[tuple[float, float]]:
+    """A feature's footprint placed in its parent area's centroid-local frame, then carried
+    by the parent's mirror, turn and position (board y-down inches)."""
+    out = []
+    for v in place(local, at, rotation, mirror):
+        ox, oy = orient(v, parent.rotation_degrees, parent.mirror)
+        out.append((parent.position.x + ox, parent.position.y + oy))
+    return out
+
+
 def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTemplate],
             depth: float, problems: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     areas: dict[str, Piece] = {p.id: p for p in layout.pieces if p.id and p.parent_area_id is None}
@@ -298,16 +315,22 @@ def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTempl
             if parent is None:
                 problems.append(f"{at}: parent_area_id {p.parent_area_id}: no area piece has that id")
                 continue
-            # placed in the parent's centroid-local frame, then carried by the parent's placement
-            inner = place(local, (p.position.x, p.position.y), p.rotation_degrees, p.mirror)
-            pts = []
-            for v in inner:
-                ox, oy = orient(v, parent.rotation_degrees, parent.mirror)
-                pts.append((parent.position.x + ox, parent.position.y + oy))
-            walls.setdefault(p.parent_area_id, []).append((pts, height))
+            walls.setdefault(p.parent_area_id, []).append((_carried(
+                local, (p.position.x, p.position.y), p.rotation_degrees, p.mirror, parent),
+                height))
             continue
         pts = place(local, (p.position.x, p.position.y), p.rotation_degrees, p.mirror)
         placed.append((i, p, pts, height))
+        tpl = templates.get(p.template or "") if p.footprint is None else None
+        for k, f in enumerate(tpl.features if tpl is not None else []):
+            ftpl = templates.get(f.template)
+            if ftpl is None:
+                problems.append(f"{at}: template {tpl.id}: features[{k}]: template {f.template}: "
+                                "not given (pass the terrain-templates file that holds it)")
+                continue
+            walls.setdefault(_area_key(p, i), []).append((_carried(
+                footprint_vertices(ftpl.footprint), (f.position.x, f.position.y),
+                f.rotation_degrees, f.mirror, p), ftpl.default_height_inches))
     terrain: list[dict[str, Any]] = []
     objectives: list[dict[str, Any]] = []
     used: set[str] = set()
@@ -324,7 +347,7 @@ def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTempl
             objectives.append(obj)
         if not p.terrain:
             continue       # an empty area: a bare objective marker, not terrain
-        its_walls = walls.get(p.id or "", [])
+        its_walls = walls.get(_area_key(p, i), [])
         tall_walls = [w for w, h in its_walls if h is None or h >= TALL_MIN_HEIGHT_IN]
         kind = _kind_for(height, bool(its_walls))
         tid = p.id or f"piece-{i + 1}"
