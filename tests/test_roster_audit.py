@@ -68,3 +68,89 @@ def test_app_text_unreadable_line_is_named_exit_2(capsys, tmp_path):
               tmp_path / "o.toml", code=2).err
     # line 6 is the ◦ line with no model line above it
     assert err.count("\n") == 1 and "line 6" in err and not (tmp_path / "o.toml").exists()
+
+
+# ------------------------------------------------------------------ 3: large units in coherency
+
+ZONE18 = """
+[map]
+name = "18 x 44 zone"
+ruleset = "fight-phase"
+width = 60
+depth = 44
+
+[[players]]
+id = "a"
+active = true
+
+[[players]]
+id = "b"
+
+[[deployment]]
+player = "a"
+polygon = [[0, 0], [18, 0], [18, 44], [0, 44]]
+name = "west"
+"""
+
+
+def _nr(*units):
+    """A New Recruit roster of ``(unit name, [(model name, count), ...])``."""
+    return {"roster": {"name": "t", "gameSystemName": "Warhammer 40,000 10th Edition",
+                       "forces": [{"catalogueName": "Orks", "selections": [
+                           {"name": u, "type": "unit", "selections": [
+                               {"name": m, "type": "model", "number": n} for m, n in ms]}
+                           for u, ms in units]}]}}
+
+
+def _deploy(capsys, tmp_path, roster, *extra, code=0):
+    table = tmp_path / "t.toml"
+    table.write_text(ZONE18)
+    r = tmp_path / "r.json"
+    r.write_text(json.dumps(roster))
+    out = tmp_path / "o.toml"
+    got = run(capsys, "roster", r, "--map", table, "--player", "a", "-o", out, *extra, code=code)
+    return got, out
+
+
+def _assert_placed(out, want):
+    state = load(str(out))
+    geo = snapshot(state)
+    assert {u.id: len(u.models) for u in state.units} == want
+    assert not geo.overlaps
+    for u in state.units:
+        assert geo.in_coherency(u.id), geo.coherency.get(u.id)
+        for m in u.models:       # wholly inside x 0..18, y 0..44 (positions written to 1e-4)
+            r = max(m.base.across, m.base.along) / 2 - 1e-3
+            assert 0 <= m.x - r and m.x + r <= 18 and 0 <= m.y - r and m.y + r <= 44
+        # every model within 9" of every other, edge to edge (03.04)
+        ms = u.models
+        far = max((((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5 - a.base.radius - b.base.radius
+                   for i, a in enumerate(ms) for b in ms[i + 1:]), default=0)
+        assert far <= 9.0
+
+
+@pytest.mark.parametrize("n", [30, 40])
+def test_large_unit_placed_in_coherency(capsys, tmp_path, n):
+    # the old grid, ceil(sqrt 30) = 6 wide x 5 deep at pitch 1.2598 + 0.5 = 1.7598": corner
+    # to corner 1.7598 x sqrt(5^2 + 4^2) - 1.2598 = 11.268 - 1.260 = 10.01" > 9" (03.04);
+    # 40: 7 x 6, 1.7598 x sqrt(6^2 + 5^2) - 1.2598 = 12.48" > 9".  Packed as a hex blob
+    # at 0.5" (30) or 0.25" (40) they stay within 9"
+    _, out = _deploy(capsys, tmp_path, _nr(("Boyz", [("Boss Nob", 1), ("Boy", n - 1)])))
+    _assert_placed(out, {"boyz": n})
+
+
+def test_mixed_bases_unit_placed_in_coherency(capsys, tmp_path):
+    # 3 guns on 60mm and 9 crew on 25mm: the old grid 4 x 3 at 2.3622 + 0.5 = 2.8622" put
+    # two 25mm crew 2.8622 x sqrt(3^2 + 2^2) - 0.9843 = 10.32 - 0.98 = 9.34" apart (> 9")
+    _, out = _deploy(capsys, tmp_path, _nr(("Gunz", [("Big Gun", 3), ("Grot Crew", 9)])),
+                     "--base", "Big Gun=60mm", "--base", "Grot Crew=25mm")
+    _assert_placed(out, {"gunz": 12})
+
+
+def test_unit_too_big_for_the_spread_says_why(capsys, tmp_path):
+    # 60 models on 32mm even 0.1" apart: a hex cell of 1.3598^2 x 0.866 = 1.601 sq in each,
+    # 60 of them a disc of radius sqrt(60 x 1.601 / pi) = 5.53": about 11.06 - 1.26 = 9.8"
+    # edge to edge, past 9": one line, exit 2, naming the 9" rule
+    got, out = _deploy(capsys, tmp_path, _nr(("Boyz", [("Boy", 60)])), code=2)
+    assert got.err.count("\n") == 1 and "03.04" in got.err and "9\"" in got.err
+    assert not out.exists()

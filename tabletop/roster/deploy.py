@@ -25,7 +25,7 @@ from tabletop.board.state import Battlefield, Deployment
 from tabletop.geometry.deploy_area import DeployArea
 from tabletop.geometry.snapshot import snapshot
 from tabletop.roster.base_table import BaseTable, Found, Missing, normalise
-from tabletop.roster.layout import block, cluster
+from tabletop.roster.layout import SpreadError, block, cluster
 from tabletop.roster.model import Roster, RosterUnit
 from tabletop.roster.read import RosterError
 
@@ -210,7 +210,12 @@ def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: st
                                   f"--base \"{unit.name}=SIZE\"")
             laid = block(bases[0], [m.role for m, _ in models], facing, frontage)
         else:
-            laid = cluster(bases, facing, rules.roster_model_gap)
+            try:
+                laid = cluster(bases, facing, rules.roster_model_gap, _spread_of(rules),
+                               rules.roster_min_model_gap)
+            except SpreadError as exc:
+                raise RosterError(f"{where}: {unit.name}: {exc}; split the unit or set "
+                                  "[rules] roster_min_model_gap lower") from None
         placed = [(b, x, y, facing) for b, (x, y) in zip(bases, laid.spots)]
         shift = area.first_fit(placed, facing, SCAN_STEP)
         if shift is None:
@@ -231,6 +236,14 @@ def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: st
     new = mapfile.from_dict(data, path=where)
     _check(new, [t["id"] for t in tables], where)
     return Placement(new, report, facing, zone)
+
+
+def _spread_of(rules) -> float | None:
+    """The coherency spread (03.04, inches) a cluster must keep; None when the rules set
+    none (or coherency is base contact, rank-and-flank)."""
+    if rules.coherency_range is None or rules.coherency_spread is None:
+        return None
+    return rules.coherency_spread
 
 
 def _unit_table(uid: str, unit: RosterUnit, player: str, models, laid, facing: float,

@@ -6,7 +6,13 @@ from +x), its right hand at ``facing - 90``.
 - ``cluster`` (40K, Horus Heresy): a compact grid ``ceil(sqrt(n))`` models wide, rows behind
   one another, each base ``model_gap`` from its neighbours (``[rules] roster_model_gap``).
   With a gap up to 2" every model has a neighbour within coherency (03.03) and, in a
-  grid of two or more rows, two; the snapshot checks it after placing.
+  grid of two or more rows, two; the snapshot checks it after placing.  When that grid
+  would stretch past ``spread`` (coherency's "every model within 9\"" of one another, 03.04:
+  a 6 x 5 grid of 32mm bases at 0.5" spans 10" edge to edge) the unit is packed as a
+  round blob instead: the ``n`` points of a hexagonal lattice nearest its centre, the
+  largest bases in the middle, at the model gap or, if that is still too wide, a tighter
+  one down to ``min_gap`` (``[rules] roster_min_model_gap``, 0.1").  No packing that
+  fits is ``SpreadError``, naming how far the tightest one spans.
 - ``block`` (rank-and-flank): a formation of ``min(frontage, n)`` files and as many ranks
   as it takes (``[rules] roster_frontage``), laid out by ``board.formation``; command models
   stand in the front rank, the commander in the centre file, then champion, standard and
@@ -37,12 +43,89 @@ class Laid:
     slots: tuple[tuple[int, int], ...] = ()
 
 
-def cluster(bases: list[Base], facing_deg: float, model_gap: float) -> Laid:
-    """A compact grid of the unit's models (see the module docstring).
+#: inches a cluster keeps inside the spread, so that rounding never tips the snapshot's check
+SPREAD_MARGIN = 0.01
+
+
+class SpreadError(ValueError):
+    """No cluster of the unit keeps every model within the coherency spread."""
+
+
+def _spread(bases: list[Base], spots: list[tuple[float, float]]) -> float:
+    """The largest edge-to-edge distance (inches) between two models of ``spots``, each
+    base taken as the circle round its longest side (never less than the true gap)."""
+    r = [max(b.across, b.along) / 2.0 for b in bases]
+    worst = 0.0
+    for i in range(len(spots)):
+        for j in range(i + 1, len(spots)):
+            d = math.dist(spots[i], spots[j]) - r[i] - r[j]
+            worst = max(worst, d)
+    return worst
+
+
+def _hex_blob(bases: list[Base], facing_deg: float, gap: float) -> list[tuple[float, float]]:
+    """The unit as the ``n`` hexagonal-lattice points nearest its centre (rows across the
+    facing, ``pitch`` apart along a row and ``pitch * sqrt(3) / 2`` between rows, every
+    other row offset half a pitch), scaled per axis to the largest base plus ``gap``;
+    the largest bases take the points nearest the centre.  Spots are relative to the
+    blob's front-left point so that it is laid out as the grid is (origin at a front
+    model)."""
+    n = len(bases)
+    pu = max(b.across for b in bases) + gap
+    pv = max(b.along for b in bases) + gap
+    k = math.ceil(math.sqrt(n)) + 2
+    pts = []
+    for row in range(-k, k + 1):
+        for col in range(-k, k + 1):
+            u = (col + (0.5 if row % 2 else 0.0)) * pu
+            v = row * pv * math.sqrt(3) / 2.0
+            pts.append((math.hypot(u, v), row, col, u, v))
+    pts.sort()
+    chosen = pts[:n]
+    order = sorted(range(n), key=lambda i: (-max(bases[i].across, bases[i].along), i))
+    t = math.radians(facing_deg)
+    fwd = (math.cos(t), math.sin(t))
+    right = (math.sin(t), -math.cos(t))
+    top = max(c[4] for c in chosen)
+    left = min(c[3] for c in chosen if c[4] == top)
+    out: list[tuple[float, float]] = [(0.0, 0.0)] * n
+    for k_model, c in zip(order, chosen):
+        u, v = c[3] - left, c[4] - top
+        out[k_model] = (u * right[0] + v * fwd[0], u * right[1] + v * fwd[1])
+    return out
+
+
+def cluster(bases: list[Base], facing_deg: float, model_gap: float,
+            spread: float | None = None, min_gap: float = 0.1) -> Laid:
+    """A compact grid of the unit's models, or a round blob when the grid is wider than
+    ``spread`` (see the module docstring).
 
     ``bases[k]`` is the k-th model's base; the pitch is the largest base's extent plus
-    ``model_gap`` (inches), across the facing and along it.
+    ``model_gap`` (inches), across the facing and along it.  ``spread`` (inches, None: no
+    limit) is the coherency rule's "every model within" distance (03.04).
+
+    Raises
+    ------
+    SpreadError
+        Not even the blob at ``min_gap`` keeps every model within ``spread``.
     """
+    grid = _grid(bases, facing_deg, model_gap)
+    if spread is None or len(bases) < 2 or _spread(bases, list(grid.spots)) <= spread - SPREAD_MARGIN:
+        return grid
+    gaps = [model_gap] + [g for g in (model_gap / 2, 0.25, min_gap) if min_gap <= g < model_gap]
+    best = None
+    for gap in sorted(set(gaps), reverse=True):
+        spots = _hex_blob(bases, facing_deg, gap)
+        wide = _spread(bases, spots)
+        if wide <= spread - SPREAD_MARGIN:
+            return Laid(tuple(spots))
+        best = wide if best is None else min(best, wide)
+    raise SpreadError(f"{len(bases)} models packed as tightly as {min_gap:g}\" apart still "
+                      f"span {best:.2f}\" edge to edge, more than the {spread:g}\" every model "
+                      "of a unit must be within (coherency, 03.04)")
+
+
+def _grid(bases: list[Base], facing_deg: float, model_gap: float) -> Laid:
     n = len(bases)
     cols = max(1, math.ceil(math.sqrt(n)))
     pitch_u = max(b.across for b in bases) + model_gap
