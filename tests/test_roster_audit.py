@@ -154,3 +154,20 @@ def test_unit_too_big_for_the_spread_says_why(capsys, tmp_path):
     got, out = _deploy(capsys, tmp_path, _nr(("Boyz", [("Boy", 60)])), code=2)
     assert got.err.count("\n") == 1 and "03.04" in got.err and "9\"" in got.err
     assert not out.exists()
+
+
+# ------------------------------------------------------------------ 4, 14: -o
+
+def test_force_replaces_an_existing_out_and_a_missing_folder_is_refused(capsys, tmp_path):
+    out = tmp_path / "o.toml"
+    args = ["roster", EX / "orks-app.txt", "--map", H_AND_A, "--player", "orks", "-o", out]
+    run(capsys, *args)
+    first = out.read_text()
+    err = run(capsys, *args, code=2).err          # exists: refused, the advice is --force
+    assert "--force" in err and out.read_text() == first
+    run(capsys, *args, "--force")                  # and --force is accepted
+    assert out.exists()
+    missing = tmp_path / "nodir" / "x.toml"
+    err = run(capsys, "roster", EX / "orks-app.txt", "--map", H_AND_A, "--player", "orks",
+              "-o", missing, code=2).err
+    assert err.count("\n") == 1 and "no folder" in err and not missing.parent.exists()

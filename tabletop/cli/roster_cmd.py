@@ -1,17 +1,21 @@
 """``tabletop roster ROSTER --map TABLE.toml --player ID -o OUT.toml [--zone Z] [--frontage N]
-[--base "Unit=32mm" ...] [--json]``: an exported army list as units of a map.
+[--base "Unit=32mm" ...] [--force] [--json]``: an exported army list as units of a map.
 
 Reads BattleScribe ``.ros``/``.rosz``, New Recruit ``.json`` and the 40K app's text export
 (``tabletop/roster/read.py``), gives every model its base from the shipped table
 (``tabletop/roster/base_table.py``) or ``--base``, places the units in the player's
-deployment zone (``tabletop/roster/deploy.py``) and writes OUT (never over the map read;
+deployment zone (``tabletop/roster/deploy.py``) and writes OUT (never over the map read,
+over another existing file only with ``--force``, never into a folder that does not exist;
 everything else the map holds is kept).  A name the table does not know stops the command
 (exit 2) with one line per unit naming the nearest names it knows.
 """
 
 from __future__ import annotations
 
+import os
+
 from tabletop.cli.common import check_out, load_map, print_json, write_map
+from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError
 
 HELP = "place an exported army list (BattleScribe, New Recruit, 40K app) in a deployment zone"
@@ -23,7 +27,10 @@ def run(args) -> int:
 
     if args.frontage is not None and args.frontage < 1:
         raise TabletopError(f"--frontage {args.frontage}: a block is at least 1 file wide")
-    check_out(args.out, args.map)
+    check_out(args.out, args.map, args.force)
+    folder = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(folder):
+        raise TabletopError(f"{args.out}: -o: no folder {folder} (roster never makes one)")
     overrides = parse_overrides(args.base or [])
     state = load_map(args.map)
     zone = pick_zone(state, args.player, args.zone, args.map)
@@ -31,7 +38,7 @@ def run(args) -> int:
     resolved = resolve_bases(roster, overrides, args.roster)
     placed = deploy(state, resolved, roster.system, args.player, zone, args.roster,
                     frontage=args.frontage)
-    write_map(placed.state, args.out, args.map)
+    write_map(placed.state, args.out, args.map, args.force)
     if args.json:
         print_json({"roster": args.roster, "format": roster.format, "system": roster.system,
                     "system_name": roster.system_name, "faction": roster.faction,
@@ -69,5 +76,6 @@ def add_parser(sub) -> None:
     p.add_argument("--base", action="append", metavar="\"NAME=SIZE\"",
                    help="a base for a unit or model the table does not know, e.g. "
                         "\"Gretchin=25mm\" (repeatable)")
+    add_force(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run)
