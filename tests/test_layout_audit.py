@@ -70,3 +70,16 @@ def test_template_feature_without_its_template_is_named(tmp_path):
                                       {"x": 30, "y": 8}}], [_block(4)])))
     with pytest.raises(Exception, match=r"pieces\[0\].*features\[0\]: template wall-6"):
         to_map_dict(read_files([str(f)]), str(f))
+
+
+# ------------------------------------------------------------------ 5: numbers, nesting
+
+def test_huge_number_and_deep_nesting_one_located_line(capsys, tmp_path):
+    big = tmp_path / "big.json"
+    big.write_text('[\n{"x": ' + "1" * 5000 + "}]\n")   # the number on line 2
+    deep = tmp_path / "deep.json"
+    deep.write_text("\n" + "[" * 100_000)             # the arrays on line 2
+    for path, want in ((big, "big.json: line 2: a number of 5000 digits"),
+                       (deep, "deep.json: line 2: arrays and objects nested 100000 deep")):
+        err = run(capsys, "layout", "import", path, "-o", tmp_path / "o.toml", code=2).err
+        assert err.count("\n") == 1 and want in err, err

@@ -171,3 +171,22 @@ def test_force_replaces_an_existing_out_and_a_missing_folder_is_refused(capsys, 
     err = run(capsys, "roster", EX / "orks-app.txt", "--map", H_AND_A, "--player", "orks",
               "-o", missing, code=2).err
     assert err.count("\n") == 1 and "no folder" in err and not missing.parent.exists()
+
+
+# ------------------------------------------------------------------ 5: numbers, nesting
+
+def test_huge_number_and_deep_nesting_one_located_line(capsys, tmp_path):
+    big = tmp_path / "big.json"
+    # line 1 "{", line 2 the 5000-digit number: past Python's 4300-digit int limit
+    big.write_text('{\n"roster": ' + "9" * 5000 + "}\n")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)                   # 100,000 arrays on line 1
+    trunc = tmp_path / "trunc.json"
+    trunc.write_text('{\n"roster": "ab')              # the string opened on line 2, column 11
+    for path, want in ((big, "big.json: line 2: a number of 5000 digits"),
+                       (deep, "deep.json: line 1: arrays and objects nested 100000 deep"),
+                       (trunc, "trunc.json: line 2 column 11: not valid JSON: Unterminated "
+                               "string starting at\n")):
+        err = run(capsys, "roster", path, "--map", H_AND_A, "--player", "orks", "-o",
+                  tmp_path / "o.toml", code=2).err
+        assert err.count("\n") == 1 and want in err, err

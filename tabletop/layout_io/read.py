@@ -13,13 +13,13 @@ named defaults below (the board is 2D: DESIGN.md "Heights").
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from tabletop.board.json_text import JsonTextError, parse_json
 from tabletop.errors import TabletopError
 from tabletop.layout_io.place import convex_hull, footprint_vertices, orient, place, to_map
 from tabletop.layout_io.schema import DeploymentPattern, Piece, TerrainLayout, TerrainTemplate
@@ -127,7 +127,10 @@ def read_files(paths: list[str]) -> Entities:
     for path in paths:
         try:
             with open(path, encoding="utf-8") as fh:
-                doc = json.load(fh)
+                doc = parse_json(fh.read(), path)
+        except JsonTextError as exc:
+            problems.append(str(exc))
+            continue
         except FileNotFoundError:
             problems.append(f"{path}: no such file")
             continue
@@ -136,9 +139,6 @@ def read_files(paths: list[str]) -> Entities:
             continue
         except UnicodeDecodeError:
             problems.append(f"{path}: not a text file (layout JSON is UTF-8 text)")
-            continue
-        except json.JSONDecodeError as exc:
-            problems.append(f"{path}: line {exc.lineno} column {exc.colno}: not JSON: {exc.msg}")
             continue
         except OSError as exc:
             problems.append(f"{path}: cannot read: {exc.strerror or exc}")

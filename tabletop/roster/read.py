@@ -13,13 +13,13 @@ small enough that a wrong file is refused at once).  Errors are one line naming 
 
 from __future__ import annotations
 
-import json
 import os
 import zipfile
 import xml.etree.ElementTree as ET
 
 from pydantic import ValidationError
 
+from tabletop.board.json_text import JsonTextError, parse_json
 from tabletop.errors import TabletopError
 from tabletop.roster.app_text import looks_like_app_text, read_app_text
 from tabletop.roster.model import Roster
@@ -119,9 +119,9 @@ def read_roster(path: str) -> Roster:
         raise RosterError(f"{path}: not a roster: not text, XML or a .rosz zip") from None
     if low.endswith(".json") or text.lstrip().startswith("{"):
         try:
-            tree = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RosterError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+            tree = parse_json(text, path)
+        except JsonTextError as exc:
+            raise RosterError(str(exc)) from None
         return _tree(tree, "newrecruit", path)
     if looks_like_app_text(text):
         try:
