@@ -190,3 +190,25 @@ def test_huge_number_and_deep_nesting_one_located_line(capsys, tmp_path):
         err = run(capsys, "roster", path, "--map", H_AND_A, "--player", "orks", "-o",
                   tmp_path / "o.toml", code=2).err
         assert err.count("\n") == 1 and want in err, err
+
+
+# ------------------------------------------------------------------ 6: counts bounded
+
+@pytest.mark.parametrize("roster, want", [
+    # one unit of 100,000: over MAX_UNIT_MODELS 200
+    (_nr(("Horde", [("Boy", 100_000)])), "Horde: 100000 models in one unit; a map unit holds "
+                                         "at most 200"),
+    # 6 units of 180 (each within 200): 6 x 180 = 1080 > MAX_MODELS 1000
+    (_nr(*[(f"Mob {k}", [("Boy", 180)]) for k in range(6)]),
+     "1080 models in the roster; a map holds at most 1000"),
+])
+def test_model_counts_bounded_by_the_map_limits(capsys, tmp_path, roster, want):
+    got, out = _deploy(capsys, tmp_path, roster, code=2)
+    assert got.err.count("\n") == 1 and want in got.err and not out.exists()
+
+
+def test_an_infinite_number_is_refused_not_a_traceback(capsys, tmp_path):
+    roster = _nr(("Horde", [("Boy", 1)]))
+    roster["roster"]["forces"][0]["selections"][0]["selections"][0]["number"] = "1e999"
+    got, _ = _deploy(capsys, tmp_path, roster, code=2)
+    assert got.err.count("\n") == 1 and "models in one unit" in got.err

@@ -20,6 +20,7 @@ import xml.etree.ElementTree as ET
 from pydantic import ValidationError
 
 from tabletop.board.json_text import JsonTextError, parse_json
+from tabletop.board.limits import MAX_MODELS, MAX_UNIT_MODELS
 from tabletop.errors import TabletopError
 from tabletop.roster.app_text import looks_like_app_text, read_app_text
 from tabletop.roster.model import Roster
@@ -99,14 +100,42 @@ def _tree(tree: dict, fmt: str, where: str) -> Roster:
         raise RosterError(str(exc)) from None
 
 
+def check_counts(roster: Roster, where: str) -> Roster:
+    """``roster`` when its units fit the map format's own limits (``board/limits.py``):
+    at most ``MAX_UNIT_MODELS`` models in a unit and ``MAX_MODELS`` in the roster, checked
+    before any model is made or placed.
+
+    Raises
+    ------
+    RosterError
+        The first unit over the unit limit, or the roster over the map limit (one line).
+    """
+    total = 0
+    for unit in roster.units:
+        n = unit.model_count
+        if n > MAX_UNIT_MODELS:
+            raise RosterError(f"{where}: {unit.name}: {n} models in one unit; a map unit holds "
+                              f"at most {MAX_UNIT_MODELS} (a limit of the map format)")
+        total += n
+    if total > MAX_MODELS:
+        raise RosterError(f"{where}: {total} models in the roster; a map holds at most "
+                          f"{MAX_MODELS} (a limit of the map format)")
+    return roster
+
+
 def read_roster(path: str) -> Roster:
-    """Read ``path`` as the format its name (or, for other names, its content) says.
+    """Read ``path`` as the format its name (or, for other names, its content) says, and
+    check its model counts (``check_counts``).
 
     Raises
     ------
     RosterError
         One line naming the file and what is wrong with it.
     """
+    return check_counts(_read_roster(path), path)
+
+
+def _read_roster(path: str) -> Roster:
     low = path.lower()
     if low.endswith(".rosz"):
         return parse_xml(_unzip(path), path)
