@@ -83,3 +83,51 @@ def test_huge_number_and_deep_nesting_one_located_line(capsys, tmp_path):
                        (deep, "deep.json: line 2: arrays and objects nested 100000 deep")):
         err = run(capsys, "layout", "import", path, "-o", tmp_path / "o.toml", code=2).err
         assert err.count("\n") == 1 and want in err, err
+
+
+# ------------------------------------------------------------------ 8, 12: errors located
+
+SQUARE = {"type": "rectangle", "width": 4, "height": 4}
+
+
+def test_map_errors_name_the_input_file_and_piece(capsys, tmp_path):
+    f = tmp_path / "bad.json"
+    # pieces[1] a bow tie (0,0) (4,4) (4,0) (0,4): its edges cross at its centre (2, 2),
+    # placed with its centroid (2, 2) at (30, 22): crosses at (30, 44 - 22) = (30, 22)
+    bow = {"type": "polygon", "points": [{"x": 0, "y": 0}, {"x": 4, "y": 4},
+                                         {"x": 4, "y": 0}, {"x": 0, "y": 4}]}
+    f.write_text(json.dumps(_layout([
+        {"id": "ok-1", "footprint": SQUARE, "position": {"x": 10, "y": 10}},
+        {"id": "tie", "footprint": bow, "position": {"x": 30, "y": 22}}])))
+    out = tmp_path / "o.toml"
+    err = run(capsys, "layout", "import", f, "-o", out, code=2).err
+    # the file holds [template..., layout]: the layout is [0] here (no templates)
+    assert err == f'{f}: [0].pieces[1] (id "tie"): polygon: the outline crosses itself at (30 22)\n'
+    assert str(out) not in err and not out.exists()
+
+
+def test_a_wall_outside_its_area_names_the_wall_piece(capsys, tmp_path):
+    f = tmp_path / "w.json"
+    # the area 4 x 4 at (30, 22); the wall 6 x 0.5 at (10, 0) in its frame: x 27..33 + 10,
+    # wholly outside the area: the tall part's problem is the wall's, pieces[1]
+    f.write_text(json.dumps(_layout([
+        {"id": "area", "footprint": SQUARE, "position": {"x": 30, "y": 22}},
+        {"id": "wall", "piece_type": "feature", "parent_area_id": "area",
+         "footprint": {"type": "rectangle", "width": 6, "height": 0.5},
+         "position": {"x": 10, "y": 0}}])))
+    err = run(capsys, "layout", "import", f, "-o", tmp_path / "o.toml", code=2).err
+    assert err.startswith(f'{f}: [0].pieces[1] (id "wall"): tall_part: ') and err.count("\n") == 1
+
+
+def test_duplicate_ids_and_no_shape_are_said_plainly(capsys, tmp_path):
+    f = tmp_path / "d.json"
+    f.write_text(json.dumps(_layout([
+        {"id": "twin", "footprint": SQUARE, "position": {"x": 10, "y": 10}},
+        {"id": "twin", "footprint": SQUARE, "position": {"x": 30, "y": 10}},
+        {"id": "blank", "position": {"x": 50, "y": 10}}])))
+    err = run(capsys, "layout", "import", f, "-o", tmp_path / "o.toml", code=2).err
+    assert err.splitlines() == [
+        f'{f}: [0].pieces[1] (id "twin"): id twin: also the id of pieces[0]; every piece of '
+        "a layout has its own id",
+        f'{f}: [0].pieces[2] (id "blank"): neither a footprint nor a template: a piece needs '
+        "one to have a shape"]
