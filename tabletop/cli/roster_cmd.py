@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from tabletop.cli.common import check_out, load_map, print_json, write_map
+from tabletop.cli.common import check_out, load_map, print_json
 from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError
 
@@ -38,7 +38,7 @@ def run(args) -> int:
     resolved = resolve_bases(roster, overrides, args.roster)
     placed = deploy(state, resolved, roster.system, args.player, zone, args.roster,
                     frontage=args.frontage)
-    write_map(placed.state, args.out, args.map, args.force)
+    _write(placed, args)
     if args.json:
         print_json({"roster": args.roster, "format": roster.format, "system": roster.system,
                     "system_name": roster.system_name, "faction": roster.faction,
@@ -57,6 +57,23 @@ def run(args) -> int:
                   f"{'/'.join(u['bases'])}{given}, {shape}")
         print(f"wrote {args.out}")
     return 0
+
+
+def _write(placed, args) -> None:
+    """OUT: the map's text with the roster's units as ``[[units]]`` tables, one model a line,
+    under a header naming the roster and the map (``roster/write.py``)."""
+    from tabletop.board.writes import write_atomic
+    from tabletop.roster.write import roster_map_text
+    check_out(args.out, args.map, args.force)
+    text = roster_map_text(placed.state, placed.tables, args.map,
+                           f"Placed by tabletop roster: {os.path.basename(args.roster)} on "
+                           f"{os.path.basename(args.map)} (player {args.player})")
+    try:
+        write_atomic(args.out, text, force=args.force, keep=(args.map,))
+    except TabletopError:
+        raise
+    except OSError as exc:
+        raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
 
 
 def add_parser(sub) -> None:

@@ -174,6 +174,7 @@ class Placement:
     units: list[dict[str, Any]]
     facing: float
     zone: Deployment
+    tables: list[dict[str, Any]] = field(default_factory=list)   # the new [[units]]
 
 
 def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: str,
@@ -235,7 +236,7 @@ def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: st
     data["units"] = list(data.get("units", [])) + tables
     new = mapfile.from_dict(data, path=where)
     _check(new, [t["id"] for t in tables], where)
-    return Placement(new, report, facing, zone)
+    return Placement(new, report, facing, zone, tables)
 
 
 def _spread_of(rules) -> float | None:
