@@ -234,3 +234,60 @@ def test_written_map_has_units_tables_one_model_a_line_and_its_own_header(capsys
     assert sum(1 for ln in lines if ln.startswith("    {") and "at = [" in ln) == 15
     assert max(len(ln) for ln in lines) < 120
     assert {u.id: len(u.models) for u in load(str(out)).units} == {"boyz": 10, "grots": 5}
+
+
+# ------------------------------------------------------------------ 10: bases per model, crews
+
+def test_base_per_model_and_crews_on_infantry_bases(capsys, tmp_path):
+    # Mek Gunz: the table's unit row is "Hull" (no size, bases.csv line 720); the Gretchin
+    # crew are a unit of their own on 25mm (reference line 709), the gun given per model
+    roster = _nr(("Mek Gunz", [("Mek Gun", 3), ("Gretchin", 9)]))
+    got, out = _deploy(capsys, tmp_path, roster, code=2)
+    # only the gun is missing: the suggestion names the model within the unit
+    assert got.err.count("\n") == 1 and '--base "Mek Gunz/Mek Gun=SIZE"' in got.err
+    _, out = _deploy(capsys, tmp_path, roster, "--base", "Mek Gunz/Mek Gun=60mm")
+    unit = load(str(out)).unit("mek-gunz")
+    assert [m.base.text for m in unit.models] == ["60mm"] * 3 + ["25mm"] * 9
+
+
+def test_old_world_war_machine_crew_stand_on_their_own_bases(capsys, tmp_path):
+    table = tmp_path / "t.toml"
+    table.write_text(ZONE18.replace("fight-phase", "rank-and-flank"))
+    r = tmp_path / "r.json"
+    r.write_text(json.dumps({"roster": {"name": "t", "gameSystemName": "Warhammer: The Old World",
+                                        "forces": [{"catalogueName": "The Empire of Man",
+                                                    "selections": [
+        {"name": "Great Cannon", "type": "unit", "selections": [
+            {"name": "Great Cannon", "type": "model", "number": 1},
+            {"name": "Crew", "type": "model", "number": 3}]}]}]}}))
+    out = tmp_path / "o.toml"
+    run(capsys, "roster", r, "--map", table, "--player", "a", "-o", out)
+    state = load(str(out))
+    unit = state.unit("great-cannon")
+    # the cannon on 50x75mm (line 2868), its crew on the Empire's Gun Crew 25x25mm (2875)
+    assert [m.base.text for m in unit.models] == ["50x75mm"] + ["25x25mm"] * 3
+    gun, c1, c2, c3 = unit.models
+    # facing 0 (zone centre (9, 22) to table centre (30, 22)): the crew abreast behind the
+    # gun, touching it and each other: 25mm = 0.9843" apart across, and the gun's rear
+    # 75/2 mm = 1.4764" behind its centre, a crew's centre 0.4921" further back
+    assert c1.x == c2.x == c3.x == pytest.approx(gun.x - 1.4764 - 0.4921, abs=1e-3)
+    assert sorted(m.y - gun.y for m in (c1, c2, c3)) == pytest.approx(
+        [-0.9843, 0, 0.9843], abs=1e-3)
+    geo = snapshot(state)
+    assert not geo.overlaps and geo.in_coherency("great-cannon")
+
+
+def test_base_for_a_name_not_in_the_roster_is_refused(capsys, tmp_path):
+    got, out = _deploy(capsys, tmp_path, _nr(("Boyz", [("Boy", 10)])), "--base", "Rhinoo=50mm",
+                       code=2)
+    assert got.err == f'{tmp_path / "r.json"}: --base "Rhinoo=50mm": no unit or model of the ' \
+                      "roster is named so\n"
+    assert not out.exists()
+
+
+def test_unknown_name_suggests_the_nearest_names_bases(capsys, tmp_path):
+    # "Intercesor Squad": the nearest names are 32mm, 32mm and 40mm squads, not "e.g. 32mm"
+    roster = _nr(("Intercesor Squad", [("Intercessor", 5)]))
+    roster["roster"]["forces"][0]["catalogueName"] = "Imperium - Space Marines"
+    got, _ = _deploy(capsys, tmp_path, roster, code=2)
+    assert "(the nearest names stand on 32mm, 40mm)" in got.err and "e.g. 32mm" not in got.err

@@ -90,9 +90,10 @@ def add_parser(sub) -> None:
                    help="the deployment zone (name or number) when the player has several")
     p.add_argument("--frontage", type=int, metavar="N",
                    help="files of a rank-and-flank block (default: [rules] roster_frontage, 5)")
-    p.add_argument("--base", action="append", metavar="\"NAME=SIZE\"",
+    p.add_argument("--base", action="append", metavar="\"NAME[/MODEL]=SIZE\"",
                    help="a base for a unit or model the table does not know, e.g. "
-                        "\"Gretchin=25mm\" (repeatable)")
+                        "\"Gretchin=25mm\", or for one model of a unit, "
+                        "\"Mek Gunz/Mek Gun=60mm\" (repeatable)")
     add_force(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run)

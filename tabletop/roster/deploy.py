@@ -25,7 +25,7 @@ from tabletop.board.state import Battlefield, Deployment
 from tabletop.geometry.deploy_area import DeployArea
 from tabletop.geometry.snapshot import snapshot
 from tabletop.roster.base_table import BaseTable, Found, Missing, normalise
-from tabletop.roster.layout import SpreadError, block, cluster
+from tabletop.roster.layout import SpreadError, block, cluster, crewed
 from tabletop.roster.model import Roster, RosterUnit
 from tabletop.roster.read import RosterError
 
@@ -49,48 +49,91 @@ class Resolved:
     given: bool = False          # a --base override
 
 
-def parse_overrides(items: list[str]) -> dict[str, str]:
-    """``["Unit=32mm", ...]`` as ``{normalised name: base}``.
+class Overrides(dict):
+    """``--base`` as ``{key: base}`` (see ``parse_overrides``); ``given[key]`` is the name
+    as the user wrote it, for messages."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.given: dict[str, str] = {}
+
+
+def parse_overrides(items: list[str]) -> Overrides:
+    """``["Unit=32mm", "Unit/Model=25mm", ...]`` as ``{key: base}``: the key is the
+    normalised name, or ``unit/model`` (each part normalised) for one model of one unit.
 
     Raises
     ------
     RosterError
         An item without "=" or with a base the map format does not read.
     """
-    out = {}
+    out = Overrides()
     for item in items:
         name, sep, base = item.partition("=")
         if not sep or not name.strip():
-            raise RosterError(f"--base {item!r}: write NAME=SIZE, e.g. --base \"Gretchin=25mm\"")
+            raise RosterError(f"--base {item!r}: write NAME=SIZE or UNIT/MODEL=SIZE, e.g. "
+                              "--base \"Gretchin=25mm\"")
         try:
             parse_base(base.strip())
         except ValueError as exc:
             raise RosterError(f"--base {item!r}: {exc}") from None
-        out[normalise(name)] = base.strip()
+        unit, slash, model = name.rpartition("/")
+        key = f"{normalise(unit)}/{normalise(model)}" if slash else normalise(name)
+        if slash and not (normalise(unit) and normalise(model)):
+            raise RosterError(f"--base {item!r}: write UNIT/MODEL=SIZE with both names")
+        out[key] = base.strip()
+        out.given[key] = name.strip()
     return out
 
 
+def _unknown_overrides(roster: Roster, overrides: dict[str, str], where: str) -> list[str]:
+    """One line per ``--base`` that names no unit or model of ``roster``."""
+    names: set[str] = set()
+    for unit in roster.units:
+        u = normalise(unit.name)
+        names.add(u)
+        for m in unit.models:
+            names.update((normalise(m.name), f"{u}/{normalise(m.name)}"))
+    given = getattr(overrides, "given", {})
+    return [f"{where}: --base \"{given.get(key, key)}={base}\": no unit or model of the roster "
+            "is named so" for key, base in overrides.items() if key not in names]
+
+
+def _suggest(unit: RosterUnit, model: str, got: Missing, per_model: bool) -> str:
+    what = f"{unit.name}/{model}" if per_model else unit.name
+    if got.sizes:
+        eg = f" (the nearest names stand on {', '.join(got.sizes)})"
+    else:
+        eg = ""
+    return f"give it with --base \"{what}=SIZE\"{eg}"
+
+
 def resolve_bases(roster: Roster, overrides: dict[str, str], where: str) -> list[Resolved]:
-    """Every unit of ``roster`` with its models' bases.
+    """Every unit of ``roster`` with its models' bases.  A ``--base`` key is looked up as
+    ``unit/model``, then the model's name, then the unit's.
 
     Raises
     ------
     RosterError
         One line per unit with a model the table cannot give a base (and no ``--base``):
-        why, and the nearest names the table knows.
+        why, and the nearest names the table knows; one per ``--base`` naming nothing in
+        the roster.
     """
     table = BaseTable(roster.system, roster.faction)
-    out, problems = [], []
+    out, problems = [], _unknown_overrides(roster, overrides, where)
     for unit in roster.units:
-        bases, lines, given, missing = [], [], False, None
+        bases, lines, given, missing, found_some = [], [], False, None, False
+        u = normalise(unit.name)
         for m in unit.models:
-            over = overrides.get(normalise(m.name)) or overrides.get(normalise(unit.name))
+            over = (overrides.get(f"{u}/{normalise(m.name)}") or overrides.get(normalise(m.name))
+                    or overrides.get(u))
             if over:
                 bases.append(over)
                 given = True
                 continue
             got = table.find(unit.name, m.name, tuple(m.gear) + tuple(unit.gear))
             if isinstance(got, Found):
+                found_some = True
                 bases.append(got.base)
                 lines.extend(r.line for r in got.rows if r.line not in lines)
             elif missing is None:
@@ -100,8 +143,7 @@ def resolve_bases(roster: Roster, overrides: dict[str, str], where: str) -> list
             assert isinstance(got, Missing)
             what = unit.name if m.name == unit.name else f"{unit.name} ({m.name})"
             near = f"; nearest: {'; '.join(got.candidates)}" if got.candidates else ""
-            problems.append(f"{where}: {what}: {got.reason}{near}; give it with "
-                            f"--base \"{unit.name}=SIZE\" (e.g. 32mm)")
+            problems.append(f"{where}: {what}: {got.reason}{near}; {_suggest(unit, m.name, got, found_some)}")
             continue
         out.append(Resolved(unit, bases, lines, given))
     if problems:
@@ -206,10 +248,9 @@ def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: st
         uid = _slug(unit.name, taken)
         if ruleset == "rank-and-flank":
             if len({b for _, b in models}) > 1:
-                raise RosterError(f"{where}: {unit.name}: a block needs one base, its models have "
-                                  f"{', '.join(sorted({b for _, b in models}))}; give one with "
-                                  f"--base \"{unit.name}=SIZE\"")
-            laid = block(bases[0], [m.role for m, _ in models], facing, frontage)
+                laid = crewed(bases, facing, frontage)     # a war machine and its crew
+            else:
+                laid = block(bases[0], [m.role for m, _ in models], facing, frontage)
         else:
             try:
                 laid = cluster(bases, facing, rules.roster_model_gap, _spread_of(rules),
@@ -229,9 +270,8 @@ def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: st
         report.append({"id": uid, "name": unit.name, "models": len(models),
                        "bases": sorted({b for _, b in models}), "base_given": r.given,
                        "reference_lines": r.lines, "points": unit.points,
-                       "layout": "block" if ruleset == "rank-and-flank" else "cluster",
-                       **({"files": laid.files, "ranks": laid.ranks}
-                          if ruleset == "rank-and-flank" else {})})
+                       "layout": "block" if laid.files else "cluster",
+                       **({"files": laid.files, "ranks": laid.ranks} if laid.files else {})})
     data = mapfile.to_dict(state)
     data["units"] = list(data.get("units", [])) + tables
     new = mapfile.from_dict(data, path=where)
@@ -271,7 +311,7 @@ def _unit_table(uid: str, unit: RosterUnit, player: str, models, laid, facing: f
             t["profile"] = dict(m.profile)
         if ruleset == "fight-phase" and m.weapons != first.weapons:
             t["weapons"] = [dict(w) for w in m.weapons]
-        if ruleset == "rank-and-flank":
+        if laid.files:
             if t:
                 t["file"], t["rank"] = laid.slots[k]
                 rows.append(t)
@@ -279,7 +319,7 @@ def _unit_table(uid: str, unit: RosterUnit, player: str, models, laid, facing: f
             x, y = laid.spots[k]
             t["at"] = [round(x + dx, 4), round(y + dy, 4)]
             rows.append(t)
-    if ruleset == "rank-and-flank":
+    if laid.files:
         out["formation"] = {"front_centre": [round(dx, 4), round(dy, 4)], "facing": facing,
                             "files": laid.files, "ranks": laid.ranks, "count": len(models)}
         if rows:

@@ -17,6 +17,10 @@ from +x), its right hand at ``facing - 90``.
   as it takes (``[rules] roster_frontage``), laid out by ``board.formation``; command models
   stand in the front rank, the commander in the centre file, then champion, standard and
   musician outwards.
+- ``crewed`` (rank-and-flank, a unit of several bases: a war machine and its crew): not a
+  block but models in base contact, as 03-style coherency of a loose unit asks: the largest
+  bases abreast in the front row, the others behind in rows of at most ``frontage``, every
+  row centred on the same line and touching the row before.
 """
 
 from __future__ import annotations
@@ -166,3 +170,32 @@ def block(base: Base, roles: list[str | None], facing_deg: float, frontage: int)
         free.remove(s)
     return Laid(tuple((taken[k][2], taken[k][3]) for k in range(count)), files, ranks,
                 tuple((taken[k][0], taken[k][1]) for k in range(count)))
+
+
+def crewed(bases: list[Base], facing_deg: float, frontage: int) -> Laid:
+    """A war machine and its crew (see the module docstring): ``bases[k]`` is the k-th
+    model's base; spots in model order, the origin the front row's front centre (inches).
+    Every model touches its neighbour in its row, and the middle of each row the row in
+    front of it.
+    """
+    n = len(bases)
+    big = max(b.along_mm * b.across_mm for b in bases)
+    front = [k for k in range(n) if bases[k].along_mm * bases[k].across_mm == big]
+    rest = [k for k in range(n) if k not in front]
+    rows = [front] + [rest[i:i + max(1, frontage)] for i in range(0, len(rest), max(1, frontage))]
+    t = math.radians(facing_deg)
+    fwd = (math.cos(t), math.sin(t))
+    right = (math.sin(t), -math.cos(t))
+    spots: list[tuple[float, float]] = [(0.0, 0.0)] * n
+    v = 0.0                                  # the front edge of the current row (behind 0)
+    for row in rows:
+        width = sum(bases[k].across for k in row)
+        u = -width / 2.0
+        depth = max(bases[k].along for k in row)
+        for k in row:
+            cu = u + bases[k].across / 2.0
+            cv = v - bases[k].along / 2.0
+            spots[k] = (cu * right[0] + cv * fwd[0], cu * right[1] + cv * fwd[1])
+            u += bases[k].across
+        v -= depth
+    return Laid(tuple(spots))
