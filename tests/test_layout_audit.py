@@ -131,3 +131,35 @@ def test_duplicate_ids_and_no_shape_are_said_plainly(capsys, tmp_path):
         "a layout has its own id",
         f'{f}: [0].pieces[2] (id "blank"): neither a footprint nor a template: a piece needs '
         "one to have a shape"]
+
+
+# ------------------------------------------------------------------ 11: schema types, off table
+
+@pytest.mark.parametrize("key, value", [("rotation_degrees", True), ("rotation_degrees", "30")])
+def test_a_number_written_as_true_or_text_is_refused(capsys, tmp_path, key, value):
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps(_layout([{"id": "sq", "footprint": SQUARE,
+                                      "position": {"x": 10, "y": 10}, key: value}])))
+    err = run(capsys, "layout", "import", f, "-o", tmp_path / "o.toml", code=2).err
+    assert err == f"{f}: [0].pieces[0].{key}: Input should be a valid number, got {value!r}\n"
+
+
+def test_position_as_text_is_refused(capsys, tmp_path):
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps(_layout([{"id": "sq", "footprint": SQUARE,
+                                      "position": {"x": "30", "y": 10}}])))
+    err = run(capsys, "layout", "import", f, "-o", tmp_path / "o.toml", code=2).err
+    assert "[0].pieces[0].position.x: Input should be a valid number, got '30'" in err
+
+
+def test_a_piece_off_the_table_is_warned(capsys, tmp_path):
+    f = tmp_path / "t.json"
+    # a 4 x 4 square centred at (500, -200) y-down: x 498..502, y -202..-198 down, map
+    # y 44 + 198 = 242 .. 246: wholly off the 60 x 44 table; imported, with a warning
+    f.write_text(json.dumps(_layout([{"id": "far", "footprint": SQUARE,
+                                      "position": {"x": 500, "y": -200}},
+                                     {"id": "near", "footprint": SQUARE,
+                                      "position": {"x": 2, "y": 2}}])))   # x 0..4: on it
+    got = run(capsys, "layout", "import", f, "-o", tmp_path / "o.toml")
+    assert got.err == (f'warning: {f}: [0].pieces[0] (id "far"): reaches off the 60" x 44" '
+                       "table (x 498..502, y 242..246 on the map)\n")

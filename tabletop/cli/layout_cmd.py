@@ -11,6 +11,7 @@ an existing file without ``--force``, never over the file read).
 from __future__ import annotations
 
 import json
+import sys
 
 from tabletop.cli.common import check_out, load_map, print_json
 from tabletop.cli.output import add_force, check_new_output
@@ -42,6 +43,8 @@ def _import(args) -> int:
                      header=f"Imported by tabletop layout import from {files}")
     except OSError as exc:
         raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
+    for w in sources.warnings:
+        print(f"warning: {w}", file=sys.stderr)
     if args.json:
         print_json({"files": list(args.files), "out": args.out, "name": state.name,
                     "width": state.table.width, "depth": state.table.depth,

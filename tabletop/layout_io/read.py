@@ -244,6 +244,7 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
             src.objectives.append(_at(pat[0], f"objectives[{i}]"))  # type: ignore[index]
             objectives.append({"id": f"objective-{len(objectives) + 1}", "at": at,
                                "name": f"{pattern.name}: objective {i + 1}"})
+    _off_table(terrain, objectives, src, width, depth)
     deployment = []
     sides: list[str] = []
     if pattern is not None:
@@ -278,11 +279,13 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
 class Sources:
     """Where each row of the imported map came from in the input: ``terrain[i]`` holds
     ``{"polygon": place, "tall_part": place}``, ``objectives[i]`` and ``deployment[i]`` a
-    place (``file: [3].pieces[6] (id "b2")``); ``pieces`` the layout's pieces list."""
+    place (``file: [3].pieces[6] (id "b2")``); ``pieces`` the layout's pieces list;
+    ``warnings`` what imported but looks wrong (a piece off the table)."""
     terrain: list[dict[str, str]] = field(default_factory=list)
     objectives: list[str] = field(default_factory=list)
     deployment: list[str] = field(default_factory=list)
     pieces: str = ""
+    warnings: list[str] = field(default_factory=list)
 
 
 def _at(where: str, tail: str) -> str:
@@ -323,6 +326,34 @@ def relocate(problems: list[str], out: str, sources: Sources) -> list[str]:
         what = f"{fld}{rest}" if fld else rest.lstrip(": ")
         fixed.append(f"{place}: {what}" if what else place)
     return fixed
+
+
+#: named default: how far (inches) a piece or objective may reach past the table's edge
+#: before the import warns (the map format's contact tolerance: measured layouts round)
+OFF_TABLE_WARN_IN = 0.02
+
+
+def _off_table(terrain: list[dict[str, Any]], objectives: list[dict[str, Any]], src: Sources,
+               width: float, depth: float) -> None:
+    """A warning (``src.warnings``) for each piece or objective that reaches past the
+    table by more than ``OFF_TABLE_WARN_IN``: the schema allows it, a layout never means it."""
+    t = OFF_TABLE_WARN_IN
+
+    def off(pts: list[list[float]]) -> bool:
+        return any(x < -t or y < -t or x > width + t or y > depth + t for x, y in pts)
+
+    for k, row in enumerate(terrain):
+        if off(row["polygon"]):
+            xs = [p[0] for p in row["polygon"]]
+            ys = [p[1] for p in row["polygon"]]
+            src.warnings.append(f"{src.terrain[k]['polygon']}: reaches off the {width:g}\" x "
+                                f"{depth:g}\" table (x {min(xs):.4g}..{max(xs):.4g}, "
+                                f"y {min(ys):.4g}..{max(ys):.4g} on the map)")
+    for k, obj in enumerate(objectives):
+        if off([obj["at"]]) and k < len(src.objectives):
+            src.warnings.append(f"{src.objectives[k]}: the objective stands off the {width:g}\" "
+                                f"x {depth:g}\" table, at ({obj['at'][0]:.4g}, "
+                                f"{obj['at'][1]:.4g}) on the map")
 
 
 def _footprint(p: Piece, templates: dict[str, TerrainTemplate], where: str,

@@ -22,7 +22,7 @@ EntityId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*[a-z0-9]$", min_len
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
 
 class Vec2(_Strict):
@@ -148,7 +148,7 @@ class ComposedFeature(_Strict):
 class TerrainTemplate(BaseModel):
     """A catalog piece a layout's ``template`` names (only the fields a map needs, and an
     area's composed ``features``)."""
-    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False, strict=True)
     id: EntityId
     name: str | None = None
     kind: Literal["area", "feature"]
