@@ -291,3 +291,75 @@ def test_unknown_name_suggests_the_nearest_names_bases(capsys, tmp_path):
     roster["roster"]["forces"][0]["catalogueName"] = "Imperium - Space Marines"
     got, _ = _deploy(capsys, tmp_path, roster, code=2)
     assert "(the nearest names stand on 32mm, 40mm)" in got.err and "e.g. 32mm" not in got.err
+
+
+# ------------------------------------------------------------------ 13: small zones
+
+SHALLOW = """
+[map]
+name = "shallow"
+ruleset = "{ruleset}"
+width = 12
+depth = 12
+
+[[players]]
+id = "a"
+active = true
+
+[[players]]
+id = "b"
+
+[[deployment]]
+player = "a"
+polygon = [[0, 0], [12, 0], [12, {deep}], [0, {deep}]]
+name = "strip"
+"""
+
+
+def _shallow(capsys, tmp_path, roster, deep, *extra, ruleset="fight-phase", code=0):
+    table = tmp_path / "t.toml"
+    table.write_text(SHALLOW.format(ruleset=ruleset, deep=deep))
+    r = tmp_path / "r.json"
+    r.write_text(json.dumps(roster))
+    out = tmp_path / "o.toml"
+    return run(capsys, "roster", r, "--map", table, "--player", "a", "-o", out, *extra,
+               code=code), out
+
+
+def test_a_shallow_zone_takes_the_unit_as_a_line(capsys, tmp_path):
+    # a 12" x 2" strip: the square grid of 5 (3 + 2) is 1.2598 + 1.7598 = 3.02" deep, too
+    # deep; all 5 abreast are 1.2598" deep and 4 x 1.7598 + 1.2598 = 8.30" wide.  Facing 90
+    # (zone centre (6, 1) to table centre (6, 6)), right hand +x: front edge y = 2, so
+    # y = 2 - 0.6299; left edge x = 0, so x = 0.6299 + k x 1.7598
+    _, out = _shallow(capsys, tmp_path, _nr(("Boyz", [("Boy", 5)])), 2)
+    ms = load(str(out)).unit("boyz").models
+    assert [c for m in ms for c in (m.x, m.y)] == pytest.approx(
+        [c for k in range(5) for c in (0.6299 + k * 1.7598, 2 - 0.6299)], abs=1e-3)
+
+
+def test_every_unit_without_room_is_named_with_why(capsys, tmp_path):
+    # a 12" x 2" strip: a line of 5 takes 8.30" (above); a second and a third unit of 5 find
+    # no room (8.30 + 1" gap + 8.30 > 12), though each would fit alone: both named
+    got, out = _shallow(capsys, tmp_path, _nr(("Boyz", [("Boy", 5)]),
+                                              ("Stormboyz", [("Stormboy", 5)]),
+                                              ("Beast Snagga Boyz", [("Beast Snagga Boy", 5)])),
+                        2, code=2)
+    lines = got.err.splitlines()
+    assert [ln.split(": ")[1].split(" (")[0] for ln in lines] == ["Stormboyz",
+                                                                   "Beast Snagga Boyz"]
+    assert all("finds no room left in strip beside the other units" in ln for ln in lines)
+    assert not out.exists()
+
+
+def test_a_block_too_deep_for_the_zone_says_so(capsys, tmp_path):
+    roster = {"roster": {"name": "t", "gameSystemName": "Warhammer: The Old World", "forces": [
+        {"catalogueName": "The Empire of Man", "selections": [
+            {"name": "State Troops", "type": "unit", "selections": [
+                {"name": "State Trooper", "type": "model", "number": 20}]}]}]}}
+    # --frontage 1: a block 1 x 20 of 25x25mm: 0.9843" wide, 20 x 0.9843 = 19.7" deep, in
+    # a 6"-deep zone: it cannot fit even alone (not "beside the units already there")
+    got, _ = _shallow(capsys, tmp_path, roster, 6, "--frontage", "1", ruleset="rank-and-flank",
+                      code=2)
+    assert got.err.count("\n") == 1
+    assert ("State Troops (20 models) cannot fit in strip even alone: a block 1 x 20 is about "
+            '1.0" x 19.7" (give a wider --frontage)') in got.err

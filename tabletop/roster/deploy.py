@@ -25,9 +25,12 @@ from tabletop.board.state import Battlefield, Deployment
 from tabletop.geometry.deploy_area import DeployArea
 from tabletop.geometry.snapshot import snapshot
 from tabletop.roster.base_table import BaseTable, Found, Missing, normalise
-from tabletop.roster.layout import SpreadError, block, cluster, crewed
+from tabletop.roster.layout import (SPREAD_MARGIN, Laid, SpreadError, block, cluster, crewed,
+                                    grid)
+from tabletop.roster.layout import spread_of
 from tabletop.roster.model import Roster, RosterUnit
 from tabletop.roster.read import RosterError
+from tabletop.rules.describe import plural
 
 #: named default: the army faces from its zone's centre to the table's centre, squared
 FACING = "towards the table centre, squared to the table edges"
@@ -219,15 +222,70 @@ class Placement:
     tables: list[dict[str, Any]] = field(default_factory=list)   # the new [[units]]
 
 
+def _layouts(unit: RosterUnit, bases: list, roles: list, ruleset: str, facing: float,
+             frontage: int, rules, where: str) -> list[Laid]:
+    """The unit's layouts to try, best first: for a block its one block (the frontage is the
+    user's), for a cluster the compact grid (or blob), then wider, shallower grids
+    (``ceil(sqrt n)`` + 1 files up to all abreast), then narrower, deeper ones, each within
+    the coherency spread: a zone, or the room left in it, that cannot take the square may
+    take a line or a column."""
+    if ruleset == "rank-and-flank":
+        if len({(b.along_mm, b.across_mm, b.shape) for b in bases}) > 1:
+            return [crewed(bases, facing, frontage)]      # a war machine and its crew
+        return [block(bases[0], roles, facing, frontage)]
+    spread = _spread_of(rules)
+    try:
+        first = cluster(bases, facing, rules.roster_model_gap, spread, rules.roster_min_model_gap)
+    except SpreadError as exc:
+        raise RosterError(f"{where}: {unit.name}: {exc}; split the unit or set "
+                          "[rules] roster_min_model_gap lower") from None
+    out = [first]
+    n = len(bases)
+    square = math.ceil(math.sqrt(n))
+    for cols in list(range(square + 1, n + 1)) + list(range(square - 1, 0, -1)):
+        shaped = grid(bases, facing, rules.roster_model_gap, cols)
+        if spread is None or n < 2 or spread_of(bases, list(shaped.spots)) <= spread - SPREAD_MARGIN:
+            out.append(shaped)
+    return out
+
+
+def _try_place(state: Battlefield, units: list, order: list[int], zone: Deployment,
+               rules, facing: float) -> tuple[dict[int, tuple[Laid, float, float]], list[int]]:
+    """Place ``units[k]`` (``(resolved, models, bases, layouts)``) in ``order``, each at the
+    first fit of its first layout that fits: ``{k: (layout, dx, dy)}`` and the ``k`` that
+    found no room."""
+    area = DeployArea(state, zone.polygon, rules.roster_unit_gap)
+    done: dict[int, tuple[Laid, float, float]] = {}
+    failed = []
+    for k in order:
+        _, _, bases, layouts = units[k]
+        facing_ = facing
+        for laid in layouts:
+            placed = [(b, x, y, facing_) for b, (x, y) in zip(bases, laid.spots)]
+            shift = area.first_fit(placed, facing_, SCAN_STEP)
+            if shift is not None:
+                area.occupy([(b, x + shift[0], y + shift[1], f) for b, x, y, f in placed])
+                done[k] = (laid, shift[0], shift[1])
+                break
+        else:
+            failed.append(k)
+    return done, failed
+
+
 def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: str,
            zone: Deployment, where: str, frontage: int | None = None) -> Placement:
     """Place every resolved unit in ``zone`` and return the new map.
 
+    Units are placed in roster order, each at the first spot of the zone (front edge first)
+    where one of its layouts fits (``_layouts``); when one finds no room, the whole army is
+    placed again largest unit first (``PACK_ORDER``), which packs a small zone tighter.
+
     Raises
     ------
     RosterError
-        The map's ruleset is not the roster's, a block needs one base and its models have
-        several, a unit fits nowhere in the zone, or the result overlaps or breaks
+        The map's ruleset is not the roster's, a unit too big for the coherency spread,
+        units that fit nowhere in the zone (every one named, with why: too big for the zone
+        even alone, or no room left beside the others), or the result overlaps or breaks
         coherency (each names the unit).
     """
     ruleset = RULESET[system]
@@ -237,36 +295,30 @@ def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: st
     rules = state.rules
     frontage = frontage or rules.roster_frontage
     facing = army_facing(state, zone)
-    area = DeployArea(state, zone.polygon, rules.roster_unit_gap)
     taken = {u.id for u in state.units} | {t.id for t in state.terrain} | {
         o.id for o in state.objectives}
-    tables, report = [], []
+    units = []
     for r in resolved:
-        unit = r.unit
-        models = [(m, b) for m, b in zip(unit.models, r.bases) for _ in range(m.count)]
+        models = [(m, b) for m, b in zip(r.unit.models, r.bases) for _ in range(m.count)]
         bases = [parse_base(b) for _, b in models]
+        layouts = _layouts(r.unit, bases, [m.role for m, _ in models], ruleset, facing,
+                           frontage, rules, where)
+        units.append((r, models, bases, layouts))
+    order = list(range(len(units)))
+    done, failed = _try_place(state, units, order, zone, rules, facing)
+    if failed:
+        big_first = sorted(order, key=lambda k: -sum(b.along * b.across for b in units[k][2]))
+        done2, failed2 = _try_place(state, units, big_first, zone, rules, facing)
+        if len(failed2) < len(failed):
+            done, failed = done2, failed2
+    if failed:
+        raise RosterError([_why(units[k], state, zone, rules, facing, where) for k in failed])
+    tables, report = [], []
+    for k, (r, models, bases, _) in enumerate(units):
+        unit = r.unit
+        laid, dx, dy = done[k]
         uid = _slug(unit.name, taken)
-        if ruleset == "rank-and-flank":
-            if len({b for _, b in models}) > 1:
-                laid = crewed(bases, facing, frontage)     # a war machine and its crew
-            else:
-                laid = block(bases[0], [m.role for m, _ in models], facing, frontage)
-        else:
-            try:
-                laid = cluster(bases, facing, rules.roster_model_gap, _spread_of(rules),
-                               rules.roster_min_model_gap)
-            except SpreadError as exc:
-                raise RosterError(f"{where}: {unit.name}: {exc}; split the unit or set "
-                                  "[rules] roster_min_model_gap lower") from None
-        placed = [(b, x, y, facing) for b, (x, y) in zip(bases, laid.spots)]
-        shift = area.first_fit(placed, facing, SCAN_STEP)
-        if shift is None:
-            raise RosterError(f"{where}: {unit.name} ({len(models)} models) does not fit in "
-                              f"{zone.name or 'the zone'} beside the units already there")
-        dx, dy = shift
-        area.occupy([(b, x + dx, y + dy, f) for b, x, y, f in placed])
-        table = _unit_table(uid, unit, player, models, laid, facing, dx, dy, ruleset)
-        tables.append(table)
+        tables.append(_unit_table(uid, unit, player, models, laid, facing, dx, dy, ruleset))
         report.append({"id": uid, "name": unit.name, "models": len(models),
                        "bases": sorted({b for _, b in models}), "base_given": r.given,
                        "reference_lines": r.lines, "points": unit.points,
@@ -277,6 +329,27 @@ def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: st
     new = mapfile.from_dict(data, path=where)
     _check(new, [t["id"] for t in tables], where)
     return Placement(new, report, facing, zone, tables)
+
+
+def _why(entry, state: Battlefield, zone: Deployment, rules, facing: float, where: str) -> str:
+    """Why a unit found no room: too big for the zone even alone, or no room left."""
+    r, models, bases, layouts = entry
+    name = zone.name or "the zone"
+    alone = DeployArea(state, zone.polygon, rules.roster_unit_gap)
+    if any(alone.first_fit([(b, x, y, facing) for b, (x, y) in zip(bases, laid.spots)],
+                           facing, SCAN_STEP) is not None for laid in layouts):
+        return (f"{where}: {r.unit.name} ({plural(len(models), 'model')}) finds no room left "
+                f"in {name} beside the other units (try a larger zone, fewer units, or a smaller [rules] "
+                f"roster_unit_gap than {rules.roster_unit_gap:g}\")")
+    laid = layouts[0]
+    xs = [x for x, _ in laid.spots]
+    ys = [y for _, y in laid.spots]
+    size = f"{max(xs) - min(xs) + max(b.across for b in bases):.1f}\" x " \
+           f"{max(ys) - min(ys) + max(b.along for b in bases):.1f}\""
+    shape = (f"a block {laid.files} x {laid.ranks}" if laid.files else "its tightest layout")
+    hint = " (give a wider --frontage)" if laid.files else ""
+    return (f"{where}: {r.unit.name} ({plural(len(models), 'model')}) cannot fit in {name} even "
+            f"alone: {shape} is about {size}{hint}")
 
 
 def _spread_of(rules) -> float | None:

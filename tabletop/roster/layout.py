@@ -55,7 +55,7 @@ class SpreadError(ValueError):
     """No cluster of the unit keeps every model within the coherency spread."""
 
 
-def _spread(bases: list[Base], spots: list[tuple[float, float]]) -> float:
+def spread_of(bases: list[Base], spots: list[tuple[float, float]]) -> float:
     """The largest edge-to-edge distance (inches) between two models of ``spots``, each
     base taken as the circle round its longest side (never less than the true gap)."""
     r = [max(b.across, b.along) / 2.0 for b in bases]
@@ -114,13 +114,13 @@ def cluster(bases: list[Base], facing_deg: float, model_gap: float,
         Not even the blob at ``min_gap`` keeps every model within ``spread``.
     """
     grid = _grid(bases, facing_deg, model_gap)
-    if spread is None or len(bases) < 2 or _spread(bases, list(grid.spots)) <= spread - SPREAD_MARGIN:
+    if spread is None or len(bases) < 2 or spread_of(bases, list(grid.spots)) <= spread - SPREAD_MARGIN:
         return grid
     gaps = [model_gap] + [g for g in (model_gap / 2, 0.25, min_gap) if min_gap <= g < model_gap]
     best = None
     for gap in sorted(set(gaps), reverse=True):
         spots = _hex_blob(bases, facing_deg, gap)
-        wide = _spread(bases, spots)
+        wide = spread_of(bases, spots)
         if wide <= spread - SPREAD_MARGIN:
             return Laid(tuple(spots))
         best = wide if best is None else min(best, wide)
@@ -130,8 +130,13 @@ def cluster(bases: list[Base], facing_deg: float, model_gap: float,
 
 
 def _grid(bases: list[Base], facing_deg: float, model_gap: float) -> Laid:
+    return grid(bases, facing_deg, model_gap, max(1, math.ceil(math.sqrt(len(bases)))))
+
+
+def grid(bases: list[Base], facing_deg: float, model_gap: float, cols: int) -> Laid:
+    """The unit as a grid ``cols`` models wide, rows behind one another, pitch the largest
+    base plus ``model_gap`` (inches) across and along the facing."""
     n = len(bases)
-    cols = max(1, math.ceil(math.sqrt(n)))
     pitch_u = max(b.across for b in bases) + model_gap
     pitch_v = max(b.along for b in bases) + model_gap
     t = math.radians(facing_deg)
