@@ -163,3 +163,54 @@ def test_a_piece_off_the_table_is_warned(capsys, tmp_path):
     got = run(capsys, "layout", "import", f, "-o", tmp_path / "o.toml")
     assert got.err == (f'warning: {f}: [0].pieces[0] (id "far"): reaches off the 60" x 44" '
                        "table (x 498..502, y 242..246 on the map)\n")
+
+
+# ------------------------------------------------------------------ 14: objectives round trip
+
+RT_MAP = """
+[map]
+name = "Round trip"
+ruleset = "fight-phase"
+width = 60
+depth = 44
+
+[[players]]
+id = "attacker"
+active = true
+
+[[players]]
+id = "defender"
+
+[[objectives]]
+id = "mid"
+at = [30, 22]
+range = 3
+name = "Centre objective"
+
+[[objectives]]
+id = "west"
+at = [10, 22]
+
+[[deployment]]
+player = "attacker"
+polygon = [[0, 44], [60, 44], [60, 34], [0, 34]]
+
+[[deployment]]
+player = "defender"
+polygon = [[0, 0], [60, 0], [60, 10], [0, 10]]
+"""
+
+
+def test_export_keeps_an_objectives_name_and_range(capsys, tmp_path):
+    src = tmp_path / "m.toml"
+    src.write_text(RT_MAP)
+    js = tmp_path / "m.json"
+    run(capsys, "layout", "export", src, "-o", js)
+    back = tmp_path / "back.toml"
+    run(capsys, "layout", "import", js, "-o", back)
+    from tabletop.board.mapfile import load
+    objs = {tuple(o.at): (o.name, o.range) for o in load(str(back)).objectives}
+    # (30, 22) keeps its name and its 3" range; (10, 22), a bare point, comes back at the
+    # same place (y-down 44 - 22 = 22 and back) with the ruleset's range (None)
+    assert objs[(30, 22)] == ("Centre objective", 3)
+    assert objs[(10, 22)][1] is None and len(objs) == 2

@@ -363,3 +363,27 @@ def test_a_block_too_deep_for_the_zone_says_so(capsys, tmp_path):
     assert got.err.count("\n") == 1
     assert ("State Troops (20 models) cannot fit in strip even alone: a block 1 x 20 is about "
             '1.0" x 19.7" (give a wider --frontage)') in got.err
+
+
+# ------------------------------------------------------------------ 14: wording, empty roster
+
+def test_one_model_one_unit_wording(capsys, tmp_path):
+    got, _ = _deploy(capsys, tmp_path, _nr(("Warboss", [("Warboss", 1)])))
+    lines = got.out.splitlines()
+    # 1 unit of 1 model: singular both times, never "1 models"
+    assert lines[0].startswith(f"{tmp_path / 'r.json'}: 1 unit, 1 model (")
+    assert lines[1] == "  warboss: Warboss, 1 model on 40mm, cluster"
+    assert "1 models" not in got.out and "1 units" not in got.out
+
+
+def test_an_empty_roster_is_refused(capsys, tmp_path):
+    roster = _nr()                                     # a force with no selections
+    got, out = _deploy(capsys, tmp_path, roster, code=2)
+    assert got.err == f"{tmp_path / 'r.json'}: no units in the roster; nothing to place\n"
+    assert not out.exists()
+
+
+def test_old_world_roster_on_a_40k_map_says_an(capsys, tmp_path):
+    err = run(capsys, "roster", EX / "empire.rosz", "--map", H_AND_A, "--player", "marines",
+              "-o", tmp_path / "o.toml", code=2).err
+    assert "an Old World roster is laid out for rank-and-flank" in err

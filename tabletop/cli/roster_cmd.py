@@ -17,12 +17,14 @@ import os
 from tabletop.cli.common import check_out, load_map, print_json
 from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError
+from tabletop.rules.describe import plural
 
 HELP = "place an exported army list (BattleScribe, New Recruit, 40K app) in a deployment zone"
 
 
 def run(args) -> int:
-    from tabletop.roster.deploy import deploy, parse_overrides, pick_zone, resolve_bases
+    from tabletop.roster.deploy import (check_ruleset, deploy, parse_overrides, pick_zone,
+                                        resolve_bases)
     from tabletop.roster.read import read_roster
 
     if args.frontage is not None and args.frontage < 1:
@@ -35,6 +37,9 @@ def run(args) -> int:
     state = load_map(args.map)
     zone = pick_zone(state, args.player, args.zone, args.map)
     roster = read_roster(args.roster)
+    if not roster.units:
+        raise TabletopError(f"{args.roster}: no units in the roster; nothing to place")
+    check_ruleset(state, roster.system, args.roster)
     resolved = resolve_bases(roster, overrides, args.roster)
     placed = deploy(state, resolved, roster.system, args.player, zone, args.roster,
                     frontage=args.frontage)
@@ -46,14 +51,15 @@ def run(args) -> int:
                     "zone": placed.zone.name, "facing": placed.facing,
                     "models": sum(u["models"] for u in placed.units), "units": placed.units})
     else:
-        print(f"{args.roster}: {len(placed.units)} units, "
-              f"{sum(u['models'] for u in placed.units)} models ({roster.system_name}) placed in "
+        print(f"{args.roster}: {plural(len(placed.units), 'unit')}, "
+              f"{plural(sum(u['models'] for u in placed.units), 'model')} ({roster.system_name}) "
+              f"placed in "
               f"{placed.zone.name or 'the zone of ' + args.player}, facing {placed.facing:g} deg")
         for u in placed.units:
             shape = (f"block {u['files']} x {u['ranks']}" if u["layout"] == "block"
                      else "cluster")
             given = " (--base)" if u["base_given"] else ""
-            print(f"  {u['id']}: {u['name']}, {u['models']} models on "
+            print(f"  {u['id']}: {u['name']}, {plural(u['models'], 'model')} on "
                   f"{'/'.join(u['bases'])}{given}, {shape}")
         print(f"wrote {args.out}")
     return 0

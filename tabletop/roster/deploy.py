@@ -37,6 +37,8 @@ FACING = "towards the table centre, squared to the table edges"
 #: named default: how far apart (inches) the first-fit scan tries spots, along rows and
 #: between rows; half an inch packs units as a player would by hand
 SCAN_STEP = 0.5
+#: each system as a message names it ("a 40K roster")
+SYSTEM_NAMES = {"40k": "a 40K", "horus-heresy": "a Horus Heresy", "old-world": "an Old World"}
 #: which ruleset each system's units are laid out for
 RULESET = {"40k": "fight-phase", "horus-heresy": "fight-phase", "old-world": "rank-and-flank"}
 
@@ -222,6 +224,22 @@ class Placement:
     tables: list[dict[str, Any]] = field(default_factory=list)   # the new [[units]]
 
 
+def check_ruleset(state: Battlefield, system: str, where: str) -> str:
+    """The ruleset ``system``'s units are laid out for, when it is the map's.
+
+    Raises
+    ------
+    RosterError
+        The map's ruleset is another (``an Old World roster is laid out for rank-and-flank,
+        but the map's ruleset is fight-phase``).
+    """
+    ruleset = RULESET[system]
+    if state.ruleset != ruleset:
+        raise RosterError(f"{where}: {SYSTEM_NAMES[system]} roster is laid out for {ruleset}, "
+                          f"but the map's ruleset is {state.ruleset}")
+    return ruleset
+
+
 def _layouts(unit: RosterUnit, bases: list, roles: list, ruleset: str, facing: float,
              frontage: int, rules, where: str) -> list[Laid]:
     """The unit's layouts to try, best first: for a block its one block (the frontage is the
@@ -288,10 +306,7 @@ def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: st
         even alone, or no room left beside the others), or the result overlaps or breaks
         coherency (each names the unit).
     """
-    ruleset = RULESET[system]
-    if state.ruleset != ruleset:
-        raise RosterError(f"{where}: a {system} roster is laid out for {ruleset}, but the map's "
-                          f"ruleset is {state.ruleset}")
+    ruleset = check_ruleset(state, system, where)
     rules = state.rules
     frontage = frontage or rules.roster_frontage
     facing = army_facing(state, zone)
