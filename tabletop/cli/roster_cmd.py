@@ -23,8 +23,13 @@ HELP = "place an exported army list (BattleScribe, New Recruit, 40K app) in a de
 
 
 def run(args) -> int:
-    from tabletop.roster.deploy import (check_ruleset, deploy, parse_overrides, pick_zone,
-                                        resolve_bases)
+    from tabletop.roster.deploy import (
+        check_ruleset,
+        deploy,
+        parse_overrides,
+        pick_zone,
+        resolve_bases,
+    )
     from tabletop.roster.read import read_roster
 
     if args.frontage is not None and args.frontage < 1:

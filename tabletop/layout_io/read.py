@@ -194,7 +194,7 @@ def _slug(text: str) -> str:
 
 def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
                 deployment_id: str | None = None,
-                sources: "Sources | None" = None) -> dict[str, Any]:
+                sources: Sources | None = None) -> dict[str, Any]:
     """The map (plain TOML tables) of one layout and one deployment pattern.
 
     The layout is the only one given or ``layout_id``; the pattern is ``deployment_id``,

@@ -25,9 +25,16 @@ from tabletop.board.state import Battlefield, Deployment
 from tabletop.geometry.deploy_area import DeployArea
 from tabletop.geometry.snapshot import snapshot
 from tabletop.roster.base_table import BaseTable, Found, Missing, normalise
-from tabletop.roster.layout import (SPREAD_MARGIN, Laid, SpreadError, block, cluster, crewed,
-                                    grid)
-from tabletop.roster.layout import spread_of
+from tabletop.roster.layout import (
+    SPREAD_MARGIN,
+    Laid,
+    SpreadError,
+    block,
+    cluster,
+    crewed,
+    grid,
+    spread_of,
+)
 from tabletop.roster.model import Roster, RosterUnit
 from tabletop.roster.read import RosterError
 from tabletop.rules.describe import plural
@@ -329,7 +336,7 @@ def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: st
     if failed:
         raise RosterError([_why(units[k], state, zone, rules, facing, where) for k in failed])
     tables, report = [], []
-    for k, (r, models, bases, _) in enumerate(units):
+    for k, (r, models, _bases, _) in enumerate(units):
         unit = r.unit
         laid, dx, dy = done[k]
         uid = _slug(unit.name, taken)

@@ -14,8 +14,8 @@ small enough that a wrong file is refused at once).  Errors are one line naming 
 from __future__ import annotations
 
 import os
-import zipfile
 import xml.etree.ElementTree as ET
+import zipfile
 
 from pydantic import ValidationError
 
