@@ -50,6 +50,10 @@ LAYOUT_TURN_TOLERANCE = 5.0
 ROSTER_FRONTAGE = 5
 ROSTER_MODEL_GAP = 0.5
 ROSTER_UNIT_GAP = 1.0
+#: ROSTER_MIN_MODEL_GAP: the closest (inches) ``tabletop roster`` packs a 40K unit's bases when
+#: its grid at ROSTER_MODEL_GAP would break the "all within 9\"" of coherency (a 30-model
+#: unit): a tenth of an inch, bases as near as hands place them without touching
+ROSTER_MIN_MODEL_GAP = 0.1
 
 # the value of engagement_range / coherency_range that means "base contact" / "formation"
 CONTACT = "contact"
@@ -136,6 +140,8 @@ class RulesConfig:
     roster_frontage, roster_model_gap, roster_unit_gap : named defaults ``ROSTER_FRONTAGE``
         (files), ``ROSTER_MODEL_GAP`` and ``ROSTER_UNIT_GAP`` (inches): how ``tabletop roster``
         lays units out (``tabletop/roster/layout.py``, ``geometry/deploy_area.py``).
+    roster_min_model_gap : named default ``ROSTER_MIN_MODEL_GAP`` (inches): the tightest
+        gap a large 40K unit is packed at to keep every model within ``coherency_spread``.
     written : the keys the map file set, kept so saving writes only those.
     """
 
@@ -172,6 +178,7 @@ class RulesConfig:
     roster_frontage: int = ROSTER_FRONTAGE
     roster_model_gap: float = ROSTER_MODEL_GAP
     roster_unit_gap: float = ROSTER_UNIT_GAP
+    roster_min_model_gap: float = ROSTER_MIN_MODEL_GAP
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property

@@ -11,6 +11,7 @@ an existing file without ``--force``, never over the file read).
 from __future__ import annotations
 
 import json
+import sys
 
 from tabletop.cli.common import check_out, load_map, print_json
 from tabletop.cli.output import add_force, check_new_output
@@ -22,22 +23,28 @@ HELP = "terrain-layout JSON (40kdc-data schema) into a map, or a map out to it"
 def _import(args) -> int:
     from tabletop.board import mapfile
     from tabletop.geometry.layout_checks import shape_problems
-    from tabletop.layout_io.read import read_files, to_map_dict
+    from tabletop.layout_io.read import Sources, read_files, relocate, to_map_dict
 
     if not args.out:
         raise TabletopError("tabletop layout import: -o MAP.toml is required")
     check_out(args.out, None, args.force)
     files = ", ".join(args.files)
-    data = to_map_dict(read_files(args.files), files, args.layout, args.deployment)
-    state = mapfile.from_dict(data, path=args.out)
+    sources = Sources()
+    data = to_map_dict(read_files(args.files), files, args.layout, args.deployment, sources)
+    try:
+        state = mapfile.from_dict(data, path=args.out)
+    except TabletopError as exc:     # a map error is one of the input file's pieces
+        raise TabletopError(relocate(exc.problems, args.out, sources)) from None
     problems = shape_problems(state)
     if problems:
-        raise TabletopError(problems)
+        raise TabletopError(relocate(problems, args.out, sources))
     try:
         mapfile.save(state, args.out, force=args.force, source="",
                      header=f"Imported by tabletop layout import from {files}")
     except OSError as exc:
         raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
+    for w in sources.warnings:
+        print(f"warning: {w}", file=sys.stderr)
     if args.json:
         print_json({"files": list(args.files), "out": args.out, "name": state.name,
                     "width": state.table.width, "depth": state.table.depth,

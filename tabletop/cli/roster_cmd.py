@@ -1,37 +1,54 @@
 """``tabletop roster ROSTER --map TABLE.toml --player ID -o OUT.toml [--zone Z] [--frontage N]
-[--base "Unit=32mm" ...] [--json]``: an exported army list as units of a map.
+[--base "Unit=32mm" ...] [--force] [--json]``: an exported army list as units of a map.
 
 Reads BattleScribe ``.ros``/``.rosz``, New Recruit ``.json`` and the 40K app's text export
 (``tabletop/roster/read.py``), gives every model its base from the shipped table
 (``tabletop/roster/base_table.py``) or ``--base``, places the units in the player's
-deployment zone (``tabletop/roster/deploy.py``) and writes OUT (never over the map read;
+deployment zone (``tabletop/roster/deploy.py``) and writes OUT (never over the map read,
+over another existing file only with ``--force``, never into a folder that does not exist;
 everything else the map holds is kept).  A name the table does not know stops the command
 (exit 2) with one line per unit naming the nearest names it knows.
 """
 
 from __future__ import annotations
 
-from tabletop.cli.common import check_out, load_map, print_json, write_map
+import os
+
+from tabletop.cli.common import check_out, load_map, print_json
+from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError
+from tabletop.rules.describe import plural
 
 HELP = "place an exported army list (BattleScribe, New Recruit, 40K app) in a deployment zone"
 
 
 def run(args) -> int:
-    from tabletop.roster.deploy import deploy, parse_overrides, pick_zone, resolve_bases
+    from tabletop.roster.deploy import (
+        check_ruleset,
+        deploy,
+        parse_overrides,
+        pick_zone,
+        resolve_bases,
+    )
     from tabletop.roster.read import read_roster
 
     if args.frontage is not None and args.frontage < 1:
         raise TabletopError(f"--frontage {args.frontage}: a block is at least 1 file wide")
-    check_out(args.out, args.map)
+    check_out(args.out, args.map, args.force)
+    folder = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(folder):
+        raise TabletopError(f"{args.out}: -o: no folder {folder} (roster never makes one)")
     overrides = parse_overrides(args.base or [])
     state = load_map(args.map)
     zone = pick_zone(state, args.player, args.zone, args.map)
     roster = read_roster(args.roster)
+    if not roster.units:
+        raise TabletopError(f"{args.roster}: no units in the roster; nothing to place")
+    check_ruleset(state, roster.system, args.roster)
     resolved = resolve_bases(roster, overrides, args.roster)
     placed = deploy(state, resolved, roster.system, args.player, zone, args.roster,
                     frontage=args.frontage)
-    write_map(placed.state, args.out, args.map)
+    _write(placed, args)
     if args.json:
         print_json({"roster": args.roster, "format": roster.format, "system": roster.system,
                     "system_name": roster.system_name, "faction": roster.faction,
@@ -39,17 +56,35 @@ def run(args) -> int:
                     "zone": placed.zone.name, "facing": placed.facing,
                     "models": sum(u["models"] for u in placed.units), "units": placed.units})
     else:
-        print(f"{args.roster}: {len(placed.units)} units, "
-              f"{sum(u['models'] for u in placed.units)} models ({roster.system_name}) placed in "
+        print(f"{args.roster}: {plural(len(placed.units), 'unit')}, "
+              f"{plural(sum(u['models'] for u in placed.units), 'model')} ({roster.system_name}) "
+              f"placed in "
               f"{placed.zone.name or 'the zone of ' + args.player}, facing {placed.facing:g} deg")
         for u in placed.units:
             shape = (f"block {u['files']} x {u['ranks']}" if u["layout"] == "block"
                      else "cluster")
             given = " (--base)" if u["base_given"] else ""
-            print(f"  {u['id']}: {u['name']}, {u['models']} models on "
+            print(f"  {u['id']}: {u['name']}, {plural(u['models'], 'model')} on "
                   f"{'/'.join(u['bases'])}{given}, {shape}")
         print(f"wrote {args.out}")
     return 0
+
+
+def _write(placed, args) -> None:
+    """OUT: the map's text with the roster's units as ``[[units]]`` tables, one model a line,
+    under a header naming the roster and the map (``roster/write.py``)."""
+    from tabletop.board.writes import write_atomic
+    from tabletop.roster.write import roster_map_text
+    check_out(args.out, args.map, args.force)
+    text = roster_map_text(placed.state, placed.tables, args.map,
+                           f"Placed by tabletop roster: {os.path.basename(args.roster)} on "
+                           f"{os.path.basename(args.map)} (player {args.player})")
+    try:
+        write_atomic(args.out, text, force=args.force, keep=(args.map,))
+    except TabletopError:
+        raise
+    except OSError as exc:
+        raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
 
 
 def add_parser(sub) -> None:
@@ -66,8 +101,10 @@ def add_parser(sub) -> None:
                    help="the deployment zone (name or number) when the player has several")
     p.add_argument("--frontage", type=int, metavar="N",
                    help="files of a rank-and-flank block (default: [rules] roster_frontage, 5)")
-    p.add_argument("--base", action="append", metavar="\"NAME=SIZE\"",
+    p.add_argument("--base", action="append", metavar="\"NAME[/MODEL]=SIZE\"",
                    help="a base for a unit or model the table does not know, e.g. "
-                        "\"Gretchin=25mm\" (repeatable)")
+                        "\"Gretchin=25mm\", or for one model of a unit, "
+                        "\"Mek Gunz/Mek Gun=60mm\" (repeatable)")
+    add_force(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run)

@@ -13,18 +13,18 @@ named defaults below (the board is 2D: DESIGN.md "Heights").
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from tabletop.board.json_text import JsonTextError, parse_json
 from tabletop.errors import TabletopError
 from tabletop.layout_io.place import convex_hull, footprint_vertices, orient, place, to_map
 from tabletop.layout_io.schema import DeploymentPattern, Piece, TerrainLayout, TerrainTemplate
 
-__all__ = ["LayoutError", "read_files", "to_map_dict", "DEFAULT_BOARD_IN",
+__all__ = ["LayoutError", "read_files", "to_map_dict", "Sources", "relocate", "DEFAULT_BOARD_IN",
            "RUIN_MIN_HEIGHT_IN", "TALL_MIN_HEIGHT_IN", "UNKNOWN_HEIGHT_KIND", "SIDE_NAMES"]
 
 #: the table when a layout gives no ``board``: 60" x 44", the schema's own stated default
@@ -127,7 +127,10 @@ def read_files(paths: list[str]) -> Entities:
     for path in paths:
         try:
             with open(path, encoding="utf-8") as fh:
-                doc = json.load(fh)
+                doc = parse_json(fh.read(), path)
+        except JsonTextError as exc:
+            problems.append(str(exc))
+            continue
         except FileNotFoundError:
             problems.append(f"{path}: no such file")
             continue
@@ -136,9 +139,6 @@ def read_files(paths: list[str]) -> Entities:
             continue
         except UnicodeDecodeError:
             problems.append(f"{path}: not a text file (layout JSON is UTF-8 text)")
-            continue
-        except json.JSONDecodeError as exc:
-            problems.append(f"{path}: line {exc.lineno} column {exc.colno}: not JSON: {exc.msg}")
             continue
         except OSError as exc:
             problems.append(f"{path}: cannot read: {exc.strerror or exc}")
@@ -193,7 +193,8 @@ def _slug(text: str) -> str:
 
 
 def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
-                deployment_id: str | None = None) -> dict[str, Any]:
+                deployment_id: str | None = None,
+                sources: Sources | None = None) -> dict[str, Any]:
     """The map (plain TOML tables) of one layout and one deployment pattern.
 
     The layout is the only one given or ``layout_id``; the pattern is ``deployment_id``,
@@ -202,12 +203,16 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
     objective pieces and the pattern's objectives ``[[objectives]]``, zones
     ``[[deployment]]`` of players ``attacker`` / ``defender``.  All points in inches, y-up.
 
+    ``sources``, when given, is filled with where in the input each row of the map came
+    from (``relocate`` turns a map error into one about the input file and piece).
+
     Raises
     ------
     LayoutError
         Nothing to import, an unknown or ambiguous id, a piece whose template was not
         given, a feature whose parent area is missing.
     """
+    src = sources if sources is not None else Sources()
     lay = _pick(found.layouts, layout_id, "terrain layout", "--layout", files)
     if deployment_id is None and lay is not None and lay[1].deployment_pattern_id and any(
             p.id == lay[1].deployment_pattern_id for _, p in found.patterns):
@@ -227,7 +232,8 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
     objectives: list[dict[str, Any]] = []
     problems: list[str] = []
     if layout is not None:
-        terrain, objectives = _pieces(layout, lay[0], found.templates, depth, problems)
+        src.pieces = _at(lay[0], "pieces")
+        terrain, objectives = _pieces(layout, lay[0], found.templates, depth, problems, src)
     if problems:
         raise LayoutError(problems)
     if pattern is not None:
@@ -235,12 +241,15 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
             at = to_map((p.x, p.y), depth)
             if any(abs(o["at"][0] - at[0]) < 1e-6 and abs(o["at"][1] - at[1]) < 1e-6 for o in objectives):
                 continue
+            src.objectives.append(_at(pat[0], f"objectives[{i}]"))  # type: ignore[index]
             objectives.append({"id": f"objective-{len(objectives) + 1}", "at": at,
                                "name": f"{pattern.name}: objective {i + 1}"})
+    _off_table(terrain, objectives, src, width, depth)
     deployment = []
     sides: list[str] = []
     if pattern is not None:
-        for z in pattern.zones:
+        for k, z in enumerate(pattern.zones):
+            src.deployment.append(_at(pat[0], f"zones[{k}]"))  # type: ignore[index]
             pts = footprint_vertices(z.shape)    # type: ignore[arg-type]
             poly = [to_map((z.position.x + x, z.position.y + y), depth) for x, y in pts]
             row: dict[str, Any] = {"player": z.player, "polygon": poly}
@@ -266,6 +275,87 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
     return out
 
 
+@dataclass
+class Sources:
+    """Where each row of the imported map came from in the input: ``terrain[i]`` holds
+    ``{"polygon": place, "tall_part": place}``, ``objectives[i]`` and ``deployment[i]`` a
+    place (``file: [3].pieces[6] (id "b2")``); ``pieces`` the layout's pieces list;
+    ``warnings`` what imported but looks wrong (a piece off the table)."""
+    terrain: list[dict[str, str]] = field(default_factory=list)
+    objectives: list[str] = field(default_factory=list)
+    deployment: list[str] = field(default_factory=list)
+    pieces: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def _at(where: str, tail: str) -> str:
+    """``file: [3]`` + ``pieces[6]`` -> ``file: [3].pieces[6]`` (``file`` + ... -> ``file: ...``)."""
+    return f"{where}.{tail}" if ": " in where else f"{where}: {tail}"
+
+
+_MAP_PLACE = re.compile(r"^(?P<kind>terrain|objectives|deployment)(?:\[(?P<i>\d+)\])?"
+                        r"(?:\.(?P<field>[a-z_]+))?(?P<rest>.*)$")
+
+
+def relocate(problems: list[str], out: str, sources: Sources) -> list[str]:
+    """Map problems (``out: terrain[4].polygon: ...``, from reading or checking the map built
+    in memory) as problems of the input file and piece (``file: [3].pieces[6] (id "b2"):
+    polygon: ...``); other lines are kept as they are."""
+    fixed = []
+    for line in problems:
+        head = f"{out}: "
+        m = _MAP_PLACE.match(line[len(head):]) if line.startswith(head) else None
+        if m is None:
+            fixed.append(line)
+            continue
+        kind, i, fld, rest = m.group("kind"), m.group("i"), m.group("field"), m.group("rest")
+        place = None
+        if i is None and kind == "terrain" and sources.pieces:
+            place = sources.pieces
+        elif i is not None:
+            k = int(i)
+            if kind == "terrain" and k < len(sources.terrain):
+                place = sources.terrain[k].get(fld or "polygon") or sources.terrain[k]["polygon"]
+            elif kind == "objectives" and k < len(sources.objectives):
+                place = sources.objectives[k]
+            elif kind == "deployment" and k < len(sources.deployment):
+                place = sources.deployment[k]
+        if place is None:
+            fixed.append(line)
+            continue
+        what = f"{fld}{rest}" if fld else rest.lstrip(": ")
+        fixed.append(f"{place}: {what}" if what else place)
+    return fixed
+
+
+#: named default: how far (inches) a piece or objective may reach past the table's edge
+#: before the import warns (the map format's contact tolerance: measured layouts round)
+OFF_TABLE_WARN_IN = 0.02
+
+
+def _off_table(terrain: list[dict[str, Any]], objectives: list[dict[str, Any]], src: Sources,
+               width: float, depth: float) -> None:
+    """A warning (``src.warnings``) for each piece or objective that reaches past the
+    table by more than ``OFF_TABLE_WARN_IN``: the schema allows it, a layout never means it."""
+    t = OFF_TABLE_WARN_IN
+
+    def off(pts: list[list[float]]) -> bool:
+        return any(x < -t or y < -t or x > width + t or y > depth + t for x, y in pts)
+
+    for k, row in enumerate(terrain):
+        if off(row["polygon"]):
+            xs = [p[0] for p in row["polygon"]]
+            ys = [p[1] for p in row["polygon"]]
+            src.warnings.append(f"{src.terrain[k]['polygon']}: reaches off the {width:g}\" x "
+                                f"{depth:g}\" table (x {min(xs):.4g}..{max(xs):.4g}, "
+                                f"y {min(ys):.4g}..{max(ys):.4g} on the map)")
+    for k, obj in enumerate(objectives):
+        if off([obj["at"]]) and k < len(src.objectives):
+            src.warnings.append(f"{src.objectives[k]}: the objective stands off the {width:g}\" "
+                                f"x {depth:g}\" table, at ({obj['at'][0]:.4g}, "
+                                f"{obj['at'][1]:.4g}) on the map")
+
+
 def _footprint(p: Piece, templates: dict[str, TerrainTemplate], where: str,
                problems: list[str]) -> tuple[list[tuple[float, float]] | None, float | None]:
     height = p.height_inches
@@ -276,6 +366,10 @@ def _footprint(p: Piece, templates: dict[str, TerrainTemplate], where: str,
     elif p.template in templates:
         fp = templates[p.template].footprint
         height = height if height is not None else templates[p.template].default_height_inches
+    elif p.template is None:
+        problems.append(f"{where}: neither a footprint nor a template: a piece needs one "
+                        "to have a shape")
+        return None, None
     else:
         problems.append(f"{where}: template {p.template}: not given (pass the terrain-templates "
                         "file too, or give the piece a footprint)")
@@ -283,13 +377,45 @@ def _footprint(p: Piece, templates: dict[str, TerrainTemplate], where: str,
     return footprint_vertices(fp), height
 
 
+def _area_key(p: Piece, i: int) -> str:
+    """The key an area's walls are gathered under: its id (features name it by
+    ``parent_area_id``), else its index (a template's composed features only)."""
+    return p.id if p.id else f"#{i}"
+
+
+def _carried(local: list[tuple[float, float]], at: tuple[float, float], rotation: float,
+             mirror: str, parent: Piece) -> list[tuple[float, float]]:
+    """A feature's footprint placed in its parent area's centroid-local frame, then carried
+    by the parent's mirror, turn and position (board y-down inches)."""
+    out = []
+    for v in place(local, at, rotation, mirror):
+        ox, oy = orient(v, parent.rotation_degrees, parent.mirror)
+        out.append((parent.position.x + ox, parent.position.y + oy))
+    return out
+
+
+def _named(at: str, p: Piece) -> str:
+    return f'{at} (id "{p.id}")' if p.id else at
+
+
 def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTemplate],
-            depth: float, problems: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    areas: dict[str, Piece] = {p.id: p for p in layout.pieces if p.id and p.parent_area_id is None}
-    placed: list[tuple[int, Piece, list[tuple[float, float]], float | None]] = []
-    walls: dict[str, list[tuple[list[tuple[float, float]], float | None]]] = {}
+            depth: float, problems: list[str], src: Sources
+            ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    first: dict[str, int] = {}
     for i, p in enumerate(layout.pieces):
-        at = f"{where}.pieces[{i}]" if where.count(":") else f"{where}: pieces[{i}]"
+        if p.id is None:
+            continue
+        if p.id in first:
+            problems.append(f"{_named(_at(where, f'pieces[{i}]'), p)}: id {p.id}: also the id of "
+                            f"pieces[{first[p.id]}]; every piece of a layout has its own id")
+        else:
+            first[p.id] = i
+    areas: dict[str, Piece] = {p.id: p for p in layout.pieces if p.id and p.parent_area_id is None}
+    placed: list[tuple[int, Piece, list[tuple[float, float]], float | None, str]] = []
+    Wall = tuple[list[tuple[float, float]], "float | None", str]
+    walls: dict[str, list[Wall]] = {}
+    for i, p in enumerate(layout.pieces):
+        at = _named(_at(where, f"pieces[{i}]"), p)
         local, height = _footprint(p, templates, at, problems)
         if local is None:
             continue
@@ -298,20 +424,27 @@ def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTempl
             if parent is None:
                 problems.append(f"{at}: parent_area_id {p.parent_area_id}: no area piece has that id")
                 continue
-            # placed in the parent's centroid-local frame, then carried by the parent's placement
-            inner = place(local, (p.position.x, p.position.y), p.rotation_degrees, p.mirror)
-            pts = []
-            for v in inner:
-                ox, oy = orient(v, parent.rotation_degrees, parent.mirror)
-                pts.append((parent.position.x + ox, parent.position.y + oy))
-            walls.setdefault(p.parent_area_id, []).append((pts, height))
+            walls.setdefault(p.parent_area_id, []).append((_carried(
+                local, (p.position.x, p.position.y), p.rotation_degrees, p.mirror, parent),
+                height, at))
             continue
         pts = place(local, (p.position.x, p.position.y), p.rotation_degrees, p.mirror)
-        placed.append((i, p, pts, height))
+        placed.append((i, p, pts, height, at))
+        tpl = templates.get(p.template or "") if p.footprint is None else None
+        for k, f in enumerate(tpl.features if tpl is not None else []):
+            ftpl = templates.get(f.template)
+            fat = f"{at}: template {tpl.id}: features[{k}]"    # type: ignore[union-attr]
+            if ftpl is None:
+                problems.append(f"{fat}: template {f.template}: not given (pass the "
+                                "terrain-templates file that holds it)")
+                continue
+            walls.setdefault(_area_key(p, i), []).append((_carried(
+                footprint_vertices(ftpl.footprint), (f.position.x, f.position.y),
+                f.rotation_degrees, f.mirror, p), ftpl.default_height_inches, fat))
     terrain: list[dict[str, Any]] = []
     objectives: list[dict[str, Any]] = []
     used: set[str] = set()
-    for i, p, pts, height in placed:
+    for i, p, pts, height, at in placed:
         if p.is_objective or p.objective_role or p.objective is not None:
             meta = p.objective
             pos = meta.position if meta is not None and meta.position is not None else p.position
@@ -322,10 +455,11 @@ def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTempl
             label = p.name or p.id or f"piece {i + 1}"
             obj["name"] = f"{label}" + (f" ({p.objective_role})" if p.objective_role else "")
             objectives.append(obj)
+            src.objectives.append(at)
         if not p.terrain:
             continue       # an empty area: a bare objective marker, not terrain
-        its_walls = walls.get(p.id or "", [])
-        tall_walls = [w for w, h in its_walls if h is None or h >= TALL_MIN_HEIGHT_IN]
+        its_walls = walls.get(_area_key(p, i), [])
+        tall_walls = [(w, a) for w, h, a in its_walls if h is None or h >= TALL_MIN_HEIGHT_IN]
         kind = _kind_for(height, bool(its_walls))
         tid = p.id or f"piece-{i + 1}"
         while tid in used:
@@ -333,13 +467,16 @@ def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTempl
         used.add(tid)
         row: dict[str, Any] = {"id": tid, "kind": kind,
                                "polygon": [to_map(v, depth) for v in pts]}
+        where_row = {"polygon": at, "rect": at, "tall_part": at}
         if p.name:
             row["name"] = p.name
         if tall_walls:
-            ring = tall_walls[0] if len(tall_walls) == 1 else convex_hull(
-                [v for w in tall_walls for v in w])
+            ring = tall_walls[0][0] if len(tall_walls) == 1 else convex_hull(
+                [v for w, _ in tall_walls for v in w])
             row["tall_part"] = [to_map(v, depth) for v in ring]
+            where_row["tall_part"] = " and ".join(a for _, a in tall_walls)
         elif kind == "ruin" and height is not None and height >= TALL_MIN_HEIGHT_IN:
             row["tall_part"] = [to_map(v, depth) for v in pts]
         terrain.append(row)
+        src.terrain.append(where_row)
     return terrain, objectives

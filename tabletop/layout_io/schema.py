@@ -15,14 +15,14 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = ["Vec2", "Footprint", "Piece", "TerrainLayout", "Zone", "DeploymentPattern",
-           "TerrainTemplate", "GameVersion"]
+           "TerrainTemplate", "ComposedFeature", "GameVersion"]
 
 EntityId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*[a-z0-9]$", min_length=2,
                                 max_length=128)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
 
 class Vec2(_Strict):
@@ -133,11 +133,25 @@ class DeploymentPattern(_Strict):
     game_version: GameVersion
 
 
+class ComposedFeature(_Strict):
+    """A feature an area template carries (``terrain-template`` ``composed-feature``):
+    ``position`` is the feature's centroid in the area's centroid-local frame (y-down
+    inches); placing the area places it, carried by the area's turn and mirror."""
+    id: EntityId | None = None
+    template: EntityId
+    position: Vec2
+    rotation_degrees: float = Field(default=0.0, ge=0, lt=360)
+    mirror: Literal["none", "horizontal", "vertical"] = "none"
+    floor: int = Field(default=0, ge=0)
+
+
 class TerrainTemplate(BaseModel):
-    """A catalog piece a layout's ``template`` names (only the fields a map needs)."""
-    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
+    """A catalog piece a layout's ``template`` names (only the fields a map needs, and an
+    area's composed ``features``)."""
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False, strict=True)
     id: EntityId
     name: str | None = None
     kind: Literal["area", "feature"]
     footprint: Footprint
     default_height_inches: float | None = Field(default=None, ge=0)
+    features: list[ComposedFeature] = []

@@ -43,6 +43,11 @@ def _id(text: str, prefix: str) -> str:
     return s if len(s) >= 2 else f"{prefix}-{s or 'x'}"
 
 
+#: the name ``layout import`` gives a pattern's bare objective point ("Dawn: objective 2"):
+#: such an objective goes back to the pattern as a point (its name comes back the same)
+_POINT_NAME = re.compile(r": objective \d+$")
+
+
 def _r(v: float) -> float | int:
     f = round(float(v), 9) + 0.0
     return int(f) if f.is_integer() else f
@@ -81,8 +86,10 @@ def to_layout_json(state: Battlefield) -> list[dict[str, Any]]:
     """The map's terrain, objectives and deployment zones as layout JSON entities.
 
     Returns ``[terrain_layout]`` or ``[terrain_layout, deployment_pattern]`` (plain
-    dicts, y-down inches).  Objectives go into the pattern (or, with no zones, onto
-    objective pieces of the layout with ``terrain: false``).
+    dicts, y-down inches).  Objectives go into the pattern as points, or, when they have a
+    range or a name of their own (not the ``Pattern: objective N`` an import gives a point),
+    or the map has no zones, onto objective pieces of the layout (``terrain: false``,
+    ``objective.control_range_inches``), so an import gives both back.
 
     Raises
     ------
@@ -125,14 +132,22 @@ def to_layout_json(state: Battlefield) -> list[dict[str, Any]]:
         layout["deployment_pattern_id"] = f"{base}-deployment"
     if (state.table.width, state.table.depth) != DEFAULT_BOARD_IN:
         layout["board"] = {"width": _r(state.table.width), "height": _r(state.table.depth)}
-    objectives = [_vec(from_map(o.at, depth)) for o in state.objectives]
-    if not state.deployment:
-        for o in state.objectives:
-            oid = _id(o.id, "o")
-            pieces.append({"id": f"objective-{oid}", "name": (o.name or o.id)[:128],
-                           "piece_type": "area", "terrain": False,
-                           "footprint": {"type": "rectangle", "width": 1, "height": 1},
-                           "position": _vec(from_map(o.at, depth)), "is_objective": True})
+    objectives = []
+    for o in state.objectives:
+        if state.deployment and o.range is None and (o.name is None or _POINT_NAME.search(o.name)):
+            objectives.append(_vec(from_map(o.at, depth)))     # a bare point of the pattern
+            continue
+        # a named objective, or one with its own range, is an objective piece: the
+        # pattern's objectives are bare points and would lose both
+        oid = _id(o.id, "o")
+        side = _r(o.marker.across)
+        piece = {"id": f"objective-{oid}", "name": (o.name or o.id)[:128],
+                 "piece_type": "area", "terrain": False,
+                 "footprint": {"type": "rectangle", "width": side, "height": side},
+                 "position": _vec(from_map(o.at, depth)), "is_objective": True}
+        if o.range is not None:
+            piece["objective"] = {"control_range_inches": _r(o.range)}
+        pieces.append(piece)
     layout["pieces"] = pieces
     layout["game_version"] = version
     out = [layout]

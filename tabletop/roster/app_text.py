@@ -3,15 +3,29 @@
 The export is plain text: a title line ``Army name (N points)``, a few lines naming the
 faction, detachment and battle size, then sections headed in capitals (``CHARACTERS``,
 ``BATTLELINE``, ``OTHER DATASHEETS``, ...).  Each unit is a line ``Unit Name (N points)``
-followed by bulleted lines: ``• Nx Model`` lines whose own indented bullets (``◦ Nx
-Weapon``) list the model's wargear; a single-model unit lists its wargear as the first
-bullets, with lines such as ``• Warlord`` or ``• Enhancement: ...`` among them.  The app
-gives no profiles, so units carry names, counts and roles only.
+followed by its bulleted lines.  How a model line differs from a wargear line:
+
+- a top bullet (``•``, two spaces in) with a count, ``• 9x Boy``, and ``◦`` lines under it
+  (four spaces in) is a model entry: 9 models, the ``◦`` lines their wargear;
+- a top bullet with a count followed by *unbulleted* lines four spaces in (``• 1x Big
+  shoota`` / ``    1x Power klaw``) is the wargear list of the unit's own single model;
+- a top bullet without a count (``• Warlord``, ``• Enhancement: ...``) is a note;
+- a top bullet with a count and nothing under it is a model entry when the unit has other
+  model entries or when any such bare line counts 2 or more (``• 9x Beast Snagga Boy``:
+  a count of models); otherwise (every bare line ``1x``, no model entries:
+  ``• 1x Deffstorm mega-shoota``) it is wargear of the unit's single model.
+
+A unit with a wargear list, or with no model entry, has a model named after the unit
+(``Ghazghkull Thraka`` with his wargear, beside the ``1x Makari`` entry).  A line the
+reader cannot place (a ``◦`` line with no top bullet above it, stray text among the units)
+stops the read with its line number: no model is dropped silently.  The app gives no
+profiles, so units carry names, counts and roles only.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from tabletop.roster.model import Roster, RosterModel, RosterUnit
 from tabletop.roster.tree import role_of
@@ -21,6 +35,28 @@ _BULLET = re.compile(r"^(?P<indent>\s*)(?P<mark>[•◦▪\-\*])\s*(?P<text>.+?)
 _COUNT = re.compile(r"^(?P<n>\d+)\s*x\s+(?P<name>.+)$", re.I)
 _SECTION = re.compile(r"^[A-Z][A-Z &/'-]+$")
 _FOOTER = re.compile(r"^exported with", re.I)
+#: a top bullet stands fewer than this many spaces in (the app writes two); a ``◦`` line
+#: or an unbulleted wargear line stands further in (the app writes four)
+_TOP_INDENT = 4
+
+
+@dataclass
+class _Item:
+    """A top bullet of a unit, the line it is on, and what stands under it."""
+
+    line: int
+    text: str
+    gear: list[str] = field(default_factory=list)      # ``◦`` lines
+    more: list[str] = field(default_factory=list)      # unbulleted wargear lines
+
+
+@dataclass
+class _Block:
+    name: str
+    points: float
+    section: str | None
+    line: int
+    items: list[_Item] = field(default_factory=list)
 
 
 def looks_like_app_text(text: str) -> bool:
@@ -30,78 +66,99 @@ def looks_like_app_text(text: str) -> bool:
         (b := _BULLET.match(line)) and _COUNT.match(b.group("text")) for line in lines)
 
 
+def _name(text: str) -> str:
+    m = _COUNT.match(text)
+    return m.group("name").strip() if m else text
+
+
 def read_app_text(text: str, where: str) -> Roster:
-    """A ``Roster`` (system ``40k``) from the app's text export.
+    """A ``Roster`` (system ``40k``) from the app's text export (see the module docstring).
 
     Raises
     ------
     ValueError
-        No unit could be read; the message names ``where``.
+        No unit could be read, or a line cannot be placed (``where: line N: ...``).
     """
     lines = [ln.rstrip() for ln in text.replace("\r\n", "\n").split("\n")]
     title = ""
-    faction = None
-    blocks: list[tuple[str, float, str | None, list[tuple[int, str]]]] = []
+    blocks: list[_Block] = []
     section: str | None = None
     preamble: list[str] = []
-    for raw in lines:
+    for no, raw in enumerate(lines, 1):
         if not raw.strip() or _FOOTER.match(raw.strip()):
             continue
+        indent = len(raw) - len(raw.lstrip())
         b = _BULLET.match(raw)
         if b and blocks:
-            depth = 1 if (b.group("mark") == "•" and len(b.group("indent")) < 4) else 2
-            blocks[-1][3].append((depth, b.group("text")))
+            top = b.group("mark") != "◦" and len(b.group("indent")) < _TOP_INDENT
+            items = blocks[-1].items
+            if top:
+                items.append(_Item(no, b.group("text")))
+            elif items and not items[-1].more:
+                items[-1].gear.append(_name(b.group("text")))
+            else:
+                raise ValueError(f"{where}: line {no}: cannot read {raw.strip()!r}: a wargear "
+                                 "bullet with no model line (\"• Nx Model\") above it")
+            continue
+        if indent >= _TOP_INDENT and blocks and blocks[-1].items and not b:
+            last = blocks[-1].items[-1]
+            if last.gear:
+                raise ValueError(f"{where}: line {no}: cannot read {raw.strip()!r}: an "
+                                 "unbulleted line among a model's \"◦\" wargear lines")
+            last.more.append(_name(raw.strip()))
             continue
         h = _HEADER.match(raw.strip())
         if _SECTION.match(raw.strip()) and not h:
             section = raw.strip().lower()
             continue
-        if h and not raw.startswith((" ", "\t")):
+        if h and not indent:
             if not title:
                 title = h.group("name")
                 continue
-            blocks.append((h.group("name"), float(h.group("pts")), section, []))
+            blocks.append(_Block(h.group("name"), float(h.group("pts")), section, no))
             continue
-        if not blocks and title:
+        if blocks and any(bl.items for bl in blocks):
+            raise ValueError(f"{where}: line {no}: cannot read {raw.strip()!r}: not a unit "
+                             "(\"Name (N points)\"), a section or a bullet of a unit")
+        if title and not blocks:
             preamble.append(raw.strip())
-    if preamble:
-        faction = preamble[0]
+    faction = preamble[0] if preamble else None
     units = []
-    for name, pts, sec, bullets in blocks:
-        if not bullets and sec is None:
+    for bl in blocks:
+        if not bl.items and bl.section is None:
             continue                       # a battle-size line ("Strike Force (2000 points)")
-        units.append(_unit(name, pts, sec, bullets, faction))
+        units.append(_unit(bl, faction))
     if not units:
         raise ValueError(f"{where}: no unit lines (\"Unit Name (N points)\" with • bullets) found")
     return Roster(name=title or where, system="40k", system_name="Warhammer 40,000 (app export)",
                   format="app-text", faction=faction, units=units)
 
 
-def _unit(name: str, pts: float, section: str | None, bullets: list[tuple[int, str]],
-          faction: str | None) -> RosterUnit:
+def _unit(bl: _Block, faction: str | None) -> RosterUnit:
+    counted = [(it, _COUNT.match(it.text)) for it in bl.items]
+    bare = [(it, m) for it, m in counted if m and not it.gear and not it.more]
+    entries = [(it, m) for it, m in counted if m and it.gear]
+    bare_models = bool(entries) or any(int(m.group("n")) >= 2 for _, m in bare)
     models: list[RosterModel] = []
-    loose: list[str] = []
-    k = 0
-    while k < len(bullets):
-        depth, text = bullets[k]
-        kids = []
-        j = k + 1
-        while j < len(bullets) and bullets[j][0] == 2:
-            kids.append(bullets[j][1])
-            j += 1
-        m = _COUNT.match(text)
-        if depth == 1 and m and kids:
-            gear = [(_COUNT.match(t).group("name") if _COUNT.match(t) else t) for t in kids]
+    own_gear: list[str] = []
+    notes: list[str] = []
+    has_list = False
+    for it, m in counted:
+        if m and (it.gear or (bare_models and not it.more)):
             mname = m.group("name").strip()
             models.append(RosterModel(name=mname, count=int(m.group("n")), role=role_of(mname),
-                                      gear=gear))
+                                      gear=list(it.gear)))
+        elif m:
+            has_list = has_list or bool(it.more)
+            own_gear.append(m.group("name").strip())
+            own_gear.extend(it.more)
         else:
-            loose.append(m.group("name").strip() if m else text)
-            loose.extend((_COUNT.match(t).group("name") if _COUNT.match(t) else t) for t in kids)
-        k = j
-    keywords = ["character"] if section and "character" in section else []
-    if not models:
-        models = [RosterModel(name=name, count=1, role="commander" if keywords else role_of(name),
-                              gear=loose)]
-    return RosterUnit(name=name, models=models, keywords=keywords, points=pts, faction=faction,
-                      gear=loose)
+            notes.append(it.text)
+            notes.extend(it.more)
+    keywords = ["character"] if bl.section and "character" in bl.section else []
+    if has_list or not models:
+        models.insert(0, RosterModel(name=bl.name, count=1,
+                                     role="commander" if keywords else role_of(bl.name),
+                                     gear=own_gear))
+    return RosterUnit(name=bl.name, models=models, keywords=keywords, points=bl.points,
+                      faction=faction, gear=own_gear + notes)

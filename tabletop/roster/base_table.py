@@ -19,6 +19,12 @@ rows naming its gear as a unit (its mount), the largest base is its base.
 
 A row with no size ("Hull", "Large Flying Base", "Use model") is known but gives no base:
 the user gives one (``--base``), as for a name not in the table.
+
+Crews (``CREW_BASE``): a model of a war machine that is not the machine itself stands on
+an infantry base where the table knows one: a model whose name the table knows as a unit
+of its own (40K Mek Gunz' ``Gretchin``: 25mm) when the machine's row gives no size, and a
+model named as crew (``Crew``, ``Gun Crew``) in The Old World, from the faction's crew
+rows (the Empire's ``Gun Crew``: 25x25mm) when they agree.
 """
 
 from __future__ import annotations
@@ -37,6 +43,10 @@ from tabletop.board.bases import parse_base
 #: cavalry base"): in The Old World a mounted model takes the largest base among its own
 #: row and its mount's, so Empire Knights on Barded Warhorses stand on 30x60mm.
 MOUNT_BASE = "largest of the model's and its mount's rows"
+
+#: named default: a war machine's crew stand on infantry bases of their own, not on the
+#: machine's (a player fields the crew beside the gun); see the module docstring
+CREW_BASE = "the crew's own infantry row, where the table knows one"
 
 #: where each system looks, in order
 SEARCH = {"40k": ("40k",), "old-world": ("old-world",), "horus-heresy": ("horus-heresy", "40k")}
@@ -87,6 +97,7 @@ class Missing:
 
     reason: str
     candidates: tuple[str, ...]
+    sizes: tuple[str, ...] = ()        # the candidates' bases, for the suggestion
 
 
 def _official(row: Row) -> bool:
@@ -174,8 +185,31 @@ class BaseTable:
             return rows
         return []
 
+    def _crew(self, unit: str, model: str) -> Found | None:
+        """A crew model's own infantry base (``CREW_BASE``), or None."""
+        m, u = normalise(model), normalise(unit)
+        if not m or m == u:
+            return None
+        rows = self._faction_rows(self.by_unit.get(u, []))
+        if any(normalise(r.model) == m for r in rows if r.model):
+            return None                       # the table names this model of this unit
+        machine = [r for r in rows if not r.model]
+        own = [r for r in self._faction_rows(self.by_unit.get(m, [])) if not r.model and r.base]
+        if own and machine and not any(r.base for r in machine):
+            return self._one(own)             # Gretchin of Mek Gunz (Hull)
+        if self.system == "old-world" and "crew" in m.split() and machine:
+            crews = [r for k, rs in self.by_unit.items() if "crew" in k.split()
+                     for r in self._faction_rows(rs) if not r.model and r.base
+                     and self.faction and normalise(r.faction) in self.faction]
+            exact = [r for r in crews if normalise(r.unit) == m]
+            return self._one(exact or crews)
+        return None
+
     def find(self, unit: str, model: str, gear: tuple[str, ...] = ()) -> Found | Missing:
         """The base of ``model`` of ``unit`` (names as the roster writes them)."""
+        crew = self._crew(unit, model)
+        if crew is not None:
+            return crew
         rows = self._model_rows(unit, model)
         found = self._one(rows)
         if rows and found is None:
@@ -190,11 +224,23 @@ class BaseTable:
                 best = max(sized, key=lambda r: r.area)
                 return Found(best.base, tuple(sized) if len(sized) > 1 else (best,))
         if found is None:
-            return Missing(f"{unit!r} is not in the base table", self.nearest(unit))
+            return Missing(f"{unit!r} is not in the base table", self.nearest(unit),
+                           self.nearest_sizes(unit))
         if not found.base:
             return Missing(f"the table gives {found.rows[0].note!r} for {unit!r} (no size)",
                            ())
         return found
+
+    def nearest_sizes(self, name: str) -> tuple[str, ...]:
+        """The bases of the names ``nearest`` lists, nearest first, each once."""
+        keys = difflib.get_close_matches(normalise(name), list(self.by_unit), n=CANDIDATES,
+                                         cutoff=0.0)
+        out: list[str] = []
+        for k in keys:
+            for r in self._faction_rows(self.by_unit[k]):
+                if r.base and r.base not in out:
+                    out.append(r.base)
+        return tuple(out)
 
     def nearest(self, name: str) -> tuple[str, ...]:
         """The ``CANDIDATES`` unit names nearest ``name`` (difflib), with their bases."""

@@ -13,13 +13,14 @@ small enough that a wrong file is refused at once).  Errors are one line naming 
 
 from __future__ import annotations
 
-import json
 import os
-import zipfile
 import xml.etree.ElementTree as ET
+import zipfile
 
 from pydantic import ValidationError
 
+from tabletop.board.json_text import JsonTextError, parse_json
+from tabletop.board.limits import MAX_MODELS, MAX_UNIT_MODELS
 from tabletop.errors import TabletopError
 from tabletop.roster.app_text import looks_like_app_text, read_app_text
 from tabletop.roster.model import Roster
@@ -99,14 +100,42 @@ def _tree(tree: dict, fmt: str, where: str) -> Roster:
         raise RosterError(str(exc)) from None
 
 
+def check_counts(roster: Roster, where: str) -> Roster:
+    """``roster`` when its units fit the map format's own limits (``board/limits.py``):
+    at most ``MAX_UNIT_MODELS`` models in a unit and ``MAX_MODELS`` in the roster, checked
+    before any model is made or placed.
+
+    Raises
+    ------
+    RosterError
+        The first unit over the unit limit, or the roster over the map limit (one line).
+    """
+    total = 0
+    for unit in roster.units:
+        n = unit.model_count
+        if n > MAX_UNIT_MODELS:
+            raise RosterError(f"{where}: {unit.name}: {n} models in one unit; a map unit holds "
+                              f"at most {MAX_UNIT_MODELS} (a limit of the map format)")
+        total += n
+    if total > MAX_MODELS:
+        raise RosterError(f"{where}: {total} models in the roster; a map holds at most "
+                          f"{MAX_MODELS} (a limit of the map format)")
+    return roster
+
+
 def read_roster(path: str) -> Roster:
-    """Read ``path`` as the format its name (or, for other names, its content) says.
+    """Read ``path`` as the format its name (or, for other names, its content) says, and
+    check its model counts (``check_counts``).
 
     Raises
     ------
     RosterError
         One line naming the file and what is wrong with it.
     """
+    return check_counts(_read_roster(path), path)
+
+
+def _read_roster(path: str) -> Roster:
     low = path.lower()
     if low.endswith(".rosz"):
         return parse_xml(_unzip(path), path)
@@ -119,9 +148,9 @@ def read_roster(path: str) -> Roster:
         raise RosterError(f"{path}: not a roster: not text, XML or a .rosz zip") from None
     if low.endswith(".json") or text.lstrip().startswith("{"):
         try:
-            tree = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RosterError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+            tree = parse_json(text, path)
+        except JsonTextError as exc:
+            raise RosterError(str(exc)) from None
         return _tree(tree, "newrecruit", path)
     if looks_like_app_text(text):
         try:

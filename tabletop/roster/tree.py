@@ -93,6 +93,8 @@ def _list(node: dict[str, Any], key: str) -> list[dict[str, Any]]:
 def _number(node: dict[str, Any]) -> int:
     try:
         return max(1, int(float(node.get("number", 1))))
+    except OverflowError:
+        return 10 ** 12       # "1e999": infinite; refused by the count limits (read.py)
     except (TypeError, ValueError):
         return 1
 
