@@ -188,7 +188,7 @@ def _pack(ctx: MoveContext, arena: Arena, base, facing: float, group: list[str],
     free = free_at(arena, base, facing, tuple(xy[keep[0]]), standing,
                    [tuple(p) for p in xy[keep]], strict=True)
     keep = keep[free]
-    cands = [Slot(tuple(map(float, xy[k])), touches[k]) for k in keep.tolist()]
+    cands = [Slot((float(xy[k, 0]), float(xy[k, 1])), touches[k]) for k in keep.tolist()]
     if not cands:
         return []
     anyone = np.zeros(len(cands), dtype=bool)

@@ -134,6 +134,7 @@ def land_models(state, unit_id: str, targets: Sequence[str], budget: float, reac
             best = (score, got)
         if score == (0, 0):
             break
+    assert best is not None                 # the loop above runs at least once
     spots, paths, _ = best[1]
     return spots, paths
 
@@ -191,19 +192,19 @@ class _Landing:
         placed: dict[str, Polygon] = {}
         engaged: set[str] = set()
         for length, mid, m, arena, path in self.order:
-            def ok(p: XY, m=m) -> bool:
+            def ok_room(p: XY, m=m) -> bool:
                 shape = self.shape(m, p)
                 if not room.legal(shape):
                     return False
                 if not chain or self.coh is None or not placed:
                     return True
                 return self.near(shape, placed.values()) >= min(self.need, len(placed))
+            ok: Callable[[XY], bool] = ok_room
             if not chain:
-                ok_free = ok
-
-                def ok(p: XY, m=m, ok_free=ok_free) -> bool:
+                def ok_spread(p: XY, m=m, ok_free=ok_room) -> bool:
                     return ok_free(p) and (self.spread is None or self.coh is None
                                            or self.near(self.shape(m, p), placed.values()) >= 0)
+                ok = ok_spread
             got = None
             # a chain that has not yet engaged every target grows towards those left
             # (rings round the models placed) before a model settles on its own path

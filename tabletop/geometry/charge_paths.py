@@ -344,7 +344,8 @@ class ChargeArena:
             chain.append(best_end[0])
         return ChargePath(tuple(chain), best_total, best_end[1])
 
-    def _useful_corners(self, i: int, start: XY, goals: Sequence[Goal], used: set[int]) -> list[XY]:
+    def _useful_corners(self, i: int, start: XY, goals: Sequence[Goal], used: set[int]
+                        ) -> list[tuple[XY, XY, XY]]:
         """Corners of grown shape ``i`` a shortest path may bend at: those on its convex hull,
         or all its convex corners when the start or a goal lies in its hull or its hull meets
         another shape's (a path may then have to enter a pocket)."""

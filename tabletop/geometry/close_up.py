@@ -162,15 +162,20 @@ def close_up(geo, mover: str, target: str, side: str, mode: str | None = None) -
     pts = [_out_and_along(form, side, p) for p in _coords(geo, movers)]
     square = min(o for o, _ in pts)
     facing_edge = [al for o, al in pts if o <= square + geo.tol]
-    slide = _slide_to_fit(min(facing_edge), max(facing_edge), s0, s1) if mode == "flush" else 0.0
+    if mode == "flush":
+        assert s0 is not None and s1 is not None    # a formation's side always has models
+        slide = _slide_to_fit(min(facing_edge), max(facing_edge), s0, s1)
+    else:
+        slide = 0.0
     ox, oy = form.outward(side)
     ax, ay = form.forward if side in FLANKS else form.right
-    tried = []
+    # (shift, positions, flush, problems, slide) of each slide tried
+    tried: list[tuple[Point, Placed, bool, list[str], float]] = []
     for sl, flush in ((slide, mode == "flush"), (0.0, False)):
         if tried and sl == tried[-1][4]:
             break
         shift = (-ox * square + ax * sl, -oy * square + ay * sl)
-        pos = {}
+        pos: Placed = {}
         for mid in movers:
             m = geo.model(mid)
             pos[mid] = (m.x + shift[0], m.y + shift[1], m.facing_deg)

@@ -69,9 +69,9 @@ def placed_outlines(base: Base, xs, ys, facings) -> tuple[np.ndarray, np.ndarray
     cs, sn, th = [], [], []
     for f in facings:
         angle = f * math.pi / 180.0          # as shapely.affinity.rotate
-        c, s = math.cos(angle), math.sin(angle)
-        cs.append(0.0 if abs(c) < 2.5e-16 else c)
-        sn.append(0.0 if abs(s) < 2.5e-16 else s)
+        cos_a, sin_a = math.cos(angle), math.sin(angle)
+        cs.append(0.0 if abs(cos_a) < 2.5e-16 else cos_a)
+        sn.append(0.0 if abs(sin_a) < 2.5e-16 else sin_a)
         th.append(angle)
     c = np.array(cs)[:, None]
     s = np.array(sn)[:, None]

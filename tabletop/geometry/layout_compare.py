@@ -257,6 +257,7 @@ def _walls_off(pub: Item, got: Item, turn: float, dx: float, dy: float, tol: flo
     if pub.tall is None:
         return ["walls measured, none published"]
     lg, lp = _walls_length(got), _walls_length(pub)
+    assert lg is not None and lp is not None      # both have walls (tall is not None above)
     if abs(lg - lp) > tol:
         return [f"walls {lg:.2f}\" long, published {lp:.2f}\""]
     back = affinity.translate(affinity.rotate(pub.tall, turn, origin=pub.centre), dx, dy)

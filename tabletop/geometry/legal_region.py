@@ -337,9 +337,9 @@ class _Graph:
             if self.g[k] + d[j] > reach + 1e-7:
                 return None
             if self.clear(self.xy[k], p[None, :])[0]:
-                path = [tuple(map(float, p))]
+                path: list[XY] = [(float(p[0]), float(p[1]))]
                 while k >= 0:
-                    path.append(tuple(map(float, self.xy[k])))
+                    path.append((float(self.xy[k][0]), float(self.xy[k][1])))
                     k = int(self.pred[k])
                 path.reverse()
                 if math.dist(path[-1], path[-2]) <= _EPS:
@@ -414,8 +414,9 @@ def legal_region(state: Battlefield, model_id: str, spec: MoveSpec,
                 if piece.intersects(near) and not piece.contains(Point(start)):
                     pieces.append(piece)
     ol = _mover_outline(model)
-    t = state.table
-    free_box = box(-ol[:, 0].min(), -ol[:, 1].min(), t.width - ol[:, 0].max(), t.depth - ol[:, 1].max())
+    table = state.table
+    free_box = box(-ol[:, 0].min(), -ol[:, 1].min(), table.width - ol[:, 0].max(),
+                   table.depth - ol[:, 1].max())
     graph = _Graph(start, pieces, free_box, d)
     reach = graph.region(d)
     reachable = reach.intersection(_closer_zone(ctx, model_id, model))

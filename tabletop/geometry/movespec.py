@@ -23,7 +23,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
-from tabletop.board.state import Battlefield, Model
+from tabletop.board.state import Battlefield, Model, Objective
 from tabletop.errors import IllegalMoveError, UnknownIdError
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.snapshot import Geometry
@@ -217,7 +217,7 @@ class MoveContext:
         self.models: dict[str, Model] = {m.id: m for m in self.unit.models}
         self.start = {m.id: (m.x, m.y) for m in self.unit.models}
         self.problems: list[Violation] = []
-        self.objective = None
+        self.objective: Objective | None = None
         self._check_targets()
         self.local = self._neighbourhood()
         self.fixed: dict[str, str] = {}
@@ -303,11 +303,14 @@ class MoveContext:
         for t in set(self.spec.targets) | {u for s in self.start_engaged.values() for u in s}:
             self._parts_for(t)
         for mid in self.ids:
-            best, best_d = None, float("inf")
+            best: str | None = None
+            best_d = float("inf")
             for t in self.spec.targets:          # ties (TIE_DECIMALS): the first in spec order
                 d = geo.distance(mid, t)
                 if best is None or tie(d) < tie(best_d):
                     best, best_d = t, d
+            # spec.targets is not empty here: _check_targets reports an empty one as a problem
+            assert best is not None
             self.target[mid] = best
             self.start_dist[mid] = best_d
             gaps = ties(self.gaps_at(mid, [self.start[mid]], best)[0])
@@ -359,6 +362,7 @@ class MoveContext:
 
     def in_range_at(self, mid: str, points) -> np.ndarray:
         """Objective mode: whether ``mid`` at each point is within range of the objective."""
+        assert self.objective is not None      # called in objective mode only
         rng = self.state.objective_range(self.objective)
         return np.asarray(tolmod.within(self.dist_at(mid, points), rng, self.tol), dtype=bool)
 

@@ -62,7 +62,8 @@ def naive_answers(state: Battlefield, shapes: Sequence, pairs: Sequence[tuple[in
     size = {u.id: len(u.models) for u in state.units}
     near = [0] * n
     far = [False] * n
-    contacts, engaged = [], set()
+    contacts: list[tuple[str, str]] = []
+    engaged: set[tuple[str, str]] = set()
     if pairs is None:
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
     count = 0
@@ -83,11 +84,13 @@ def naive_answers(state: Battlefield, shapes: Sequence, pairs: Sequence[tuple[in
                     far[i] = far[j] = True
         elif player_of[i] != player_of[j]:
             if tolmod.in_contact(g, tol):
-                contacts.append(tuple(sorted((models[i].id, models[j].id))))
+                a, b = models[i].id, models[j].id
+                contacts.append((a, b) if a <= b else (b, a))
             hit = tolmod.in_contact(g, tol) if rules.engages_by_contact else tolmod.within(
                 g, rules.engagement_range, tol)
             if hit:
-                engaged.add(tuple(sorted((unit_of[i], unit_of[j]))))
+                ua, ub = unit_of[i], unit_of[j]
+                engaged.add((ua, ub) if ua <= ub else (ub, ua))
     incoherent: dict[str, list[str]] = {}
     for k, m in enumerate(models):
         if size[unit_of[k]] < 2:
@@ -177,12 +180,12 @@ def exact_answers(state: Battlefield) -> ExactAnswers:
             a, b = unit_of[i], unit_of[int(j[k])]
             engaged.add((a, b) if a <= b else (b, a))
         for k in np.nonzero(enemy & (g <= tol + eps))[0].tolist():
-            o = int(j[k])
+            jk = int(j[k])
             overlap = g[k] < -tol - eps or (
-                g[k] <= 0 and pads[i] == 0 and pads[o] == 0
-                and shrunk(cores[i], half).intersects(shrunk(cores[o], half)))
+                g[k] <= 0 and pads[i] == 0 and pads[jk] == 0
+                and shrunk(cores[i], half).intersects(shrunk(cores[jk], half)))
             if not overlap:
-                a, b = models[i].id, models[o].id
+                a, b = models[i].id, models[jk].id
                 contacts.append((a, b) if a <= b else (b, a))
     incoherent: dict[str, list[str]] = {}
     for k in np.nonzero((size >= 2) & ((near < need) | far))[0].tolist():

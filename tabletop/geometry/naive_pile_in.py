@@ -17,6 +17,8 @@ with plain Shapely calls; both give the same moves.  Inches, round bases only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from shapely.geometry import LineString, Point
 
@@ -42,8 +44,8 @@ class NaivePileIn:
     """The grid search for one unit's pile-in; ``run()`` moves every model,
     ``time_per_check(k)`` times ``k`` candidate-against-base checks only."""
 
-    def __init__(self, state: Battlefield, geo: Geometry, unit: str, targets, max_distance: float,
-                 grid: float):
+    def __init__(self, state: Battlefield, geo: Geometry, unit: str, targets: Sequence[str],
+                 max_distance: float, grid: float):
         self.state, self.grid, self.max_distance = state, grid, max_distance
         self.tol = state.rules.tol
         self.er = state.rules.engagement_range
@@ -53,8 +55,10 @@ class NaivePileIn:
         self.enemies = [m.id for m in state.models() if m.unit_id in targets]
         fixed = {m for m in mine if geo.contacts_of(m)}
         self.started = {m: {e.rsplit("/", 1)[0] for e in geo.engaged_models(m)} for m in mine}
-        self.target = {m: min(targets, key=lambda u, m=m: self.unit_dist(m, self.pos[m], u))
-                       for m in mine}
+
+        def closest_target(m: str) -> str:
+            return min(targets, key=lambda u: self.unit_dist(m, self.pos[m], u))
+        self.target = {m: closest_target(m) for m in mine}
         self.order = sorted((m for m in mine if m not in fixed),
                             key=lambda m: self.unit_dist(m, self.pos[m], self.target[m]))
 

@@ -194,7 +194,7 @@ def _candidate_gaps(model: Model, cands: np.ndarray, obs: _Obstacles) -> tuple[n
         gaps = gaps - pads[:, None] - op[None, :]
     else:
         gaps = np.zeros((n, 0))
-    legal = ~(gaps < -tol).any(axis=1)
+    legal = ~np.any(gaps < -tol, axis=1)
     if shapes is not None and m:
         # two polygons read a gap of 0 whether touching or intersecting: test the shrunk shapes
         for i, j in zip(*np.nonzero((gaps <= 0) & (op[None, :] == 0))):
@@ -268,13 +268,13 @@ def find_return_spot(state: Battlefield, model: Model, player: str, locked_with:
         legal, gaps = _candidate_gaps(model, xy[sel], obs)
         if friends:
             fg = gaps[:, friends]
-            coherent = ((fg <= coh + tol) if coh is not None else (fg <= tol)).any(axis=1)
+            coherent = np.any((fg <= coh + tol) if coh is not None else (fg <= tol), axis=1)
             legal &= coherent
         else:
             coherent = np.ones(n, dtype=bool)
         if enemies:
             eg = gaps[:, enemies]
-            engaged = ((eg <= tol) if eng <= 0 else (eg <= eng + tol)).any(axis=1)
+            engaged = np.any((eg <= tol) if eng <= 0 else (eg <= eng + tol), axis=1)
         else:
             engaged = np.zeros(n, dtype=bool)
         contact = (gaps[:, lk] <= tol) if lk else np.zeros((n, 0), dtype=bool)
@@ -367,15 +367,15 @@ def swap_into_contact(state: Battlefield, a: str, b: str,
                 cost = math.hypot(pa.x - ma.x, pa.y - ma.y) + math.hypot(pb.x - mb.x, pb.y - mb.y)
                 face = math.hypot(pa.x - pb.x, pa.y - pb.y) <= _reach(ma) + _reach(mb) + geom.tol
                 pairs.append((not face, round(cost, 9), pa.id, pb.id))
-    for _, _, pa, pb in sorted(pairs):
+    for _, _, ida, idb in sorted(pairs):
         after = state
-        swaps = {}
-        if pa != a:
-            after = _swapped(after, a, pa)
-            swaps[a] = pa
-        if pb != b:
-            after = _swapped(after, b, pb)
-            swaps[b] = pb
+        swaps: dict[str, str] = {}
+        if ida != a:
+            after = _swapped(after, a, ida)
+            swaps[a] = ida
+        if idb != b:
+            after = _swapped(after, b, idb)
+            swaps[b] = idb
         g2 = snapshot(after)
         if g2.in_base_contact(a, b) and _no_new_overlaps(g2, geom):
             return swaps, after
@@ -444,7 +444,8 @@ def aside_box(state: Battlefield, combat: Iterable[str], models: list[Model],
             for k in range(int(span / ASIDE_STEP) + 1):
                 for sgn in ((1,) if k == 0 else (1, -1)):
                     cands.append((rank, k, mid + sgn * k * ASIDE_STEP, y0, side))
-    best = None
+    # (x0, y0, side, True when clear of every model and block, else the number of hits)
+    best: tuple[float, float, str, bool | int] | None = None
     for _, _, x0, y0, side in sorted(cands, key=lambda c: (c[1], c[0])):
         if x0 < -tol or y0 < -tol or x0 + w > W + tol or y0 + d > D + tol:
             continue

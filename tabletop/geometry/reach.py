@@ -14,7 +14,7 @@ target, then the shortest move.  Inches, origin bottom-left, y up.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -114,6 +114,7 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
         key = (bool(achieved[k]), bool(contact[k]), -tie(dist[k]), -tie(pts[k][0]))
         if best_key is None or key > best_key:
             best_k, best_key = k, key
+    assert best_k is not None               # ok.any() above: the loop chose one
     s, p, seg = pts[best_k]
     return Reach(mid, prefix_to(route.path, seg, p), aim, bool(achieved[best_k]),
                  bool(contact[best_k]), float(dist[best_k]), s)
@@ -157,11 +158,12 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
             return cache[key]
     if ctx.objective is not None:
         o = ctx.objective
-        targets = [(o.id, tuple(o.at))]
+        targets = [(o.id, (o.at[0], o.at[1]))]
         goal_ids: set[str] = set()
 
-        def stop(p: XY) -> bool:
+        def in_range(p: XY) -> bool:
             return bool(ctx.in_range_at(mid, [p])[0])
+        stop: Callable[[XY], bool] | None = in_range
     else:
         tgt = goal or ctx.target[mid]
         ids = ctx.target_models(tgt)
@@ -240,7 +242,7 @@ def reach_at(ctx: MoveContext, mid: str, path: list[XY]) -> Reach:
     else:
         ids = ctx.target_models(ctx.target[mid])
         aim = ids[int(np.argmin(ties(ctx.gaps_at(mid, [end], ctx.target[mid])[0])))]
-    return Reach(mid, [tuple(p) for p in path], aim, bool(ctx.achieved_at(mid, [end])[0]),
+    return Reach(mid, [(p[0], p[1]) for p in path], aim, bool(ctx.achieved_at(mid, [end])[0]),
                  bool(ctx.contact_at(mid, [end])[0]), float(ctx.dist_at(mid, [end])[0]),
                  path_length(path))
 

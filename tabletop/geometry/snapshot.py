@@ -27,8 +27,10 @@ from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
 from functools import cached_property
+from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 from shapely import STRtree
 from shapely.geometry import Point, Polygon
@@ -76,7 +78,8 @@ def _polygons(models: Sequence[Model]) -> list[tuple[Polygon, float, tuple]]:
         for n, k in enumerate(ks):
             out[k] = _POLYGONS[keys[k]] = (
                 polys[n], reach[n], convex.convex_form(base, outlines[n], thetas[n], xs[n], ys[n]))
-    return out
+    # cast: every None in ``out`` was filled by the loop above, which mypy cannot follow
+    return cast(list[tuple[Polygon, float, tuple]], out)
 
 
 def _polygon(m: Model) -> tuple[Polygon, float, tuple]:
@@ -253,7 +256,7 @@ class Geometry:
         return (len(models) == len(self.ids) and self._unit_sig == _unit_sig(state)
                 and list(map(_ID, models)) == self.ids)
 
-    def _derive(self, state: Battlefield, models: list[Model], at: Sequence[int],
+    def _derive(self, state: Battlefield, models: list[Model], at: Sequence[int] | np.ndarray,
                 changed: list[int], share: bool = False) -> Geometry:
         """The snapshot of ``state`` (``models``, its models), where model k stands as this
         snapshot's model ``at[k]`` (-1: ``k`` is in ``changed``, measured afresh).
@@ -353,7 +356,7 @@ class Geometry:
             rows[j][i] = g
         return rows
 
-    def _gaps_between(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    def _gaps_between(self, i: npt.ArrayLike, j: npt.ArrayLike) -> np.ndarray:
         """Exact gaps of index pairs (any distance), inches."""
         return near_pairs.pair_gaps(np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp),
                                     self.centres, self.pads, self._round, self._polys,
@@ -364,8 +367,9 @@ class Geometry:
         ``distance`` inches: every pair of bases within it, and a few more; the exact
         gap decides."""
         idx = np.asarray(idx, dtype=np.intp)
-        return np.nonzero(near_pairs.boxes_within(self._bounds, idx[:, None],
-                                                  np.arange(len(self.ids))[None, :], distance))
+        rows, cols = np.nonzero(near_pairs.boxes_within(self._bounds, idx[:, None],
+                                                        np.arange(len(self.ids))[None, :], distance))
+        return rows, cols
 
     # ------------------------------------------------------------ lookups
     def index_of(self, model_id: str) -> int:

@@ -10,24 +10,53 @@ arithmetic that gives 1.9999999999999998 are still "within 2"" and not
 
 from __future__ import annotations
 
+from typing import Any, overload
+
 import numpy as np
+import numpy.typing as npt
 
 # floating-point slack under every comparison, far below any tolerance a map can set
 EPS = 1e-9
 
 
-def within(distance: float, limit: float, tol: float) -> bool:
-    """``distance`` is within ``limit`` (inches): not more than it, give or take ``tol``."""
+@overload
+def within(distance: float, limit: float, tol: float) -> bool: ...
+@overload
+def within(distance: npt.NDArray[Any], limit: float, tol: float) -> npt.NDArray[np.bool_]: ...
+
+
+def within(distance: float | npt.NDArray[Any], limit: float, tol: float
+           ) -> bool | npt.NDArray[np.bool_]:
+    """``distance`` is within ``limit`` (inches): not more than it, give or take ``tol``.
+
+    ``distance`` is one number or a numpy array of them (then the answer is a bool array
+    of the same shape)."""
     return distance <= limit + tol + EPS
 
 
-def in_contact(gap: float, tol: float) -> bool:
-    """A gap (inches, negative when bases intersect) that counts as base contact."""
+@overload
+def in_contact(gap: float, tol: float) -> bool: ...
+@overload
+def in_contact(gap: npt.NDArray[Any], tol: float) -> npt.NDArray[np.bool_]: ...
+
+
+def in_contact(gap: float | npt.NDArray[Any], tol: float) -> bool | npt.NDArray[np.bool_]:
+    """A gap (inches, negative when bases intersect) that counts as base contact.
+
+    ``gap`` is one number or a numpy array of them (then a bool array of the same shape)."""
     return gap <= tol + EPS
 
 
-def overlapping(gap: float, tol: float) -> bool:
-    """Bases that intersect by more than ``tol`` (signed gap below ``-tol``)."""
+@overload
+def overlapping(gap: float, tol: float) -> bool: ...
+@overload
+def overlapping(gap: npt.NDArray[Any], tol: float) -> npt.NDArray[np.bool_]: ...
+
+
+def overlapping(gap: float | npt.NDArray[Any], tol: float) -> bool | npt.NDArray[np.bool_]:
+    """Bases that intersect by more than ``tol`` (signed gap below ``-tol``).
+
+    ``gap`` is one number or a numpy array of them (then a bool array of the same shape)."""
     return gap < -tol - EPS
 
 

@@ -353,6 +353,7 @@ class _Check:
                                                    f"{d:.2f}\" from it ({self._engaged_words()})")
         elif kind == "objective":
             o = ctx.objective
+            assert o is not None      # objective mode without spec problems has its objective
             rng = ctx.state.objective_range(o)
             d = ga.distance(uid, o.id)
             if not tolmod.within(d, rng, self.tol):
