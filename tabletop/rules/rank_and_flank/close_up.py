@@ -92,7 +92,8 @@ def close_up_all(state: Battlefield, units: list[str], sides: dict[str, UnitSide
             after = None
             if not reason:
                 facing = state.unit(mover).facing_deg
-                assert facing is not None   # a unit in a formation faces somewhere
+                if facing is None:      # a unit given model by model: the facing its models show
+                    facing = geo.formation(mover).facing_deg
                 after = place(state, mover, move.positions, facing)
                 now = snapshot(after).sides(mover).enemy_sides
                 lost = [x for x in others if x not in now]
