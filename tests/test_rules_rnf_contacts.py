@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 from rnf_maps import B25 as B
+from rnf_maps import INF
 from rnf_maps import events, rnf_map, run, unit
 
 from tabletop.geometry import snapshot
@@ -165,3 +166,26 @@ def test_close_up_square_option_moves_square_in_only():
     # the score still reads the contacts of the round: blue 7 + 1 flank, red 0 (disrupted)
     (score,) = events(log, "combat_score")
     assert score["scores"] == {"red": 0, "blue": 8} and dice.remaining == []
+
+
+def test_a_unit_given_model_by_model_closes_back_up_too():
+    # The flanker above, but b written model by model (at and facing each, no formation and no
+    # unit facing), as a map may give it: it used to crash closing up (the unit had no facing
+    # to keep).  Same table, same dice, so the same close-up: b/1 at (24 - 3B, 24 - 2.5B - 0.25)
+    # and b/2 B south of it, both facing 0 (east), front edge on x = 24 - 2.5B; it slides
+    # north 2B + 0.25 = 2.2185" to lie flush against a/1 and a/6 and keeps facing 0.
+    b_models = [{"at": [24 - 3 * B, 24 - 2.5 * B - 0.25], "facing": 0},
+                {"at": [24 - 3 * B, 24 - 3.5 * B - 0.25], "facing": 0}]
+    b = {"id": "b", "player": "blue", "base": "25x25mm", "profile": dict(INF, Attacks=4),
+         "models": b_models}
+    state = rnf_map(unit("a", "red", (24, 24), 90, 5, 4, keywords=["fearless"]), b)
+    assert state.unit("b").facing_deg is None
+    res, log, dice = run(state, FLANKER_KILLS + [1, 1])
+    (c,) = events(log, "closed_up")
+    assert (c["unit"], c["target"], c["side"], c["flush"]) == ("b", "a", "left", True)
+    assert c["shift"] == pytest.approx([0.0, 2 * B + 0.25], abs=1e-6)
+    b1, b2 = res.state.model("b/1"), res.state.model("b/2")
+    assert (b1.x, b1.y) == pytest.approx((24 - 3 * B, 24 - 0.5 * B), abs=1e-6)
+    assert (b2.x, b2.y) == pytest.approx((24 - 3 * B, 24 - 1.5 * B), abs=1e-6)
+    assert b1.facing_deg == pytest.approx(0.0) and res.state.unit("b").facing_deg == pytest.approx(0.0)
+    assert dice.remaining == []

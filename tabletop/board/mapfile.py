@@ -445,6 +445,7 @@ def _build_unit(u: UnitIn) -> Unit:
         layout = tuple((m.x, m.y, m.facing_deg) for m in models)
     else:
         for k, m in enumerate(u.models or []):
+            assert m.at is not None   # the schema gives every model of a unit without a formation its at
             models.append(_make_model(u, m.n if m.n is not None else k + 1, m.at[0], m.at[1], m, facing))
     return Unit(
         id=u.id, player=u.player, base=base, models=tuple(models), name=u.name,

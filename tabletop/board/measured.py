@@ -36,7 +36,7 @@ makes within ``MEASURED_MARGIN`` of the table; anything else is one located line
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
 __all__ = ["resolve_measured", "edge_point", "piece_from_corners", "piece_from_corner_angle",
            "EDGES", "MEASURED_MARGIN"]
@@ -64,7 +64,7 @@ class _Bad(ValueError):
         self.place = place
 
 
-def _num(v: Any) -> bool:
+def _num(v: Any) -> TypeGuard[float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 

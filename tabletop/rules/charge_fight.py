@@ -69,6 +69,7 @@ class FightSampler:
         if self.why is not None:
             return
         seed = self.seed + self.runs
+        assert self.ruleset.odds is not None   # else __init__ set why
         try:
             got = self.ruleset.odds(self.only, runs=1, seed=seed, exact=False)
         except TabletopError as e:
@@ -79,11 +80,11 @@ class FightSampler:
             if not engs:
                 self.why = "the landing engages nothing"
                 return
-            e = engs[0]
-            for pl, p in e.get("win", {}).items():
+            eng = engs[0]
+            for pl, p in eng.get("win", {}).items():
                 self.wins[pl] = self.wins.get(pl, 0) + round(p)
-            self.ties += round(e.get("tie") or 0)
-            for u, p in e.get("breaks", {}).items():
+            self.ties += round(eng.get("tie") or 0)
+            for u, p in eng.get("breaks", {}).items():
                 self.breaks[u] = self.breaks.get(u, 0) + round(p)
         else:
             rows = got.get("units", [])

@@ -344,6 +344,7 @@ def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int 
 
 def _land(pl: Planner, targets: list[str], rows: list[dict[str, Any]], budget: float):
     state = pl.state
+    paths: dict[str, tuple[tuple[float, float], ...]]
     if pl.rnf:
         spots, facing = land_block(pl.geo, pl.unit_id, targets[0], rows[0]["side"], state.rules.tol,
                                    state=state)
@@ -434,14 +435,14 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
         engs = [e for e in got.get("engagements", []) if unit_id in e["units"]]
         if not engs:
             return {"method": "none", "why": "the landing engages nothing"}
-        e = engs[0]
-        out["method"] = e.get("method", "exact")
+        eng = engs[0]
+        out["method"] = eng.get("method", "exact")
         if out["method"] != "exact":
-            out.update(why=e.get("why"), runs=e.get("runs"))
-        out["win"] = e.get("win", {})
-        out["tie"] = e.get("tie")
-        out["breaks"] = e.get("breaks", {})
-        for u in e["units"]:
+            out.update(why=eng.get("why"), runs=eng.get("runs"))
+        out["win"] = eng.get("win", {})
+        out["tie"] = eng.get("tie")
+        out["breaks"] = eng.get("breaks", {})
+        for u in eng["units"]:
             out["units"][u] = {"models": len(only.unit(u).models)}
         return out
     out["method"] = got.get("method", "none")

@@ -10,7 +10,7 @@ weighs its chances with ``tabletop.rules.engine.walk``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -24,7 +24,7 @@ class Roll:
 
     purpose: str
     dice: list[int]
-    modifiers: dict[str, int] = field(default_factory=dict)
+    modifiers: dict[str, float] = field(default_factory=dict)
     target: Any = None
     result: Any = None
     player: str | None = None
@@ -59,7 +59,7 @@ class Dice:
         return [self._face(sides) for _ in range(n)]
 
     def roll(self, n: int, sides: int = 6, *, purpose: str, rule: str = "",
-             player: str | None = None, modifiers: dict[str, int] | None = None,
+             player: str | None = None, modifiers: Mapping[str, float] | None = None,
              target: Any = None, result: Callable[[list[int]], Any] | Any = None) -> list[int]:
         """Roll ``n`` dice of ``sides`` faces and log it.
 
@@ -73,7 +73,7 @@ class Dice:
         return faces
 
     def record(self, purpose: str, faces: list[int], *, rule: str = "", player: str | None = None,
-               modifiers: dict[str, int] | None = None, target: Any = None, result: Any = None) -> Roll:
+               modifiers: Mapping[str, float] | None = None, target: Any = None, result: Any = None) -> Roll:
         """Log a roll made with ``faces`` (for rolls whose result is worked out after re-rolls)."""
         r = Roll(purpose, list(faces), dict(modifiers or {}), target, result, player, rule)
         self.history.append(r)

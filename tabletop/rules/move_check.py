@@ -192,6 +192,12 @@ class MoveCheck:
         return out
 
 
+def _xy(p: Sequence[float]) -> XY:
+    """A point (inches) as a pair of floats."""
+    x, y = p
+    return (float(x), float(y))
+
+
 def _length(path: Sequence[XY]) -> float:
     return sum(math.dist(path[k], path[k + 1]) for k in range(len(path) - 1))
 
@@ -213,16 +219,17 @@ def check_move(state: Battlefield, setup: MoveSetup, positions: Mapping[str, XY]
     """
     unit = state.unit(setup.unit)
     start = {m.id: (float(m.x), float(m.y)) for m in unit.models}
-    end = {m: tuple(map(float, positions.get(m, start[m]))) for m in start}
+    end = {m: _xy(positions.get(m, start[m])) for m in start}
     out = MoveCheck(setup, start, end)
     if not setup.eligible:
         return out
+    assert setup.spec is not None   # an eligible move has its spec
     geo = geo if geo is not None else snapshot(state)
     given = dict(paths or {})
     out.violations = list(validate_move(state, geo, setup.spec, positions, given))
     tol = state.rules.tol
     for m in start:
-        p = [tuple(map(float, q)) for q in given[m]] if m in given else [start[m], end[m]]
+        p = [_xy(q) for q in given[m]] if m in given else [start[m], end[m]]
         if math.dist(start[m], end[m]) > tol or (m in given and _length(p) > tol):
             out.paths[m] = p
     return out

@@ -52,7 +52,6 @@ class Ruleset:
     consolidate: Callable[..., Any] | None = None
     profile_problems: Callable[[Battlefield], list[str]] | None = None
     profile_warnings: Callable[[Battlefield], list[str]] | None = None
-    phase: Callable[[Battlefield], Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -273,6 +273,7 @@ def challenge_step(state: Battlefield, combat, dice, decisions, log,
     if ch.challenger is None:
         return state, ch
     log.emit("challenge_issued", RULE_ISSUE, player=ch.issuer, challenger=ch.challenger, combat=list(combat))
+    assert ch.issuer is not None   # set with the challenger
     other = state.other_player(ch.issuer)
     acceptors = may_accept(state, geom, combat, ch.challenger)
     refusable = [m for m in acceptors if can_refuse(state, geom, m)]
@@ -328,6 +329,7 @@ def _why_not_issuer(state: Battlefield, combat, player: str, value: Any) -> str:
 
 def _into_contact(state: Battlefield, geom, ch: CharacterChallenge, log) -> tuple[Battlefield, CharacterChallenge]:
     start = {m: list(state.model(m).at) for m in ch.duellists}
+    assert ch.challenger is not None and ch.challenged is not None   # an accepted challenge
     got = swap_into_contact(state, ch.challenger, ch.challenged, geom)
     if got is None:
         ch.treated_in_contact = True
@@ -341,9 +343,11 @@ def _into_contact(state: Battlefield, geom, ch: CharacterChallenge, log) -> tupl
     mark = []
     for m in ch.duellists:
         mm = state.model(m)
-        if challenge_partner(mm) != ch.opponent(m):
+        opp = ch.opponent(m)
+        assert opp is not None   # m is one of the two duellists
+        if challenge_partner(mm) != opp:
             st = tuple(x for x in mm.status if not x.startswith(CHALLENGE_STATUS_PREFIX))
-            mark.append(replace(mm, status=st + (CHALLENGE_STATUS_PREFIX + ch.opponent(m),),
+            mark.append(replace(mm, status=st + (CHALLENGE_STATUS_PREFIX + opp,),
                                 written=mm.written | {"status"}))
     state = state.with_models(mark)
     log.step("Challenge accepted: the characters face each other", RULE_FIGHT, state)

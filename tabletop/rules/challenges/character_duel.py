@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from typing import TypedDict
 
 from tabletop.board.state import Battlefield
 from tabletop.rules.dice import enumerate_outcomes
@@ -179,7 +180,17 @@ def _inflicted(att: Fighter, dfn: Fighter) -> tuple[tuple[int, Fraction], ...]:
     return tuple(sorted(out.items()))
 
 
-def duel_odds(a: Fighter, b: Fighter) -> dict[str, object]:
+class DuelOdds(TypedDict):
+    """``duel_odds``' answer: by player, the chance to kill the other and live (``win``) and
+    the expected combat score (``expected_score``); the chances that both die or both live."""
+
+    win: dict[str, Fraction]
+    both_die: Fraction
+    both_survive: Fraction
+    expected_score: dict[str, Fraction]
+
+
+def duel_odds(a: Fighter, b: Fighter) -> DuelOdds:
     """One round of a character challenge: each side's chance to kill the other and live, both
     dying, both living, and each side's expected combat score from it (exact Fractions)."""
     da, db = inflicted_distribution(a, b), inflicted_distribution(b, a)

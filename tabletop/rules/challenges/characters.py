@@ -26,7 +26,7 @@ both.  Coordinates are not used here.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, overload
 
 from tabletop.board.state import Model, Unit
 
@@ -71,6 +71,10 @@ def can_fight_challenges(model: Model) -> bool:
     return is_character(model) and not any(model.has(k) for k in NOT_IN_CHALLENGES)
 
 
+@overload
+def characteristic(profile: dict[str, Any], *names: str, default: int) -> int: ...
+@overload
+def characteristic(profile: dict[str, Any], *names: str, default: None = None) -> int | None: ...
 def characteristic(profile: dict[str, Any], *names: str, default: int | None = None) -> int | None:
     """The first of ``names`` in ``profile`` as an int (``"3+"`` reads 3).
 

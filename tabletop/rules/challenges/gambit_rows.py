@@ -654,6 +654,7 @@ def _issue_resume(state: PhaseState, value: Any) -> Transition:
 def _accept(state: PhaseState) -> Transition:
     bf, m = state.battlefield, _memo(state)
     combat, issuer, challenger = m.combats[m.index], m.issuer, m.challenger
+    assert issuer is not None and challenger is not None   # _issue_resume set both
     other = bf.other_player(issuer)
     theirs = eligible(bf, combat, other, m.fought)
 
@@ -669,13 +670,14 @@ def _accept(state: PhaseState) -> Transition:
 
 def _accept_resume(state: PhaseState, value: Any) -> Transition:
     bf, m = state.battlefield, _memo(state)
-    combat, issuer = m.combats[m.index], m.issuer
+    combat, issuer, challenger = m.combats[m.index], m.issuer, m.challenger
+    assert issuer is not None and challenger is not None   # _issue_resume set both
     other = bf.other_player(issuer)
     if value == "refuse":
-        ch = GambitChallenge(combat, m.challenger, None, (issuer, other))
+        ch = GambitChallenge(combat, challenger, None, (issuer, other))
         return goto(state, "gambit_disgrace", memo=_with(state, _upd(m, challenges=m.challenges + (ch,))))
     events: list = [_ev("challenge_accepted", RULE_DECLARE, player=other, challenged=value)]
-    after, ch = set_aside(bf, combat, m.challenger, value, (issuer, other),
+    after, ch = set_aside(bf, combat, challenger, value, (issuer, other),
                           [c.aside_box for c in m.challenges if c.aside_box])
     events += [_ev("set_aside", RULE_DECLARE, models=[m.challenger, value], combat=list(combat),
                    players=list(ch.players), aside={k: list(p) for k, p in ch.aside},
@@ -723,6 +725,7 @@ def _aside_record(bf: Battlefield, combat: tuple[str, ...], challenger: str, cha
 def _disgrace(state: PhaseState) -> Transition:
     bf, m = state.battlefield, _memo(state)
     combat, issuer = m.combats[m.index], m.issuer
+    assert issuer is not None   # _issue_resume set it
     other = bf.other_player(issuer)
     theirs = eligible(bf, combat, other, m.fought)
     dflt = max(theirs, key=lambda x: (_read(bf.model(x), "Ld"), _read(bf.model(x), "WS")))
@@ -783,6 +786,7 @@ def _round_start(state: PhaseState) -> PhaseState:
 def _chosen(state: PhaseState, player: str, value: Any, first: bool) -> tuple[Round, list]:
     ch = _duel(state)
     rnd = ch.round
+    assert rnd is not None   # _face_off started the round
     name = gambit(value).name
     rnd = _upd(rnd, chosen=rnd.chosen + ((player, name),))
     return rnd, [_ev("gambit_chosen", RULE_FACE_OFF, player=player, gambit=name, first=first, round=rnd.no)]
@@ -790,6 +794,7 @@ def _chosen(state: PhaseState, player: str, value: Any, first: bool) -> tuple[Ro
 
 def _face_off_resume(state: PhaseState, value: Any) -> Transition:
     ch = _duel(state)
+    assert ch.round is not None   # _face_off started the round
     rnd, events = _chosen(state, ch.round.first, value, True)
     nxt = "gambit_feint" if gambit(value).bans else "gambit_reply"
     return goto(state, nxt, tuple(events), memo=_with_duel(state, _upd(ch, round=rnd)))
@@ -798,6 +803,7 @@ def _face_off_resume(state: PhaseState, value: Any) -> Transition:
 def _feint(state: PhaseState) -> Transition:
     ch = _duel(state)
     rnd = ch.round
+    assert rnd is not None   # _face_off started the round
     name = rnd.chosen[0][1]
     names = tuple(n for n in GAMBIT_NAMES if n != name)
     start = _round_start(state)
@@ -810,6 +816,7 @@ def _feint(state: PhaseState) -> Transition:
 def _feint_resume(state: PhaseState, value: Any) -> Transition:
     ch = _duel(state)
     ban = gambit(value).name
+    assert ch.round is not None   # _face_off started the round
     rnd = _upd(ch.round, banned=ch.round.banned + (ban,))
     ev = _ev("gambit_banned", RULE_GAMBITS, player=rnd.first, gambit=ban)
     return goto(state, "gambit_reply", (ev,), memo=_with_duel(state, _upd(ch, round=rnd)))
@@ -818,6 +825,7 @@ def _feint_resume(state: PhaseState, value: Any) -> Transition:
 def _reply(state: PhaseState) -> Transition:
     ch = _duel(state)
     rnd = ch.round
+    assert rnd is not None   # _face_off started the round
     second = _other(ch.players, rnd.first)
     taken = [g for _, g in rnd.chosen]
     banned = list(rnd.banned)
@@ -833,6 +841,7 @@ def _reply(state: PhaseState) -> Transition:
 
 def _reply_resume(state: PhaseState, value: Any) -> Transition:
     ch = _duel(state)
+    assert ch.round is not None   # _face_off started the round
     second = _other(ch.players, ch.round.first)
     rnd, events = _chosen(state, second, value, False)
     taunts = dict(ch.taunts)
@@ -853,6 +862,7 @@ def _weapon_order(state: PhaseState) -> tuple[str, str]:
 def _weapon(state: PhaseState) -> Transition:
     ch = _duel(state)
     order = _weapon_order(state)
+    assert ch.round is not None   # _face_off started the round
     p = order[len(ch.round.weapons)]
     ds = duellists_of(ch)
     names = tuple(w.name for w in ds[p].weapons)
@@ -864,6 +874,7 @@ def _weapon(state: PhaseState) -> Transition:
 def _weapon_resume(state: PhaseState, value: Any) -> Transition:
     ch = _duel(state)
     order = _weapon_order(state)
+    assert ch.round is not None   # _face_off started the round
     p = order[len(ch.round.weapons)]
     rnd = _upd(ch.round, weapons=ch.round.weapons + ((p, value),))
     ev = _ev("weapon_chosen", RULE_FOCUS, player=p, model=ch.by_player[p], weapon=value)
@@ -873,9 +884,11 @@ def _weapon_resume(state: PhaseState, value: Any) -> Transition:
 
 def _focus_sides(ch: GambitChallenge) -> tuple[list[tuple[str, str, dict[str, int]]], dict[str, dict]]:
     ds = duellists_of(ch)
+    assert ch.round is not None   # _face_off started the round
     chosen, wps = dict(ch.round.chosen), dict(ch.round.weapons)
     support, banked = dict(ch.support), dict(ch.banked)
-    sides, focus = [], {}
+    sides: list[tuple[str, str, dict[str, int]]] = []
+    focus: dict[str, dict[str, Any]] = {}
     for p in ch.players:
         mods, dropped = focus_modifiers(ds[p], ds[p].weapon(wps[p]), gambit(chosen[p]), support[p],
                                         banked.get(p, 0))
@@ -896,6 +909,7 @@ def _focus(state: PhaseState) -> Transition:
 def _focus_resume(state: PhaseState, out: FocusOutcome) -> Transition:
     ch = _duel(state)
     sides, focus = _focus_sides(ch)
+    assert ch.round is not None   # _face_off started the round
     chosen = dict(ch.round.chosen)
     faces, kept = dict(out.faces), dict(out.kept)
     for p in ch.players:
@@ -914,12 +928,15 @@ def _focus_resume(state: PhaseState, out: FocusOutcome) -> Transition:
 def _flurry(state: PhaseState) -> Transition:
     ch = _duel(state)
     rnd = ch.round
+    assert rnd is not None and rnd.winner is not None   # _focus_resume set the round's winner
     chosen, rolled = dict(rnd.chosen), dict(rnd.flurry)
     for p in ch.players:
         if gambit(chosen[p]).attacks_d3 and p not in rolled:
+            def draw(dice: Any, p: str = p) -> int:
+                return dice.d3(purpose="Flurry of Blows attacks", player=p, rule=RULE_STRIKE)
+
             return wait(state, Chance("Flurry of Blows attacks", RULE_STRIKE, uniform((1, 2, 3)), player=p,
-                                      draw=lambda dice, p=p: dice.d3(purpose="Flurry of Blows attacks",
-                                                                      player=p, rule=RULE_STRIKE)))
+                                      draw=draw))
     ds = duellists_of(ch)
     wps = dict(rnd.weapons)
     sides = {p: (ds[p], ds[p].weapon(wps[p]), gambit(chosen[p])) for p in ch.players}
@@ -933,6 +950,7 @@ def _flurry(state: PhaseState) -> Transition:
 
 def _flurry_resume(state: PhaseState, value: int) -> Transition:
     ch = _duel(state)
+    assert ch.round is not None   # _face_off started the round
     rolled = dict(ch.round.flurry)
     p = next(p for p in ch.players if gambit(dict(ch.round.chosen)[p]).attacks_d3 and p not in rolled)
     return goto(state, "gambit_flurry", memo=_with_duel(state, _upd(ch, round=_upd(
@@ -942,6 +960,7 @@ def _flurry_resume(state: PhaseState, value: int) -> Transition:
 def _left(ch: GambitChallenge, ds: dict[str, Duellist], p: str) -> int:
     """Wounds ``p``'s model has left now (``ds``: as the round began; this round's blows taken off)."""
     left = ds[p].wounds_left
+    assert ch.round is not None   # read only while a round is fought
     for a, _, _, t in ch.round.struck:
         if a != p:
             left -= t
@@ -950,12 +969,14 @@ def _left(ch: GambitChallenge, ds: dict[str, Duellist], p: str) -> int:
 
 def _damage(ch: GambitChallenge) -> dict[str, int]:
     """Wounds each attacker removed this round so far."""
+    assert ch.round is not None   # read only while a round is fought
     return {a: t for a, _, _, t in ch.round.struck}
 
 
 def _strike(state: PhaseState) -> Transition:
     ch = _duel(state)
     rnd = ch.round
+    assert rnd is not None and rnd.winner is not None   # _focus_resume set the round's winner
     ds = _round_duellists(ch)
     profs = dict(rnd.profiles)
     order = (rnd.winner, _other(ch.players, rnd.winner))
@@ -989,6 +1010,7 @@ def _round_duellists(ch: GambitChallenge) -> dict[str, Duellist]:
 def _strike_resume(state: PhaseState, out: StrikeOutcome) -> Transition:
     ch = _duel(state)
     rnd = ch.round
+    assert rnd is not None and rnd.winner is not None   # _focus_resume set the round's winner
     done = [a for a, _, _, _ in rnd.struck]
     ds = _round_duellists(ch)
     dead = [p for p in ch.players if _left(ch, ds, p) <= 0 < ds[p].wounds_left]
@@ -1010,6 +1032,7 @@ def _strike_resume(state: PhaseState, out: StrikeOutcome) -> Transition:
 def _strike_done(state: PhaseState) -> Transition:
     ch = _duel(state)
     rnd = ch.round
+    assert rnd is not None and rnd.winner is not None   # _focus_resume set the round's winner
     ds = _round_duellists(ch)
     profs = dict(rnd.profiles)
     shown = dict(rnd.shown)
@@ -1040,8 +1063,8 @@ def _strike_done(state: PhaseState) -> Transition:
     if gone:
         return goto(state, "gambit_glory", tuple(events), memo=_with_duel(state, duel))
     nxt = rnd.winner
-    for p, g in rnd.chosen:
-        if gambit(g).advantage_next and ch.by_player[p] not in duel.removed:
+    for p, name in rnd.chosen:
+        if gambit(name).advantage_next and ch.by_player[p] not in duel.removed:
             nxt = p
     duel = _upd(duel, advantage=nxt)
     if rnd.no >= HARD_ROUND_LIMIT:
@@ -1053,6 +1076,7 @@ def _strike_done(state: PhaseState) -> Transition:
 
 def _prolong(state: PhaseState) -> Transition:
     ch = _duel(state)
+    assert ch.round is not None and ch.round.winner is not None   # _focus_resume set the round's winner
     holder = ch.round.winner
     again = PhaseState(state.battlefield, _with_duel(state, _upd(ch, round=None)), "gambit_face_off")
 
@@ -1070,6 +1094,7 @@ def _prolong(state: PhaseState) -> Transition:
 
 def _prolong_resume(state: PhaseState, value: Any) -> Transition:
     ch = _duel(state)
+    assert ch.round is not None   # _face_off started the round
     ev = _ev("prolong", RULE_DRAW, player=ch.round.winner, value=bool(value))
     if value:
         return goto(state, "gambit_face_off", (ev,), memo=_with_duel(state, _upd(ch, round=None)))

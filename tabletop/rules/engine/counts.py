@@ -16,14 +16,15 @@ import math
 from collections.abc import Callable, Hashable, Iterable
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = ["Dist", "at_most", "convolve", "dice_sum", "mapped", "successes"]
 
 Dist = tuple[tuple[Any, Fraction], ...]
+_V = TypeVar("_V", bound=Hashable)
 
 
-def _norm(weights: dict[Hashable, Fraction]) -> Dist:
+def _norm(weights: dict[_V, Fraction]) -> Dist:
     return tuple(sorted(((v, w) for v, w in weights.items() if w), key=lambda vw: vw[0]))
 
 

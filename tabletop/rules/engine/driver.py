@@ -38,6 +38,7 @@ def _take(state: PhaseState, q: Question, scripted: Sequence[Decision]
     taken = scripted_mod.take(scripted, state.used, q.player, q.choice, q.options,
                               rule=q.rule, why_not=q.why_not)
     if taken.found:
+        assert taken.index is not None   # take() names the entry's index with the entry
         state = replace(state, used=state.used | {taken.index})
     return taken, state
 

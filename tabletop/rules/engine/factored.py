@@ -94,7 +94,7 @@ class Split:
     inner: Callable[[PhaseState, int], tuple[Hashable, Any]]
     splice: Callable[[PhaseState, int, Any], PhaseState]
     projection: Callable[[PhaseState, int], Hashable]
-    shared: Callable[[PhaseState], Hashable]
+    shared: Callable[[PhaseState], tuple[Hashable, ...]]
     moving: Callable[[PhaseState], Hashable]
     outcome: Callable[[Any, int], Hashable]
     check: Callable[[PhaseState], None]
@@ -200,6 +200,7 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
         for members in groups:
             rep = members[0][0]
             if origin is not answered:
+                assert split.transplant is not None   # own segments are shared only with a transplant
                 rep = split.transplant(rep, i, answered)
             nxt, _ = machine.advance(rep)
             carried = []
@@ -216,6 +217,7 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
             starts = []
             for st, p in members:
                 if origin is not answered:
+                    assert split.transplant is not None   # own segments are shared only with a transplant
                     st = split.transplant(st, i, answered)
                 starts.append((machine.advance(st)[0], p))
             for st, p in walk_segment(starts, i, first=False)[0]:
@@ -238,10 +240,10 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
         later: dict[Hashable, tuple[PhaseState, Fraction, tuple[Dist, ...]]] = {}
         for template, p, dists in nodes.values():
             if template.done:
-                for i, d in enumerate(dists):
+                for part, d in enumerate(dists):
                     for data, q in d.values():
-                        o = split.outcome(data, i)
-                        result[i][o] = result[i].get(o, Fraction(0)) + p * q
+                        o = split.outcome(data, part)
+                        result[part][o] = result[part].get(o, Fraction(0)) + p * q
                 continue
             answered = template
             if isinstance(template.pending, Question):
@@ -260,8 +262,9 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                 else:
                     starts = [(answered, Fraction(1))] if i is None else \
                         [(split.splice(answered, i, data), q) for data, q in dists[i].values()]
-                    reached = [(st, q) + (split.inner(st, i) if i is not None else (None, None))
-                               for st, q in walk_segment(starts, i)[0]]
+                    ends = walk_segment(starts, i)[0]
+                    reached = [(st, q, None, None) for st, q in ends] if i is None else \
+                        [(st, q) + split.inner(st, i) for st, q in ends]
                 seen: set[int] = set()
                 for st, _, _, _ in reached:
                     if id(st) in seen:

@@ -189,7 +189,7 @@ class NoSave(Event):
     type: ClassVar[str] = "no_save"
     model: str
     player: str
-    needed: int
+    needed: int | None
     reason: str
 
 

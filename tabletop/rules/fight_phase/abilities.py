@@ -218,7 +218,9 @@ def _read(words: object) -> tuple[dict[str, object], list[tuple[str, str | None]
         elif name == "devastating":
             values["devastating_wounds"] = True
         elif name == "anti":
-            values["anti"] = tuple(values.get("anti", ())) + ((m.group(1), int(m.group(2))),)
+            anti = values.get("anti", ())
+            assert isinstance(anti, tuple)      # only this branch sets it, always to a tuple
+            values["anti"] = anti + ((m.group(1), int(m.group(2))),)
         elif name == "twin":
             values["twin_linked"] = True
             values["reroll_wounds"] = "failed"

@@ -311,7 +311,7 @@ def attacks_enter(st: PhaseState) -> Transition:
     caused, models removed and targets attacked for the odds."""
     bf, memo = st.battlefield, st.memo
     a = memo.attack
-    lost_before = {}
+    lost_before: dict[str, int] = {}
     after, a, events, chance, _dead = attacks.advance(bf, a)
     wounds = removed = 0
     targets: frozenset[str] = frozenset()

@@ -693,28 +693,26 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
                                        player, rule)
                 return state, evolve(g, stage="mortal_amount"), _chance(
                     f"mortal wounds of {w.name}", rule, amount_dist(w.D), player, draw_mortal)
-            events.append(NoSave(rule=rule, **{
-                "model": model_id, "player": g.defender, "needed": None,
-                "reason": "Devastating Wounds: a critical wound allows no save of any kind"}))
+            events.append(NoSave(rule=rule, model=model_id, player=g.defender, needed=None,
+                                 reason="Devastating Wounds: a critical wound allows no save of any kind"))
             return state, evolve(g, stage="damage", unsaved=g.unsaved + 1), None
         if g.queued:                    # a failed save of the ones rolled together
             return state, evolve(g, stage="damage", unsaved=g.unsaved + 1, queued=g.queued - 1), None
-        sv_need, kind, mods = _save_spec(model, w)
+        sv_need, kind, sv_mods = _save_spec(model, w)
         batch = total - g.devastating - g.k
         if sv_need <= 6 and batch > 1 and _same_save(state, g.target, w):
             return state, evolve(g, stage="saves", batch=batch), _saves_chance(
-                g.target, batch, sv_need, kind, mods, g.defender, rule)
+                g.target, batch, sv_need, kind, sv_mods, g.defender, rule)
         if sv_need > 6:
-            events.append(NoSave(rule=rule, **{
-                "model": model_id, "player": g.defender, "needed": sv_need,
-                "reason": f"Sv {characteristic(model, 'Sv')}+ with AP {w.AP} needs "
-                          f"{sv_need}+: no save is possible"}))
+            events.append(NoSave(rule=rule, model=model_id, player=g.defender, needed=sv_need,
+                                 reason=f"Sv {characteristic(model, 'Sv')}+ with AP {w.AP} needs "
+                                        f"{sv_need}+: no save is possible"))
             return state, evolve(g, stage="damage", unsaved=g.unsaved + 1), None
         defender = g.defender
 
         def draw_save(dice: Any) -> bool:
             face = dice.roll(1, purpose=f"{kind} save: {model_id}", rule=rule, player=defender,
-                             target=sv_need, modifiers=mods,
+                             target=sv_need, modifiers=sv_mods,
                              result=lambda f: "saved" if succeeds(f[0], sv_need, False)
                              else "failed")[0]
             return succeeds(face, sv_need, six_always=False)
@@ -757,10 +755,10 @@ def _step(state: Battlefield, job: AttackJob, g: Group, events: list[Event], dea
     if g.stage == "finish":
         if not g.mortal:
             return state, evolve(g, stage="done"), None
-        events.append(MortalWounds(rule=rule, **{
-            "unit": job.unit, "target": g.target, "player": g.defender, "amount": g.mortal,
-            "reason": "Devastating Wounds: critical wounds' damage as mortal wounds, which "
-                      "spill over to the next model"}))
+        events.append(MortalWounds(rule=rule, unit=job.unit, target=g.target, player=g.defender,
+                                   amount=g.mortal,
+                                   reason="Devastating Wounds: critical wounds' damage as mortal wounds, which "
+                                          "spill over to the next model"))
         return state, evolve(g, stage="mortal", mortal_left=g.mortal), None
     if g.stage == "mortal":
         if g.mortal_left <= 0:

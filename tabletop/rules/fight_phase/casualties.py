@@ -97,16 +97,16 @@ def lose_wounds(state: Battlefield, model_id: str, damage: int, by: str,
     left = max(0, w - m.wounds_lost)
     lost = min(damage, left)
     now = m.wounds_lost + lost
-    events = [Wounded(rule=rule, **{"model": model_id, "unit": m.unit_id, "damage": damage,
-                                      "wounds_lost": now, "wounds_left": w - now})]
+    events: list[Event] = [Wounded(rule=rule, model=model_id, unit=m.unit_id, damage=damage,
+                                   wounds_lost=now, wounds_left=w - now)]
     if now < w:
         return carry_geometry(state, state.with_models([replace(m, wounds_lost=now)])), events, None
     state = carry_geometry(state, state.without_models([model_id]), (model_id,))
-    events.append(Removed(rule=rule, **{"model": model_id, "unit": m.unit_id, "by": by}))
+    events.append(Removed(rule=rule, model=model_id, unit=m.unit_id, by=by))
     if not state.has_unit(m.unit_id):
-        events.append(Destroyed(rule=rule, **{
-            "unit": m.unit_id,
-            "reason": f"its last model was removed as a casualty (attacks by {by})"}))
+        events.append(Destroyed(
+            rule=rule, unit=m.unit_id,
+            reason=f"its last model was removed as a casualty (attacks by {by})"))
     return state, events, m
 
 
@@ -181,16 +181,16 @@ def _deal(geo: Geometry, unit: Unit, n: int, damage: int, by: str, rule: str,
         now = lost[target] + min(damage, max(0, w - lost[target]))
         lost[target] = now
         went.append(target)
-        events.append(Wounded(rule=rule, **{"model": target, "unit": unit_id, "damage": damage,
-                                            "wounds_lost": now, "wounds_left": w - now}))
+        events.append(Wounded(rule=rule, model=target, unit=unit_id, damage=damage,
+                              wounds_lost=now, wounds_left=w - now))
         if now >= w:
             gone.append(target)
             dead.append(m)
-            events.append(Removed(rule=rule, **{"model": target, "unit": unit_id, "by": by}))
+            events.append(Removed(rule=rule, model=target, unit=unit_id, by=by))
             if len(gone) == len(models):
-                events.append(Destroyed(rule=rule, **{
-                    "unit": unit_id,
-                    "reason": f"its last model was removed as a casualty (attacks by {by})"}))
+                events.append(Destroyed(
+                    rule=rule, unit=unit_id,
+                    reason=f"its last model was removed as a casualty (attacks by {by})"))
     after: Unit | None = unit
     if len(gone) == len(models):
         after = None

@@ -95,9 +95,9 @@ class MoveOutcome:
         """Paths of the models that moved (start to end, inches)."""
         if self.plan is None:
             return {}
-        out = {}
+        out: dict[str, list[tuple[float, float]]] = {}
         for m, path in self.plan.paths.items():
-            pts = [tuple(map(float, p)) for p in path]
+            pts = [(float(x), float(y)) for x, y in path]
             if len(pts) >= 2 and _length(pts) > 1e-9:
                 out[m] = pts
         return out

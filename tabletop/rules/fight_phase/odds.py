@@ -73,7 +73,7 @@ import math
 from collections.abc import Callable, Hashable
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from tabletop.board.state import Battlefield
 from tabletop.errors import MapValidationError
@@ -169,11 +169,12 @@ def fight_parts(groups: tuple[tuple[str, ...], ...], before: dict[str, int]) -> 
         return frozenset(done)
 
     def outcome(state: PhaseState, i: Hashable) -> tuple:
-        return tuple(_unit_outcome(state, u, before) for u in groups[i])  # type: ignore[index]
+        # cast: the walk hands back the part keys ``finished`` gave, indices into ``groups``
+        return tuple(_unit_outcome(state, u, before) for u in groups[cast(int, i)])
 
     def print_(state: PhaseState, i: Hashable) -> tuple:
         bf = state.battlefield
-        g = groups[i]  # type: ignore[index]
+        g = groups[cast(int, i)]   # cast: a part key from ``finished``, an index into ``groups``
         return outcome(state, i), tuple((m.id, m.x, m.y, m.facing_deg, m.wounds_lost,
                                          tuple(m.status)) for u in g if bf.has_unit(u)
                                         for m in bf.unit(u).models)
@@ -301,16 +302,17 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     n = None
     if per_unit is None:
         cap = GAMBIT_RUNS if gambit else MAX_RUNS
-        fixed = {"min_runs": min(200, cap), "max_runs": cap, "batch": min(200, cap)}
+        min_runs, max_runs, batch = min(200, cap), cap, min(200, cap)
         if runs is not None:
-            fixed = {"min_runs": runs, "max_runs": runs, "batch": runs}
+            min_runs = max_runs = batch = runs
         result = walk.monte_carlo(machine, start, outcome=_outcome(units, before),
                                   scripted=state.decisions, seed=seed, target_se=TARGET_SE,
-                                  measure=_measure(len(units)), **fixed)
+                                  measure=_measure(len(units)), min_runs=min_runs,
+                                  max_runs=max_runs, batch=batch)
         n = result.runs
         per_unit = []
         for i in range(len(units)):
-            d = {}
+            d: dict[Any, float] = {}
             for o, p in result.dist.items():
                 d[o[i]] = d.get(o[i], 0.0) + p
             per_unit.append(d)

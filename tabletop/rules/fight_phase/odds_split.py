@@ -152,7 +152,7 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
             changes[t] = tuple((u, v) for u, v in getattr(memo, t) if u not in in_parts)
         return st.cursor, st.pending, _memo_key(evolve(memo, **changes)), st.used
 
-    def shared(st: PhaseState) -> Hashable:
+    def shared(st: PhaseState) -> tuple[Hashable, ...]:
         got = st.__dict__.get("_odds_shared")   # worked out once per state
         if got is None:
             others = tuple(_unit_key(u) for u in st.battlefield.units if u.id not in in_parts)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from tabletop.board.state import Battlefield, Model
 from tabletop.rules.challenges.characters import as_read, is_disgraced
@@ -155,7 +156,8 @@ def melee_weapon(state: Battlefield, model: Model) -> Weapon | None:
         if "WS" not in w:
             continue
         place = _weapon_place(state, model, k)
-        problems, vals = [], {}
+        problems: list[str] = []
+        vals: dict[str, Any] = {}     # the Weapon's keyword arguments, each parsed by its own parser
         for key, parse in (("A", parse_amount), ("WS", parse_target), ("S", parse_target_s),
                            ("AP", parse_ap), ("D", parse_amount)):
             if key not in w:

@@ -165,7 +165,7 @@ def plan_unit(state: Battlefield, geo: Geometry, unit_id: str, first: bool) -> t
                     continue
                 near = min(ahead, key=lambda a: abs(form.placements[a].b - form.placements[mid].b))
                 hit = next((x.target_unit for x in attacks if x.model == near), None)
-                target = hit if hit in on["front"] else _target(geo, mid, "front", on["front"])
+                target = hit if hit is not None and hit in on["front"] else _target(geo, mid, "front", on["front"])
                 rule = C.SPEAR_AND_SHIELD if r == 2 else C.FRONT
                 attacks.append(Attack(mid, unit_id, player, "support", "front", 1, target, rule=rule))
     if on["rear"]:

@@ -91,7 +91,10 @@ def close_up_all(state: Battlefield, units: list[str], sides: dict[str, UnitSide
             reason = "; ".join(move.problems)
             after = None
             if not reason:
-                after = place(state, mover, move.positions, state.unit(mover).facing_deg)
+                facing = state.unit(mover).facing_deg
+                if facing is None:      # a unit given model by model: the facing its models show
+                    facing = geo.formation(mover).facing_deg
+                after = place(state, mover, move.positions, facing)
                 now = snapshot(after).sides(mover).enemy_sides
                 lost = [x for x in others if x not in now]
                 if target not in now:
@@ -106,6 +109,7 @@ def close_up_all(state: Battlefield, units: list[str], sides: dict[str, UnitSide
                          text=f"{mover} cannot close back up to {target}'s {where}: {reason}")
                 records.append(dict(rec, moved=False, reason=reason))
                 continue
+            assert after is not None   # placed above: no reason is given only after placing
             state = after
             log.emit("closed_up", C.LOCKED, unit=mover, target=target, side=side,
                      shift=list(move.shift), square=move.square, slide=move.slide,

@@ -138,8 +138,11 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int | No
         result["exact"] = {name: ({k: str(x) for k, x in v.items()} if isinstance(v, dict)
                                   else str(v)) for name, v in figures.items()}
     else:
+        mc_runs = got.runs
+        assert mc_runs is not None   # a Monte Carlo estimate counts its runs
+
         def se(p: float) -> float:
-            return math.sqrt(p * (1 - p) / got.runs)
+            return math.sqrt(p * (1 - p) / mc_runs)
         result["se"] = {name: ({k: se(x) for k, x in result[name].items()}
                                if isinstance(result[name], dict) else se(result[name]))
                         for name in figures}

@@ -57,7 +57,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable
 
-from tabletop.board.state import Battlefield
+from tabletop.board.state import Battlefield, Model
 from tabletop.geometry import snapshot
 from tabletop.rules.dice import Dice
 from tabletop.rules.engine import counts
@@ -283,6 +283,7 @@ def _duel_result(plan: Plan, inflicted: tuple[tuple[str, int], ...]):
     got = plan.cache.get(("duel", inflicted))
     if got is None:
         from tabletop.rules.challenges.character_duel import DuelBlows, duel_result
+        assert plan.fighters is not None   # read only when the round has a challenge
         fa, fb = plan.fighters
         n = dict(inflicted)
         got = duel_result(fa, fb, {f.model_id: DuelBlows(attacks=f.attacks, inflicted=n[f.model_id])
@@ -296,6 +297,7 @@ def _challenge_score(plan: Plan, res) -> list[dict]:
     from tabletop.rules.challenges.character_duel import RULE_OVERKILL
     out = []
     state = plan.ctx.state
+    assert plan.pair is not None   # read only when the round has a challenge
     for att in plan.pair:
         player = state.owner(att)
         score = res.score.get(player, 0)
@@ -329,6 +331,7 @@ def _outcome(m: Memo) -> RoundOutcome:
     (``round.unit_casualties``, ``score.standing_items``/``total_score``; cached on the plan: a pure function
     of the tally)."""
     plan = m.plan
+    assert plan is not None   # the OPEN rows planned the round
     tally = (m.pools, m.duel, m.caused, m.inflicted)
     got = plan.cache.get(tally)
     if got is not None:
@@ -337,7 +340,7 @@ def _outcome(m: Memo) -> RoundOutcome:
     blows = Blows(dict(m.pools), dict(m.duel), dict(m.caused))
     extra = list(ctx.score_extra)
     if plan.pair and m.inflicted:
-        k = ("challenge score", m.inflicted)
+        k: tuple[Any, ...] = ("challenge score", m.inflicted)
         if k not in plan.cache:
             plan.cache[k] = _challenge_score(plan, _duel_result(plan, m.inflicted))
         extra += [dict(it) for it in plan.cache[k]]
@@ -378,7 +381,8 @@ def _verdict(m: Memo) -> tuple:
     player)``; ``challenge`` the duel's ``(removed, overkill)`` (or None)."""
     out = _outcome(m)
     plan = m.plan
-    tests = ()
+    assert plan is not None   # the OPEN rows planned the round
+    tests: tuple[tuple[str, Any, Any, Any], ...] = ()
     if out.score.winner is not None:
         state = plan.ctx.state
         tests = tuple((u, r.kind, r.target, r.player) for u in m.units
@@ -632,7 +636,7 @@ def _step_up(state: Battlefield, before: Battlefield, steps: dict[str, list[tupl
              log: EventLog) -> Battlefield:
     """Move each model that steps up into its dead model's place (``UnitFormation.step_up``);
     ``before`` is the state the dead models stood in."""
-    moved = {}
+    moved: dict[str, Model] = {}
     for u, pairs in steps.items():
         for mover, dead in pairs:
             d = before.model(dead)
@@ -725,7 +729,7 @@ def _after_test(state: Battlefield, m: Memo, u: str, r, log: EventLog) -> Battle
     if r.kind == "crumble":
         # the state after this round's casualties: wounds already lost this round
         # stay lost and the crumble's D3 comes on top of them
-        c = allocate(P.Indexed(state), out.forms_after[u], out.alive[u], r.wounds)
+        c = allocate(P.indexed(state), out.forms_after[u], out.alive[u], r.wounds)
         state = _apply_casualties(state, {u: c}, log, C.CRUMBLE)
         title = f"{u} crumbles: D3 = {r.wounds} wound{'s' if r.wounds != 1 else ''}"
         if not state.has_unit(u):

@@ -54,7 +54,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from tabletop.board.state import Battlefield, Model, Unit
 from tabletop.errors import MapValidationError
@@ -123,9 +123,9 @@ class Indexed:
     lookups (the round's rules read thousands of times when working out odds).
     Everything else is the state's own."""
 
-    def __init__(self, state: Battlefield):
+    def __init__(self, state: Battlefield | Indexed):
         base = state._state if isinstance(state, Indexed) else state
-        self._state = base
+        self._state: Battlefield = base
         self._units = {u.id: u for u in base.units}
         self._models = {m.id: m for u in base.units for m in u.models}
 
@@ -140,6 +140,13 @@ class Indexed:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._state, name)
+
+
+def indexed(state: Battlefield) -> Battlefield:
+    """``Indexed(state)``, typed as the ``Battlefield`` it stands in for (it answers every
+    ``Battlefield`` attribute: ``unit``/``model`` itself, the rest through ``__getattr__``)."""
+    # cast: mypy cannot see that a __getattr__ proxy has a Battlefield's attributes
+    return cast(Battlefield, Indexed(state))
 
 
 def unit_has(state: Battlefield, unit_id: str, *keywords: str, alive: Iterable[str] | None = None) -> bool:

@@ -151,7 +151,7 @@ def plan_round(state: Battlefield, geo: Geometry, units: list[str], decisions: D
     """
     P.check_profiles(state, units)
     steps = round_steps(state.rules) if steps is None else tuple(steps)
-    state = P.Indexed(state)
+    state = P.indexed(state)
     ctx = RoundContext(state, geo, units, {u: geo.formation(u) for u in units},
                        {u: geo.sides(u) for u in units}, first_round(state, units), [], [], [],
                        decisions, log, dice, steps=steps)
