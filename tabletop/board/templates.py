@@ -107,7 +107,7 @@ def rect_frame(poly) -> tuple[Pt, Pt, Pt, float, float] | None:
     not a rectangle (4 corners, right angles within 1e-3 of the sides' product)."""
     if len(poly) != 4:
         return None
-    p = [tuple(map(float, q)) for q in poly]
+    p: list[Pt] = [(float(q[0]), float(q[1])) for q in poly]
     sides = [(p[(i + 1) % 4][0] - p[i][0], p[(i + 1) % 4][1] - p[i][1]) for i in range(4)]
     lens = [math.hypot(*v) for v in sides]
     if min(lens) < 1e-9:
