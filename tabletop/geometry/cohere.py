@@ -176,7 +176,7 @@ class UnitCoherency:
             thr = r.coherency_spread + tol + tolmod.EPS
             fr = np.where(np.isinf(rest), 0.0, rest)
             fx = np.where(np.isinf(x), 0.0, x)
-            bad = bad | (fr > thr).any(axis=-1)[None, :] | (fx > thr)
+            bad = bad | np.any(fr > thr, axis=-1)[None, :] | (fx > thr)
             excess = excess + np.maximum(0.0, fr - r.coherency_spread).sum(axis=-1)[None, :] \
                 + np.maximum(0.0, fx - r.coherency_spread)
         return bad, excess

@@ -51,6 +51,7 @@ from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.legs import leg_clear
 from tabletop.geometry.sweeps import (
     XY,
+    Points,
     core_of,
     cores_at,
     cut_path,
@@ -58,6 +59,7 @@ from tabletop.geometry.sweeps import (
     path_length,
     sweep_core,
     ties,
+    xy_of,
 )
 
 #: one fixed simulated time step (s); the speed sets the step length (pymunk
@@ -129,7 +131,7 @@ class Route:
     side: int
     clearance: _Clearance | _RoundClearance | None = None
 
-    def clear_at(self, points: Sequence[XY]) -> np.ndarray:
+    def clear_at(self, points: Points) -> np.ndarray:
         """Whether the base standing at each point overlaps no obstacle."""
         if self.clearance is None:
             return np.ones(len(points), dtype=bool)
@@ -218,7 +220,8 @@ class _Sim:
         self.touch = TOUCH_FRACTION * arena.margin
         self.shape_id: dict[pymunk.Shape, str] = {}
         static = space.static_body
-        shapes = []
+        shapes: list[pymunk.Shape] = []
+        s: pymunk.Shape
         for ob in obstacles:
             x, y = rel(ob.x, ob.y)
             if ob.base.is_round:
@@ -249,6 +252,10 @@ class _Sim:
         # the static shapes keep pymunk's defaults: friction 0, elasticity 0
         space.add(*shapes)
         self.joint: pymunk.PivotJoint | None = None
+        self.body: pymunk.Body
+        self.mover: pymunk.Shape
+        self.control: pymunk.Body
+        self.reach_r: float
         self.reset()
         self.near_filter = pymunk.ShapeFilter(mask=_ALL ^ _MOVER)
 
@@ -260,6 +267,7 @@ class _Sim:
         if self.joint is not None:
             space.remove(self.body, self.mover, self.control, self.joint)
         body = pymunk.Body(1.0, float("inf"))
+        mover: pymunk.Shape
         if base.is_round:
             mover = pymunk.Circle(body, base.radius + margin)
             self.reach_r = base.radius + margin
@@ -334,7 +342,7 @@ class _Sim:
         body.velocity = (0.0, 0.0)
         self.control.velocity = (0.0, 0.0)
         self.space.reindex_shapes_for_body(body)
-        route = [tuple(start)]
+        route = [xy_of(start)]
         length = 0.0
         turned = False
         follow: str | None = None             # the obstacle being followed
@@ -382,7 +390,7 @@ class _Sim:
             speed = step / SIM_DT / norm
             self.control.velocity = (dx * speed, dy * speed)
             self.space.step(SIM_DT)
-            x, y = new = tuple(body.position)
+            x, y = new = xy_of(body.position)
             length += math.dist(route[-1], new)
             route.append(new)
             if length >= limit:
@@ -419,7 +427,7 @@ class _Clearance:
             return np.zeros(0)
         return shapely.distance(core, self.cores) - pad - self.pads
 
-    def clear_at(self, points: Sequence[XY]) -> np.ndarray:
+    def clear_at(self, points: Points) -> np.ndarray:
         """For each point: the base standing there overlaps nothing (beyond the limit)."""
         if not len(self.cores):
             return np.ones(len(points), dtype=bool)
@@ -457,7 +465,7 @@ class _RoundClearance:
             np.hypot(self.c[:, 0] - start[0], self.c[:, 1] - start[1]) - self.r - self.c[:, 2]
         self.limit = np.minimum(0.0, g0) - arena.tol / 4.0
 
-    def clear_at(self, points: Sequence[XY]) -> np.ndarray:
+    def clear_at(self, points: Points) -> np.ndarray:
         """For each point: the base standing there overlaps nothing (beyond the limit)."""
         xy = np.asarray(points, dtype=float).reshape(-1, 2)
         if not len(self.c):
@@ -517,12 +525,12 @@ def pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
                spacing: float = 0.04) -> list[XY]:
     """The shortest polyline through points of ``route`` whose every straight
     leg stays clear (greedy: from each kept point, the farthest clear one)."""
-    pts = [tuple(route[0])]
+    pts = [xy_of(route[0])]
     for p in route[1:-1]:
         if math.dist(p, pts[-1]) >= spacing:
-            pts.append(tuple(p))
+            pts.append(xy_of(p))
     if len(route) > 1:
-        pts.append(tuple(route[-1]))
+        pts.append(xy_of(route[-1]))
     if len(pts) <= 2:
         return pts
     out = [pts[0]]
@@ -541,9 +549,10 @@ def clear_prefix(path: Sequence[XY], clear: _Clearance | _RoundClearance) -> lis
     steering may press a base into another by more than the allowed graze where
     no clear shortcut exists (``pull_tight`` then keeps the raw leg); the route
     stops before such a leg, so every route is clear leg by leg."""
-    out = [tuple(path[0])]
+    out = [xy_of(path[0])]
     if len(path) < 2:
         return out
+    ok: Sequence[bool] | np.ndarray
     if isinstance(clear, _RoundClearance):
         ok = clear.clear_legs(path)
     else:
@@ -551,7 +560,7 @@ def clear_prefix(path: Sequence[XY], clear: _Clearance | _RoundClearance) -> lis
     for k, good in enumerate(ok):
         if not good:
             break
-        out.append(tuple(path[k + 1]))
+        out.append(xy_of(path[k + 1]))
     return out
 
 
@@ -843,7 +852,7 @@ def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
         reached = reached and len(clean) == len(tight)
         full = path_length(clean)
         path = cut_path(clean, max_distance) if full > max_distance else clean
-        out.append(Route(path, reached and full <= max_distance + 1e-9, tuple(aim), side, clear))
+        out.append(Route(path, reached and full <= max_distance + 1e-9, xy_of(aim), side, clear))
         if out[-1].reached or not turned:
             break
     return out

@@ -63,9 +63,10 @@ class Reach:
         return (self.achieved, self.contact, -tie(self.dist), -tie(self.length))
 
 
-def obstacles_for(ctx: MoveContext, mid: str, where: dict[str, XY]) -> list[Obstacle]:
-    """Every other model on the table as an obstacle, at ``where`` (else where it
-    stands), in id order (so a route does not depend on the order of the map's units)."""
+def obstacles_for(ctx: MoveContext, mid: str | None, where: dict[str, XY]) -> list[Obstacle]:
+    """Every model on the table but ``mid`` (None: every model) as an obstacle, at
+    ``where`` (else where it stands), in id order (so a route does not depend on the
+    order of the map's units)."""
     out = []
     for m in ctx.local.models():
         if m.id == mid:

@@ -143,7 +143,8 @@ class _Solver:
     # ------------------------------------------------------------ state
     def where(self, but: str | None = None) -> dict[str, XY]:
         out = {m: r.end for m, r in self.moves.items()}
-        out.pop(but, None)
+        if but is not None:
+            out.pop(but, None)
         return out
 
     def positions(self) -> dict[str, XY]:
@@ -202,6 +203,7 @@ class _Solver:
                 best = (key, dict(self.moves))
             if self.first_pass_complete():
                 break                       # nothing a second first pass could add
+        assert best is not None             # the loop above runs at least once
         self.moves = best[1]
         yield from self.prune()
         yield from self.improve()
@@ -408,7 +410,7 @@ class _Solver:
         out: list[Reach | None] = []
         pts = samples(r.path, SHORTEN_STEP)
         ends = [p for p in pts[1:-1] if p[0] < r.length - 1e-9]
-        oks = ctx.ok_at(mid, [p[1] for p in ends]) if ends else []
+        oks: np.ndarray | list[bool] = ctx.ok_at(mid, [p[1] for p in ends]) if ends else []
         for (s, p, _), ok in zip(reversed(ends), list(oks)[::-1]):
             if not ok:
                 continue

@@ -12,8 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 from shapely.geometry import LineString, Point
 from shapely.ops import unary_union
@@ -22,6 +24,14 @@ from tabletop.board.bases import Base
 from tabletop.geometry.footprints import base_polygon, shrunk
 
 XY = tuple[float, float]
+#: points (inches) given either as (x, y) pairs or as an (n, 2) numpy array
+Points = Sequence[XY] | npt.NDArray[Any]
+
+
+def xy_of(p: Sequence[float] | npt.NDArray[Any]) -> XY:
+    """The point ``p`` (an (x, y) pair, a pymunk ``Vec2d`` or a length-2 array, inches)
+    as a plain ``(x, y)`` tuple; the same as ``tuple(p)``, typed as a pair."""
+    return (p[0], p[1])
 
 #: distances that decide an order or a choice are rounded to this many decimals
 #: (inches) first, and ties go to the first in a fixed order (unit order, id): a
@@ -47,13 +57,13 @@ def path_length(path: Sequence[XY]) -> float:
 
 def cut_path(path: Sequence[XY], limit: float) -> list[XY]:
     """The prefix of ``path`` that is ``limit`` inches long (the whole path when shorter)."""
-    out = [tuple(path[0])]
+    out = [xy_of(path[0])]
     left = limit
     for k in range(len(path) - 1):
         a, b = path[k], path[k + 1]
         seg = math.dist(a, b)
         if seg <= left:
-            out.append(tuple(b))
+            out.append(xy_of(b))
             left -= seg
             continue
         t = left / seg if seg > 0 else 0.0
@@ -68,7 +78,7 @@ def samples(path: Sequence[XY], step: float) -> list[tuple[float, XY, int]]:
     Returns ``[(arc length, point, index of the segment it lies on), ...]`` in
     order, starting with the first vertex and ending with the last.
     """
-    out: list[tuple[float, XY, int]] = [(0.0, tuple(path[0]), 0)]
+    out: list[tuple[float, XY, int]] = [(0.0, xy_of(path[0]), 0)]
     s = 0.0
     for k in range(len(path) - 1):
         a, b = path[k], path[k + 1]
@@ -83,9 +93,9 @@ def samples(path: Sequence[XY], step: float) -> list[tuple[float, XY, int]]:
 
 def prefix_to(path: Sequence[XY], k: int, point: XY) -> list[XY]:
     """The path up to ``point``, which lies on segment ``k``."""
-    out = [tuple(p) for p in path[:k + 1]]
+    out = [xy_of(p) for p in path[:k + 1]]
     if math.dist(out[-1], point) > 1e-12:
-        out.append(tuple(point))
+        out.append(xy_of(point))
     return out
 
 
@@ -109,7 +119,7 @@ def sweep_core(base: Base, facing_deg: float, path: Sequence[XY]):
     Other shapes: the union of the hulls of the footprint at the ends of each
     segment, pad 0.
     """
-    pts = [tuple(p) for p in path]
+    pts = [xy_of(p) for p in path]
     if base.is_round:
         if len(pts) < 2 or path_length(pts) == 0.0:
             return Point(pts[0]), base.radius
@@ -122,7 +132,7 @@ def sweep_core(base: Base, facing_deg: float, path: Sequence[XY]):
     return (hulls[0] if len(hulls) == 1 else unary_union(hulls)), 0.0
 
 
-def cores_at(base: Base, facing_deg: float, points: Sequence[XY]):
+def cores_at(base: Base, facing_deg: float, points: Points):
     """(array of cores, pad) of the base placed at each of ``points``."""
     xy = np.asarray(points, dtype=float).reshape(-1, 2)
     if base.is_round:
