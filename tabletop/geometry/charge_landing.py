@@ -43,7 +43,7 @@ from tabletop.geometry.charge_paths import ChargeArena, Goal, goals_for
 from tabletop.geometry.footprints import base_polygon
 
 __all__ = ["RING_SPOTS", "COHERENCY_RINGS", "BLOCK_SLIDE_STEP", "land_models", "land_block",
-           "block_problems",
+           "block_problems", "paths_through",
            "point_along"]
 
 XY = tuple[float, float]
@@ -420,6 +420,34 @@ def block_problems(state, charger: str, targets: Sequence[str], spots: dict[str,
             if shape.distance(o) <= tol:
                 out.append(f"{mid} touches {oid}")
                 break
+    return out
+
+
+def paths_through(state, unit_id: str, paths: dict[str, Sequence[XY]],
+                  tol: float) -> list[tuple[str, str]]:
+    """The enemy models each charging model's path passes through: ``(model id, enemy model
+    id)`` for each path (``paths``: {model id: [(x, y), ...]}, inches) whose swept base
+    (the base's bounding circle, shrunk by ``tol``) overlaps an enemy base, targets included
+    (a charge move ends against a target model, never through one).  A path that ends in
+    base contact (within ``tol``) is clear."""
+    from shapely.geometry import LineString
+    me = state.unit(unit_id).player
+    foes = [(m.id, base_polygon(m.base, m.x, m.y, m.facing_deg)) for u in state.units
+            if u.player != me for m in u.models]
+    if not foes:
+        return []
+    tree = shapely.STRtree([f for _, f in foes])
+    out = []
+    for mid, pts in paths.items():
+        pts = [tuple(p) for p in pts]
+        if len(pts) < 2:
+            continue
+        r = state.model(mid).base.radius - tol
+        if r <= 0:
+            continue
+        swept = LineString(pts).buffer(r, quad_segs=16)
+        for i in sorted(int(i) for i in tree.query(swept, predicate="intersects")):
+            out.append((mid, foes[i][0]))
     return out
 
 

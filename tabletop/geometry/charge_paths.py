@@ -45,7 +45,7 @@ from shapely.geometry.polygon import orient
 from shapely.ops import nearest_points, unary_union
 
 __all__ = ["QUAD_SEGS", "TABLE_FRAME", "table_frame", "Goal", "ChargePath", "ChargeArena", "grown_circle_radius",
-           "arena_for", "arena_shapes", "goals_for"]
+           "arena_for", "arena_shapes", "goals_for", "END_MARGIN", "end_shrink"]
 
 XY = tuple[float, float]
 
@@ -58,6 +58,11 @@ GRAZE = 1e-6
 TABLE_FRAME = 10.0
 #: passes of "add the shapes the path crosses and search again" before giving up
 MAX_PASSES = 40
+#: a declared target's bases are obstacles too (a path may end against a target model,
+#: never pass through one), shrunk by the chord allowance of the grown circle plus this
+#: margin (inches), so the spots in base contact with them stay just outside their grown
+#: shapes (``arena_shapes`` ``ends``); the overlap this allows is far below the tolerance
+END_MARGIN = 1e-3
 
 
 def grown_circle_radius(radius: float) -> float:
@@ -472,16 +477,27 @@ def table_frame(width: float, depth: float) -> Polygon:
     return Polygon(outer.exterior.coords, [shapely.box(0.0, 0.0, width, depth).exterior.coords])
 
 
+def end_shrink(grow: float) -> float:
+    """How much (inches) a declared target's base is shrunk before it is grown by a charger
+    of radius ``grow`` (inches): the grown circle's chord allowance plus ``END_MARGIN``, so
+    the grown shape lies inside the circle of base contact round the target."""
+    return grown_circle_radius(grow) - grow + END_MARGIN
+
+
 def arena_shapes(state, skip_units: Iterable[str], terrain: Sequence[Sequence[XY]],
-                 keep_off: Iterable[str] = (), reach: float = 0.0) -> list[Polygon]:
+                 keep_off: Iterable[str] = (), reach: float = 0.0, ends: Iterable[str] = (),
+                 shrink: float = 0.0) -> list[Polygon]:
     """The shapes an arena is grown from (``arena_for``): the bases of every unit not in
     ``skip_units``, the ``terrain`` polygons and the table's frame, inches.  The bases of
     the units in ``keep_off`` are grown by ``reach`` first (the engagement range, inches:
     a charge path keeps out of it, ``rules/charge.py`` CHARGE_AVOID_UNDECLARED), with the
-    same chord allowance as the charger's radius (``grown_circle_radius``)."""
+    same chord allowance as the charger's radius (``grown_circle_radius``).  The bases of
+    the units in ``ends`` (the declared targets) are shrunk by ``shrink`` inches
+    (``end_shrink``): a path may end in base contact with them, never pass through them."""
     from tabletop.geometry.footprints import base_polygon
     skip = set(skip_units)
     wide = set(keep_off) if reach > 0 else set()
+    end = set(ends)
     shapes: list[Polygon] = []
     for u in state.units:
         if u.id in skip:
@@ -490,6 +506,8 @@ def arena_shapes(state, skip_units: Iterable[str], terrain: Sequence[Sequence[XY
             base = base_polygon(m.base, m.x, m.y, m.facing_deg)
             if u.id in wide:
                 base = base.buffer(grown_circle_radius(reach), quad_segs=QUAD_SEGS)
+            elif u.id in end and shrink > 0:
+                base = base.buffer(-shrink, quad_segs=QUAD_SEGS)
             shapes.append(base)
     for poly in terrain:
         shapes.append(Polygon(poly))
@@ -498,14 +516,17 @@ def arena_shapes(state, skip_units: Iterable[str], terrain: Sequence[Sequence[XY
 
 
 def arena_for(state, model, skip_units: Iterable[str], terrain: Sequence[Sequence[XY]],
-              keep_off: Iterable[str] = (), reach: float = 0.0) -> ChargeArena:
+              keep_off: Iterable[str] = (), reach: float = 0.0,
+              ends: Iterable[str] = ()) -> ChargeArena:
     """The obstacles ``model``'s charge goes round: every base on the table but those of
-    ``skip_units`` (its own unit, the targets it ends against), those of ``keep_off``
-    grown by ``reach`` inches (enemy units not declared: their engagement range), the
+    ``skip_units`` (its own unit), those of ``keep_off`` grown by ``reach`` inches (enemy
+    units not declared: their engagement range), those of ``ends`` (the declared targets:
+    a path ends against one of their models and passes through none, ``end_shrink``), the
     ``terrain`` polygons the rules say block it (``rules.charge.blocking_terrain``), and
     the table's edges (``table_frame``: a path never leaves the table)."""
-    return ChargeArena(arena_shapes(state, skip_units, terrain, keep_off, reach),
-                       charger_radius(model))
+    r = charger_radius(model)
+    return ChargeArena(arena_shapes(state, skip_units, terrain, keep_off, reach, ends,
+                                    end_shrink(r)), r)
 
 
 def goals_for(model, targets: Sequence, reach: float) -> list[Goal]:

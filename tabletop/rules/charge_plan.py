@@ -55,7 +55,7 @@ from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.geometry.charge_landing import land_block, land_models
 from tabletop.geometry.charge_paths import (ChargeArena, ChargePath, arena_for, arena_shapes,
-                                             charger_radius, goals_for)
+                                             charger_radius, end_shrink, goals_for)
 from tabletop.rules import charge as CH
 from tabletop.rules.dice import Dice, enumerate_outcomes
 
@@ -115,7 +115,9 @@ class Planner:
         self.rnf = state.ruleset == "rank-and-flank"
         self.reach = 0.0 if self.rnf else self.rules.engagement_range
         self.move = move_of(state, unit_id) if self.rnf else 0.0
-        self.skip = (unit_id, *targets)
+        self.skip = (unit_id,)
+        # the declared targets' bases are obstacles the paths end against, never cross
+        self.ends = tuple(targets)
         # the enemy units whose engagement range the paths keep out of (CHARGE_AVOID_UNDECLARED);
         # none without declared targets (the odds shading asks where a charge may end at all)
         self.keep_off = tuple(CH.blocking_units(state, unit_id, targets)) if avoid and targets else ()
@@ -128,7 +130,7 @@ class Planner:
         key = (model.base, tuple(CH.blocking_terrain(self.state, model)))
         if key not in self._arenas:
             self._arenas[key] = arena_for(self.state, model, self.skip, self.terrain(model),
-                                          self.keep_off, self.reach)
+                                          self.keep_off, self.reach, self.ends)
         return self._arenas[key]
 
     def arena_pieces(self) -> Iterator[int]:
@@ -138,7 +140,8 @@ class Planner:
             key = (m.base, tuple(CH.blocking_terrain(self.state, m)))
             if key not in self._arenas:
                 self._arenas[key] = yield from ChargeArena.pieces(
-                    arena_shapes(self.state, self.skip, self.terrain(m), self.keep_off, self.reach),
+                    arena_shapes(self.state, self.skip, self.terrain(m), self.keep_off, self.reach,
+                                 self.ends, end_shrink(charger_radius(m))),
                     charger_radius(m))
 
     def to_target(self, target_id: str) -> tuple[ChargePath, str]:
@@ -330,7 +333,8 @@ def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int 
             out["landing_engaged"] = sorted(t for t in targets
                                             if snapshot(landed).within(unit_id, t, pl.reach
                                                                        + state.rules.tol))
-            problems = landing_problems(landed, unit_id, targets, pl.reach)
+            problems = landing_problems(landed, unit_id, targets, pl.reach,
+                                        None if pl.rnf else paths)
             out["landing_legal"] = not problems
             out["landing_problems"] = problems
             if fight and problems:
@@ -362,14 +366,20 @@ def _land(pl: Planner, targets: list[str], rows: list[dict[str, Any]], budget: f
 
 
 def landing_problems(landed: Battlefield, unit_id: str, targets: list[str],
-                     reach: float) -> list[str]:
+                     reach: float, paths: dict[str, Any] | None = None) -> list[str]:
     """What the landed charger breaks of the charge's end clauses (measurements.csv 40K 10th
     Charge; rank-and-flank: contact for ``reach`` 0), one line each: a model off the table,
     the unit out of coherency, within ``reach`` (+ tolerance) of an enemy unit that is not a
-    target, not within it of a target.  Empty: a legal landing."""
+    target, not within it of a target; with ``paths`` ({model id: [(x, y), ...]}, inches,
+    fight-phase), a model whose path passes through an enemy base, a target's included
+    (models move round other models: a charge ends against a target, never through one).
+    Empty: a legal landing."""
     geo = snapshot(landed)
     tol = landed.rules.tol
     out = [f"{m} is off the table" for m in geo.off_table if m.rsplit("/", 1)[0] == unit_id]
+    if paths:
+        from tabletop.geometry.charge_landing import paths_through
+        out += [f"{m}'s path passes through {o}" for m, o in paths_through(landed, unit_id, paths, tol)]
     broken = geo.coherency.get(unit_id)
     if broken is not None:
         out.append(f"{unit_id} ends out of coherency (03.03)")
