@@ -436,7 +436,8 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
         if landed.ruleset == "rank-and-flank":
             got = ruleset.odds(only, max_paths=max_states, runs=runs)
         else:
-            got = ruleset.odds(only, max_states=max_states, runs=runs)
+            # past the bound the fight is sampled by ``_sampled_summary`` (one run here)
+            got = ruleset.odds(only, max_states=max_states, runs=1)
     except TabletopError as e:
         return {"method": "none", "why": str(e)}
     out: dict[str, Any] = {"method": "none", "units": {}}
@@ -455,19 +456,51 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
             out["units"][u] = {"models": len(only.unit(u).models)}
         return out
     out["method"] = got.get("method", "none")
-    if out["method"] == "monte carlo":
-        out.update(why=got.get("why"), runs=got.get("runs"))
     rows = {r["unit"]: r for r in got.get("units", [])}
     if not rows:
         return {"method": "none", "why": got.get("why", "the landing engages nothing")}
+    if out["method"] == "monte carlo":
+        return _sampled_summary(only, unit_id, targets, runs, _preview_why(got.get("why"), max_states))
     for u, r in rows.items():
         foes = [v for v in rows if only.unit(v).player != only.unit(u).player]
         lost = None
-        if len(foes) == 1:
+        # a unit's own losses are its one foe's removals only when that foe fought it alone
+        if len(foes) == 1 and rows[foes[0]].get("targets", [u]) in ([u], []):
             lost = {int(k): float(p) for k, p in rows[foes[0]]["models_removed"].items()}
         out["units"][u] = {"models": r["models"], "expected_models_lost": r["expected_models_lost"],
                            "p_destroyed": r["p_destroyed"], "models_lost": lost}
     return out
+
+
+def _preview_why(why: str | None, max_states: int) -> str:
+    """Why the preview sampled, worded for ``tabletop charge`` (the odds' own text names
+    ``fight --odds`` flags that ``charge`` does not have)."""
+    if why is None or why.startswith("an exact walk would weigh more than"):
+        return (f"an exact walk would weigh more than {max_states:,} states (the charge "
+                f"preview's bound, rules.charge_plan.PREVIEW_MAX_STATES)")
+    import re
+    return re.sub(r"\s*\([^()]*--[^()]*\)", "", why)
+
+
+def _sampled_summary(only: Battlefield, unit_id: str, targets: list[str], runs: int,
+                     why: str) -> dict[str, Any]:
+    """The preview's fight sampled the window's way (``charge_fight.FightSampler``: ``runs``
+    seeded runs, each unit's own losses counted run by run, so a unit fighting several
+    units gets its own chart): ``fight_summary``'s shape, ``method`` "monte carlo"."""
+    from tabletop.rules.charge_fight import FightSampler
+    fs = FightSampler(only, unit_id, list(targets), 1)
+    for _ in range(runs):
+        fs.step()
+        if fs.failed:
+            break
+    got = fs.summary()
+    if got.get("method") == "none":
+        return got
+    units = {u: {"models": r["models"], "expected_models_lost": r["expected_models_lost"],
+                 "p_destroyed": r["p_destroyed"], "models_lost": r["models_lost"]}
+             for u, r in got["units"].items()}
+    return {"method": "monte carlo", "units": units, "why": why, "runs": got["runs"],
+            "se": got.get("se")}
 
 
 def odds_grid(state: Battlefield, unit_id: str, points, *, tol: float | None = None):
