@@ -245,8 +245,18 @@ class ChargeArena:
         """The shortest path from ``start`` to the nearest of ``goals``.
 
         ``ignore`` lists grown shapes to pass through (the shape the start stands in).
+        The arena keeps each answer (the planner and the landing ask the same paths).
         Returns a ``ChargePath`` with ``found=False`` (length inf) when every goal is walled off.
         """
+        key = (tuple(start), tuple((g.label, g.disc, None if g.shape is None else g.shape.wkb)
+                                   for g in goals), tuple(sorted(ignore)), tol)
+        memo = self.__dict__.setdefault("_memo", {})
+        if key not in memo:
+            memo[key] = self._shortest(start, goals, ignore, tol)
+        return memo[key]
+
+    def _shortest(self, start: XY, goals: Sequence[Goal], ignore: Iterable[int],
+                  tol: float) -> ChargePath:
         ignored = set(ignore)
         start_in = self.blocked(start)
         if start_in is not None:
@@ -395,8 +405,24 @@ class ChargeArena:
             box = shapely.box(min(s[0] for s in starts) - limit, min(s[1] for s in starts) - limit,
                               max(s[0] for s in starts) + limit, max(s[1] for s in starts) + limit)
             shapes = [int(i) for i in self.tree.query(box)]
+            live = [np.asarray(c, dtype=float).reshape(-1, 2) for c in chunks if len(c)]
+            if live:
+                every = np.vstack(live)
+                lo, hi = every.min(axis=0), every.max(axis=0)
+            sxy = np.asarray(starts, dtype=float).reshape(-1, 2)
             for i in shapes:
-                corners.extend(self._corners[i])
+                got = self._corners[i]
+                if live and got:
+                    # a corner helps only if start -> corner -> the points' box fits the reach
+                    # (a lower bound of any path through it): an ellipse round the search
+                    at = np.asarray([c[0] for c in got], dtype=float)
+                    to_start = np.min(np.hypot(at[:, None, 0] - sxy[None, :, 0],
+                                               at[:, None, 1] - sxy[None, :, 1]), axis=1)
+                    dx = np.maximum(np.maximum(lo[0] - at[:, 0], 0.0), at[:, 0] - hi[0])
+                    dy = np.maximum(np.maximum(lo[1] - at[:, 1], 0.0), at[:, 1] - hi[1])
+                    keep = to_start + np.hypot(dx, dy) <= limit
+                    got = [c for c, k in zip(got, keep) if k]
+                corners.extend(got)
         blockers = [self._shrunk[i] for i in shapes if self.blocked_all(starts, i) is False]
         nan = (math.nan, math.nan)
         nodes = np.asarray(starts + [c[0] for c in corners], dtype=float).reshape(-1, 2)

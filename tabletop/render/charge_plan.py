@@ -187,6 +187,22 @@ def _with_panel(board: pygame.Surface) -> tuple[pygame.Surface, pygame.Rect]:
     return out, pygame.Rect(w + 4, 40, CHART_W - 12, max(h, 420) - 80)
 
 
+def _needs_words(row: dict[str, Any]) -> str:
+    """The row's roll in words (``rules.charge_plan.needs_text``), never a bare None."""
+    return row.get("needs_text") or (f"needs {row['needed']}" if row.get("needed") is not None
+                                     else "out of reach")
+
+
+def _odds_line(plan: dict[str, Any]) -> str:
+    """The panel's roll-and-odds line: "Needs 5: 83% (5/6)", the words alone when no roll
+    makes it or the charge cannot be declared, and "of reaching" when no legal landing was
+    found."""
+    if plan.get("needed") is None or any(not t.get("declarable", True) for t in plan["targets"]):
+        return _needs_words(plan)[:1].upper() + _needs_words(plan)[1:]
+    of = " to reach (no legal landing)" if plan.get("landing_problems") else ""
+    return f"Needs {plan['needed']}: {_pct(plan['probability'])} ({plan['odds_fraction']}){of}"
+
+
 def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
                   scale: float = DEFAULT_SCALE, *, force: bool = False) -> str:
     """The plan picture: the table with ``draw_plan`` on it and the fight's chart beside it,
@@ -200,13 +216,13 @@ def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
         header = [f"{plan['unit']} may not charge", plan["reason"]]
     elif "in_reach" in plan:
         header = [f"{plan['unit']}: in reach"] + [
-            f"{r['id']}: {r['distance']:.2f}\" needs {r['needed']}, {_pct(r['probability'])}"
+            f"{r['id']}: {r['distance']:.2f}\" {_needs_words(r)}, {_pct(r['probability'])}"
             for r in plan["in_reach"]] or ["nothing in reach"]
     else:
         names = ", ".join(t["id"] for t in plan["targets"])
         d = "no path" if plan["distance"] is None else f"{plan['distance']:.2f}\" along the path"
         header = [f"Charge {plan['unit']} -> {names}", f"Distance {d}",
-                  f"Needs {plan['needed']}: {_pct(plan['probability'])} ({plan['odds_fraction']})"]
+                  _odds_line(plan)]
         if plan.get("side"):
             header.append(f"Lands on the target's {plan['side']}")
         if plan.get("landing_roll"):
@@ -280,6 +296,6 @@ def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
         y += 20
     y += 8
     for mk in marks:
-        prims.text(out, f"{mk['id']}: needs {mk['needed']}, {_pct(mk['probability'])}", 13, INK, (x, y))
+        prims.text(out, f"{mk['id']}: {_needs_words(mk)}, {_pct(mk['probability'])}", 13, INK, (x, y))
         y += 17
     return save_png(out, path, force=force, keep=(state.path,) if state.path else ())

@@ -103,6 +103,12 @@ def rule_for(rules) -> str:
     return RULE_CHARGE.get(getattr(rules, "edition", "10th"), RULE_CHARGE["10th"])
 
 
+def rule_flat(rules) -> str:
+    """``rule_for`` as one flat clause (its inner brackets dropped), to sit inside one pair of
+    brackets in a sentence."""
+    return rule_for(rules).replace(" (", " ").replace(")", "").replace("(", "")
+
+
 def charge_roll(dice: Dice, ruleset: str, move: float = 0.0, player: str | None = None) -> float:
     """The charge range in inches: 2D6 (fight-phase) or Move + the higher of 2D6 (rank-and-flank)."""
     if ruleset == "rank-and-flank":

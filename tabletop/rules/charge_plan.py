@@ -61,7 +61,7 @@ from tabletop.rules.dice import Dice, enumerate_outcomes
 
 __all__ = ["LANDING_ROLL", "LANDING_OPTIONS", "PREVIEW_MAX_STATES", "PREVIEW_RUNS", "Planner", "plan_charge", "reach_list",
            "landing_budget", "move_of", "reach_pieces", "plan_pieces", "odds_grid", "odds_grid_pieces", "landed_state",
-           "landing_problems", "path_warnings", "fight_summary"]
+           "landing_problems", "path_warnings", "fight_summary", "needs_text"]
 
 LANDING_ROLL = "median"
 LANDING_OPTIONS = ("median", "needed")
@@ -183,6 +183,7 @@ class Planner:
             odds = Fraction(0)
             row["reason"] = refused
         row["declarable"] = declarable
+        row["needs_text"] = needs_text(row, self.state.ruleset, self.move)
         row["probability"] = float(odds)
         row["probability_fraction"] = f"{odds.numerator}/{odds.denominator}"
         if self.rnf:
@@ -191,6 +192,25 @@ class Planner:
                                self.unit.player)
             row.update(side=call.arc, arc=call)
         return row
+
+
+def needs_text(row: dict[str, Any], ruleset: str, move: float = 0.0) -> str:
+    """What one target row (``Planner.target_row``, or a plan) asks of the roll, as words a
+    player reads, never a bare None: "needs 7"; "cannot declare: <why>" (no roll asked);
+    "no path round the bases and terrain in the way"; "out of reach: needs more than 12\""
+    (the ruleset's longest charge, ``charge.max_reach``; Move + 6 in rank-and-flank)."""
+    if not row.get("declarable", True):
+        why = row.get("reason")
+        if why is None:
+            why = (f"{row['straight']:.2f}\" away, more than the {CH.CHARGE_DECLARE_RANGE:g}\" "
+                   f"a charge may be declared at" if row.get("straight") is not None
+                   else f"more than {CH.CHARGE_DECLARE_RANGE:g}\" away")
+        return f"cannot declare: {why}"
+    if row.get("needs") is None:
+        return "no path round the bases and terrain in the way"
+    if row.get("needed") is None:
+        return f"out of reach: needs more than {CH.max_reach(ruleset, move):g}\""
+    return f"needs {row['needed']}"
 
 
 def _public(row: dict[str, Any]) -> dict[str, Any]:
@@ -301,6 +321,9 @@ def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int 
         "path": worst["path"], "closest": [worst["model"], worst["target_model"]],
         "targets": [_public(r) for r in rows], "seed": seed,
     }
+    undeclared = [r for r in rows if not r["declarable"]]
+    out["needs_text"] = needs_text(undeclared[0] if undeclared else
+                                   {**worst, "needed": out["needed"]}, state.ruleset, pl.move)
     if not pl.rnf and worst["found"] and worst["path"]:
         out["path_warnings"] = path_warnings(state, unit_id, targets, worst["model"],
                                              worst["path"][-1], pl.reach)
@@ -339,8 +362,8 @@ def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int 
             out["landing_problems"] = problems
             if fight and problems:
                 out["fight"] = {"method": "none",
-                                "why": f"no legal landing was found ({problems[0]}), so there "
-                                       f"is no fight to preview"}
+                                "why": "no legal landing was found (see the landing's "
+                                       "problems), so there is no fight to preview"}
             elif fight:
                 out["fight"] = fight_summary(landed, unit_id, targets)
     return out
@@ -392,7 +415,7 @@ def landing_problems(landed: Battlefield, unit_id: str, targets: list[str],
             out.append(f"{unit_id} ends not engaged with its target {u.id}")
         elif u.id not in targets and near:
             out.append(f"{unit_id} ends engaged with {u.id}, which it did not declare "
-                       f"({CH.rule_for(landed.rules)})")
+                       f"({CH.rule_flat(landed.rules)})")
     return out
 
 
