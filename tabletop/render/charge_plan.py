@@ -269,6 +269,17 @@ def percent(p: float) -> str:
     return _pct(p)
 
 
+def label_rects(state: Battlefield, geo, view: View, size: tuple[int, int],
+                selected_unit: str | None = None) -> list[pygame.Rect]:
+    """The pixel rectangles of the unit name plates the board drawing puts on ``view`` on a
+    surface of ``size`` pixels (placed, not drawn: an empty clip), each grown by its
+    selection ring."""
+    from tabletop.render.board import board_canvas
+    c = board_canvas(pygame.Surface(size), state, geo, view, selected=selected_unit,
+                     clip=pygame.Rect(0, 0, 0, 0))
+    return [p[4].inflate(8, 8) for p in (c.placed or [])]
+
+
 def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
                    marks: list[dict[str, Any]], path: str, scale: float = DEFAULT_SCALE, *,
                    force: bool = False) -> str:
@@ -277,7 +288,11 @@ def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
     geo = snapshot(state)
     board = render_image(state, geo=geo, scale=scale, selected=unit_id)
     view = _frame(state, scale, geo)[2]
+    plain = board.copy()
     draw_odds_shade(board, view, xs, ys, probs, step)
+    # the shading goes under the unit name plates: each plate is put back as drawn
+    for rect in label_rects(state, geo, view, board.get_size(), unit_id):
+        board.blit(plain, rect, rect)
     for mk in marks:
         ms = geo.unit_models(mk["id"])
         cx = sum(geo.model(m).x for m in ms) / len(ms)
