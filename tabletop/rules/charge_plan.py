@@ -378,8 +378,11 @@ def _land(pl: Planner, targets: list[str], rows: list[dict[str, Any]], budget: f
         paths = {m: (state.model(m).at, xy) for m, xy in spots.items()}
     else:
         first = pl.unit.models[0]
+        # the landing keeps off what blocks the path and, by default, off ruin walls
+        # (CH.CHARGE_LAND_ON_WALLS)
         spots, paths = land_models(state, pl.unit_id, targets, budget, pl.reach, pl.arena,
-                                   pl.terrain(first), state.rules.tol)
+                                   [poly for _, poly in CH.landing_terrain(state, first)],
+                                   state.rules.tol)
         models = [state.model(m).moved_to(x, y) for m, (x, y) in spots.items()]
     landed = state.with_models(models)
     unit = landed.unit(pl.unit_id)
