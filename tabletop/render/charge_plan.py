@@ -77,33 +77,76 @@ def panel_problems(plan: dict[str, Any]) -> list[str]:
     return lines
 
 
-def draw_plan(surface: pygame.Surface, view: View, state: Battlefield, plan: dict[str, Any]) -> None:
+def draw_plan(surface: pygame.Surface, view: View, state: Battlefield,
+              plan: dict[str, Any], plates: list[pygame.Rect] = ()) -> list[pygame.Rect]:
     """The plan on the board: each target's path (the deciding one bold), the landing ghosted,
-    and a label with distance, roll needed and odds by each target."""
+    and a label with distance, roll needed and odds by each target, placed clear of the
+    landing ghosts, the bases and the other labels where one of its places is
+    (``plan_label_place``), and clear of ``plates`` (the unit name plates, pixels: the
+    picture passes them, ``label_rects``).  Returns the labels' pixel rects."""
     if not plan.get("eligible", True) or "targets" not in plan or "in_reach" in plan:
-        return
+        return []
+    ghosts = []
     for poly in landing_polygons(state, plan).values():
         pts = [view.to_screen(px, py) for px, py in poly.exterior.coords]
         prims.fill_polygon(surface, pts, GHOST_COLOUR)
         prims.outline(surface, pts, GHOST_EDGE[:3], 2)
+        ghosts.append(_pts_rect(pts))
     for mid, path in plan.get("landing_paths", {}).items():
         if len(path) > 1:
             prims.dashed_polyline(surface, [view.to_screen(*p) for p in path], OTHER_PATH_COLOUR, 1)
+    geo = snapshot(state)
+    bases = [_pts_rect([view.to_screen(*c) for c in geo.footprint(m).exterior.coords])
+             for m in geo.ids]
+    placed: list[pygame.Rect] = []
     for t in plan["targets"]:
         if len(t.get("path", [])) > 1:
             bold = t["id"] == plan.get("target")
             prims.arrow(surface, [view.to_screen(*p) for p in t["path"]],
                         PATH_COLOUR if bold else OTHER_PATH_COLOUR, 4 if bold else 2)
-        geo = snapshot(state)
         xs = [geo.model(m).x for m in geo.unit_models(t["id"])]
         ys = [geo.model(m).y for m in geo.unit_models(t["id"])]
-        sx, sy = view.to_screen(max(xs) + 1.0, max(ys) + 1.0)
         dist = "no path" if t["distance"] is None else f"{t['distance']:.2f}\" path"
-        need = "out of reach" if t.get("needed") is None else f"needs {t['needed']}"
         side = f", hits its {t['side']}" if t.get("side") else ""
-        prims.text_plate(surface, [(f"{t['id']}: {dist}", 15),
-                                   (f"{need}: {_pct(t['probability'])}{side}", 15)],
-                         (sx, sy), INK)
+        lines = [(f"{t['id']}: {dist}", 15),
+                 (f"{_needs_words(t)}: {_pct(t['probability'])}{side}", 15)]
+        box = _pts_rect([view.to_screen(min(xs) - 1.0, max(ys) + 1.0),
+                         view.to_screen(max(xs) + 1.0, min(ys) - 1.0)])
+        at = plan_label_place(box, prims.text_size(lines), ghosts + bases + list(plates) + placed,
+                              surface.get_rect())
+        placed.append(prims.text_plate(surface, lines, at.topleft, INK))
+    return placed
+
+
+def _pts_rect(pts) -> pygame.Rect:
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    return pygame.Rect(int(min(xs)), int(min(ys)), int(max(xs) - min(xs)) + 1,
+                       int(max(ys) - min(ys)) + 1)
+
+
+def plan_label_place(box: pygame.Rect, size: tuple[int, int], avoid: list[pygame.Rect],
+                     bounds: pygame.Rect) -> pygame.Rect:
+    """Where a target's label goes (pixels): the first of the places round the target's
+    ``box`` (its bases grown by 1", screen pixels) - right of it from its top (the old
+    place), right below it, left of it, left below, right above, left above, under, over -
+    that overlaps none of ``avoid``
+    (landing ghosts, bases, labels already placed) and lies in ``bounds``; else the one that
+    overlaps them least."""
+    w, h = size
+    tries = [(box.right, box.top), (box.right, box.bottom), (box.left - w, box.top),
+             (box.left - w, box.bottom), (box.right, box.top - h), (box.left - w, box.top - h),
+             (box.left, box.bottom), (box.left, box.top - h)]
+    best, best_cost = None, None
+    for x, y in tries:
+        r = pygame.Rect(x, y, w, h)
+        cost = sum((r.clip(a).w * r.clip(a).h) for a in avoid) + (0 if bounds.contains(r) else 10 ** 6)
+        if cost == 0:
+            return r
+        if best_cost is None or cost < best_cost:
+            best, best_cost = r, cost
+    assert best is not None
+    return best
 
 
 def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]], colour,
@@ -210,7 +253,8 @@ def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
     geo = snapshot(state)
     board = render_image(state, geo=geo, scale=scale, selected=plan.get("unit"))
     view = _frame(state, scale, geo)[2]
-    draw_plan(board, view, state, plan)
+    draw_plan(board, view, state, plan,
+              label_rects(state, geo, view, board.get_size(), plan.get("unit")))
     out, rect = _with_panel(board)
     if not plan.get("eligible", True):
         header = [f"{plan['unit']} may not charge", plan["reason"]]
