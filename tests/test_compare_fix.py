@@ -114,7 +114,9 @@ def test_turn_sign_is_the_same_everywhere(write_map, capsys):
     code, out, _ = _run(capsys, "check", got, "--layout", pub)
     assert code == 1
     assert "turned +90.0 deg, walls face south, published west" in out
-    assert "turned +90 deg" in out and "-90" not in out
+    # the line tells the turn once (before: "turned +90 deg, ... (not moved, turned +90.0 deg, ...)")
+    line = next(ln for ln in out.splitlines() if "is off the published layout" in ln)
+    assert line.count("turned +90") == 1 and "-90" not in out
     code, out, _ = _run(capsys, "check", got, "--layout", pub, "--json")
     r = json.loads(out)
     assert {d["id"]: d["turn_deg"] for d in r["layout"]["deviations"]}["C"] == 90.0

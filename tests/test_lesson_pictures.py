@@ -172,3 +172,28 @@ def test_focus_rings_the_models_it_names():
         for m in step.state.unit(uid).models:
             assert m.id in ringed
     assert lesson_draw.FOCUS_COLOUR in ringed.values()
+
+
+def test_a_partly_sliding_unit_plate_counts_all_its_models(monkeypatch):
+    # pile-in.toml: the intercessors are 5 models; in the pile-in the sergeant, in base
+    # contact, stays (fight-phase.txt 12.03) and the other 4 slide.  Mid-slide the unit's
+    # plate must say "5 models" (before: the background, drawn without the 4 sliding models,
+    # labelled the sergeant alone "intercessors · 1 model").
+    from tabletop.render.lesson_plan import Frame
+    lesson = build_lesson(mapfile.load(str(LESSONS / "pile-in.toml")))
+    n = next(k for k, p in enumerate(lesson.pages)
+             if any(m.startswith("intercessors/") for m in p.moves))
+    unit = lesson.pages[n].step.state.unit("intercessors")
+    moving = [m for m in lesson.pages[n].moves if m.startswith("intercessors/")]
+    assert len(unit.models) == 5 and 0 < len(moving) < 5      # a partly sliding unit
+    seen: list[str] = []
+    real = prims.text_plate
+
+    def spy(surface, lines, *a, **k):
+        seen.extend(text for text, _size in lines)
+        return real(surface, lines, *a, **k)
+    monkeypatch.setattr(prims, "text_plate", spy)
+    painter = LessonPainter(lesson, GIF_SIZE)
+    painter.draw(pygame.Surface(GIF_SIZE), Frame(n, "slide", MOVE_ANIMATION_FRAMES // 2))
+    plates = [t for t in seen if t.startswith("intercessors · ")]
+    assert plates and all(t.startswith("intercessors · 5 models") for t in plates), plates

@@ -304,8 +304,12 @@ class ChargeMode:
                 out.append(p["reason"])
             else:
                 d = "no path" if p["distance"] is None else f"{p['distance']:.2f}\""
-                out.append(f"{p['target']} (farthest) decides: {d}, needs {p['needed']}: "
-                           f"{_pct(p['probability'])} ({p['odds_fraction']})")
+                if p.get("needed") is None or p.get("needs_text", "").startswith("cannot"):
+                    out.append(f"{p['target']} (farthest) decides: {d}, {p.get('needs_text')}")
+                else:
+                    of = " to reach" if p.get("landing_problems") else ""
+                    out.append(f"{p['target']} (farthest) decides: {d}, needs {p['needed']}: "
+                               f"{_pct(p['probability'])} ({p['odds_fraction']}){of}")
                 if p.get("landing_roll"):
                     out.append(f"landing ghosted for a roll of {p['landing_roll']['inches']:g}\"")
                 for prob in p.get("landing_problems", []):

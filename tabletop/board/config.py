@@ -137,6 +137,8 @@ class RulesConfig:
     charge_avoid_undeclared : fight-phase named default (``rules/charge.py``
         CHARGE_AVOID_UNDECLARED): a charge path goes round the engagement range of enemy
         units that were not declared targets.
+    charge_land_on_walls : named default (``rules/charge.py`` CHARGE_LAND_ON_WALLS): a
+        charging model may end its move standing on a ruin's walls (``tall_part``).
     roster_frontage, roster_model_gap, roster_unit_gap : named defaults ``ROSTER_FRONTAGE``
         (files), ``ROSTER_MODEL_GAP`` and ``ROSTER_UNIT_GAP`` (inches): how ``tabletop roster``
         lays units out (``tabletop/roster/layout.py``, ``geometry/deploy_area.py``).
@@ -175,6 +177,7 @@ class RulesConfig:
     charge_landing_roll: str = "median"
     charge_needs_front_arc: bool = True
     charge_avoid_undeclared: bool = True
+    charge_land_on_walls: bool = False
     roster_frontage: int = ROSTER_FRONTAGE
     roster_model_gap: float = ROSTER_MODEL_GAP
     roster_unit_gap: float = ROSTER_UNIT_GAP

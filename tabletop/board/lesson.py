@@ -22,12 +22,13 @@ an entry names, and whether its overlays and ids exist, is checked once the phas
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-__all__ = ["RULE_TEXTS", "LessonIn", "LessonStep", "lesson_table"]
+__all__ = ["RULE_TEXTS", "section_problem", "LessonIn", "LessonStep", "lesson_table"]
 
 RULE_TEXTS = ("fight-phase.txt", "rank-and-flank-combat.txt", "character-challenge.txt",
               "gambit-challenge.txt")
@@ -35,6 +36,33 @@ RULE_TEXTS = ("fight-phase.txt", "rank-and-flank-combat.txt", "character-challen
 cites: fight phase, rank-and-flank combat, the two challenges): a clause names one of them first, then its section (``"fight-phase.txt 12.03"``,
 ``"rank-and-flank-combat.txt Fleeing"``).  Any other file name is a typo the teacher would
 otherwise only notice in the finished GIF, so the map is refused at load."""
+
+def section_problem(text: str, section: str) -> str | None:
+    """Why ``section`` is not a section of the rule text ``text`` (a name of
+    ``RULE_TEXTS``), or None when it is (or is empty: the whole text).
+
+    The rule texts are not shipped, so the sections are checked against their names kept in
+    the package (``board/rule_sections.py``, built from the texts by tools/rule_sections.py):
+    a numbered clause (``12.03``, or a range ``12.02-12.06``) must exist; a named one must
+    open a section's name, word for word whatever the case (``Attack`` for "Attack roll");
+    words after it in brackets or after a comma (``Step 1 (Declare)``) are the author's."""
+    from tabletop.board.rule_sections import SECTIONS
+    known = SECTIONS.get(text)
+    core = section.split(" (")[0].split(",")[0].strip()
+    if not known or not core:
+        return None
+    if re.fullmatch(r"\d+\.\d+(\s*-\s*\d+\.\d+)?", core):
+        missing = [n for n in re.split(r"\s*-\s*", core) if n not in known]
+        if not missing:
+            return None
+        return (f"{text} has no section {missing[0]} (its sections are {known[0]} to "
+                f"{known[-1]})")
+    words = core.lower().split()
+    if any(k.lower().split()[:len(words)] == words for k in known):
+        return None
+    shown = ", ".join(known[:8]) + (", ..." if len(known) > 8 else "")
+    return f"{text} has no section {core!r} (its sections: {shown})"
+
 
 SETUP = "setup"
 """The ``step`` value naming the table before the phase."""
@@ -73,6 +101,9 @@ class LessonIn(BaseModel):
         if text not in RULE_TEXTS:
             raise ValueError(f"unknown rule text {text!r} (a clause names one of "
                              f"{', '.join(RULE_TEXTS)}, then its section)")
+        why = section_problem(text, v[len(text):].strip())
+        if why is not None:
+            raise ValueError(why)
         return v
 
     @field_validator("step", mode="before")

@@ -32,7 +32,7 @@ from tabletop.cli.output import add_force, check_new_output
 from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules import charge as CH
-from tabletop.rules.charge_plan import plan_charge, reach_list
+from tabletop.rules.charge_plan import needs_text, plan_charge, reach_list
 from tabletop.rules.describe import plural
 from tabletop.rules.rank_and_flank.charge_arc import ARC_RULE
 
@@ -117,6 +117,18 @@ def _pct(p: float) -> str:
     return f"{100 * p:.1f}%"
 
 
+def _flat(rule: str) -> str:
+    """A rule citation with its inner brackets dropped (it sits inside one pair)."""
+    return rule.replace(" (", " ").replace(")", "").replace("(", "")
+
+
+def _needs(row: dict, p: dict) -> str:
+    """A row's (or the plan's) roll as words, never a bare None (``needs_text``)."""
+    if row.get("needs_text"):
+        return row["needs_text"]
+    return needs_text(row, p["ruleset"], p.get("move", 0.0))
+
+
 def text(p: dict) -> str:
     """The plan as lines a player reads."""
     if not p.get("eligible", True):
@@ -127,7 +139,7 @@ def text(p: dict) -> str:
         lines = [f"{p['unit']}: enemy units within reach of a charge, best odds first"]
         for r in p["in_reach"]:
             side = f", lands on its {r['side']}" if r.get("side") else ""
-            lines.append(f"  {r['id']}: {r['distance']:.2f}\" (path), needs {r['needed']}, "
+            lines.append(f"  {r['id']}: {r['distance']:.2f}\" (path), {_needs(r, p)}, "
                          f"{_pct(r['probability'])} ({r['probability_fraction']}){side}")
         return "\n".join(lines)
     names = ", ".join(t["id"] for t in p["targets"])
@@ -143,17 +155,33 @@ def text(p: dict) -> str:
         lines.append("Targets (the charge must end engaged with every one; the farthest decides):")
         for t in p["targets"]:
             dist = "no path" if t["distance"] is None else f"{t['distance']:.2f}\""
-            lines.append(f"  {t['id']}: {dist}, needs {t['needed']}, {_pct(t['probability'])}")
-    if p["distance"] is not None:
-        if p["ruleset"] == "rank-and-flank":
-            lines.append(f"Charge range: {p['charge_roll']}; it must reach {p['needs']:.2f}\" "
-                         f"to base contact: the higher die needs {p['needed']} ({p['rule']})")
+            odds = (f", {_pct(t['probability'])}" if t.get("declarable", True)
+                    and t.get("needed") is not None else "")
+            lines.append(f"  {t['id']}: {dist}, {_needs(t, p)}{odds}")
+    blocked = [t for t in p["targets"] if not t.get("declarable", True)]
+    if blocked:
+        # a charge that cannot be declared asks no roll and has no odds
+        for t in blocked:
+            lines.append(f"Cannot declare the charge at {t['id']}: "
+                         f"{_needs(t, p).removeprefix('cannot declare: ')}")
+    else:
+        rule = _flat(p["rule"])
+        if p["distance"] is not None:
+            if p["ruleset"] == "rank-and-flank":
+                lines.append(f"Charge range: {p['charge_roll']}; it must reach {p['needs']:.2f}\" "
+                             f"to base contact: "
+                             + (f"the higher die needs {p['needed']}" if p["needed"] is not None
+                                else _needs(p, p)) + f" ({rule})")
+            else:
+                lines.append(f"Charge roll: 2D6; it must reach {p['needs']:.2f}\" (distance - "
+                             f"engagement range {p['engagement_range']:g}\"): {_needs(p, p)} ({rule})")
+        if p["distance"] is None or p["needed"] is None:
+            lines.append(f"Odds of making it: 0% ({_needs(p, p)})")
+        elif p.get("landing_problems"):
+            lines.append(f"Odds of the roll reaching: {100 * p['odds']:.1f}% ({p['odds_fraction']}, "
+                         f"exact); not the odds of a legal landing: none was found (below)")
         else:
-            lines.append(f"Charge roll: 2D6; it must reach {p['needs']:.2f}\" (distance - engagement "
-                         f"range {p['engagement_range']:g}\"): needs {p['needed']} ({p['rule']})")
-    if p.get("declare_range"):
-        lines.append(f"Target is {p['declare_range']}")
-    lines.append(f"Odds of making it: {100 * p['odds']:.1f}% ({p['odds_fraction']}, exact)")
+            lines.append(f"Odds of making it: {100 * p['odds']:.1f}% ({p['odds_fraction']}, exact)")
     for w in p.get("path_warnings", []):
         lines.append(f"  warning: {w}")
     if p["ruleset"] == "rank-and-flank":

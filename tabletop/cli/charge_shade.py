@@ -45,7 +45,7 @@ def shade_run(state, args) -> int:
                     "step": SHADE_STEP, "in_reach": rows, "picture": args.out})
     else:
         for r in rows:
-            print(f"{r['id']}: {r['distance']:.2f}\" (path), needs {r['needed']}, "
+            print(f"{r['id']}: {r['distance']:.2f}\" (path), {r.get('needs_text') or 'needs ' + str(r['needed'])}, "
                   f"{100 * r['probability']:.1f}%")
         print(f"Wrote {args.out}")
     return 0

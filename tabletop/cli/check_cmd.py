@@ -14,6 +14,7 @@ from typing import Any
 from tabletop.board.state import Battlefield
 from tabletop.cli.common import fmt_in, load_map, print_json
 from tabletop.cli.compare_cmd import (item_line, layout_json, layout_lines, picture_out,
+                                      terrain_only_hint,
                                       table_line)
 from tabletop.cli.output import add_force
 from tabletop.board.config import LAYOUT_TURN_TOLERANCE
@@ -101,11 +102,23 @@ def terrain_section(state: Battlefield, reference: Battlefield | None = None,
             "missing": missing, "extra": extra, **layout_json(diff)}
         table = table_line(diff)
         warnings += [f"the {table}"] if table else []
-        warnings += [f"{d.sort} {d.id} is off the published layout: {', '.join(d.off)} "
-                     f"({item_line(d).split(': ', 1)[1]})" for d in diff.off]
+        warnings += [f"{d.sort} {d.id} is off the published layout: {_off_text(d)}"
+                     for d in diff.off]
         warnings += [f"{m.sort} {m.id} of the published layout is missing" for m in diff.missing]
         warnings += [f"{e.sort} {e.id} is not in the published layout" for e in diff.extra]
+        hint = terrain_only_hint(diff, state)
+        if hint:
+            warnings.append(hint.removeprefix("hint: "))
     return out, warnings
+
+
+def _off_text(d) -> str:
+    """Why an item is off, each thing told once: how far it moved, then compare's line
+    (shift, turn, walls and the rest), e.g. ``moved 0.79" (0.75" right, 0.25" up, turned
+    +0.0 deg)``; the turn and walls only as compare's line tells them."""
+    detail = item_line(d).split(": ", 1)[1]
+    lead = [w for w in d.off if w.startswith("moved ")]
+    return f"{', '.join(lead)} ({detail})" if lead else detail
 
 
 def _passes(bases: list[str]) -> str:

@@ -80,11 +80,12 @@ def item_line(d) -> str:
     published west``, then any other reason it is off and the swapped-ids hint."""
     name = d.id if d.id == d.published_id else f"{d.id} (published {d.published_id}, by shape)"
     face = f"face {d.walls_face}, published {d.published_walls_face}"
-    if any(w.startswith("walls face ") for w in d.off):
-        walls = (f", walls on the wrong side: {face}" if d.walls == "turned"
-                 else f", walls {face}")
-    elif d.walls == "turned":
-        walls = ", walls on the wrong side"
+    known = d.walls_face is not None and d.published_walls_face is not None
+    if d.walls == "turned":
+        # which way they face is told whatever the turn tolerance (it only decides "off")
+        walls = f", walls on the wrong side: {face}" if known else ", walls on the wrong side"
+    elif any(w.startswith("walls face ") for w in d.off):
+        walls = f", walls {face}"
     elif d.walls_face is not None and d.ok:
         walls = ", walls as published"
     else:
@@ -96,6 +97,18 @@ def item_line(d) -> str:
         rest.append(d.hint)
     return (f"  {'OFF ' if not d.ok else 'ok  '} {d.sort} {name}: {_moved(*d.shift)}{turned}"
             + (f"; {'; '.join(rest)}" if rest else ""))
+
+
+def terrain_only_hint(diff: LayoutDiff, measured) -> str | None:
+    """One line suggesting ``--terrain-only`` when the measured table has terrain only (no
+    objectives, no deployment zones) and the published layout's are all reported missing;
+    None otherwise."""
+    if diff.terrain_only or measured.objectives or measured.deployment:
+        return None
+    if not any(m.sort in ("objective", "deployment") for m in diff.missing):
+        return None
+    return ("hint: the measured table has terrain only (no objectives, no deployment zones); "
+            "give --terrain-only to compare the terrain alone")
 
 
 def layout_lines(diff: LayoutDiff) -> list[str]:
@@ -187,6 +200,9 @@ def run(args) -> int:
     else:
         print(f"{measured.name} against the published layout {published.name}")
         print("\n".join(layout_lines(diff)))
+        hint = terrain_only_hint(diff, measured)
+        if hint:
+            print(hint)
         if wrote:
             print(f"wrote {wrote}")
     return 0 if diff.in_place else 1

@@ -15,6 +15,13 @@ input (a bad ``[[lesson]]`` entry is one located line).
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
+from tabletop.board import mapfile
+from tabletop.board.lesson import RULE_TEXTS, SETUP
+from tabletop.errors import MapValidationError
+
 import os
 from typing import Any
 
@@ -58,12 +65,45 @@ def _page_json(page: Any, frames: int) -> dict[str, Any]:
             "moved": sorted(page.moves), "rolls": len(page.rolls), "frames": frames}
 
 
+_LESSON_FAULT = re.compile(r": lesson\[(\d+)\]\.(step|clause): ")
+
+
+def _load_lesson_map(path: str):
+    """The lesson map and the faults its load found in ``[[lesson]]`` steps and clauses, so
+    the lesson's own checks (overlays, ids, step numbers and titles, order) run too and every
+    fault is reported at once: ``(state, fault lines, indices of entries whose step is
+    faulty)``.  A broken step is read as "setup" and a broken clause as its rule text alone,
+    only to check the rest (the faults are still raised, by ``build_lesson``).  Any other
+    load problem is raised as it is."""
+    try:
+        return load_map(path), [], set()
+    except MapValidationError as exc:
+        hits = [_LESSON_FAULT.search(line) for line in exc.problems]
+        if not all(hits):
+            raise
+        data = mapfile.read_toml(path)
+        skip = set()
+        for m in hits:
+            i, field = int(m.group(1)), m.group(2)
+            entry = data["lesson"][i]
+            if field == "step":
+                entry["step"] = SETUP
+                skip.add(i)
+            else:
+                entry["clause"] = RULE_TEXTS[0]
+        try:
+            state = replace(mapfile.from_dict(data, path=path), path=path)
+        except MapValidationError:
+            raise exc from None
+        return state, list(exc.problems), skip
+
+
 def run(args) -> int:
     check_seed(args.seed)
     size = _size(args.size)
     if args.gif and args.mp4:
         raise TabletopError("tabletop lesson: --gif and --mp4: give one")
-    state = load_map(args.map)
+    state, faults, skip = _load_lesson_map(args.map)
     for flag, out, ext in (("--gif", args.gif, ".gif"), ("--mp4", args.mp4, ".mp4")):
         if out:
             _check_output(out, flag, ext, state.path, args.force)
@@ -74,7 +114,7 @@ def run(args) -> int:
             raise TabletopError(f"tabletop lesson: --mp4 needs {' and '.join(missing)} "
                                 f"(pip install {' '.join(missing)}); --gif needs nothing more")
     from tabletop.render.lesson_plan import build_lesson
-    lesson = build_lesson(state, args.seed)
+    lesson = build_lesson(state, args.seed, faults=faults, skip=skip)
     n = len(lesson.pages)
     if args.step is not None and not 1 <= args.step <= n:
         raise TabletopError(f"tabletop lesson: --step {args.step}: the lesson has steps 1 to {n}")

@@ -42,8 +42,8 @@ from shapely.ops import unary_union
 from tabletop.geometry.charge_paths import ChargeArena, Goal, goals_for
 from tabletop.geometry.footprints import base_polygon
 
-__all__ = ["RING_SPOTS", "COHERENCY_RINGS", "BLOCK_SLIDE_STEP", "land_models", "land_block",
-           "block_problems",
+__all__ = ["RING_SPOTS", "LANDING_BATCH", "LANDING_MAX_CANDIDATES", "COHERENCY_RINGS", "BLOCK_SLIDE_STEP", "land_models", "land_block",
+           "block_problems", "paths_through",
            "point_along"]
 
 XY = tuple[float, float]
@@ -55,6 +55,13 @@ STEP_BACK = 0.1
 #: where a follower may stand to keep coherency: edge-to-edge gaps to a placed model, as
 #: fractions of the coherency range (a ring of RING_SPOTS spots at each)
 COHERENCY_RINGS = (0.25, 0.6, 0.95)
+#: candidate spots (those the landing's checks allow) a model's path search weighs at once,
+#: nearest first: a model usually lands on one of the first few
+LANDING_BATCH = 48
+#: at most this many candidate spots are weighed for one model's contact or coherency spot
+#: (a bound counted in spots, never a clock: a crowded table cannot make a plan take
+#: minutes); past it the model takes the next way its landing tries (back along its path)
+LANDING_MAX_CANDIDATES = 288
 #: rank-and-flank: step (inches) a block slides along the side it hits to find a legal spot
 BLOCK_SLIDE_STEP = 0.25
 
@@ -292,19 +299,35 @@ def _contact_spot(m, target_models, engaged: set[str], arena: ChargeArena, budge
                 q = ring.interpolate(k / RING_SPOTS, normalized=True)
                 cands.append((first, math.hypot(q.x - m.x, q.y - m.y), (q.x, q.y)))
     cands.sort()
-    free = [(d, p) for _, d, p in cands if d <= budget + tol and ok(p)]
-    return _first_reached(m, free, arena, budget, tol)
+    free = ((d, p) for _, d, p in cands if d <= budget + tol)
+    return _first_reached(m, free, arena, budget, tol, ok)
 
 
-def _first_reached(m, free, arena: ChargeArena, budget: float, tol: float):
-    if not free:
-        return None
+def _first_reached(m, free, arena: ChargeArena, budget: float, tol: float, ok=None):
+    """The first of the candidate spots ``free`` ((straight distance, (x, y)), best first)
+    that ``ok`` allows and the model reaches within ``budget`` along its arena: they are
+    weighed ``LANDING_BATCH`` at a time (the spots ``ok`` allows), at most
+    ``LANDING_MAX_CANDIDATES`` in all (a bound counted in spots, never a clock; past it the
+    model takes the next way its landing tries).  Returns (spot, path points) or None."""
     import numpy as np
-    lengths = arena.distances_from([m.at], np.asarray([p for _, p in free]), budget + tol)
-    for (d, p), length in zip(free, lengths):
-        if length <= budget + tol:
-            path = arena.shortest(m.at, [Goal("spot", disc=(p[0], p[1], 0.0))], tol=1e-9)
-            return p, path.points
+    seen = 0
+    batch: list = []
+    it = iter(free)
+    while seen < LANDING_MAX_CANDIDATES:
+        batch = []
+        for d, p in it:
+            if ok is None or ok(p):
+                batch.append((d, p))
+                if len(batch) == LANDING_BATCH or seen + len(batch) >= LANDING_MAX_CANDIDATES:
+                    break
+        if not batch:
+            return None
+        seen += len(batch)
+        lengths = arena.distances_from([m.at], np.asarray([p for _, p in batch]), budget + tol)
+        for (d, p), length in zip(batch, lengths):
+            if length <= budget + tol:
+                path = arena.shortest(m.at, [Goal("spot", disc=(p[0], p[1], 0.0))], tol=1e-9)
+                return p, path.points
     return None
 
 
@@ -322,13 +345,13 @@ def _coherent_spot(m, placed: list[Polygon], target_models, arena: ChargeArena, 
             for k in range(RING_SPOTS):
                 c = ring.interpolate(k / RING_SPOTS, normalized=True)
                 p = (c.x, c.y)
-                if math.hypot(p[0] - m.x, p[1] - m.y) > budget + tol or not ok(p):
+                if math.hypot(p[0] - m.x, p[1] - m.y) > budget + tol:
                     continue
                 pt = Point(p)
                 gap = min(s.distance(pt) for s in tshapes) - r if tshapes else 0.0
                 cands.append((gap > reach + tol, gap, math.hypot(p[0] - m.x, p[1] - m.y), p))
     cands.sort()
-    return _first_reached(m, [(d, p) for _, _, d, p in cands], arena, budget, tol)
+    return _first_reached(m, ((d, p) for _, _, d, p in cands), arena, budget, tol, ok)
 
 
 def _back_along(m, points: Sequence[XY], length: float, ok):
@@ -421,6 +444,34 @@ def block_problems(state, charger: str, targets: Sequence[str], spots: dict[str,
             if shape.distance(o) <= tol:
                 out.append(f"{mid} touches {oid}")
                 break
+    return out
+
+
+def paths_through(state, unit_id: str, paths: dict[str, Sequence[XY]],
+                  tol: float) -> list[tuple[str, str]]:
+    """The enemy models each charging model's path passes through: ``(model id, enemy model
+    id)`` for each path (``paths``: {model id: [(x, y), ...]}, inches) whose swept base
+    (the base's bounding circle, shrunk by ``tol``) overlaps an enemy base, targets included
+    (a charge move ends against a target model, never through one).  A path that ends in
+    base contact (within ``tol``) is clear."""
+    from shapely.geometry import LineString
+    me = state.unit(unit_id).player
+    foes = [(m.id, base_polygon(m.base, m.x, m.y, m.facing_deg)) for u in state.units
+            if u.player != me for m in u.models]
+    if not foes:
+        return []
+    tree = shapely.STRtree([f for _, f in foes])
+    out = []
+    for mid, pts in paths.items():
+        pts = [tuple(p) for p in pts]
+        if len(pts) < 2:
+            continue
+        r = state.model(mid).base.radius - tol
+        if r <= 0:
+            continue
+        swept = LineString(pts).buffer(r, quad_segs=16)
+        for i in sorted(int(i) for i in tree.query(swept, predicate="intersects")):
+            out.append((mid, foes[i][0]))
     return out
 
 

@@ -45,7 +45,7 @@ from shapely.geometry.polygon import orient
 from shapely.ops import nearest_points, unary_union
 
 __all__ = ["QUAD_SEGS", "TABLE_FRAME", "table_frame", "Goal", "ChargePath", "ChargeArena", "grown_circle_radius",
-           "arena_for", "arena_shapes", "goals_for"]
+           "arena_for", "arena_shapes", "goals_for", "END_MARGIN", "end_shrink"]
 
 XY = tuple[float, float]
 
@@ -58,6 +58,11 @@ GRAZE = 1e-6
 TABLE_FRAME = 10.0
 #: passes of "add the shapes the path crosses and search again" before giving up
 MAX_PASSES = 40
+#: a declared target's bases are obstacles too (a path may end against a target model,
+#: never pass through one), shrunk by the chord allowance of the grown circle plus this
+#: margin (inches), so the spots in base contact with them stay just outside their grown
+#: shapes (``arena_shapes`` ``ends``); the overlap this allows is far below the tolerance
+END_MARGIN = 1e-3
 
 
 def grown_circle_radius(radius: float) -> float:
@@ -240,8 +245,18 @@ class ChargeArena:
         """The shortest path from ``start`` to the nearest of ``goals``.
 
         ``ignore`` lists grown shapes to pass through (the shape the start stands in).
+        The arena keeps each answer (the planner and the landing ask the same paths).
         Returns a ``ChargePath`` with ``found=False`` (length inf) when every goal is walled off.
         """
+        key = (tuple(start), tuple((g.label, g.disc, None if g.shape is None else g.shape.wkb)
+                                   for g in goals), tuple(sorted(ignore)), tol)
+        memo = self.__dict__.setdefault("_memo", {})
+        if key not in memo:
+            memo[key] = self._shortest(start, goals, ignore, tol)
+        return memo[key]
+
+    def _shortest(self, start: XY, goals: Sequence[Goal], ignore: Iterable[int],
+                  tol: float) -> ChargePath:
         ignored = set(ignore)
         start_in = self.blocked(start)
         if start_in is not None:
@@ -391,8 +406,24 @@ class ChargeArena:
             box = shapely.box(min(s[0] for s in starts) - limit, min(s[1] for s in starts) - limit,
                               max(s[0] for s in starts) + limit, max(s[1] for s in starts) + limit)
             shapes = [int(i) for i in self.tree.query(box)]
+            live = [np.asarray(c, dtype=float).reshape(-1, 2) for c in chunks if len(c)]
+            if live:
+                every = np.vstack(live)
+                lo, hi = every.min(axis=0), every.max(axis=0)
+            sxy = np.asarray(starts, dtype=float).reshape(-1, 2)
             for i in shapes:
-                corners.extend(self._corners[i])
+                got = self._corners[i]
+                if live and got:
+                    # a corner helps only if start -> corner -> the points' box fits the reach
+                    # (a lower bound of any path through it): an ellipse round the search
+                    at = np.asarray([c[0] for c in got], dtype=float)
+                    to_start = np.min(np.hypot(at[:, None, 0] - sxy[None, :, 0],
+                                               at[:, None, 1] - sxy[None, :, 1]), axis=1)
+                    dx = np.maximum(np.maximum(lo[0] - at[:, 0], 0.0), at[:, 0] - hi[0])
+                    dy = np.maximum(np.maximum(lo[1] - at[:, 1], 0.0), at[:, 1] - hi[1])
+                    keep = to_start + np.hypot(dx, dy) <= limit
+                    got = [c for c, k in zip(got, keep) if k]
+                corners.extend(got)
         blockers = [self._shrunk[i] for i in shapes if self.blocked_all(starts, i) is False]
         nan = (math.nan, math.nan)
         nodes = np.asarray(starts + [c[0] for c in corners], dtype=float).reshape(-1, 2)
@@ -473,16 +504,27 @@ def table_frame(width: float, depth: float) -> Polygon:
     return Polygon(outer.exterior.coords, [shapely.box(0.0, 0.0, width, depth).exterior.coords])
 
 
+def end_shrink(grow: float) -> float:
+    """How much (inches) a declared target's base is shrunk before it is grown by a charger
+    of radius ``grow`` (inches): the grown circle's chord allowance plus ``END_MARGIN``, so
+    the grown shape lies inside the circle of base contact round the target."""
+    return grown_circle_radius(grow) - grow + END_MARGIN
+
+
 def arena_shapes(state, skip_units: Iterable[str], terrain: Sequence[Sequence[XY]],
-                 keep_off: Iterable[str] = (), reach: float = 0.0) -> list[Polygon]:
+                 keep_off: Iterable[str] = (), reach: float = 0.0, ends: Iterable[str] = (),
+                 shrink: float = 0.0) -> list[Polygon]:
     """The shapes an arena is grown from (``arena_for``): the bases of every unit not in
     ``skip_units``, the ``terrain`` polygons and the table's frame, inches.  The bases of
     the units in ``keep_off`` are grown by ``reach`` first (the engagement range, inches:
     a charge path keeps out of it, ``rules/charge.py`` CHARGE_AVOID_UNDECLARED), with the
-    same chord allowance as the charger's radius (``grown_circle_radius``)."""
+    same chord allowance as the charger's radius (``grown_circle_radius``).  The bases of
+    the units in ``ends`` (the declared targets) are shrunk by ``shrink`` inches
+    (``end_shrink``): a path may end in base contact with them, never pass through them."""
     from tabletop.geometry.footprints import base_polygon
     skip = set(skip_units)
     wide = set(keep_off) if reach > 0 else set()
+    end = set(ends)
     shapes: list[Polygon] = []
     for u in state.units:
         if u.id in skip:
@@ -491,6 +533,8 @@ def arena_shapes(state, skip_units: Iterable[str], terrain: Sequence[Sequence[XY
             base = base_polygon(m.base, m.x, m.y, m.facing_deg)
             if u.id in wide:
                 base = base.buffer(grown_circle_radius(reach), quad_segs=QUAD_SEGS)
+            elif u.id in end and shrink > 0:
+                base = base.buffer(-shrink, quad_segs=QUAD_SEGS)
             shapes.append(base)
     for poly in terrain:
         shapes.append(Polygon(poly))
@@ -499,14 +543,17 @@ def arena_shapes(state, skip_units: Iterable[str], terrain: Sequence[Sequence[XY
 
 
 def arena_for(state, model, skip_units: Iterable[str], terrain: Sequence[Sequence[XY]],
-              keep_off: Iterable[str] = (), reach: float = 0.0) -> ChargeArena:
+              keep_off: Iterable[str] = (), reach: float = 0.0,
+              ends: Iterable[str] = ()) -> ChargeArena:
     """The obstacles ``model``'s charge goes round: every base on the table but those of
-    ``skip_units`` (its own unit, the targets it ends against), those of ``keep_off``
-    grown by ``reach`` inches (enemy units not declared: their engagement range), the
+    ``skip_units`` (its own unit), those of ``keep_off`` grown by ``reach`` inches (enemy
+    units not declared: their engagement range), those of ``ends`` (the declared targets:
+    a path ends against one of their models and passes through none, ``end_shrink``), the
     ``terrain`` polygons the rules say block it (``rules.charge.blocking_terrain``), and
     the table's edges (``table_frame``: a path never leaves the table)."""
-    return ChargeArena(arena_shapes(state, skip_units, terrain, keep_off, reach),
-                       charger_radius(model))
+    r = charger_radius(model)
+    return ChargeArena(arena_shapes(state, skip_units, terrain, keep_off, reach, ends,
+                                    end_shrink(r)), r)
 
 
 def goals_for(model, targets: Sequence, reach: float) -> list[Goal]:

@@ -77,33 +77,76 @@ def panel_problems(plan: dict[str, Any]) -> list[str]:
     return lines
 
 
-def draw_plan(surface: pygame.Surface, view: View, state: Battlefield, plan: dict[str, Any]) -> None:
+def draw_plan(surface: pygame.Surface, view: View, state: Battlefield,
+              plan: dict[str, Any], plates: list[pygame.Rect] = ()) -> list[pygame.Rect]:
     """The plan on the board: each target's path (the deciding one bold), the landing ghosted,
-    and a label with distance, roll needed and odds by each target."""
+    and a label with distance, roll needed and odds by each target, placed clear of the
+    landing ghosts, the bases and the other labels where one of its places is
+    (``plan_label_place``), and clear of ``plates`` (the unit name plates, pixels: the
+    picture passes them, ``label_rects``).  Returns the labels' pixel rects."""
     if not plan.get("eligible", True) or "targets" not in plan or "in_reach" in plan:
-        return
+        return []
+    ghosts = []
     for poly in landing_polygons(state, plan).values():
         pts = [view.to_screen(px, py) for px, py in poly.exterior.coords]
         prims.fill_polygon(surface, pts, GHOST_COLOUR)
         prims.outline(surface, pts, GHOST_EDGE[:3], 2)
+        ghosts.append(_pts_rect(pts))
     for mid, path in plan.get("landing_paths", {}).items():
         if len(path) > 1:
             prims.dashed_polyline(surface, [view.to_screen(*p) for p in path], OTHER_PATH_COLOUR, 1)
+    geo = snapshot(state)
+    bases = [_pts_rect([view.to_screen(*c) for c in geo.footprint(m).exterior.coords])
+             for m in geo.ids]
+    placed: list[pygame.Rect] = []
     for t in plan["targets"]:
         if len(t.get("path", [])) > 1:
             bold = t["id"] == plan.get("target")
             prims.arrow(surface, [view.to_screen(*p) for p in t["path"]],
                         PATH_COLOUR if bold else OTHER_PATH_COLOUR, 4 if bold else 2)
-        geo = snapshot(state)
         xs = [geo.model(m).x for m in geo.unit_models(t["id"])]
         ys = [geo.model(m).y for m in geo.unit_models(t["id"])]
-        sx, sy = view.to_screen(max(xs) + 1.0, max(ys) + 1.0)
         dist = "no path" if t["distance"] is None else f"{t['distance']:.2f}\" path"
-        need = "out of reach" if t.get("needed") is None else f"needs {t['needed']}"
         side = f", hits its {t['side']}" if t.get("side") else ""
-        prims.text_plate(surface, [(f"{t['id']}: {dist}", 15),
-                                   (f"{need}: {_pct(t['probability'])}{side}", 15)],
-                         (sx, sy), INK)
+        lines = [(f"{t['id']}: {dist}", 15),
+                 (f"{_needs_words(t)}: {_pct(t['probability'])}{side}", 15)]
+        box = _pts_rect([view.to_screen(min(xs) - 1.0, max(ys) + 1.0),
+                         view.to_screen(max(xs) + 1.0, min(ys) - 1.0)])
+        at = plan_label_place(box, prims.text_size(lines), ghosts + bases + list(plates) + placed,
+                              surface.get_rect())
+        placed.append(prims.text_plate(surface, lines, at.topleft, INK))
+    return placed
+
+
+def _pts_rect(pts) -> pygame.Rect:
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    return pygame.Rect(int(min(xs)), int(min(ys)), int(max(xs) - min(xs)) + 1,
+                       int(max(ys) - min(ys)) + 1)
+
+
+def plan_label_place(box: pygame.Rect, size: tuple[int, int], avoid: list[pygame.Rect],
+                     bounds: pygame.Rect) -> pygame.Rect:
+    """Where a target's label goes (pixels): the first of the places round the target's
+    ``box`` (its bases grown by 1", screen pixels) - right of it from its top (the old
+    place), right below it, left of it, left below, right above, left above, under, over -
+    that overlaps none of ``avoid``
+    (landing ghosts, bases, labels already placed) and lies in ``bounds``; else the one that
+    overlaps them least."""
+    w, h = size
+    tries = [(box.right, box.top), (box.right, box.bottom), (box.left - w, box.top),
+             (box.left - w, box.bottom), (box.right, box.top - h), (box.left - w, box.top - h),
+             (box.left, box.bottom), (box.left, box.top - h)]
+    best, best_cost = None, None
+    for x, y in tries:
+        r = pygame.Rect(x, y, w, h)
+        cost = sum((r.clip(a).w * r.clip(a).h) for a in avoid) + (0 if bounds.contains(r) else 10 ** 6)
+        if cost == 0:
+            return r
+        if best_cost is None or cost < best_cost:
+            best, best_cost = r, cost
+    assert best is not None
+    return best
 
 
 def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]], colour,
@@ -187,6 +230,22 @@ def _with_panel(board: pygame.Surface) -> tuple[pygame.Surface, pygame.Rect]:
     return out, pygame.Rect(w + 4, 40, CHART_W - 12, max(h, 420) - 80)
 
 
+def _needs_words(row: dict[str, Any]) -> str:
+    """The row's roll in words (``rules.charge_plan.needs_text``), never a bare None."""
+    return row.get("needs_text") or (f"needs {row['needed']}" if row.get("needed") is not None
+                                     else "out of reach")
+
+
+def _odds_line(plan: dict[str, Any]) -> str:
+    """The panel's roll-and-odds line: "Needs 5: 83% (5/6)", the words alone when no roll
+    makes it or the charge cannot be declared, and "of reaching" when no legal landing was
+    found."""
+    if plan.get("needed") is None or any(not t.get("declarable", True) for t in plan["targets"]):
+        return _needs_words(plan)[:1].upper() + _needs_words(plan)[1:]
+    of = " to reach (no legal landing)" if plan.get("landing_problems") else ""
+    return f"Needs {plan['needed']}: {_pct(plan['probability'])} ({plan['odds_fraction']}){of}"
+
+
 def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
                   scale: float = DEFAULT_SCALE, *, force: bool = False) -> str:
     """The plan picture: the table with ``draw_plan`` on it and the fight's chart beside it,
@@ -194,19 +253,20 @@ def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
     geo = snapshot(state)
     board = render_image(state, geo=geo, scale=scale, selected=plan.get("unit"))
     view = _frame(state, scale, geo)[2]
-    draw_plan(board, view, state, plan)
+    draw_plan(board, view, state, plan,
+              label_rects(state, geo, view, board.get_size(), plan.get("unit")))
     out, rect = _with_panel(board)
     if not plan.get("eligible", True):
         header = [f"{plan['unit']} may not charge", plan["reason"]]
     elif "in_reach" in plan:
         header = [f"{plan['unit']}: in reach"] + [
-            f"{r['id']}: {r['distance']:.2f}\" needs {r['needed']}, {_pct(r['probability'])}"
+            f"{r['id']}: {r['distance']:.2f}\" {_needs_words(r)}, {_pct(r['probability'])}"
             for r in plan["in_reach"]] or ["nothing in reach"]
     else:
         names = ", ".join(t["id"] for t in plan["targets"])
         d = "no path" if plan["distance"] is None else f"{plan['distance']:.2f}\" along the path"
         header = [f"Charge {plan['unit']} -> {names}", f"Distance {d}",
-                  f"Needs {plan['needed']}: {_pct(plan['probability'])} ({plan['odds_fraction']})"]
+                  _odds_line(plan)]
         if plan.get("side"):
             header.append(f"Lands on the target's {plan['side']}")
         if plan.get("landing_roll"):
@@ -253,6 +313,17 @@ def percent(p: float) -> str:
     return _pct(p)
 
 
+def label_rects(state: Battlefield, geo, view: View, size: tuple[int, int],
+                selected_unit: str | None = None) -> list[pygame.Rect]:
+    """The pixel rectangles of the unit name plates the board drawing puts on ``view`` on a
+    surface of ``size`` pixels (placed, not drawn: an empty clip), each grown by its
+    selection ring."""
+    from tabletop.render.board import board_canvas
+    c = board_canvas(pygame.Surface(size), state, geo, view, selected=selected_unit,
+                     clip=pygame.Rect(0, 0, 0, 0))
+    return [p[4].inflate(8, 8) for p in (c.placed or [])]
+
+
 def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
                    marks: list[dict[str, Any]], path: str, scale: float = DEFAULT_SCALE, *,
                    force: bool = False) -> str:
@@ -261,7 +332,11 @@ def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
     geo = snapshot(state)
     board = render_image(state, geo=geo, scale=scale, selected=unit_id)
     view = _frame(state, scale, geo)[2]
+    plain = board.copy()
     draw_odds_shade(board, view, xs, ys, probs, step)
+    # the shading goes under the unit name plates: each plate is put back as drawn
+    for rect in label_rects(state, geo, view, board.get_size(), unit_id):
+        board.blit(plain, rect, rect)
     for mk in marks:
         ms = geo.unit_models(mk["id"])
         cx = sum(geo.model(m).x for m in ms) / len(ms)
@@ -280,6 +355,6 @@ def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
         y += 20
     y += 8
     for mk in marks:
-        prims.text(out, f"{mk['id']}: needs {mk['needed']}, {_pct(mk['probability'])}", 13, INK, (x, y))
+        prims.text(out, f"{mk['id']}: {_needs_words(mk)}, {_pct(mk['probability'])}", 13, INK, (x, y))
         y += 17
     return save_png(out, path, force=force, keep=(state.path,) if state.path else ())

@@ -178,12 +178,17 @@ class LessonPainter:
         step, geo, view, overlays = self.page_parts(frame.page, selected)
         page = self.lesson.pages[frame.page]
         if frame.kind == "slide":
+            still = _still_mates(step.state, page.moves)
             motion = self._motions.get(frame.page)
             if motion is None:
-                motion = self._motions[frame.page] = Motion(step, page.moves, self.slide_frames)
+                # the models of a unit that partly slides are all drawn over the background
+                # (those that stay where they stand), so its plate counts every model
+                motion = self._motions[frame.page] = Motion(
+                    step, {**page.moves, **{m: [p[:2]] for m, p in still.items()}},
+                    self.slide_frames)
             board.blit(motion.background(board.get_size(), view, events=self.lesson.log,
                                          overlays=overlays, theme=self.theme), (0, 0))
-            poses = self.slide(frame.page).poses(frame.k)
+            poses = {**still, **self.slide(frame.page).poses(frame.k)}
             draw_slide_bases(board, view, step.state, poses, self.theme)
             draw_slide_labels(board, view, step.state, poses, self.theme)
         else:
@@ -266,6 +271,15 @@ class LessonPainter:
         for text, newest in lines[-room:] if room else []:
             colour = (255, 236, 150) if newest else shade(t.caption_text, 0.85)
             y = prims.text(surface, text, t.font_small, colour, (x, y)).bottom + 3
+
+
+def _still_mates(state, moves) -> dict[str, Pose]:
+    """``{model id: (x, y, facing_deg)}`` of the models that do not slide but belong to a unit
+    one of whose models does (where they stand on ``state``, inches): drawn with the sliding
+    ones, so the unit's plate follows it with its real model count."""
+    touched = {mid.rsplit("/", 1)[0] for mid in moves}
+    return {m.id: (m.x, m.y, m.facing_deg) for u in state.units if u.id in touched
+            for m in u.models if m.id not in moves}
 
 
 def draw_slide_bases(surface: pygame.Surface, view, state, poses: dict[str, Pose],

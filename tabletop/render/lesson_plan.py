@@ -28,7 +28,8 @@ Coordinates are inches, origin bottom-left, y up.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -219,7 +220,8 @@ def span_moves(before: Battlefield, span: Sequence[Step], log: EventLog) -> dict
     return out
 
 
-def build_lesson(state: Battlefield, seed: int | None = None) -> Lesson:
+def build_lesson(state: Battlefield, seed: int | None = None, *, faults: Sequence[str] = (),
+                 skip: Iterable[int] = ()) -> Lesson:
     """Run ``state``'s phase and tie each ``[[lesson]]`` entry to its step.
 
     Parameters
@@ -236,6 +238,9 @@ def build_lesson(state: Battlefield, seed: int | None = None) -> Lesson:
         the phase, naming an unknown overlay or an id not on the table.  One located line
         per problem (``maps/x.toml: lesson[2].step: ...``), every entry checked: an entry
         whose step is unknown has its ids checked on the setup table and is skipped.
+        ``faults`` (lines the map's load found in ``[[lesson]]`` entries) are raised with
+        these, in entry order; the entries of ``skip`` (their step was one of the faults)
+        have only their overlays and ids checked, on the setup table.
     """
     path = state.path or "<map>"
     if not state.lesson:
@@ -247,8 +252,12 @@ def build_lesson(state: Battlefield, seed: int | None = None) -> Lesson:
     pages: list[LessonPage] = []
     problems: list[str] = []
     after = 0
+    skipped = set(skip)
     for i, entry in enumerate(state.lesson):
         where = f"{path}: lesson[{i}]"
+        if i in skipped:
+            problems += _check_entry(entry, state, where)
+            continue
         try:
             index = _find_step(entry, log.steps, after, where)
         except LessonError as exc:
@@ -265,6 +274,14 @@ def build_lesson(state: Battlefield, seed: int | None = None) -> Lesson:
         rolls = [log.events[k] for st in span for k in st.events if log.events[k].type == "roll"]
         pages.append(LessonPage(entry, step, index, span, span_moves(before, span, log), rolls))
         after = index
-    if problems:
-        raise LessonError(problems)
+    if problems or faults:
+        raise LessonError(_in_entry_order([*faults, *problems]))
     return Lesson(state, pages, log, seed)
+
+
+def _in_entry_order(lines: Sequence[str]) -> list[str]:
+    """Fault lines sorted by the ``lesson[N]`` they name (stable: a line naming none first)."""
+    def key(line: str) -> int:
+        m = re.search(r": lesson\[(\d+)\]", line)
+        return int(m.group(1)) if m else -1
+    return sorted(lines, key=key)

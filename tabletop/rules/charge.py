@@ -34,6 +34,9 @@ CHARGE_RUIN_WALLS = "non-infantry"   ([rules] charge_ruin_walls: "non-infantry" 
     A ruin's walls (its ``tall_part``; the whole footprint when the map gives
     none) stop models that are not infantry-like (a keyword in NOT_INFANTRY)
     and let infantry through, as 40K players treat ruin walls.
+CHARGE_LAND_ON_WALLS = False   ([rules] charge_land_on_walls; read in ``landing_terrain``)
+    A model the walls let through crosses them but its landing keeps off them:
+    players put a model on the floor beside a wall, not balanced on it.
 CHARGE_AVOID_UNDECLARED = True   ([rules] charge_avoid_undeclared; fight-phase)
     A charge path goes round the engagement range of every enemy unit that was
     not declared a target (measurements.csv 40K Charge: a charge may not end
@@ -103,6 +106,12 @@ def rule_for(rules) -> str:
     return RULE_CHARGE.get(getattr(rules, "edition", "10th"), RULE_CHARGE["10th"])
 
 
+def rule_flat(rules) -> str:
+    """``rule_for`` as one flat clause (its inner brackets dropped), to sit inside one pair of
+    brackets in a sentence."""
+    return rule_for(rules).replace(" (", " ").replace(")", "").replace("(", "")
+
+
 def charge_roll(dice: Dice, ruleset: str, move: float = 0.0, player: str | None = None) -> float:
     """The charge range in inches: 2D6 (fight-phase) or Move + the higher of 2D6 (rank-and-flank)."""
     if ruleset == "rank-and-flank":
@@ -160,6 +169,27 @@ def max_reach(ruleset: str, move: float = 0.0) -> float:
 def is_infantry_like(keywords) -> bool:
     """A model whose keywords name none of NOT_INFANTRY (ruin walls let it through)."""
     return not any(k.lower() in NOT_INFANTRY for k in keywords)
+
+
+#: Named default ([rules] charge_land_on_walls): whether a charging model may end its move
+#: standing on a ruin's walls (its ``tall_part``).  The charge text is silent; a player
+#: places a model on the floor beside a wall, not balanced on it, so a model the walls let
+#: through (``charge_ruin_walls``) crosses them but its landing keeps off them.
+CHARGE_LAND_ON_WALLS = False
+
+
+def landing_terrain(state, model) -> list[tuple[str, tuple]]:
+    """The terrain shapes a charging ``model``'s base may not end on: ``blocking_terrain``
+    and, unless ``[rules] charge_land_on_walls`` (CHARGE_LAND_ON_WALLS), every ruin's walls
+    (its ``tall_part``; a ruin with none has no wall shape to keep off)."""
+    out = blocking_terrain(state, model)
+    if getattr(state.rules, "charge_land_on_walls", CHARGE_LAND_ON_WALLS):
+        return out
+    have = {(tid, tuple(p)) for tid, p in out}
+    for t in state.terrain:
+        if t.kind == "ruin" and t.tall_part and (t.id, tuple(t.tall_part)) not in have:
+            out.append((t.id, t.tall_part))
+    return out
 
 
 def blocking_terrain(state, model) -> list[tuple[str, tuple]]:

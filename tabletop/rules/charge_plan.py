@@ -55,13 +55,13 @@ from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.geometry.charge_landing import land_block, land_models
 from tabletop.geometry.charge_paths import (ChargeArena, ChargePath, arena_for, arena_shapes,
-                                             charger_radius, goals_for)
+                                             charger_radius, end_shrink, goals_for)
 from tabletop.rules import charge as CH
 from tabletop.rules.dice import Dice, enumerate_outcomes
 
 __all__ = ["LANDING_ROLL", "LANDING_OPTIONS", "PREVIEW_MAX_STATES", "PREVIEW_RUNS", "Planner", "plan_charge", "reach_list",
            "landing_budget", "move_of", "reach_pieces", "plan_pieces", "odds_grid", "odds_grid_pieces", "landed_state",
-           "landing_problems", "path_warnings", "fight_summary"]
+           "landing_problems", "path_warnings", "fight_summary", "needs_text"]
 
 LANDING_ROLL = "median"
 LANDING_OPTIONS = ("median", "needed")
@@ -115,7 +115,9 @@ class Planner:
         self.rnf = state.ruleset == "rank-and-flank"
         self.reach = 0.0 if self.rnf else self.rules.engagement_range
         self.move = move_of(state, unit_id) if self.rnf else 0.0
-        self.skip = (unit_id, *targets)
+        self.skip = (unit_id,)
+        # the declared targets' bases are obstacles the paths end against, never cross
+        self.ends = tuple(targets)
         # the enemy units whose engagement range the paths keep out of (CHARGE_AVOID_UNDECLARED);
         # none without declared targets (the odds shading asks where a charge may end at all)
         self.keep_off = tuple(CH.blocking_units(state, unit_id, targets)) if avoid and targets else ()
@@ -128,7 +130,7 @@ class Planner:
         key = (model.base, tuple(CH.blocking_terrain(self.state, model)))
         if key not in self._arenas:
             self._arenas[key] = arena_for(self.state, model, self.skip, self.terrain(model),
-                                          self.keep_off, self.reach)
+                                          self.keep_off, self.reach, self.ends)
         return self._arenas[key]
 
     def arena_pieces(self) -> Iterator[int]:
@@ -138,7 +140,8 @@ class Planner:
             key = (m.base, tuple(CH.blocking_terrain(self.state, m)))
             if key not in self._arenas:
                 self._arenas[key] = yield from ChargeArena.pieces(
-                    arena_shapes(self.state, self.skip, self.terrain(m), self.keep_off, self.reach),
+                    arena_shapes(self.state, self.skip, self.terrain(m), self.keep_off, self.reach,
+                                 self.ends, end_shrink(charger_radius(m))),
                     charger_radius(m))
 
     def to_target(self, target_id: str) -> tuple[ChargePath, str]:
@@ -180,6 +183,7 @@ class Planner:
             odds = Fraction(0)
             row["reason"] = refused
         row["declarable"] = declarable
+        row["needs_text"] = needs_text(row, self.state.ruleset, self.move)
         row["probability"] = float(odds)
         row["probability_fraction"] = f"{odds.numerator}/{odds.denominator}"
         if self.rnf:
@@ -188,6 +192,25 @@ class Planner:
                                self.unit.player)
             row.update(side=call.arc, arc=call)
         return row
+
+
+def needs_text(row: dict[str, Any], ruleset: str, move: float = 0.0) -> str:
+    """What one target row (``Planner.target_row``, or a plan) asks of the roll, as words a
+    player reads, never a bare None: "needs 7"; "cannot declare: <why>" (no roll asked);
+    "no path round the bases and terrain in the way"; "out of reach: needs more than 12\""
+    (the ruleset's longest charge, ``charge.max_reach``; Move + 6 in rank-and-flank)."""
+    if not row.get("declarable", True):
+        why = row.get("reason")
+        if why is None:
+            why = (f"{row['straight']:.2f}\" away, more than the {CH.CHARGE_DECLARE_RANGE:g}\" "
+                   f"a charge may be declared at" if row.get("straight") is not None
+                   else f"more than {CH.CHARGE_DECLARE_RANGE:g}\" away")
+        return f"cannot declare: {why}"
+    if row.get("needs") is None:
+        return "no path round the bases and terrain in the way"
+    if row.get("needed") is None:
+        return f"out of reach: needs more than {CH.max_reach(ruleset, move):g}\""
+    return f"needs {row['needed']}"
 
 
 def _public(row: dict[str, Any]) -> dict[str, Any]:
@@ -298,6 +321,9 @@ def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int 
         "path": worst["path"], "closest": [worst["model"], worst["target_model"]],
         "targets": [_public(r) for r in rows], "seed": seed,
     }
+    undeclared = [r for r in rows if not r["declarable"]]
+    out["needs_text"] = needs_text(undeclared[0] if undeclared else
+                                   {**worst, "needed": out["needed"]}, state.ruleset, pl.move)
     if not pl.rnf and worst["found"] and worst["path"]:
         out["path_warnings"] = path_warnings(state, unit_id, targets, worst["model"],
                                              worst["path"][-1], pl.reach)
@@ -330,13 +356,14 @@ def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int 
             out["landing_engaged"] = sorted(t for t in targets
                                             if snapshot(landed).within(unit_id, t, pl.reach
                                                                        + state.rules.tol))
-            problems = landing_problems(landed, unit_id, targets, pl.reach)
+            problems = landing_problems(landed, unit_id, targets, pl.reach,
+                                        None if pl.rnf else paths)
             out["landing_legal"] = not problems
             out["landing_problems"] = problems
             if fight and problems:
                 out["fight"] = {"method": "none",
-                                "why": f"no legal landing was found ({problems[0]}), so there "
-                                       f"is no fight to preview"}
+                                "why": "no legal landing was found (see the landing's "
+                                       "problems), so there is no fight to preview"}
             elif fight:
                 out["fight"] = fight_summary(landed, unit_id, targets)
     return out
@@ -352,8 +379,11 @@ def _land(pl: Planner, targets: list[str], rows: list[dict[str, Any]], budget: f
         paths = {m: (state.model(m).at, xy) for m, xy in spots.items()}
     else:
         first = pl.unit.models[0]
+        # the landing keeps off what blocks the path and, by default, off ruin walls
+        # (CH.CHARGE_LAND_ON_WALLS)
         spots, paths = land_models(state, pl.unit_id, targets, budget, pl.reach, pl.arena,
-                                   pl.terrain(first), state.rules.tol)
+                                   [poly for _, poly in CH.landing_terrain(state, first)],
+                                   state.rules.tol)
         models = [state.model(m).moved_to(x, y) for m, (x, y) in spots.items()]
     landed = state.with_models(models)
     unit = landed.unit(pl.unit_id)
@@ -363,14 +393,20 @@ def _land(pl: Planner, targets: list[str], rows: list[dict[str, Any]], budget: f
 
 
 def landing_problems(landed: Battlefield, unit_id: str, targets: list[str],
-                     reach: float) -> list[str]:
+                     reach: float, paths: dict[str, Any] | None = None) -> list[str]:
     """What the landed charger breaks of the charge's end clauses (measurements.csv 40K 10th
     Charge; rank-and-flank: contact for ``reach`` 0), one line each: a model off the table,
     the unit out of coherency, within ``reach`` (+ tolerance) of an enemy unit that is not a
-    target, not within it of a target.  Empty: a legal landing."""
+    target, not within it of a target; with ``paths`` ({model id: [(x, y), ...]}, inches,
+    fight-phase), a model whose path passes through an enemy base, a target's included
+    (models move round other models: a charge ends against a target, never through one).
+    Empty: a legal landing."""
     geo = snapshot(landed)
     tol = landed.rules.tol
     out = [f"{m} is off the table" for m in geo.off_table if m.rsplit("/", 1)[0] == unit_id]
+    if paths:
+        from tabletop.geometry.charge_landing import paths_through
+        out += [f"{m}'s path passes through {o}" for m, o in paths_through(landed, unit_id, paths, tol)]
     broken = geo.coherency.get(unit_id)
     if broken is not None:
         out.append(f"{unit_id} ends out of coherency (03.03)")
@@ -383,7 +419,7 @@ def landing_problems(landed: Battlefield, unit_id: str, targets: list[str],
             out.append(f"{unit_id} ends not engaged with its target {u.id}")
         elif u.id not in targets and near:
             out.append(f"{unit_id} ends engaged with {u.id}, which it did not declare "
-                       f"({CH.rule_for(landed.rules)})")
+                       f"({CH.rule_flat(landed.rules)})")
     return out
 
 
@@ -427,7 +463,8 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
         if landed.ruleset == "rank-and-flank":
             got = ruleset.odds(only, max_paths=max_states, runs=runs)
         else:
-            got = ruleset.odds(only, max_states=max_states, runs=runs)
+            # past the bound the fight is sampled by ``_sampled_summary`` (one run here)
+            got = ruleset.odds(only, max_states=max_states, runs=1)
     except TabletopError as e:
         return {"method": "none", "why": str(e)}
     out: dict[str, Any] = {"method": "none", "units": {}}
@@ -446,19 +483,51 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
             out["units"][u] = {"models": len(only.unit(u).models)}
         return out
     out["method"] = got.get("method", "none")
-    if out["method"] == "monte carlo":
-        out.update(why=got.get("why"), runs=got.get("runs"))
     rows = {r["unit"]: r for r in got.get("units", [])}
     if not rows:
         return {"method": "none", "why": got.get("why", "the landing engages nothing")}
+    if out["method"] == "monte carlo":
+        return _sampled_summary(only, unit_id, targets, runs, _preview_why(got.get("why"), max_states))
     for u, r in rows.items():
         foes = [v for v in rows if only.unit(v).player != only.unit(u).player]
         lost = None
-        if len(foes) == 1:
+        # a unit's own losses are its one foe's removals only when that foe fought it alone
+        if len(foes) == 1 and rows[foes[0]].get("targets", [u]) in ([u], []):
             lost = {int(k): float(p) for k, p in rows[foes[0]]["models_removed"].items()}
         out["units"][u] = {"models": r["models"], "expected_models_lost": r["expected_models_lost"],
                            "p_destroyed": r["p_destroyed"], "models_lost": lost}
     return out
+
+
+def _preview_why(why: str | None, max_states: int) -> str:
+    """Why the preview sampled, worded for ``tabletop charge`` (the odds' own text names
+    ``fight --odds`` flags that ``charge`` does not have)."""
+    if why is None or why.startswith("an exact walk would weigh more than"):
+        return (f"an exact walk would weigh more than {max_states:,} states (the charge "
+                f"preview's bound, rules.charge_plan.PREVIEW_MAX_STATES)")
+    import re
+    return re.sub(r"\s*\([^()]*--[^()]*\)", "", why)
+
+
+def _sampled_summary(only: Battlefield, unit_id: str, targets: list[str], runs: int,
+                     why: str) -> dict[str, Any]:
+    """The preview's fight sampled the window's way (``charge_fight.FightSampler``: ``runs``
+    seeded runs, each unit's own losses counted run by run, so a unit fighting several
+    units gets its own chart): ``fight_summary``'s shape, ``method`` "monte carlo"."""
+    from tabletop.rules.charge_fight import FightSampler
+    fs = FightSampler(only, unit_id, list(targets), 1)
+    for _ in range(runs):
+        fs.step()
+        if fs.failed:
+            break
+    got = fs.summary()
+    if got.get("method") == "none":
+        return got
+    units = {u: {"models": r["models"], "expected_models_lost": r["expected_models_lost"],
+                 "p_destroyed": r["p_destroyed"], "models_lost": r["models_lost"]}
+             for u, r in got["units"].items()}
+    return {"method": "monte carlo", "units": units, "why": why, "runs": got["runs"],
+            "se": got.get("se")}
 
 
 def odds_grid(state: Battlefield, unit_id: str, points, *, tol: float | None = None):
