@@ -1,0 +1,59 @@
+"""Audit 12b findings on the roster import (app text vehicles, flying-base sizes, warnings).
+
+Rosters are written inline (trimmed copies of a new user's 40K app export).
+"""
+
+from __future__ import annotations
+
+from tabletop.roster.app_text import read_app_text
+
+#: a trimmed copy of a 40K app export: one vehicle whose bullets are its wargear, one squad
+TAU = """Kauyon Strike (985 Points)
+
+T'au Empire
+Kauyon
+Strike Force (2000 Points)
+
+OTHER DATASHEETS
+
+Hammerhead Gunship (145 Points)
+  • 1x Armoured hull
+  • 1x Railgun
+  • 2x Seeker missile
+  • 1x Twin smart missile system
+
+Crisis Battlesuits (130 Points)
+  • 1x Crisis Shas'vre
+    ◦ 1x Battlesuit fists
+    ◦ 2x Missile pod
+  • 2x Crisis Shas'ui
+    ◦ 2x Battlesuit fists
+    ◦ 4x Burst cannon
+
+Exported with App Version: v1.26.0 (70), Data Version: v584
+"""
+
+
+def test_app_vehicle_bullets_are_its_wargear():
+    roster = read_app_text(TAU, "tau.txt")
+    units = {u.name: u for u in roster.units}
+    ham = units["Hammerhead Gunship"]
+    # no "◦" lines; the base table gives the unit a Large Flying Base and no model rows, and
+    # knows none of the four names: 1 model (the unit's own) carrying the 4 wargear lines
+    assert ham.model_count == 1
+    assert [(m.name, m.count) for m in ham.models] == [("Hammerhead Gunship", 1)]
+    assert ham.models[0].gear == ["Armoured hull", "Railgun", "Seeker missile",
+                                  "Twin smart missile system"]
+    # the squad is unchanged: 1 + 2 = 3 models
+    assert units["Crisis Battlesuits"].model_count == 3
+    assert roster.warnings == []
+
+
+def test_app_bare_counts_of_an_unknown_unit_warn_in_one_line():
+    text = TAU.replace("Hammerhead Gunship", "Homebrew Skimmer")
+    roster = read_app_text(text, "tau.txt")
+    units = {u.name: u for u in roster.units}
+    # unknown unit, bare lines with a "2x": read as models (1+1+2+1 = 5), with one warning
+    assert units["Homebrew Skimmer"].model_count == 5
+    assert len(roster.warnings) == 1
+    assert roster.warnings[0].startswith("tau.txt: line 9: Homebrew Skimmer: read its bullets")
