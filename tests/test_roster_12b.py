@@ -57,3 +57,35 @@ def test_app_bare_counts_of_an_unknown_unit_warn_in_one_line():
     assert units["Homebrew Skimmer"].model_count == 5
     assert len(roster.warnings) == 1
     assert roster.warnings[0].startswith("tau.txt: line 9: Homebrew Skimmer: read its bullets")
+
+
+def test_flying_bases_have_their_sizes():
+    from tabletop.roster.base_table import BaseTable
+    # reference/base-sizes.csv: the GW guide names "Large Flying Base" (Doomsday Ark, Hammerhead
+    # Gunship) without a size; the Wahapedia export gives each unit "60mm flying base"
+    for faction, unit in (("Necrons", "Doomsday Ark"), ("T'au Empire", "Hammerhead Gunship")):
+        got = BaseTable("40k", faction).find(unit, unit)
+        assert got.base == "60mm", got
+        assert "size from Wahapedia" in got.rows[0].source
+    # Vyper: the export has no "Vyper" row; 60mm is what it gives most often for the guide's
+    # Large Flying Base units.  Windriders (Small Flying Base): the export's 32mm
+    assert BaseTable("40k", "Aeldari").find("Vyper", "Vyper").base == "60mm"
+    assert BaseTable("40k", "Aeldari").find("Windriders", "Windrider").base == "32mm"
+
+
+def test_roster_places_the_hammerhead_without_base(capsys, tmp_path):
+    import json
+
+    from tabletop.cli import main
+    from tests.test_roster import H_AND_A
+    src = tmp_path / "tau.txt"
+    src.write_text(TAU, encoding="utf-8")
+    out = tmp_path / "tau.toml"
+    assert main(["roster", str(src), "--map", H_AND_A, "--player", "orks", "-o", str(out),
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    units = {u["name"]: u for u in data["units"]}
+    # 1 Hammerhead on 60mm + 3 Crisis suits = 4 models
+    assert units["Hammerhead Gunship"]["models"] == 1
+    assert units["Hammerhead Gunship"]["bases"] == ["60mm"]
+    assert data["models"] == 4 and data["warnings"] == []
