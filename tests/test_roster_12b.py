@@ -89,3 +89,33 @@ def test_roster_places_the_hammerhead_without_base(capsys, tmp_path):
     assert units["Hammerhead Gunship"]["models"] == 1
     assert units["Hammerhead Gunship"]["bases"] == ["60mm"]
     assert data["models"] == 4 and data["warnings"] == []
+
+
+def test_empty_tables_hold_the_layouts_terrain_and_no_units():
+    from tabletop.board.mapfile import load
+    from tests.test_roster import ROOT
+    for empty, game in (("ca-layout-1-table.toml", "ca-layout-1-hammer-and-anvil.toml"),
+                        ("ca-layout-2-table.toml", "ca-layout-2-crucible-of-battle.toml")):
+        t, g = load(str(ROOT / "maps" / empty)), load(str(ROOT / "maps" / game))
+        assert len(t.units) == 0 and g.units      # the game map holds units, the table none
+        assert [(p.id, p.polygon) for p in t.terrain] == [(p.id, p.polygon) for p in g.terrain]
+        assert [(o.id, o.at) for o in t.objectives] == [(o.id, o.at) for o in g.objectives]
+        assert [d.polygon for d in t.deployment] == [d.polygon for d in g.deployment]
+        assert sorted(p.id for p in t.players) == ["attacker", "defender"]
+        assert sorted(d.player for d in t.deployment) == ["attacker", "defender"]
+
+
+def test_readme_roster_quick_example_deploys_on_the_empty_table(capsys, tmp_path):
+    from tabletop.board.mapfile import load
+    from tabletop.cli import main
+    from tests.test_roster import ROOT
+    out = tmp_path / "my-table.toml"
+    assert main(["roster", str(ROOT / "examples/rosters/space-marines-app.txt"), "--map",
+                 str(ROOT / "maps/ca-layout-1-table.toml"), "--player", "defender", "-o",
+                 str(out)]) == 0
+    state = load(str(out))
+    # 1 + 5 + 5 + 5 = 16 models, all the defender's (the table held none)
+    assert sum(len(u.models) for u in state.units) == 16
+    assert {u.player for u in state.units} == {"defender"}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "--map maps/ca-layout-1-table.toml --player defender" in readme
