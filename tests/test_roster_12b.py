@@ -119,3 +119,30 @@ def test_readme_roster_quick_example_deploys_on_the_empty_table(capsys, tmp_path
     assert {u.player for u in state.units} == {"defender"}
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "--map maps/ca-layout-1-table.toml --player defender" in readme
+
+
+def test_readme_layout_example_imports_as_described(capsys, tmp_path):
+    import re
+
+    from tabletop.board.mapfile import load
+    from tabletop.cli import main
+    from tests.test_roster import ROOT
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"A minimal layout file.*?```json\n(.*?)```", readme, re.S).group(1)
+    src = tmp_path / "my-layout.json"
+    src.write_text(block, encoding="utf-8")
+    out = tmp_path / "my-table.toml"
+    assert main(["layout", "import", str(src), "-o", str(out)]) == 0
+    state = load(str(out))
+    ruin, crates = state.terrain
+    box = lambda pts: (min(p[0] for p in pts), min(p[1] for p in pts),  # noqa: E731
+                       max(p[0] for p in pts), max(p[1] for p in pts))
+    # ruin-a: 12x6 centred on (15, 14) y-down -> x 15 +- 6, map y 44 - 14 = 30 +- 3
+    assert ruin.id == "ruin-a" and box(ruin.polygon) == (9, 27, 21, 33)
+    # crates: 4x2 centred on (45, 30), turned 90 deg -> 2 wide, 4 deep: x 44..46, y 14 +- 2
+    assert crates.id == "crates" and box(crates.polygon) == (44, 12, 46, 16)
+    # the objective piece named "centre" keeps that id; (30, 22) -> (30, 44 - 22)
+    assert [(o.id, tuple(o.at)) for o in state.objectives] == [("centre", (30, 22))]
+    # the zone rectangle by its top-left corner (0, 0): 60 x 10 -> map y 34..44
+    zone, = state.deployment
+    assert zone.player == "attacker" and box(zone.polygon) == (0, 34, 60, 44)
