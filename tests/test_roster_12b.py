@@ -146,3 +146,85 @@ def test_readme_layout_example_imports_as_described(capsys, tmp_path):
     # the zone rectangle by its top-left corner (0, 0): 60 x 10 -> map y 34..44
     zone, = state.deployment
     assert zone.player == "attacker" and box(zone.polygon) == (0, 34, 60, 44)
+
+
+# ---------------------------------------------------------------- overlapping terrain
+OVERLAP_MAP = """
+[map]
+name = "overlaps"
+ruleset = "fight-phase"
+width = 60
+depth = 44
+
+[[players]]
+id = "a"
+active = true
+[[players]]
+id = "b"
+
+[[terrain]]
+id = "ruin-1"
+kind = "ruin"
+polygon = [[10, 10], [22, 10], [22, 16], [10, 16]]
+
+[[terrain]]
+id = "ruin-2"
+kind = "ruin"
+polygon = [[20, 12], [26, 12], [26, 16], [20, 16]]
+
+[[terrain]]
+id = "ruin-3"
+kind = "ruin"
+polygon = [[26, 12], [30, 12], [30, 16], [26, 16]]
+
+[[units]]
+id = "u"
+player = "a"
+base = "32mm"
+models = [[40, 30]]
+"""
+
+
+def test_check_warns_of_overlapping_terrain(capsys, tmp_path):
+    import json
+
+    from tabletop.cli import main
+    path = tmp_path / "overlap.toml"
+    path.write_text(OVERLAP_MAP, encoding="utf-8")
+    code = main(["check", str(path), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    # ruin-1 x 10..22, ruin-2 x 20..26, both y 12..16 shared: 2 x 4 = 8 sq in;
+    # ruin-2 and ruin-3 only touch along x = 26: no area, no warning
+    assert data["terrain_overlaps"] == [{"a": "ruin-1", "b": "ruin-2", "area": 8.0}]
+    assert "terrain ruin-1 and ruin-2 overlap (8.00 sq in)" in data["warnings"]
+    assert code == 1
+    main(["check", str(path)])
+    text = capsys.readouterr().out
+    assert "terrain ruin-1 and ruin-2 overlap (8.00 sq in)" in text
+    assert "Problems: none - the layout is legal" not in text
+
+
+def test_mirror_warns_when_a_twin_lands_on_a_piece():
+    import tomllib
+
+    from tabletop.app import editor_ops as ops
+    from tabletop.board.mapfile import from_dict
+    text = OVERLAP_MAP.split("[[terrain]]")[0] + """
+[[terrain]]
+id = "ruin-1"
+kind = "ruin"
+polygon = [[10, 10], [16, 10], [16, 14], [10, 14]]
+
+[[terrain]]
+id = "ruin-2"
+kind = "ruin"
+polygon = [[41, 30], [47, 30], [47, 34], [41, 34]]
+"""
+    before = from_dict(tomllib.loads(text), path="twins.toml")
+    after = ops.mirror_table(before)
+    # (x, y) -> (60 - x, 44 - y): ruin-1-twin 44..50 x 30..34 shares x 44..47 with ruin-2
+    # (3 x 4 = 12 sq in); ruin-2-twin 13..19 x 10..14 shares x 13..16 with ruin-1 (12 sq in)
+    assert ops.twin_overlaps(before, after) == [("ruin-1-twin", "ruin-2"), ("ruin-2-twin", "ruin-1")]
+    assert ops.twin_overlaps(before, ops.mirror_table(from_dict(
+        tomllib.loads(text.split("[[terrain]]")[0] + "[[terrain]]" + text.split("[[terrain]]")[1]),
+        path="one.toml"))) == []          # ruin-1 alone: its twin lands on nothing
