@@ -228,3 +228,37 @@ polygon = [[41, 30], [47, 30], [47, 34], [41, 34]]
     assert ops.twin_overlaps(before, ops.mirror_table(from_dict(
         tomllib.loads(text.split("[[terrain]]")[0] + "[[terrain]]" + text.split("[[terrain]]")[1]),
         path="one.toml"))) == []          # ruin-1 alone: its twin lands on nothing
+
+
+# ---------------------------------------------------------------- New Recruit keywords
+def _nr_roster() -> dict:
+    blade = {"name": "Hyperphase blade", "typeName": "Melee Weapons", "characteristics": [
+        {"name": "Range", "$text": "Melee"}, {"name": "A", "$text": "4"},
+        {"name": "WS", "$text": "3+"}, {"name": "S", "$text": "6"}, {"name": "AP", "$text": "-2"},
+        {"name": "D", "$text": "1"}, {"name": "Keywords", "$text": "Devastating Wounds, Precision"}]}
+    unit = {"name": "Lychguard", "type": "unit", "number": 1,
+            "categories": [{"name": "Infantry"}, {"name": "Faction: Necrons"}],
+            "profiles": [{"name": "Lychguard", "typeName": "Unit", "characteristics": [
+                {"name": "M", "$text": "5\""}, {"name": "T", "$text": "5"},
+                {"name": "SV", "$text": "3+"}, {"name": "W", "$text": "2"},
+                {"name": "LD", "$text": "6+"}, {"name": "OC", "$text": "1"}]},
+                {"name": "Guardian Protocols", "typeName": "Abilities", "characteristics": []}],
+            "selections": [{"name": "Lychguard", "type": "model", "number": 5,
+                            "selections": [{"name": "Hyperphase blade", "type": "upgrade",
+                                            "number": 1, "profiles": [blade]}]}]}
+    return {"roster": {"name": "Necrons", "gameSystemName": "Warhammer 40,000 10th Edition",
+                       "forces": [{"catalogueName": "Xenos - Necrons", "selections": [unit]}]}}
+
+
+def test_new_recruit_faction_keyword_and_unmodelled_abilities():
+    from tabletop.roster.tree import read_tree
+    roster = read_tree(_nr_roster(), "newrecruit", "necrons.json")
+    unit, = roster.units
+    # "Faction: Necrons" is the faction keyword necrons
+    assert unit.keywords == ["infantry", "necrons"]
+    # the attacks read Devastating Wounds (kept as a weapon rule); Precision and the
+    # Guardian Protocols ability they do not: one warning line for the unit
+    assert unit.models[0].weapons == [{"name": "Hyperphase blade", "A": 4, "WS": 3, "S": 6,
+                                       "AP": -2, "D": 1, "rules": ["Devastating Wounds"]}]
+    assert roster.warnings == [
+        "necrons.json: Lychguard: not modelled, left out: Guardian Protocols, Precision"]
