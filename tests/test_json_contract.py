@@ -255,6 +255,9 @@ def test_check(write_map, capsys, tmp_path):
     d = run_json(capsys, "check", write_map(ABILITIES, "abilities.toml"), "--json", code=1)
     c.check(d, "abilities")
     assert any("unknown rule word 'Jazz Hands'" in w for w in d["warnings"])
+    from tests.test_roster_12b import OVERLAP_MAP
+    c.check(run_json(capsys, "check", write_map(OVERLAP_MAP, "overlap.toml"), "--json", code=1),
+            "overlapping terrain")
     c.assert_covered()
 
 

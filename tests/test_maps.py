@@ -54,7 +54,8 @@ def test_the_shipped_maps_are_all_here():
 @pytest.mark.parametrize("path", ALL_MAPS, ids=lambda p: p.name)
 def test_every_map_loads_and_checks_clean(path, capsys):
     state = mapfile.load(str(path))
-    assert state.units and state.source
+    # the empty tables (maps/*-table.toml) are for deploying a roster on: no units
+    assert (state.units or path.name.endswith("-table.toml")) and state.source
     report = check_json(path, capsys)
     assert report["problems"] == 0
     assert report["overlaps"] == [] and report["off_table"] == [] and report["coherency"] == []

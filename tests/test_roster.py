@@ -346,6 +346,12 @@ def test_json_contract(capsys, tmp_path):
         got = run(capsys, "roster", EX / roster, "--map", mp, "--player", player, "-o",
                   tmp_path / f"{player}.toml", "--json").out
         c.check(json.loads(got), roster)
+    from tests.test_roster_12b import _nr_roster  # a list with a "warnings" line
+    src = tmp_path / "necrons.json"
+    src.write_text(json.dumps(_nr_roster()), encoding="utf-8")
+    got = run(capsys, "roster", src, "--map", H_AND_A, "--player", "marines", "-o",
+              tmp_path / "necrons.toml", "--json").out
+    c.check(json.loads(got), "warnings")
     c.assert_covered()
 
 

@@ -24,6 +24,11 @@ Which row a player would expect, when several name the same model (documented ch
 - The Old World: rows are kept as the army data gives them (riders carry 25x25 and their
   mounts the cavalry base); the roster import gives a mounted model its mount's base
   (``tabletop/roster/base_table.py``).
+- 40K flying bases (``FLYING_BASE_SIZE``, named default): the GW guide names a "Large Flying
+  Base" or "Small Flying Base" without its size.  Such a row takes the size the data export
+  gives for the same unit (its "60mm flying base"), or, where the export has no row for that
+  unit, the size the export gives most often to the units the guide puts on that base
+  (Large 60mm, Small 32mm).  The note keeps the guide's name; the source names both.
 - Every other duplicate: the first row.
 
 ``--check`` compares instead of writing (exit 1 when the shipped files differ).
@@ -50,6 +55,10 @@ SYSTEMS = {
     "Warhammer Fantasy Battle 6th ed": "whfb6",
 }
 GW_GUIDE = "GW \"Warhammer 40,000 Base Size Guide"
+
+#: named default: the GW guide's size-less flying bases are given the data export's size
+#: (a player puts the model on the base in its box: the export records that base)
+FLYING_BASE_SIZE = ("Large Flying Base", "Small Flying Base")
 
 
 def _num(text: str) -> str:
@@ -104,6 +113,7 @@ def build(reference: Path) -> tuple[str, str]:
         elif (system == "40k" and row["source"].startswith(GW_GUIDE)
               and not _source_text(sources, old["source"]).startswith(GW_GUIDE)):
             chosen[key] = out          # the GW guide wins over the data export
+    _size_flying_bases(rows, chosen, sources)
     table = io.StringIO()
     w = csv.DictWriter(table, fieldnames=["system", "faction", "unit", "model", "base", "note",
                                           "line", "source"], lineterminator="\n")
@@ -116,6 +126,41 @@ def build(reference: Path) -> tuple[str, str]:
     for text, n in sources.items():
         sw.writerow([n, text])
     return table.getvalue(), src_out.getvalue()
+
+
+def _size_flying_bases(rows: list[dict[str, str]], chosen: dict[tuple[str, str, str, str],
+                       dict[str, str]], sources: dict[str, int]) -> None:
+    """Give the GW guide's size-less flying-base rows a size (``FLYING_BASE_SIZE``)."""
+    sized: dict[tuple[str, str, str, str], tuple[str, str]] = {}
+    for row in rows:
+        if SYSTEMS.get(row["system"]) != "40k" or row["source"].startswith(GW_GUIDE):
+            continue
+        base = base_text(row["base_shape"], row["width_mm"], row["depth_mm"])
+        unit = row["unit"].strip()
+        if base:
+            key = ("40k", _key(row["faction"]), _key(unit), "")
+            sized.setdefault(key, (base, row["source"]))
+    counts: dict[str, dict[tuple[str, str], int]] = {name: {} for name in FLYING_BASE_SIZE}
+    for key, out in chosen.items():
+        if not out["base"] and out["note"] in FLYING_BASE_SIZE and key in sized:
+            c = counts[out["note"]]
+            c[sized[key]] = c.get(sized[key], 0) + 1
+    for key, out in chosen.items():
+        if out["base"] or out["note"] not in FLYING_BASE_SIZE:
+            continue
+        guide = _source_text(sources, out["source"])
+        if key in sized:
+            base, export = sized[key]
+            text = f"{guide}; size from {export} (same unit)"
+        else:
+            c = counts[out["note"]]
+            if not c:
+                continue
+            (base, export), n = max(c.items(), key=lambda kv: kv[1])
+            text = (f"{guide}; size: the {base} {export} gives {n} of the "
+                    f"{sum(c.values())} units the guide puts on a {out['note']}")
+        out["base"] = base
+        out["source"] = str(sources.setdefault(text, len(sources) + 1))
 
 
 def _source_text(sources: dict[str, int], n: str) -> str:

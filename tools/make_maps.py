@@ -461,6 +461,35 @@ def ca_map(ref: Reference, layout: int, deployment: str, name: str, units_fn) ->
     }
 
 
+#: the players of the empty tables (``maps/*-table.toml``): named for their role in the
+#: deployment map, so ``tabletop roster ... --player defender`` reads as the mission does
+PLAYERS_TABLE = [
+    {"id": "defender", "name": "Defender", "colour": "#2f5fa8", "active": True},
+    {"id": "attacker", "name": "Attacker", "colour": "#4f8a2b"},
+]
+
+
+def ca_table(ref: Reference, layout: int, deployment: str, name: str) -> dict:
+    """A layout's table with no units: the same terrain, objectives and zones as
+    ``ca_map``, players ``defender`` and ``attacker``: a table to deploy a roster on."""
+    zones, objectives = deployment_from_map(ref, deployment, "defender", "attacker")
+    source = (
+        f"terrain: terrain-layouts-ca-2025-26.csv layout {layout} (GW Chapter Approved "
+        f"Tournament Companion 2025-26 Terrain Layout {layout}), every piece, diagram (x, y) -> "
+        f"map (x, 44 - y); deployment and objectives: deployment-maps-ca-2025-26.csv "
+        f"'{deployment}' (same flip)")
+    return {
+        "map": {"name": name, "ruleset": "fight-phase", "width": 60, "depth": 44,
+                "source": source},
+        "rules": {"edition": "11th"},
+        "players": PLAYERS_TABLE,
+        "terrain": terrain_from_layout(ref, layout),
+        "objectives": objectives,
+        "deployment": zones,
+        "units": [],
+    }
+
+
 # ---------------------------------------------------------------- rank-and-flank
 def tow_unit(uid: str, name: str, player: str, base: str, profile: dict, keywords: list,
              front_centre: tuple[float, float], facing: float, files: int, ranks: int,
@@ -770,6 +799,13 @@ HEADERS = {
     "ca-layout-2-crucible-of-battle.toml": (
         "# Chapter Approved 2025-26 terrain layout 2 with the Crucible of Battle deployment map:\n"
         "# both armies deployed wholly inside their triangular zones, nobody engaged.\n"),
+    "ca-layout-1-table.toml": (
+        "# Chapter Approved 2025-26 terrain layout 1 with the Hammer and Anvil deployment map,\n"
+        "# empty: terrain, objectives and zones only, players defender and attacker.  Deploy a\n"
+        "# roster on it: tabletop roster LIST --map maps/ca-layout-1-table.toml --player defender\n"),
+    "ca-layout-2-table.toml": (
+        "# Chapter Approved 2025-26 terrain layout 2 with the Crucible of Battle deployment map,\n"
+        "# empty: terrain, objectives and zones only, players defender and attacker.\n"),
     "old-world-72x48.toml": (
         "# Rank-and-flank on a 72\" x 48\" table: a 5x4 block of Halberdiers engaged to its front by\n"
         "# an Orc Mob and to its right flank by Wolf Riders that charged (rank-and-flank-combat.txt\n"
@@ -853,6 +889,13 @@ def build_all(ref: Reference) -> dict[str, str]:
         "ca-layout-2-crucible-of-battle.toml",
         ca_map(ref, 2, "Crucible of Battle", "CA 2025-26 layout 2 - Crucible of Battle (deployed)",
                layout2_deployed),
+        [])
+    out["ca-layout-1-table.toml"] = check(
+        "ca-layout-1-table.toml",
+        ca_table(ref, 1, "Hammer and Anvil", "CA 2025-26 layout 1 - Hammer and Anvil (empty)"), [])
+    out["ca-layout-2-table.toml"] = check(
+        "ca-layout-2-table.toml",
+        ca_table(ref, 2, "Crucible of Battle", "CA 2025-26 layout 2 - Crucible of Battle (empty)"),
         [])
     out["old-world-72x48.toml"] = check(
         "old-world-72x48.toml", old_world_map(ref),

@@ -454,8 +454,10 @@ class Editor:
         new = ops.mirror_table(before)
         added = (len(new.terrain) - len(before.terrain), len(new.objectives) - len(before.objectives),
                  len(new.deployment) - len(before.deployment))
+        clash = ops.twin_overlaps(before, new)
+        warn = ("; warning: " + ", ".join(f"{a} lands on {b}" for a, b in clash)) if clash else ""
         return self.app.edit(new, f"mirrored the table: {added[0]} pieces, {added[1]} objectives, "
-                                  f"{added[2]} zones twinned about the centre")
+                                  f"{added[2]} zones twinned about the centre{warn}")
 
     def flip_table(self) -> str:
         """``x``: the whole table reflected left to right - terrain, objectives, zones and

@@ -7,7 +7,7 @@ its ``tall_part`` (walls) goes with it; an edited piece is written as a ``polygo
 piece, objective and zone a twin turned 180 degrees about the table's centre, as the
 tournament layouts are drawn (``maps/ca-layout-*``: A and A2); ``flip_table`` reflects
 the whole table left to right, units too.  Plain arithmetic: the editor
-asks nothing of Shapely.
+asks nothing of Shapely (``twin_overlaps`` asks the geometry layer's layout check).
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from dataclasses import replace
 from tabletop.board.bases import parse_base
 from tabletop.board.state import Battlefield, Deployment, Objective, Terrain
 from tabletop.board.templates import TEMPLATES, clean, placed
+from tabletop.geometry.layout_checks import terrain_overlaps
 
 __all__ = ["EDGES", "OBJECTIVE_MARKER", "FREE_POLYGON_KIND", "centre_of", "contains", "free_id",
            "add_piece", "add_polygon", "move_piece", "turn_piece", "mirror_piece",
            "mirror_table", "flip_table", "edge_distance", "add_objective", "add_zone",
-           "remove", "piece_angle", "extent"]
+           "remove", "piece_angle", "extent", "twin_overlaps"]
 
 Pt = tuple[float, float]
 
@@ -343,6 +344,22 @@ def mirror_table(state: Battlefield) -> Battlefield:
         zones.append(Deployment(other, tuple(rot(p) for p in z.polygon),
                                 f"{z.name} (twin)" if z.name else None))
     return replace(state, terrain=tuple(terrain), objectives=tuple(objectives), deployment=tuple(zones))
+
+
+def twin_overlaps(before: Battlefield, after: Battlefield) -> list[tuple[str, str]]:
+    """``(twin, piece)`` for each piece ``mirror_table`` added to ``before`` (giving
+    ``after``) that overlaps another piece (more than ``[rules] terrain_overlap_area`` square
+    inches shared, ``geometry.layout_checks.terrain_overlaps``, the pairs ``check`` warns
+    of), in the order the twins were added: ``M`` says so at once."""
+    new = {t.id for t in after.terrain} - {t.id for t in before.terrain}
+    out = []
+    for a, b, _ in terrain_overlaps(after):
+        if b in new:
+            out.append((b, a))
+        elif a in new:
+            out.append((a, b))
+    order = [t.id for t in after.terrain]
+    return sorted(out, key=lambda p: (order.index(p[0]), order.index(p[1])))
 
 
 def flip_table(state: Battlefield) -> Battlefield:

@@ -55,6 +55,11 @@ ROSTER_UNIT_GAP = 1.0
 #: unit): a tenth of an inch, bases as near as hands place them without touching
 ROSTER_MIN_MODEL_GAP = 0.1
 
+#: named default: two terrain pieces sharing more than this area (square inches) overlap, a
+#: layout warning of ``check`` (``geometry/layout_checks.py``); less is pieces touching or
+#: drawn a hair apart on a 1" grid, which an organiser means as flush
+TERRAIN_OVERLAP_AREA = 0.01
+
 # the value of engagement_range / coherency_range that means "base contact" / "formation"
 CONTACT = "contact"
 FORMATION = "formation"
@@ -142,6 +147,8 @@ class RulesConfig:
     roster_frontage, roster_model_gap, roster_unit_gap : named defaults ``ROSTER_FRONTAGE``
         (files), ``ROSTER_MODEL_GAP`` and ``ROSTER_UNIT_GAP`` (inches): how ``tabletop roster``
         lays units out (``tabletop/roster/layout.py``, ``geometry/deploy_area.py``).
+    terrain_overlap_area : named default ``TERRAIN_OVERLAP_AREA`` (square inches): the
+        shared area above which two terrain pieces overlap (a ``check`` layout warning).
     roster_min_model_gap : named default ``ROSTER_MIN_MODEL_GAP`` (inches): the tightest
         gap a large 40K unit is packed at to keep every model within ``coherency_spread``.
     written : the keys the map file set, kept so saving writes only those.
@@ -182,6 +189,7 @@ class RulesConfig:
     roster_model_gap: float = ROSTER_MODEL_GAP
     roster_unit_gap: float = ROSTER_UNIT_GAP
     roster_min_model_gap: float = ROSTER_MIN_MODEL_GAP
+    terrain_overlap_area: float = TERRAIN_OVERLAP_AREA
     written: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property

@@ -156,7 +156,8 @@ NUMBER_OPTIONS = ("contact_tolerance", "engagement_range", "coherency_range",
                   "pile_in_target_range", "consolidate_distance", "objective_range",
                   "target_selections_tried", "rank_min_models", "roll_modifier_cap",
                   "layout_tolerance", "layout_turn_tolerance", "roster_frontage",
-                  "roster_model_gap", "roster_unit_gap", "roster_min_model_gap")
+                  "roster_model_gap", "roster_unit_gap", "roster_min_model_gap",
+                  "terrain_overlap_area")
 
 
 class RulesIn(_Strict):
@@ -194,6 +195,7 @@ class RulesIn(_Strict):
     roster_model_gap: float | None = Field(default=None, ge=0.0, le=2.0)
     roster_unit_gap: float | None = Field(default=None, ge=0.0)
     roster_min_model_gap: float | None = Field(default=None, ge=0.0, le=2.0)
+    terrain_overlap_area: float | None = Field(default=None, ge=0.0, le=MAX_TABLE_INCHES)
 
     @field_validator(*NUMBER_OPTIONS, mode="before")
     @classmethod

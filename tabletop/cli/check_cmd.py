@@ -20,7 +20,7 @@ from tabletop.cli.output import add_force
 from tabletop.board.config import LAYOUT_TURN_TOLERANCE
 from tabletop.errors import MapValidationError, TabletopError
 from tabletop.geometry import Geometry, snapshot
-from tabletop.geometry.layout_checks import layout_warnings
+from tabletop.geometry.layout_checks import layout_warnings, terrain_overlaps
 from tabletop.geometry.layout_compare import compare_layouts
 from tabletop.geometry.terrain_report import (
     DEVIATION_TOLERANCE,
@@ -59,6 +59,8 @@ def build_report(state: Battlefield, geo: Geometry) -> dict[str, Any]:
         "objectives": [{"id": oid, "within_range": per} for oid, per in geo.objective_ranges.items()],
         "problems": len(geo.overlaps) + len(geo.off_table) + incoherent,
         "warnings": layout_warnings(state),
+        "terrain_overlaps": [{"a": a, "b": b, "area": round(area, 4)}
+                             for a, b, area in terrain_overlaps(state)],
     }
 
 

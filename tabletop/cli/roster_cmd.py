@@ -54,7 +54,8 @@ def run(args) -> int:
                     "system_name": roster.system_name, "faction": roster.faction,
                     "map": args.map, "out": args.out, "player": args.player,
                     "zone": placed.zone.name, "facing": placed.facing,
-                    "models": sum(u["models"] for u in placed.units), "units": placed.units})
+                    "models": sum(u["models"] for u in placed.units), "units": placed.units,
+                    "warnings": list(roster.warnings)})
     else:
         print(f"{args.roster}: {plural(len(placed.units), 'unit')}, "
               f"{plural(sum(u['models'] for u in placed.units), 'model')} ({roster.system_name}) "
@@ -66,6 +67,8 @@ def run(args) -> int:
             given = " (--base)" if u["base_given"] else ""
             print(f"  {u['id']}: {u['name']}, {plural(u['models'], 'model')} on "
                   f"{'/'.join(u['bases'])}{given}, {shape}")
+        for line in roster.warnings:
+            print(f"warning: {line}")
         print(f"wrote {args.out}")
     return 0
 

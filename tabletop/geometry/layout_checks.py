@@ -94,8 +94,27 @@ def shape_problems(state: Battlefield) -> list[str]:
     return out
 
 
+def terrain_overlaps(state: Battlefield) -> list[tuple[str, str, float]]:
+    """Pairs of terrain pieces that overlap: ``(id_a, id_b, area)``, ids in map order, area
+    in square inches, for each pair sharing more than ``[rules] terrain_overlap_area``
+    (named default ``TERRAIN_OVERLAP_AREA``, 0.01 sq in: pieces that only touch share none).
+    Pieces whose outline cannot be measured are skipped (``shape_problems`` names them)."""
+    limit = state.rules.terrain_overlap_area
+    polys = [(t.id, Polygon(t.polygon)) for t in state.terrain]
+    polys = [(i, p) for i, p in polys if p.is_valid and p.area > 0]
+    out: list[tuple[str, str, float]] = []
+    for k, (ia, pa) in enumerate(polys):
+        for ib, pb in polys[k + 1:]:
+            if pa.intersects(pb):
+                area = pa.intersection(pb).area
+                if area > limit:
+                    out.append((ia, ib, area))
+    return out
+
+
 def layout_warnings(state: Battlefield) -> list[str]:
-    """Things on the map an organiser should fix: terrain, zones or objectives off the table."""
+    """Things on the map an organiser should fix: terrain, zones or objectives off the
+    table, terrain pieces that overlap (``terrain_overlaps``)."""
     table = box(0, 0, state.table.width, state.table.depth)
     grown = table.buffer(state.rules.tol, join_style="mitre")
     out: list[str] = []
@@ -107,6 +126,8 @@ def layout_warnings(state: Battlefield) -> list[str]:
             out.append(f"terrain {t.id} lies wholly off the table")
         elif not grown.contains(poly):
             out.append(f"terrain {t.id} runs off the table edge")
+    for a, b, area in terrain_overlaps(state):
+        out.append(f"terrain {a} and {b} overlap ({area:.2f} sq in)")
     for o in state.objectives:
         if not grown.contains(Point(o.at).buffer(o.marker.radius, quad_segs=16)):
             out.append(f"objective {o.id} at ({o.at[0]:g}, {o.at[1]:g}) is not on the table")

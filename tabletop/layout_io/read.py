@@ -242,7 +242,7 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
             if any(abs(o["at"][0] - at[0]) < 1e-6 and abs(o["at"][1] - at[1]) < 1e-6 for o in objectives):
                 continue
             src.objectives.append(_at(pat[0], f"objectives[{i}]"))  # type: ignore[index]
-            objectives.append({"id": f"objective-{len(objectives) + 1}", "at": at,
+            objectives.append({"id": objective_id(None, objectives), "at": at,
                                "name": f"{pattern.name}: objective {i + 1}"})
     _off_table(terrain, objectives, src, width, depth)
     deployment = []
@@ -326,6 +326,23 @@ def relocate(problems: list[str], out: str, sources: Sources) -> list[str]:
         what = f"{fld}{rest}" if fld else rest.lstrip(": ")
         fixed.append(f"{place}: {what}" if what else place)
     return fixed
+
+
+#: an objective's name that is also a map id keeps it as its id ("centre" -> ``centre``)
+_OBJECTIVE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*[a-z0-9]$")
+
+
+def objective_id(name: str | None, taken: list[dict[str, Any]]) -> str:
+    """The map id of an imported objective: its ``name`` when that is a valid id
+    (lowercase letters, digits and dashes, 2 characters or more) not taken yet, else
+    ``objective-N`` (N the first free number from the objective's place in the list)."""
+    used = {o["id"] for o in taken}
+    if name and _OBJECTIVE_ID.match(name) and name not in used:
+        return name
+    n = len(taken) + 1
+    while f"objective-{n}" in used:
+        n += 1
+    return f"objective-{n}"
 
 
 #: named default: how far (inches) a piece or objective may reach past the table's edge
@@ -448,7 +465,7 @@ def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTempl
         if p.is_objective or p.objective_role or p.objective is not None:
             meta = p.objective
             pos = meta.position if meta is not None and meta.position is not None else p.position
-            obj: dict[str, Any] = {"id": f"objective-{len(objectives) + 1}",
+            obj: dict[str, Any] = {"id": objective_id(p.name, objectives),
                                    "at": to_map((pos.x, pos.y), depth)}
             if meta is not None and meta.control_range_inches is not None:
                 obj["range"] = meta.control_range_inches

@@ -13,7 +13,14 @@ followed by its bulleted lines.  How a model line differs from a wargear line:
 - a top bullet with a count and nothing under it is a model entry when the unit has other
   model entries or when any such bare line counts 2 or more (``• 9x Beast Snagga Boy``:
   a count of models); otherwise (every bare line ``1x``, no model entries:
-  ``• 1x Deffstorm mega-shoota``) it is wargear of the unit's single model.
+  ``• 1x Deffstorm mega-shoota``) it is wargear of the unit's single model;
+- except that when no line of the unit has ``◦`` lines under it and the base table knows the
+  unit as one model (``SINGLE_MODEL_NOTES``: a vehicle on a hull or a large flying base) and
+  knows none of the bare names, the bare lines are that model's wargear even with a count of
+  2 (the app lists a Hammerhead Gunship as ``• 1x Railgun`` / ``• 2x Seeker missile``).
+  When bare lines with a count of 2 are read as models and the table knows neither the unit
+  nor any of those names, the roster carries a one-line warning (``Roster.warnings``): the
+  reading is a guess the user should check.
 
 A unit with a wargear list, or with no model entry, has a model named after the unit
 (``Ghazghkull Thraka`` with his wargear, beside the ``1x Makari`` entry).  A line the
@@ -27,6 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tabletop.roster.base_table import BaseTable, normalise
 from tabletop.roster.model import Roster, RosterModel, RosterUnit
 from tabletop.roster.tree import role_of
 
@@ -38,6 +46,12 @@ _FOOTER = re.compile(r"^exported with", re.I)
 #: a top bullet stands fewer than this many spaces in (the app writes two); a ``◦`` line
 #: or an unbulleted wargear line stands further in (the app writes four)
 _TOP_INDENT = 4
+
+#: named default: what the base table says of a unit that is one model (a vehicle): a unit
+#: row with no model rows and one of these notes.  The GW guide names these bases for tanks,
+#: skimmers and walkers, never for squads of infantry; the app never gives a model count for
+#: such a unit, so its bare bullets are its wargear.
+SINGLE_MODEL_NOTES = ("Hull", "Large Flying Base")
 
 
 @dataclass
@@ -124,21 +138,47 @@ def read_app_text(text: str, where: str) -> Roster:
             preamble.append(raw.strip())
     faction = preamble[0] if preamble else None
     units = []
+    warnings: list[str] = []
+    table = BaseTable("40k", faction)
     for bl in blocks:
         if not bl.items and bl.section is None:
             continue                       # a battle-size line ("Strike Force (2000 points)")
-        units.append(_unit(bl, faction))
+        units.append(_unit(bl, faction, table, warnings, where))
     if not units:
         raise ValueError(f"{where}: no unit lines (\"Unit Name (N points)\" with • bullets) found")
     return Roster(name=title or where, system="40k", system_name="Warhammer 40,000 (app export)",
-                  format="app-text", faction=faction, units=units)
+                  format="app-text", faction=faction, units=units, warnings=warnings)
 
 
-def _unit(bl: _Block, faction: str | None) -> RosterUnit:
+def _known(table: BaseTable, unit: str, name: str) -> bool:
+    """Whether the base table knows ``name`` as a model of ``unit`` or as a unit."""
+    n = normalise(name)
+    return n in table.by_unit or any(
+        normalise(r.model) == n for r in table.by_unit.get(normalise(unit), []) if r.model)
+
+
+def _single_model(table: BaseTable, unit: str) -> bool:
+    """Whether the table knows ``unit`` as one model (``SINGLE_MODEL_NOTES``)."""
+    rows = table._faction_rows(table.by_unit.get(normalise(unit), []))
+    return bool(rows) and all(not r.model and r.note in SINGLE_MODEL_NOTES for r in rows)
+
+
+def _unit(bl: _Block, faction: str | None, table: BaseTable, warnings: list[str],
+          where: str) -> RosterUnit:
     counted = [(it, _COUNT.match(it.text)) for it in bl.items]
     bare = [(it, m) for it, m in counted if m and not it.gear and not it.more]
     entries = [(it, m) for it, m in counted if m and it.gear]
     bare_models = bool(entries) or any(int(m.group("n")) >= 2 for _, m in bare)
+    if bare_models and not entries:
+        known = [m.group("name").strip() for _, m in bare
+                 if _known(table, bl.name, m.group("name").strip())]
+        if not known and _single_model(table, bl.name):
+            bare_models = False            # a vehicle's wargear (SINGLE_MODEL_NOTES)
+        elif not known and normalise(bl.name) not in table.by_unit:
+            warnings.append(
+                f"{where}: line {bl.line}: {bl.name}: read its bullets "
+                f"({', '.join(m.group('name').strip() for _, m in bare)}) as models; the base "
+                "table knows neither the unit nor those names: check the unit in the output")
     models: list[RosterModel] = []
     own_gear: list[str] = []
     notes: list[str] = []

@@ -59,3 +59,5 @@ class Roster(BaseModel):
     format: Literal["battlescribe", "newrecruit", "app-text"]
     faction: str | None = None
     units: list[RosterUnit] = []
+    #: one line per doubt the reader had (a guess the user should check)
+    warnings: list[str] = []

@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 from tabletop.roster.model import Roster, RosterModel, RosterUnit
+from tabletop.rules.fight_phase.abilities import rule_word_problems
 
 #: named default (no rule text: list builders name command models this way): the words in a
 #: model's or an upgrade's name that give it a map role, checked in this order.
@@ -140,14 +141,50 @@ def stat_profile(chars: dict[str, str], system: str) -> dict[str, Any]:
 
 def weapon_of(name: str, chars: dict[str, str]) -> dict[str, Any] | None:
     """A map weapon ``{name, A, WS, S, AP, D}`` from a melee weapon profile (one with a WS),
-    or None for other weapons (the fight phase reads melee weapons only)."""
+    or None for other weapons (the fight phase reads melee weapons only).  The words of
+    its ``Keywords`` characteristic that the attacks read (``Devastating Wounds``, ``Lethal
+    Hits``, ...: ``rules.fight_phase.abilities``) become its ``rules``; the others are
+    left out (``unread_words`` names them)."""
     up = {k.upper(): v for k, v in chars.items()}
     if "WS" not in up or any(k not in up for k in ("A", "S", "AP", "D")):
         return None
     if up["WS"] in ("", "-", "N/A"):
         return None
-    return {"name": name, "A": _num(up["A"]), "WS": _num(up["WS"]), "S": _num(up["S"]),
-            "AP": _num(up["AP"]), "D": _num(up["D"])}
+    out: dict[str, Any] = {"name": name, "A": _num(up["A"]), "WS": _num(up["WS"]),
+                           "S": _num(up["S"]), "AP": _num(up["AP"]), "D": _num(up["D"])}
+    words = _keyword_words(up)
+    unread = {w for w, _ in rule_word_problems(words)}
+    rules = [w for w in words if w not in unread]
+    if rules:
+        out["rules"] = rules
+    return out
+
+
+def _keyword_words(up: dict[str, str]) -> list[str]:
+    """The words of a weapon profile's ``Keywords`` (comma-separated; "-" for none)."""
+    text = up.get("KEYWORDS", "").strip()
+    return [w.strip() for w in text.split(",") if w.strip() and w.strip() != "-"]
+
+
+def unread_words(sel: dict[str, Any]) -> list[str]:
+    """What a unit's selection gives that the program does not model: the melee weapons'
+    keywords the attacks do not read (``Precision``) and the unit's ability profiles
+    (their names), each once, in the roster's order."""
+    out: list[str] = []
+    for node in [sel, *_below(sel, stop_at_models=False)]:
+        for p in _list(node, "profiles"):
+            if _is_weapon(p):
+                up = {k.upper(): v for k, v in _chars(p).items()}
+                if weapon_of("w", _chars(p)) is None:
+                    continue
+                for w, _ in rule_word_problems(_keyword_words(up)):
+                    if w not in out:
+                        out.append(w)
+            elif "abilit" in str(p.get("typeName", "")).lower():
+                n = str(p.get("name", "")).strip()
+                if n and n not in out:
+                    out.append(n)
+    return out
 
 
 def _below(sel: dict[str, Any], stop_at_models: bool = True):
@@ -188,10 +225,19 @@ def _first_stats(sel: dict[str, Any], system: str) -> dict[str, Any]:
     return {}
 
 
+def _category(name: str) -> str:
+    """A category as a keyword: ``"Faction: Necrons"`` -> ``"necrons"`` (the list builders
+    write a unit's faction keyword with a ``Faction:`` prefix), others lowercased."""
+    text = name.strip()
+    if text.lower().startswith("faction:"):
+        text = text.split(":", 1)[1].strip()
+    return text.lower()
+
+
 def _unit(sel: dict[str, Any], system: str, faction: str | None) -> RosterUnit:
     name = str(sel.get("name", "")).strip()
-    keywords = [str(c.get("name", "")).strip().lower() for c in _list(sel, "categories")
-                if str(c.get("name", "")).strip()]
+    keywords = [_category(str(c.get("name", ""))) for c in _list(sel, "categories")
+                if _category(str(c.get("name", "")))]
     unit_stats = _first_stats(sel, system)
     if sel.get("type") == "model":
         model_sels = [sel]
@@ -232,7 +278,7 @@ def _unit(sel: dict[str, Any], system: str, faction: str | None) -> RosterUnit:
 def _walk(sel: dict[str, Any], system: str, faction: str | None):
     kind = sel.get("type")
     if kind in ("unit", "model"):
-        yield _unit(sel, system, faction)
+        yield _unit(sel, system, faction), unread_words(sel)
         return
     for s in _list(sel, "selections"):
         yield from _walk(s, system, faction)
@@ -259,14 +305,20 @@ def read_tree(data: dict[str, Any], fmt: str, where: str) -> Roster:
     if not forces:
         raise ValueError(f"{where}: the roster has no forces")
     units: list[RosterUnit] = []
+    warnings: list[str] = []
     faction = None
     for force in forces:
         fac = str(force.get("catalogueName", "")).strip() or None
         faction = faction or fac
-        for sel in _list(force, "selections"):
-            units.extend(_walk(sel, system, fac))
+        sels = list(_list(force, "selections"))
         for sub in _list(force, "forces"):
-            for sel in _list(sub, "selections"):
-                units.extend(_walk(sel, system, fac))
+            sels.extend(_list(sub, "selections"))
+        for sel in sels:
+            for unit, unread in _walk(sel, system, fac):
+                units.append(unit)
+                if unread:
+                    warnings.append(f"{where}: {unit.name}: not modelled, left out: "
+                                    + ", ".join(unread))
     return Roster(name=str(root.get("name", "")).strip() or where, system=system,
-                  system_name=system_name, format=fmt, faction=faction, units=units)
+                  system_name=system_name, format=fmt, faction=faction, units=units,
+                  warnings=warnings)
