@@ -6,7 +6,9 @@ copy), so a lesson's ``clause`` is checked against this list of section *names*,
 here from the texts the project's rules were written from.  Run from the repository root
 whenever a rule text changes::
 
-    python tools/rule_sections.py /work/shared/rules > tabletop/board/rule_sections.py
+    python tools/rule_sections.py RULES_DIR > tabletop/board/rule_sections.py
+
+where ``RULES_DIR`` holds the four rule texts (``fight-phase.txt`` and the others).
 
 What counts as a section, per kind of text:
 
@@ -71,4 +73,6 @@ def main(folder: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "/work/shared/rules"))
+    if len(sys.argv) != 2:
+        sys.exit("usage: python tools/rule_sections.py RULES_DIR > tabletop/board/rule_sections.py")
+    sys.exit(main(sys.argv[1]))

@@ -462,8 +462,8 @@ def paths_through(state, unit_id: str, paths: dict[str, Sequence[XY]],
         return []
     tree = shapely.STRtree([f for _, f in foes])
     out = []
-    for mid, pts in paths.items():
-        pts = [tuple(p) for p in pts]
+    for mid, path in paths.items():
+        pts = [(float(p[0]), float(p[1])) for p in path]
         if len(pts) < 2:
             continue
         r = state.model(mid).base.radius - tol
