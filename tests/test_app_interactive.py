@@ -187,7 +187,10 @@ def test_closing_the_window_mid_question_stops_the_session(play_app):
     q = next_question(app, "gambit")
     assert app.session.running and not q.answered
     assert not [t for t in threading.enumerate() if t.name == "tabletop-resolver"]   # no thread
-    assert app.handle(E(pygame.QUIT)) is False
+    # answers given at the window are not saved: the close button asks first (y quits; they
+    # stay in the play autosave, app.play)
+    assert app.handle(E(pygame.QUIT)) is True and app.messages[-1].startswith("quit with ")
+    assert app.handle(E(pygame.KEYDOWN, key=pygame.K_y, mod=0, unicode="y", scancode=0)) is False
     assert not app.session.running
     assert app.session.poll()[-1] == ("stopped", None)
     assert app.session.resolution is None
