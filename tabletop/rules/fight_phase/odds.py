@@ -58,7 +58,10 @@ Named defaults:
     number of runs instead (standard errors need at least 2).
 
 Which units: the units engaged after the pile-in step (each engaged pair of
-units is an engagement) and every unit that charged this turn.  "Wounds
+units is an engagement), every unit that charged this turn, and every unit that
+becomes engaged during the phase (an overrun fight's extra pile-in, 12.06, or a
+consolidation, 12.08, reaching it) and fights, is attacked or loses models in some
+outcome.  "Wounds
 caused" are wounds lost by enemy models (damage beyond a model's remaining
 wounds is lost, ``casualties.lose_wounds``) to the unit's attacks;
 "models removed" the enemy models its attacks removed.  Models a challenge
@@ -262,6 +265,12 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     if not units:
         return {**base, "method": "none", "units": [], "engagements": [],
                 "text": "Fight odds: no unit is engaged or charged; nobody fights."}
+    # every unit that may take part: the engaged and charged ones, and the enemy units an
+    # overrun fight's extra pile-in or a consolidation may engage (``reach_groups``); those
+    # last get a row only when they fight or lose models in some outcome (``_takes_part``)
+    wide = reach_groups(piled, units, pairs)
+    engaged = units
+    units = [u.id for u in piled.units if any(u.id in g for g in wide)]
     before = {u: len(piled.unit(u).models) for u in units}
     groups = engaged_groups(units, pairs)
     gambit = "challenge" in machine.rows
@@ -274,10 +283,8 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
         max_states = EXACT_STATES
     bound = MAX_STATES if max_states is None else max_states
     if why is None:
-        wide = reach_groups(piled, units, pairs)
-        wide_before = {u: len(piled.unit(u).models) for g in wide for u in g}
         try:
-            split = fight_split(wide, tuple(u.id for u in piled.units), wide_before)
+            split = fight_split(wide, tuple(u.id for u in piled.units), before)
             marg, states = factored.exact_split(machine, start, split, scripted=state.decisions,
                                                 max_states=bound)
             per_unit = _per_unit(units, wide, marg)
@@ -315,7 +322,10 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
                 d[o[i]] = d.get(o[i], 0.0) + p
             per_unit.append(d)
     rows = []
+    attacked = {t for dist in per_unit for o, p in dist.items() if p for t in o[4]}
     for u, dist in zip(units, per_unit):
+        if u not in engaged and u not in attacked and not _takes_part(dist):
+            continue
         unit = piled.unit(u)
         lost, lost_se = _moments(dist, lambda o: o[0], n)
         dead, dead_se = _moments(dist, lambda o: int(o[1]), n)
@@ -350,6 +360,13 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
         out["states"] = states
     out["text"] = format_odds(out)
     return out
+
+
+def _takes_part(dist: dict[tuple, Any]) -> bool:
+    """Whether a unit not engaged after the pile-in step loses models, is destroyed, or
+    attacks (removes, wounds or targets a unit) in some outcome of ``dist`` (its
+    ``_unit_outcome``s) with a chance above 0."""
+    return any(p and (o[0] or o[1] or o[2] or o[3] or o[4]) for o, p in dist.items())
 
 
 def _per_unit(units: list[str], groups: tuple[tuple[str, ...], ...],
