@@ -214,7 +214,7 @@ class PlayController:
     def _open(self, q: Question) -> None:
         self.question = q
         state = self.app.shown_state
-        labels = [question_text.option_label(o, state) for o in q.options]
+        labels = [question_text.option_label(o, state, q.choice) for o in q.options]
         lines = [question_text.question_line(q), *question_text.context_lines(q),
                  "keys 1-9, Enter: the default, d: the default for the rest; or click a ringed model"]
         self.ask = AskPanel(self.app.manager, self.app.board_rect, lines, labels, q.default_index,
@@ -246,7 +246,7 @@ class PlayController:
             return
         self._close_panel()
         q.reply_option(index)
-        label = question_text.option_label(q.options[index], self.app.shown_state)
+        label = question_text.option_label(q.options[index], self.app.shown_state, q.choice)
         self.app.message(f"{q.player}: {q.choice} = {label}")
 
     def answer_rest(self) -> None:
@@ -256,7 +256,8 @@ class PlayController:
             return
         self._close_panel()
         q.reply_default(for_rest=True)
-        label = question_text.option_label(q.options[q.default_index], self.app.shown_state)
+        label = question_text.option_label(q.options[q.default_index], self.app.shown_state,
+                                            q.choice)
         self.app.message(f"{q.player}: {q.choice} = {label}; the defaults answer the rest")
 
     def key(self, event) -> bool:

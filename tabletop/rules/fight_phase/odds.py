@@ -97,6 +97,12 @@ EXACT_STATES = 200_000
 TARGET_SE = walk.TARGET_SE
 MAX_RUNS = 100    # the 60x44 layout: ~8.5 s CPU (main: 100 runs, ~11 s); --runs N raises it
 GAMBIT_RUNS = 100
+#: named default (issue 9): ``--sample`` runs until every probability reported (P(destroyed),
+#: P(k models removed)) has a standard error under ``TARGET_SE`` (half a percentage point), or
+#: this many runs, as rank-and-flank's ``--sample`` does (``walk.MC_MAX_RUNS``); the text and
+#: ``stopped`` in ``--json`` say which stopped it.  The estimate past the exact bound without
+#: ``--sample`` keeps ``MAX_RUNS`` / ``GAMBIT_RUNS`` (the 60x44 layout's time) and says so.
+SAMPLE_MAX_RUNS = walk.MC_MAX_RUNS
 DEFAULT_SEED = 1
 RULE = "fight-phase.txt 12.02-12.06"
 
@@ -308,6 +314,8 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     n = None
     if per_unit is None:
         cap = GAMBIT_RUNS if gambit else MAX_RUNS
+        if not exact:
+            cap = SAMPLE_MAX_RUNS
         fixed = {"min_runs": min(200, cap), "max_runs": cap, "batch": min(200, cap)}
         if runs is not None:
             fixed = {"min_runs": runs, "max_runs": runs, "batch": runs}
@@ -315,6 +323,15 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
                                   scripted=state.decisions, seed=seed, target_se=TARGET_SE,
                                   measure=_measure(len(units)), **fixed)
         n = result.runs
+        max_se = result.max_se
+        if runs is not None:
+            stopped = f"{n} runs asked for (--runs)"
+        elif max_se < TARGET_SE:
+            stopped = (f"every probability's standard error is under {100 * TARGET_SE:.1f} "
+                       f"percentage points")
+        else:
+            stopped = (f"the cap of {n:,} runs ({'SAMPLE_MAX_RUNS' if not exact else 'MAX_RUNS' if not gambit else 'GAMBIT_RUNS'}); "
+                       f"the largest standard error is {100 * max_se:.1f} percentage points")
         per_unit = []
         for i in range(len(units)):
             d = {}
@@ -342,7 +359,9 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
             row.update({"p_destroyed_exact": str(dead), "expected_models_lost_exact": str(lost)})
         else:
             row.update({"expected_models_lost_se": lost_se, "p_destroyed_se": dead_se,
-                        "expected_models_removed_se": rem_se, "expected_wounds_caused_se": wnd_se})
+                        "expected_models_removed_se": rem_se, "expected_wounds_caused_se": wnd_se,
+                        "models_removed_se": {k: _p_se(p, n) for k, p in
+                                              row["models_removed"].items()}})
         rows.append(row)
     by_unit = {r["unit"]: r for r in rows}
     engagements = []
@@ -356,6 +375,8 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
            "engagements": engagements}
     if n is not None:
         out["why"] = why
+        out["stopped"] = stopped
+        out["max_se"] = max_se
     else:
         out["states"] = states
     out["text"] = format_odds(out)
@@ -405,11 +426,20 @@ def _counts(dist: dict[tuple, Any], key: Callable[[tuple], int]) -> dict[str, fl
     return {str(k): _num(out[k]) for k in sorted(out)}
 
 
-def _pct(p: float, se: float | None) -> str:
-    """A probability as printed; a sampled 0 or 1 (standard error 0) says "in every run" /
-    "in no run" rather than a false "+/- 0.0"."""
+def _p_se(p: float, runs: int | None) -> float | None:
+    """The standard error of a probability estimated from ``runs`` runs (None: exact, or
+    fewer than 2 runs)."""
+    if runs is None or runs < 2:
+        return None
+    return math.sqrt(max(0.0, p * (1 - p)) / runs)
+
+
+def _pct(p: float, se: float | None, runs: int | None = None) -> str:
+    """A probability as printed; a sampled 0 or 1 (standard error 0) says it was seen in
+    none or all of the ``runs`` rather than a false "+/- 0.0"."""
     if se == 0 and p in (0, 1):
-        return f"{100 * p:5.1f}% ({'every' if p else 'no'} run)"
+        n = f" {runs:,}" if runs else ""
+        return f"{100 * p:5.1f}% ({'seen in every one of' if p else 'not seen in'}{n} runs)"
     return f"{100 * p:5.1f}%" + (f" +/- {100 * se:4.1f}" if se is not None else "")
 
 
@@ -417,16 +447,20 @@ def _num_se(x: float, se: float | None) -> str:
     return f"{x:5.2f}" + (f" +/- {se:4.2f}" if se is not None else "")
 
 
-def _dist_text(d: dict[str, float]) -> str:
+def _dist_text(d: dict[str, float], se: dict[str, float | None] | None = None) -> str:
     """``count:percent`` pairs; a chance that rounds to 0% or 100% but is not says so
-    (``<0.5%``, ``>99.5%``)."""
+    (``<0.5%``, ``>99.5%``); sampled (``se``), each with its standard error."""
     def pct(p: float) -> str:
         if 0 < p < 0.005:
             return "<0.5%"
         if 0.995 <= p < 1:
             return ">99.5%"
         return f"{100 * p:.0f}%"
-    return " ".join(f"{k}:{pct(p)}" for k, p in d.items())
+
+    def err(k: str) -> str:
+        e = (se or {}).get(k)
+        return (f"+/-{100 * e:.1f}" if e >= 0.0005 else f"+/-{100 * e:.2f}") if e else ""
+    return " ".join(f"{k}:{pct(p)}{err(k)}" for k, p in d.items())
 
 
 def format_odds(odds_: dict[str, Any]) -> str:
@@ -441,6 +475,8 @@ def format_odds(odds_: dict[str, Any]) -> str:
         how = "exact, every chance outcome weighed"
     if mc and odds_.get("why"):
         how += f", because {odds_['why']}"
+    if mc and odds_.get("stopped"):
+        how += f"; stopped: {odds_['stopped']}"
     lines = [f"Fight odds ({RULE}; {how}; steps: {', '.join(odds_['steps'])}; "
              f"from the table after the pile-in step; choices as the fight makes them: the "
              f"map's [[decisions]], then the default policy)"]
@@ -453,18 +489,22 @@ def format_odds(odds_: dict[str, Any]) -> str:
         lines.append(
             f"  {r['unit']:<{w}}  {r['models']:>6}  "
             f"{_num_se(r['expected_models_lost'], se('expected_models_lost')):>15}  "
-            f"{_pct(r['p_destroyed'], se('p_destroyed')):>14}  "
+            f"{_pct(r['p_destroyed'], se('p_destroyed'), odds_['runs']):>14}  "
             f"{_num_se(r['expected_wounds_caused'], se('expected_wounds_caused')):>16}  "
             f"{_num_se(r['expected_models_removed'], se('expected_models_removed')):>17}  "
             f"{', '.join(r['targets']) or '-'}{tag}")
+    if "challenge" in odds_["steps"]:
+        lines.append("  models lost include characters slain in a challenge, which no unit's "
+                     "\"models removed\" counts")
     lines.append("  models removed by each unit (count:probability):")
     for r in odds_["units"]:
-        lines.append(f"    {r['unit']:<{w}}  {_dist_text(r['models_removed'])}")
+        lines.append(f"    {r['unit']:<{w}}  "
+                     f"{_dist_text(r['models_removed'], r.get('models_removed_se'))}")
     if odds_["engagements"]:
         lines.append("  engagements: each unit's P(destroyed) over the whole phase")
         for e in odds_["engagements"]:
             a, b = e["units"]
             se = e.get("p_wiped_out_se", {})
-            lines.append(f"    {a} v {b}: {a} {_pct(e['p_wiped_out'][a], se.get(a)).strip()}, "
-                         f"{b} {_pct(e['p_wiped_out'][b], se.get(b)).strip()}")
+            lines.append(f"    {a} v {b}: {a} {_pct(e['p_wiped_out'][a], se.get(a), odds_['runs']).strip()}, "
+                         f"{b} {_pct(e['p_wiped_out'][b], se.get(b), odds_['runs']).strip()}")
     return "\n".join(lines)
