@@ -20,6 +20,8 @@ Maps:
 
 from __future__ import annotations
 
+import os
+
 import threading
 import time
 from pathlib import Path
@@ -54,11 +56,15 @@ def display():
 
 
 @pytest.fixture
-def play_app():
-    """An App in play mode on a map; its session is stopped after the test."""
+def play_app(tmp_path):
+    """An App in play mode on a map (a copy in ``tmp_path``: the window writes its play
+    autosave beside the map); its session is stopped after the test."""
     made = []
 
     def make(path: str, seed: int = 1) -> App:
+        import shutil
+        path = shutil.copy(path, tmp_path / os.path.basename(path))
+        path = str(path)
         state = mapfile.load(path)
         app = App(state, path, SIZE, play=PlaySession(state, seed))
         made.append(app)
