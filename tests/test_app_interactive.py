@@ -20,6 +20,8 @@ Maps:
 
 from __future__ import annotations
 
+import os
+
 import threading
 import time
 from pathlib import Path
@@ -54,11 +56,15 @@ def display():
 
 
 @pytest.fixture
-def play_app():
-    """An App in play mode on a map; its session is stopped after the test."""
+def play_app(tmp_path):
+    """An App in play mode on a map (a copy in ``tmp_path``: the window writes its play
+    autosave beside the map); its session is stopped after the test."""
     made = []
 
     def make(path: str, seed: int = 1) -> App:
+        import shutil
+        path = shutil.copy(path, tmp_path / os.path.basename(path))
+        path = str(path)
         state = mapfile.load(path)
         app = App(state, path, SIZE, play=PlaySession(state, seed))
         made.append(app)
@@ -187,7 +193,10 @@ def test_closing_the_window_mid_question_stops_the_session(play_app):
     q = next_question(app, "gambit")
     assert app.session.running and not q.answered
     assert not [t for t in threading.enumerate() if t.name == "tabletop-resolver"]   # no thread
-    assert app.handle(E(pygame.QUIT)) is False
+    # answers given at the window are not saved: the close button asks first (y quits; they
+    # stay in the play autosave, app.play)
+    assert app.handle(E(pygame.QUIT)) is True and app.messages[-1].startswith("quit with ")
+    assert app.handle(E(pygame.KEYDOWN, key=pygame.K_y, mod=0, unicode="y", scancode=0)) is False
     assert not app.session.running
     assert app.session.poll()[-1] == ("stopped", None)
     assert app.session.resolution is None

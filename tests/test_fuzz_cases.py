@@ -334,13 +334,12 @@ def test_a_terrain_id_like_a_model_id_is_refused(write_map, capsys):
 
 
 @pytest.mark.parametrize("value", ['"nobody"', '["zz", "yy"]', "{ a = 1 }", "12", "true"])
-def test_unknown_ids_in_decisions_are_overridden_not_a_crash(write_map, capsys, value):
-    # a scripted answer naming nothing on the map is refused by the rules and replaced by
-    # the default policy (a decision_overridden event), whatever its type
+def test_unknown_ids_in_decisions_are_a_map_error_not_a_crash(write_map, capsys, value):
+    # a scripted answer naming nothing on the map, whatever its type, can never answer the
+    # question: one line naming decisions[0].value, exit 2 (board/decision_checks.py)
     path = fight_map(write_map, extra=f'\n[[decisions]]\nplayer = "red"\nchoice = "fight"\nvalue = {value}\n')
-    rc, out, _ = run(capsys, "fight", path, "--seed", "1", "--json")
-    assert rc == 0
-    assert any(e["type"] == "decision_overridden" for e in json.loads(out)["events"])
+    line = one_error(capsys, path, "fight", path, "--seed", "1", "--json")
+    assert line.startswith(f"{path}: decisions[0].value: ")
 
 
 def test_an_out_of_range_seed_is_refused(capsys):

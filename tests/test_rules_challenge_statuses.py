@@ -197,10 +197,13 @@ def test_the_lone_champion_lesson_reports_both_engaged():
 
 # ---------------------------------------------------------------- red's own accept, blue's model
 def test_reds_accept_naming_a_blue_model_is_overridden_for_that_reason():
+    # a map file naming an enemy model is refused when it loads (board/decision_checks.py);
+    # the rules' own refusal still holds for scripts built in code
     s = rnf(formation_unit("spears", "red", (24, 16), 90, 5, 2, [(2, 1, "commander", CAPTAIN, {})]),
-            formation_unit("swords", "blue", (24, 16), 270, 5, 2, [(2, 1, "champion", CHAMPION, {})]),
-            decisions=[("red", "issue_challenge", "none"), ("blue", "issue_challenge", "swords/2"),
-                       ("red", "accept_challenge", "swords/3")])
+            formation_unit("swords", "blue", (24, 16), 270, 5, 2, [(2, 1, "champion", CHAMPION, {})]))
+    s = dataclasses.replace(s, decisions=(Decision("red", "issue_challenge", "none"),
+                                          Decision("blue", "issue_challenge", "swords/2"),
+                                          Decision("red", "accept_challenge", "swords/3")))
     _, log = fight(s, 1)
     (ov,) = events(log, "decision_overridden")
     assert ov["reason"] == "'swords/3' is blue's model, not one of red's"

@@ -9,10 +9,13 @@ turn it is.
 
 from __future__ import annotations
 
+import dataclasses
+
 from fightkit import context, fight_step, state_from, unit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tabletop.board.state import Decision
 from tabletop.rules.dice import FixedDice
 from tabletop.rules.fight_phase import fight
 
@@ -75,13 +78,12 @@ def test_scripted_choice_of_unit_and_an_illegal_one_is_overridden():
 player = "red"
 choice = "fight"
 value = "R2"
-
-[[decisions]]
-player = "blue"
-choice = "fight"
-value = "R1"
 """
-    res = fight(state_from(text, extra=extra), FixedDice([]))
+    # (a map file naming the enemy's unit is refused when it loads, board/decision_checks.py:
+    # blue's entry is given in code, to test the rules' own refusal)
+    s = state_from(text, extra=extra)
+    s = dataclasses.replace(s, decisions=s.decisions + (Decision("blue", "fight", "R1"),))
+    res = fight(s, FixedDice([]))
     # FF: red's scripted R2 first; blue has no Fights First unit but R1 is eligible, so red
     # selects again (R1, the default).  Remaining Combats with blue: blue's scripted "R1" is
     # not one of blue's eligible units: overridden, the default B1 answers; red has none

@@ -8,6 +8,7 @@ Unit helpers from ``fightkit``: T4, a Blade A1 WS3+ S4 AP0 D1 (none when A=0).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from fractions import Fraction
 
@@ -73,6 +74,15 @@ def _two_pairs(extra: str):
     return state_from(text, extra=extra)
 
 
+def _two_pairs_and_far(extra: str):
+    # _two_pairs and R3 (red, not charged) alone at (40, 30): 29" from every enemy, so never
+    # engaged and never eligible to fight (12.04) - a legal-shaped answer the rules refuse
+    text = (unit("R1", "red", [(10, 3)], charged=True, A=0) + unit("B1", "blue", [(11.26, 3)], A=0)
+            + unit("R2", "red", [(10, 9)], charged=True, A=0)
+            + unit("B2", "blue", [(11.26, 9)], A=0) + unit("R3", "red", [(40, 30)], A=0))
+    return state_from(text, extra=extra)
+
+
 def _order(log) -> list[tuple[str, str]]:
     return [(e["player"], e["unit"]) for e in log.of_type("selected_to_fight")]
 
@@ -82,7 +92,10 @@ def test_a_decision_for_the_wrong_player_is_not_used():
     # Fights First (both red units charged): red selects R2 (entry 1), then R1 (the default,
     # the only one left); blue has no Fights First unit.  Remaining Combats: blue selects;
     # blue's entry 0 says "R2", not one of blue's units -> overridden, blue's default B1.
-    s = _two_pairs(_decisions(("blue", "fight", "R2"), ("red", "fight", "R2")))
+    # (a map file naming the enemy's unit is refused when it loads, board/decision_checks.py;
+    # the matching rule is the engine's, so the entries are given in code here)
+    s = dataclasses.replace(_two_pairs(""), decisions=(Decision("blue", "fight", "R2"),
+                                                       Decision("red", "fight", "R2")))
     res = fight(s, FixedDice([]))
     assert _order(res.log)[:2] == [("red", "R2"), ("red", "R1")]
     over = res.log.of_type("decision_overridden")
@@ -103,16 +116,18 @@ def test_two_decisions_for_one_choice_are_used_in_order_and_recorded_in_the_phas
 
 
 def test_an_illegal_value_is_overridden_named_and_replays_the_same_way():
-    # red's "fight" B1 is an enemy unit: overridden (the event names "B1"), red's default R1
-    # answers.  The run's answers keep "B1", so replaying them overrides it again and gives
-    # the same events.
-    s = _two_pairs(_decisions(("red", "fight", "B1")))
+    # red's "fight" R3 is red's but never engaged: overridden (the event names "R3" and the
+    # true reason), red's default R1 answers.  The run's answers keep "R3", so replaying them
+    # overrides it again and gives the same events.
+    s = _two_pairs_and_far(_decisions(("red", "fight", "R3")))
     res = fight(s, FixedDice([]))
     over = res.log.of_type("decision_overridden")
-    assert [(e["player"], e["choice"], e["value"]) for e in over] == [("red", "fight", "B1")]
+    assert [(e["player"], e["choice"], e["value"]) for e in over] == [("red", "fight", "R3")]
+    assert over[0]["reason"] == ("R3 is not engaged and did not make a charge move this turn "
+                                 "(fight-phase.txt 12.04)")
     assert _order(res.log)[:2] == [("red", "R1"), ("red", "R2")]
     fights = [a for a in res.extra["answers"] if a.choice == "fight"]
-    assert fights[0] == Decision("red", "fight", "B1")
+    assert fights[0] == Decision("red", "fight", "R3")
     machine, start = phase(s)
     log = EventLog()
     again = run(machine, start, dice=FixedDice([], log), scripted=res.extra["answers"], log=log)
@@ -121,9 +136,9 @@ def test_an_illegal_value_is_overridden_named_and_replays_the_same_way():
 
 
 def test_an_override_is_answered_by_the_default_policy_not_the_callers_policy():
-    # the driver's policy would answer R2; the map's illegal "B1" is answered by the default
-    # policy (R1, file order), as Decisions does in the window (rule 4)
-    s = _two_pairs(_decisions(("red", "fight", "B1")))
+    # the driver's policy would answer R2; the map's illegal "R3" (never engaged) is answered by
+    # the default policy (R1, file order), as Decisions does in the window (rule 4)
+    s = _two_pairs_and_far(_decisions(("red", "fight", "R3")))
     machine, start = phase(s)
     asked: list[str] = []
 
@@ -203,7 +218,8 @@ def test_the_window_takes_the_maps_answers_by_the_same_rule_and_saves_them():
     # the person choosing "the default for the rest": the same selections, the same override,
     # and the phase state records the same entries; the saved run replays to the same events
     from tabletop.app.interactive import PlaySession
-    s = _two_pairs(_decisions(("blue", "fight", "R2"), ("red", "fight", "R2")))
+    s = dataclasses.replace(_two_pairs(""), decisions=(Decision("blue", "fight", "R2"),
+                                                       Decision("red", "fight", "R2")))
     session = PlaySession(s, seed=1)
     session.use_defaults = True
     session.start()

@@ -507,6 +507,10 @@ class App:
         the board holds moves not saved (``app.unsaved``)."""
         def go() -> None:
             self.running = False
+        said = self.play.quit_question() if self.play is not None else None
+        if said:                # --play: the person's answers not saved (app.play)
+            self.message(self.unsaved.confirm("quit", said, go))
+            return
         self.ask("quit", go)
 
     def ask(self, what: str, action) -> None:

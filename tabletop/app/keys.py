@@ -110,7 +110,10 @@ BINDINGS: tuple[Binding, ...] = (
             (("h", "help"),)),
     Binding("`Esc`", "close the help, cancel a typed ring distance or a drag in progress, leave "
             "charge mode, else quit (asking first when moves are unsaved)", (("escape", "escape"),)),
-    Binding("`q`", "quit (asks first when moves are unsaved; they stay in the autosave)",
+    Binding("`q`", "quit (asks first when moves are unsaved; they stay in the autosave; with "
+            "`--play`, asks first while answers you gave are not saved with `s`: they stay in "
+            "`<map>.play-autosave.toml`, written after each answer, which `tabletop fight` "
+            "replays)",
             (("q", "quit"),)),
 )
 

@@ -13,7 +13,9 @@ buttons.  The person answers with a button, a number key, a click on a
 ringed model, Enter (the default) or ``d`` (the default for the rest).
 Closing the window stops the session (``close``).  ``s`` (``save``) writes the
 run so far - the map as read, the seed and every answer - to a new map file
-that ``tabletop fight`` replays.
+that ``tabletop fight`` replays; until then the person's answers are kept in
+an autosave (``PLAY_AUTOSAVE_SUFFIX``) and ``q`` / ``Esc`` ask first
+(``quit_question``, held by ``app.unsaved``).
 
 A frame does at most one heavy thing, chosen by counting, never by a clock
 (issue 9: no frame over 100 ms on the 60x44 layout):
@@ -50,7 +52,10 @@ from tabletop.app import question_text
 from tabletop.app.ask_panel import AskPanel
 from tabletop.app.interactive import SOLVER_STEP_WORK, PlaySession, Question
 from tabletop.board import mapfile
+from tabletop.board.writes import write_atomic
+from tabletop.errors import TabletopError
 from tabletop.geometry import Geometry
+from tabletop.rules.decisions import BY_WINDOW
 from tabletop.rules.describe import describers
 
 # ring colours, apart from render's (amber engaged, yellow selected, magenta overlap, red coherency)
@@ -64,6 +69,17 @@ NUMBER_KEYS = {getattr(pygame, f"K_{k}"): k - 1 for k in range(1, 10)}
 NUMBER_KEYS.update({getattr(pygame, f"K_KP{k}"): k - 1 for k in range(1, 10)})
 HOLD_AFTER_SOLVE = True             # a solving frame's new step or question: shown next frame
 REST_FRAMES = 2                     # frames in a row at most the session rests for the window
+PLAY_AUTOSAVE_SUFFIX = ".play-autosave.toml"
+"""Named default (issue 9, audit finding 2): the run's answers given at the window and not
+saved with ``s`` are kept in ``maps/x.play-autosave.toml`` beside ``maps/x.toml``, written
+after each answer the person gives and when the phase ends (not the board's
+``.autosave.toml``: a run is replayed with ``tabletop fight``, not loaded onto the board), so
+a crash or a quit loses nothing; ``q`` / ``Esc`` ask first while such answers are unsaved."""
+
+
+def play_autosave_path(map_path: str) -> str:
+    """``maps/x.toml`` -> ``maps/x.play-autosave.toml``."""
+    return os.path.splitext(map_path)[0] + PLAY_AUTOSAVE_SUFFIX
 
 
 class PlayController:
@@ -86,6 +102,11 @@ class PlayController:
         self._refresh_due = False       # the panel's texts are set at the next frame
         self._drawn_step: Any = self._shown_step()   # the step the board last showed
         self.redraws_board = False      # this frame draws a new step on the board
+        self._saved_len = 0             # answers in the run when it was last saved with ``s``
+        self._autosaved = 0             # the person's answers the autosave holds
+        self._autosaved_len = 0         # ... and all the answers it holds
+        path = getattr(app, "path", None)
+        self.autosave = play_autosave_path(path) if path else None
         describers()    # the event wording (and the rulesets it imports) read now, not mid-frame
         session.start()
         app.message(f"playing the combat phase ({session.state.ruleset}), seed {session.seed}: "
@@ -114,6 +135,10 @@ class PlayController:
                     and any(kind != "event" for kind, _ in news):
                 self._held, news = news, []
         self._take(news)
+        if self.unsaved_answers() > self._autosaved or (
+                self.finished and self._autosaved and self._autosaved_len < len(
+                    self.session.decisions.history)):
+            self._write_autosave()      # a new answer of the person's, or the phase's end
         shown = self._shown_step()
         self.redraws_board = shown is not self._drawn_step
         self._drawn_step = shown
@@ -189,7 +214,7 @@ class PlayController:
     def _open(self, q: Question) -> None:
         self.question = q
         state = self.app.shown_state
-        labels = [question_text.option_label(o, state) for o in q.options]
+        labels = [question_text.option_label(o, state, q.choice) for o in q.options]
         lines = [question_text.question_line(q), *question_text.context_lines(q),
                  "keys 1-9, Enter: the default, d: the default for the rest; or click a ringed model"]
         self.ask = AskPanel(self.app.manager, self.app.board_rect, lines, labels, q.default_index,
@@ -221,7 +246,7 @@ class PlayController:
             return
         self._close_panel()
         q.reply_option(index)
-        label = question_text.option_label(q.options[index], self.app.shown_state)
+        label = question_text.option_label(q.options[index], self.app.shown_state, q.choice)
         self.app.message(f"{q.player}: {q.choice} = {label}")
 
     def answer_rest(self) -> None:
@@ -231,7 +256,8 @@ class PlayController:
             return
         self._close_panel()
         q.reply_default(for_rest=True)
-        label = question_text.option_label(q.options[q.default_index], self.app.shown_state)
+        label = question_text.option_label(q.options[q.default_index], self.app.shown_state,
+                                            q.choice)
         self.app.message(f"{q.player}: {q.choice} = {label}; the defaults answer the rest")
 
     def key(self, event) -> bool:
@@ -273,10 +299,45 @@ class PlayController:
             self.app.message(f"{target}: cannot write: {exc}")
             return None
         n = len(s.decisions.history)
+        self._saved_len, self._autosaved = n, 0
+        if self.autosave and os.path.isfile(self.autosave) and not os.path.islink(self.autosave):
+            os.remove(self.autosave)        # saved: the autosave holds nothing more
         what = "the run" if s.resolution is not None else "the run so far"
         self.app.message(f"saved {what} ({n} answer{'s' if n != 1 else ''}, seed {s.seed}) to "
                          f"{os.path.basename(target)}: `tabletop fight {target}` replays it")
         return target
+
+    # ------------------------------------------------------------ unsaved answers
+    def unsaved_answers(self) -> int:
+        """How many answers the person gave at the window since the run was last saved."""
+        return sum(a.by == BY_WINDOW for a in self.session.decisions.history[self._saved_len:])
+
+    def quit_question(self) -> str | None:
+        """The y/n question ``q`` / ``Esc`` / the close button ask first (``App.quit``), or
+        None when every answer the person gave is saved."""
+        n = self.unsaved_answers()
+        if not n:
+            return None
+        kept = (f"; they stay in {os.path.basename(self.autosave)}"
+                if self.autosave and self._autosaved else "")
+        return (f"quit with {n} answer{'s' if n != 1 else ''} not saved? y: quit{kept}, "
+                f"n: keep playing (s saves the run)")
+
+    def _write_autosave(self) -> None:
+        """Write the run so far over the play autosave (``PLAY_AUTOSAVE_SUFFIX``)."""
+        self._autosaved = self.unsaved_answers()
+        self._autosaved_len = len(self.session.decisions.history)
+        if self.autosave is None:
+            return
+        s = self.session
+        try:
+            text = mapfile.dumps(s.replay_state())
+            head = "".join(f"# {line}".rstrip() + "\n"
+                           for line in s.replay_header(self.autosave).splitlines())
+            write_atomic(self.autosave, head + "\n" + text, force=True,
+                         keep=(self.app.path,) if self.app.path else ())
+        except (OSError, TabletopError) as exc:
+            self.app.message(f"autosave {self.autosave}: cannot write: {exc}")
 
     # ------------------------------------------------------------ the window
     def status(self) -> str:

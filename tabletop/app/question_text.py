@@ -36,6 +36,9 @@ CHOICE_TEXT: dict[str, str] = {
 
 # options that mean "stop" or "say no", in words
 SPECIAL_OPTIONS = {"none": "none (no more)", "refuse": "refuse"}
+# ... where a choice reads them otherwise: one challenge at most is issued (gambit-challenge.txt
+# Step 1, character-challenge.txt), so "none" there is no challenge, not "no more"
+CHOICE_SPECIAL = {"issue_challenge": {"none": "none (no challenge)"}}
 
 
 class _Blank(dict):
@@ -67,14 +70,16 @@ def context_lines(q: Any) -> list[str]:
     return out
 
 
-def option_label(option: Any, state: Battlefield | None = None) -> str:
+def option_label(option: Any, state: Battlefield | None = None, choice: str = "") -> str:
     """A button's text: ids as written (a named model with its name), lists joined by
-    " + ", booleans as yes / no."""
+    " + ", booleans as yes / no; "none" / "refuse" in words (as ``choice`` reads them)."""
     if isinstance(option, bool):
         return "yes" if option else "no"
     if isinstance(option, (list, tuple)):
         return " + ".join(option_label(o, state) for o in option)
     text = str(option)
+    if text in CHOICE_SPECIAL.get(choice, {}):
+        return CHOICE_SPECIAL[choice][text]
     if text in SPECIAL_OPTIONS:
         return SPECIAL_OPTIONS[text]
     if state is not None and "/" in text:

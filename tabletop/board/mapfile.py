@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from tabletop.board.bases import parse_base
 from tabletop.board.config import DECISION_CHOICES, make_config
+from tabletop.board.decision_checks import decision_problems
 from tabletop.board.formation import formation_slots
 from tabletop.board.lesson import lesson_table
 from tabletop.board.limits import MAX_MAP_BYTES, MAX_NESTING
@@ -322,7 +323,7 @@ def from_dict(data: dict[str, Any], path: str = "<map>") -> Battlefield:
         raise MapValidationError(problems)
 
     terrain = tuple(_build_terrain(t) for t in parsed.terrain)
-    return Battlefield(
+    state = Battlefield(
         name=parsed.map.name,
         source=parsed.map.source,
         table=Table(parsed.map.width, parsed.map.depth),
@@ -341,6 +342,10 @@ def from_dict(data: dict[str, Any], path: str = "<map>") -> Battlefield:
         seed=parsed.map.seed,
         lesson=tuple(entry.build() for entry in parsed.lesson),
     )
+    problems = decision_problems(path, state)       # an id on no unit, a wrong fight type ...
+    if problems:
+        raise MapValidationError(problems)
+    return state
 
 
 def _value_problems(path: str, parsed: MapIn) -> list[str]:

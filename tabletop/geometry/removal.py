@@ -48,6 +48,31 @@ def coherent_subset(geo: Geometry, gaps: np.ndarray, keep: list[int]) -> bool:
     return spread_ok
 
 
+def connected_subset(geo: Geometry, gaps: np.ndarray, keep: list[int]) -> bool:
+    """Whether the models at indices ``keep`` form one group: each reaches every other
+    through models within ``coherency_range`` (in base contact, for rank-and-flank) of the
+    next.  A unit split into two groups each in coherency can still hold 03.03, but the
+    next casualty from either group may break it, so the removal order keeps one group
+    where it can (``removal_order``)."""
+    n = len(keep)
+    if n < 2:
+        return True
+    r = geo.rules
+    sub = gaps[np.ix_(keep, keep)]
+    near = (tolmod.in_contact(sub, geo.tol) if r.coherency_range is None
+            else tolmod.within(sub, r.coherency_range, geo.tol))
+    seen = {0}
+    todo = [0]
+    while todo:
+        i = todo.pop()
+        for k in np.flatnonzero(near[i]):
+            j = int(k)
+            if j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == n
+
+
 def removal_order(geo: Geometry, unit_id: str, without: frozenset[str] = frozenset()
                   ) -> list[str]:
     """Models of ``unit_id`` in the order a casualty should be removed.
@@ -61,7 +86,8 @@ def removal_order(geo: Geometry, unit_id: str, without: frozenset[str] = frozens
     -------
     list of model ids
         Models whose removal leaves the rest in coherency first, then the
-        others; within each group the model farthest (edge to edge) from its
+        others; within the first, those whose removal leaves one group
+        (``connected_subset``) first; within each group the model farthest (edge to edge) from its
         nearest enemy model first (distances compared in steps of the map's
         tolerance), ties broken by the later model id.  Empty
         for a unit with no models on the table.
@@ -74,9 +100,10 @@ def removal_order(geo: Geometry, unit_id: str, without: frozenset[str] = frozens
     for k, mid in enumerate(ids):
         rest = [j for j in everyone if j != k]
         keeps = coherent_subset(geo, gaps, rest)
+        whole = keeps and connected_subset(geo, gaps, rest)
         _, d = geo.nearest_enemy(mid)
         # distances within the one tolerance count as equal (bases all touching read 0.0002")
         far = math.floor(d / geo.tol) if math.isfinite(d) and geo.tol > 0 else d
-        scored.append((0 if keeps else 1, -far, -k, mid))
+        scored.append((0 if keeps else 1, 0 if whole else 1, -far, -k, mid))
     scored.sort()
-    return [s[3] for s in scored]
+    return [s[4] for s in scored]

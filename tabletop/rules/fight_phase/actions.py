@@ -256,7 +256,8 @@ def fight_rows() -> list[Row]:
         unit_id = job.unit
         q = Question(job.player, "fight_type", tuple(types), default, R_SELECTED,
                      (("unit", unit_id),),
-                     why_not=lambda v: f"{unit_id} is not eligible to make a {v} fight "
+                     why_not=lambda v: f"{unit_id} is not eligible to make "
+                                       f"{'an' if str(v)[:1].lower() in tuple('aeiou') else 'a'} {v} fight "
                                        f"(12.05 needs engaged; 12.06 needs unengaged)")
         return wait(st, q)
 

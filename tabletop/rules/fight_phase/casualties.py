@@ -6,8 +6,10 @@ Named defaults (fight-phase.txt cites "Making Attacks (04)" without giving it):
   target unit that has already lost wounds, if there is one (the one with
   most wounds lost, then the removal order below);
 - ``REMOVAL_ORDER``: otherwise to the model the defender would remove first:
-  one whose removal leaves the rest of the unit in coherency, farthest from
-  the nearest enemy model (``tabletop.geometry.removal.removal_order``);
+  one whose removal leaves the rest of the unit in coherency, then one whose
+  removal leaves it one group (03.03 holds for two clumps, but the next
+  casualty may then break it), then farthest from the nearest enemy model
+  (``tabletop.geometry.removal.removal_order``);
 - a model whose wounds lost reach its ``W`` is removed as a casualty at
   once; excess damage is lost; a unit with no models left is destroyed.
 """
@@ -25,7 +27,7 @@ from tabletop.rules.fight_phase.context import carry_geometry
 from tabletop.rules.fight_phase.profiles import characteristic
 
 ALLOCATE_WOUNDED_FIRST = True
-REMOVAL_ORDER = "keeps coherency, then farthest from the enemy"
+REMOVAL_ORDER = "keeps coherency, then one group, then farthest from the enemy"
 ATTACKS_RULE = "fight-phase.txt 12.05 (Making Attacks 04, standard sequence)"
 #: the attacks of an overrun fight (12.06 "then fights as described in Making Attacks (04)")
 OVERRUN_ATTACKS_RULE = "fight-phase.txt 12.06 (Making Attacks 04, standard sequence)"

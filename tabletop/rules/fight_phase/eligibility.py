@@ -98,12 +98,22 @@ def dropped_out(ctx: PhaseView) -> list[str]:
             and not eligible_to_fight(ctx, u.id)]
 
 
-def fight_refusal(ctx: PhaseView, unit_id: str) -> str:
-    """Why ``unit_id`` is not eligible to fight (for overridden decisions and the CLI)."""
+def fight_refusal(ctx: PhaseView, unit_id: str, player: str | None = None,
+                  fights_first_only: bool = False) -> str:
+    """Why ``unit_id`` may not be selected to fight now by ``player`` (for overridden
+    decisions and the CLI): the true reason, checked in this order - no models left, another
+    player's unit (12.04: a player selects one of their own units), already selected, not a
+    Fights First unit while only those are selected (12.04 (1)), not eligible (12.04)."""
     if not ctx.alive(unit_id):
         return f"{unit_id} has no models left on the table"
+    owner = ctx.state.unit(unit_id).player
+    if player is not None and owner != player:
+        return f"{unit_id} is {owner}'s unit, not one of {player}'s ({R_FIGHT})"
     if unit_id in ctx.selected:
         return f"{unit_id} has already been selected to fight this phase ({R_FIGHT})"
+    if fights_first_only and eligible_to_fight(ctx, unit_id) and not is_fights_first(ctx.state.unit(unit_id)):
+        return (f"{unit_id} is eligible but has no Fights First: it fights in the Remaining "
+                f"Combats ({R_FIGHT} (1))")
     if unit_id in ctx.engaged_at_fight_start and not ctx.options.engaged_at_step_start_keeps_eligible:
         return (f"{unit_id} was engaged at the start of the Fight step but is not engaged now, and "
                 f"this preset does not keep it eligible (engaged_at_step_start_keeps_eligible "

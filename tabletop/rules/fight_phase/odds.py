@@ -58,7 +58,10 @@ Named defaults:
     number of runs instead (standard errors need at least 2).
 
 Which units: the units engaged after the pile-in step (each engaged pair of
-units is an engagement) and every unit that charged this turn.  "Wounds
+units is an engagement), every unit that charged this turn, and every unit that
+becomes engaged during the phase (an overrun fight's extra pile-in, 12.06, or a
+consolidation, 12.08, reaching it) and fights, is attacked or loses models in some
+outcome.  "Wounds
 caused" are wounds lost by enemy models (damage beyond a model's remaining
 wounds is lost, ``casualties.lose_wounds``) to the unit's attacks;
 "models removed" the enemy models its attacks removed.  Models a challenge
@@ -94,6 +97,12 @@ EXACT_STATES = 200_000
 TARGET_SE = walk.TARGET_SE
 MAX_RUNS = 100    # the 60x44 layout: ~8.5 s CPU (main: 100 runs, ~11 s); --runs N raises it
 GAMBIT_RUNS = 100
+#: named default (issue 9): ``--sample`` runs until every probability reported (P(destroyed),
+#: P(k models removed)) has a standard error under ``TARGET_SE`` (half a percentage point), or
+#: this many runs, as rank-and-flank's ``--sample`` does (``walk.MC_MAX_RUNS``); the text and
+#: ``stopped`` in ``--json`` say which stopped it.  The estimate past the exact bound without
+#: ``--sample`` keeps ``MAX_RUNS`` / ``GAMBIT_RUNS`` (the 60x44 layout's time) and says so.
+SAMPLE_MAX_RUNS = walk.MC_MAX_RUNS
 DEFAULT_SEED = 1
 RULE = "fight-phase.txt 12.02-12.06"
 
@@ -263,6 +272,12 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     if not units:
         return {**base, "method": "none", "units": [], "engagements": [],
                 "text": "Fight odds: no unit is engaged or charged; nobody fights."}
+    # every unit that may take part: the engaged and charged ones, and the enemy units an
+    # overrun fight's extra pile-in or a consolidation may engage (``reach_groups``); those
+    # last get a row only when they fight or lose models in some outcome (``_takes_part``)
+    wide = reach_groups(piled, units, pairs)
+    engaged = units
+    units = [u.id for u in piled.units if any(u.id in g for g in wide)]
     before = {u: len(piled.unit(u).models) for u in units}
     groups = engaged_groups(units, pairs)
     gambit = "challenge" in machine.rows
@@ -275,10 +290,8 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
         max_states = EXACT_STATES
     bound = MAX_STATES if max_states is None else max_states
     if why is None:
-        wide = reach_groups(piled, units, pairs)
-        wide_before = {u: len(piled.unit(u).models) for g in wide for u in g}
         try:
-            split = fight_split(wide, tuple(u.id for u in piled.units), wide_before)
+            split = fight_split(wide, tuple(u.id for u in piled.units), before)
             marg, states = factored.exact_split(machine, start, split, scripted=state.decisions,
                                                 max_states=bound)
             per_unit = _per_unit(units, wide, marg)
@@ -302,6 +315,8 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     n = None
     if per_unit is None:
         cap = GAMBIT_RUNS if gambit else MAX_RUNS
+        if not exact:
+            cap = SAMPLE_MAX_RUNS
         min_runs, max_runs, batch = min(200, cap), cap, min(200, cap)
         if runs is not None:
             min_runs = max_runs = batch = runs
@@ -310,6 +325,16 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
                                   measure=_measure(len(units)), min_runs=min_runs,
                                   max_runs=max_runs, batch=batch)
         n = result.runs
+        max_se = result.max_se
+        assert max_se is not None                   # a Monte Carlo result always has one
+        if runs is not None:
+            stopped = f"{n} runs asked for (--runs)"
+        elif max_se < TARGET_SE:
+            stopped = (f"every probability's standard error is under {100 * TARGET_SE:.1f} "
+                       f"percentage points")
+        else:
+            stopped = (f"the cap of {n:,} runs ({'SAMPLE_MAX_RUNS' if not exact else 'MAX_RUNS' if not gambit else 'GAMBIT_RUNS'}); "
+                       f"the largest standard error is {100 * max_se:.1f} percentage points")
         per_unit = []
         for i in range(len(units)):
             d: dict[Any, float] = {}
@@ -317,7 +342,10 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
                 d[o[i]] = d.get(o[i], 0.0) + p
             per_unit.append(d)
     rows = []
+    attacked = {t for dist in per_unit for o, p in dist.items() if p for t in o[4]}
     for u, dist in zip(units, per_unit):
+        if u not in engaged and u not in attacked and not _takes_part(dist):
+            continue
         unit = piled.unit(u)
         lost, lost_se = _moments(dist, lambda o: o[0], n)
         dead, dead_se = _moments(dist, lambda o: int(o[1]), n)
@@ -334,7 +362,9 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
             row.update({"p_destroyed_exact": str(dead), "expected_models_lost_exact": str(lost)})
         else:
             row.update({"expected_models_lost_se": lost_se, "p_destroyed_se": dead_se,
-                        "expected_models_removed_se": rem_se, "expected_wounds_caused_se": wnd_se})
+                        "expected_models_removed_se": rem_se, "expected_wounds_caused_se": wnd_se,
+                        "models_removed_se": {k: _p_se(p, n) for k, p in
+                                              _counts(dist, lambda o: o[2]).items()}})
         rows.append(row)
     by_unit = {r["unit"]: r for r in rows}
     engagements = []
@@ -348,10 +378,19 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
            "engagements": engagements}
     if n is not None:
         out["why"] = why
+        out["stopped"] = stopped
+        out["max_se"] = max_se
     else:
         out["states"] = states
     out["text"] = format_odds(out)
     return out
+
+
+def _takes_part(dist: dict[tuple, Any]) -> bool:
+    """Whether a unit not engaged after the pile-in step loses models, is destroyed, or
+    attacks (removes, wounds or targets a unit) in some outcome of ``dist`` (its
+    ``_unit_outcome``s) with a chance above 0."""
+    return any(p and (o[0] or o[1] or o[2] or o[3] or o[4]) for o, p in dist.items())
 
 
 def _per_unit(units: list[str], groups: tuple[tuple[str, ...], ...],
@@ -390,11 +429,20 @@ def _counts(dist: dict[tuple, Any], key: Callable[[tuple], int]) -> dict[str, fl
     return {str(k): _num(out[k]) for k in sorted(out)}
 
 
-def _pct(p: float, se: float | None) -> str:
-    """A probability as printed; a sampled 0 or 1 (standard error 0) says "in every run" /
-    "in no run" rather than a false "+/- 0.0"."""
+def _p_se(p: float, runs: int | None) -> float | None:
+    """The standard error of a probability estimated from ``runs`` runs (None: exact, or
+    fewer than 2 runs)."""
+    if runs is None or runs < 2:
+        return None
+    return math.sqrt(max(0.0, p * (1 - p)) / runs)
+
+
+def _pct(p: float, se: float | None, runs: int | None = None) -> str:
+    """A probability as printed; a sampled 0 or 1 (standard error 0) says it was seen in
+    none or all of the ``runs`` rather than a false "+/- 0.0"."""
     if se == 0 and p in (0, 1):
-        return f"{100 * p:5.1f}% ({'every' if p else 'no'} run)"
+        n = f" {runs:,}" if runs else ""
+        return f"{100 * p:5.1f}% ({'seen in every one of' if p else 'not seen in'}{n} runs)"
     return f"{100 * p:5.1f}%" + (f" +/- {100 * se:4.1f}" if se is not None else "")
 
 
@@ -402,16 +450,20 @@ def _num_se(x: float, se: float | None) -> str:
     return f"{x:5.2f}" + (f" +/- {se:4.2f}" if se is not None else "")
 
 
-def _dist_text(d: dict[str, float]) -> str:
+def _dist_text(d: dict[str, float], se: dict[str, float | None] | None = None) -> str:
     """``count:percent`` pairs; a chance that rounds to 0% or 100% but is not says so
-    (``<0.5%``, ``>99.5%``)."""
+    (``<0.5%``, ``>99.5%``); sampled (``se``), each with its standard error."""
     def pct(p: float) -> str:
         if 0 < p < 0.005:
             return "<0.5%"
         if 0.995 <= p < 1:
             return ">99.5%"
         return f"{100 * p:.0f}%"
-    return " ".join(f"{k}:{pct(p)}" for k, p in d.items())
+
+    def err(k: str) -> str:
+        e = (se or {}).get(k)
+        return (f"+/-{100 * e:.1f}" if e >= 0.0005 else f"+/-{100 * e:.2f}") if e else ""
+    return " ".join(f"{k}:{pct(p)}{err(k)}" for k, p in d.items())
 
 
 def format_odds(odds_: dict[str, Any]) -> str:
@@ -426,6 +478,8 @@ def format_odds(odds_: dict[str, Any]) -> str:
         how = "exact, every chance outcome weighed"
     if mc and odds_.get("why"):
         how += f", because {odds_['why']}"
+    if mc and odds_.get("stopped"):
+        how += f"; stopped: {odds_['stopped']}"
     lines = [f"Fight odds ({RULE}; {how}; steps: {', '.join(odds_['steps'])}; "
              f"from the table after the pile-in step; choices as the fight makes them: the "
              f"map's [[decisions]], then the default policy)"]
@@ -438,18 +492,22 @@ def format_odds(odds_: dict[str, Any]) -> str:
         lines.append(
             f"  {r['unit']:<{w}}  {r['models']:>6}  "
             f"{_num_se(r['expected_models_lost'], se('expected_models_lost')):>15}  "
-            f"{_pct(r['p_destroyed'], se('p_destroyed')):>14}  "
+            f"{_pct(r['p_destroyed'], se('p_destroyed'), odds_['runs']):>14}  "
             f"{_num_se(r['expected_wounds_caused'], se('expected_wounds_caused')):>16}  "
             f"{_num_se(r['expected_models_removed'], se('expected_models_removed')):>17}  "
             f"{', '.join(r['targets']) or '-'}{tag}")
+    if "challenge" in odds_["steps"]:
+        lines.append("  models lost include characters slain in a challenge, which no unit's "
+                     "\"models removed\" counts")
     lines.append("  models removed by each unit (count:probability):")
     for r in odds_["units"]:
-        lines.append(f"    {r['unit']:<{w}}  {_dist_text(r['models_removed'])}")
+        lines.append(f"    {r['unit']:<{w}}  "
+                     f"{_dist_text(r['models_removed'], r.get('models_removed_se'))}")
     if odds_["engagements"]:
         lines.append("  engagements: each unit's P(destroyed) over the whole phase")
         for e in odds_["engagements"]:
             a, b = e["units"]
             se = e.get("p_wiped_out_se", {})
-            lines.append(f"    {a} v {b}: {a} {_pct(e['p_wiped_out'][a], se.get(a)).strip()}, "
-                         f"{b} {_pct(e['p_wiped_out'][b], se.get(b)).strip()}")
+            lines.append(f"    {a} v {b}: {a} {_pct(e['p_wiped_out'][a], se.get(a), odds_['runs']).strip()}, "
+                         f"{b} {_pct(e['p_wiped_out'][b], se.get(b), odds_['runs']).strip()}")
     return "\n".join(lines)

@@ -145,7 +145,7 @@ def fight_step_rows(next_row: str) -> list[Row]:
             ever.update(mine)
             if mine:
                 q = Question(player, "fight", tuple(mine), mine[0], step.rule,
-                             (("step", step.name),), why_not=lambda val: fight_refusal(v, str(val)))
+                             (("step", step.name),), why_not=lambda val: fight_refusal(v, str(val), player, ff is True))
                 return wait(st, q, tuple(events), memo=evolve(
                     st.memo, combat=step.name, selector=player, ever_eligible=frozenset(ever)))
             anyone = eligible_units(v, fights_first=ff)

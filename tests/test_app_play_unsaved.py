@@ -1,0 +1,55 @@
+"""``view --play``: answers given and not saved are autosaved and ``q`` / ``Esc`` ask first.
+
+Issue 9 audit, finding 2: ``q`` or ``Esc`` with answers given closed the window at once and
+no file kept them.  Now the run is written to ``<map>.play-autosave.toml`` after each answer
+the person gives (``app.play.PLAY_AUTOSAVE_SUFFIX``), and quitting asks y/n first
+(``app.unsaved``) until ``s`` saves the run.  Driven with posted key events.
+"""
+
+from __future__ import annotations
+
+import pygame
+from test_app_play_save import copy_map, display, key, play, play_app, pump, saved_decisions  # noqa: F401
+
+from tabletop.app.play import play_autosave_path
+
+
+def _first_answer(app) -> tuple:
+    pump(app, lambda: app.play.question is not None)
+    q = app.play.question
+    key(app, pygame.K_RETURN)                       # the person answers: the default
+    pump(app, lambda: app.play.question not in (None, q) or app.play.finished)   # the next one
+    return (q.player, q.choice, q.default)
+
+
+def test_q_and_esc_ask_first_and_the_answers_are_in_the_autosave(play_app, tmp_path):
+    path = copy_map(tmp_path, "lessons/character-challenge.toml")
+    app = play_app(path, seed=2)
+    auto = tmp_path / "map.play-autosave.toml"
+    assert play_autosave_path(str(path)) == str(auto)
+    player, choice, value = _first_answer(app)
+    # one answer of the person's: written at once, before any quit
+    assert saved_decisions(str(auto))[0] == (player, choice, value)
+    key(app, pygame.K_q)
+    assert app.running and app.messages[-1].startswith("quit with 1 answer not saved? y: quit; "
+                                                       "they stay in map.play-autosave.toml")
+    key(app, pygame.K_n)                            # keep playing
+    assert app.running
+    key(app, pygame.K_ESCAPE)                       # Esc with a question open asks too
+    assert app.running and app.messages[-1].startswith("quit with 1 answer not saved?")
+    key(app, pygame.K_y)
+    assert not app.running
+    assert saved_decisions(str(auto))[0] == (player, choice, value)   # kept after the quit
+
+
+def test_a_saved_run_quits_at_once_and_drops_the_autosave(play_app, tmp_path):
+    path = copy_map(tmp_path, "lessons/character-challenge.toml")
+    app = play_app(path, seed=2)
+    play(app, {})                                   # every question answered at the window
+    auto = tmp_path / "map.play-autosave.toml"
+    n = len(app.session.decisions.history)
+    assert len(saved_decisions(str(auto))) == n     # the end of the phase: every answer
+    key(app, pygame.K_s)
+    assert not auto.exists()
+    key(app, pygame.K_q)
+    assert not app.running
