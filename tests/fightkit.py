@@ -14,9 +14,9 @@ import tomllib
 from tabletop.board import mapfile
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import FixedDice
-from tabletop.rules.events import EventLog
 from tabletop.rules.engine import driver
 from tabletop.rules.engine.machine import END, Machine, Row, goto
+from tabletop.rules.events import EventLog
 from tabletop.rules.fight_phase import decisions_policy
 from tabletop.rules.fight_phase.actions import FightJob
 from tabletop.rules.fight_phase.casualties import ATTACKS_RULE

@@ -160,7 +160,8 @@ def test_the_fight_is_sampled_the_same_on_every_run(write_map):
         app = _app(write_map)
         post_and_handle(app, *click(px(10, 20)), keydown(pygame.K_c, "c"),
                         *click(px(10, 20 - R2 - 5.0)))
-        pump(app, until=lambda: app.charge.fight is not None and app.charge.fight.runs >= 10)
+        pump(app, until=lambda app=app: app.charge.fight is not None
+             and app.charge.fight.runs >= 10)
         got.append(app.charge.fight.summary())
     assert got[0] == got[1] and got[0]["runs"] == 10 and got[0]["se"] is not None
 

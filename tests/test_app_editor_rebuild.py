@@ -292,9 +292,10 @@ def test_a_refused_polygon_keeps_no_corner_and_a_bow_tie_crosses_itself():
 
 
 def test_a_unit_dropped_in_the_other_players_zone_is_warned(capsys):
+    from pathlib import Path
+
     from tabletop.roster.deploy import resolve_bases
     from tabletop.roster.read import read_roster
-    from pathlib import Path
     root = Path(__file__).resolve().parent.parent
     roster = read_roster(str(root / "examples" / "rosters" / "orks.json"))
     resolved = resolve_bases(roster, {}, "orks.json")

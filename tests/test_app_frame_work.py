@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pygame
 import pytest
-
 from fightkit import state_from, unit
+
 from tabletop.geometry import snapshot
 from tabletop.render import board, prims
 from tabletop.render.view import View

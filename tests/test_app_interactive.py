@@ -21,7 +21,6 @@ Maps:
 from __future__ import annotations
 
 import os
-
 import threading
 import time
 from pathlib import Path
@@ -270,9 +269,8 @@ def test_questions_in_words():
 def test_a_failing_resolution_reaches_the_window_as_lines(play_app, monkeypatch, capsys):
     from tabletop.app import interactive
     from tabletop.errors import TabletopError
-    from tabletop.rules.registry import Ruleset
-
     from tabletop.rules.engine.machine import Machine, Row
+    from tabletop.rules.registry import Ruleset
 
     def bad_map(state):
         raise TabletopError(["map.toml: units[0]: no weapons to fight with"])

@@ -12,13 +12,19 @@ from pathlib import Path
 
 import pygame
 import pytest
-
 from fightkit import state_from, unit
+
 from tabletop.app.app import App
 from tabletop.app.board_theme import board_theme
 from tabletop.app.interactive import PlaySession
 from tabletop.board import mapfile
-from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion, point_along, slide_frames, step_moves
+from tabletop.render.motion import (
+    MOVE_ANIMATION_FRAMES,
+    Motion,
+    point_along,
+    slide_frames,
+    step_moves,
+)
 from tabletop.render.steps import draw_step
 from tabletop.render.theme import DEFAULT_THEME
 from tabletop.rules import events as E

@@ -22,7 +22,7 @@ def _first_answer(app) -> tuple:
     return (q.player, q.choice, q.default)
 
 
-def test_q_and_esc_ask_first_and_the_answers_are_in_the_autosave(play_app, tmp_path):
+def test_q_and_esc_ask_first_and_the_answers_are_in_the_autosave(play_app, tmp_path):  # noqa: F811 (the fixture)
     path = copy_map(tmp_path, "lessons/character-challenge.toml")
     app = play_app(path, seed=2)
     auto = tmp_path / "map.play-autosave.toml"
@@ -42,7 +42,7 @@ def test_q_and_esc_ask_first_and_the_answers_are_in_the_autosave(play_app, tmp_p
     assert saved_decisions(str(auto))[0] == (player, choice, value)   # kept after the quit
 
 
-def test_a_saved_run_quits_at_once_and_drops_the_autosave(play_app, tmp_path):
+def test_a_saved_run_quits_at_once_and_drops_the_autosave(play_app, tmp_path):  # noqa: F811 (the fixture)
     path = copy_map(tmp_path, "lessons/character-challenge.toml")
     app = play_app(path, seed=2)
     play(app, {})                                   # every question answered at the window

@@ -213,6 +213,7 @@ def test_no_fight_preview_without_a_legal_landing_and_problems_drawn_red(write_m
     # roll breaks the charge's end clauses (landing_legal False).  What is checked is the
     # rule: then no fight is previewed (it says why) and the panel lists the problems in red.
     import pygame
+
     from tabletop.render.charge_plan import PROBLEM_COLOUR
     # (charge_avoid_undeclared = false: the path past s's engagement range, as the landing
     # this test needs is the one that breaks the end clauses)

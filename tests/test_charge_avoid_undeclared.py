@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import math
 
+from test_charge_plan import fp_map
+
 from tabletop.board.mapfile import load as load_map
 from tabletop.rules.charge_plan import plan_charge
-
-from test_charge_plan import fp_map
 
 R = 32 / 25.4 / 2
 RHO = 2 * R + 2.0

@@ -5,12 +5,11 @@ charger, with two foes, got none), and the reason named `fight --odds` flags."""
 
 from __future__ import annotations
 
+from test_charge_plan import fp_map
+
 from tabletop.board.frozen import evolve
 from tabletop.board.mapfile import load as load_map
-from tabletop.cli.charge_cmd import text
 from tabletop.rules.charge_plan import PREVIEW_MAX_STATES, fight_summary
-
-from test_charge_plan import fp_map
 
 
 def _landed(write_map):

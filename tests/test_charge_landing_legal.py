@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import math
 
+from test_charge_plan import fp_map
+
 from tabletop.board.mapfile import load as load_map
 from tabletop.geometry import snapshot
 from tabletop.rules.charge_plan import plan_charge
-
-from test_charge_plan import fp_map
 
 R = 32 / 25.4 / 2
 TOL = 0.02

@@ -17,7 +17,7 @@ import pytest
 from tabletop.board.mapfile import load as load_map
 from tabletop.cli import main
 from tabletop.rules import charge as CH
-from tabletop.rules.charge_plan import plan_charge, reach_list
+from tabletop.rules.charge_plan import plan_charge
 
 R = 32 / 25.4 / 2          # 0.629921"
 GAP9 = 10 + 9.0 + 2 * R    # target x for a 9.0" gap from a charger at x = 10

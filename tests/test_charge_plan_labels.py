@@ -4,13 +4,12 @@ finding 7: "intercessors-b: 6.24" path" covered the ghosts)."""
 from __future__ import annotations
 
 import pygame
+from test_charge_plan import fp_map
 
 from tabletop.board.mapfile import load as load_map
 from tabletop.geometry import snapshot
 from tabletop.render.charge_plan import draw_plan, landing_polygons
 from tabletop.render.image import DEFAULT_SCALE, _frame
-
-from test_charge_plan import fp_map
 
 
 def test_the_label_avoids_the_landing_ghost(write_map):

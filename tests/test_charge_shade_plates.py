@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pygame
+from test_charge_plan import fp_map
 
 from tabletop.board.mapfile import load as load_map
 from tabletop.geometry import snapshot
 from tabletop.render.charge_plan import label_rects, save_shade_png
 from tabletop.render.image import DEFAULT_SCALE, _frame, render_image
-
-from test_charge_plan import fp_map
 
 
 def test_plates_are_drawn_over_the_shading(write_map, tmp_path):

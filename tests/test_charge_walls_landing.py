@@ -12,10 +12,10 @@ whose base spans x 14.40..15.66: on the wall.
 
 from __future__ import annotations
 
+from test_charge_plan import R, fp_map
+
 from tabletop.board.mapfile import load as load_map
 from tabletop.rules.charge_plan import plan_charge
-
-from test_charge_plan import R, fp_map
 
 RUIN = """
 [[terrain]]

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_charge_plan import GAP9, fp_map
 
 from tabletop.cli import main
 from tabletop.rules import charge as CH
-
-from test_charge_plan import GAP9, fp_map
 
 
 @pytest.mark.parametrize("edition,other", [("11th", "10th"), ("10th", "11th")])

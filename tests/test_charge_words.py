@@ -6,11 +6,12 @@ engagement range 2", 2D6 at most 12, declare range 12"."""
 
 from __future__ import annotations
 
+from test_charge_plan import R, fp_map
+
 from tabletop.board.mapfile import load as load_map
 from tabletop.cli import main
-from tabletop.cli.charge_cmd import plan as cli_plan, text
-
-from test_charge_plan import R, fp_map
+from tabletop.cli.charge_cmd import plan as cli_plan
+from tabletop.cli.charge_cmd import text
 
 WALL = """
 [[terrain]]

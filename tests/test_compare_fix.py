@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 
 import pygame
 import pytest
@@ -307,7 +306,7 @@ def test_output_checks(write_map, capsys, tmp_path):
 
 # ----------------------------------------------------------------- 10. the picture
 def test_labels_never_overlap_and_footer_red(write_map):
-    from tabletop.render.compare import _footer_colour, place, KEY_TEXT
+    from tabletop.render.compare import KEY_TEXT, _footer_colour, place
 
     class C:                                   # a canvas: its surface and the labels placed
         surface = pygame.Surface((400, 300))

@@ -12,12 +12,12 @@ from __future__ import annotations
 import pytest
 from fightkit import HEADER, unit
 
+from tabletop.board import mapfile
+from tabletop.board.decision_checks import FIGHT_TYPE_VALUES
 from tabletop.cli import main
 from tabletop.rules.dice import FixedDice
 from tabletop.rules.fight_phase import fight
 from tabletop.rules.fight_phase.eligibility import NORMAL, OVERRUN
-from tabletop.board.decision_checks import FIGHT_TYPE_VALUES
-from tabletop.board import mapfile
 
 # R1 (red, charged) touches B1 at y=3; R2 (red, NOT charged) touches B2 at y=9 (32mm bases,
 # centres 1.26" apart: base contact).  No weapons (A=0): nothing rolls.

@@ -18,8 +18,13 @@ from tabletop.bench.pile_in_bench import RED, pile_in_battlefield
 from tabletop.board import mapfile
 from tabletop.geometry import pieces, snapshot
 from tabletop.geometry.cohere import UnitCoherency
-from tabletop.geometry.moves import PILE_IN_RULE, MoveSpec, pile_in_targets, solve_move, \
-    validate_move
+from tabletop.geometry.moves import (
+    PILE_IN_RULE,
+    MoveSpec,
+    pile_in_targets,
+    solve_move,
+    validate_move,
+)
 from tabletop.geometry.solver import solve_steps
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -190,7 +190,6 @@ def test_a_renamed_or_dropped_key_fails_the_check():
 # orks/3 overlap, int/4 off the table, worked there); objective A within reach
 from test_cli_check_measure import SMALL  # noqa: E402
 
-
 # fight-phase weapon abilities (issue 8 item 4): R/1 (12 attacks, Lethal Hits, Sustained Hits 1,
 # Devastating Wounds dealt as mortal wounds, and a rules word the attacks do not read) against
 # B/1 (W 20, Feel No Pain 3+).  At seed 1 every counter of attacks_resolved is above 0.

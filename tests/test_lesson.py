@@ -18,7 +18,13 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tabletop.app.lesson_window import HOLD_TICKS, ROLL_TICKS, LessonPlayer, LessonWindow, run_lesson_window
+from tabletop.app.lesson_window import (
+    HOLD_TICKS,
+    ROLL_TICKS,
+    LessonPlayer,
+    LessonWindow,
+    run_lesson_window,
+)
 from tabletop.board import mapfile
 from tabletop.cli import main
 from tabletop.render.lesson_plan import build_lesson, frame_count

@@ -7,10 +7,10 @@ from dataclasses import replace
 import pygame
 from challengekit import battlefield, model, unit
 
+from tabletop.render.step_draw import with_keys
 from tabletop.render.steps import draw_step, drawer_keys
 from tabletop.render.theme import DEFAULT_THEME
 from tabletop.render.view import View
-from tabletop.render.step_draw import with_keys
 from tabletop.rules.events import Step
 
 SCALE = 20.0

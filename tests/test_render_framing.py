@@ -16,9 +16,9 @@ from tabletop.board import mapfile
 from tabletop.geometry import snapshot
 from tabletop.render.framing import fit_box, frame_box, step_box, view_for_box, zoom_gain
 from tabletop.render.inset import draw_inset
+from tabletop.render.step_draw import with_keys
 from tabletop.render.steps import caption_height, draw_frame, save_frames
 from tabletop.render.theme import DEFAULT_THEME
-from tabletop.render.step_draw import with_keys
 from tabletop.rules.events import Step
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"

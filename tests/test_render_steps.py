@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pygame
 import pytest
+from loose_events import any_event as make_event
 
 from tabletop.board import mapfile
 from tabletop.geometry import snapshot
+from tabletop.render.step_draw import with_keys
 from tabletop.render.steps import (
     describe_event,
     draw_step,
@@ -20,8 +22,6 @@ from tabletop.render.steps import (
 )
 from tabletop.render.theme import DEFAULT_THEME
 from tabletop.render.view import View
-from loose_events import any_event as make_event
-from tabletop.render.step_draw import with_keys
 from tabletop.rules.events import EventLog, Step
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"

@@ -6,10 +6,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from loose_events import any_event as make_event
+
 from tabletop.cli.event_text import lines
 from tabletop.rules.challenges.wording import SENTENCES
 from tabletop.rules.describe import describe, describer_types
-from loose_events import any_event as make_event
 
 D = "gambit-challenge.txt Step 1 (Declare)"
 

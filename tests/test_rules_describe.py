@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from loose_events import any_event as make_event
 
 from tabletop.cli.event_text import lines
 from tabletop.rules import describe as d
 from tabletop.rules.describe import describe, describer_types, describers, generic
-from loose_events import any_event as make_event
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
 R = "fight-phase.txt 12.03"

@@ -8,7 +8,9 @@ phase ends after the dice.  Worked by hand: with 2 dice, successes 0/1/2 have 1/
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import ClassVar
 
 import pytest
 
@@ -19,10 +21,8 @@ from tabletop.rules.engine.driver import run, step_to_question
 from tabletop.rules.engine.machine import END, Machine, Row, StepMark, goto, wait
 from tabletop.rules.engine.pending import Chance, Question
 from tabletop.rules.engine.walk import TooManyStates, exact, monte_carlo, odds
-from dataclasses import dataclass
-from typing import ClassVar
-
 from tabletop.rules.events import Event, EventLog
+
 
 @dataclass(frozen=True, kw_only=True)
 class Chosen(Event):

@@ -15,6 +15,7 @@ import json
 
 import pytest
 from fightkit import HEADER, state_from
+from loose_events import any_event as make_event
 from test_rules_fight_abilities import PAIR, pair, rolls, run
 from test_rules_fight_presets import LINE
 
@@ -23,7 +24,6 @@ from tabletop.cli import main
 from tabletop.errors import MapValidationError
 from tabletop.rules.describe import describe
 from tabletop.rules.dice import FixedDice
-from loose_events import any_event as make_event
 from tabletop.rules.fight_phase import fight
 from tabletop.rules.fight_phase.abilities import parse_abilities
 from tabletop.rules.fight_phase.profiles import check_profiles, unknown_words

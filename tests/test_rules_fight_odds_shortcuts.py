@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import pytest
 from fightkit import state_from, unit
 
 from tabletop.geometry import snapshot

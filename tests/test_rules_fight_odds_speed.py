@@ -17,8 +17,8 @@ from fightkit import state_from
 from tabletop.board.mapfile import load
 from tabletop.geometry import snapshot
 from tabletop.rules.fight_phase import context
-from tabletop.rules.fight_phase.odds import odds as fight_odds
 from tabletop.rules.fight_phase.casualties import lose_wounds
+from tabletop.rules.fight_phase.odds import odds as fight_odds
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
 TWO_RADII = 32 / 25.4        # two 32 mm radii, inches

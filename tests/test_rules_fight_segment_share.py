@@ -22,16 +22,15 @@ about to fight).  The walk before this change walked r2's fight once per table; 
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
 from fractions import Fraction
 
 from fightkit import state_from, unit
 
-import importlib
-
 from tabletop.rules.fight_phase import odds_split
 
-O = importlib.import_module("tabletop.rules.fight_phase.odds")   # the module, not the function
+ODDS = importlib.import_module("tabletop.rules.fight_phase.odds")   # the module, not the function
 
 K = Fraction(5, 18)      # one attack kills
 M = 1 - K                # 13/18: it does not
@@ -43,7 +42,7 @@ def _table():
 
 
 def test_shared_segments_give_the_plain_walks_fractions():
-    got = O.odds(_table())
+    got = ODDS.odds(_table())
     assert got["method"] == "exact"
     p = {r["unit"]: Fraction(r["p_destroyed_exact"]) for r in got["units"]}
     # b1: r1 strikes it first = 5/18
@@ -76,6 +75,6 @@ def test_r2s_fight_is_walked_once_for_both_tables(monkeypatch):
                 walks.append(tuple(u is not None for u in units))
             return inner(st, i, data)
         return replace(split, splice=splice)
-    monkeypatch.setattr(O, "fight_split", counting)
-    O.odds(_table())
+    monkeypatch.setattr(ODDS, "fight_split", counting)
+    ODDS.odds(_table())
     assert walks == [(True, True)]       # once, E2 whole (r2 and b2 there)

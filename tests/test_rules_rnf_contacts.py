@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import pytest
 from rnf_maps import B25 as B
-from rnf_maps import INF
-from rnf_maps import events, rnf_map, run, unit
+from rnf_maps import INF, events, rnf_map, run, unit
 
 from tabletop.geometry import snapshot
 

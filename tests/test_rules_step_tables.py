@@ -26,8 +26,8 @@ from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import Dice
 from tabletop.rules.events import EventLog
 from tabletop.rules.fight_phase.sequence import PHASE_STEPS, phase_rows, phase_steps
-from tabletop.rules.rank_and_flank.round import BASE_ROUND_STEPS, round_steps
 from tabletop.rules.rank_and_flank.phase import rows as rnf_rows
+from tabletop.rules.rank_and_flank.round import BASE_ROUND_STEPS, round_steps
 from tabletop.rules.rank_and_flank.steps import CLOSE, OPEN, PLAN, RoundStep, in_stage
 from tabletop.rules.registry import find_ruleset
 

@@ -43,6 +43,7 @@ import pygame
 import pygame_gui
 
 from tabletop.app import editor_input, keys, text
+from tabletop.app.board_theme import board_theme
 from tabletop.app.charge_mode import ChargeMode
 from tabletop.app.editor import Editor
 from tabletop.app.help_overlay import draw_help, layout_help
@@ -59,7 +60,6 @@ from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.drawing_carry import moved_for_drawing
 from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.probe import closest_points, models_at, overlaps_at
-from tabletop.app.board_theme import board_theme
 from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend, draw_step
 from tabletop.render.editor import draw_editor
 from tabletop.render.framing import frame_box, view_for_box

@@ -43,8 +43,13 @@ from tabletop.render.charge_plan import percent as _pct
 from tabletop.render.view import View
 from tabletop.rules import charge as CH
 from tabletop.rules.charge_fight import FightSampler
-from tabletop.rules.charge_plan import (PREVIEW_RUNS, landed_state, odds_grid_pieces,
-                                        plan_pieces, reach_pieces)
+from tabletop.rules.charge_plan import (
+    PREVIEW_RUNS,
+    landed_state,
+    odds_grid_pieces,
+    plan_pieces,
+    reach_pieces,
+)
 
 __all__ = ["ChargeMode", "WORK_PER_FRAME", "PIECE_WORK", "FIGHT_RUNS_PER_FRAME",
            "SHADE_STEP_IN", "PLAN_SEED"]

@@ -27,8 +27,16 @@ from tabletop.app.unsaved import autosave_path
 from tabletop.board import mapfile
 from tabletop.board.bases import parse_base
 from tabletop.board.state import Battlefield
-from tabletop.board.templates import (REFERENCE_DEPLOYMENTS, TEMPLATES, WALL_FORMS, WALLED_KINDS,
-                                      corner_zone, edge_zone, wall_form, wall_form_of)
+from tabletop.board.templates import (
+    REFERENCE_DEPLOYMENTS,
+    TEMPLATES,
+    WALL_FORMS,
+    WALLED_KINDS,
+    corner_zone,
+    edge_zone,
+    wall_form,
+    wall_form_of,
+)
 from tabletop.board.writes import write_atomic
 from tabletop.errors import TabletopError
 

@@ -31,8 +31,8 @@ from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
 from tabletop.geometry import Geometry
 from tabletop.render.view import View
-from tabletop.rules.registry import find_ruleset
 from tabletop.rules.move_check import CHECK_KINDS, MoveCheck, MoveSetup, check_move, move_setup
+from tabletop.rules.registry import find_ruleset
 
 XY = tuple[float, float]
 

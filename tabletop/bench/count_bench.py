@@ -32,8 +32,8 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.rules.dice import enumerate_outcomes
-from tabletop.rules.rank_and_flank import rolls
 from tabletop.rules.engine.counts import successes as _binomial
+from tabletop.rules.rank_and_flank import rolls
 
 SIZES = (5, 20, 60)
 REPEATS = 5

@@ -42,8 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabletop.bench import Benchmark
-from tabletop.bench import count_bench
+from tabletop.bench import Benchmark, count_bench
 from tabletop.board import mapfile
 from tabletop.board.state import Battlefield
 from tabletop.rules.registry import find_ruleset

@@ -120,7 +120,8 @@ def run(sizes: list[int], seed: int, out: Callable[[str], None],
             targets, _ = pile_in_targets(state, geo, RED)
             spec = MoveSpec("pile_in", RED, tuple(targets), state.rules.pile_in_distance,
                             PILE_IN_RULE)
-            solver_s, plan = _median_cpu(lambda: solve_move(state, geo, spec), solver_repeats)
+            solver_s, plan = _median_cpu(lambda state=state, geo=geo, spec=spec: solve_move(state, geo, spec),
+                                      solver_repeats)
 
             def naive_run(state=state, geo=geo, spec=spec):
                 return NaivePileIn(state, geo, RED, spec.targets, spec.max_distance,

@@ -113,7 +113,7 @@ def run(sizes: list[int], seed: int, out: Callable[[str], None]) -> list[dict[st
         build = statistics.median(r[0] for r in runs)
         total = statistics.median(r[1] for r in runs)
         geo = runs[-1][2]
-        base_s, base = _timed(lambda: exact_answers(state))
+        base_s, base = _timed(lambda state=state: exact_answers(state))
         agree = (base.base_contacts, base.engaged_unit_pairs, base.incoherent,
                  base.objective_ranges) == _answers(geo)
         d = _derivations(state, geo)

@@ -185,7 +185,6 @@ def measure_steps(state, steps, events, repeats: int = REPEATS) -> dict[str, lis
     pygame = _display()
     from tabletop.app.app import App
     from tabletop.app.window import settle_heap
-    from tabletop.render import board
     from tabletop.render.steps import draw_step
 
     E = pygame.event.Event

@@ -9,8 +9,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator,
-                      model_validator)
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    field_validator,
+    model_validator,
+)
 
 from tabletop.board.bases import parse_base
 from tabletop.board.config import EDITIONS, FIGHT_ORDERS, RULESETS

@@ -81,7 +81,7 @@ def plan(state, unit_id: str, target_id: str | list[str] | None, seed: int | Non
     if not out.get("eligible", True):
         return out
     rules = state.rules
-    d, a, b = out["distance"], out["closest"][0], out["closest"][1]
+    d = out["distance"]
     if state.ruleset == "rank-and-flank":
         move = out["move"]
         call = out.pop("_arc")

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop.board.config import LAYOUT_TURN_TOLERANCE
 from tabletop.board.state import Battlefield
 from tabletop.cli.common import fmt_in, load_map, print_json
-from tabletop.cli.compare_cmd import (item_line, layout_json, layout_lines, picture_out,
-                                      terrain_only_hint,
-                                      table_line)
+from tabletop.cli.compare_cmd import (
+    item_line,
+    layout_json,
+    layout_lines,
+    picture_out,
+    table_line,
+    terrain_only_hint,
+)
 from tabletop.cli.output import add_force
-from tabletop.board.config import LAYOUT_TURN_TOLERANCE
 from tabletop.errors import MapValidationError, TabletopError
 from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.layout_checks import layout_warnings, terrain_overlaps

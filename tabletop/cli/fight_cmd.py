@@ -27,8 +27,15 @@ import sys
 from typing import Any
 
 from tabletop.board.state import Battlefield
-from tabletop.cli.common import (check_frames_dir, check_out, check_runs, check_seed, load_map,
-                                 print_json, write_map)
+from tabletop.cli.common import (
+    check_frames_dir,
+    check_out,
+    check_runs,
+    check_seed,
+    load_map,
+    print_json,
+    write_map,
+)
 from tabletop.cli.event_text import printer
 from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError

@@ -15,19 +15,16 @@ input (a bad ``[[lesson]]`` entry is one located line).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import replace
+from typing import Any
 
 from tabletop.board import mapfile
 from tabletop.board.lesson import RULE_TEXTS, SETUP
-from tabletop.errors import MapValidationError
-
-import os
-from typing import Any
-
 from tabletop.cli.common import check_seed, load_map, print_json
 from tabletop.cli.output import add_force, check_new_output
-from tabletop.errors import TabletopError
+from tabletop.errors import MapValidationError, TabletopError
 
 __all__ = ["add_parser", "run"]
 

@@ -21,7 +21,6 @@ from tabletop.rules.decisions import Decisions
 from tabletop.rules.events import EventLog
 from tabletop.rules.move_check import ruleset_move
 
-
 SOLVER_MOVE_NOTE = ("(these are the clauses the solver's move breaks, its distances where that "
                     "move ends, not the closest a move could get: judge a move of your own with "
                     "--check)")

@@ -324,7 +324,7 @@ def _first_reached(m, free, arena: ChargeArena, budget: float, tol: float, ok=No
             return None
         seen += len(batch)
         lengths = arena.distances_from([m.at], np.asarray([p for _, p in batch]), budget + tol)
-        for (d, p), length in zip(batch, lengths):
+        for (_, p), length in zip(batch, lengths):
             if length <= budget + tol:
                 path = arena.shortest(m.at, [Goal("spot", disc=(p[0], p[1], 0.0))], tol=1e-9)
                 return p, path.points

@@ -195,7 +195,7 @@ class ChargeArena:
             pass
 
     @classmethod
-    def pieces(cls, shapes: Sequence[Polygon], grow: float) -> Generator[int, None, "ChargeArena"]:
+    def pieces(cls, shapes: Sequence[Polygon], grow: float) -> Generator[int, None, ChargeArena]:
         """The arena built in pieces (a generator whose value is the arena): yields the work
         of each piece, the vertices made or looked at, so a window can build it across
         frames; the arena is the one ``ChargeArena(shapes, grow)`` builds."""

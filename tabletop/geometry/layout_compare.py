@@ -44,7 +44,6 @@ from dataclasses import dataclass, field, replace
 from shapely import affinity
 from shapely.geometry import Point, Polygon
 
-from tabletop.board.config import LAYOUT_TOLERANCE, LAYOUT_TURN_TOLERANCE
 from tabletop.board.state import Battlefield
 
 __all__ = ["Item", "ItemDiff", "LayoutDiff", "compare_layouts", "items_of", "compass",

@@ -119,7 +119,7 @@ class Region:
     engaged: BaseGeometry
     fixed: bool = False
     target: str | None = None
-    _graph: "_Graph | None" = field(default=None, repr=False, compare=False)
+    _graph: _Graph | None = field(default=None, repr=False, compare=False)
 
     @property
     def legal(self) -> BaseGeometry:

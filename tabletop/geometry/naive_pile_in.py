@@ -26,7 +26,6 @@ from tabletop.board.state import Battlefield
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.snapshot import Geometry
 
-
 #: candidates scored at once by ``NaivePileIn.run`` (bounds the table it builds:
 #: BLOCK x bases floats)
 BLOCK = 256

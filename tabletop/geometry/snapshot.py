@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain
 from operator import attrgetter
-from functools import cached_property
 from typing import cast
 
 import numpy as np
@@ -39,7 +39,7 @@ from tabletop.board.state import Battlefield, Model
 from tabletop.errors import UnknownIdError
 from tabletop.geometry import convex, near_pairs
 from tabletop.geometry import tolerance as tolmod
-from tabletop.geometry.footprints import base_polygon, footprint_arrays
+from tabletop.geometry.footprints import footprint_arrays
 
 DERIVE_MAX_MOVED = 64
 """``Geometry.moved``: above this many moved models the snapshot is built afresh (the

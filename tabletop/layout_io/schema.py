@@ -10,7 +10,7 @@ template keeps only the fields a map needs (a catalog entry carries many more).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -50,8 +50,8 @@ class Polygon(_Strict):
     points: list[Vec2] = Field(min_length=3)
 
 
-Footprint = Annotated[Union[Rectangle, RightTriangle, Polygon], Field(discriminator="type")]
-ZoneShape = Annotated[Union[Rectangle, Polygon], Field(discriminator="type")]
+Footprint = Annotated[Rectangle | RightTriangle | Polygon, Field(discriminator="type")]
+ZoneShape = Annotated[Rectangle | Polygon, Field(discriminator="type")]
 
 
 class GameVersion(BaseModel):

@@ -10,7 +10,6 @@ window's charge mode calls; ``save_plan_png`` / ``save_shade_png`` make whole pi
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pygame
@@ -92,7 +91,7 @@ def draw_plan(surface: pygame.Surface, view: View, state: Battlefield,
         prims.fill_polygon(surface, pts, GHOST_COLOUR)
         prims.outline(surface, pts, GHOST_EDGE[:3], 2)
         ghosts.append(_pts_rect(pts))
-    for mid, path in plan.get("landing_paths", {}).items():
+    for path in plan.get("landing_paths", {}).values():
         if len(path) > 1:
             prims.dashed_polyline(surface, [view.to_screen(*p) for p in path], OTHER_PATH_COLOUR, 1)
     geo = snapshot(state)

@@ -118,13 +118,13 @@ def _off(c, diff: LayoutDiff) -> None:
         # the arrow itself is kept clear of labels
         c.taken.append(pygame.Rect(min(a[0], b[0]) - 3, min(a[1], b[1]) - 3,
                                    abs(a[0] - b[0]) + 6, abs(a[1] - b[1]) + 6))
-    for d, a, b, length in arrows:
+    for _, a, b, length in arrows:
         prims.disc(c.surface, a, 4, OFF)
         if length < 1:
             prims.ring(c.surface, b, 10, OFF, 3)
         else:
             prims.arrow(c.surface, [a, b], OFF, 3, 12)
-    for d, a, b, length in arrows:
+    for d, _a, b, _length in arrows:
         label = [(f"{d.sort} {d.id}" + ("" if d.id == d.published_id
                                         else f" (published {d.published_id})"), 15)]
         label += [(why, 14) for why in d.off]

@@ -165,7 +165,7 @@ class Slide:
             else:
                 w, a = min(1.0, t / (1 - s)), max(0.0, (t - (1 - s)) / s)
             out = {}
-            for m, e in zip(old, new):
+            for m, _ in zip(old, new):
                 r = _rot((m.x - pivot[0], m.y - pivot[1]), turn * a)
                 out[m.id] = (pivot[0] + r[0] + shift[0] * w, pivot[1] + r[1] + shift[1] * w,
                              m.facing_deg + turn * a)

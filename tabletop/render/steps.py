@@ -50,8 +50,8 @@ from tabletop.render.board import Canvas, board_canvas, draw_base, ring_model
 from tabletop.render.framing import action_points, frame_box, view_for_box
 from tabletop.render.image import save_png
 from tabletop.render.inset import draw_inset, draw_scale_bar, inset_size, scale_bar_size
-from tabletop.render.theme import DEFAULT_THEME, Theme, shade
 from tabletop.render.step_draw import draw_of
+from tabletop.render.theme import DEFAULT_THEME, Theme, shade
 from tabletop.render.view import View
 from tabletop.rules.describe import describe, roller, words
 

@@ -46,16 +46,23 @@ smallest that makes it.
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from collections.abc import Generator, Iterator
+from fractions import Fraction
 from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.geometry.charge_landing import land_block, land_models
-from tabletop.geometry.charge_paths import (ChargeArena, ChargePath, arena_for, arena_shapes,
-                                             charger_radius, end_shrink, goals_for)
+from tabletop.geometry.charge_paths import (
+    ChargeArena,
+    ChargePath,
+    arena_for,
+    arena_shapes,
+    charger_radius,
+    end_shrink,
+    goals_for,
+)
 from tabletop.rules import charge as CH
 from tabletop.rules.dice import Dice, enumerate_outcomes
 
@@ -452,8 +459,8 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
     {models, expected_models_lost, p_destroyed, models_lost: {n: p} | None}}, win?: {player:
     p}, breaks?: {unit: p}}``; ``{"method": "none", "why": str}`` when nothing is engaged.
     Exact while the walk weighs at most ``max_states`` states, else ``runs`` seeded runs."""
-    from tabletop.rules.registry import find_ruleset
     from tabletop.board.frozen import evolve
+    from tabletop.rules.registry import find_ruleset
     keep = {unit_id, *targets}
     only = evolve(landed, units=tuple(u for u in landed.units if u.id in keep), decisions=())
     ruleset = find_ruleset(landed.ruleset)

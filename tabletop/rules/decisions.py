@@ -32,7 +32,6 @@ from tabletop.board.state import Decision, toml_value
 from tabletop.rules.engine import scripted as matching
 from tabletop.rules.events import EventLog
 
-
 #: who answered a question (``Answer.by``)
 BY_MAP, BY_DEFAULT, BY_WINDOW = "map", "default", "window"
 

@@ -53,8 +53,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.board.state import Model
-from tabletop.board.state import Unit
+from tabletop.board.state import Model, Unit
 from tabletop.rules.challenges.characters import (
     as_read,
     characteristic,

@@ -90,7 +90,6 @@ from tabletop.rules.challenges.characters import (
     characteristic,
     has_status,
     not_a_candidate,
-    on_table,
 )
 from tabletop.rules.challenges.duellist import Duellist, Weapon, duellist
 from tabletop.rules.challenges.gambits import (

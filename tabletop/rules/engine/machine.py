@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.board.state import Battlefield
 from tabletop.board.frozen import evolve
+from tabletop.board.state import Battlefield
 from tabletop.rules.engine.pending import Chance, Question
 from tabletop.rules.events import Event
 

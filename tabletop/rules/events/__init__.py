@@ -22,11 +22,12 @@ from tabletop.board.state import Battlefield
 from tabletop.rules.events import challenges as _ch
 from tabletop.rules.events import fight as _fp
 from tabletop.rules.events import rank_and_flank as _rf
-from tabletop.rules.events.base import ABSENT, Absent, Event, jsonable
+from tabletop.rules.events.base import ABSENT as ABSENT  # re-exported
+from tabletop.rules.events.base import Absent as Absent  # re-exported
+from tabletop.rules.events.base import Event, jsonable
 from tabletop.rules.events.challenges import *  # noqa: F403
 from tabletop.rules.events.fight import *  # noqa: F403
 from tabletop.rules.events.rank_and_flank import *  # noqa: F403
-
 
 EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
     {cls.type: cls for cls in (*_fp.CLASSES, *_rf.CLASSES, *_ch.CLASSES)})

@@ -199,7 +199,7 @@ def _read(words: object) -> tuple[dict[str, object], list[tuple[str, str | None]
     items = words if isinstance(words, (list, tuple)) else ([] if words is None else [words])
     for word in items:
         key = keyword_key(word) if isinstance(word, str) else ""
-        for name, pattern in _PATTERNS:
+        for name, pattern in _PATTERNS:  # noqa: B007 (name is read after the break)
             m = pattern.match(key)
             if m:
                 break

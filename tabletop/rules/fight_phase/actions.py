@@ -38,9 +38,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.board.state import Battlefield
-from tabletop.rules.engine.driver import log_items
 from tabletop.board.frozen import evolve
+from tabletop.board.state import Battlefield
 from tabletop.rules.engine.machine import PhaseState, Row, StepMark, Transition, goto, wait
 from tabletop.rules.engine.pending import Question
 from tabletop.rules.events import Event, EventLog, make_event

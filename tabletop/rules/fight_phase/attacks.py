@@ -91,10 +91,10 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
+from tabletop.board.frozen import evolve
 from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
 from tabletop.rules.engine import counts
-from tabletop.board.frozen import evolve
 from tabletop.rules.engine.pending import Chance, Drawn, Question, detail_of, outcome_of
 from tabletop.rules.events import AttacksResolved, Event, MortalWounds, NoAttacks, NoSave
 from tabletop.rules.fight_phase.abilities import (

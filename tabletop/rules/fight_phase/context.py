@@ -18,8 +18,8 @@ Challenge Sub-phase's own record (``challenges = "gambit"``), kept by its rows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop.board.config import RulesConfig

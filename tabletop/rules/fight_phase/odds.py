@@ -84,7 +84,7 @@ from tabletop.rules.dice import Dice
 from tabletop.rules.engine import driver, factored, walk
 from tabletop.rules.engine.machine import PhaseState
 from tabletop.rules.fight_phase.context import geometry, tally_get
-from tabletop.rules.fight_phase.odds_key import key, memo_key as _memo_key
+from tabletop.rules.fight_phase.odds_key import memo_key as _memo_key
 from tabletop.rules.fight_phase.odds_split import fight_split
 from tabletop.rules.fight_phase.profiles import check_profiles
 from tabletop.rules.fight_phase.sequence import phase

@@ -22,11 +22,11 @@ from collections.abc import Hashable
 from typing import Any
 
 from tabletop.board.frozen import evolve
+from tabletop.geometry.movespec import CONSOLIDATION_MODE_RANGE, NEIGHBOURHOOD
 from tabletop.rules.engine import factored, walk
 from tabletop.rules.engine.machine import PhaseState
 from tabletop.rules.engine.pending import Question
 from tabletop.rules.fight_phase.context import geometry, moved_geometry
-from tabletop.geometry.movespec import CONSOLIDATION_MODE_RANGE, NEIGHBOURHOOD
 from tabletop.rules.fight_phase.moving import SOLVED_KEY_MARGIN
 from tabletop.rules.fight_phase.odds_key import memo_key as _memo_key
 

@@ -39,8 +39,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.board.state import Battlefield
 from tabletop.board.frozen import evolve
+from tabletop.board.state import Battlefield
 from tabletop.rules.engine.machine import END, Machine, PhaseState, Row, Transition, goto, wait
 from tabletop.rules.engine.pending import Question
 from tabletop.rules.fight_phase import actions
@@ -145,7 +145,8 @@ def fight_step_rows(next_row: str) -> list[Row]:
             ever.update(mine)
             if mine:
                 q = Question(player, "fight", tuple(mine), mine[0], step.rule,
-                             (("step", step.name),), why_not=lambda val: fight_refusal(v, str(val), player, ff is True))
+                             (("step", step.name),), why_not=lambda val, player=player, ff=ff:
+                             fight_refusal(v, str(val), player, ff is True))
                 return wait(st, q, tuple(events), memo=evolve(
                     st.memo, combat=step.name, selector=player, ever_eligible=frozenset(ever)))
             anyone = eligible_units(v, fights_first=ff)

@@ -52,34 +52,49 @@ row leaves pending; events they emitted before it are passed on once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from tabletop.board.state import Battlefield, Model
 from tabletop.geometry import snapshot
+from tabletop.rules import events as E
 from tabletop.rules.dice import Dice
 from tabletop.rules.engine import counts
 from tabletop.rules.engine.driver import log_items, run
-from tabletop.rules.engine.machine import END, Machine, PhaseState, Row, StepMark, Transition, goto, wait
+from tabletop.rules.engine.machine import (
+    END,
+    Machine,
+    PhaseState,
+    Row,
+    Transition,
+    goto,
+    wait,
+)
 from tabletop.rules.engine.pending import Chance, Drawn, Question, detail_of, outcome_of, uniform
-from tabletop.rules import events as E
 from tabletop.rules.events import Event, EventLog
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
+from tabletop.rules.rank_and_flank import wording
 from tabletop.rules.rank_and_flank.breaks import break_setup, roll_break
 from tabletop.rules.rank_and_flank.close_up import close_up_all
 from tabletop.rules.rank_and_flank.flee import flee, surrounded_for_flight, turn_to_face_all
 from tabletop.rules.rank_and_flank.rolls import p_wound, strike
 from tabletop.rules.rank_and_flank.round import (
-    Blows, RoundContext, RoundOutcome, group_facts, plan_round, roll_groups, round_steps,
+    Blows,
+    RoundContext,
+    RoundOutcome,
+    group_facts,
+    plan_round,
+    roll_groups,
+    round_steps,
     unit_casualties,
 )
 from tabletop.rules.rank_and_flank.score import standing_items, total_score
 from tabletop.rules.rank_and_flank.steps import CLOSE, OPEN, in_stage
 from tabletop.rules.rank_and_flank.wounds import allocate
-from tabletop.rules.rank_and_flank import wording
 from tabletop.rules.registry import Resolution
 
 __all__ = ["Memo", "Plan", "fight", "geometry", "key", "phase", "round_machine", "rows"]
