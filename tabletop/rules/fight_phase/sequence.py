@@ -144,9 +144,10 @@ def fight_step_rows(next_row: str) -> list[Row]:
             mine = eligible_units(v, player, fights_first=ff)
             ever.update(mine)
             if mine:
+                def why_not(val: object, player: str = player, ff: bool | None = ff) -> str:
+                    return fight_refusal(v, str(val), player, ff is True)
                 q = Question(player, "fight", tuple(mine), mine[0], step.rule,
-                             (("step", step.name),), why_not=lambda val, player=player, ff=ff:
-                             fight_refusal(v, str(val), player, ff is True))
+                             (("step", step.name),), why_not=why_not)
                 return wait(st, q, tuple(events), memo=evolve(
                     st.memo, combat=step.name, selector=player, ever_eligible=frozenset(ever)))
             anyone = eligible_units(v, fights_first=ff)
