@@ -216,6 +216,24 @@ def test_a_click_on_a_ringed_model_answers(play_app):
     assert first["unit"] == "R2"
 
 
+def test_a_click_on_an_options_number_answers_with_that_option(play_app):
+    # the number drawn over the board answers as its button does, even where it sits over a
+    # model that is no option (the audit's badge over another unit's model)
+    app = play_app(OVERRUN)
+    q = next_question(app, "fight")
+    app.draw(pygame.Surface(SIZE))
+    badge, k = next((r, k) for r, k in app.play.badges if k != q.default_index)
+    x, y = badge.center
+    pos = (x + app.board_rect.x, y + app.board_rect.y)
+    app.handle(E(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    app.handle(E(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    chosen = q.options[k]
+    pump(app, lambda: ("red", "fight", chosen) in app.session.decisions.answers)
+    next_question(app)
+    key(app, pygame.K_d)
+    finish(app)
+
+
 def test_scripted_decisions_answer_before_the_window():
     from tabletop.rules.decisions import Decisions
     d = Decisions([Decision("red", "fight", "R2")])

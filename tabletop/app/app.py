@@ -641,6 +641,9 @@ class App:
         elif self.press is not None and self.charge.active and self.press.hit is not None \
                 and (said := self.charge.click(self.press.hit)) is not None:
             self.message(said)
+        elif self.press is not None and self.play is not None \
+                and self.play.click_badge(self.press.pos):
+            pass                        # the click on an option's number answered the question
         elif self.press is not None and not (self.play is not None and self.press.hit is not None
                                              and self.play.click(self.press.hit)):
             self.select(self.press.hit)
@@ -1088,12 +1091,14 @@ class App:
         pts = [self.view.to_screen(x, y) for x, y in geo.footprint(model_id).exterior.coords]
         pygame.draw.lines(surface, colour, True, pts, 2)
 
-    def _label(self, surface, s: str, at: XY, colour) -> None:
+    def _label(self, surface, s: str, at: XY, colour) -> pygame.Rect:
+        """A small dark label centred above ``at`` (surface pixels); returns its rectangle."""
         img = theme_font(LABEL_FONT_PX).render(s, True, colour)
         r = img.get_rect(midbottom=(int(at[0]), int(at[1]) - 6))
         bg = r.inflate(8, 4)
         pygame.draw.rect(surface, (20, 20, 20), bg, border_radius=4)
         surface.blit(img, r)
+        return bg
 
     def chart_rect(self) -> pygame.Rect:
         """Where charge mode draws the fight's chart: over the panel's measure and messages

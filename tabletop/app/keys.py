@@ -105,7 +105,7 @@ BINDINGS: tuple[Binding, ...] = (
             "view alone", (("z", "toggle_follow"),)),
     Binding("`1`-`9` / `Enter` / `d`", "`--play`: answer the open question with option k / the "
             "default / the default for this and every later question"),
-    Binding("click a ringed model", "`--play`: answer with the option that names it"),
+    Binding("click a ringed model or its number", "`--play`: answer with the option that names it"),
     Binding("`h`", "show or hide the help (when it needs more than one page, `h` turns them)",
             (("h", "help"),)),
     Binding("`Esc`", "close the help, cancel a typed ring distance or a drag in progress, leave "

@@ -93,6 +93,9 @@ class PlayController:
     def __init__(self, app: Any, session: PlaySession):
         self.app = app
         self.session = session
+        #: the option numbers drawn on the board at the last frame: (rectangle in board
+        #: pixels, option index); a click on one answers (``click_badge``)
+        self.badges: list[tuple[pygame.Rect, int]] = []
         self.question: Question | None = None
         self.ask: AskPanel | None = None
         self.finished = False
@@ -276,6 +279,19 @@ class PlayController:
             return False
         return True
 
+    def click_badge(self, pos: tuple[int, int]) -> bool:
+        """A click (window pixels) on an option's number drawn on the board answers with that
+        option, before the model under it is looked at: the number may sit over a model that
+        is no option (issue 9 audit: a badge over another unit's model). True when it did."""
+        if self.question is None:
+            return False
+        bx, by = self.app.board_rect.topleft
+        for rect, k in self.badges:
+            if rect.collidepoint(pos[0] - bx, pos[1] - by):
+                self.answer(k)
+                return True
+        return False
+
     def click(self, model_id: str) -> bool:
         """A click on a model: answers with the option that rings it; True when it did."""
         q = self.question
@@ -359,6 +375,7 @@ class PlayController:
     def draw_over(self, surface: pygame.Surface, geo: Geometry) -> None:
         """Ring the models the open question's options name, numbered like the buttons."""
         q = self.question
+        self.badges = []
         if q is None:
             return
         view = self.app.view
@@ -371,7 +388,7 @@ class PlayController:
             top = max(ids, key=lambda m: geo.model(m).y)
             m = geo.model(top)
             x, y = view.to_screen(m.x, m.y + m.base.radius + RING_PAD_PX / view.scale)
-            self.app._label(surface, str(k + 1), (x, y), colour)
+            self.badges.append((self.app._label(surface, str(k + 1), (x, y), colour), k))
 
     @staticmethod
     def _ring(surface, geo: Geometry, mid: str, colour, view) -> None:
