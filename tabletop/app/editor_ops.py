@@ -20,6 +20,7 @@ from tabletop.board.bases import parse_base
 from tabletop.board.state import Battlefield, Deployment, Objective, Terrain
 from tabletop.board.templates import TEMPLATES, clean, placed
 from tabletop.geometry.layout_checks import terrain_overlaps
+from tabletop.layout_io.place import area_centroid
 
 __all__ = ["EDGES", "OBJECTIVE_MARKER", "FREE_POLYGON_KIND", "centre_of", "contains", "free_id",
            "add_piece", "add_polygon", "move_piece", "turn_piece", "mirror_piece",
@@ -50,19 +51,9 @@ def _r(v: float) -> float:
 
 
 def centre_of(poly: tuple[Pt, ...] | list[Pt]) -> Pt:
-    """The area centroid of a ring (shoelace), inches; the vertex mean when it has no area."""
-    a = cx = cy = 0.0
-    n = len(poly)
-    for i in range(n):
-        x0, y0 = poly[i]
-        x1, y1 = poly[(i + 1) % n]
-        cr = x0 * y1 - x1 * y0
-        a += cr
-        cx += (x0 + x1) * cr
-        cy += (y0 + y1) * cr
-    if abs(a) < 1e-12:
-        return (sum(p[0] for p in poly) / n, sum(p[1] for p in poly) / n)
-    return (cx / (3 * a), cy / (3 * a))
+    """The area centroid of a ring, inches; the vertex mean when it has no area (the one
+    shoelace the layout files use, ``layout_io.place.area_centroid``)."""
+    return area_centroid(list(poly))
 
 
 def contains(poly: tuple[Pt, ...], x: float, y: float) -> bool:
