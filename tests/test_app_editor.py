@@ -210,14 +210,15 @@ def test_a_free_polygon_a_barricade_and_a_reference_deployment():
     assert app.state.terrain_piece("area-1").polygon == ((50, 10), (50, 20), (40, 10))
 
 
-def test_a_formation_is_dropped_as_a_block_in_coherency():
+def test_a_formation_is_dropped_as_the_roster_lays_a_unit_in_coherency():
     app = editor_app(blank_table(60, 44, "fight-phase"))
     post(app, key(pygame.K_n, "N", shift=True), *typed("6 32mm 3"), *click(30, 10))
     u = app.state.units[0]
-    # faces the table centre (30, 22): 90 deg; front centre (30, 10); 32mm = 1.259843";
-    # ranks 0.629921" and 1.889764" behind, files at -1.259843, 0, +1.259843
-    d = 32 / 25.4
-    want = [(30 + f * d, 10 - r) for r in (d / 2, 1.5 * d) for f in (-1, 0, 1)]
+    # faces the table centre (30, 22): 90 deg; 40K: a grid 3 abreast at the roster's 0.5" gap
+    # (32mm = 1.259843", pitch 1.759843"), its front edge centred on the click (30, 10): the
+    # front row's centres half a base (0.629921") behind it, the second row a pitch further
+    d = 32 / 25.4 + 0.5
+    want = [(30 + f * d, 10 - 0.629921 - r) for r in (0, d) for f in (-1, 0, 1)]
     assert [c for m in u.models for c in m.at] == pytest.approx([c for p in want for c in p], abs=1e-4)
     assert u.player == "red"
     # a second block on top of it is refused

@@ -251,17 +251,18 @@ def test_x_flips_the_whole_table_units_too():
     app = editor_app(blank_table(60, 44, "fight-phase"))
     # D: Hammer and Anvil, red 0..18, blue 42..60; 2 x 32mm, 2 abreast, for red at (5, 22):
     # (models saved to 1e-4) facing the centre (30, 22) = 0 deg (east): the rank stands 0.629921" (half of
-    # 32mm = 1.259843") behind the front centre: x = 5 - 0.629921 = 4.370079, y = 22 -+ 0.629921
+    # 32mm = 1.259843") behind the front centre: x = 5 - 0.629921 = 4.370079; 40K lays it as the
+    # roster does, 0.5" apart: y = 22 -+ (1.259843 + 0.5) / 2 = 22 -+ 0.879921
     post_and_handle(app, keydown(pygame.K_d, "D", SHIFT), keydown(pygame.K_n, "N", SHIFT),
                     E(pygame.TEXTINPUT, text="2 32mm 2"), keydown(pygame.K_RETURN, "\r"), *click(5, 22))
     (u,) = app.state.units
     assert sorted(m.at for m in u.models) == [
-        pytest.approx((4.370079, 22 - 0.629921), abs=1e-4), pytest.approx((4.370079, 22 + 0.629921), abs=1e-4)]
+        pytest.approx((4.370079, 22 - 0.879921), abs=1e-4), pytest.approx((4.370079, 22 + 0.879921), abs=1e-4)]
     post_and_handle(app, keydown(pygame.K_x, "x"))
     (u,) = app.state.units
     # x -> 60 - x: 55.629921, facing 0 -> 180 (west, to the centre again); red's zone 42..60
     assert sorted(m.at for m in u.models) == [
-        pytest.approx((55.629921, 22 - 0.629921), abs=1e-4), pytest.approx((55.629921, 22 + 0.629921), abs=1e-4)]
+        pytest.approx((55.629921, 22 - 0.879921), abs=1e-4), pytest.approx((55.629921, 22 + 0.879921), abs=1e-4)]
     assert {m.facing_deg for m in u.models} == {180.0}
     red = next(z for z in app.state.deployment if z.player == "red")
     assert ring(red.polygon) == ring([(42, 0), (60, 0), (60, 44), (42, 44)])

@@ -40,7 +40,8 @@ from tabletop.board.templates import (
 from tabletop.board.writes import write_atomic
 from tabletop.errors import TabletopError
 
-__all__ = ["Editor", "SNAP_IN", "TURN_STEP_DEG", "TOOLS", "DEFAULT_FORMATION"]
+__all__ = ["Editor", "SNAP_IN", "TURN_STEP_DEG", "TOOLS", "DEFAULT_FORMATION", "COHERENCY_CLAUSE",
+           "formation_layouts"]
 
 SNAP_IN = 1.0
 """Named default: an item placed or dragged in the editor has its centre on a 1" grid
@@ -66,6 +67,10 @@ command ran in (with ``-o b.toml`` it is ``b.autosave.toml`` beside it)."""
 DEFAULT_SAVE_NAME = "table.toml"
 """Named default: a blank table with no ``-o`` is saved as ``table-1.toml`` (the next free
 name) in the folder the command ran in."""
+
+COHERENCY_CLAUSE = "coherency, core 03.04"
+"""The clause a refused drop names: 40K unit coherency (2" of other models, and, in the
+11th preset, every model within 9" of every other; ``[rules] coherency_*``)."""
 
 #: the tools, in the order ``Tab`` would list them: the templates, then the rest
 TOOLS = ("select",) + tuple(TEMPLATES) + ("polygon", "objective", "zone", "unit", "formation")
@@ -586,50 +591,101 @@ class Editor:
         return (round(math.degrees(math.atan2(dy, dx)) / 90.0) * 90.0) % 360.0
 
     def drop_unit(self, at: XY) -> str:
-        """A unit for ``player`` at ``at``: the next roster unit (``unit`` tool), laid out
-        as ``tabletop roster`` lays it (a cluster in coherency, a block for rank-and-flank),
-        or a block of the typed formation; refused when a base would overlap another or
-        stand off the table."""
-        from tabletop.geometry import snapshot
-        from tabletop.roster.layout import block
+        """A unit for ``player`` at ``at`` (inches): the next roster unit (``unit`` tool), laid
+        out as ``tabletop roster`` lays it first (``roster.deploy.first_layout``: a cluster
+        within the coherency spread for 40K, a block for rank-and-flank), its first model at
+        ``at``; or the typed formation, its front edge centred on ``at`` (a block for
+        rank-and-flank; for 40K the first of ``formation_layouts`` that keeps coherency).
+
+        Each layout is checked with the geometry snapshot as ``check`` checks a map.  Refused,
+        with a one-line message, when no layout keeps every model within the coherency spread
+        (core 03.04), when the unit would be out of coherency (03.03/03.04), or when a base
+        would overlap another or stand off the table."""
+        from tabletop.roster.layout import SpreadError
         if self.player is None:
             return "the map has no players to give a unit to"
         facing = self._facing(at)
-        data = mapfile.to_dict(self.state)
         taken = {u.id for u in self.state.units} | {t.id for t in self.state.terrain} | {
             o.id for o in self.state.objectives}
         if self.tool == "unit":
             if not self.roster:
                 return self._unit_hint()
-            table, name = self._roster_table(at, facing, taken)
+            try:
+                table, name = self._roster_table(at, facing, taken)
+            except SpreadError:
+                return self._too_wide(self._roster_name())
+            tries = [(table, "")]
         else:
             n, base, f = self.formation.split()
-            laid = block(parse_base(base), [None] * int(n), facing, int(f))
-            uid = ops.free_id(self.state, "unit")
             name = f"{n} x {base}"
-            table = {"id": uid, "name": name, "player": self.player, "base": base,
-                     "facing": facing}
-            if self.state.ruleset == "rank-and-flank":
-                table["formation"] = {"front_centre": list(at), "facing": facing,
-                                      "files": laid.files, "ranks": laid.ranks, "count": int(n)}
-            else:
-                table["models"] = [[round(at[0] + x, 4), round(at[1] + y, 4)] for x, y in laid.spots]
+            tries = self._formation_tables(at, facing, int(n), base, int(f))
+            if not tries:
+                return self._too_wide(name)
+        first_bad = None
+        for table, note in tries:
+            new, bad = self._placed(table)
+            if new is None:
+                return bad[0]
+            if not bad:
+                if self.tool == "unit":
+                    self.roster_next += 1
+                uid = table["id"]
+                return self.app.edit(new, f"placed {uid} ({name}) at {_pt(at)}, facing "
+                                          f"{facing:g} deg" + note + self._zone_warning(new, uid))
+            first_bad = first_bad or bad
+        return f"{name} not placed: " + "; ".join((first_bad or [])[:3])
+
+    def _placed(self, table: dict) -> tuple[Battlefield | None, list[str]]:
+        """The map with ``table`` added as a unit and what stops it: its bases overlapping
+        others or off the table, else the unit out of coherency, from the geometry snapshot;
+        ``(None, [message])`` when the map reader refuses it."""
+        from tabletop.geometry import snapshot
+        data = mapfile.to_dict(self.state)
         data["units"] = list(data.get("units", [])) + [table]
         try:
             new = mapfile.from_dict(data, path=self.state.path or "<editor>")
         except TabletopError as exc:
-            return "cannot place it: " + "; ".join(exc.problems)
+            return None, ["cannot place it: " + "; ".join(exc.problems)]
         geo = snapshot(new)
         uid = table["id"]
         bad = [f"{a} overlaps {b}" for a, b in geo.overlaps
                if uid in (a.rsplit("/", 1)[0], b.rsplit("/", 1)[0])]
         bad += [f"{m} off the table" for m in geo.off_table if m.rsplit("/", 1)[0] == uid]
-        if bad:
-            return f"{name} not placed: " + "; ".join(bad[:3])
-        if self.tool == "unit":
-            self.roster_next += 1
-        return self.app.edit(new, f"placed {uid} ({name}) at {_pt(at)}, facing {facing:g} deg"
-                                  + self._zone_warning(new, uid))
+        if not bad and not geo.in_coherency(uid):
+            broken = geo.coherency[uid]
+            model = broken.models[0]
+            bad.append(f"out of coherency ({COHERENCY_CLAUSE}): {len(broken.models)} of "
+                       f"{len(new.unit(uid).models)} models, e.g. {model} "
+                       f"{broken.reasons[model]}")
+        return new, bad
+
+    def _too_wide(self, name: str) -> str:
+        """The refusal for a unit no packing keeps within the coherency spread."""
+        from tabletop.roster.deploy import coherency_spread
+        spread = coherency_spread(self.state.rules)
+        return (f"{name} does not fit within {spread:g}\" ({COHERENCY_CLAUSE}): "
+                "use fewer models or smaller bases")
+
+    def _formation_tables(self, at: XY, facing: float, n: int, base: str,
+                          files: int) -> list[tuple[dict, str]]:
+        """The typed formation's ``[[units]]`` tables to try, best first, each with a note
+        for the message when the typed frontage or gap gave way (``formation_layouts``);
+        empty when none keeps every model within the coherency spread."""
+        uid = ops.free_id(self.state, "unit")
+        head: dict = {"id": uid, "name": f"{n} x {base}", "player": self.player, "base": base,
+                      "facing": facing}
+        if self.state.ruleset == "rank-and-flank":
+            from tabletop.roster.layout import block
+            laid = block(parse_base(base), [None] * n, facing, files)
+            head["formation"] = {"front_centre": list(at), "facing": facing,
+                                 "files": laid.files, "ranks": laid.ranks, "count": n}
+            return [(head, "")]
+        out = []
+        for spots, note in formation_layouts(parse_base(base), n, files, facing, self.state.rules):
+            table = dict(head)
+            table["models"] = [[round(at[0] + x, 4), round(at[1] + y, 4)] for x, y in spots]
+            out.append((table, note))
+        return out
 
     def _zone_warning(self, state: Battlefield, uid: str) -> str:
         """" - warning: ..." when the map has zones for the unit's player and a model of
@@ -649,18 +705,21 @@ class Editor:
         return (f" - warning: {len(out)} of {len(u.models)} models of {u.player} stand {where} "
                 f"(p: the player units go to)")
 
+    def _roster_name(self) -> str:
+        r = self.roster[self.roster_next % len(self.roster)]
+        return f"{r.unit.label} ({r.unit.model_count} models)"
+
     def _roster_table(self, at: XY, facing: float, taken: set[str]) -> tuple[dict, str]:
-        from tabletop.roster.deploy import RULESET, _slug, _unit_table
-        from tabletop.roster.layout import block, cluster
+        """The next roster unit's ``[[units]]`` table, its first model at ``at``, and its
+        name.  Raises ``SpreadError`` when no cluster keeps it within the spread."""
+        from tabletop.roster.deploy import RULESET, _slug, _unit_table, first_layout
         r = self.roster[self.roster_next % len(self.roster)]
         unit = r.unit
         models = [(m, b) for m, b in zip(unit.models, r.bases) for _ in range(m.count)]
         bases = [parse_base(b) for _, b in models]
         ruleset = RULESET.get(self.system or "40k", self.state.ruleset)
-        if ruleset == "rank-and-flank":
-            laid = block(bases[0], [m.role for m, _ in models], facing, self.state.rules.roster_frontage)
-        else:
-            laid = cluster(bases, facing, self.state.rules.roster_model_gap)
+        laid = first_layout(bases, [m.role for m, _ in models], ruleset, facing,
+                            self.state.rules.roster_frontage, self.state.rules)
         uid = _slug(unit.name, set(taken))
         return _unit_table(uid, unit, self.player, models, laid, facing, at[0], at[1], ruleset), unit.name
 
@@ -749,6 +808,48 @@ class Editor:
                    f"{len(st.deployment)} zones, {len(st.units)} units")
         out.append(f"s saves to {self.save_target()}")
         return out
+
+
+def formation_layouts(base: Any, n: int, files: int, facing_deg: float,
+                      rules: Any) -> list[tuple[list[XY], str]]:
+    """A 40K formation of ``n`` models on ``base``, as the layouts to try, best first, each
+    with a note for the message ("" for the layout as typed).
+
+    First the typed frontage as ``tabletop roster`` lays a grid, ``files`` abreast at
+    ``rules.roster_model_gap`` (inches), then at the roster's tighter gaps down to
+    ``rules.roster_min_model_gap``; then the roster's own packing (``roster.layout.cluster``:
+    a square grid, else a round hexagonal blob).  Layouts that break the coherency spread
+    (core 03.04, ``rules.coherency_spread``) are left out; the caller checks the rest with
+    the snapshot (the 2" rule, 03.03).  Spots are inches relative to the middle of the front
+    row's front edge (where a block's front centre is), the army facing ``facing_deg``.
+    Empty: no packing keeps the spread.
+    """
+    from tabletop.roster.deploy import coherency_spread
+    from tabletop.roster.layout import SPREAD_MARGIN, SpreadError, cluster, grid, spread_of
+    bases = [base] * n
+    spread = coherency_spread(rules)
+    wide = max(1, min(files, n))
+    top, low = rules.roster_model_gap, rules.roster_min_model_gap
+    gaps = sorted({top} | {g for g in (top / 2, 0.25, low) if low <= g < top}, reverse=True)
+    tries = [(grid(bases, facing_deg, g, wide).spots,
+              "" if g == top else f" ({wide} abreast, {g:g}\" apart)") for g in gaps]
+    try:
+        packed = cluster(bases, facing_deg, top, spread, low)
+        tries.append((packed.spots, f" (packed as a cluster: {wide} abreast breaks "
+                                    f"{COHERENCY_CLAUSE})"))
+    except SpreadError:
+        pass
+    t = math.radians(facing_deg)
+    out = []
+    for spots, note in tries:
+        if spread is not None and n > 1 and spread_of(bases, list(spots)) > spread - SPREAD_MARGIN:
+            continue
+        ahead = [x * math.cos(t) + y * math.sin(t) for x, y in spots]
+        front = [p for p, a in zip(spots, ahead) if a >= max(ahead) - 1e-6]
+        cx = sum(p[0] for p in front) / len(front) + math.cos(t) * base.along / 2
+        cy = sum(p[1] for p in front) / len(front) + math.sin(t) * base.along / 2
+        out.append(([(x - cx, y - cy) for x, y in spots], note))
+    return out
 
 
 def _pt(p: XY) -> str:

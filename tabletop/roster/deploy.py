@@ -254,17 +254,15 @@ def _layouts(unit: RosterUnit, bases: list, roles: list, ruleset: str, facing: f
     (``ceil(sqrt n)`` + 1 files up to all abreast), then narrower, deeper ones, each within
     the coherency spread: a zone, or the room left in it, that cannot take the square may
     take a line or a column."""
-    if ruleset == "rank-and-flank":
-        if len({(b.along_mm, b.across_mm, b.shape) for b in bases}) > 1:
-            return [crewed(bases, facing, frontage)]      # a war machine and its crew
-        return [block(bases[0], roles, facing, frontage)]
-    spread = _spread_of(rules)
     try:
-        first = cluster(bases, facing, rules.roster_model_gap, spread, rules.roster_min_model_gap)
+        first = first_layout(bases, roles, ruleset, facing, frontage, rules)
     except SpreadError as exc:
         raise RosterError(f"{where}: {unit.name}: {exc}; split the unit or set "
                           "[rules] roster_min_model_gap lower") from None
     out = [first]
+    if ruleset == "rank-and-flank":
+        return out
+    spread = coherency_spread(rules)
     n = len(bases)
     square = math.ceil(math.sqrt(n))
     for cols in list(range(square + 1, n + 1)) + list(range(square - 1, 0, -1)):
@@ -272,6 +270,28 @@ def _layouts(unit: RosterUnit, bases: list, roles: list, ruleset: str, facing: f
         if spread is None or n < 2 or spread_of(bases, list(shaped.spots)) <= spread - SPREAD_MARGIN:
             out.append(shaped)
     return out
+
+
+def first_layout(bases: list, roles: list, ruleset: str, facing: float, frontage: int,
+                 rules) -> Laid:
+    """A unit's layout as ``tabletop roster`` tries it first (the editor's ``U`` drops it so):
+    for rank-and-flank its block ``frontage`` files wide, or, for a unit of several base
+    sizes (a war machine and its crew), models in base contact (``layout.crewed``); else the
+    compact cluster, packed as a round blob when the grid would break the coherency spread
+    (``layout.cluster``).  ``bases[k]`` and ``roles[k]`` are the k-th model's; ``facing`` is
+    degrees; distances in ``rules`` are inches.
+
+    Raises
+    ------
+    SpreadError
+        No cluster keeps every model within ``coherency_spread(rules)`` (03.04).
+    """
+    if ruleset == "rank-and-flank":
+        if len({(b.along_mm, b.across_mm, b.shape) for b in bases}) > 1:
+            return crewed(bases, facing, frontage)      # a war machine and its crew
+        return block(bases[0], roles, facing, frontage)
+    return cluster(bases, facing, rules.roster_model_gap, coherency_spread(rules),
+                   rules.roster_min_model_gap)
 
 
 def _try_place(state: Battlefield, units: list, order: list[int], zone: Deployment,
@@ -374,7 +394,7 @@ def _why(entry, state: Battlefield, zone: Deployment, rules, facing: float, wher
             f"alone: {shape} is about {size}{hint}")
 
 
-def _spread_of(rules) -> float | None:
+def coherency_spread(rules) -> float | None:
     """The coherency spread (03.04, inches) a cluster must keep; None when the rules set
     none (or coherency is base contact, rank-and-flank)."""
     if rules.coherency_range is None or rules.coherency_spread is None:

@@ -17,6 +17,18 @@ from pydantic import BaseModel, Field
 System = Literal["40k", "old-world", "horus-heresy"]
 
 
+#: named default (no rule text: how players write a renamed unit on a list): a unit or model
+#: with a list builder's custom name is shown as the custom name with the datasheet's after
+#: it in brackets; its id is made from the custom name alone
+CUSTOM_NAME_FORM = "{custom} ({datasheet})"
+
+
+def _label(name: str, datasheet: str | None) -> str:
+    if not datasheet or datasheet.casefold() == name.casefold():
+        return name
+    return CUSTOM_NAME_FORM.format(custom=name, datasheet=datasheet)
+
+
 class RosterModel(BaseModel):
     """``count`` alike models of a unit.
 
@@ -31,6 +43,19 @@ class RosterModel(BaseModel):
     profile: dict[str, Any] = {}
     weapons: list[dict[str, Any]] = []
     gear: list[str] = []
+    #: the datasheet's model name when ``name`` is the player's own (New Recruit ``customName``)
+    datasheet: str | None = None
+
+    @property
+    def sheet(self) -> str:
+        """The name the base table is searched by: the datasheet's, else ``name``."""
+        return self.datasheet or self.name
+
+    @property
+    def label(self) -> str:
+        """The name a map shows: ``"Custom (Datasheet)"`` for a renamed model (see
+        ``RosterUnit.label``), else ``name``."""
+        return _label(self.name, self.datasheet)
 
 
 class RosterUnit(BaseModel):
@@ -43,6 +68,21 @@ class RosterUnit(BaseModel):
     points: float | None = None
     faction: str | None = None
     gear: list[str] = []
+    #: the datasheet's name when ``name`` is the player's own (New Recruit ``customName``)
+    datasheet: str | None = None
+
+    @property
+    def sheet(self) -> str:
+        """The name the base table is searched by: the datasheet's, else ``name``."""
+        return self.datasheet or self.name
+
+    @property
+    def label(self) -> str:
+        """The name a map shows.  Named default (``CUSTOM_NAME_FORM``): a unit the player
+        renamed reads ``"Ωmega Squad (Intercessor Squad)"``, the player's name first, then
+        the datasheet's, since the map format has no datasheet field and the opponent reading
+        the table needs to know what the unit is; else ``name``."""
+        return _label(self.name, self.datasheet)
 
     @property
     def model_count(self) -> int:
