@@ -166,7 +166,7 @@ class Editor:
         if not self.roster:
             return "no roster: give --roster ROSTER --player ID, or N for a formation"
         u = self.roster[self.roster_next % len(self.roster)].unit
-        return f"click to place {u.name} ({u.model_count} models) for {self.player}"
+        return f"click to place {u.label} ({u.model_count} models) for {self.player}"
 
     def cancel(self) -> str | None:
         """``Esc``: drop the text, the half-drawn polygon or zone, the drag; else None."""
@@ -721,7 +721,7 @@ class Editor:
         laid = first_layout(bases, [m.role for m, _ in models], ruleset, facing,
                             self.state.rules.roster_frontage, self.state.rules)
         uid = _slug(unit.name, set(taken))
-        return _unit_table(uid, unit, self.player, models, laid, facing, at[0], at[1], ruleset), unit.name
+        return _unit_table(uid, unit, self.player, models, laid, facing, at[0], at[1], ruleset), unit.label
 
     # ------------------------------------------------------------ saving
     def attach_unsaved(self, editing: bool) -> None:

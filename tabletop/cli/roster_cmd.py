@@ -65,7 +65,8 @@ def run(args) -> int:
             shape = (f"block {u['files']} x {u['ranks']}" if u["layout"] == "block"
                      else "cluster")
             given = " (--base)" if u["base_given"] else ""
-            print(f"  {u['id']}: {u['name']}, {plural(u['models'], 'model')} on "
+            name = u["name"] if u["datasheet"] == u["name"] else f"{u['name']} ({u['datasheet']})"
+            print(f"  {u['id']}: {name}, {plural(u['models'], 'model')} on "
                   f"{'/'.join(u['bases'])}{given}, {shape}")
         for line in roster.warnings:
             print(f"warning: {line}")

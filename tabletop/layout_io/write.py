@@ -18,6 +18,7 @@ from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
 from tabletop.layout_io.place import area_centroid, from_map
 from tabletop.layout_io.read import DEFAULT_BOARD_IN
+from tabletop.roster.ids import ascii_text
 
 __all__ = ["to_layout_json", "EXPORT_HEIGHT_IN", "WALL_HEIGHT_IN", "EXPORT_DATASLATE"]
 
@@ -38,8 +39,9 @@ Pt = tuple[float, float]
 
 
 def _id(text: str, prefix: str) -> str:
-    """A kebab-case entity id (``^[a-z0-9][a-z0-9-]*[a-z0-9]$``, 2+ characters)."""
-    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    """A kebab-case entity id (``^[a-z0-9][a-z0-9-]*[a-z0-9]$``, 2+ characters), the text
+    transliterated to ASCII first (``roster.ids.ascii_text``: "Ωmega" -> omega)."""
+    s = re.sub(r"[^a-z0-9]+", "-", ascii_text(text).lower()).strip("-")
     return s if len(s) >= 2 else f"{prefix}-{s or 'x'}"
 
 

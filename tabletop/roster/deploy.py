@@ -25,6 +25,7 @@ from tabletop.board.state import Battlefield, Deployment
 from tabletop.geometry.deploy_area import DeployArea
 from tabletop.geometry.snapshot import snapshot
 from tabletop.roster.base_table import BaseTable, Found, Missing, normalise
+from tabletop.roster.ids import slug
 from tabletop.roster.layout import (
     SPREAD_MARGIN,
     Laid,
@@ -102,17 +103,18 @@ def _unknown_overrides(roster: Roster, overrides: dict[str, str], where: str) ->
     """One line per ``--base`` that names no unit or model of ``roster``."""
     names: set[str] = set()
     for unit in roster.units:
-        u = normalise(unit.name)
-        names.add(u)
-        for m in unit.models:
-            names.update((normalise(m.name), f"{u}/{normalise(m.name)}"))
+        for u in {normalise(unit.name), normalise(unit.sheet)}:
+            names.add(u)
+            for m in unit.models:
+                for mn in {normalise(m.name), normalise(m.sheet)}:
+                    names.update((mn, f"{u}/{mn}"))
     given = getattr(overrides, "given", {})
     return [f"{where}: --base \"{given.get(key, key)}={base}\": no unit or model of the roster "
             "is named so" for key, base in overrides.items() if key not in names]
 
 
 def _suggest(unit: RosterUnit, model: str, got: Missing, per_model: bool) -> str:
-    what = f"{unit.name}/{model}" if per_model else unit.name
+    what = f"{unit.sheet}/{model}" if per_model else unit.sheet
     if got.sizes:
         eg = f" (the nearest names stand on {', '.join(got.sizes)})"
     else:
@@ -135,15 +137,16 @@ def resolve_bases(roster: Roster, overrides: dict[str, str], where: str) -> list
     out, problems = [], _unknown_overrides(roster, overrides, where)
     for unit in roster.units:
         bases, lines, given, missing, found_some = [], [], False, None, False
-        u = normalise(unit.name)
+        units_ = [normalise(unit.name), normalise(unit.sheet)]
         for m in unit.models:
-            over = (overrides.get(f"{u}/{normalise(m.name)}") or overrides.get(normalise(m.name))
-                    or overrides.get(u))
+            models_ = [normalise(m.name), normalise(m.sheet)]
+            over = next((overrides[k] for k in [f"{u}/{mn}" for u in units_ for mn in models_]
+                         + models_ + units_ if k in overrides), None)
             if over:
                 bases.append(over)
                 given = True
                 continue
-            got = table.find(unit.name, m.name, tuple(m.gear) + tuple(unit.gear))
+            got = table.find(unit.sheet, m.sheet, tuple(m.gear) + tuple(unit.gear))
             if isinstance(got, Found):
                 found_some = True
                 bases.append(got.base)
@@ -153,9 +156,9 @@ def resolve_bases(roster: Roster, overrides: dict[str, str], where: str) -> list
         if missing is not None:
             m, got = missing
             assert isinstance(got, Missing)
-            what = unit.name if m.name == unit.name else f"{unit.name} ({m.name})"
+            what = unit.label if m.sheet == unit.sheet else f"{unit.label}, model {m.label}"
             near = f"; nearest: {'; '.join(got.candidates)}" if got.candidates else ""
-            problems.append(f"{where}: {what}: {got.reason}{near}; {_suggest(unit, m.name, got, found_some)}")
+            problems.append(f"{where}: {what}: {got.reason}{near}; {_suggest(unit, m.sheet, got, found_some)}")
             continue
         out.append(Resolved(unit, bases, lines, given))
     if problems:
@@ -203,12 +206,8 @@ def pick_zone(state: Battlefield, player: str, zone: str | None, where: str) -> 
 
 
 def _slug(name: str, taken: set[str]) -> str:
-    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "unit"
-    out, n = base, 2
-    while out in taken:
-        out, n = f"{base}-{n}", n + 1
-    taken.add(out)
-    return out
+    """A unit id from its name, transliterated to ASCII and unique (``roster.ids.slug``)."""
+    return slug(name, taken, "unit")
 
 
 def _keywords(unit: RosterUnit) -> list[str]:
@@ -257,7 +256,7 @@ def _layouts(unit: RosterUnit, bases: list, roles: list, ruleset: str, facing: f
     try:
         first = first_layout(bases, roles, ruleset, facing, frontage, rules)
     except SpreadError as exc:
-        raise RosterError(f"{where}: {unit.name}: {exc}; split the unit or set "
+        raise RosterError(f"{where}: {unit.label}: {exc}; split the unit or set "
                           "[rules] roster_min_model_gap lower") from None
     out = [first]
     if ruleset == "rank-and-flank":
@@ -361,7 +360,8 @@ def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: st
         laid, dx, dy = done[k]
         uid = _slug(unit.name, taken)
         tables.append(_unit_table(uid, unit, player, models, laid, facing, dx, dy, ruleset))
-        report.append({"id": uid, "name": unit.name, "models": len(models),
+        report.append({"id": uid, "name": unit.name, "datasheet": unit.sheet,
+                       "models": len(models),
                        "bases": sorted({b for _, b in models}), "base_given": r.given,
                        "reference_lines": r.lines, "points": unit.points,
                        "layout": "block" if laid.files else "cluster",
@@ -380,7 +380,7 @@ def _why(entry, state: Battlefield, zone: Deployment, rules, facing: float, wher
     alone = DeployArea(state, zone.polygon, rules.roster_unit_gap)
     if any(alone.first_fit([(b, x, y, facing) for b, (x, y) in zip(bases, laid.spots)],
                            facing, SCAN_STEP) is not None for laid in layouts):
-        return (f"{where}: {r.unit.name} ({plural(len(models), 'model')}) finds no room left "
+        return (f"{where}: {r.unit.label} ({plural(len(models), 'model')}) finds no room left "
                 f"in {name} beside the other units (try a larger zone, fewer units, or a smaller [rules] "
                 f"roster_unit_gap than {rules.roster_unit_gap:g}\")")
     laid = layouts[0]
@@ -390,7 +390,7 @@ def _why(entry, state: Battlefield, zone: Deployment, rules, facing: float, wher
            f"{max(ys) - min(ys) + max(b.along for b in bases):.1f}\""
     shape = (f"a block {laid.files} x {laid.ranks}" if laid.files else "its tightest layout")
     hint = " (give a wider --frontage)" if laid.files else ""
-    return (f"{where}: {r.unit.name} ({plural(len(models), 'model')}) cannot fit in {name} even "
+    return (f"{where}: {r.unit.label} ({plural(len(models), 'model')}) cannot fit in {name} even "
             f"alone: {shape} is about {size}{hint}")
 
 
@@ -405,7 +405,7 @@ def coherency_spread(rules) -> float | None:
 def _unit_table(uid: str, unit: RosterUnit, player: str, models, laid, facing: float,
                 dx: float, dy: float, ruleset: str) -> dict[str, Any]:
     first, base0 = models[0]
-    out: dict[str, Any] = {"id": uid, "name": unit.name, "player": player, "base": base0}
+    out: dict[str, Any] = {"id": uid, "name": unit.label, "player": player, "base": base0}
     if _keywords(unit):
         out["keywords"] = _keywords(unit)
     if first.profile:
@@ -416,8 +416,8 @@ def _unit_table(uid: str, unit: RosterUnit, player: str, models, laid, facing: f
     rows = []
     for k, (m, b) in enumerate(models):
         t: dict[str, Any] = {}
-        if m.name != unit.name:
-            t["name"] = m.name
+        if m.label != unit.label:
+            t["name"] = m.label
         if m.role:
             t["role"] = m.role
         if b != base0:

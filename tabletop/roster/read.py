@@ -114,7 +114,7 @@ def check_counts(roster: Roster, where: str) -> Roster:
     for unit in roster.units:
         n = unit.model_count
         if n > MAX_UNIT_MODELS:
-            raise RosterError(f"{where}: {unit.name}: {n} models in one unit; a map unit holds "
+            raise RosterError(f"{where}: {unit.label}: {n} models in one unit; a map unit holds "
                               f"at most {MAX_UNIT_MODELS} (a limit of the map format)")
         total += n
     if total > MAX_MODELS:

@@ -15,7 +15,10 @@ How a tree becomes units:
 - a model's profile is the first stat profile (one that is not a weapon's) of the model,
   else of its unit; its weapons are the weapon profiles below it; its ``gear`` the names of
   its other selections (a mount among them: ``base_table``);
-- roles: ``ROLE_WORDS`` below on model names and on a unit's command upgrades (an upgrade
+- a ``customName`` (the player's own name for a unit or model) is its name, the selection's
+  ``name`` kept as its ``datasheet`` (the base table is searched by it; a map shows
+  ``model.CUSTOM_NAME_FORM``, "Ωmega Squad (Intercessor Squad)");
+- roles: ``ROLE_WORDS`` below on model names (the datasheet's, then the custom one) and on a unit's command upgrades (an upgrade
   named "Standard Bearer" makes one rank-and-file model the standard); a model of a unit
   with the ``character`` category that is the unit's only model is its ``commander``.
 """
@@ -234,8 +237,19 @@ def _category(name: str) -> str:
     return text.lower()
 
 
+def _custom(sel: dict[str, Any], name: str) -> tuple[str, str | None]:
+    """``(name shown, datasheet name)``: a selection's ``customName`` (New Recruit JSON, a
+    BattleScribe ``customName`` attribute) is the name it goes by, its own name the
+    datasheet's (None when it has no other name)."""
+    custom = str(sel.get("customName") or "").strip()
+    if custom and custom.casefold() != name.casefold():
+        return custom, name
+    return name, None
+
+
 def _unit(sel: dict[str, Any], system: str, faction: str | None) -> RosterUnit:
-    name = str(sel.get("name", "")).strip()
+    sheet = str(sel.get("name", "")).strip()
+    name, datasheet = _custom(sel, sheet)
     keywords = [_category(str(c.get("name", ""))) for c in _list(sel, "categories")
                 if _category(str(c.get("name", "")))]
     unit_stats = _first_stats(sel, system)
@@ -246,14 +260,16 @@ def _unit(sel: dict[str, Any], system: str, faction: str | None) -> RosterUnit:
     models: list[RosterModel] = []
     for ms in model_sels:
         gear = [str(s.get("name", "")).strip() for s in _below(ms, stop_at_models=False)]
-        mname = str(ms.get("name", "")).strip() or name
+        msheet = str(ms.get("name", "")).strip() or sheet
+        mname, mdatasheet = _custom(ms, msheet)
         models.append(RosterModel(
-            name=mname, count=_number(ms) if ms is not sel else _number(sel),
-            role=role_of(mname), profile=_first_stats(ms, system) or unit_stats,
+            name=mname, datasheet=mdatasheet, count=_number(ms) if ms is not sel else _number(sel),
+            role=role_of(msheet) or role_of(mname), profile=_first_stats(ms, system) or unit_stats,
             weapons=_weapons(ms), gear=[g for g in gear if g]))
     upgrades = [s for s in _below(sel) if s.get("type") != "model"] if model_sels != [sel] else []
     if not models:
-        models.append(RosterModel(name=name, count=_number(sel), profile=unit_stats,
+        models.append(RosterModel(name=name, datasheet=datasheet, count=_number(sel),
+                                  profile=unit_stats,
                                   weapons=_weapons(sel),
                                   gear=[str(s.get("name", "")).strip() for s in upgrades]))
     for up in upgrades:                      # command upgrades promote a rank-and-file model
@@ -271,8 +287,8 @@ def _unit(sel: dict[str, Any], system: str, faction: str | None) -> RosterUnit:
         if sum(m.count for m in models) == 1:
             models[0].role = "commander"
     unit_gear = [str(s.get("name", "")).strip() for s in upgrades if s.get("name")]
-    return RosterUnit(name=name, models=models, keywords=keywords, points=_points(sel) or None,
-                      faction=faction, gear=unit_gear)
+    return RosterUnit(name=name, datasheet=datasheet, models=models, keywords=keywords,
+                      points=_points(sel) or None, faction=faction, gear=unit_gear)
 
 
 def _walk(sel: dict[str, Any], system: str, faction: str | None):
