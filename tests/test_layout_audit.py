@@ -163,6 +163,11 @@ def test_a_piece_off_the_table_is_warned(capsys, tmp_path):
     got = run(capsys, "layout", "import", f, "-o", tmp_path / "o.toml")
     assert got.err == (f'warning: {f}: [0].pieces[0] (id "far"): reaches off the 60" x 44" '
                        "table (x 498..502, y 242..246 on the map)\n")
+    # --json carries the same line in "warnings" (stderr still has it)
+    got = run(capsys, "layout", "import", f, "-o", tmp_path / "o2.toml", "--json")
+    assert json.loads(got.out)["warnings"] == [
+        f'{f}: [0].pieces[0] (id "far"): reaches off the 60" x 44" table (x 498..502, y 242..246 '
+        "on the map)"]
 
 
 # ------------------------------------------------------------------ 14: objectives round trip

@@ -167,9 +167,20 @@ def test_json_contract(tmp_path, capsys):
     assert main(["layout", "import", TWO, "-o", str(out), "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     c.check(got, "two pieces")
-    c.assert_covered()
+    assert got["warnings"] == []
     assert got["terrain"] == [{"id": "ruin-a", "kind": "ruin", "tall_part": True},
                               {"id": "barricade-b", "kind": "obstacle", "tall_part": False}]
+    # the wedge moved to x = 70 on the 60" table: imported, with a warning in "warnings"
+    with open(TWO, encoding="utf-8") as f:
+        far = json.load(f)
+    far[0]["pieces"][1]["position"]["x"] = 70
+    src = tmp_path / "far.json"
+    src.write_text(json.dumps(far), encoding="utf-8")
+    assert main(["layout", "import", str(src), "-o", str(tmp_path / "far.toml"), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    c.check(got, "a piece off the table")
+    c.assert_covered()
+    assert len(got["warnings"]) == 1 and '(id "barricade-b"): reaches off the 60" x 44"' in got["warnings"][0]
     e = Contract("layout-export")
     assert main(["layout", "export", str(out), "-o", str(js), "--json"]) == 0
     got = json.loads(capsys.readouterr().out)

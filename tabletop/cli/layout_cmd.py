@@ -51,7 +51,8 @@ def _import(args) -> int:
                     "terrain": [{"id": t.id, "kind": t.kind, "tall_part": t.tall_part is not None}
                                 for t in state.terrain],
                     "objectives": [o.id for o in state.objectives],
-                    "deployment": [d.player for d in state.deployment]})
+                    "deployment": [d.player for d in state.deployment],
+                    "warnings": list(sources.warnings)})
     else:
         print(f"{files}: {len(state.terrain)} terrain pieces, {len(state.objectives)} objectives, "
               f"{len(state.deployment)} deployment zones on a {state.table.width:g}\" x "
