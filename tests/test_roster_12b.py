@@ -146,6 +146,9 @@ def test_readme_layout_example_imports_as_described(capsys, tmp_path):
     # the zone rectangle by its top-left corner (0, 0): 60 x 10 -> map y 34..44
     zone, = state.deployment
     assert zone.player == "attacker" and box(zone.polygon) == (0, 34, 60, 44)
+    # both sides are players though only the attacker has a zone, so the editor can give
+    # units to either (layout_io.read.SIDE_NAMES)
+    assert [p.id for p in state.players] == ["attacker", "defender"]
 
 
 # ---------------------------------------------------------------- overlapping terrain

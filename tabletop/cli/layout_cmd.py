@@ -16,6 +16,7 @@ import sys
 from tabletop.cli.common import check_out, load_map, print_json
 from tabletop.cli.output import add_force, check_new_output
 from tabletop.errors import TabletopError
+from tabletop.rules.describe import plural
 
 HELP = "terrain-layout JSON (40kdc-data schema) into a map, or a map out to it"
 
@@ -54,9 +55,10 @@ def _import(args) -> int:
                     "deployment": [d.player for d in state.deployment],
                     "warnings": list(sources.warnings)})
     else:
-        print(f"{files}: {len(state.terrain)} terrain pieces, {len(state.objectives)} objectives, "
-              f"{len(state.deployment)} deployment zones on a {state.table.width:g}\" x "
-              f"{state.table.depth:g}\" table")
+        print(f"{files}: {plural(len(state.terrain), 'terrain piece')}, "
+              f"{plural(len(state.objectives), 'objective')}, "
+              f"{plural(len(state.deployment), 'deployment zone')} on a {state.table.width:g}\" x "
+              f"{state.table.depth:g}\" table (players {', '.join(p.id for p in state.players)})")
         print(f"wrote {args.out}")
     return 0
 

@@ -40,7 +40,9 @@ TALL_MIN_HEIGHT_IN = 4.0
 #: named default: the kind of an area with no height (nor a template height): tournament
 #: layout areas are ruins unless told otherwise
 UNKNOWN_HEIGHT_KIND = "ruin"
-#: the two sides of a deployment pattern as map players: id -> display name
+#: the two sides of a deployment pattern as map players: id -> display name.  Named default:
+#: an imported map always has both players, even when the pattern gives one side no zone
+#: (or there is no pattern), so either army can be placed on it (``roster``, ``edit``)
 SIDE_NAMES = {"attacker": "Attacker", "defender": "Defender"}
 SIDE_COLOURS = {"attacker": "#b03a2e", "defender": "#2f5fa8"}
 
@@ -246,7 +248,6 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
                                "name": f"{pattern.name}: objective {i + 1}"})
     _off_table(terrain, objectives, src, width, depth)
     deployment = []
-    sides: list[str] = []
     if pattern is not None:
         for k, z in enumerate(pattern.zones):
             src.deployment.append(_at(pat[0], f"zones[{k}]"))  # type: ignore[index]
@@ -255,8 +256,6 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
             row: dict[str, Any] = {"player": z.player, "polygon": poly}
             row["name"] = z.name or f"{pattern.name} {z.player} zone"
             deployment.append(row)
-            if z.player not in sides:
-                sides.append(z.player)
     name = " / ".join(m.name for m in (layout, pattern) if m is not None)
     source = "layout JSON " + files + ": " + ", ".join(
         f"{what} {m.id}" + (f" ({m.source})" if m.source else "")
@@ -265,7 +264,7 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
         "map": {"name": name, "ruleset": "fight-phase", "width": width, "depth": depth,
                 "source": source},
         "players": [{"id": s, "name": SIDE_NAMES[s], "colour": SIDE_COLOURS[s],
-                     "active": i == 0} for i, s in enumerate(sorted(sides))],
+                     "active": i == 0} for i, s in enumerate(sorted(SIDE_NAMES))],
     }
     if rules:
         out["rules"] = rules
