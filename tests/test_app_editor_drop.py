@@ -132,3 +132,44 @@ def test_a_line_in_10th_closes_up_to_keep_two_neighbours():
     # centred on 30: 30 - 4.5 x 1.509843 = 23.205580 to 36.794420, at y = 20 - 0.629921
     assert xs[0] == pytest.approx(30 - 4.5 * 1.509843, abs=1e-4)
     assert [b - a for a, b in zip(xs, xs[1:])] == pytest.approx([D32 + 0.25] * 9, abs=1e-4)
+
+
+LAYOUT_ONLY = """\
+# a layout with no units (as tabletop layout import writes one)
+
+[map]
+name = "bare layout"
+ruleset = "fight-phase"
+width = 60
+depth = 44
+
+[[players]]
+id = "attacker"
+active = true
+
+[[players]]
+id = "defender"
+
+[[terrain]]
+id = "ruin-a"
+kind = "ruin"
+polygon = [[9, 27], [21, 27], [21, 33], [9, 33]]
+"""
+
+
+def test_units_dropped_on_a_map_without_units_are_saved_as_unit_tables(tmp_path):
+    src = tmp_path / "layout.toml"
+    src.write_text(LAYOUT_ONLY, encoding="utf-8")
+    out = tmp_path / "deployed.toml"
+    app = fix_view(App(mapfile.load(str(src)), str(src), (1400, 900), edit={"out": str(out)}), 900)
+    # 2 x 32mm, 2 abreast, at (30, 10): facing 90, the rank half a base (0.629921") behind
+    # the click, the models (1.259843 + 0.5) / 2 = 0.879921" either side of x = 30
+    post(app, *formation("2 32mm 2"), *click(30, 10), keydown(pygame.K_s, "s"))
+    assert app.message_lines()[0] == f"saved the table to {out}"
+    text = out.read_text(encoding="utf-8")
+    # the file's own text kept (its comment), the unit appended as a [[units]] table, one
+    # model a line - not an inline "units = [...]" above [map]
+    assert text.startswith("# a layout with no units")
+    assert "[[units]]" in text and "units = [" not in text
+    assert "    [29.1201, 9.3701],\n    [30.8799, 9.3701],\n" in text
+    assert mapfile.load(str(out)).units == app.state.units

@@ -39,6 +39,7 @@ from tabletop.board.templates import (
 )
 from tabletop.board.writes import write_atomic
 from tabletop.errors import TabletopError
+from tabletop.rules.describe import plural
 
 __all__ = ["Editor", "SNAP_IN", "TURN_STEP_DEG", "TOOLS", "DEFAULT_FORMATION", "COHERENCY_CLAUSE",
            "formation_layouts"]
@@ -166,7 +167,7 @@ class Editor:
         if not self.roster:
             return "no roster: give --roster ROSTER --player ID, or N for a formation"
         u = self.roster[self.roster_next % len(self.roster)].unit
-        return f"click to place {u.label} ({u.model_count} models) for {self.player}"
+        return f"click to place {u.label} ({plural(u.model_count, 'model')}) for {self.player}"
 
     def cancel(self) -> str | None:
         """``Esc``: drop the text, the half-drawn polygon or zone, the drag; else None."""
@@ -469,8 +470,9 @@ class Editor:
                  len(new.deployment) - len(before.deployment))
         clash = ops.twin_overlaps(before, new)
         warn = ("; warning: " + ", ".join(f"{a} lands on {b}" for a, b in clash)) if clash else ""
-        return self.app.edit(new, f"mirrored the table: {added[0]} pieces, {added[1]} objectives, "
-                                  f"{added[2]} zones twinned about the centre{warn}")
+        return self.app.edit(new, f"mirrored the table: {plural(added[0], 'piece')}, "
+                                  f"{plural(added[1], 'objective')}, {plural(added[2], 'zone')} "
+                                  f"twinned about the centre{warn}")
 
     def flip_table(self) -> str:
         """``x``: the whole table reflected left to right - terrain, objectives, zones and
@@ -767,7 +769,9 @@ class Editor:
 
     def _write(self, target: str, force: bool) -> str:
         st = self.state
-        text = mapfile.edited_text(st, self.app.path) or mapfile.dumps(st)
+        from tabletop.roster.write import units_appended_text
+        text = (units_appended_text(st, self.app.path) or mapfile.edited_text(st, self.app.path)
+                or mapfile.dumps(st))
         try:
             write_atomic(target, text, force=force)
         except (OSError, TabletopError) as exc:
@@ -804,8 +808,8 @@ class Editor:
             out.append(self.describe(self.selected))
         out.append(f"zones and units go to: {self.player}")
         st = self.state
-        out.append(f"{len(st.terrain)} pieces, {len(st.objectives)} objectives, "
-                   f"{len(st.deployment)} zones, {len(st.units)} units")
+        out.append(f"{plural(len(st.terrain), 'piece')}, {plural(len(st.objectives), 'objective')}, "
+                   f"{plural(len(st.deployment), 'zone')}, {plural(len(st.units), 'unit')}")
         out.append(f"s saves to {self.save_target()}")
         return out
 

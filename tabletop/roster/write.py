@@ -25,9 +25,12 @@ def _units_text(tables: list[dict[str, Any]]) -> str:
     for t in tables:
         tbl = tomlkit.table()
         for k, v in t.items():
-            if isinstance(v, list) and v and all(isinstance(m, dict) for m in v):
+            if isinstance(v, list) and v and all(isinstance(m, (dict, list)) for m in v):
                 arr = tomlkit.array()
                 for m in v:
+                    if isinstance(m, list):       # a model as [x, y] or [x, y, facing]
+                        arr.append(m)
+                        continue
                     it = tomlkit.inline_table()
                     it.update(m)
                     arr.append(it)
@@ -71,3 +74,30 @@ def roster_map_text(state: Battlefield, tables: list[dict[str, Any]], source: st
     except Exception:      # noqa: BLE001 - any trouble: write the map afresh instead
         pass
     return head + (mapfile.edited_text(state, source) or mapfile.dumps(state))
+
+
+def units_appended_text(state: Battlefield, source: str | None) -> str | None:
+    """The text of ``state`` saved over the map at ``source`` when that file holds no units
+    and ``state`` does (the editor dropped some): the file's own text with everything else
+    edited in place (``mapfile.edited_text``) and the units appended as ``[[units]]`` tables,
+    one model a line, rather than the one inline ``units = [...]`` line a document with no
+    units would get above ``[map]``.  None when that does not apply or does not read back
+    to ``state`` exactly (the caller then writes as before)."""
+    from dataclasses import replace
+
+    if not source or not state.units:
+        return None
+    try:
+        with open(source, encoding="utf-8") as fh:
+            if "units" in tomllib.loads(fh.read()):
+                return None
+        want = mapfile.to_dict(state)
+        body = mapfile.edited_text(replace(state, units=()), source)
+        if body is None:
+            return None
+        text = body.rstrip("\n") + "\n\n" + _units_text(want["units"])
+        if mapfile.to_dict(mapfile.from_dict(tomllib.loads(text), path=source)) == want:
+            return text
+    except Exception:      # noqa: BLE001 - any trouble: the caller writes as before
+        pass
+    return None
