@@ -173,3 +173,21 @@ def test_units_dropped_on_a_map_without_units_are_saved_as_unit_tables(tmp_path)
     assert "[[units]]" in text and "units = [" not in text
     assert "    [29.1201, 9.3701],\n    [30.8799, 9.3701],\n" in text
     assert mapfile.load(str(out)).units == app.state.units
+
+
+def test_a_roster_unit_too_big_for_9_inches_is_refused():
+    from tabletop.roster.deploy import resolve_bases
+    from tabletop.roster.tree import read_tree
+    # a unit of 100 Boyz (32mm, the base table's Boyz row): as the formation test above,
+    # 100 x 32mm cannot keep every model within 9" of every other (core 03.04)
+    data = {"roster": {"name": "horde", "gameSystemName": "Warhammer 40,000 10th Edition",
+                       "forces": [{"catalogueName": "Xenos - Orks", "selections": [
+                           {"name": "Boyz", "type": "unit", "number": 1, "selections": [
+                               {"name": "Boy", "type": "model", "number": 100}]}]}]}}
+    roster = read_tree(data, "newrecruit", "horde.json")
+    resolved = resolve_bases(roster, {}, "horde.json")
+    app = editor_app(blank_table(60, 44, "fight-phase"), roster=resolved, system="40k", player="red")
+    post(app, keydown(pygame.K_u, "U", pygame.KMOD_SHIFT), *click(30, 22))
+    assert app.message_lines()[0] == ('Boyz (100 models) does not fit within 9" (coherency, core '
+                                      "03.04): use fewer models or smaller bases")
+    assert app.state.units == ()

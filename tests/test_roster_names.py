@@ -92,3 +92,26 @@ def test_roster_command_writes_the_custom_name_and_an_ascii_id(tmp_path, capsys)
     assert main(["roster", str(src), "--map", str(ROOT / "maps" / "ca-layout-1-table.toml"),
                  "--player", "defender", "-o", str(out2), "--base", "Ωmega Squad=40mm"]) == 0
     assert mapfile.load(str(out2)).unit("omega-squad").base.across_mm == 40
+
+
+ROS = """<?xml version="1.0" encoding="UTF-8"?>
+<roster name="Names" gameSystemName="Warhammer 40,000 10th Edition"
+        xmlns="http://www.battlescribe.net/schema/rosterSchema">
+  <forces><force catalogueName="Imperium - Space Marines"><selections>
+    <selection name="Captain" customName="Þór the Bold" number="1" type="model">
+      <categories><category name="Character"/></categories>
+    </selection>
+  </selections></force></forces>
+</roster>
+"""
+
+
+def test_battlescribe_custom_name_attribute(tmp_path):
+    from tabletop.roster.read import read_roster
+    src = tmp_path / "names.ros"
+    src.write_text(ROS, encoding="utf-8")
+    unit, = read_roster(str(src)).units
+    # the .ros attribute reads as New Recruit's key; a one-model character is its commander
+    assert (unit.label, unit.models[0].role) == ("Þór the Bold (Captain)", "commander")
+    # Þ -> th (ID_LETTER_NAMES), ó -> o (NFKD)
+    assert slug(unit.name, set()) == "thor-the-bold"
