@@ -168,11 +168,13 @@ def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]],
 
 def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str, Any] | None,
                      header: list[str] | None = None, compact: bool = False,
-                     problems: list[str] | None = None) -> None:
+                     problems: list[str] | None = None) -> list[str]:
     """The fight that follows as a small chart in ``rect``: per unit the distribution of
-    models it loses (fight-phase), the chance each player wins and each unit breaks
-    (rank-and-flank); ``header`` lines go above it, then ``problems`` in red
-    (PROBLEM_COLOUR); ``compact`` (the window's panel) packs the bars closer."""
+    models it loses (fight-phase: one bar per count with a chance of at least 0.5%, as many
+    as ``rect`` holds), the chance each player wins and each unit breaks (rank-and-flank);
+    ``header`` lines go above it, then ``problems`` in red (PROBLEM_COLOUR); ``compact``
+    (the window's panel) packs the bars closer.  Returns the ids of the units given a bar
+    chart of their losses, in the order drawn."""
     step = 15 if compact else 17
     pygame.draw.rect(surface, (246, 244, 238), rect)
     pygame.draw.rect(surface, (180, 180, 180), rect, 1)
@@ -187,14 +189,15 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
             prims.text(surface, part, 14, PROBLEM_COLOUR, (inner.x, y))
             y += 18
     y += 6
+    charted: list[str] = []
     if not fight:
         prims.text(surface, "No fight preview", 14, INK, (inner.x, y))
-        return
+        return charted
     if fight.get("method") == "none":
         for part in prims.wrap_text(f"No fight odds: {fight.get('why', '')}", 13, inner.width, 4):
             prims.text(surface, part, 13, INK, (inner.x, y))
             y += 17
-        return
+        return charted
     how = fight["method"] + (f", {fight['runs']} runs" if fight.get("runs") else "")
     if fight["method"] == "sampled":    # the window's preview, run by run (rules/charge_fight.py)
         se = fight.get("se")
@@ -204,9 +207,16 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
     for u, r in fight.get("units", {}).items():
         lost = r.get("models_lost")
         if lost:
-            rows = [(f"{k} lost", p) for k, p in sorted(lost.items()) if p >= 0.005][:8]
+            rows = [(f"{k} lost", p) for k, p in sorted(lost.items()) if p >= 0.005]
+            # as many bars as the panel holds (the other units' charts below keep a line each)
+            room = max(1, (inner.bottom - y - 20 * (len(fight["units"]) - len(charted) - 1))
+                       // step - 1)
+            if len(rows) > room:
+                rows = sorted(sorted(rows, key=lambda row: -row[1])[:room],
+                              key=lambda row: int(row[0].split()[0]))
             y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0),
                        f"{u}: models lost (of {r['models']})", rows, BAR, step)
+            charted.append(u)
         elif "expected_models_lost" in r:
             prims.text(surface, f"{u}: loses {r['expected_models_lost']:.2f} on average", 13,
                        INK, (inner.x, y))
@@ -219,6 +229,7 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
     if fight.get("breaks"):
         rows = [(u, p) for u, p in fight["breaks"].items()]
         y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "breaks", rows, BREAK, step)
+    return charted
 
 
 def _with_panel(board: pygame.Surface) -> tuple[pygame.Surface, pygame.Rect]:

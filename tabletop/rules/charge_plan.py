@@ -456,7 +456,7 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
                   max_states: int = PREVIEW_MAX_STATES, runs: int = PREVIEW_RUNS) -> dict[str, Any]:
     """The fight that follows the landing, from the ruleset's own odds (``find_ruleset(...).odds``)
     on a table holding only the charger and its targets: ``{method, why?, runs?, units: {id:
-    {models, expected_models_lost, p_destroyed, models_lost: {n: p} | None}}, win?: {player:
+    {models, expected_models_lost, p_destroyed, models_lost: {n: p}}}, win?: {player:
     p}, breaks?: {unit: p}}``; ``{"method": "none", "why": str}`` when nothing is engaged.
     Exact while the walk weighs at most ``max_states`` states, else ``runs`` seeded runs."""
     from tabletop.board.frozen import evolve
@@ -496,11 +496,10 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
     if out["method"] == "monte carlo":
         return _sampled_summary(only, unit_id, targets, runs, _preview_why(got.get("why"), max_states))
     for u, r in rows.items():
-        foes = [v for v in rows if only.unit(v).player != only.unit(u).player]
-        lost = None
-        # a unit's own losses are its one foe's removals only when that foe fought it alone
-        if len(foes) == 1 and rows[foes[0]].get("targets", [u]) in ([u], []):
-            lost = {int(k): float(p) for k, p in rows[foes[0]]["models_removed"].items()}
+        # each unit's own losses (the odds row's ``models_lost``: every history's count of
+        # its models lost, whoever removed them), so a charger fighting two targets and
+        # each target get a chart of their own
+        lost = {int(k): float(p) for k, p in r["models_lost"].items()}
         out["units"][u] = {"models": r["models"], "expected_models_lost": r["expected_models_lost"],
                            "p_destroyed": r["p_destroyed"], "models_lost": lost}
     return out
