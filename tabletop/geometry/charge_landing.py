@@ -21,7 +21,14 @@ Two ways, one per kind of unit:
   path to the target nearest it); when none of a model's own spots does, it
   takes the best spot (engaged first, then nearest its targets) on rings round
   the models already placed (``COHERENCY_RINGS``) that it can reach within the
-  budget.
+  budget.  With ``aim`` "engage" (``rules/charge_plan.py`` LANDING_AIM, the
+  default) a model that cannot reach base contact first tries the nearest free
+  spot within engagement range of a target model (rings at ``ENGAGE_RINGS`` of
+  the range round each), and one that cannot engage at all ends at the nearer
+  to its targets of the point its path reaches and the best coherency-ring
+  spot, so that the fight's pile-in (3") may still bring it in; with "path" it
+  steps back along its own path until free (the models queue behind the
+  first).
 - ``land_block`` (rank-and-flank): the charger moves as one block and ends
   with its front edge flush against the ``side`` of the target, facing it (it
   wheels to align, "closing the door"), its front centre opposite the point
@@ -42,7 +49,7 @@ from shapely.ops import unary_union
 from tabletop.geometry.charge_paths import ChargeArena, Goal, goals_for
 from tabletop.geometry.footprints import base_polygon
 
-__all__ = ["RING_SPOTS", "LANDING_BATCH", "LANDING_MAX_CANDIDATES", "COHERENCY_RINGS", "BLOCK_SLIDE_STEP", "land_models", "land_block",
+__all__ = ["RING_SPOTS", "ENGAGE_RINGS", "LANDING_AIMS", "LANDING_BATCH", "LANDING_MAX_CANDIDATES", "COHERENCY_RINGS", "BLOCK_SLIDE_STEP", "land_models", "land_block",
            "block_problems", "paths_through",
            "point_along"]
 
@@ -50,6 +57,12 @@ XY = tuple[float, float]
 
 #: spots tried round each target model, in base contact (evenly spaced)
 RING_SPOTS = 36
+#: the landing's aims (``land_models`` ``aim``; the named default is rules/charge_plan.py
+#: LANDING_AIM, ``[rules] charge_landing_aim``)
+LANDING_AIMS = ("engage", "path")
+#: "engage": rings of spots round each target model at these fractions of the engagement
+#: range (edge to edge), for a model that cannot reach base contact
+ENGAGE_RINGS = (0.5, 0.95)
 #: step (inches) back along a path while looking for a free spot
 STEP_BACK = 0.1
 #: where a follower may stand to keep coherency: edge-to-edge gaps to a placed model, as
@@ -116,7 +129,7 @@ class _Room:
 
 def land_models(state, unit_id: str, targets: Sequence[str], budget: float, reach: float,
                 arena_of: Callable[[object], ChargeArena], terrain: Sequence[Sequence[XY]],
-                tol: float) -> tuple[dict[str, XY], dict[str, tuple[XY, ...]]]:
+                tol: float, aim: str = "engage") -> tuple[dict[str, XY], dict[str, tuple[XY, ...]]]:
     """Landing spots of ``unit_id``'s models charging ``targets`` with ``budget`` inches.
 
     ``reach`` is the engagement range (inches, edge to edge); ``arena_of(model)`` gives the
@@ -126,11 +139,15 @@ def land_models(state, unit_id: str, targets: Sequence[str], budget: float, reac
     tried and the one that breaks less kept (targets left unengaged, then models out of
     coherency): each model kept in coherency with those placed before it as it is placed,
     or every model placed freely and those left out of coherency moved to rings round the
-    rest (``_repair``).
+    rest (``_repair``).  ``aim`` is one of ``LANDING_AIMS`` (module docstring).
     Returns ``({model id: (x, y)}, {model id: path points})``; a model that finds no spot
     stays where it is (``rules/charge_plan.py`` reports what the landing then breaks).
+    Raises ValueError for an unknown ``aim``.
     """
+    if aim not in LANDING_AIMS:
+        raise ValueError(f"unknown landing aim {aim!r}: use one of {', '.join(LANDING_AIMS)}")
     land = _Landing(state, unit_id, targets, budget, reach, arena_of, terrain, tol)
+    land.aim = aim
     best = None
     for chain in (True, False):
         got = land.run(chain)
@@ -148,6 +165,8 @@ def land_models(state, unit_id: str, targets: Sequence[str], budget: float, reac
 
 class _Landing:
     """One landing search (``land_models``): the room, the models in order, the rules."""
+
+    aim = "engage"
 
     def __init__(self, state, unit_id, targets, budget, reach, arena_of, terrain, tol):
         unit = state.unit(unit_id)
@@ -192,6 +211,12 @@ class _Landing:
     def engages(self, shape: Polygon) -> set[str]:
         return {t for ts, t in self.tshapes if shape.distance(ts) <= self.reach + self.tol}
 
+    def gap(self, m, p: XY) -> float:
+        """Edge-to-edge distance (inches) from model ``m`` standing at ``p`` to the nearest
+        target model."""
+        shape = self.shape(m, p)
+        return min(shape.distance(ts) for ts, _ in self.tshapes)
+
     def run(self, chain: bool):
         room = self.room()
         spots: dict[str, XY] = {}
@@ -222,8 +247,21 @@ class _Landing:
             if got is None and grow:
                 got = _coherent_spot(m, list(placed.values()), left, arena,
                                      self.budget, self.coh, self.reach, ok, self.tol)
+            engage = self.aim == "engage"
+            if got is None and engage:
+                got = _engage_spot(m, self.target_models, engaged, arena, self.budget,
+                                   self.reach, ok, self.tol)
             if got is None and path.found:
                 got = _back_along(m, path.points, min(length, self.budget), ok)
+                if engage and placed and self.coh is not None and (
+                        got is None or self.gap(m, got[0]) > self.reach + self.tol):
+                    # not engaged: the nearer its targets of its path's point and the best
+                    # spot round the models placed (the pile-in may yet bring it in)
+                    alt = _coherent_spot(m, list(placed.values()), self.target_models, arena,
+                                         self.budget, self.coh, self.reach, ok, self.tol)
+                    if alt is not None and (got is None or self.gap(m, alt[0])
+                                            < self.gap(m, got[0]) - self.tol):
+                        got = alt
             if got is None and placed and self.coh is not None:
                 got = _coherent_spot(m, list(placed.values()), self.target_models, arena,
                                      self.budget, self.coh, self.reach, ok, self.tol)
@@ -329,6 +367,30 @@ def _first_reached(m, free, arena: ChargeArena, budget: float, tol: float, ok=No
                 path = arena.shortest(m.at, [Goal("spot", disc=(p[0], p[1], 0.0))], tol=1e-9)
                 return p, path.points
     return None
+
+
+def _engage_spot(m, target_models, engaged: set[str], arena: ChargeArena, budget: float,
+                 reach: float, ok, tol: float):
+    """The nearest spot within engagement range ``reach`` of a target model (rings at
+    ``ENGAGE_RINGS`` of it round each, edge to edge) that ``ok`` allows and the model reaches
+    within ``budget``: targets not yet engaged by the models placed come first.  None when
+    ``reach`` is 0 (contact only) or no spot does."""
+    if reach <= 0:
+        return None
+    r = m.base.radius
+    cands = []
+    for t, unit in target_models:
+        first = unit in engaged
+        shape = base_polygon(t.base, t.x, t.y, t.facing_deg)
+        for frac in ENGAGE_RINGS:
+            ring = shape.buffer(r + reach * frac, quad_segs=8).exterior
+            for k in range(RING_SPOTS):
+                q = ring.interpolate(k / RING_SPOTS, normalized=True)
+                d = math.hypot(q.x - m.x, q.y - m.y)
+                if d <= budget + tol:
+                    cands.append((first, d, (q.x, q.y)))
+    cands.sort()
+    return _first_reached(m, ((d, p) for _, d, p in cands), arena, budget, tol, ok)
 
 
 def _coherent_spot(m, placed: list[Polygon], target_models, arena: ChargeArena, budget: float,
