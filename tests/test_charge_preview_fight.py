@@ -210,3 +210,25 @@ def test_plain_gretchin_lose_twelve_times_five_ninths(write_map):
     g = p["fight"]["units"]["gretchin"]
     assert g["expected_models_lost"] == pytest.approx(12 * 5 / 9 - (5 / 9) ** 12, abs=1e-9)
     assert g["p_destroyed"] == pytest.approx((5 / 9) ** 11 * (12 * (4 / 9) + 5 / 9), abs=1e-12)
+
+
+def test_landing_aim_path_keeps_the_old_queue(write_map):
+    # [rules] charge_landing_aim = "path": each model along its own path, stepped back until
+    # free and coherent: /1 queues behind /2 (3.8" off), /3 ends 5.8" off, and the pile-in
+    # (3") brings /1 in but not /3: 8 attacks.  W ~ Binomial(8, 4/9), never 11:
+    # E = 8 x 4/9 = 3.555556.
+    text = SKORPEKH.format(d=2, runtherd="profile = { T = 5, Sv = 6, W = 2 }").replace(
+        'edition = "11th"', 'edition = "11th"\ncharge_landing_aim = "path"')
+    st = load_map(write_map(text))
+    assert st.rules.charge_landing_aim == "path"
+    p = plan_charge(st, "skorpekh-destroyers", ["gretchin"], 1)
+    g = p["fight"]["units"]["gretchin"]
+    assert g["expected_models_lost"] == pytest.approx(32 / 9, abs=1e-9)
+
+
+def test_an_unknown_landing_aim_is_refused(write_map, capsys):
+    text = SKORPEKH.format(d=2, runtherd="profile = { W = 2 }").replace(
+        'edition = "11th"', 'edition = "11th"\ncharge_landing_aim = "nearest"')
+    assert main(["charge", write_map(text), "skorpekh-destroyers", "gretchin"]) == 2
+    err = capsys.readouterr().err
+    assert "charge_landing_aim" in err and "Traceback" not in err
