@@ -131,6 +131,13 @@ def test_fight_chart_draws_every_unit_and_the_long_tail(write_map):
     from tabletop.render.charge_plan import draw_fight_chart
     surface = pygame.Surface((CHART_W, 700))
     assert draw_fight_chart(surface, pygame.Rect(0, 0, CHART_W - 12, 680), fight) == ["g", "s"]
+    # bars start 70 px into the inner rect (8 px in): 12 of g (every count >= 0.5%) + 1 of s
+    runs, inside = 0, False
+    for y in range(700):
+        on = tuple(surface.get_at((8 + 70 + 1, y)))[:3] == BAR
+        runs += on and not inside
+        inside = on
+    assert runs == 13
 
 
 # --- fault 1: the auditor's Skorpekhs and Gretchin ------------------------------------------
