@@ -144,6 +144,9 @@ class RulesConfig:
         units that were not declared targets.
     charge_land_on_walls : named default (``rules/charge.py`` CHARGE_LAND_ON_WALLS): a
         charging model may end its move standing on a ruin's walls (``tall_part``).
+    charge_landing_aim : fight-phase named default (``rules/charge_plan.py`` LANDING_AIM):
+        where the charge preview lands a model that cannot reach base contact, "engage"
+        (within engagement range if it can, else nearest the targets) or "path".
     roster_frontage, roster_model_gap, roster_unit_gap : named defaults ``ROSTER_FRONTAGE``
         (files), ``ROSTER_MODEL_GAP`` and ``ROSTER_UNIT_GAP`` (inches): how ``tabletop roster``
         lays units out (``tabletop/roster/layout.py``, ``geometry/deploy_area.py``).
@@ -185,6 +188,7 @@ class RulesConfig:
     charge_needs_front_arc: bool = True
     charge_avoid_undeclared: bool = True
     charge_land_on_walls: bool = False
+    charge_landing_aim: str = "engage"
     roster_frontage: int = ROSTER_FRONTAGE
     roster_model_gap: float = ROSTER_MODEL_GAP
     roster_unit_gap: float = ROSTER_UNIT_GAP

@@ -198,6 +198,7 @@ class RulesIn(_Strict):
     charge_needs_front_arc: StrictBool | None = None
     charge_avoid_undeclared: StrictBool | None = None
     charge_land_on_walls: StrictBool | None = None
+    charge_landing_aim: Literal["engage", "path"] | None = None
     roster_frontage: int | None = Field(default=None, ge=1)
     roster_model_gap: float | None = Field(default=None, ge=0.0, le=2.0)
     roster_unit_gap: float | None = Field(default=None, ge=0.0)

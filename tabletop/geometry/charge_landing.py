@@ -21,7 +21,14 @@ Two ways, one per kind of unit:
   path to the target nearest it); when none of a model's own spots does, it
   takes the best spot (engaged first, then nearest its targets) on rings round
   the models already placed (``COHERENCY_RINGS``) that it can reach within the
-  budget.
+  budget.  With ``aim`` "engage" (``rules/charge_plan.py`` LANDING_AIM, the
+  default) a model that cannot reach base contact first tries the nearest free
+  spot within engagement range of a target model (rings at ``ENGAGE_RINGS`` of
+  the range round each), and one that cannot engage at all ends at the nearer
+  to its targets of the point its path reaches and the best coherency-ring
+  spot, so that the fight's pile-in (3") may still bring it in; with "path" it
+  steps back along its own path until free (the models queue behind the
+  first).
 - ``land_block`` (rank-and-flank): the charger moves as one block and ends
   with its front edge flush against the ``side`` of the target, facing it (it
   wheels to align, "closing the door"), its front centre opposite the point
@@ -35,6 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 from shapely.ops import unary_union
@@ -42,7 +50,7 @@ from shapely.ops import unary_union
 from tabletop.geometry.charge_paths import ChargeArena, Goal, goals_for
 from tabletop.geometry.footprints import base_polygon
 
-__all__ = ["RING_SPOTS", "LANDING_BATCH", "LANDING_MAX_CANDIDATES", "COHERENCY_RINGS", "BLOCK_SLIDE_STEP", "land_models", "land_block",
+__all__ = ["RING_SPOTS", "ENGAGE_RINGS", "LANDING_AIMS", "NEAR_SPOT_TESTS", "LANDING_BATCH", "LANDING_MAX_CANDIDATES", "COHERENCY_RINGS", "BLOCK_SLIDE_STEP", "land_models", "land_block",
            "block_problems", "paths_through",
            "point_along"]
 
@@ -50,6 +58,12 @@ XY = tuple[float, float]
 
 #: spots tried round each target model, in base contact (evenly spaced)
 RING_SPOTS = 36
+#: the landing's aims (``land_models`` ``aim``; the named default is rules/charge_plan.py
+#: LANDING_AIM, ``[rules] charge_landing_aim``)
+LANDING_AIMS = ("engage", "path")
+#: "engage": rings of spots round each target model at these fractions of the engagement
+#: range (edge to edge), for a model that cannot reach base contact
+ENGAGE_RINGS = (0.5, 0.95)
 #: step (inches) back along a path while looking for a free spot
 STEP_BACK = 0.1
 #: where a follower may stand to keep coherency: edge-to-edge gaps to a placed model, as
@@ -62,6 +76,10 @@ LANDING_BATCH = 48
 #: (a bound counted in spots, never a clock: a crowded table cannot make a plan take
 #: minutes); past it the model takes the next way its landing tries (back along its path)
 LANDING_MAX_CANDIDATES = 288
+#: "engage": a model that cannot engage weighs at most this many spots round the models placed
+#: (nearest the targets first) for one nearer the targets than its path's point (a bound
+#: counted in spots, never a clock: a 20-model landing stays a fraction of a second)
+NEAR_SPOT_TESTS = 48
 #: rank-and-flank: step (inches) a block slides along the side it hits to find a legal spot
 BLOCK_SLIDE_STEP = 0.25
 
@@ -116,7 +134,7 @@ class _Room:
 
 def land_models(state, unit_id: str, targets: Sequence[str], budget: float, reach: float,
                 arena_of: Callable[[object], ChargeArena], terrain: Sequence[Sequence[XY]],
-                tol: float) -> tuple[dict[str, XY], dict[str, tuple[XY, ...]]]:
+                tol: float, aim: str = "engage") -> tuple[dict[str, XY], dict[str, tuple[XY, ...]]]:
     """Landing spots of ``unit_id``'s models charging ``targets`` with ``budget`` inches.
 
     ``reach`` is the engagement range (inches, edge to edge); ``arena_of(model)`` gives the
@@ -126,11 +144,15 @@ def land_models(state, unit_id: str, targets: Sequence[str], budget: float, reac
     tried and the one that breaks less kept (targets left unengaged, then models out of
     coherency): each model kept in coherency with those placed before it as it is placed,
     or every model placed freely and those left out of coherency moved to rings round the
-    rest (``_repair``).
+    rest (``_repair``).  ``aim`` is one of ``LANDING_AIMS`` (module docstring).
     Returns ``({model id: (x, y)}, {model id: path points})``; a model that finds no spot
     stays where it is (``rules/charge_plan.py`` reports what the landing then breaks).
+    Raises ValueError for an unknown ``aim``.
     """
+    if aim not in LANDING_AIMS:
+        raise ValueError(f"unknown landing aim {aim!r}: use one of {', '.join(LANDING_AIMS)}")
     land = _Landing(state, unit_id, targets, budget, reach, arena_of, terrain, tol)
+    land.aim = aim
     best = None
     for chain in (True, False):
         got = land.run(chain)
@@ -148,6 +170,8 @@ def land_models(state, unit_id: str, targets: Sequence[str], budget: float, reac
 
 class _Landing:
     """One landing search (``land_models``): the room, the models in order, the rules."""
+
+    aim = "engage"
 
     def __init__(self, state, unit_id, targets, budget, reach, arena_of, terrain, tol):
         unit = state.unit(unit_id)
@@ -192,6 +216,12 @@ class _Landing:
     def engages(self, shape: Polygon) -> set[str]:
         return {t for ts, t in self.tshapes if shape.distance(ts) <= self.reach + self.tol}
 
+    def gap(self, m, p: XY) -> float:
+        """Edge-to-edge distance (inches) from model ``m`` standing at ``p`` to the nearest
+        target model."""
+        shape = self.shape(m, p)
+        return min(shape.distance(ts) for ts, _ in self.tshapes)
+
     def run(self, chain: bool):
         room = self.room()
         spots: dict[str, XY] = {}
@@ -222,8 +252,24 @@ class _Landing:
             if got is None and grow:
                 got = _coherent_spot(m, list(placed.values()), left, arena,
                                      self.budget, self.coh, self.reach, ok, self.tol)
+            engage = self.aim == "engage"
+            # (``length`` is its shortest path into engagement range: past the budget, no
+            # spot within it is reached)
+            if got is None and engage and path.found and length <= self.budget + self.tol:
+                got = _engage_spot(m, self.target_models, engaged, arena, self.budget,
+                                   self.reach, ok, self.tol)
             if got is None and path.found:
                 got = _back_along(m, path.points, min(length, self.budget), ok)
+                if engage and placed and self.coh is not None and (
+                        got is None or self.gap(m, got[0]) > self.reach + self.tol):
+                    # not engaged: the nearer its targets of its path's point and the best
+                    # spot round the models placed (the pile-in may yet bring it in)
+                    now = None if got is None else self.gap(m, got[0]) - self.tol
+                    alt = _coherent_spot(m, list(placed.values()), self.target_models, arena,
+                                         self.budget, self.coh, self.reach, ok, self.tol,
+                                         max_gap=now, max_tests=NEAR_SPOT_TESTS)
+                    if alt is not None:
+                        got = alt
             if got is None and placed and self.coh is not None:
                 got = _coherent_spot(m, list(placed.values()), self.target_models, arena,
                                      self.budget, self.coh, self.reach, ok, self.tol)
@@ -309,7 +355,6 @@ def _first_reached(m, free, arena: ChargeArena, budget: float, tol: float, ok=No
     weighed ``LANDING_BATCH`` at a time (the spots ``ok`` allows), at most
     ``LANDING_MAX_CANDIDATES`` in all (a bound counted in spots, never a clock; past it the
     model takes the next way its landing tries).  Returns (spot, path points) or None."""
-    import numpy as np
     seen = 0
     batch: list = []
     it = iter(free)
@@ -331,27 +376,75 @@ def _first_reached(m, free, arena: ChargeArena, budget: float, tol: float, ok=No
     return None
 
 
+def _ring_spots(shapes: Sequence[Polygon], dists: Sequence[float]):
+    """``RING_SPOTS`` points evenly spaced along the outline of each of ``shapes`` grown by
+    each of ``dists`` (inches): an (N, 2) array, shape by shape, distance by distance."""
+    if not shapes:
+        return np.zeros((0, 2))
+    grown = shapely.buffer(np.repeat(np.asarray(shapes, dtype=object), len(dists)),
+                           np.tile(np.asarray(dists, dtype=float), len(shapes)), quad_segs=8)
+    rings = np.repeat(shapely.get_exterior_ring(grown), RING_SPOTS)
+    at = np.tile(np.arange(RING_SPOTS) / RING_SPOTS, len(grown))
+    return shapely.get_coordinates(shapely.line_interpolate_point(rings, at, normalized=True))
+
+
+def _engage_spot(m, target_models, engaged: set[str], arena: ChargeArena, budget: float,
+                 reach: float, ok, tol: float):
+    """The nearest spot within engagement range ``reach`` of a target model (rings at
+    ``ENGAGE_RINGS`` of it round each, edge to edge) that ``ok`` allows and the model reaches
+    within ``budget``: targets not yet engaged by the models placed come first.  None when
+    ``reach`` is 0 (contact only) or no spot does."""
+    if reach <= 0:
+        return None
+    r = m.base.radius
+    cands = []
+    dists = [r + reach * frac for frac in ENGAGE_RINGS]
+    for t, unit in target_models:
+        first = unit in engaged
+        xy = _ring_spots([base_polygon(t.base, t.x, t.y, t.facing_deg)], dists)
+        for (x, y), d in zip(xy.tolist(), np.hypot(xy[:, 0] - m.x, xy[:, 1] - m.y).tolist()):
+            if d <= budget + tol:
+                cands.append((first, d, (x, y)))
+    cands.sort()
+    return _first_reached(m, ((d, p) for _, d, p in cands), arena, budget, tol, ok)
+
+
 def _coherent_spot(m, placed: list[Polygon], target_models, arena: ChargeArena, budget: float,
-                   coh: float, reach: float, ok, tol: float):
+                   coh: float, reach: float, ok, tol: float, max_gap: float | None = None,
+                   max_tests: int | None = None):
     """A spot on rings round the placed models (gaps ``COHERENCY_RINGS`` of the coherency
     range) that ``ok`` allows, reached within ``budget``: engaged with a target first, then
-    nearest a target model."""
+    nearest a target model; with ``max_gap`` (inches) only spots whose edge-to-edge gap to
+    the nearest target model is under it (rings round a placed model too far from the
+    targets to hold one are not laid out: a spot on them is at most the ring's gap plus its
+    own base across, ``coh + 2 r``, nearer than that model); ``max_tests``: at most that many
+    spots are put to ``ok``."""
     r = m.base.radius
     tshapes = [base_polygon(t.base, t.x, t.y, t.facing_deg) for t, _ in target_models]
+    if max_gap is not None and tshapes:
+        placed = [q for q in placed
+                  if min(q.distance(s) for s in tshapes) - coh - 2 * r < max_gap]
+    xy = _ring_spots(placed, [r + coh * frac for frac in COHERENCY_RINGS])
+    spots = [(float(x), float(y)) for x, y in xy]
+    d = np.hypot(xy[:, 0] - m.x, xy[:, 1] - m.y)
+    if tshapes and len(xy) and m.base.is_round and all(t.base.is_round for t, _ in target_models):
+        # round bases: edge to edge is centre to centre less both radii
+        tc = np.asarray([(t.x, t.y) for t, _ in target_models], dtype=float)
+        tr = np.asarray([t.base.radius for t, _ in target_models], dtype=float)
+        gaps = (np.hypot(xy[:, None, 0] - tc[None, :, 0], xy[:, None, 1] - tc[None, :, 1])
+                - tr[None, :]).min(axis=1) - r
+    elif tshapes and len(xy):
+        gaps = shapely.distance(shapely.points(xy)[:, None],
+                                np.asarray(tshapes, dtype=object)[None, :]).min(axis=1) - r
+    else:
+        gaps = np.zeros(len(xy))
     cands = []
-    for q in placed:
-        for frac in COHERENCY_RINGS:
-            ring = q.buffer(r + coh * frac, quad_segs=8).exterior
-            for k in range(RING_SPOTS):
-                c = ring.interpolate(k / RING_SPOTS, normalized=True)
-                p = (c.x, c.y)
-                if math.hypot(p[0] - m.x, p[1] - m.y) > budget + tol:
-                    continue
-                pt = Point(p)
-                gap = min(s.distance(pt) for s in tshapes) - r if tshapes else 0.0
-                cands.append((gap > reach + tol, gap, math.hypot(p[0] - m.x, p[1] - m.y), p))
+    for p, gap, dist in zip(spots, gaps.tolist(), d.tolist()):
+        if dist > budget + tol or (max_gap is not None and gap >= max_gap):
+            continue
+        cands.append((gap > reach + tol, gap, dist, p))
     cands.sort()
-    return _first_reached(m, ((d, p) for _, _, d, p in cands), arena, budget, tol, ok)
+    return _first_reached(m, ((d, p) for _, _, d, p in cands[:max_tests]), arena, budget, tol, ok)
 
 
 def _back_along(m, points: Sequence[XY], length: float, ok):

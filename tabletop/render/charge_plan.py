@@ -10,6 +10,7 @@ window's charge mode calls; ``save_plan_png`` / ``save_shade_png`` make whole pi
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pygame
@@ -18,11 +19,14 @@ from tabletop.board.state import Battlefield
 from tabletop.geometry import snapshot
 from tabletop.geometry.footprints import base_polygon
 from tabletop.render import prims
-from tabletop.render.image import _frame, render_image, save_png
+from tabletop.render.board import board_canvas
+from tabletop.render.image import _frame, image_size, render_image, save_png
+from tabletop.render.legend import draw_legend
 from tabletop.render.options import DEFAULT_SCALE
 from tabletop.render.view import View
 
-__all__ = ["PATH_COLOUR", "GHOST_COLOUR", "CHART_W", "PROBLEM_COLOUR", "draw_plan", "draw_fight_chart",
+__all__ = ["PATH_COLOUR", "GHOST_COLOUR", "CHART_W", "PROBLEM_COLOUR", "TAG_LEADER_PX", "TAG_RINGS",
+           "draw_plan", "draw_fight_chart", "draw_ghosts", "ghost_rects", "tag_places", "plan_picture",
            "landing_polygons", "panel_problems",
            "draw_odds_shade", "odds_shade_image", "percent", "save_plan_png", "save_shade_png", "odds_colour"]
 
@@ -76,33 +80,51 @@ def panel_problems(plan: dict[str, Any]) -> list[str]:
     return lines
 
 
-def draw_plan(surface: pygame.Surface, view: View, state: Battlefield,
-              plan: dict[str, Any], plates: list[pygame.Rect] = ()) -> list[pygame.Rect]:
-    """The plan on the board: each target's path (the deciding one bold), the landing ghosted,
-    and a label with distance, roll needed and odds by each target, placed clear of the
-    landing ghosts, the bases and the other labels where one of its places is
-    (``plan_label_place``), and clear of ``plates`` (the unit name plates, pixels: the
-    picture passes them, ``label_rects``).  Returns the labels' pixel rects."""
-    if not plan.get("eligible", True) or "targets" not in plan or "in_reach" in plan:
-        return []
-    ghosts = []
+def ghost_rects(view: View, state: Battlefield, plan: dict[str, Any]) -> list[pygame.Rect]:
+    """The pixel rectangles (bounding boxes on ``view``) of the plan's landing ghosts, one per
+    landed model (``landing_polygons``)."""
+    return [_pts_rect([view.to_screen(px, py) for px, py in poly.exterior.coords])
+            for poly in landing_polygons(state, plan).values()]
+
+
+def draw_ghosts(surface: pygame.Surface, view: View, state: Battlefield,
+                plan: dict[str, Any]) -> list[pygame.Rect]:
+    """The landing ghosted (each landed base in GHOST_COLOUR) and each model's landing path
+    dashed; returns ``ghost_rects``."""
     for poly in landing_polygons(state, plan).values():
         pts = [view.to_screen(px, py) for px, py in poly.exterior.coords]
         prims.fill_polygon(surface, pts, GHOST_COLOUR)
         prims.outline(surface, pts, GHOST_EDGE[:3], 2)
-        ghosts.append(_pts_rect(pts))
     for path in plan.get("landing_paths", {}).values():
         if len(path) > 1:
             prims.dashed_polyline(surface, [view.to_screen(*p) for p in path], OTHER_PATH_COLOUR, 1)
+    return ghost_rects(view, state, plan)
+
+
+def draw_plan(surface: pygame.Surface, view: View, state: Battlefield,
+              plan: dict[str, Any], plates: list[pygame.Rect] = (), *,
+              ghosts_drawn: bool = False) -> list[pygame.Rect]:
+    """The plan on the board: each target's path (the deciding one bold), the landing ghosted
+    (``draw_ghosts``; not again when ``ghosts_drawn``: the picture draws them under the unit
+    name plates), and a tag with distance, roll needed and odds by each target, placed clear
+    of the landing ghosts, the bases, the other tags and ``plates`` (the unit name plates,
+    pixels) at the first free place of ``tag_places`` round the target, with a leader line
+    to the target when that place is away from it (``TAG_LEADER_PX``).  Returns the tags'
+    pixel rects."""
+    if not plan.get("eligible", True) or "targets" not in plan or "in_reach" in plan:
+        return []
+    ghosts = ghost_rects(view, state, plan) if ghosts_drawn else draw_ghosts(surface, view, state, plan)
     geo = snapshot(state)
     bases = [_pts_rect([view.to_screen(*c) for c in geo.footprint(m).exterior.coords])
              for m in geo.ids]
+    bounds = _table_px(view, state).clip(surface.get_rect())
     placed: list[pygame.Rect] = []
     for t in plan["targets"]:
         if len(t.get("path", [])) > 1:
             bold = t["id"] == plan.get("target")
             prims.arrow(surface, [view.to_screen(*p) for p in t["path"]],
                         PATH_COLOUR if bold else OTHER_PATH_COLOUR, 4 if bold else 2)
+    for t in plan["targets"]:
         xs = [geo.model(m).x for m in geo.unit_models(t["id"])]
         ys = [geo.model(m).y for m in geo.unit_models(t["id"])]
         dist = "no path" if t["distance"] is None else f"{t['distance']:.2f}\" path"
@@ -112,9 +134,44 @@ def draw_plan(surface: pygame.Surface, view: View, state: Battlefield,
         box = _pts_rect([view.to_screen(min(xs) - 1.0, max(ys) + 1.0),
                          view.to_screen(max(xs) + 1.0, min(ys) - 1.0)])
         at = plan_label_place(box, prims.text_size(lines), ghosts + bases + list(plates) + placed,
-                              surface.get_rect())
+                              bounds)
+        if not at.inflate(2 * TAG_LEADER_PX, 2 * TAG_LEADER_PX).colliderect(box):
+            _tag_leader(surface, view, geo, t["id"], at)
         placed.append(prims.text_plate(surface, lines, at.topleft, INK))
     return placed
+
+
+#: a target's tag further than this (pixels) from the target's box (its models' centres
+#: grown by 1") gets a leader line to the nearest of its models
+TAG_LEADER_PX = 12
+#: rings of places ``tag_places`` tries round a target's box: the 8 places beside it, then
+#: the same 8 this many times further out, each ring a tag's height (and 6 px) further
+TAG_RINGS = 5
+
+
+def _table_px(view: View, state: Battlefield) -> pygame.Rect:
+    """The table on ``view`` (pixels) with the margin round it (the inch labels' room)."""
+    return _pts_rect([view.to_screen(0.0, state.table.depth),
+                      view.to_screen(state.table.width, 0.0)]).inflate(40, 40)
+
+
+def _tag_leader(surface: pygame.Surface, view: View, geo, unit_id: str, tag: pygame.Rect) -> None:
+    """A thin line from ``tag`` to the edge of the unit's model nearest it, a dot at the end."""
+    best = None
+    for mid in geo.unit_models(unit_id):
+        m = geo.model(mid)
+        cx, cy = view.to_screen(m.x, m.y)
+        sx, sy = min(max(cx, tag.left), tag.right), min(max(cy, tag.top), tag.bottom)
+        d = math.hypot(cx - sx, cy - sy)
+        if best is None or d < best[0]:
+            best = (d, (sx, sy), (cx, cy), m.base.radius * view.scale)
+    if best is None or best[0] <= 0:
+        return
+    d, (sx, sy), (cx, cy), r = best
+    end = (cx + (sx - cx) / d * r, cy + (sy - cy) / d * r)
+    pygame.draw.line(surface, (255, 255, 255), (sx, sy), end, 4)
+    pygame.draw.line(surface, INK, (sx, sy), end, 2)
+    prims.disc(surface, end, 3, INK)
 
 
 def _pts_rect(pts) -> pygame.Rect:
@@ -124,21 +181,29 @@ def _pts_rect(pts) -> pygame.Rect:
                        int(max(ys) - min(ys)) + 1)
 
 
+def tag_places(box: pygame.Rect, size: tuple[int, int]) -> list[pygame.Rect]:
+    """The places a target's tag of ``size`` pixels may go round the target's ``box`` (its
+    models' centres grown by 1", pixels), in the order tried: right of it from its top,
+    right below it, left of it, left below, right above, left above, under, over; then the same eight
+    round the box grown by one tag height (and 6 px) more, ``TAG_RINGS`` rings in all."""
+    w, h = size
+    out = []
+    for k in range(TAG_RINGS):
+        b = box.inflate(2 * k * (h + 6), 2 * k * (h + 6))
+        out += [pygame.Rect(x, y, w, h) for x, y in
+                [(b.right, b.top), (b.right, b.bottom), (b.left - w, b.top),
+                 (b.left - w, b.bottom), (b.right, b.top - h), (b.left - w, b.top - h),
+                 (b.left, b.bottom), (b.left, b.top - h)]]
+    return out
+
+
 def plan_label_place(box: pygame.Rect, size: tuple[int, int], avoid: list[pygame.Rect],
                      bounds: pygame.Rect) -> pygame.Rect:
-    """Where a target's label goes (pixels): the first of the places round the target's
-    ``box`` (its bases grown by 1", screen pixels) - right of it from its top (the old
-    place), right below it, left of it, left below, right above, left above, under, over -
-    that overlaps none of ``avoid``
-    (landing ghosts, bases, labels already placed) and lies in ``bounds``; else the one that
-    overlaps them least."""
-    w, h = size
-    tries = [(box.right, box.top), (box.right, box.bottom), (box.left - w, box.top),
-             (box.left - w, box.bottom), (box.right, box.top - h), (box.left - w, box.top - h),
-             (box.left, box.bottom), (box.left, box.top - h)]
+    """Where a target's tag goes (pixels): the first of ``tag_places`` round the target's
+    ``box`` that overlaps none of ``avoid`` (landing ghosts, bases, name plates, tags
+    already placed) and lies in ``bounds``; else the one that overlaps them least."""
     best, best_cost = None, None
-    for x, y in tries:
-        r = pygame.Rect(x, y, w, h)
+    for r in tag_places(box, size):
         cost = sum((r.clip(a).w * r.clip(a).h) for a in avoid) + (0 if bounds.contains(r) else 10 ** 6)
         if cost == 0:
             return r
@@ -168,11 +233,13 @@ def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]],
 
 def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str, Any] | None,
                      header: list[str] | None = None, compact: bool = False,
-                     problems: list[str] | None = None) -> None:
+                     problems: list[str] | None = None) -> list[str]:
     """The fight that follows as a small chart in ``rect``: per unit the distribution of
-    models it loses (fight-phase), the chance each player wins and each unit breaks
-    (rank-and-flank); ``header`` lines go above it, then ``problems`` in red
-    (PROBLEM_COLOUR); ``compact`` (the window's panel) packs the bars closer."""
+    models it loses (fight-phase: one bar per count with a chance of at least 0.5%, as many
+    as ``rect`` holds), the chance each player wins and each unit breaks (rank-and-flank);
+    ``header`` lines go above it, then ``problems`` in red (PROBLEM_COLOUR); ``compact``
+    (the window's panel) packs the bars closer.  Returns the ids of the units given a bar
+    chart of their losses, in the order drawn."""
     step = 15 if compact else 17
     pygame.draw.rect(surface, (246, 244, 238), rect)
     pygame.draw.rect(surface, (180, 180, 180), rect, 1)
@@ -187,14 +254,15 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
             prims.text(surface, part, 14, PROBLEM_COLOUR, (inner.x, y))
             y += 18
     y += 6
+    charted: list[str] = []
     if not fight:
         prims.text(surface, "No fight preview", 14, INK, (inner.x, y))
-        return
+        return charted
     if fight.get("method") == "none":
         for part in prims.wrap_text(f"No fight odds: {fight.get('why', '')}", 13, inner.width, 4):
             prims.text(surface, part, 13, INK, (inner.x, y))
             y += 17
-        return
+        return charted
     how = fight["method"] + (f", {fight['runs']} runs" if fight.get("runs") else "")
     if fight["method"] == "sampled":    # the window's preview, run by run (rules/charge_fight.py)
         se = fight.get("se")
@@ -204,9 +272,16 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
     for u, r in fight.get("units", {}).items():
         lost = r.get("models_lost")
         if lost:
-            rows = [(f"{k} lost", p) for k, p in sorted(lost.items()) if p >= 0.005][:8]
+            rows = [(f"{k} lost", p) for k, p in sorted(lost.items()) if p >= 0.005]
+            # as many bars as the panel holds (the other units' charts below keep a line each)
+            room = max(1, (inner.bottom - y - 20 * (len(fight["units"]) - len(charted) - 1))
+                       // step - 1)
+            if len(rows) > room:
+                rows = sorted(sorted(rows, key=lambda row: -row[1])[:room],
+                              key=lambda row: int(row[0].split()[0]))
             y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0),
                        f"{u}: models lost (of {r['models']})", rows, BAR, step)
+            charted.append(u)
         elif "expected_models_lost" in r:
             prims.text(surface, f"{u}: loses {r['expected_models_lost']:.2f} on average", 13,
                        INK, (inner.x, y))
@@ -219,6 +294,7 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
     if fight.get("breaks"):
         rows = [(u, p) for u, p in fight["breaks"].items()]
         y += _bars(surface, pygame.Rect(inner.x, y, inner.width, 0), "breaks", rows, BREAK, step)
+    return charted
 
 
 def _with_panel(board: pygame.Surface) -> tuple[pygame.Surface, pygame.Rect]:
@@ -245,15 +321,31 @@ def _odds_line(plan: dict[str, Any]) -> str:
     return f"Needs {plan['needed']}: {_pct(plan['probability'])} ({plan['odds_fraction']}){of}"
 
 
-def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
-                  scale: float = DEFAULT_SCALE, *, force: bool = False) -> str:
-    """The plan picture: the table with ``draw_plan`` on it and the fight's chart beside it,
-    written to ``path`` (PNG).  Raises OSError when it cannot be written."""
+def plan_picture(state: Battlefield, plan: dict[str, Any], scale: float = DEFAULT_SCALE
+                 ) -> tuple[pygame.Surface, dict[str, Any]]:
+    """The plan picture (``save_plan_png``) and where its parts went, pixels: ``{ghosts,
+    plates: {unit id: rect}, tags, bases}`` (each a ``pygame.Rect``; ``bases`` each model's
+    footprint's bounding box).  The landing ghosts are drawn before the unit name plates are
+    placed and taken as room the plates keep clear of (the board's ``place_label`` weighs
+    them as it weighs other plates), so no plate, the charger's included, sits on the
+    landing; the target tags then keep clear of ghosts, bases and plates (``draw_plan``)."""
     geo = snapshot(state)
-    board = render_image(state, geo=geo, scale=scale, selected=plan.get("unit"))
-    view = _frame(state, scale, geo)[2]
-    draw_plan(board, view, state, plan,
-              label_rects(state, geo, view, board.get_size(), plan.get("unit")))
+    w, h = image_size(state, scale, geo=geo)
+    board = pygame.Surface((w, h))
+    board_h, view = _frame(state, scale, geo)[1:]
+    ghosts: list[pygame.Rect] = []
+
+    def under_plates(c) -> None:
+        if plan.get("eligible", True) and "targets" in plan and "in_reach" not in plan:
+            ghosts.extend(draw_ghosts(c.surface, view, state, plan))
+            c.taken.extend(g.inflate(4, 4) for g in ghosts)
+
+    canvas = board_canvas(board, state, geo, view, selected=plan.get("unit"), over=under_plates)
+    draw_legend(board, state, view, pygame.Rect(0, board_h, w, h - board_h))
+    plates = {p[0].id: p[4].inflate(8, 8) for p in (canvas.placed or [])}
+    tags = draw_plan(board, view, state, plan, list(plates.values()), ghosts_drawn=True)
+    bases = [_pts_rect([view.to_screen(*c) for c in geo.footprint(m).exterior.coords])
+             for m in geo.ids]
     out, rect = _with_panel(board)
     if not plan.get("eligible", True):
         header = [f"{plan['unit']} may not charge", plan["reason"]]
@@ -271,6 +363,14 @@ def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
         if plan.get("landing_roll"):
             header.append(f"Landing shown for a roll of {plan['landing_roll']['inches']:g}\"")
     draw_fight_chart(out, rect, plan.get("fight"), header, problems=panel_problems(plan))
+    return out, {"ghosts": ghosts, "plates": plates, "tags": tags, "bases": bases}
+
+
+def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
+                  scale: float = DEFAULT_SCALE, *, force: bool = False) -> str:
+    """The plan picture (``plan_picture``: the table with ``draw_plan`` on it and the fight's
+    chart beside it), written to ``path`` (PNG).  Raises OSError when it cannot be written."""
+    out, _ = plan_picture(state, plan, scale)
     return save_png(out, path, force=force, keep=(state.path,) if state.path else ())
 
 

@@ -41,6 +41,17 @@ Named default LANDING_ROLL = "median" ([rules] charge_landing_roll: "median" |
 "needed"): the roll the preview's landing assumes: the median of the rolls that
 make the charge (what a player expects when the charge goes in), or the
 smallest that makes it.
+
+Named default LANDING_AIM = "engage" ([rules] charge_landing_aim: "engage" |
+"path"; fight-phase): where a model that cannot reach base contact ends.  The
+charge clause asks only that the unit end engaged with every target and that
+each model make base contact if it can (measurements.csv 40K 10th Charge); it
+is silent on the rest of the unit, and a player brings every model that can
+into engagement range (it then fights) and the others as near the targets as
+the roll and coherency let them (the fight's pile-in, fight-phase.txt 12.03,
+may still bring them in): "engage".  "path" is the older landing: each model
+along its own shortest path, stepped back until free, so followers queue
+behind the first model and may end out of the fight.
 """
 
 from __future__ import annotations
@@ -66,12 +77,13 @@ from tabletop.geometry.charge_paths import (
 from tabletop.rules import charge as CH
 from tabletop.rules.dice import Dice, enumerate_outcomes
 
-__all__ = ["LANDING_ROLL", "LANDING_OPTIONS", "PREVIEW_MAX_STATES", "PREVIEW_RUNS", "Planner", "plan_charge", "reach_list",
+__all__ = ["LANDING_ROLL", "LANDING_OPTIONS", "LANDING_AIM", "PREVIEW_MAX_STATES", "PREVIEW_RUNS", "Planner", "plan_charge", "reach_list",
            "landing_budget", "move_of", "reach_pieces", "plan_pieces", "odds_grid", "odds_grid_pieces", "landed_state",
            "landing_problems", "path_warnings", "fight_summary", "needs_text"]
 
 LANDING_ROLL = "median"
 LANDING_OPTIONS = ("median", "needed")
+LANDING_AIM = "engage"
 #: the fight preview's exact walk weighs at most this many states (the engine's bound,
 #: ``walk.MAX_STATES``, is for ``tabletop fight --odds``; a plan is a quick look)
 PREVIEW_MAX_STATES = 600
@@ -390,7 +402,8 @@ def _land(pl: Planner, targets: list[str], rows: list[dict[str, Any]], budget: f
         # (CH.CHARGE_LAND_ON_WALLS)
         spots, paths = land_models(state, pl.unit_id, targets, budget, pl.reach, pl.arena,
                                    [poly for _, poly in CH.landing_terrain(state, first)],
-                                   state.rules.tol)
+                                   state.rules.tol,
+                                   getattr(state.rules, "charge_landing_aim", LANDING_AIM))
         models = [state.model(m).moved_to(x, y) for m, (x, y) in spots.items()]
     landed = state.with_models(models)
     unit = landed.unit(pl.unit_id)
@@ -456,7 +469,7 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
                   max_states: int = PREVIEW_MAX_STATES, runs: int = PREVIEW_RUNS) -> dict[str, Any]:
     """The fight that follows the landing, from the ruleset's own odds (``find_ruleset(...).odds``)
     on a table holding only the charger and its targets: ``{method, why?, runs?, units: {id:
-    {models, expected_models_lost, p_destroyed, models_lost: {n: p} | None}}, win?: {player:
+    {models, expected_models_lost, p_destroyed, models_lost: {n: p}}}, win?: {player:
     p}, breaks?: {unit: p}}``; ``{"method": "none", "why": str}`` when nothing is engaged.
     Exact while the walk weighs at most ``max_states`` states, else ``runs`` seeded runs."""
     from tabletop.board.frozen import evolve
@@ -496,11 +509,10 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
     if out["method"] == "monte carlo":
         return _sampled_summary(only, unit_id, targets, runs, _preview_why(got.get("why"), max_states))
     for u, r in rows.items():
-        foes = [v for v in rows if only.unit(v).player != only.unit(u).player]
-        lost = None
-        # a unit's own losses are its one foe's removals only when that foe fought it alone
-        if len(foes) == 1 and rows[foes[0]].get("targets", [u]) in ([u], []):
-            lost = {int(k): float(p) for k, p in rows[foes[0]]["models_removed"].items()}
+        # each unit's own losses (the odds row's ``models_lost``: every history's count of
+        # its models lost, whoever removed them), so a charger fighting two targets and
+        # each target get a chart of their own
+        lost = {int(k): float(p) for k, p in r["models_lost"].items()}
         out["units"][u] = {"models": r["models"], "expected_models_lost": r["expected_models_lost"],
                            "p_destroyed": r["p_destroyed"], "models_lost": lost}
     return out

@@ -243,7 +243,8 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     Returns ``{"method": "exact" | "monte carlo" | "none", "runs": N | None, "seed": s,
     "steps": [...], "why": str (Monte Carlo), "units": [{unit, player, charged, models,
     targets, expected_models_lost, p_destroyed, expected_models_removed,
-    expected_wounds_caused, models_removed: {k: p}, wounds_caused: {k: p}, ..._se (Monte
+    expected_wounds_caused, models_removed: {k: p}, wounds_caused: {k: p}, models_lost:
+    {k: p} (the models it loses, by anyone), ..._se (Monte
     Carlo; None from fewer than 2 runs) or ..._exact ("1/3", exact)}], "engagements":
     [{"units": [a, b], "p_wiped_out": {a: p, b: p}, ...}], "text": str}``.
     Probabilities are floats; models and wounds are counts.  ``runs`` fixes the number of
@@ -357,7 +358,9 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
                "expected_models_lost": _num(lost), "p_destroyed": _num(dead),
                "expected_models_removed": _num(rem), "expected_wounds_caused": _num(wnd),
                "models_removed": _counts(dist, lambda o: o[2]),
-               "wounds_caused": _counts(dist, lambda o: o[3])}
+               "wounds_caused": _counts(dist, lambda o: o[3]),
+               # its own losses, whoever caused them (the charge preview's chart per unit)
+               "models_lost": _counts(dist, lambda o: o[0])}
         if n is None:
             row.update({"p_destroyed_exact": str(dead), "expected_models_lost_exact": str(lost)})
         else:
