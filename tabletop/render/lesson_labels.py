@@ -8,14 +8,15 @@ So a lesson frame is drawn in two passes:
 
 1. ``draw_unlabelled``: the board and every draw key of the step, without the unit plates,
    the status boxes (``rnf_units``' sides only), the move lengths (``arrows`` drawn bare, a
-   flight's ``rnf_flee`` arrow without its length) and the combat score (``rnf_score``); any other panel a drawer places stays, and is kept
+   flight's ``rnf_flee`` arrow without its length, a turn's ``rnf_turn`` arrows without its
+   sentence) and the combat score (``rnf_score``); any other panel a drawer places stays, and is kept
    clear of (``Canvas.taken``).
 2. ``place_labels``: on the frame's table (the step's, or a slide frame's poses), every
    model's base and those panels blocked, then in this order the combat score box in a
    corner of the table free of models and panels (``corners``; one free of terrain too when
    there is one; when none is free, handed back for the side panel), each status box
-   ``around`` its edges, each unit's plate ``around`` its models and each move or flight
-   length ``along`` its path: the big boxes first, as they have the fewest free places; the small
+   ``around`` its edges, each unit's plate ``around`` its models, each move or flight
+   length ``along`` its path and each turn's sentence ``around`` the turning unit: the big boxes first, as they have the fewest free places; the small
    labels fit round them.  ``draw_labels`` draws them, with a leader line from a plate
    placed away from its unit.
 
@@ -45,7 +46,7 @@ from tabletop.render.theme import Theme, shade
 __all__ = ["LESSON_PLACED_KEYS", "FrameLabels", "base_rects", "draw_labels", "draw_unlabelled",
            "place_labels"]
 
-LESSON_PLACED_KEYS = frozenset({"arrows", "rnf_units", "rnf_score", "rnf_flee"})
+LESSON_PLACED_KEYS = frozenset({"arrows", "rnf_units", "rnf_score", "rnf_flee", "rnf_turn"})
 """The draw keys whose labels a lesson frame places itself (the rest draw as ever)."""
 
 STATUS_GAP_PX = 26
@@ -60,7 +61,7 @@ class FrameLabels:
     when the score box found a free corner) and the other panels on the board."""
 
     placed: list[Placed] = field(default_factory=list)
-    draws: list[Callable[[pygame.Surface], None]] = field(default_factory=list)
+    draws: list[Callable[[pygame.Surface, str], None]] = field(default_factory=list)
     bases: list[pygame.Rect] = field(default_factory=list)
     panel: list[tuple[list, list]] = field(default_factory=list)
     others: list[pygame.Rect] = field(default_factory=list)
@@ -98,6 +99,10 @@ def draw_unlabelled(surface: pygame.Surface, step: Any, view, *, geo, theme: The
                 if key == "arrows":
                     if name == "over":
                         _bare_arrows(c, value)
+                    continue
+                if key == "rnf_turn":
+                    if name == "over":
+                        rnf.draw_turn(c, value, words=False)
                     continue
                 if key == "rnf_flee":
                     if name == "over":
@@ -209,6 +214,17 @@ def place_labels(canvas: Canvas, step: Any, state, view, theme: Theme,
         out.placed.append(p)
         out.draws.append(_move_draw(p, screen, text, theme.colour(colour, theme.arrow), theme))
 
+    for rec in draw.get("rnf_turn") or []:     # a turn to face, in words
+        text, colour = rnf.turn_words(rec)
+        tw, th = prims.font(theme.font_label).size(text)
+        at = view.to_screen(*(rec.get("end") or rec.get("centre", (0, 0))))
+        mine = [r for mid, r in rects.items() if mid.rsplit("/", 1)[0] == rec.get("unit")]
+        anchor = mine[0].unionall(mine[1:]) if mine else pygame.Rect(round(at[0]), round(at[1]), 1, 1)
+        p = placer.place("turn", rec.get("unit", ""),
+                         around(anchor, (tw + 2, th + 2), rings=LABEL_RINGS * 2), anchor)
+        out.placed.append(p)
+        out.draws.append(_move_draw(p, [at], text, colour, theme, theme.font_label))
+
     for rec in draw.get("rnf_flee") or []:     # a flight's length
         if not rec.get("from") or not rec.get("to"):
             continue
@@ -224,46 +240,55 @@ def place_labels(canvas: Canvas, step: Any, state, view, theme: Theme,
     return out
 
 
-def _plate_draw(p: Placed, lines, col, theme: Theme) -> Callable[[pygame.Surface], None]:
-    def draw(surface: pygame.Surface) -> None:
-        if p.leader and p.anchor is not None:
+def _plate_draw(p: Placed, lines, col, theme: Theme) -> Callable[[pygame.Surface, str], None]:
+    def draw(surface: pygame.Surface, layer: str) -> None:
+        if layer == "leader" and p.leader and p.anchor is not None:
             a, r = p.anchor, p.rect
             start = (min(max(a.centerx, r.left), r.right), min(max(a.centery, r.top), r.bottom))
             end = (min(max(start[0], a.left), a.right), min(max(start[1], a.top), a.bottom))
             pygame.draw.line(surface, (255, 255, 255), start, end, 4)
             pygame.draw.line(surface, shade(col, 0.7), start, end, 2)
             prims.disc(surface, end, 3, shade(col, 0.7))
-        prims.text_plate(surface, lines, p.rect.topleft, theme.label_text, theme.label_plate,
-                         shade(col, 0.85), pad=4, colours=[shade(col, 0.6), (70, 70, 70)])
+        elif layer == "body":
+            prims.text_plate(surface, lines, p.rect.topleft, theme.label_text, theme.label_plate,
+                             shade(col, 0.85), pad=4, colours=[shade(col, 0.6), (70, 70, 70)])
     return draw
 
 
 def _box_draw(rect: pygame.Rect, lines, colours, border, *, pad: int,
-              spacing: int) -> Callable[[pygame.Surface], None]:
-    def draw(surface: pygame.Surface) -> None:
-        prims.text_plate(surface, lines, rect.topleft, rnf.PANEL_TEXT, rnf.PANEL_PLATE, border,
-                         pad=pad, spacing=spacing, colours=colours)
+              spacing: int) -> Callable[[pygame.Surface, str], None]:
+    def draw(surface: pygame.Surface, layer: str) -> None:
+        if layer == "body":
+            prims.text_plate(surface, lines, rect.topleft, rnf.PANEL_TEXT, rnf.PANEL_PLATE,
+                             border, pad=pad, spacing=spacing, colours=colours)
     return draw
 
 
 def _move_draw(p: Placed, path, text: str, colour, theme: Theme,
-               size: int | None = None) -> Callable[[pygame.Surface], None]:
-    def draw(surface: pygame.Surface) -> None:
-        if p.leader:          # placed away from its path: a thin line to the path's nearest point
+               size: int | None = None) -> Callable[[pygame.Surface, str], None]:
+    def draw(surface: pygame.Surface, layer: str) -> None:
+        if layer == "leader" and p.leader:   # away from its path: a line to its nearest point
             end = min(path, key=lambda q: math.dist(q, p.rect.center))
             start = (min(max(end[0], p.rect.left), p.rect.right),
                      min(max(end[1], p.rect.top), p.rect.bottom))
             pygame.draw.line(surface, (255, 255, 255), start, end, 3)
             pygame.draw.line(surface, colour, start, end, 1)
-        prims.outlined_text(surface, text, size or theme.font_small, colour, (255, 255, 255),
-                            p.rect.center)
+        elif layer == "body":
+            prims.outlined_text(surface, text, size or theme.font_small, colour, (255, 255, 255),
+                                p.rect.center)
     return draw
 
 
+LABEL_LAYERS = ("leader", "body")
+"""What ``draw_labels`` draws, in order: every leader line, then every label over them."""
+
+
 def draw_labels(surface: pygame.Surface, labels: FrameLabels) -> None:
-    """Draw ``labels`` (``place_labels``) in their placing order."""
-    for fn in labels.draws:
-        fn(surface)
+    """Draw ``labels`` (``place_labels``): their leader lines, then the labels in their
+    placing order (so no line crosses a label)."""
+    for layer in LABEL_LAYERS:
+        for fn in labels.draws:
+            fn(surface, layer)
 
 
 def ghost_step(step: Any, state) -> Any:

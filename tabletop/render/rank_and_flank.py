@@ -385,9 +385,10 @@ def away_text(weights: dict | None) -> str:
     return " + ".join(f"{names.get(s, s)} {w:.1f}\"" for s, w in (weights or {}).items()) or "no contact"
 
 
-def draw_turn(c: Canvas, value: list) -> None:
+def draw_turn(c: Canvas, value: list, *, words: bool = True) -> None:
     """Old facing (grey) from the old centre, new facing (green) from the new centre; a
-    unit that cannot turn gets a red cross on its arrow and the reason under it."""
+    unit that cannot turn gets a red cross on its arrow and the reason under it.
+    ``words=False`` leaves the sentence out (the lessons place it, ``render.lesson_labels``)."""
     for rec in value or []:
         sc = c.pt(*rec.get("centre", (0, 0)))
         ec = c.pt(*(rec.get("end") or rec.get("centre", (0, 0))))
@@ -404,11 +405,18 @@ def draw_turn(c: Canvas, value: list) -> None:
                 mid = ((at[0] + end[0]) / 2, (at[1] + end[1]) / 2)
                 prims.cross(c.surface, mid, 12, (255, 255, 255), 8)
                 prims.cross(c.surface, mid, 10, col, 4)
-        text = (f"{rec['unit']} turns to face {rec['enemy']}" if turned else
-                f"{rec['unit']} cannot turn to face {rec['enemy']}: {rec.get('reason', '')}")
-        prims.outlined_text(c.surface, text, c.theme.font_label,
-                            (20, 90, 40) if turned else (150, 20, 20), (255, 255, 255),
-                            (ec[0], ec[1] + 22))
+        if words:
+            text, colour = turn_words(rec)
+            prims.outlined_text(c.surface, text, c.theme.font_label, colour, (255, 255, 255),
+                                (ec[0], ec[1] + 22))
+
+
+def turn_words(rec: dict) -> tuple[str, tuple[int, int, int]]:
+    """A turn record's sentence and its colour (green: turned; red: cannot turn, and why)."""
+    if rec.get("turned", True):
+        return f"{rec['unit']} turns to face {rec['enemy']}", (20, 90, 40)
+    return (f"{rec['unit']} cannot turn to face {rec['enemy']}: {rec.get('reason', '')}",
+            (150, 20, 20))
 
 
 def draw_notes(c: Canvas, value: list) -> None:
