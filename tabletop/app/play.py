@@ -9,7 +9,11 @@ slide along its paths first - ``App.motion`` - then catching up; ``p`` steps
 back, ``n`` forward),
 and a question opens the question panel (``ask_panel.AskPanel``) and rings
 the options that are units or models on the board, numbered like their
-buttons.  The person answers with a button, a number key, a click on a
+buttons.  The panel docks clear of those rings (``ask_panel.AskPanel.dock``);
+when no place over the board is clear the view pans so they are (``_pan_clear``).
+Each option's number (its badge) is placed by the lesson labels' placer
+(``render.label_place``) beside its unit, clear of every model, ring and the
+panel, and a click on it answers that option (``click_badge``).  The person answers with a button, a number key, a click on a
 ringed model, Enter (the default) or ``d`` (the default for the rest).
 Closing the window stops the session (``close``).  ``s`` (``save``) writes the
 run so far - the map as read, the seed and every answer - to a new map file
@@ -55,6 +59,8 @@ from tabletop.board import mapfile
 from tabletop.board.writes import write_atomic
 from tabletop.errors import TabletopError
 from tabletop.geometry import Geometry
+from tabletop.render.label_place import LabelPlacer, around
+from tabletop.render.theme import font as theme_font
 from tabletop.rules.decisions import BY_WINDOW
 from tabletop.rules.describe import describers
 
@@ -65,6 +71,8 @@ ASKER_COLOUR = (245, 245, 245)      # the unit or model the question is about
 HALO_COLOUR = (20, 22, 26)          # a dark edge so the rings read on the light cloth
 RING_WIDTH_PX = 3
 RING_PAD_PX = 4                     # the ring's gap outside the base, pixels
+BADGE_FONT_PX = 22                  # an option's number on the board (the window's label size)
+BADGE_GAP_PX = 2                    # pixels between a badge and the ring it numbers
 NUMBER_KEYS = {getattr(pygame, f"K_{k}"): k - 1 for k in range(1, 10)}
 NUMBER_KEYS.update({getattr(pygame, f"K_KP{k}"): k - 1 for k in range(1, 10)})
 HOLD_AFTER_SOLVE = True             # a solving frame's new step or question: shown next frame
@@ -96,6 +104,7 @@ class PlayController:
         #: the option numbers drawn on the board at the last frame: (rectangle in board
         #: pixels, option index); a click on one answers (``click_badge``)
         self.badges: list[tuple[pygame.Rect, int]] = []
+        self._badge_key: Any = None     # what the badges' places were worked out for
         self.question: Question | None = None
         self.ask: AskPanel | None = None
         self.finished = False
@@ -221,7 +230,44 @@ class PlayController:
         lines = [question_text.question_line(q), *question_text.context_lines(q),
                  "keys 1-9, Enter: the default, d: the default for the rest; or click a ringed model"]
         self.ask = AskPanel(self.app.manager, self.app.board_rect, lines, labels, q.default_index,
-                            self.answer, self.answer_rest, at_top=self._models_low(q))
+                            self.answer, self.answer_rest, at_top=self._models_low(q),
+                            avoid=self.named_rings(q))
+        if self.ask.covers and self._pan_clear(q):
+            self.ask.layout(self.app.board_rect, avoid=self.named_rings(q))
+
+    def named_rings(self, q: Question) -> list[pygame.Rect]:
+        """The rings (window pixels, halo included) round the models ``q``'s options and
+        asker name, those on the board: what the question panel must leave in sight."""
+        geo = self.app.shown_geo
+        ids = [m for ms in question_text.option_models(q, geo).values() for m in ms]
+        ids += question_text.asker_models(q, geo)
+        board = self.app.board_rect
+        out = []
+        for mid in dict.fromkeys(ids):
+            r = _ring_rect(geo, mid, self.app.view).move(board.topleft)
+            if r.colliderect(board):
+                out.append(r)
+        return out
+
+    def _pan_clear(self, q: Question) -> bool:
+        """The panel covers a named model wherever it docks: pan the view (up or down) so
+        that every named ring stands clear of the panel's edge of the board, when they fit
+        in the rest of it.  True when the view moved."""
+        rings = self.named_rings(q)
+        if not rings or self.ask is None:
+            return False
+        board, panel = self.app.board_rect, self.ask.rect
+        span = rings[0].unionall(rings[1:])
+        if panel.centery < board.centery:         # the panel on top: the models go under it
+            dy = panel.bottom + RING_PAD_PX - span.top
+            fits = span.bottom + dy <= board.bottom
+        else:                                     # at the bottom: the models go over it
+            dy = panel.top - RING_PAD_PX - span.bottom
+            fits = span.top + dy >= board.top
+        if dy == 0 or not fits:
+            return False
+        self.app.view.pan(0, dy)
+        return True
 
     def _models_low(self, q: Question) -> bool:
         """Whether the models the question names (else every model) sit mostly in the lower
@@ -373,23 +419,56 @@ class PlayController:
         return [lines[0], head, *lines[1:]]
 
     def draw_over(self, surface: pygame.Surface, geo: Geometry) -> None:
-        """Ring the models the open question's options name, numbered like the buttons."""
+        """Ring the models the open question's options name, numbered like the buttons (each
+        number placed by ``place_badges``)."""
         q = self.question
-        self.badges = []
         if q is None:
+            self.badges = []
             return
         view = self.app.view
         for mid in question_text.asker_models(q, geo):
             self._ring(surface, geo, mid, ASKER_COLOUR, view)
-        for k, ids in question_text.option_models(q, geo).items():
+        options = question_text.option_models(q, geo)
+        for k, ids in options.items():
             colour = DEFAULT_COLOUR if k == q.default_index else OPTION_COLOUR
             for mid in ids:
                 self._ring(surface, geo, mid, colour, view)
-            top = max(ids, key=lambda m: geo.model(m).y)
-            m = geo.model(top)
-            x, y = view.to_screen(m.x, m.y + m.base.radius + RING_PAD_PX / view.scale)
-            self.badges.append((self.app._label(surface, str(k + 1), (x, y), colour), k))
+        self.place_badges(surface.get_rect(), geo)
+        for rect, k in self.badges:
+            colour = DEFAULT_COLOUR if k == q.default_index else OPTION_COLOUR
+            img = theme_font(BADGE_FONT_PX).render(str(k + 1), True, colour)
+            pygame.draw.rect(surface, (20, 20, 20), rect, border_radius=4)
+            surface.blit(img, img.get_rect(center=rect.center))
 
+    def place_badges(self, area: pygame.Rect, geo: Geometry) -> list[tuple[pygame.Rect, int]]:
+        """Where each option's number goes (board pixels within ``area``): beside the ring of
+        its unit's top model (above it first), clear of every model's base, every ring, the
+        question panel and the numbers placed before it, by ``render.label_place``; kept in
+        ``badges`` (what ``click_badge`` reads) and worked out again only when the question,
+        the view, the board or the panel changes."""
+        q = self.question
+        view = self.app.view
+        board = self.app.board_rect
+        panel = self.ask.rect.move(-board.x, -board.y) if self.ask is not None else pygame.Rect(0, 0, 0, 0)
+        key = (id(q), view.scale, view.origin_x, view.origin_y, tuple(area), tuple(panel), id(geo))
+        if key == self._badge_key:
+            return self.badges
+        self._badge_key = key
+        self.badges = []
+        if q is None:
+            return self.badges
+        options = question_text.option_models(q, geo)
+        bases = [_ring_rect(geo, mid, view, pad=0) for mid in geo.ids]
+        rings = [_ring_rect(geo, mid, view) for ids in options.values() for mid in ids]
+        placer = LabelPlacer(area, bases=bases + rings, blocked=[panel])
+        for k, ids in options.items():
+            top = max(ids, key=lambda m: geo.model(m).y)
+            anchor = _ring_rect(geo, top, view)
+            w, h = theme_font(BADGE_FONT_PX).size(str(k + 1))
+            cands = around(anchor, (w + 8, h + 4), gap=BADGE_GAP_PX)
+            cands.insert(0, cands.pop(1))          # above its model first, as before
+            self.badges.append((placer.place("badge", str(k), cands, anchor).rect, k))
+        return self.badges
     @staticmethod
     def _ring(surface, geo: Geometry, mid: str, colour, view) -> None:
         """A ring just outside the base's bounding circle (clear of the contact overlay)."""
@@ -401,11 +480,21 @@ class PlayController:
         pygame.draw.circle(surface, colour, centre, r, RING_WIDTH_PX)
 
     def layout(self) -> None:
-        """The window was resized: rebuild the question panel over the new board."""
-        if self.ask is not None:
-            self.ask.layout(self.app.board_rect)
+        """The window was resized: rebuild the question panel over the new board, clear of
+        the named models where they now stand."""
+        if self.ask is not None and self.question is not None:
+            self.ask.layout(self.app.board_rect, avoid=self.named_rings(self.question))
 
     def close(self) -> bool:
         """Stop the session; True when it has ended."""
         self._close_panel()
         return self.session.stop()
+
+
+def _ring_rect(geo: Geometry, mid: str, view, pad: float = RING_PAD_PX + RING_WIDTH_PX + 1) -> pygame.Rect:
+    """The square round model ``mid``'s ring (``pad`` pixels outside its base's bounding
+    circle; ``pad=0``: the base's), board pixels."""
+    m = geo.model(mid)
+    x, y = view.to_screen(m.x, m.y)
+    r = m.base.radius * view.scale + pad
+    return pygame.Rect(round(x - r), round(y - r), round(2 * r), round(2 * r))

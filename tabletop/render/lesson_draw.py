@@ -9,9 +9,10 @@ A frame (``render.lesson_plan.Frame``) of a page is drawn as ``draw_lesson_frame
   and nothing of the board is ever cropped);
   on a ``slide`` frame the moved models are drawn at their frame's poses
   (``render.lesson_slide.Slide``: along their paths, a rigidly turning unit turned as one
-  body so no base passes through another) over the step's drawing without them
-  (``render.motion.Motion.background``), each unit whose models all slide with its label
-  plate following it (``draw_slide_labels``);
+  body so no base passes through another) over the step's drawing without them;
+- on every frame the labels (unit plates, status boxes, move lengths, the combat score) are
+  placed by one placer on the table the frame shows (``render.lesson_labels``), clear of
+  every base and of each other; a combat score with no free corner goes in the panel;
 - on a ``still`` or ``dice`` frame of a pile-in or consolidation step whose ``select``ed
   model belongs to the moving unit, where that model may legally end, shaded
   (``render.legal_shade``; the region comes from the ``region_of`` the caller passes, as
@@ -39,12 +40,19 @@ from tabletop.render import prims
 from tabletop.render.board import draw_base
 from tabletop.render.framing import view_for_box
 from tabletop.render.legal_shade import draw_legal_region
+from tabletop.render.lesson_labels import (
+    FrameLabels,
+    draw_labels,
+    draw_unlabelled,
+    ghost_step,
+    place_labels,
+)
 from tabletop.render.lesson_plan import Frame, Lesson, LessonPage
 from tabletop.render.lesson_slide import Pose, Slide
-from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
+from tabletop.render.motion import MOVE_ANIMATION_FRAMES
 from tabletop.render.options import resolve_overlays
 from tabletop.render.step_draw import draw_of, with_keys
-from tabletop.render.steps import DEFAULT_STEP_OVERLAYS, draw_step
+from tabletop.render.steps import DEFAULT_STEP_OVERLAYS
 from tabletop.render.theme import DEFAULT_THEME, Theme, shade
 from tabletop.rules.describe import describe
 
@@ -78,7 +86,7 @@ FOCUS_COLOUR = "#ffd23c"
 
 class LessonPainter:
     """Draws ``lesson``'s frames on surfaces of one size; keeps each page's view, step with
-    its draw keys and snapshot, and each slide's ``Motion``, so a frame is cheap to redraw.
+    its draw keys and snapshot, and each slide's background, so a frame is cheap to redraw.
 
     ``slide_frames`` is the slide length (``MOVE_ANIMATION_FRAMES``); ``total`` the frame
     count the footer shows (0: none shown); ``region_of`` (``RegionOf``) gives the legal
@@ -99,9 +107,11 @@ class LessonPainter:
         self.board_rect = pygame.Rect(0, 0, max(1, w - self.panel_w), h)
         self.panel_rect = pygame.Rect(self.board_rect.right, 0, self.panel_w, h)
         self._pages: dict[tuple[int, str | None], tuple[Any, Any, Any, frozenset[str]]] = {}
-        self._motions: dict[int, Motion] = {}
         self._slides: dict[int, Slide] = {}
-        self._boards: dict[tuple[int, str | None], pygame.Surface] = {}
+        self._boards: dict[tuple[int, str | None], tuple[pygame.Surface, FrameLabels]] = {}
+        self._backs: dict[int, tuple[pygame.Surface, Any]] = {}
+        self.labels = FrameLabels()
+        """The labels of the frame drawn last (``render.lesson_labels.FrameLabels``)."""
 
     # ------------------------------------------------------------ per page
     def _box(self, page: LessonPage) -> tuple[float, float, float, float]:
@@ -179,39 +189,52 @@ class LessonPainter:
         page = self.lesson.pages[frame.page]
         if frame.kind == "slide":
             still = _still_mates(step.state, page.moves)
-            motion = self._motions.get(frame.page)
-            if motion is None:
-                # the models of a unit that partly slides are all drawn over the background
-                # (those that stay where they stand), so its plate counts every model
-                motion = self._motions[frame.page] = Motion(
-                    step, {**page.moves, **{m: [p[:2]] for m, p in still.items()}},
-                    self.slide_frames)
-            board.blit(motion.background(board.get_size(), view, events=self.lesson.log,
-                                         overlays=overlays, theme=self.theme), (0, 0))
+            back = self._backs.get(frame.page)
+            if back is None:
+                # the step without the sliding models (the models of a unit that partly
+                # slides are all drawn over it, so its plate counts every model), drawn once
+                # with none of the labels the frame places (``render.lesson_labels``)
+                rest = step.state.without_models({**page.moves, **still})
+                img = pygame.Surface(board.get_size())
+                img.fill(self.theme.background)
+                canvas = draw_unlabelled(img, ghost_step(step, rest), view, geo=snapshot(rest),
+                                         theme=self.theme, overlays=overlays)
+                back = self._backs[frame.page] = (img, canvas)
+            board.blit(back[0], (0, 0))
             poses = {**still, **self.slide(frame.page).poses(frame.k)}
             draw_slide_bases(board, view, step.state, poses, self.theme)
-            draw_slide_labels(board, view, step.state, poses, self.theme)
+            shown_table = step.state.with_models(step.state.model(mid).moved_to(x, y, f)
+                                                 for mid, (x, y, f) in poses.items())
+            labels = place_labels(back[1], step, shown_table, view, self.theme)
+            draw_labels(board, labels)
         else:
             key = (frame.page, self.lesson.pages[frame.page].entry.select
                    if selected == PAGE_SELECT else selected)
-            drawn = self._boards.get(key)
-            if drawn is None:
+            kept = self._boards.get(key)
+            if kept is None:
                 drawn = pygame.Surface(board.get_size())
                 drawn.fill(self.theme.background)
-                draw_step(drawn, step, view, geo=geo, theme=self.theme, events=self.lesson.log,
-                          overlays=overlays, caption=False)
+                canvas = draw_unlabelled(drawn, step, view, geo=geo, theme=self.theme,
+                                         overlays=overlays)
                 region = self.region(frame.page, key[1])
                 if region is not None:
                     draw_legal_region(drawn, region, view)
-                self._boards[key] = drawn
-            board.blit(drawn, (0, 0))
+                placed = place_labels(canvas, step, step.state, view, self.theme)
+                draw_labels(drawn, placed)
+                kept = self._boards[key] = (drawn, placed)
+            board.blit(kept[0], (0, 0))
+            labels = kept[1]
+        self.labels = labels
         shown = frame.k if frame.kind == "dice" else 0
-        self.draw_panel(surface, frame.page, shown, number, total, check=check)
+        self.draw_panel(surface, frame.page, shown, number, total, check=check,
+                        boxes=labels.panel)
 
     def draw_panel(self, surface: pygame.Surface, n: int, rolls_shown: int, number: int = 0,
-                   total: int = 0, check: Sequence[str] = ()) -> None:
+                   total: int = 0, check: Sequence[str] = (),
+                   boxes: Sequence[tuple[list, list]] = ()) -> None:
         """The side panel of page ``n`` with its first ``rolls_shown`` rolls and ``check``
-        lines (the first a headline ending ``: legal`` when the move is legal)."""
+        lines (the first a headline ending ``: legal`` when the move is legal), and any
+        ``boxes`` (``(lines, colours)``: a combat score with no free corner on the board)."""
         t = self.theme
         r = self.panel_rect
         pygame.draw.rect(surface, t.caption_plate[:3], r)
@@ -236,6 +259,11 @@ class LessonPainter:
             for entry in check:
                 for part in prims.wrap_text(entry.strip(), t.font_small, width, 3):
                     y = prims.text(surface, part, t.font_small, colour, (x, y)).bottom + 3
+            y += 10
+        for lines, colours in boxes:
+            for (text, size), colour in zip(lines, colours):
+                for part in prims.wrap_text(text.strip(), size, width, 2):
+                    y = prims.text(surface, part, size, _on_panel(colour), (x, y)).bottom + 2
             y += 10
         footer_h = 2 * (t.font_small + 6) + PANEL_PAD
         self._draw_dice(surface, page, rolls_shown, x, y, width, r.bottom - footer_h)
@@ -273,6 +301,14 @@ class LessonPainter:
             y = prims.text(surface, text, t.font_small, colour, (x, y)).bottom + 3
 
 
+def _on_panel(colour) -> tuple[int, int, int]:
+    """A box's text colour (dark, for a light plate) made light enough for the dark panel."""
+    r, g, b = colour[:3]
+    if 0.299 * r + 0.587 * g + 0.114 * b >= 140:
+        return (r, g, b)
+    return (int(r + (255 - r) * 0.7), int(g + (255 - g) * 0.7), int(b + (255 - b) * 0.7))
+
+
 def _still_mates(state, moves) -> dict[str, Pose]:
     """``{model id: (x, y, facing_deg)}`` of the models that do not slide but belong to a unit
     one of whose models does (where they stand on ``state``, inches): drawn with the sliding
@@ -291,39 +327,6 @@ def draw_slide_bases(surface: pygame.Surface, view, state, poses: dict[str, Pose
         m = state.model(mid).moved_to(x, y, f)
         col = colours.get(state.owner(mid), (128, 128, 128))
         draw_base(surface, view, base_polygon(m.base, x, y, f), m, col, theme)
-
-
-def draw_slide_labels(surface: pygame.Surface, view, state, poses: dict[str, Pose],
-                      theme: Theme) -> list[pygame.Rect]:
-    """The label plate of each unit whose every model is sliding (the step's drawing behind
-    leaves those units out, plates and all), just under its models' pixels where they are
-    on this frame (above them when that leaves the surface), kept on the surface: the same
-    lines the board's plates show (name; id, model count, status).  Returns the plates."""
-    colours = theme.player_colours(state)
-    out = []
-    bounds = surface.get_rect()
-    for u in state.units:
-        mids = [m.id for m in u.models]
-        if not mids or any(mid not in poses for mid in mids):
-            continue
-        pts = [view.to_screen(x, y) for mid in mids for x, y, _f in [poses[mid]]]
-        half = max(view.length(m.base.radius) for m in u.models)
-        top = min(p[1] for p in pts) - half
-        bottom = max(p[1] for p in pts) + half
-        cx = (min(p[0] for p in pts) + max(p[0] for p in pts)) / 2
-        sub = ([u.id] if u.name else []) + [f"{len(mids)} model{'s' if len(mids) != 1 else ''}"]
-        sub += list(u.status) + (["charged"] if u.charged else [])
-        lines = [(u.label, theme.font_label), (" · ".join(sub), theme.font_small)]
-        w, h = prims.text_size(lines, pad=4)
-        rect = pygame.Rect(int(cx - w / 2), int(bottom + 5), w, h)
-        if rect.bottom > bounds.bottom:
-            rect.bottom = int(top - 5)
-        rect.clamp_ip(bounds)
-        col = colours.get(u.player, (128, 128, 128))
-        prims.text_plate(surface, lines, rect.topleft, theme.label_text, theme.label_plate,
-                         shade(col, 0.85), pad=4, colours=[shade(col, 0.6), (70, 70, 70)])
-        out.append(rect)
-    return out
 
 
 def draw_lesson_frame(surface: pygame.Surface, lesson: Lesson, frame: Frame, *,

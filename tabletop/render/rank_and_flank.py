@@ -78,7 +78,15 @@ def side_line(surface, side: str, p, q, width: int) -> None:
 
 def draw_units(c: Canvas, value: dict) -> None:
     """Sides coloured, touched sides thick, status plates (see the module docstring)."""
+    draw_unit_sides(c, value)
     for uid, rec in (value or {}).items():
+        _status_plate(c, uid, rec)
+
+
+def draw_unit_sides(c: Canvas, value: dict) -> None:
+    """``draw_units`` without the status plates (the lessons place those themselves,
+    ``render.lesson_labels``)."""
+    for _uid, rec in (value or {}).items():
         facing = float(rec.get("facing", 90.0))
         touched = rec.get("touched") or {}
         for side, (a, b) in (rec.get("edges") or {}).items():
@@ -101,7 +109,6 @@ def draw_units(c: Canvas, value: dict) -> None:
             pygame.draw.polygon(c.surface, SIDE_COLOURS["front"],
                                 [tip, (base[0] + n[0] * d * 0.6, base[1] + n[1] * d * 0.6),
                                  (base[0] - n[0] * d * 0.6, base[1] - n[1] * d * 0.6)])
-        _status_plate(c, uid, rec)
 
 
 def touched_items(rec: dict) -> list[tuple[str, list[str]]]:
@@ -112,6 +119,20 @@ def touched_items(rec: dict) -> list[tuple[str, list[str]]]:
 
 
 def _status_plate(c: Canvas, uid: str, rec: dict) -> None:
+    parts = status_plate_parts(c, uid, rec)
+    if parts is None:
+        return
+    lines, colours, border, anchor = parts
+    size = prims.text_size(lines, pad=4)
+    rect = place_label(c, anchor, size, gap=26)
+    prims.text_plate(c.surface, lines, rect.topleft, PANEL_TEXT, PANEL_PLATE, border, pad=4,
+                     colours=colours)
+
+
+def status_plate_parts(c: Canvas, uid: str, rec: dict):
+    """A unit's status plate (files x ranks, rank bonus, SURROUNDED, DISRUPTED and why, the
+    sides touched): ``(lines, colours, border colour, anchor rect)``, the anchor the
+    unit's marked edges in pixels; None when the unit has no edges."""
     t = c.theme
     n = rec.get("rank_bonus_ranks", 0)
     ranks_line = (f"{uid}: {rec.get('files')} wide x {rec.get('ranks')} deep; "
@@ -135,13 +156,10 @@ def _status_plate(c: Canvas, uid: str, rec: dict) -> None:
     if not pts:
         return
     anchor = prims.bbox(pts, 14)
-    size = prims.text_size(lines, pad=4)
-    rect = place_label(c, anchor, size, gap=26)
     border = (200, 100, 0) if rec.get("disrupted") else (150, 150, 150)
     if rec.get("surrounded"):
         border = (190, 20, 20)
-    prims.text_plate(c.surface, lines, rect.topleft, PANEL_TEXT, PANEL_PLATE, border, pad=4,
-                     colours=colours)
+    return lines, colours, border, anchor
 
 
 def _diamond(centre, k: float) -> list:
@@ -251,6 +269,17 @@ def _stack(c: Canvas, lines, colours, border, where: str) -> None:
 
 def draw_score(c: Canvas, value: dict) -> None:
     """The combat score: every source per side, totals, the winner."""
+    lines, colours = score_parts(c, value)
+    _stack(c, lines, colours, SCORE_BORDER, "left")
+
+
+SCORE_BORDER = (90, 90, 90)
+"""The combat score box's border colour."""
+
+
+def score_parts(c: Canvas, value: dict):
+    """The combat score box's ``(lines, colours)``: every source per side, totals, the
+    winner (``draw_score`` stacks it in a corner; the lessons place it themselves)."""
     t = c.theme
     totals = value.get("totals") or {}
     winner = value.get("winner")
@@ -274,7 +303,7 @@ def draw_score(c: Canvas, value: dict) -> None:
         lines.append((f"difference {value.get('difference')}: the losers take break tests",
                       t.font_small))
     colours.append(PANEL_TEXT)
-    _stack(c, lines, colours, (90, 90, 90), "left")
+    return lines, colours
 
 
 def draw_break(c: Canvas, value: dict) -> None:
@@ -302,9 +331,10 @@ def draw_break(c: Canvas, value: dict) -> None:
     _stack(c, lines, [PANEL_TEXT, PANEL_TEXT, (60, 60, 60), col], col, "right")
 
 
-def draw_flee(c: Canvas, value: list) -> None:
+def draw_flee(c: Canvas, value: list, *, lengths: bool = True) -> None:
     """The flee arrow from the unit's old centre to its new one, its length on it (a red
-    cross at the end when the unit is destroyed instead), and a panel saying why."""
+    cross at the end when the unit is destroyed instead), and a panel saying why.
+    ``lengths=False`` leaves the length out (the lessons place it, ``render.lesson_labels``)."""
     t = c.theme
     for rec in value or []:
         a, b = rec.get("from"), rec.get("to")
@@ -320,9 +350,10 @@ def draw_flee(c: Canvas, value: list) -> None:
             prims.cross(c.surface, pb, 12, col, 4)
         d = math.hypot(pb[0] - pa[0], pb[1] - pa[1]) or 1.0
         nx, ny = -(pb[1] - pa[1]) / d, (pb[0] - pa[0]) / d
-        prims.outlined_text(c.surface, f"{rec.get('distance', 0):.1f}\"", t.font_label,
-                            shade(col, 0.8), (255, 255, 255),
-                            ((pa[0] + pb[0]) / 2 + nx * 22, (pa[1] + pb[1]) / 2 + ny * 22))
+        if lengths:
+            prims.outlined_text(c.surface, flee_length(rec), t.font_label, flee_colour(rec),
+                                (255, 255, 255),
+                                ((pa[0] + pb[0]) / 2 + nx * 22, (pa[1] + pb[1]) / 2 + ny * 22))
         away = ", ".join(rec.get("away_from") or []) or "the enemy"
         if dead:
             lines = [(f"{rec['unit']} is destroyed", t.font_label),
@@ -337,15 +368,27 @@ def draw_flee(c: Canvas, value: list) -> None:
         _stack(c, lines, [col] + [(60, 60, 60)] * (len(lines) - 1), col, "right")
 
 
+def flee_length(rec: dict) -> str:
+    """A flee record's length as its arrow shows it (``4.0"``)."""
+    return f"{rec.get('distance', 0):.1f}\""
+
+
+def flee_colour(rec: dict):
+    """The colour of a flee arrow's length: dark red when the unit is destroyed, else dark
+    orange."""
+    return shade((190, 20, 20) if rec.get("outcome") == "destroyed" else (230, 90, 0), 0.8)
+
+
 def away_text(weights: dict | None) -> str:
     """``{side: contact inches}`` as "front 3.0\"" or "front 3.0\" + left flank 3.9\"" """
     names = {"left": "left flank", "right": "right flank"}
     return " + ".join(f"{names.get(s, s)} {w:.1f}\"" for s, w in (weights or {}).items()) or "no contact"
 
 
-def draw_turn(c: Canvas, value: list) -> None:
+def draw_turn(c: Canvas, value: list, *, words: bool = True) -> None:
     """Old facing (grey) from the old centre, new facing (green) from the new centre; a
-    unit that cannot turn gets a red cross on its arrow and the reason under it."""
+    unit that cannot turn gets a red cross on its arrow and the reason under it.
+    ``words=False`` leaves the sentence out (the lessons place it, ``render.lesson_labels``)."""
     for rec in value or []:
         sc = c.pt(*rec.get("centre", (0, 0)))
         ec = c.pt(*(rec.get("end") or rec.get("centre", (0, 0))))
@@ -362,11 +405,18 @@ def draw_turn(c: Canvas, value: list) -> None:
                 mid = ((at[0] + end[0]) / 2, (at[1] + end[1]) / 2)
                 prims.cross(c.surface, mid, 12, (255, 255, 255), 8)
                 prims.cross(c.surface, mid, 10, col, 4)
-        text = (f"{rec['unit']} turns to face {rec['enemy']}" if turned else
-                f"{rec['unit']} cannot turn to face {rec['enemy']}: {rec.get('reason', '')}")
-        prims.outlined_text(c.surface, text, c.theme.font_label,
-                            (20, 90, 40) if turned else (150, 20, 20), (255, 255, 255),
-                            (ec[0], ec[1] + 22))
+        if words:
+            text, colour = turn_words(rec)
+            prims.outlined_text(c.surface, text, c.theme.font_label, colour, (255, 255, 255),
+                                (ec[0], ec[1] + 22))
+
+
+def turn_words(rec: dict) -> tuple[str, tuple[int, int, int]]:
+    """A turn record's sentence and its colour (green: turned; red: cannot turn, and why)."""
+    if rec.get("turned", True):
+        return f"{rec['unit']} turns to face {rec['enemy']}", (20, 90, 40)
+    return (f"{rec['unit']} cannot turn to face {rec['enemy']}: {rec.get('reason', '')}",
+            (150, 20, 20))
 
 
 def draw_notes(c: Canvas, value: list) -> None:

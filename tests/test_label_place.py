@@ -1,0 +1,188 @@
+"""The label placer (render/label_place.py) and the lesson frames that use it
+(render/lesson_labels.py): a label never covers a model or another label.
+
+Rectangles are pygame.Rect (left, top, width, height), screen pixels, y down.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from tabletop.board import mapfile
+from tabletop.render.label_place import (
+    LEADER_AFTER_PX,
+    LabelPlacer,
+    Placed,
+    along,
+    around,
+    corners,
+    overlap_area,
+)
+from tabletop.render.lesson_draw import LessonPainter
+from tabletop.render.lesson_movie import GIF_SIZE
+from tabletop.render.lesson_plan import Frame, build_lesson
+from tabletop.render.motion import MOVE_ANIMATION_FRAMES
+
+LESSONS = Path(__file__).resolve().parent.parent / "maps" / "lessons"
+R = pygame.Rect
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _fonts():
+    pygame.font.init()
+    yield
+
+
+# ---------------------------------------------------------------- the placer alone
+ANCHOR = R(100, 100, 40, 20)      # a unit's pixels: x 100..140, y 100..120
+SIZE = (30, 10)
+
+
+def test_around_lists_below_above_right_left_first():
+    c = around(ANCHOR, SIZE, gap=5, rings=1)
+    # below: centred (120 - 30 // 2 = 105), 5 px under the bottom (120 + 5 = 125)
+    assert c[0] == R(105, 125, 30, 10)
+    # above: its bottom 5 px over the top: 100 - 5 - 10 = 85
+    assert c[1] == R(105, 85, 30, 10)
+    # right: 140 + 5 = 145, centred on y 110: 110 - 10 // 2 = 105
+    assert c[2] == R(145, 105, 30, 10)
+    # left: 100 - 5 - 30 = 65
+    assert c[3] == R(65, 105, 30, 10)
+    assert len(c) == 12           # and the four corners, below/above flush left and right
+
+
+def test_first_free_candidate_wins():
+    # a base right under the unit takes the "below" place; "above" is free
+    placer = LabelPlacer(R(0, 0, 400, 300), bases=[R(110, 124, 20, 20)])
+    p = placer.place("plate", "u", around(ANCHOR, SIZE, gap=5), ANCHOR)
+    assert p.rect == R(105, 85, 30, 10) and p.overlap == 0
+    assert not p.leader           # its bottom (95) is 5 px over the anchor (100): no leader
+    # the next label keeps clear of it and of the base: below and above are taken -> right
+    q = placer.place("plate", "v", around(ANCHOR, SIZE, gap=5), ANCHOR)
+    assert q.rect == R(145, 105, 30, 10)
+
+
+def test_a_candidate_off_the_bounds_is_passed_over():
+    # bounds end at y 130: below (y 125..135) sticks out, so "above" is taken
+    placer = LabelPlacer(R(0, 0, 400, 130))
+    assert placer.place("plate", "u", around(ANCHOR, SIZE, gap=5)).rect == R(105, 85, 30, 10)
+
+
+def test_no_free_place_gives_the_least_covered_one_bases_weighing_more():
+    a, b = R(0, 0, 30, 10), R(100, 0, 30, 10)
+    # a over a base by 10 x 10 = 100 px (cost 10 * 100 = 1000); b over a plate by
+    # 30 x 10 = 300 px (cost 6 * 300 = 1800): a is chosen, then with a plate over 5 x 10 =
+    # 50 px of b instead (cost 300) b is
+    placer = LabelPlacer(R(0, 0, 200, 50), bases=[R(20, 0, 10, 10)], blocked=[R(100, 0, 30, 10)])
+    rect, over = placer.choose([a, b])
+    assert rect == a and over == 100
+    placer = LabelPlacer(R(0, 0, 200, 50), bases=[R(20, 0, 10, 10)], blocked=[R(125, 0, 5, 10)])
+    rect, over = placer.choose([a, b])
+    assert rect == b and over == 50
+
+
+def test_overlap_area_sums_each_rect():
+    # (10..20) x (0..10) over two rects: 5 x 10 = 50 and 10 x 5 = 50
+    assert overlap_area(R(10, 0, 10, 10), [R(15, 0, 20, 20), R(0, 5, 40, 5)]) == 100
+
+
+def test_corners_and_free():
+    c = corners(R(0, 0, 200, 100), (50, 20), inset=6)
+    # top left (6, 6); top right 200 - 6 - 50 = 144; bottom 100 - 6 - 20 = 74
+    assert c == [R(6, 6, 50, 20), R(144, 6, 50, 20), R(6, 74, 50, 20), R(144, 74, 50, 20)]
+    placer = LabelPlacer(R(0, 0, 200, 100), bases=[R(10, 10, 5, 5), R(150, 10, 5, 5)])
+    assert placer.free(c) == R(6, 74, 50, 20)    # both top corners hold a base
+    assert placer.placed == []                   # free() keeps nothing
+
+
+def test_along_a_path_starts_beside_its_middle():
+    # a level path (0, 50) -> (100, 50): its middle (50, 50), normal (0, 1) (screen y down);
+    # a 20 x 10 label stands 10 / 2 + 7 = 12 px off it: centre (50, 62), then (50, 38)
+    c = along([(0.0, 50.0), (100.0, 50.0)], (20, 10), gap=7)
+    assert c[0] == R(40, 57, 20, 10)
+    assert c[1] == R(40, 33, 20, 10)
+
+
+def test_a_far_label_has_a_leader():
+    near = Placed("plate", "u", R(0, 30 + LEADER_AFTER_PX - 1, 10, 10), R(0, 0, 10, 30), 0)
+    far = Placed("plate", "u", R(0, 30 + LEADER_AFTER_PX + 1, 10, 10), R(0, 0, 10, 30), 0)
+    assert not near.leader and far.leader
+
+
+def test_the_placer_is_deterministic():
+    def run():
+        placer = LabelPlacer(R(0, 0, 300, 300), bases=[R(90, 90, 60, 60)])
+        return [placer.place("plate", str(k), around(R(100, 100, 40, 40), (50, 12))).rect
+                for k in range(6)]
+    assert run() == run()
+    assert len({tuple(r) for r in run()}) == 6      # six labels, six places
+
+
+# ---------------------------------------------------------------- every shipped lesson
+def _base_rects(state, view):
+    """Each model's base bounds in pixels, worked out here apart from the placer."""
+    from tabletop.geometry.footprints import base_polygon
+    out = {}
+    for u in state.units:
+        for m in u.models:
+            x0, y0, x1, y1 = base_polygon(m.base, m.x, m.y, m.facing_deg).bounds
+            (a, b), (c, d) = view.to_screen(x0, y1), view.to_screen(x1, y0)
+            out[m.id] = R(int(a), int(b), max(1, int(c - a)), max(1, int(d - b)))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in LESSONS.glob("*.toml")))
+def test_no_lesson_label_covers_a_model_or_another_label(name):
+    lesson = build_lesson(mapfile.load(str(LESSONS / f"{name}.toml")))
+    painter = LessonPainter(lesson, GIF_SIZE)
+    surface = pygame.Surface(GIF_SIZE)
+    frames = lesson.timeline(MOVE_ANIMATION_FRAMES)
+    # every still and dice frame, and every third slide frame (the models mid-way)
+    frames = [f for f in frames if f.kind != "slide" or f.k % 3 == 0]
+    seen = 0
+    for frame in frames:
+        painter.draw(surface, frame)
+        labels = painter.labels
+        step, _geo, view, _ov = painter.page_parts(frame.page)
+        if frame.kind == "slide":
+            bases = dict(enumerate(labels.bases))
+        else:
+            bases = _base_rects(step.state, view)
+            assert len(bases) == len(labels.bases)
+        placed = labels.placed
+        seen += len(placed)
+        for i, p in enumerate(placed):
+            hit = [mid for mid, r in bases.items() if p.rect.colliderect(r)]
+            assert hit == [], (frame, p.kind, p.name, p.rect, hit)
+            others = [q.name for q in placed[i + 1:] if p.rect.colliderect(q.rect)]
+            assert others == [], (frame, p.kind, p.name, others)
+            assert p.rect.collidelist(labels.others) < 0, (frame, p.kind, p.name)
+            assert p.rect.colliderect(painter.board_rect)
+    assert seen      # every lesson has labels (at least its units' plates)
+
+
+def test_surrounded_score_box_sits_in_a_free_corner_and_the_plate_clears_the_status_box():
+    # surrounded.toml, the combat score page ("+1 for the rear, no ranks for the militia"):
+    # before, the wolf riders' plate lay over the militia's SURROUNDED / DISRUPTED box and
+    # the score box over the top right of the table
+    lesson = build_lesson(mapfile.load(str(LESSONS / "surrounded.toml")))
+    n = next(k for k, p in enumerate(lesson.pages) if "rank-and-flank-combat.txt" in p.entry.clause
+             and "score" in p.entry.clause.lower())
+    painter = LessonPainter(lesson, GIF_SIZE)
+    painter.draw(pygame.Surface(GIF_SIZE), Frame(n, "still", 0))
+    by = {(p.kind, p.name): p for p in painter.labels.placed}
+    score = by[("score", "combat score")]
+    table = painter.page_parts(n)[0]
+    assert score.rect.colliderect(by[("status", "militia")].rect) is False
+    assert by[("plate", "wolf-riders")].rect.colliderect(by[("status", "militia")].rect) is False
+    # a corner: 6 px in from two edges of the table's pixels
+    from tabletop.geometry import snapshot
+    from tabletop.render.board import make_canvas
+    view = painter.page_parts(n)[2]
+    t = make_canvas(pygame.Surface(painter.board_rect.size), table.state, snapshot(table.state),
+                    view).table_rect()
+    assert score.rect.left - t.left == 6 or t.right - score.rect.right == 6
+    assert score.rect.top - t.top == 6 or t.bottom - score.rect.bottom == 6
