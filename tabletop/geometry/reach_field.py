@@ -85,7 +85,8 @@ def _blockers(arena: ChargeArena, starts: Sequence[XY], lo: np.ndarray, hi: np.n
 
 
 def field_pieces(arena: ChargeArena, starts: Sequence[XY], xs: np.ndarray, ys: np.ndarray,
-                 limit: float) -> Generator[int, None, np.ndarray]:
+                 limit: float, progress: dict[str, float] | None = None
+                 ) -> Generator[int, None, np.ndarray]:
     """The shortest path length from the nearest of ``starts`` to each cell of the grid
     ``xs`` x ``ys``, in pieces (see the module docstring).
 
@@ -95,12 +96,17 @@ def field_pieces(arena: ChargeArena, starts: Sequence[XY], xs: np.ndarray, ys: n
     starts : the charging models' centres, [(x, y)] inches; at least one.
     xs, ys : the grid's cell centres along x and y (1-d arrays, inches).
     limit : the longest path wanted (inches); longer ones are ``inf``.
+    progress : if given, ``progress["done"]`` is kept at a rough share of the sweep done
+        (0 to 1, rising: the corners settled, then the corners tried against the cells),
+        for a progress line.
 
     Yields the counted work of each piece (CELL_WORK, SEGMENT_WORK, NODE_WORK); returns a
     (len(ys), len(xs)) float array of path lengths in inches, ``inf`` past ``limit``, walled
     off, or where a centre cannot stand (inside a grown shape).  Raises ValueError for no
     starts.
     """
+    prog: dict[str, float] = progress if progress is not None else {}
+    prog["done"] = 0.0
     starts = [(float(s[0]), float(s[1])) for s in starts]
     if not starts:
         raise ValueError("a distance field needs at least one start")
@@ -161,6 +167,7 @@ def field_pieces(arena: ChargeArena, starts: Sequence[XY], xs: np.ndarray, ys: n
             continue
         done[k] = True
         order.append(k)
+        prog["done"] = 0.6 * len(order) / len(nodes)
         todo = np.nonzero(~done)[0]
         if len(todo) == 0:
             break
@@ -192,8 +199,10 @@ def field_pieces(arena: ChargeArena, starts: Sequence[XY], xs: np.ndarray, ys: n
         if len(cand):
             ok = clear(nodes[k], p[cand])
             best[live[cand[ok]]] = dist[k] + gaps[cand[ok]]
+        prog["done"] = 0.6 + 0.4 * (n + 1) / len(order)
         yield int(len(live) * CELL_WORK + len(cand) * SEGMENT_WORK)
     out[cells] = best
+    prog["done"] = 1.0
     return out.reshape(len(ys), len(xs))
 
 

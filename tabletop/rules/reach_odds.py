@@ -74,11 +74,13 @@ def band_odds(lengths: np.ndarray, ranges: np.ndarray, chances: list[Fraction],
     return table[band].reshape(np.shape(lengths))
 
 
-def odds_field_pieces(state: Battlefield, unit_id: str, xs, ys
+def odds_field_pieces(state: Battlefield, unit_id: str, xs, ys,
+                      progress: dict[str, float] | None = None
                       ) -> Generator[int, None, tuple[np.ndarray, np.ndarray]]:
     """The charge odds of ``unit_id`` at each cell of the grid ``xs`` x ``ys`` (cell centres,
     inches), in pieces: yields counted work (the arena's vertices, then the distance field's,
-    ``geometry/reach_field.py``), never reads a clock.
+    ``geometry/reach_field.py``), never reads a clock.  ``progress``: as ``field_pieces``'s
+    (0 while the arena is built).
 
     Returns ``(probabilities, lengths)``, two (len(ys), len(xs)) float arrays: the chance a
     charge whose closest model's centre ends at the cell is made (0 out of reach, walled
@@ -96,7 +98,7 @@ def odds_field_pieces(state: Battlefield, unit_id: str, xs, ys
     arena = yield from ChargeArena.pieces(
         near_shapes(state, (unit_id,), terrain, starts, limit, grow), grow)
     lengths = yield from field_pieces(arena, starts, np.asarray(xs, dtype=float),
-                                      np.asarray(ys, dtype=float), limit)
+                                      np.asarray(ys, dtype=float), limit, progress)
     ranges, chances = roll_bands(state.ruleset, move)
     return band_odds(lengths, ranges, chances, tol), lengths
 
