@@ -166,3 +166,26 @@ def test_the_shade_png_draws_the_plates_and_bases_over_the_shading(write_map, tm
             assert img.get_at(p) == plain.get_at(p), p
     open_px = tuple(round(v) for v in view.to_screen(12.25, 20.25))
     assert img.get_at(open_px) != plain.get_at(open_px)
+
+
+def test_while_the_view_pans_the_shaded_board_is_shifted_then_drawn_afresh(write_map):
+    import time
+
+    from tabletop.render.view import View
+    app = _app(write_map)
+    plain, shaded, sh = _shade_c(app)
+    before = app.charge._board
+    assert before is not None and before[0] == (10.0, 50.0, 650.0)
+    # the view pans 20 px right: while it moves the last shaded board is shifted, not drawn
+    # again, so the shaded cell at (10.25, 27.25) (pixel (152, 377)) is now at (172, 377)
+    app.view = View(scale=10.0, origin_x=70.0, origin_y=650.0)
+    app._settle_at = time.monotonic() + 60.0
+    moved = pump(app, frames=1)
+    assert app.charge._board is before
+    assert moved.get_at((172, 377)) == shaded.get_at((152, 377))
+    # once it stops, the board is drawn afresh for the new view (the same pixel again)
+    app._settle_at = 0.0
+    app.pan_from = None
+    still = pump(app, frames=1)
+    assert app.charge._board is not before and app.charge._board[0] == (10.0, 70.0, 650.0)
+    assert still.get_at((172, 377)) == shaded.get_at((152, 377))

@@ -1114,7 +1114,8 @@ class App:
         v = self.view
         if self.charge.active and not self.step_mode:
             self.charge.draw(surface, v, self.state, geo, overlays=self.overlays,
-                             selected=self.selected, theme=board_theme(surface.get_size()))
+                             selected=self.selected, theme=board_theme(surface.get_size()),
+                             moving=self.view_moving)
         ring = self.rings.ring(self.shown_state, self.selected)
         if ring is not None:
             draw_ring(surface, v, ring.outlines, ring.label)

@@ -135,7 +135,8 @@ class ChargeMode:
         self.fight: FightSampler | None = None
         self.shade_on = False
         self.shades: dict[tuple[str, int], tuple[Battlefield, Shade]] = {}
-        self._board: tuple[tuple, pygame.Surface] | None = None     # the shaded board drawn
+        # the shaded board drawn: (view (scale, origin x, origin y), what else it shows, image)
+        self._board: tuple[tuple, tuple, pygame.Surface] | None = None
         self._reach: Job | None = None
         self._plan: Job | None = None
 
@@ -377,26 +378,19 @@ class ChargeMode:
 
     # ------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface, view: View, state: Battlefield, geo: Geometry, *,
-             overlays=frozenset(), selected: str | None = None, theme=None) -> None:
+             overlays=frozenset(), selected: str | None = None, theme=None,
+             moving: bool = False) -> None:
         """Over the window's board on ``surface``: the board again with the shading under its
         bases and name plates (once ready; ``overlays``, ``selected`` and ``theme`` as the
-        window draws its board), then the odds marks, the hovered path and the plan."""
+        window draws its board), then the odds marks, the hovered path and the plan.
+        ``moving``: the view is being panned or zoomed; the last shaded board is shifted and
+        scaled to it (as the window does its own), and drawn afresh once it stops."""
         if self.unit is None:
             return
         sh = self.shade() if self.shade_on else None
         if sh is not None and sh.job.done:
-            key = (surface.get_size(), view.scale, view.origin_x, view.origin_y)
-            if sh.layer is None or sh.layer[0] != key:
-                sh.layer = (key, shade_layer(view, sh.xs, sh.ys, sh.probs, SHADE_STEP_IN))
-            board = (key, frozenset(overlays), selected, theme, state, geo, sh)
-            old = self._board
-            if old is None or old[0][:3] != board[:3] or any(a is not b for a, b in
-                                                              zip(old[0][3:], board[3:])):
-                img = pygame.Surface(surface.get_size())
-                draw_shaded_board(img, state, geo, view, sh.layer[1], overlays=overlays,
-                                  selected=selected, theme=theme)
-                self._board = (board, img)
-            surface.blit(self._board[1], (0, 0))
+            self._draw_shaded(surface, view, state, geo, sh, frozenset(overlays), selected, theme,
+                              moving)
         skip = self.declared if self.plan is not None else ()
         draw_odds_marks(surface, view, geo, self.rows or [], skip)   # (draw_plan labels those)
         if self.plan is not None and self.declared:
@@ -405,6 +399,29 @@ class ChargeMode:
             r = self.row_of(self.hover)
             if r is not None and len(r.get("path", [])) > 1:
                 prims.arrow(surface, [view.to_screen(*p) for p in r["path"]], HOVER_COLOUR, 3)
+
+    def _draw_shaded(self, surface, view, state, geo, sh: Shade, overlays, selected, theme,
+                     moving: bool) -> None:
+        size = surface.get_size()
+        at = (view.scale, view.origin_x, view.origin_y)
+        same = (size, overlays, selected, theme, state, geo, sh)
+        old = self._board
+        kept = old is not None and old[1][:3] == same[:3] and all(
+            a is b for a, b in zip(old[1][3:], same[3:]))
+        if kept and old is not None and old[0] != at and moving:
+            # (imported here: app imports this module)
+            from tabletop.app.app import moved_image
+            surface.blit(*moved_image(old[2], old[0], at, size))
+            return
+        if not kept or old is None or old[0] != at:
+            key = (size, *at)
+            if sh.layer is None or sh.layer[0] != key:
+                sh.layer = (key, shade_layer(view, sh.xs, sh.ys, sh.probs, SHADE_STEP_IN))
+            img = pygame.Surface(size)
+            draw_shaded_board(img, state, geo, view, sh.layer[1], overlays=overlays,
+                              selected=selected, theme=theme)
+            old = self._board = (at, same, img)
+        surface.blit(old[2], (0, 0))
 
     def draw_chart(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """The fight that follows, as a chart in ``rect`` (window pixels): the sampled runs
