@@ -161,6 +161,10 @@ def field_pieces(arena: ChargeArena, starts: Sequence[XY], xs: np.ndarray, ys: n
     heap = [(0.0, k) for k in range(ns)]
     done = np.zeros(len(nodes), dtype=bool)
     order: list[int] = []
+    # the nodes sorted by x: a node settled at d reaches only those within limit - d of
+    # it, found by two binary searches instead of a look at every node
+    by_x = np.argsort(nodes[:, 0], kind="stable")
+    sorted_x = nodes[by_x, 0]
     while heap:
         d, k = heapq.heappop(heap)
         if done[k] or d > dist[k]:
@@ -168,12 +172,18 @@ def field_pieces(arena: ChargeArena, starts: Sequence[XY], xs: np.ndarray, ys: n
         done[k] = True
         order.append(k)
         prog["done"] = 0.6 * len(order) / len(nodes)
-        todo = np.nonzero(~done)[0]
+        reach = limit - d
+        lo = int(np.searchsorted(sorted_x, nodes[k, 0] - reach, side="left"))
+        hi = int(np.searchsorted(sorted_x, nodes[k, 0] + reach, side="right"))
+        todo = by_x[lo:hi]
+        todo = todo[~done[todo]]
         if len(todo) == 0:
-            break
+            yield int(NODE_WORK * (hi - lo))
+            continue
         gaps = np.hypot(nodes[todo, 0] - nodes[k, 0], nodes[todo, 1] - nodes[k, 1])
-        near = ((d + gaps <= limit) & (d + gaps < dist[todo])
-                & _tangent(nodes[k], prv[k], nxt[k], nodes[todo])
+        near = (d + gaps <= limit) & (d + gaps < dist[todo])     # the cheap tests first
+        todo, gaps = todo[near], gaps[near]
+        near = (_tangent(nodes[k], prv[k], nxt[k], nodes[todo])
                 & _tangent(nodes[todo], prv[todo], nxt[todo], nodes[k]))
         todo, gaps = todo[near], gaps[near]
         ok = clear(nodes[k], nodes[todo])
@@ -181,7 +191,7 @@ def field_pieces(arena: ChargeArena, starts: Sequence[XY], xs: np.ndarray, ys: n
             if d + g < dist[j]:
                 dist[j] = d + g
                 heapq.heappush(heap, (d + g, int(j)))
-        yield int(len(nodes) * NODE_WORK + len(todo) * SEGMENT_WORK)
+        yield int((hi - lo) * NODE_WORK + len(todo) * SEGMENT_WORK)
     # 2. each cell from the best node it sees, the nodes nearest first
     best = np.full(len(pts), math.inf)
     live = np.arange(len(pts))
@@ -194,8 +204,8 @@ def field_pieces(arena: ChargeArena, starts: Sequence[XY], xs: np.ndarray, ys: n
             break
         p = pts[live]
         gaps = np.hypot(p[:, 0] - nodes[k, 0], p[:, 1] - nodes[k, 1])
-        cand = np.nonzero((dist[k] + gaps < best[live]) & (dist[k] + gaps <= limit)
-                          & _tangent(nodes[k], prv[k], nxt[k], p))[0]
+        cand = np.nonzero((dist[k] + gaps < best[live]) & (dist[k] + gaps <= limit))[0]
+        cand = cand[_tangent(nodes[k], prv[k], nxt[k], p[cand])]
         if len(cand):
             ok = clear(nodes[k], p[cand])
             best[live[cand[ok]]] = dist[k] + gaps[cand[ok]]
