@@ -120,7 +120,7 @@ def test_selecting_a_model_of_another_unit_cancels_the_shading(write_map):
 
 def test_the_60x44_layout_is_shaded_in_few_frames_and_agrees_with_the_per_cell_paths():
     # the shipped 60x44 layout, Stormboyz (5 models): the shading's counted work fits in
-    # 40 frames of WORK_PER_FRAME (counted, not timed; the row-by-row sweep it replaces
+    # 40 frames of WORK_PER_FRAME (17 today; counted, not timed; the row-by-row sweep it replaced
     # took 181), and every cell's chance is the one the per-cell path search gives
     st = mapfile.load(LAYOUT)
     mode = CM.ChargeMode()
