@@ -163,6 +163,7 @@ class ChargeMode:
         self.unit = self.state = None
         self.rows, self.hover, self.declared = None, None, []
         self.plan, self.fight, self._plan, self._reach = None, None, None, None
+        self._board = None
         return f"left charge mode ({unit})"
 
     def toggle_shade(self) -> str:
