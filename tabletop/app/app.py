@@ -548,6 +548,8 @@ class App:
             self.message(f"{self.drag.model_id}: move cancelled")
             self.drag = self.press = None
             self.refresh()
+        elif self.charge.shading:
+            self.message(self.charge.cancel_shade())
         elif self.charge.active:
             self.message(self.charge.leave())
         else:
@@ -690,6 +692,8 @@ class App:
     def select(self, model_id: str | None) -> None:
         """Select a model (and so its unit), or nothing."""
         self.selected = model_id
+        if (said := self.charge.selected(model_id)) is not None:
+            self.message(said)      # another unit: the charge odds shading is cancelled
         self.refresh()
 
     def set_state(self, state: Battlefield, moved: Sequence[str] | None = None) -> None:
@@ -1109,7 +1113,9 @@ class App:
     def _draw_tools(self, surface, geo: Geometry) -> None:
         v = self.view
         if self.charge.active and not self.step_mode:
-            self.charge.draw(surface, v, self.state, geo)
+            self.charge.draw(surface, v, self.state, geo, overlays=self.overlays,
+                             selected=self.selected, theme=board_theme(surface.get_size()),
+                             moving=self.view_moving)
         ring = self.rings.ring(self.shown_state, self.selected)
         if ring is not None:
             draw_ring(surface, v, ring.outlines, ring.label)

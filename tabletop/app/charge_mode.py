@@ -16,8 +16,14 @@ frame (``update``; no thread, no clock):
   they come, labelled "sampled N runs" and its standard error (``tabletop charge``
   keeps the exact preview);
 - ``C``: the chance that a charge ending at each point of a ``SHADE_STEP_IN`` grid
-  is made (``odds_grid_pieces``), worked out once per unit and table (kept in
-  ``shades``) and drawn as far as it is ready.
+  is made (``rules.reach_odds.odds_field_pieces``: one distance field for the unit,
+  the chance read per band), worked out in counted pieces between frames, with a
+  "shading... N%" line in the panel meanwhile (``SHADE_PROGRESS_STEP``), then kept
+  per unit and table (``shades``).  Esc, or selecting a model of another unit,
+  cancels the shading while it is worked out (``cancel_shade``).  Once ready it is
+  drawn under the bases and the unit name plates: the board is drawn whole with the
+  shading as its ``under`` layer (``render.charge_shade.draw_shaded_board``, kept
+  until the view, table or selection change), then the odds marks over it.
 
 Each frame runs generator pieces until their counted work (leg tests, arena
 vertices; ``PIECE_WORK`` a piece) reaches ``WORK_PER_FRAME``, about 30 ms on the
@@ -38,21 +44,28 @@ import pygame
 from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
 from tabletop.render import prims
-from tabletop.render.charge_plan import draw_fight_chart, draw_plan, odds_shade_image
+from tabletop.render.charge_plan import draw_fight_chart, draw_plan
 from tabletop.render.charge_plan import percent as _pct
+from tabletop.render.charge_shade import (
+    MARK_HALO,
+    MARK_INK,
+    draw_odds_marks,
+    draw_shaded_board,
+    shade_layer,
+)
 from tabletop.render.view import View
 from tabletop.rules import charge as CH
 from tabletop.rules.charge_fight import FightSampler
 from tabletop.rules.charge_plan import (
     PREVIEW_RUNS,
     landed_state,
-    odds_grid_pieces,
     plan_pieces,
     reach_pieces,
 )
+from tabletop.rules.reach_odds import odds_field_pieces
 
 __all__ = ["ChargeMode", "WORK_PER_FRAME", "PIECE_WORK", "FIGHT_RUNS_PER_FRAME",
-           "SHADE_STEP_IN", "PLAN_SEED"]
+           "SHADE_STEP_IN", "SHADE_PROGRESS_STEP", "PLAN_SEED", "MARK_INK", "MARK_HALO"]
 
 #: counted work a frame may do (leg tests and arena vertices; about 1 us each, so ~30 ms
 #: with the pieces' own cost, measured on the 60x44 layout)
@@ -63,11 +76,11 @@ PIECE_WORK = 150
 FIGHT_RUNS_PER_FRAME = 1
 #: grid step of the odds shading, inches (as ``tabletop charge --shade``)
 SHADE_STEP_IN = 0.5
+#: the panel's "shading... N%" line moves in steps of this share (fewer re-laid text boxes)
+SHADE_PROGRESS_STEP = 0.1
 #: the seed of the plan (a rank-and-flank arc tie) and of the fight's first run
 PLAN_SEED = 1
 
-MARK_INK = (25, 25, 30)
-MARK_HALO = (255, 255, 255)
 HOVER_COLOUR = (120, 220, 255)
 
 
@@ -92,17 +105,21 @@ class Job:
 
 @dataclass
 class Shade:
-    """The odds grid of one unit on one table: ``probs`` rows fill in (``nan`` until done)."""
+    """The odds grid of one unit on one table: ``probs`` is ``nan`` until the job is done,
+    then the chances; ``progress["done"]`` the share of the work done (0 to 1)."""
 
     xs: np.ndarray
     ys: np.ndarray
     probs: np.ndarray
     job: Job
+    progress: dict[str, float] = field(default_factory=dict)
     layer: tuple[Any, Any] | None = field(default=None)
 
     @property
-    def rows_done(self) -> int:
-        return int(np.sum(~np.isnan(self.probs[:, 0]))) if len(self.xs) else len(self.ys)
+    def shown_progress(self) -> int:
+        """The share done as the panel shows it: a whole percent, in SHADE_PROGRESS_STEP steps."""
+        step = SHADE_PROGRESS_STEP
+        return int(round(100 * step * int(self.progress.get("done", 0.0) / step + 1e-9)))
 
 
 class ChargeMode:
@@ -118,6 +135,8 @@ class ChargeMode:
         self.fight: FightSampler | None = None
         self.shade_on = False
         self.shades: dict[tuple[str, int], tuple[Battlefield, Shade]] = {}
+        # the shaded board drawn: (view (scale, origin x, origin y), what else it shows, image)
+        self._board: tuple[tuple, tuple, pygame.Surface] | None = None
         self._reach: Job | None = None
         self._plan: Job | None = None
 
@@ -144,6 +163,7 @@ class ChargeMode:
         self.unit = self.state = None
         self.rows, self.hover, self.declared = None, None, []
         self.plan, self.fight, self._plan, self._reach = None, None, None, None
+        self._board = None
         return f"left charge mode ({unit})"
 
     def toggle_shade(self) -> str:
@@ -156,7 +176,31 @@ class ChargeMode:
             return "C shades charge odds in charge mode: select a unit, then c"
         self.shade()
         return (f"shading the table by the odds of a charge by {self.unit} ending there "
-                f"({SHADE_STEP_IN:g}\" grid, worked out a piece a frame)")
+                f"({SHADE_STEP_IN:g}\" grid, worked out a piece a frame; Esc cancels)")
+
+    @property
+    def shading(self) -> bool:
+        """Whether the shading is on and still being worked out."""
+        sh = self.shade() if self.shade_on else None
+        return sh is not None and not sh.job.done
+
+    def cancel_shade(self) -> str:
+        """Esc or a new selection while the shading is worked out: stop it and forget the
+        part done (``C`` starts it afresh); returns what the panel says."""
+        if self.unit is not None:
+            self.shades.pop((self.unit, id(self.state)), None)
+        self.shade_on = False
+        return f"charge odds shading cancelled ({self.unit})"
+
+    def selected(self, model_id: str | None) -> str | None:
+        """The window selected ``model_id`` (or nothing): a model of another unit than the
+        charging one cancels a shading being worked out (selecting nothing does not);
+        returns the message, or None."""
+        if model_id is None:
+            return None
+        if self.shading and model_id.rsplit("/", 1)[0] != self.unit:
+            return self.cancel_shade()
+        return None
 
     def shade(self) -> Shade | None:
         """The odds grid of the mode's unit on its table (made once, then kept)."""
@@ -170,9 +214,16 @@ class ChargeMode:
         xs = np.arange(SHADE_STEP_IN / 2, t.width, SHADE_STEP_IN)
         ys = np.arange(SHADE_STEP_IN / 2, t.depth, SHADE_STEP_IN)
         probs = np.full((len(ys), len(xs)), np.nan)
-        sh = Shade(xs, ys, probs, Job(odds_grid_pieces(self.state, self.unit, xs, ys, probs)))
+        progress: dict[str, float] = {"done": 0.0}
+        sh = Shade(xs, ys, probs, Job(self._shade_pieces(xs, ys, probs, progress)), progress)
         self.shades[key] = (self.state, sh)
         return sh
+
+    def _shade_pieces(self, xs, ys, probs, progress):
+        """The odds field of the mode's unit (``odds_field_pieces``), copied into ``probs``
+        at its end."""
+        got, _ = yield from odds_field_pieces(self.state, self.unit, xs, ys, progress)
+        probs[:] = got
 
     def follow(self, state: Battlefield, geo: Geometry) -> str | None:
         """The table changed (a move, undo, reload): plan afresh for the same unit, or leave
@@ -250,9 +301,9 @@ class ChargeMode:
         if left > 0 and self.shade_on:
             sh = self.shade()
             if sh is not None and not sh.job.done:
-                before = sh.rows_done
+                before = (sh.shown_progress, sh.job.done)
                 left -= sh.job.run(left)
-                changed |= sh.rows_done != before
+                changed |= (sh.shown_progress, sh.job.done) != before
         if self.fight is not None and not self.fight.failed and self.fight.runs < PREVIEW_RUNS:
             for _ in range(FIGHT_RUNS_PER_FRAME):
                 self.fight.step()
@@ -321,36 +372,57 @@ class ChargeMode:
                     out.append(f"landing: {prob}")
         sh = self.shade() if self.shade_on else None
         if sh is not None:
-            # (not the rows done: the text box would be laid out afresh every frame)
-            out.append("odds shading: " + ("ready" if sh.job.done else "working..."))
+            # (in SHADE_PROGRESS_STEP steps: the text box is laid out afresh at each change)
+            out.append("odds shading: ready" if sh.job.done else
+                       f"shading... {sh.shown_progress}% (Esc cancels)")
         return out
 
     # ------------------------------------------------------------ drawing
-    def draw(self, surface: pygame.Surface, view: View, state: Battlefield, geo: Geometry) -> None:
-        """The shading (as far as ready), the marks, the hovered path and the plan."""
+    def draw(self, surface: pygame.Surface, view: View, state: Battlefield, geo: Geometry, *,
+             overlays=frozenset(), selected: str | None = None, theme=None,
+             moving: bool = False) -> None:
+        """Over the window's board on ``surface``: the board again with the shading under its
+        bases and name plates (once ready; ``overlays``, ``selected`` and ``theme`` as the
+        window draws its board), then the odds marks, the hovered path and the plan.
+        ``moving``: the view is being panned or zoomed; the last shaded board is shifted and
+        scaled to it (as the window does its own), and drawn afresh once it stops."""
         if self.unit is None:
             return
         sh = self.shade() if self.shade_on else None
-        if sh is not None and sh.rows_done:
-            key = (surface.get_size(), view.scale, view.origin_x, view.origin_y, sh.rows_done)
-            if sh.layer is None or sh.layer[0] != key:
-                sh.layer = (key, odds_shade_image(view, sh.xs, sh.ys, sh.probs, SHADE_STEP_IN))
-            if sh.layer[1] is not None:
-                surface.blit(*sh.layer[1])
-        for r in self.rows or []:
-            if r["id"] in self.declared and self.plan is not None:
-                continue        # the plan labels a declared target (draw_plan)
-            ms = geo.unit_models(r["id"])
-            cx = sum(geo.model(m).x for m in ms) / len(ms)
-            cy = max(geo.model(m).y for m in ms) + 1.2
-            prims.outlined_text(surface, f"{r['id']} {_pct(r['probability'])}", 16, MARK_INK,
-                                MARK_HALO, view.to_screen(cx, cy))
+        if sh is not None and sh.job.done:
+            self._draw_shaded(surface, view, state, geo, sh, frozenset(overlays), selected, theme,
+                              moving)
+        skip = self.declared if self.plan is not None else ()
+        draw_odds_marks(surface, view, geo, self.rows or [], skip)   # (draw_plan labels those)
         if self.plan is not None and self.declared:
             draw_plan(surface, view, state, self.plan)
         if self.hover is not None and self.hover not in self.declared:
             r = self.row_of(self.hover)
             if r is not None and len(r.get("path", [])) > 1:
                 prims.arrow(surface, [view.to_screen(*p) for p in r["path"]], HOVER_COLOUR, 3)
+
+    def _draw_shaded(self, surface, view, state, geo, sh: Shade, overlays, selected, theme,
+                     moving: bool) -> None:
+        size = surface.get_size()
+        at = (view.scale, view.origin_x, view.origin_y)
+        same = (size, overlays, selected, theme, state, geo, sh)
+        old = self._board
+        kept = old is not None and old[1][:3] == same[:3] and all(
+            a is b for a, b in zip(old[1][3:], same[3:]))
+        if kept and old is not None and old[0] != at and moving:
+            # (imported here: app imports this module)
+            from tabletop.app.app import moved_image
+            surface.blit(*moved_image(old[2], old[0], at, size))
+            return
+        if not kept or old is None or old[0] != at:
+            key = (size, *at)
+            if sh.layer is None or sh.layer[0] != key:
+                sh.layer = (key, shade_layer(view, sh.xs, sh.ys, sh.probs, SHADE_STEP_IN))
+            img = pygame.Surface(size)
+            draw_shaded_board(img, state, geo, view, sh.layer[1], overlays=overlays,
+                              selected=selected, theme=theme)
+            old = self._board = (at, same, img)
+        surface.blit(old[2], (0, 0))
 
     def draw_chart(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """The fight that follows, as a chart in ``rect`` (window pixels): the sampled runs

@@ -82,7 +82,7 @@ BINDINGS: tuple[Binding, ...] = (
             "landing ghosted, the plan and the fight that follows (sampled run by run) in the "
             "panel", (("c", "charge_mode"),)),
     Binding("`C`", "charge mode: shade the table by the odds of a charge ending there "
-            "(worked out a piece a frame, once per unit and table) / stop",
+            "(worked out a piece a frame, once per unit and table; Esc cancels) / stop",
             (("C", "charge_shade"),)),
     Binding("`e`", "the table editor (again: leave): place terrain from templates, objectives, "
             "zones and units, move, turn, mirror, save (its keys: `tabletop edit`)",
@@ -108,8 +108,8 @@ BINDINGS: tuple[Binding, ...] = (
     Binding("click a ringed model or its number", "`--play`: answer with the option that names it"),
     Binding("`h`", "show or hide the help (when it needs more than one page, `h` turns them)",
             (("h", "help"),)),
-    Binding("`Esc`", "close the help, cancel a typed ring distance or a drag in progress, leave "
-            "charge mode, else quit (asking first when moves are unsaved)", (("escape", "escape"),)),
+    Binding("`Esc`", "close the help, cancel a typed ring distance, a drag in progress or the "
+            "charge odds shading being worked out, leave charge mode, else quit (asking first when moves are unsaved)", (("escape", "escape"),)),
     Binding("`q`", "quit (asks first when moves are unsaved; they stay in the autosave; with "
             "`--play`, asks first while answers you gave are not saved with `s`: they stay in "
             "`<map>.play-autosave.toml`, written after each answer, which `tabletop fight` "

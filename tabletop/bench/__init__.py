@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-MODULES = ["snapshot", "pile-in", "window", "window-edit", "odds", "startup"]
+MODULES = ["snapshot", "pile-in", "window", "window-edit", "odds", "startup", "charge-shade"]
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """``tabletop charge MAP UNIT --shade -o PLAN.png``: the table shaded by charge odds.
 
 Every point of a grid (``SHADE_STEP`` inches) is shaded by the chance that a charge by
-UNIT ending there is made (``rules/charge_plan.py odds_grid``); each enemy unit in reach
-is marked with its odds (``reach_list``).  ``--json`` prints ``{unit, ruleset, step,
+UNIT ending there is made (``rules/reach_odds.py odds_field``: one distance field for the
+unit, the chance read per band), drawn under the bases and name plates
+(``render/charge_shade.py``); each enemy unit in reach is marked with its odds
+(``reach_list``).  ``--json`` prints ``{unit, ruleset, step,
 in_reach: [...], picture}``.  Exit 0, or 2 for bad input.
 """
 
@@ -14,7 +16,8 @@ from tabletop.cli.common import need_unit, print_json
 from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules import charge as CH
-from tabletop.rules.charge_plan import odds_grid, reach_list
+from tabletop.rules.charge_plan import reach_list
+from tabletop.rules.reach_odds import odds_field
 
 #: grid step of the shading, inches
 SHADE_STEP = 0.5
@@ -29,12 +32,11 @@ def shade_run(state, args) -> int:
         return 0
     xs = np.arange(SHADE_STEP / 2, state.table.width, SHADE_STEP)
     ys = np.arange(SHADE_STEP / 2, state.table.depth, SHADE_STEP)
-    gx, gy = np.meshgrid(xs, ys)
-    probs, _ = odds_grid(state, args.unit, np.column_stack([gx.ravel(), gy.ravel()]))
+    probs, _ = odds_field(state, args.unit, xs, ys)
     rows = reach_list(state, args.unit, args.seed)
-    from tabletop.render.charge_plan import save_shade_png
+    from tabletop.render.charge_shade import save_shade_png
     try:
-        save_shade_png(state, args.unit, xs, ys, probs.reshape(gx.shape), SHADE_STEP, rows,
+        save_shade_png(state, args.unit, xs, ys, probs, SHADE_STEP, rows,
                        args.out, force=args.force)
     except OSError as exc:
         if isinstance(exc, TabletopError):
