@@ -168,7 +168,7 @@ def _on_ring(corners: list[tuple[XY, XY, XY]], hull: Polygon) -> list[tuple[XY, 
     return [c for c, ok in zip(corners, near) if ok]
 
 
-def _tangent(at: np.ndarray, prev: np.ndarray, nxt: np.ndarray, to: np.ndarray) -> np.ndarray:
+def tangent_mask(at: np.ndarray, prev: np.ndarray, nxt: np.ndarray, to: np.ndarray) -> np.ndarray:
     """Whether legs from corners ``at`` (with ring neighbours ``prev``, ``nxt``) towards
     ``to`` leave the corner tangentially (both neighbours on one side of the leg): only such
     legs can be part of a shortest path.  Rows with NaN neighbours (the start) pass."""
@@ -188,6 +188,11 @@ class ChargeArena:
         polygons, inches.
     grow : the charger's radius (inches); each shape is grown by it (circles: see
         ``grown_circle_radius``).
+
+    Attributes read by ``geometry.reach_field`` too: ``parts`` (the merged grown
+    obstacles), ``corners`` (each part's convex corners, as (corner, previous,
+    next) points) and ``shrunk`` (each part shrunk by ``GRAZE``, prepared: a point
+    inside it is inside the obstacle).
     """
 
     def __init__(self, shapes: Sequence[Polygon], grow: float):
@@ -214,13 +219,13 @@ class ChargeArena:
         parts = list(getattr(merged, "geoms", [merged])) if not merged.is_empty else []
         self.parts: list[Polygon] = [p for p in parts if isinstance(p, Polygon) and not p.is_empty]
         self.tree = shapely.STRtree(self.parts) if self.parts else None
-        self._corners, self._hulls, self._hull_corners, self._shrunk = [], [], [], []
+        self.corners, self._hulls, self._hull_corners, self.shrunk = [], [], [], []
         for p in self.parts:
-            self._corners.append(_convex_corners(p))
+            self.corners.append(_convex_corners(p))
             self._hulls.append(p.convex_hull)
-            self._hull_corners.append(_on_ring(self._corners[-1], self._hulls[-1]))
-            self._shrunk.append(p.buffer(-GRAZE))
-            shapely.prepare(self._shrunk[-1])
+            self._hull_corners.append(_on_ring(self.corners[-1], self._hulls[-1]))
+            self.shrunk.append(p.buffer(-GRAZE))
+            shapely.prepare(self.shrunk[-1])
             yield 4 * shapely.get_num_coordinates(p)
 
     def blocked(self, p: XY) -> int | None:
@@ -228,7 +233,7 @@ class ChargeArena:
         if self.tree is None:
             return None
         for i in self.tree.query(Point(p), predicate="intersects"):
-            if self._shrunk[int(i)].contains(Point(p)):
+            if self.shrunk[int(i)].contains(Point(p)):
                 return int(i)
         return None
 
@@ -238,7 +243,7 @@ class ChargeArena:
             return set()
         leg = LineString([a, b]) if a != b else Point(a)
         return {int(i) for i in self.tree.query(leg, predicate="intersects")
-                if int(i) in active and self._shrunk[int(i)].intersects(leg)}
+                if int(i) in active and self.shrunk[int(i)].intersects(leg)}
 
     def shortest(self, start: XY, goals: Sequence[Goal], *, ignore: Iterable[int] = (),
                  tol: float = 0.0) -> ChargePath:
@@ -290,7 +295,7 @@ class ChargeArena:
         prv = np.asarray([t[1] for t in trip])
         nxt = np.asarray([t[2] for t in trip])
         n = len(nodes)
-        block = unary_union([self._shrunk[i] for i in sorted(used)]) if used else None
+        block = unary_union([self.shrunk[i] for i in sorted(used)]) if used else None
         if block is not None:
             shapely.prepare(block)
 
@@ -318,7 +323,7 @@ class ChargeArena:
                 q, gd = g.closest(nodes[k])
                 if d + gd >= best_total:
                     break
-                if (gd == 0 or _tangent(pts[k], prv[k], nxt[k], np.asarray(q))) and \
+                if (gd == 0 or tangent_mask(pts[k], prv[k], nxt[k], np.asarray(q))) and \
                         visible(pts[k], np.asarray([q]))[0]:
                     best_total, best_node, best_end = d + gd, k, (q, g.label)
                     break
@@ -326,8 +331,8 @@ class ChargeArena:
             gaps = np.hypot(pts[todo, 0] - pts[k, 0], pts[todo, 1] - pts[k, 1])
             ends = h[todo] == 0       # corners inside a goal: the leg ends where it enters
             keep = ((d + gaps < dist[todo]) & (d + gaps + h[todo] < best_total)
-                    & _tangent(pts[k], prv[k], nxt[k], pts[todo])
-                    & (ends | _tangent(pts[todo], prv[todo], nxt[todo], pts[k])))
+                    & tangent_mask(pts[k], prv[k], nxt[k], pts[todo])
+                    & (ends | tangent_mask(pts[todo], prv[todo], nxt[todo], pts[k])))
             todo, gaps = todo[keep], gaps[keep]
             if len(todo) == 0:
                 continue
@@ -369,7 +374,7 @@ class ChargeArena:
             (g.disc is not None and hull.distance(Point(g.disc[:2])) <= g.disc[2])
             or (g.shape is not None and hull.intersects(g.shape)) for g in goals)
         if inside or any(j != i and hull.intersects(self._hulls[j]) for j in used):
-            return self._corners[i]
+            return self.corners[i]
         return self._hull_corners[i]
 
     def distances_from(self, starts: Sequence[XY], points: np.ndarray, limit: float) -> np.ndarray:
@@ -412,7 +417,7 @@ class ChargeArena:
                 lo, hi = every.min(axis=0), every.max(axis=0)
             sxy = np.asarray(starts, dtype=float).reshape(-1, 2)
             for i in shapes:
-                got = self._corners[i]
+                got = self.corners[i]
                 if live and got:
                     # a corner helps only if start -> corner -> the points' box fits the reach
                     # (a lower bound of any path through it): an ellipse round the search
@@ -424,7 +429,7 @@ class ChargeArena:
                     keep = to_start + np.hypot(dx, dy) <= limit
                     got = [c for c, k in zip(got, keep) if k]
                 corners.extend(got)
-        blockers = [self._shrunk[i] for i in shapes if self.blocked_all(starts, i) is False]
+        blockers = [self.shrunk[i] for i in shapes if self.blocked_all(starts, i) is False]
         nan = (math.nan, math.nan)
         nodes = np.asarray(starts + [c[0] for c in corners], dtype=float).reshape(-1, 2)
         prv = np.asarray([nan] * len(starts) + [c[1] for c in corners], dtype=float).reshape(-1, 2)
@@ -456,8 +461,8 @@ class ChargeArena:
             looked = len(todo)
             gaps = np.hypot(nodes[todo, 0] - nodes[k, 0], nodes[todo, 1] - nodes[k, 1])
             near = ((d + gaps <= limit) & (d + gaps < dist[todo])
-                    & _tangent(nodes[k], prv[k], nxt[k], nodes[todo])
-                    & _tangent(nodes[todo], prv[todo], nxt[todo], nodes[k]))
+                    & tangent_mask(nodes[k], prv[k], nxt[k], nodes[todo])
+                    & tangent_mask(nodes[todo], prv[todo], nxt[todo], nodes[k]))
             todo, gaps = todo[near], gaps[near]
             ok = clear(nodes[k], nodes[todo])
             for j, g in zip(todo[ok], gaps[ok]):
@@ -479,7 +484,7 @@ class ChargeArena:
                     continue
                 gaps = np.hypot(points[:, 0] - nodes[k, 0], points[:, 1] - nodes[k, 1])
                 cand = np.nonzero((dist[k] + gaps < out) & (dist[k] + gaps <= limit)
-                                  & _tangent(nodes[k], prv[k], nxt[k], points))[0]
+                                  & tangent_mask(nodes[k], prv[k], nxt[k], points))[0]
                 if len(cand):
                     ok = clear(nodes[k], points[cand])
                     out[cand[ok]] = dist[k] + gaps[cand[ok]]
@@ -488,7 +493,7 @@ class ChargeArena:
 
     def blocked_all(self, starts: Sequence[XY], i: int) -> bool:
         """Whether grown shape ``i`` holds one of ``starts`` (then it is passed through)."""
-        return any(self._shrunk[i].contains(Point(s)) for s in starts)
+        return any(self.shrunk[i].contains(Point(s)) for s in starts)
 
 
 def charger_radius(model) -> float:

@@ -39,7 +39,12 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
-from tabletop.geometry.charge_paths import ChargeArena, _tangent, arena_shapes, grown_circle_radius
+from tabletop.geometry.charge_paths import (
+    ChargeArena,
+    arena_shapes,
+    grown_circle_radius,
+    tangent_mask,
+)
 
 __all__ = ["CELL_WORK", "SEGMENT_WORK", "NODE_WORK", "near_shapes", "field_pieces", "path_field"]
 
@@ -80,8 +85,8 @@ def _blockers(arena: ChargeArena, starts: Sequence[XY], lo: np.ndarray, hi: np.n
         return [], []
     box = shapely.box(lo[0], lo[1], hi[0], hi[1])
     idx = sorted(int(i) for i in arena.tree.query(box))
-    keep = [i for i in idx if not any(arena._shrunk[i].contains(Point(s)) for s in starts)]
-    return keep, [arena._shrunk[i] for i in keep]
+    keep = [i for i in idx if not any(arena.shrunk[i].contains(Point(s)) for s in starts)]
+    return keep, [arena.shrunk[i] for i in keep]
 
 
 def field_pieces(arena: ChargeArena, starts: Sequence[XY], xs: np.ndarray, ys: np.ndarray,
@@ -144,7 +149,7 @@ def field_pieces(arena: ChargeArena, starts: Sequence[XY], xs: np.ndarray, ys: n
     # 1. the Dijkstra over the starts and the corners a path of at most limit may use
     corners: list[tuple[XY, XY, XY]] = []
     for i in shape_ids:
-        got = arena._corners[i]
+        got = arena.corners[i]
         if not got:
             continue
         at = np.asarray([c[0] for c in got], dtype=float)
@@ -183,8 +188,8 @@ def field_pieces(arena: ChargeArena, starts: Sequence[XY], xs: np.ndarray, ys: n
         gaps = np.hypot(nodes[todo, 0] - nodes[k, 0], nodes[todo, 1] - nodes[k, 1])
         near = (d + gaps <= limit) & (d + gaps < dist[todo])     # the cheap tests first
         todo, gaps = todo[near], gaps[near]
-        near = (_tangent(nodes[k], prv[k], nxt[k], nodes[todo])
-                & _tangent(nodes[todo], prv[todo], nxt[todo], nodes[k]))
+        near = (tangent_mask(nodes[k], prv[k], nxt[k], nodes[todo])
+                & tangent_mask(nodes[todo], prv[todo], nxt[todo], nodes[k]))
         todo, gaps = todo[near], gaps[near]
         ok = clear(nodes[k], nodes[todo])
         for j, g in zip(todo[ok], gaps[ok]):
@@ -205,7 +210,7 @@ def field_pieces(arena: ChargeArena, starts: Sequence[XY], xs: np.ndarray, ys: n
         p = pts[live]
         gaps = np.hypot(p[:, 0] - nodes[k, 0], p[:, 1] - nodes[k, 1])
         cand = np.nonzero((dist[k] + gaps < best[live]) & (dist[k] + gaps <= limit))[0]
-        cand = cand[_tangent(nodes[k], prv[k], nxt[k], p[cand])]
+        cand = cand[tangent_mask(nodes[k], prv[k], nxt[k], p[cand])]
         if len(cand):
             ok = clear(nodes[k], p[cand])
             best[live[cand[ok]]] = dist[k] + gaps[cand[ok]]
