@@ -9,7 +9,8 @@ from test_charge_plan import fp_map
 
 from tabletop.board.mapfile import load as load_map
 from tabletop.geometry import snapshot
-from tabletop.render.charge_plan import label_rects, save_shade_png
+from tabletop.render.charge_plan import label_rects
+from tabletop.render.charge_shade import save_shade_png
 from tabletop.render.image import DEFAULT_SCALE, _frame, render_image
 
 

@@ -1,11 +1,11 @@
-"""Drawing a charge plan: the path, the ghosted landing, the figures, the fight's chart, and
-the table shaded by charge odds.
+"""Drawing a charge plan: the path, the ghosted landing, the figures and the fight's chart.
 
 The rules emit the plan as data (``rules/charge_plan.py``: ``plan_charge`` /
 ``odds_grid``); this module decides colours and layout.  Headless-safe (a plain
 Surface).  Table inches, y up; the ``View`` flips y.  The functions that draw onto
-a surface (``draw_plan``, ``draw_fight_chart``, ``draw_odds_shade``) are what the
-window's charge mode calls; ``save_plan_png`` / ``save_shade_png`` make whole pictures.
+a surface (``draw_plan``, ``draw_fight_chart``) are what the window's charge
+mode calls; ``save_plan_png`` makes the whole picture.  The table shaded by
+charge odds is ``render.charge_shade``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tabletop.geometry import snapshot
 from tabletop.geometry.footprints import base_polygon
 from tabletop.render import prims
 from tabletop.render.board import board_canvas
-from tabletop.render.image import _frame, image_size, render_image, save_png
+from tabletop.render.image import _frame, image_size, save_png
 from tabletop.render.legend import draw_legend
 from tabletop.render.options import DEFAULT_SCALE
 from tabletop.render.view import View
@@ -28,7 +28,7 @@ from tabletop.render.view import View
 __all__ = ["PATH_COLOUR", "GHOST_COLOUR", "CHART_W", "PROBLEM_COLOUR", "TAG_LEADER_PX", "TAG_RINGS",
            "draw_plan", "draw_fight_chart", "draw_ghosts", "ghost_rects", "tag_places", "plan_picture",
            "landing_polygons", "panel_problems",
-           "draw_odds_shade", "odds_shade_image", "percent", "save_plan_png", "save_shade_png", "odds_colour"]
+           "percent", "save_plan_png", "odds_colour"]
 
 PATH_COLOUR = (250, 190, 20)
 OTHER_PATH_COLOUR = (240, 240, 240)
@@ -374,39 +374,6 @@ def save_plan_png(state: Battlefield, plan: dict[str, Any], path: str,
     return save_png(out, path, force=force, keep=(state.path,) if state.path else ())
 
 
-def draw_odds_shade(surface: pygame.Surface, view: View, xs, ys, probs, step: float) -> None:
-    """Shade cells of ``step`` inches centred on the grid ``xs`` x ``ys`` (inches, evenly
-    spaced by ``step``) by ``probs`` (a (len(ys), len(xs)) array of chances): red to green,
-    nothing where the chance is 0 or not known yet (``nan``, a row the window has not worked
-    out).  One pixel a cell, scaled onto the table's place on ``surface``."""
-    got = odds_shade_image(view, xs, ys, probs, step)
-    if got is not None:
-        surface.blit(*got)
-
-
-def odds_shade_image(view: View, xs, ys, probs, step: float):
-    """The shading ``draw_odds_shade`` blits: (an RGBA Surface, its top-left pixel), or
-    None for an empty grid or a view too small to show it."""
-    ny, nx = len(ys), len(xs)
-    if nx == 0 or ny == 0:
-        return None
-    cells = pygame.Surface((nx, ny), pygame.SRCALPHA)
-    cells.fill((0, 0, 0, 0))
-    half = step / 2.0
-    for j in range(ny):
-        row = ny - 1 - j        # y up: the last grid row is the top pixel row
-        for i in range(nx):
-            p = float(probs[j, i])
-            if p > 0:           # (nan > 0 is False)
-                cells.set_at((i, row), odds_colour(p, 120))
-    x0, y0 = view.to_screen(xs[0] - half, ys[-1] + half)
-    x1, y1 = view.to_screen(xs[-1] + half, ys[0] - half)
-    w, h = round(x1 - x0), round(y1 - y0)
-    if w <= 0 or h <= 0:
-        return None
-    return pygame.transform.scale(cells, (w, h)), (round(x0), round(y0))
-
-
 def percent(p: float) -> str:
     """A chance as the pictures write it: "58%", "<0.5%", ">99.5%"."""
     return _pct(p)
@@ -421,39 +388,3 @@ def label_rects(state: Battlefield, geo, view: View, size: tuple[int, int],
     c = board_canvas(pygame.Surface(size), state, geo, view, selected=selected_unit,
                      clip=pygame.Rect(0, 0, 0, 0))
     return [p[4].inflate(8, 8) for p in (c.placed or [])]
-
-
-def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
-                   marks: list[dict[str, Any]], path: str, scale: float = DEFAULT_SCALE, *,
-                   force: bool = False) -> str:
-    """The table shaded by the odds of a charge by ``unit_id`` ending at each point, each enemy
-    unit in ``marks`` ({id, probability, needed}) labelled with its odds; PNG at ``path``."""
-    geo = snapshot(state)
-    board = render_image(state, geo=geo, scale=scale, selected=unit_id)
-    view = _frame(state, scale, geo)[2]
-    plain = board.copy()
-    draw_odds_shade(board, view, xs, ys, probs, step)
-    # the shading goes under the unit name plates: each plate is put back as drawn
-    for rect in label_rects(state, geo, view, board.get_size(), unit_id):
-        board.blit(plain, rect, rect)
-    for mk in marks:
-        ms = geo.unit_models(mk["id"])
-        cx = sum(geo.model(m).x for m in ms) / len(ms)
-        cy = max(geo.model(m).y for m in ms) + 1.2
-        label = f"{mk['id']} {_pct(mk['probability'])}"
-        prims.outlined_text(board, label, 16, INK, (255, 255, 255), view.to_screen(cx, cy))
-    out, rect = _with_panel(board)
-    pygame.draw.rect(out, (246, 244, 238), rect)
-    x, y = rect.x + 8, rect.y + 8
-    for line in [f"Charge odds for {unit_id}", "a charge ending here is made with", "the chance shown:"]:
-        prims.text(out, line, 14, INK, (x, y))
-        y += 18
-    for p in (1.0, 0.75, 0.5, 0.25, 0.03):
-        pygame.draw.rect(out, odds_colour(p, 255)[:3], (x, y + 4, 30, 14))
-        prims.text(out, _pct(p), 13, INK, (x + 38, y + 3))
-        y += 20
-    y += 8
-    for mk in marks:
-        prims.text(out, f"{mk['id']}: {_needs_words(mk)}, {_pct(mk['probability'])}", 13, INK, (x, y))
-        y += 17
-    return save_png(out, path, force=force, keep=(state.path,) if state.path else ())
