@@ -239,3 +239,39 @@ def test_an_unknown_landing_aim_is_refused(write_map, capsys):
     assert main(["charge", write_map(text), "skorpekh-destroyers", "gretchin"]) == 2
     err = capsys.readouterr().err
     assert "charge_landing_aim" in err and "Traceback" not in err
+
+
+def test_units_without_profiles_get_one_sentence_not_six_lines(write_map, capsys):
+    # two 3-model units 6.74" apart with no profiles (an editor formation): the charge is
+    # planned, and the fight that follows says in one line which values are missing where
+    # (before: six "units[i].profile.X: missing" lines inside the text's parentheses)
+    path = write_map("""
+        [map]
+        name = "no profiles"
+        ruleset = "fight-phase"
+        width = 30
+        depth = 30
+        [[players]]
+        id = "red"
+        active = true
+        [[players]]
+        id = "blue"
+        [[units]]
+        id = "a"
+        player = "red"
+        base = "32mm"
+        models = [[10, 10], [11.5, 10], [13, 10]]
+        [[units]]
+        id = "b"
+        player = "blue"
+        base = "32mm"
+        models = [[10, 18], [11.5, 18], [13, 18]]
+        """)
+    assert main(["charge", path, "a", "b", "--json"]) == 0
+    fight = json.loads(capsys.readouterr().out)["fight"]
+    assert fight == {"method": "none",
+                     "why": "no profile to fight with: T, Sv, W missing on units[0], units[1]"}
+    assert main(["charge", path, "a", "b"]) == 0
+    out = capsys.readouterr().out
+    assert "Fight that follows: no odds (no profile to fight with: T, Sv, W missing" in out
+    assert "profile.T: missing" not in out

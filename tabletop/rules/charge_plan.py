@@ -57,6 +57,7 @@ behind the first model and may end out of the fight.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Generator, Iterator
 from fractions import Fraction
 from typing import Any
@@ -465,6 +466,28 @@ def path_warnings(state: Battlefield, unit_id: str, targets: list[str], model_id
     return out
 
 
+_MISSING = re.compile(r"^(?:.*: )?(units\[\d+\])\.profile\.(\w+): missing")
+
+
+def why_no_fight(e: TabletopError) -> str:
+    """One line for a fight preview the rules could not run: missing profile values are
+    gathered into one sentence ("no profile to fight with: T, Sv, W missing on units[0],
+    units[1]"), any other problems follow, joined by "; "."""
+    fields: list[str] = []
+    where: list[str] = []
+    other: list[str] = []
+    for p in e.problems:
+        m = _MISSING.match(p)
+        if m is None:
+            other.append(p)
+            continue
+        where += [m.group(1)] if m.group(1) not in where else []
+        fields += [m.group(2)] if m.group(2) not in fields else []
+    parts = ([f"no profile to fight with: {', '.join(fields)} missing on {', '.join(where)}"]
+             if fields else []) + other
+    return "; ".join(parts)
+
+
 def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
                   max_states: int = PREVIEW_MAX_STATES, runs: int = PREVIEW_RUNS) -> dict[str, Any]:
     """The fight that follows the landing, from the ruleset's own odds (``find_ruleset(...).odds``)
@@ -486,7 +509,7 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
             # past the bound the fight is sampled by ``_sampled_summary`` (one run here)
             got = ruleset.odds(only, max_states=max_states, runs=1)
     except TabletopError as e:
-        return {"method": "none", "why": str(e)}
+        return {"method": "none", "why": why_no_fight(e)}
     out: dict[str, Any] = {"method": "none", "units": {}}
     if landed.ruleset == "rank-and-flank":
         engs = [e for e in got.get("engagements", []) if unit_id in e["units"]]
@@ -524,7 +547,6 @@ def _preview_why(why: str | None, max_states: int) -> str:
     if why is None or why.startswith("an exact walk would weigh more than"):
         return (f"an exact walk would weigh more than {max_states:,} states (the charge "
                 f"preview's bound, rules.charge_plan.PREVIEW_MAX_STATES)")
-    import re
     return re.sub(r"\s*\([^()]*--[^()]*\)", "", why)
 
 
