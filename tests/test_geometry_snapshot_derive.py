@@ -128,12 +128,22 @@ def test_objective_control_by_hand():
     assert exact_answers(s).objective_ranges == g.objective_ranges
 
 
-def test_grid_pairs_finds_exactly_the_box_pairs():
-    # boxes 1" wide; 0 and 1 are 2.5" apart edge to edge (within 3), 0 and 2 are 3.5"
-    boxes = near_pairs.boxes_of(np.array([[0.0, 0.0], [3.5, 0.0], [0.0, 4.5], [40.0, 40.0]]),
-                                np.full(4, 0.5), np.ones(4, dtype=bool), np.empty(4, dtype=object))
-    i, j = near_pairs.grid_pairs(boxes, 3.0)
+def test_circle_pairs_finds_exactly_the_circle_pairs():
+    # circles of radius 0.5: 0 and 1 are 3.5 - 1 = 2.5" apart edge to edge (within 3),
+    # 0 and 2 are 4.5 - 1 = 3.5" (not), 3 is far from all
+    i, j, g = near_pairs.circle_pairs(np.array([[0.0, 0.0], [3.5, 0.0], [0.0, 4.5], [40.0, 40.0]]),
+                                      np.full(4, 0.5), 3.0)
     assert sorted(zip(i.tolist(), j.tolist())) == [(0, 1)]
+    assert g.tolist() == [2.5]
+
+
+def test_circle_pairs_pairs_a_big_base_through_the_sweep():
+    # radius 3 is more than GRID_BIG_FACTOR (2) times the smallest, 0.5: model 2 is paired
+    # by the sweep along x, not through the grid.  0-2: 6 - 0.5 - 3 = 2.5 (within 3);
+    # 1-2: |(20, 0) - (6, 0)| - 0.5 - 3 = 10.5 (not); 0-1: 20 - 1 = 19 (not)
+    i, j, g = near_pairs.circle_pairs(np.array([[0.0, 0.0], [20.0, 0.0], [6.0, 0.0]]),
+                                      np.array([0.5, 0.5, 3.0]), 3.0)
+    assert sorted(zip(i.tolist(), j.tolist(), g.tolist())) == [(0, 2, 2.5)]
 
 
 # ---------------------------------------------------------------- random tables

@@ -122,27 +122,22 @@ class Geometry:
         self._set_models(state, models)
         n = len(models)
         self.centres = np.empty((n, 2))
-        self.centres[:, 0] = list(map(_X, models))
-        self.centres[:, 1] = list(map(_Y, models))
+        self.centres[:, 0] = np.fromiter(map(_X, models), float, n)
+        self.centres[:, 1] = np.fromiter(map(_Y, models), float, n)
         bases = list(map(_BASE, models))           # bases are shared by a unit's models
-        keys = list(map(id, bases))
-        kinds = dict(zip(keys, bases))
-        slot = {k: c for c, k in enumerate(kinds)}
-        firsts = list(kinds.values())
-        code_arr = np.array(list(map(slot.__getitem__, keys)), dtype=np.intp)
-        self._round = np.array([b.shape == "round" for b in firsts], dtype=bool)[code_arr] \
-            if n else np.zeros(0, dtype=bool)
-        self.pads = (np.array([b.radius for b in firsts], dtype=float)[code_arr] * self._round
-                     if n else np.zeros(0))
+        _, first, code = np.unique(np.fromiter(map(id, bases), np.uint64, n),
+                                   return_index=True, return_inverse=True)
+        kinds = [bases[k] for k in first.tolist()]
+        self._round = np.array([b.shape == "round" for b in kinds], dtype=bool)[code]
+        self.pads = np.array([b.radius for b in kinds], dtype=float)[code] * self._round
         self._polys = np.empty(n, dtype=object)
         self._forms = np.empty(n, dtype=object)
         self._reach = self.pads.copy()
         odd = np.nonzero(~self._round)[0].tolist()
         for k, (poly, reach, form) in zip(odd, _polygons([models[k] for k in odd])):
             self._polys[k], self._reach[k], self._forms[k] = poly, reach, form
-        self._bounds = near_pairs.boxes_of(self.centres, self.pads, self._round, self._polys)
-        i, j = near_pairs.grid_pairs(self._bounds, self.near)
-        self._set_pairs(*self._measure(i, j))
+        self._set_pairs(*self._measure(*near_pairs.circle_pairs(
+            self.centres, self._reach, self.near + tolmod.EPS)))
 
     # ------------------------------------------------------------ building
     def _set_models(self, state: Battlefield, models: list[Model]) -> None:
@@ -180,17 +175,13 @@ class Geometry:
         self.tol = state.rules.tol
         self.near = max(self.rules.engagement_range, self.rules.coherency_range or 0.0) + self.tol
 
-    def _measure(self, i: np.ndarray, j: np.ndarray):
-        """Exact gaps of candidate pairs ``i < j``; keeps those within ``near`` (+ EPS).
-        Returns (i, j, gaps, overlap flags)."""
+    def _measure(self, i: np.ndarray, j: np.ndarray, g: np.ndarray):
+        """Exact gaps of candidate pairs ``i < j`` whose circumcircle gaps ``g`` (every
+        base read as its circumcircle: a round base is one, and then this is its gap,
+        computed as ``pair_gaps`` computes it; otherwise the gap is no less) are within
+        ``near`` (+ EPS); keeps those within it.  Returns (i, j, gaps, overlap flags)."""
         limit = self.near + tolmod.EPS
-        # every base read as its circumcircle (a round base is one, and then this is its
-        # gap, computed as ``pair_gaps`` computes it): the gap is no less
-        x, y = self.centres.T
-        dx, dy = x[i] - x[j], y[i] - y[j]
-        g = np.sqrt(dx * dx + dy * dy) - self._reach[i] - self._reach[j]
-        maybe = g <= limit
-        i, j, g = i[maybe], j[maybe], g[maybe]
+        g = g.copy()
         odd = np.nonzero(~(self._round[i] & self._round[j]))[0]
         if len(odd):
             g[odd] = near_pairs.pair_gaps(i[odd], j[odd], self.centres, self.pads, self._round,
@@ -279,14 +270,15 @@ class Geometry:
             new.centres = self.centres[take].reshape(-1, 2)
             new.pads, new._round = self.pads[take], self._round[take]
             new._reach = self._reach[take]
-            new._polys, new._bounds = self._polys[take], self._bounds[:, take]
+            new._polys = self._polys[take]
+            if "_bounds" in self.__dict__:
+                new.__dict__["_bounds"] = self._bounds[:, take]
             new._forms = self._forms[take]
         else:
             new.centres, new.pads = np.zeros((n, 2)), np.zeros(n)
             new._round, new._polys = np.zeros(n, dtype=bool), np.empty(n, dtype=object)
             new._forms = np.empty(n, dtype=object)
             new._reach = np.zeros(n)
-            new._bounds = np.zeros((4, n))
         for k in changed:
             m = models[k]
             new.centres[k] = (m.x, m.y)
@@ -295,7 +287,7 @@ class Geometry:
             new._polys[k], new._reach[k], new._forms[k] = (
                 (None, new.pads[k], None) if new._round[k] else _polygon(m))
         ch = np.array(changed, dtype=np.intp)
-        if len(ch):
+        if len(ch) and "_bounds" in new.__dict__:
             new._bounds[:, ch] = near_pairs.boxes_of(new.centres[ch], new.pads[ch],
                                                      new._round[ch], new._polys[ch])
         # carried pairs: both models kept; renumbered (old index -> new index)
@@ -307,19 +299,20 @@ class Geometry:
         parts = [(np.minimum(a, b), np.maximum(a, b), self._pg[keep], self._po[keep])]
         if len(ch):
             # new pairs: a changed model with every model (two changed ones once)
-            near = near_pairs.boxes_within(new._bounds, ch[:, None], np.arange(n)[None, :],
-                                           new.near)
-            near[:, ch] &= ch[:, None] < ch[None, :]
-            near[np.arange(len(ch)), ch] = False
-            r, j = np.nonzero(near)
-            i = ch[r]
-            parts.append(new._measure(np.minimum(i, j), np.maximum(i, j)))
+            parts.append(new._measure(*near_pairs.circle_pairs_of(
+                ch, new.centres, new._reach, new.near + tolmod.EPS)))
         new._set_pairs(*(np.concatenate(p) for p in zip(*parts)))
         for name in ("cores", "shapes"):       # carry the built footprints of unmoved models
             old = self.__dict__.get(name)
             if old is not None and not len(ch) and len(self.ids):
                 new.__dict__[name] = old[take]
         return new
+
+    @cached_property
+    def _bounds(self) -> np.ndarray:
+        """Bounding boxes (4, n): rows ``xmin, ymin, xmax, ymax``, inches
+        (``near_pairs.boxes_of``); built when first read."""
+        return near_pairs.boxes_of(self.centres, self.pads, self._round, self._polys)
 
     @cached_property
     def cores(self) -> np.ndarray:
@@ -676,8 +669,19 @@ class Geometry:
                 if np.all(np.diff(self._ucode) >= 0) else None
             if last is None:
                 return [u for u, idx in self._unit_members.items() if len(idx) > 1]
-            rows, pos = near_pairs._expand(np.arange(n) + 1, last)
-            far = near_pairs.gaps_over(rows, pos, r.coherency_spread + self.tol + tolmod.EPS,
+            spread = r.coherency_spread + self.tol + tolmod.EPS
+            # a unit whose centres all fit in a box whose diagonal is within the spread
+            # holds it (a gap is never more than the centre distance: a base holds its
+            # centre); only the pairs of the other units are measured
+            starts = np.concatenate([[0], np.flatnonzero(np.diff(self._ucode)) + 1])
+            x, y = self.centres[:, 0], self.centres[:, 1]
+            w = np.maximum.reduceat(x, starts) - np.minimum.reduceat(x, starts)
+            h = np.maximum.reduceat(y, starts) - np.minimum.reduceat(y, starts)
+            wide = np.repeat(np.sqrt(w * w + h * h) > spread, np.diff(np.append(starts, n)))
+            first = np.flatnonzero(wide)
+            rows, pos = near_pairs._expand(first + 1, last[first])
+            rows = first[rows]
+            far = near_pairs.gaps_over(rows, pos, spread,
                                        self.centres, self.pads, self._reach, self._round,
                                        self._polys, self._forms)
             bad[rows[far]] = True
@@ -741,7 +745,7 @@ class Geometry:
 
         A model counts when the edge of its base is within the objective's range of the
         marker's edge (with the tolerance): numpy over every objective and every model
-        whose box comes near it at once, round bases analytically."""
+        near it at once (a sweep along x), round bases analytically."""
         objs = self.state.objectives
         players = [p.id for p in self.state.players]
         out: dict[str, dict[str, list[str]]] = {o.id: {p: [] for p in players} for o in objs}
@@ -751,15 +755,19 @@ class Geometry:
         oy = np.array([o.at[1] for o in objs], dtype=float)
         orad = np.array([o.marker.radius for o in objs], dtype=float)
         rng = np.array([self.state.objective_range(o) for o in objs], dtype=float)
-        reach = (rng + orad + self.tol + tolmod.EPS)[:, None]
-        b = self._bounds
-        near = ((b[0][None, :] <= ox[:, None] + reach) & (b[2][None, :] >= ox[:, None] - reach)
-                & (b[1][None, :] <= oy[:, None] + reach) & (b[3][None, :] >= oy[:, None] - reach))
-        oi, mj = np.nonzero(near)                     # by objective, then by model index
-        rr = self._round[mj]
+        lim = rng + self.tol + tolmod.EPS
+        # candidates: models whose centre is within the objective's reach plus the widest
+        # base along x (a sweep over the models sorted by x), then along y, then by
+        # their circumcircles (no nearer than the base); the exact distance decides
+        oi, mj = near_pairs.strip_pairs(ox, lim + orad + float(self._reach.max()) + 1e-9,
+                                        self.centres[:, 0])
         dx = self.centres[mj, 0] - ox[oi]
         dy = self.centres[mj, 1] - oy[oi]
         d = np.sqrt(dx * dx + dy * dy)
+        near = d - self._reach[mj] - orad[oi] <= lim[oi] + 1e-9
+        order = np.argsort(oi[near] * len(self.ids) + mj[near], kind="stable")
+        oi, mj, d = oi[near][order], mj[near][order], d[near][order]
+        rr = self._round[mj]
         if not rr.all():
             odd = np.nonzero(~rr)[0]
             d[odd] = shapely.distance(self._polys[mj[odd]], shapely.points(ox[oi[odd]], oy[oi[odd]]))
