@@ -93,6 +93,15 @@ def convex_form(base: Base, outline: np.ndarray, theta: float, x: float, y: floa
     return v, un + theta, (x, y), inner
 
 
+def convex_forms(base: Base, outlines: np.ndarray, thetas: np.ndarray, xs, ys) -> list:
+    """``convex_form`` of each of ``placed_outlines``' outlines (p, k + 1, 2) of ``base``,
+    at (xs[q], ys[q]) turned by ``thetas[q]`` radians: the template read once."""
+    _, ccw, un, inner = _template(base)
+    verts = outlines[:, :-1] if ccw else outlines[:, -2::-1]
+    angles = un[None, :] + np.asarray(thetas, dtype=float)[:, None]
+    return [(verts[q], angles[q], (x, y), inner) for q, (x, y) in enumerate(zip(xs, ys))]
+
+
 def reaches(outlines: np.ndarray, xs, ys) -> np.ndarray:
     """Circumradius of each outline (p, k, 2) about its centre, inches, 1e-9 more (as
     ``near_pairs.reach_of``)."""

@@ -228,9 +228,15 @@ def _convex_pairs(i: np.ndarray, j: np.ndarray, forms: np.ndarray) -> np.ndarray
     their vertex counts so that each group is one numpy computation."""
     g = np.empty(len(i))
     fi, fj = forms[i], forms[j]
-    sizes = np.array([(len(a[0]), len(b[0])) for a, b in zip(fi, fj)], dtype=np.intp)
-    for size in np.unique(sizes, axis=0):
-        k = np.nonzero((sizes == size).all(axis=1))[0]
+    used = np.unique(np.concatenate([i, j]))
+    count = np.zeros(len(forms), dtype=np.intp)
+    count[used] = [len(f[0]) for f in forms[used]]
+    key = count[i] * (int(count.max()) + 1) + count[j]
+    first = key[0]
+    if (key == first).all():
+        return convex.convex_gaps(list(fi), list(fj))
+    for size in np.unique(key).tolist():
+        k = np.nonzero(key == size)[0]
         g[k] = convex.convex_gaps(list(fi[k]), list(fj[k]))
     return g
 

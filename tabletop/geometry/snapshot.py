@@ -73,11 +73,11 @@ def _polygons(models: Sequence[Model]) -> list[tuple[Polygon, float, tuple]]:
         xs = [keys[k][1] for k in ks]
         ys = [keys[k][2] for k in ks]
         outlines, thetas = convex.placed_outlines(base, xs, ys, [keys[k][3] for k in ks])
-        polys = shapely.polygons(outlines)
+        polys = shapely.polygons(outlines).tolist()
         reach = convex.reaches(outlines, xs, ys).tolist()
+        forms = convex.convex_forms(base, outlines, thetas, xs, ys)
         for n, k in enumerate(ks):
-            out[k] = _POLYGONS[keys[k]] = (
-                polys[n], reach[n], convex.convex_form(base, outlines[n], thetas[n], xs[n], ys[n]))
+            out[k] = _POLYGONS[keys[k]] = (polys[n], reach[n], forms[n])
     # cast: every None in ``out`` was filled by the loop above, which mypy cannot follow
     return cast(list[tuple[Polygon, float, tuple]], out)
 
@@ -209,7 +209,8 @@ class Geometry:
                 raise ValueError(f"{m.id} is not where this snapshot has it: build a new snapshot")
         return self._derive(state, models, at, [])
 
-    def moved(self, state: Battlefield, model_ids: Iterable[str] | None = None) -> Geometry:
+    def moved(self, state: Battlefield, model_ids: Iterable[str] | None = None,
+              carry_drawing: bool = False) -> Geometry:
         """The snapshot of ``state``, this table after some models moved, turned, changed
         base, were removed or were added: derived from this snapshot.  Only the pairs
         touching the changed models are measured; every other pair is carried over.
@@ -217,7 +218,21 @@ class Geometry:
 
         ``model_ids``: the models that changed, when the caller knows them (others are
         taken as unchanged without looking); None compares every model with this
-        snapshot's.  More than ``DERIVE_MAX_MOVED`` changed models: built afresh."""
+        snapshot's.  More than ``DERIVE_MAX_MOVED`` changed models: built afresh.
+
+        ``carry_drawing`` (needs ``model_ids``): also hand on what a board drawing has
+        read from this snapshot: the base outlines (``shapes``) of every other model, and
+        the outlines (``unit_outline``) of every unit none of whose models changed, the
+        same objects (a footprint depends only on base and place, a unit outline only on
+        its models' footprints); the changed models' bases are built, their units'
+        outlines left to be built when asked."""
+        if carry_drawing:
+            if model_ids is None:
+                raise ValueError("carry_drawing needs the ids of the models that changed")
+            changed = set(model_ids)
+            new = self.moved(state, changed)
+            self._carry_drawing(new, changed)
+            return new
         models: list[Model] = list(chain.from_iterable(u.models for u in state.units))
         given = None if model_ids is None else set(model_ids)
         if given is not None and self._same_models(state, models):
@@ -241,6 +256,32 @@ class Geometry:
         if len(changed) > DERIVE_MAX_MOVED:
             return Geometry(state)
         return self._derive(state, models, at, changed)
+
+    def _carry_drawing(self, new: Geometry, changed: set[str]) -> None:
+        """Hand this snapshot's base and unit outlines on to ``new`` (this table with only
+        the models ``changed`` changed; see ``moved``'s ``carry_drawing``)."""
+        old_shapes = self.__dict__.get("shapes")
+        if old_shapes is not None and "shapes" not in new.__dict__ and len(new.ids):
+            at = np.array([-1 if mid in changed else self._index.get(mid, -1) for mid in new.ids],
+                          dtype=np.intp)
+            shapes = np.empty(len(new.ids), dtype=object)
+            keep = np.nonzero(at >= 0)[0]
+            shapes[keep] = old_shapes[at[keep]]
+            fresh = np.nonzero(at < 0)[0].tolist()
+            if fresh:
+                built = footprint_arrays([new.models[k] for k in fresh])[2]
+                for j, k in enumerate(fresh):
+                    shapes[k] = built[j]
+            new.__dict__["shapes"] = shapes
+        outlines = self.__dict__.get("_outlines")
+        if outlines:
+            touched = {mid.rsplit("/", 1)[0] for mid in changed}
+            carried = new.__dict__.setdefault("_outlines", {})
+            for (uid, margin), shape in outlines.items():
+                if uid in touched or (uid, margin) in carried:
+                    continue
+                if self.unit_models(uid) == new.unit_models(uid):    # the same members, unmoved
+                    carried[(uid, margin)] = shape
 
     def _same_models(self, state: Battlefield, models: list[Model]) -> bool:
         """Whether ``state`` has this snapshot's units (ids, players) and model ids, in order."""
