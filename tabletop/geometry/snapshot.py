@@ -229,9 +229,9 @@ class Geometry:
         if carry_drawing:
             if model_ids is None:
                 raise ValueError("carry_drawing needs the ids of the models that changed")
-            changed = set(model_ids)
-            new = self.moved(state, changed)
-            self._carry_drawing(new, changed)
+            ids = set(model_ids)
+            new = self.moved(state, ids)
+            self._carry_drawing(new, ids)
             return new
         models: list[Model] = list(chain.from_iterable(u.models for u in state.units))
         given = None if model_ids is None else set(model_ids)
