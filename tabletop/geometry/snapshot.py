@@ -2,18 +2,20 @@
 
 ``snapshot(state)`` finds every pair of models near enough to matter (within the
 largest of engagement and coherency range, plus the tolerance) with a numpy cell
-grid, and their exact gaps: every pair first read by its bases' circumcircles (the
-exact gap of two round bases, centre and radius, numpy over all pairs at once),
-then the pairs with an oval or a rectangle in them that come near measured
-exactly: two polygons by ``convex.convex_gaps`` (numpy over all such pairs), a
+grid over the centres (``near_pairs.circle_pairs``), and their exact gaps: every pair
+first read by its bases' circumcircles (the exact gap of two round bases, centre and
+radius, numpy over all pairs at once), then the pairs with an oval or a rectangle in
+them that come near measured exactly: two polygons by ``convex.convex_gaps`` (numpy over all such pairs), a
 polygon and a round base by Shapely (``near_pairs.py``).  The oval and rectangle
 polygons of all models are built together, numpy per base size, the very
 coordinates ``footprints.base_polygon`` gives.  The pairs are kept as parallel
 numpy arrays, so a table that only lost models (``Geometry.without``) or had a few
 models moved (``Geometry.moved``) is derived from this one by dropping the pairs of
-the changed models and measuring only the pairs touching the moved ones.  The footprint
-polygons and the Shapely ``STRtree`` over them are built only when something asks
-for them (drawing, the window's point queries, rank-and-flank sides).
+the changed models and measuring only the pairs touching the moved ones (and, for a
+drawing, handing on the base and unit outlines of what did not move:
+``moved(..., carry_drawing=True)``).  The footprint polygons, the bounding boxes and the
+Shapely ``STRtree`` are built only when something asks for them (drawing, the window's
+point queries, rank-and-flank sides, the table edge).
 
 All answers use the map's one tolerance (``tolerance.py``).  Coordinates are
 inches, origin bottom-left, y up; ids are unit ids, model ids ``<unit>/<n>``,
