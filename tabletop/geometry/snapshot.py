@@ -148,10 +148,7 @@ class Geometry:
         self.models = models
         self._unit_sig = _unit_sig(state)
         self.ids: list[str] = list(map(_ID, models))
-        self._index = dict(zip(self.ids, range(len(models))))
         # ``models`` are the state's, unit by unit: each unit's run of indices
-        self.unit_of: list[str] = []
-        self.player_of: list[str] = []
         self._unit_members: dict[str, list[int]] = {}
         units: dict[str, int] = {}
         players: dict[str, int] = {}
@@ -161,15 +158,30 @@ class Geometry:
             k = len(u.models)
             if not k:
                 continue
-            self.unit_of += [u.id] * k
-            self.player_of += [u.player] * k
             self._unit_members.setdefault(u.id, []).extend(range(start, start + k))
             ucodes.append(units.setdefault(u.id, len(units)))
             pcodes.append(players.setdefault(u.player, len(players)))
             counts.append(k)
             start += k
+        self._players = list(players)          # player ids in ``_pcode`` order
         self._pcode = np.repeat(np.array(pcodes, dtype=np.intp), counts)
         self._ucode = np.repeat(np.array(ucodes, dtype=np.intp), counts)
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        """``{model id: index}``, built when first read."""
+        return dict(zip(self.ids, range(len(self.ids))))
+
+    @cached_property
+    def unit_of(self) -> list[str]:
+        """Each model's unit id, in ``ids`` order (built when first read)."""
+        names = list(self._unit_members)
+        return [names[c] for c in self._ucode.tolist()]
+
+    @cached_property
+    def player_of(self) -> list[str]:
+        """Each model's player id, in ``ids`` order (built when first read)."""
+        return [self._players[c] for c in self._pcode.tolist()]
 
     def _set_rules(self, state: Battlefield) -> None:
         self.state = state
@@ -300,9 +312,11 @@ class Geometry:
         if share:
             new._set_rules(state)
             new.models = models
-            for name in ("ids", "_index", "unit_of", "player_of", "_unit_members", "_pcode",
-                         "_ucode", "_unit_sig"):
+            for name in ("ids", "_unit_members", "_pcode", "_ucode", "_unit_sig", "_players"):
                 setattr(new, name, getattr(self, name))
+            for name in ("_index", "unit_of", "player_of"):     # when built
+                if name in self.__dict__:
+                    new.__dict__[name] = self.__dict__[name]
         else:
             new._set_models(state, models)
         n = len(models)
