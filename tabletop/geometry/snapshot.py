@@ -175,13 +175,12 @@ class Geometry:
     @cached_property
     def unit_of(self) -> list[str]:
         """Each model's unit id, in ``ids`` order (built when first read)."""
-        names = list(self._unit_members)
-        return [names[c] for c in self._ucode.tolist()]
+        return list(map(list(self._unit_members).__getitem__, self._ucode.tolist()))
 
     @cached_property
     def player_of(self) -> list[str]:
         """Each model's player id, in ``ids`` order (built when first read)."""
-        return [self._players[c] for c in self._pcode.tolist()]
+        return list(map(self._players.__getitem__, self._pcode.tolist()))
 
     def _set_rules(self, state: Battlefield) -> None:
         self.state = state
@@ -831,9 +830,10 @@ class Geometry:
         d = np.maximum(0.0, d - self.pads[mj] - orad[oi])
         ok = d <= rng[oi] + self.tol + tolmod.EPS
         names = [o.id for o in objs]
-        ids, player_of = self.ids, self.player_of
-        for k, j in zip(oi[ok].tolist(), mj[ok].tolist()):
-            out[names[k]][player_of[j]].append(ids[j])
+        ids, owner = self.ids, self._players
+        oi, mj = oi[ok], mj[ok]
+        for k, j, p in zip(oi.tolist(), mj.tolist(), self._pcode[mj].tolist()):
+            out[names[k]][owner[p]].append(ids[j])
         return out
 
     def terrain_under(self, model_id: str) -> list[str]:
