@@ -128,12 +128,75 @@ def test_objective_control_by_hand():
     assert exact_answers(s).objective_ranges == g.objective_ranges
 
 
-def test_grid_pairs_finds_exactly_the_box_pairs():
-    # boxes 1" wide; 0 and 1 are 2.5" apart edge to edge (within 3), 0 and 2 are 3.5"
-    boxes = near_pairs.boxes_of(np.array([[0.0, 0.0], [3.5, 0.0], [0.0, 4.5], [40.0, 40.0]]),
-                                np.full(4, 0.5), np.ones(4, dtype=bool), np.empty(4, dtype=object))
-    i, j = near_pairs.grid_pairs(boxes, 3.0)
+def _measured_pairs(monkeypatch):
+    """Record every pair the snapshot measures (``Geometry._measure``'s candidates)."""
+    from tabletop.geometry.snapshot import Geometry
+    seen: list[tuple[int, int]] = []
+    real = Geometry._measure
+
+    def spy(self, i, j, g):
+        seen.extend(zip(i.tolist(), j.tolist()))
+        return real(self, i, j, g)
+    monkeypatch.setattr(Geometry, "_measure", spy)
+    return seen
+
+
+def test_a_wound_and_a_move_measure_only_what_changed(monkeypatch):
+    s = line_up()
+    g = snapshot(s)
+    seen = _measured_pairs(monkeypatch)
+    # a/1 removed: every kept pair carried over, none measured
+    d = g.without(_drop(s, "a/1"))
+    assert seen == []
+    assert answers(d) == answers(snapshot(_drop(s, "a/1")))
+    seen.clear()
+    # b/2 moved 2.740157 - 1.5 = 1.240157" left, to x = 10 + 2 x 0.629921 + 1.259843 + 1.5
+    # = 14.019685: 1.5" from b/1 (index 3), the one pair measured; a/3 is 4.019685 -
+    # 1.259843 = 2.759843" away, beyond the 2.02" search, and the rest further
+    s2 = _move(s, "b/2", 10 + 4 * R32 + 1.5, 5)
+    seen.clear()
+    d2 = g.moved(s2, ["b/2"])
+    assert seen == [(3, 4)]
+    assert d2.gap("b/1", "b/2") == pytest.approx(1.5, abs=1e-9)
+    assert answers(d2) == answers(snapshot(s2))
+
+
+def test_moved_carries_the_drawing_outlines_of_what_did_not_move():
+    s = line_up()
+    g = snapshot(s)
+    shapes = g.shapes                       # what a drawing reads
+    out_a, out_b = g.unit_outline("a"), g.unit_outline("b")
+    s2 = _move(s, "b/2", 15 + 2 * R32, 5)
+    d = g.moved(s2, ["b/2"], carry_drawing=True)
+    # the unmoved bases and unit a's outline are the very same objects; b/2's base is
+    # built where it now stands (its centre 1" right of the old one), b's outline afresh
+    assert all(d.shapes[k] is shapes[k] for k in range(4))
+    assert d.shapes[4] is not shapes[4]
+    assert d.shapes[4].centroid.x == pytest.approx(15 + 2 * R32, abs=1e-9)
+    assert d.unit_outline("a") is out_a
+    assert d.unit_outline("b") is not out_b
+    assert d.unit_outline("b").equals(snapshot(s2).unit_outline("b"))
+    assert answers(d) == answers(snapshot(s2))
+    with pytest.raises(ValueError, match="carry_drawing needs"):
+        g.moved(s2, None, carry_drawing=True)
+
+
+def test_circle_pairs_finds_exactly_the_circle_pairs():
+    # circles of radius 0.5: 0 and 1 are 3.5 - 1 = 2.5" apart edge to edge (within 3),
+    # 0 and 2 are 4.5 - 1 = 3.5" (not), 3 is far from all
+    i, j, g = near_pairs.circle_pairs(np.array([[0.0, 0.0], [3.5, 0.0], [0.0, 4.5], [40.0, 40.0]]),
+                                      np.full(4, 0.5), 3.0)
     assert sorted(zip(i.tolist(), j.tolist())) == [(0, 1)]
+    assert g.tolist() == [2.5]
+
+
+def test_circle_pairs_pairs_a_big_base_through_the_sweep():
+    # radius 3 is more than GRID_BIG_FACTOR (2) times the smallest, 0.5: model 2 is paired
+    # by the sweep along x, not through the grid.  0-2: 6 - 0.5 - 3 = 2.5 (within 3);
+    # 1-2: |(20, 0) - (6, 0)| - 0.5 - 3 = 10.5 (not); 0-1: 20 - 1 = 19 (not)
+    i, j, g = near_pairs.circle_pairs(np.array([[0.0, 0.0], [20.0, 0.0], [6.0, 0.0]]),
+                                      np.array([0.5, 0.5, 3.0]), 3.0)
+    assert sorted(zip(i.tolist(), j.tolist(), g.tolist())) == [(0, 2, 2.5)]
 
 
 # ---------------------------------------------------------------- random tables

@@ -93,6 +93,15 @@ def convex_form(base: Base, outline: np.ndarray, theta: float, x: float, y: floa
     return v, un + theta, (x, y), inner
 
 
+def convex_forms(base: Base, outlines: np.ndarray, thetas: np.ndarray, xs, ys) -> list:
+    """``convex_form`` of each of ``placed_outlines``' outlines (p, k + 1, 2) of ``base``,
+    at (xs[q], ys[q]) turned by ``thetas[q]`` radians: the template read once."""
+    _, ccw, un, inner = _template(base)
+    verts = outlines[:, :-1] if ccw else outlines[:, -2::-1]
+    angles = un[None, :] + np.asarray(thetas, dtype=float)[:, None]
+    return [(verts[q], angles[q], (x, y), inner) for q, (x, y) in enumerate(zip(xs, ys))]
+
+
 def reaches(outlines: np.ndarray, xs, ys) -> np.ndarray:
     """Circumradius of each outline (p, k, 2) about its centre, inches, 1e-9 more (as
     ``near_pairs.reach_of``)."""
@@ -244,20 +253,19 @@ def convex_gaps(forms_a: list, forms_b: list) -> np.ndarray:
     P = len(forms_a)
     if not P:
         return np.zeros(0)
-    parts = []
-    for forms in (forms_a, forms_b):
-        parts.append((np.stack([f[0] for f in forms]), np.stack([f[1] for f in forms]),
-                      np.array([f[2] for f in forms], dtype=float).reshape(P, 2),
-                      np.array([f[3] for f in forms], dtype=float)))
-    (va, ua, ca, ra), (vb, ub, cb, rb) = parts
-    if va.shape == vb.shape:           # both ways in one computation
-        sep, d = _one_way(np.concatenate([va, vb]), np.concatenate([ua, ub]),
-                          np.concatenate([ca, cb]), np.concatenate([ra, rb]),
-                          np.concatenate([vb, va]), np.concatenate([ub, ua]),
-                          np.concatenate([cb, ca]), np.concatenate([rb, ra]))
+    def table(forms: list) -> tuple:
+        k = len(forms)
+        return (np.stack([f[0] for f in forms]), np.stack([f[1] for f in forms]),
+                np.array([f[2] for f in forms], dtype=float).reshape(k, 2),
+                np.array([f[3] for f in forms], dtype=float))
+
+    if len(forms_a[0][0]) == len(forms_b[0][0]):       # both ways in one computation
+        both = list(forms_a) + list(forms_b)
+        sep, d = _one_way(*table(both), *table(both[P:] + both[:P]))
         sep_a, sep_b, d_a, d_b = sep[:P], sep[P:], d[:P], d[P:]
     else:
-        sep_a, d_a = _one_way(va, ua, ca, ra, vb, ub, cb, rb)
-        sep_b, d_b = _one_way(vb, ub, cb, rb, va, ua, ca, ra)
+        a, b = table(forms_a), table(forms_b)
+        sep_a, d_a = _one_way(*a, *b)
+        sep_b, d_b = _one_way(*b, *a)
     apart = np.maximum(sep_a, sep_b) > 0.0
     return np.where(apart, np.minimum(d_a, d_b), 0.0)

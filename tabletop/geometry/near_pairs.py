@@ -10,12 +10,15 @@ the last bit); a pair of two polygons goes to ``convex.convex_gaps`` when their
 convex forms are given (the same distance as Shapely's, numpy over all such pairs at
 once), any other pair with a polygon in it to ``shapely.distance``.
 
-Candidate pairs come from a numpy cell grid over the bases' bounding boxes (cells
-as wide as the search distance plus the widest base), then the same box test the
-snapshot has always used: boxes grown by the distance that intersect.
+Candidate pairs come from a numpy cell grid over the bases' centres (cells as wide as
+the search distance plus the widest circumcircle; a few far bigger bases are paired by
+a sweep along x instead), then the circumcircles' gap: within the distance, the pair
+is measured exactly.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import shapely
@@ -63,39 +66,127 @@ def _expand(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, pos
 
 
-def grid_pairs(boxes: np.ndarray, distance: float) -> tuple[np.ndarray, np.ndarray]:
-    """Every pair ``i < j`` of boxes (``boxes_of``, shape (4, n)) that come within ``distance`` inches (grown by it,
-    they intersect), found through a cell grid: no pair is tested that is not in the same
-    or a neighbouring cell.  Returns two index arrays of equal length, in no set order."""
-    n = boxes.shape[1]
-    if n < 2:
-        return _EMPTY, _EMPTY
-    cx = (boxes[0] + boxes[2]) / 2.0
-    cy = (boxes[1] + boxes[3]) / 2.0
-    half = float(max((boxes[2] - boxes[0]).max(), (boxes[3] - boxes[1]).max())) / 2.0
-    cell = max(distance + 2.0 * half, 1e-6)
-    # two boxes within ``distance`` have centres at most ``cell`` apart on each axis
-    gx = np.floor((cx - cx.min()) / cell).astype(np.int64)
-    gy = np.floor((cy - cy.min()) / cell).astype(np.int64) + 1
+GRID_BIG_FACTOR = 2.0
+"""``circle_pairs``: a base whose circumradius is more than this many times the smallest
+one (an oval among round bases) is paired through a sweep along x instead of sizing the
+grid's cells, which are as wide as the widest base in the grid needs.  Not a rule: any
+value gives the same pairs."""
+
+GRID_MAX_BIG = 64
+"""``circle_pairs``: above this many such big bases they all go in the grid.  Not a
+rule: any value gives the same pairs."""
+
+
+def _cell_pairs(x: np.ndarray, y: np.ndarray, cell: float) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of points (positions into ``x``, ``y``, finite) in the same or
+    neighbouring cells of a square grid at least ``cell`` inches wide, each pair once, in
+    no set order.  A sparse table gets wider cells, so there are never many more cells
+    than points."""
+    n = len(x)
+    x0, y0 = float(x.min()), float(y.min())
+    span = max(float(x.max()) - x0, float(y.max()) - y0)
+    cell = max(cell, span / (2.0 * math.sqrt(n) + 64.0))
+    gx = ((x - x0) / cell).astype(np.intp)
+    gy = ((y - y0) / cell).astype(np.intp) + 1
     ny = int(gy.max()) + 2                     # gy - 1 and gy + 1 stay inside a column
     key = gx * ny + gy
+    ncell = (int(gx.max()) + 2) * ny           # a column past the last: key + ny + 1 fits
     order = np.argsort(key, kind="stable")
-    sk = key[order]
+    count = np.bincount(key, minlength=ncell)
+    end = np.cumsum(count)                     # cell c holds sorted [end[c] - count[c], end[c])
+    start = end - count
     rank = np.empty(n, dtype=np.intp)
     rank[order] = np.arange(n)
-    left, right = [], []
-    # the cell itself, then the four neighbours ahead of it: each pair of cells once
-    for off in (0, 1, ny - 1, ny, ny + 1):
-        hi = np.searchsorted(sk, key + off, side="right")
-        lo = rank + 1 if off == 0 else np.searchsorted(sk, key + off, side="left")
-        rows, pos = _expand(lo, hi)
-        left.append(rows)
-        right.append(order[pos])
-    i = np.concatenate(left)
-    j = np.concatenate(right)
-    keep = boxes_within(boxes, i, j, distance)
-    i, j = i[keep], j[keep]
-    return np.minimum(i, j), np.maximum(i, j)
+    # the cell itself (the points after this one in it), then the four neighbours ahead
+    # of it: each pair of cells once
+    ahead = (key[None, :] + np.array([1, ny - 1, ny, ny + 1])[:, None]).ravel()
+    lo = np.concatenate([rank + 1, start[ahead]])
+    hi = np.concatenate([end[key], end[ahead]])
+    rows, pos = _expand(lo, hi)
+    return rows % n, order[pos]
+
+
+def strip_pairs(qx: np.ndarray, width: np.ndarray | float, x: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(query, point) for every point (index into ``x``, inches) whose x is within
+    ``width`` inches of query ``qx[q]``'s, by one sort of the points along x.  Pairs come
+    query by query, in no set order within a query."""
+    order = np.argsort(x, kind="stable")
+    sx = x[order]
+    lo = np.searchsorted(sx, qx - width, side="left")
+    hi = np.searchsorted(sx, qx + width, side="right")
+    q, pos = _expand(lo, hi)
+    return q, order[pos]
+
+
+def circle_pairs(centres: np.ndarray, reach: np.ndarray, limit: float
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every pair ``i < j`` of bases whose circumcircles (centre ``centres`` (n, 2),
+    radius ``reach`` (n,), inches) come within ``limit`` inches, with that circle gap
+    ``g = |c_i - c_j| - reach[i] - reach[j]`` (the exact gap of two round bases, computed
+    as ``pair_gaps`` computes it, bit for bit).  Returns (i, j, g), in no set order.
+
+    Candidates come from a cell grid over the centres (cells ``limit`` plus the widest
+    circumcircle across), except that a few bases far bigger than the others
+    (``GRID_BIG_FACTOR``, ``GRID_MAX_BIG``) are paired through a sweep along x."""
+    n = len(reach)
+    if n < 2:
+        return _EMPTY, _EMPTY, np.zeros(0)
+    x = np.ascontiguousarray(centres[:, 0])
+    y = np.ascontiguousarray(centres[:, 1])
+    ok = np.isfinite(x) & np.isfinite(y)       # a base at no finite place is near nothing
+    big = ok & (reach > GRID_BIG_FACTOR * float(reach.min()))
+    nbig = int(np.count_nonzero(big))
+    if nbig > GRID_MAX_BIG:
+        big[:] = False
+        nbig = 0
+    parts_i, parts_j = [_EMPTY], [_EMPTY]
+    inner = np.nonzero(ok & ~big)[0]
+    if len(inner) > 1:
+        cell = max(limit + 2.0 * float(reach[inner].max()), 1e-6)
+        a, b = _cell_pairs(x[inner], y[inner], cell)
+        parts_i.append(inner[a])
+        parts_j.append(inner[b])
+    if nbig:
+        bi = np.nonzero(big)[0]
+        a, b = strip_pairs(x[bi], limit + reach[bi] + float(reach.max()) + 1e-9,
+                           np.where(ok, x, np.inf))
+        a = bi[a]
+        keep = (a != b) & (~big[b] | (b > a))             # two big bases paired once
+        parts_i.append(a[keep])
+        parts_j.append(b[keep])
+    a = np.concatenate(parts_i)
+    b = np.concatenate(parts_j)
+    i, j = np.minimum(a, b), np.maximum(a, b)
+    dx = x[i] - x[j]
+    dy = y[i] - y[j]
+    g = np.sqrt(dx * dx + dy * dy) - reach[i] - reach[j]
+    keep = g <= limit
+    return i[keep], j[keep], g[keep]
+
+
+def circle_pairs_of(rows: np.ndarray, centres: np.ndarray, reach: np.ndarray, limit: float
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``circle_pairs`` restricted to the pairs with a base of ``rows`` (distinct indices)
+    in them, each such pair once: every row tested against every base directly."""
+    n = len(reach)
+    if not len(rows) or n < 2:
+        return _EMPTY, _EMPTY, np.zeros(0)
+    x = np.ascontiguousarray(centres[:, 0])
+    y = np.ascontiguousarray(centres[:, 1])
+    dx = x[rows][:, None] - x[None, :]
+    dy = y[rows][:, None] - y[None, :]
+    near = np.sqrt(dx * dx + dy * dy) - reach[rows][:, None] - reach[None, :] <= limit + 1e-9
+    near[:, rows] &= rows[:, None] < rows[None, :]          # two rows paired once
+    near[np.arange(len(rows)), rows] = False
+    r, c = np.nonzero(near)
+    a, b = rows[r], c
+    i, j = np.minimum(a, b), np.maximum(a, b)
+    dx = x[i] - x[j]
+    dy = y[i] - y[j]
+    g = np.sqrt(dx * dx + dy * dy) - reach[i] - reach[j]
+    keep = g <= limit
+    return i[keep], j[keep], g[keep]
 
 
 def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarray,
@@ -137,9 +228,15 @@ def _convex_pairs(i: np.ndarray, j: np.ndarray, forms: np.ndarray) -> np.ndarray
     their vertex counts so that each group is one numpy computation."""
     g = np.empty(len(i))
     fi, fj = forms[i], forms[j]
-    sizes = np.array([(len(a[0]), len(b[0])) for a, b in zip(fi, fj)], dtype=np.intp)
-    for size in np.unique(sizes, axis=0):
-        k = np.nonzero((sizes == size).all(axis=1))[0]
+    used = np.unique(np.concatenate([i, j]))
+    count = np.zeros(len(forms), dtype=np.intp)
+    count[used] = [len(f[0]) for f in forms[used]]
+    key = count[i] * (int(count.max()) + 1) + count[j]
+    first = key[0]
+    if (key == first).all():
+        return convex.convex_gaps(list(fi), list(fj))
+    for size in np.unique(key).tolist():
+        k = np.nonzero(key == size)[0]
         g[k] = convex.convex_gaps(list(fi[k]), list(fj[k]))
     return g
 

@@ -2,18 +2,20 @@
 
 ``snapshot(state)`` finds every pair of models near enough to matter (within the
 largest of engagement and coherency range, plus the tolerance) with a numpy cell
-grid, and their exact gaps: every pair first read by its bases' circumcircles (the
-exact gap of two round bases, centre and radius, numpy over all pairs at once),
-then the pairs with an oval or a rectangle in them that come near measured
-exactly: two polygons by ``convex.convex_gaps`` (numpy over all such pairs), a
+grid over the centres (``near_pairs.circle_pairs``), and their exact gaps: every pair
+first read by its bases' circumcircles (the exact gap of two round bases, centre and
+radius, numpy over all pairs at once), then the pairs with an oval or a rectangle in
+them that come near measured exactly: two polygons by ``convex.convex_gaps`` (numpy over all such pairs), a
 polygon and a round base by Shapely (``near_pairs.py``).  The oval and rectangle
 polygons of all models are built together, numpy per base size, the very
 coordinates ``footprints.base_polygon`` gives.  The pairs are kept as parallel
 numpy arrays, so a table that only lost models (``Geometry.without``) or had a few
 models moved (``Geometry.moved``) is derived from this one by dropping the pairs of
-the changed models and measuring only the pairs touching the moved ones.  The footprint
-polygons and the Shapely ``STRtree`` over them are built only when something asks
-for them (drawing, the window's point queries, rank-and-flank sides).
+the changed models and measuring only the pairs touching the moved ones (and, for a
+drawing, handing on the base and unit outlines of what did not move:
+``moved(..., carry_drawing=True)``).  The footprint polygons, the bounding boxes and the
+Shapely ``STRtree`` are built only when something asks for them (drawing, the window's
+point queries, rank-and-flank sides, the table edge).
 
 All answers use the map's one tolerance (``tolerance.py``).  Coordinates are
 inches, origin bottom-left, y up; ids are unit ids, model ids ``<unit>/<n>``,
@@ -73,11 +75,11 @@ def _polygons(models: Sequence[Model]) -> list[tuple[Polygon, float, tuple]]:
         xs = [keys[k][1] for k in ks]
         ys = [keys[k][2] for k in ks]
         outlines, thetas = convex.placed_outlines(base, xs, ys, [keys[k][3] for k in ks])
-        polys = shapely.polygons(outlines)
+        polys = shapely.polygons(outlines).tolist()
         reach = convex.reaches(outlines, xs, ys).tolist()
+        forms = convex.convex_forms(base, outlines, thetas, xs, ys)
         for n, k in enumerate(ks):
-            out[k] = _POLYGONS[keys[k]] = (
-                polys[n], reach[n], convex.convex_form(base, outlines[n], thetas[n], xs[n], ys[n]))
+            out[k] = _POLYGONS[keys[k]] = (polys[n], reach[n], forms[n])
     # cast: every None in ``out`` was filled by the loop above, which mypy cannot follow
     return cast(list[tuple[Polygon, float, tuple]], out)
 
@@ -122,27 +124,22 @@ class Geometry:
         self._set_models(state, models)
         n = len(models)
         self.centres = np.empty((n, 2))
-        self.centres[:, 0] = list(map(_X, models))
-        self.centres[:, 1] = list(map(_Y, models))
+        self.centres[:, 0] = np.fromiter(map(_X, models), float, n)
+        self.centres[:, 1] = np.fromiter(map(_Y, models), float, n)
         bases = list(map(_BASE, models))           # bases are shared by a unit's models
-        keys = list(map(id, bases))
-        kinds = dict(zip(keys, bases))
-        slot = {k: c for c, k in enumerate(kinds)}
-        firsts = list(kinds.values())
-        code_arr = np.array(list(map(slot.__getitem__, keys)), dtype=np.intp)
-        self._round = np.array([b.shape == "round" for b in firsts], dtype=bool)[code_arr] \
-            if n else np.zeros(0, dtype=bool)
-        self.pads = (np.array([b.radius for b in firsts], dtype=float)[code_arr] * self._round
-                     if n else np.zeros(0))
+        _, first, code = np.unique(np.fromiter(map(id, bases), np.uint64, n),
+                                   return_index=True, return_inverse=True)
+        kinds = [bases[k] for k in first.tolist()]
+        self._round = np.array([b.shape == "round" for b in kinds], dtype=bool)[code]
+        self.pads = np.array([b.radius for b in kinds], dtype=float)[code] * self._round
         self._polys = np.empty(n, dtype=object)
         self._forms = np.empty(n, dtype=object)
         self._reach = self.pads.copy()
         odd = np.nonzero(~self._round)[0].tolist()
         for k, (poly, reach, form) in zip(odd, _polygons([models[k] for k in odd])):
             self._polys[k], self._reach[k], self._forms[k] = poly, reach, form
-        self._bounds = near_pairs.boxes_of(self.centres, self.pads, self._round, self._polys)
-        i, j = near_pairs.grid_pairs(self._bounds, self.near)
-        self._set_pairs(*self._measure(i, j))
+        self._set_pairs(*self._measure(*near_pairs.circle_pairs(
+            self.centres, self._reach, self.near + tolmod.EPS)))
 
     # ------------------------------------------------------------ building
     def _set_models(self, state: Battlefield, models: list[Model]) -> None:
@@ -151,10 +148,7 @@ class Geometry:
         self.models = models
         self._unit_sig = _unit_sig(state)
         self.ids: list[str] = list(map(_ID, models))
-        self._index = dict(zip(self.ids, range(len(models))))
         # ``models`` are the state's, unit by unit: each unit's run of indices
-        self.unit_of: list[str] = []
-        self.player_of: list[str] = []
         self._unit_members: dict[str, list[int]] = {}
         units: dict[str, int] = {}
         players: dict[str, int] = {}
@@ -164,15 +158,29 @@ class Geometry:
             k = len(u.models)
             if not k:
                 continue
-            self.unit_of += [u.id] * k
-            self.player_of += [u.player] * k
             self._unit_members.setdefault(u.id, []).extend(range(start, start + k))
             ucodes.append(units.setdefault(u.id, len(units)))
             pcodes.append(players.setdefault(u.player, len(players)))
             counts.append(k)
             start += k
+        self._players = list(players)          # player ids in ``_pcode`` order
         self._pcode = np.repeat(np.array(pcodes, dtype=np.intp), counts)
         self._ucode = np.repeat(np.array(ucodes, dtype=np.intp), counts)
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        """``{model id: index}``, built when first read."""
+        return dict(zip(self.ids, range(len(self.ids))))
+
+    @cached_property
+    def unit_of(self) -> list[str]:
+        """Each model's unit id, in ``ids`` order (built when first read)."""
+        return list(map(list(self._unit_members).__getitem__, self._ucode.tolist()))
+
+    @cached_property
+    def player_of(self) -> list[str]:
+        """Each model's player id, in ``ids`` order (built when first read)."""
+        return list(map(self._players.__getitem__, self._pcode.tolist()))
 
     def _set_rules(self, state: Battlefield) -> None:
         self.state = state
@@ -180,17 +188,13 @@ class Geometry:
         self.tol = state.rules.tol
         self.near = max(self.rules.engagement_range, self.rules.coherency_range or 0.0) + self.tol
 
-    def _measure(self, i: np.ndarray, j: np.ndarray):
-        """Exact gaps of candidate pairs ``i < j``; keeps those within ``near`` (+ EPS).
-        Returns (i, j, gaps, overlap flags)."""
+    def _measure(self, i: np.ndarray, j: np.ndarray, g: np.ndarray):
+        """Exact gaps of candidate pairs ``i < j`` whose circumcircle gaps ``g`` (every
+        base read as its circumcircle: a round base is one, and then this is its gap,
+        computed as ``pair_gaps`` computes it; otherwise the gap is no less) are within
+        ``near`` (+ EPS); keeps those within it.  Returns (i, j, gaps, overlap flags)."""
         limit = self.near + tolmod.EPS
-        # every base read as its circumcircle (a round base is one, and then this is its
-        # gap, computed as ``pair_gaps`` computes it): the gap is no less
-        x, y = self.centres.T
-        dx, dy = x[i] - x[j], y[i] - y[j]
-        g = np.sqrt(dx * dx + dy * dy) - self._reach[i] - self._reach[j]
-        maybe = g <= limit
-        i, j, g = i[maybe], j[maybe], g[maybe]
+        g = g.copy()
         odd = np.nonzero(~(self._round[i] & self._round[j]))[0]
         if len(odd):
             g[odd] = near_pairs.pair_gaps(i[odd], j[odd], self.centres, self.pads, self._round,
@@ -218,7 +222,8 @@ class Geometry:
                 raise ValueError(f"{m.id} is not where this snapshot has it: build a new snapshot")
         return self._derive(state, models, at, [])
 
-    def moved(self, state: Battlefield, model_ids: Iterable[str] | None = None) -> Geometry:
+    def moved(self, state: Battlefield, model_ids: Iterable[str] | None = None,
+              carry_drawing: bool = False) -> Geometry:
         """The snapshot of ``state``, this table after some models moved, turned, changed
         base, were removed or were added: derived from this snapshot.  Only the pairs
         touching the changed models are measured; every other pair is carried over.
@@ -226,7 +231,21 @@ class Geometry:
 
         ``model_ids``: the models that changed, when the caller knows them (others are
         taken as unchanged without looking); None compares every model with this
-        snapshot's.  More than ``DERIVE_MAX_MOVED`` changed models: built afresh."""
+        snapshot's.  More than ``DERIVE_MAX_MOVED`` changed models: built afresh.
+
+        ``carry_drawing`` (needs ``model_ids``): also hand on what a board drawing has
+        read from this snapshot: the base outlines (``shapes``) of every other model, and
+        the outlines (``unit_outline``) of every unit none of whose models changed, the
+        same objects (a footprint depends only on base and place, a unit outline only on
+        its models' footprints); the changed models' bases are built, their units'
+        outlines left to be built when asked."""
+        if carry_drawing:
+            if model_ids is None:
+                raise ValueError("carry_drawing needs the ids of the models that changed")
+            ids = set(model_ids)
+            new = self.moved(state, ids)
+            self._carry_drawing(new, ids)
+            return new
         models: list[Model] = list(chain.from_iterable(u.models for u in state.units))
         given = None if model_ids is None else set(model_ids)
         if given is not None and self._same_models(state, models):
@@ -251,6 +270,32 @@ class Geometry:
             return Geometry(state)
         return self._derive(state, models, at, changed)
 
+    def _carry_drawing(self, new: Geometry, changed: set[str]) -> None:
+        """Hand this snapshot's base and unit outlines on to ``new`` (this table with only
+        the models ``changed`` changed; see ``moved``'s ``carry_drawing``)."""
+        old_shapes = self.__dict__.get("shapes")
+        if old_shapes is not None and "shapes" not in new.__dict__ and len(new.ids):
+            at = np.array([-1 if mid in changed else self._index.get(mid, -1) for mid in new.ids],
+                          dtype=np.intp)
+            shapes = np.empty(len(new.ids), dtype=object)
+            keep = np.nonzero(at >= 0)[0]
+            shapes[keep] = old_shapes[at[keep]]
+            fresh = np.nonzero(at < 0)[0].tolist()
+            if fresh:
+                built = footprint_arrays([new.models[k] for k in fresh])[2]
+                for j, k in enumerate(fresh):
+                    shapes[k] = built[j]
+            new.__dict__["shapes"] = shapes
+        outlines = self.__dict__.get("_outlines")
+        if outlines:
+            touched = {mid.rsplit("/", 1)[0] for mid in changed}
+            carried = new.__dict__.setdefault("_outlines", {})
+            for (uid, margin), shape in outlines.items():
+                if uid in touched or (uid, margin) in carried:
+                    continue
+                if self.unit_models(uid) == new.unit_models(uid):    # the same members, unmoved
+                    carried[(uid, margin)] = shape
+
     def _same_models(self, state: Battlefield, models: list[Model]) -> bool:
         """Whether ``state`` has this snapshot's units (ids, players) and model ids, in order."""
         return (len(models) == len(self.ids) and self._unit_sig == _unit_sig(state)
@@ -266,9 +311,11 @@ class Geometry:
         if share:
             new._set_rules(state)
             new.models = models
-            for name in ("ids", "_index", "unit_of", "player_of", "_unit_members", "_pcode",
-                         "_ucode", "_unit_sig"):
+            for name in ("ids", "_unit_members", "_pcode", "_ucode", "_unit_sig", "_players"):
                 setattr(new, name, getattr(self, name))
+            for name in ("_index", "unit_of", "player_of"):     # when built
+                if name in self.__dict__:
+                    new.__dict__[name] = self.__dict__[name]
         else:
             new._set_models(state, models)
         n = len(models)
@@ -279,14 +326,15 @@ class Geometry:
             new.centres = self.centres[take].reshape(-1, 2)
             new.pads, new._round = self.pads[take], self._round[take]
             new._reach = self._reach[take]
-            new._polys, new._bounds = self._polys[take], self._bounds[:, take]
+            new._polys = self._polys[take]
+            if "_bounds" in self.__dict__:
+                new.__dict__["_bounds"] = self._bounds[:, take]
             new._forms = self._forms[take]
         else:
             new.centres, new.pads = np.zeros((n, 2)), np.zeros(n)
             new._round, new._polys = np.zeros(n, dtype=bool), np.empty(n, dtype=object)
             new._forms = np.empty(n, dtype=object)
             new._reach = np.zeros(n)
-            new._bounds = np.zeros((4, n))
         for k in changed:
             m = models[k]
             new.centres[k] = (m.x, m.y)
@@ -295,7 +343,7 @@ class Geometry:
             new._polys[k], new._reach[k], new._forms[k] = (
                 (None, new.pads[k], None) if new._round[k] else _polygon(m))
         ch = np.array(changed, dtype=np.intp)
-        if len(ch):
+        if len(ch) and "_bounds" in new.__dict__:
             new._bounds[:, ch] = near_pairs.boxes_of(new.centres[ch], new.pads[ch],
                                                      new._round[ch], new._polys[ch])
         # carried pairs: both models kept; renumbered (old index -> new index)
@@ -307,19 +355,20 @@ class Geometry:
         parts = [(np.minimum(a, b), np.maximum(a, b), self._pg[keep], self._po[keep])]
         if len(ch):
             # new pairs: a changed model with every model (two changed ones once)
-            near = near_pairs.boxes_within(new._bounds, ch[:, None], np.arange(n)[None, :],
-                                           new.near)
-            near[:, ch] &= ch[:, None] < ch[None, :]
-            near[np.arange(len(ch)), ch] = False
-            r, j = np.nonzero(near)
-            i = ch[r]
-            parts.append(new._measure(np.minimum(i, j), np.maximum(i, j)))
+            parts.append(new._measure(*near_pairs.circle_pairs_of(
+                ch, new.centres, new._reach, new.near + tolmod.EPS)))
         new._set_pairs(*(np.concatenate(p) for p in zip(*parts)))
         for name in ("cores", "shapes"):       # carry the built footprints of unmoved models
             old = self.__dict__.get(name)
             if old is not None and not len(ch) and len(self.ids):
                 new.__dict__[name] = old[take]
         return new
+
+    @cached_property
+    def _bounds(self) -> np.ndarray:
+        """Bounding boxes (4, n): rows ``xmin, ymin, xmax, ymax``, inches
+        (``near_pairs.boxes_of``); built when first read."""
+        return near_pairs.boxes_of(self.centres, self.pads, self._round, self._polys)
 
     @cached_property
     def cores(self) -> np.ndarray:
@@ -676,8 +725,19 @@ class Geometry:
                 if np.all(np.diff(self._ucode) >= 0) else None
             if last is None:
                 return [u for u, idx in self._unit_members.items() if len(idx) > 1]
-            rows, pos = near_pairs._expand(np.arange(n) + 1, last)
-            far = near_pairs.gaps_over(rows, pos, r.coherency_spread + self.tol + tolmod.EPS,
+            spread = r.coherency_spread + self.tol + tolmod.EPS
+            # a unit whose centres all fit in a box whose diagonal is within the spread
+            # holds it (a gap is never more than the centre distance: a base holds its
+            # centre); only the pairs of the other units are measured
+            starts = np.concatenate([[0], np.flatnonzero(np.diff(self._ucode)) + 1])
+            x, y = self.centres[:, 0], self.centres[:, 1]
+            w = np.maximum.reduceat(x, starts) - np.minimum.reduceat(x, starts)
+            h = np.maximum.reduceat(y, starts) - np.minimum.reduceat(y, starts)
+            wide = np.repeat(np.sqrt(w * w + h * h) > spread, np.diff(np.append(starts, n)))
+            first = np.flatnonzero(wide)
+            rows, pos = near_pairs._expand(first + 1, last[first])
+            rows = first[rows]
+            far = near_pairs.gaps_over(rows, pos, spread,
                                        self.centres, self.pads, self._reach, self._round,
                                        self._polys, self._forms)
             bad[rows[far]] = True
@@ -741,7 +801,7 @@ class Geometry:
 
         A model counts when the edge of its base is within the objective's range of the
         marker's edge (with the tolerance): numpy over every objective and every model
-        whose box comes near it at once, round bases analytically."""
+        near it at once (a sweep along x), round bases analytically."""
         objs = self.state.objectives
         players = [p.id for p in self.state.players]
         out: dict[str, dict[str, list[str]]] = {o.id: {p: [] for p in players} for o in objs}
@@ -751,24 +811,29 @@ class Geometry:
         oy = np.array([o.at[1] for o in objs], dtype=float)
         orad = np.array([o.marker.radius for o in objs], dtype=float)
         rng = np.array([self.state.objective_range(o) for o in objs], dtype=float)
-        reach = (rng + orad + self.tol + tolmod.EPS)[:, None]
-        b = self._bounds
-        near = ((b[0][None, :] <= ox[:, None] + reach) & (b[2][None, :] >= ox[:, None] - reach)
-                & (b[1][None, :] <= oy[:, None] + reach) & (b[3][None, :] >= oy[:, None] - reach))
-        oi, mj = np.nonzero(near)                     # by objective, then by model index
-        rr = self._round[mj]
+        lim = rng + self.tol + tolmod.EPS
+        # candidates: models whose centre is within the objective's reach plus the widest
+        # base along x (a sweep over the models sorted by x), then along y, then by
+        # their circumcircles (no nearer than the base); the exact distance decides
+        oi, mj = near_pairs.strip_pairs(ox, lim + orad + float(self._reach.max()) + 1e-9,
+                                        self.centres[:, 0])
         dx = self.centres[mj, 0] - ox[oi]
         dy = self.centres[mj, 1] - oy[oi]
         d = np.sqrt(dx * dx + dy * dy)
+        near = d - self._reach[mj] - orad[oi] <= lim[oi] + 1e-9
+        order = np.argsort(oi[near] * len(self.ids) + mj[near], kind="stable")
+        oi, mj, d = oi[near][order], mj[near][order], d[near][order]
+        rr = self._round[mj]
         if not rr.all():
             odd = np.nonzero(~rr)[0]
             d[odd] = shapely.distance(self._polys[mj[odd]], shapely.points(ox[oi[odd]], oy[oi[odd]]))
         d = np.maximum(0.0, d - self.pads[mj] - orad[oi])
         ok = d <= rng[oi] + self.tol + tolmod.EPS
         names = [o.id for o in objs]
-        ids, player_of = self.ids, self.player_of
-        for k, j in zip(oi[ok].tolist(), mj[ok].tolist()):
-            out[names[k]][player_of[j]].append(ids[j])
+        ids, owner = self.ids, self._players
+        oi, mj = oi[ok], mj[ok]
+        for k, j, p in zip(oi.tolist(), mj.tolist(), self._pcode[mj].tolist()):
+            out[names[k]][owner[p]].append(ids[j])
         return out
 
     def terrain_under(self, model_id: str) -> list[str]:
