@@ -73,6 +73,7 @@ class Canvas:
     placed: list = field(default_factory=list)   # the unit labels as placed by this pass
     prior: LabelsBefore | None = None  # an earlier pass's placement and what changed since
     regions: dict = field(default_factory=dict)  # unit id -> the rect round its label's candidates
+    bases_array: np.ndarray | None = None   # ``c.bases`` as rows (``_bases_array``)
 
     def draw_area(self) -> pygame.Rect:
         """The pixels this pass draws: the clip, else the whole surface."""
@@ -739,25 +740,31 @@ def label_candidates(anchor: pygame.Rect, size: tuple[int, int], gap: int = 5) -
 
 
 def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int = 5,
-                avoid_bases: bool = True) -> pygame.Rect:
+                avoid_bases: bool = True, cands: list[pygame.Rect] | None = None) -> pygame.Rect:
     """Where a label of ``size`` px goes beside ``anchor`` (below, above, right,
     left, then the corners, then further out) covering the fewest bases and
-    labels and staying on the surface; the chosen rect is marked taken."""
+    labels and staying on the surface; the chosen rect is marked taken.  ``cands``:
+    ``label_candidates(anchor, size, gap)`` when the caller has them already."""
     w, h = size
     # labels stay on the table or in the margin round it, never under a legend
     bounds = c.table_rect().inflate(2 * LABEL_MARGIN_PX, 2 * LABEL_MARGIN_PX).clip(c.surface.get_rect())
     if bounds.w < w or bounds.h < h:
         bounds = c.surface.get_rect()
-    cands = label_candidates(anchor, size, gap)
+    if cands is None:
+        cands = label_candidates(anchor, size, gap)
     best, best_score = cands[0], float("inf")
     # only what reaches some candidate can score: the bases and labels near the anchor,
     # picked out once (in their order, so every score is the sum it was over them all)
     region = cands[0].unionall(cands[1:])
     obstacles = c.bases if avoid_bases else []
-    near_bases = [obstacles[j] for j in region.collidelistall(obstacles)]
+    near = region.collidelistall(obstacles)
+    near_bases = [obstacles[j] for j in near]
     near_taken = [c.taken[j] for j in region.collidelistall(c.taken)]
-    # the choice is a function of the candidates, the bounds and what is near: kept
-    key = (tuple(anchor), w, h, gap, tuple(bounds), tuple([tuple(r) for r in near_bases]),
+    # the choice is a function of the candidates, the bounds and what is near: kept (the
+    # near bases keyed as the bytes of their rows of the bases' array: a tuple of tuples
+    # of a few hundred rects cost more than the scoring itself)
+    key = (tuple(anchor), w, h, gap, tuple(bounds),
+           _bases_array(c)[near].tobytes() if near else b"",
            tuple([tuple(r) for r in near_taken]))
     kept = _PLACES.get(key)
     if kept is not None:
@@ -781,6 +788,15 @@ def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int 
     _PLACES[key] = tuple(best)
     c.taken.append(best)
     return best
+
+
+def _bases_array(c: Canvas) -> np.ndarray:
+    """``c.bases`` as an (n, 4) int64 array of (left, top, width, height) pixels, made
+    again only when bases were added since."""
+    kept = c.bases_array
+    if kept is None or len(kept) != len(c.bases):
+        kept = c.bases_array = np.array([tuple(r) for r in c.bases], dtype=np.int64).reshape(-1, 4)
+    return kept
 
 
 LABEL_PLACES_KEPT = 4096
@@ -896,7 +912,7 @@ def _place_unit_labels(c: Canvas) -> list:
                 if same:
                     kept.add(u.id)
                 continue
-        rect = place_label(c, anchor, size)
+        rect = place_label(c, anchor, size, cands=cands)
         if old is None or old[4] != rect:
             dirty += [rect] if old is None else [rect, old[4]]
         placed.append([u, mids, lines, anchor, rect, None])
