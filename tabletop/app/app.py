@@ -66,7 +66,7 @@ from tabletop.render.framing import frame_box, view_for_box
 from tabletop.render.legal_shade import draw_legal_region
 from tabletop.render.legend import legend_height
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
-from tabletop.render.redraw import Drawn, redraw_board
+from tabletop.render.redraw import LABELS_PER_FRAME, Drawn, redraw_board
 from tabletop.render.rings import draw_ring
 from tabletop.render.steps import DEFAULT_STEP_OVERLAYS
 from tabletop.render.theme import DEFAULT_THEME
@@ -985,7 +985,8 @@ class App:
         boxes = PANEL_BOXES_PER_FRAME
         if self.play is not None:
             boxes = self.play.panel_boxes(boxes)    # none in a frame that draws a new step
-        if PANEL_WAITS_FOR_BOARD and self._board_pending() and not self._panel_waited:
+        if PANEL_WAITS_FOR_BOARD and self._board_pending() and (
+                not self._panel_waited or self._labels_pending()):
             self._panel_waited = True       # the board's redraw has this frame to itself
         else:
             self._panel_waited = False
@@ -997,10 +998,15 @@ class App:
         snapshot or selection (a step-through's steps rebuild their boxes as before)."""
         if self.step_mode:
             return False
-        if self._board is None:
+        if self._board is None or self._labels_pending():
             return True
         key, geo = self._board[0], self._board[1]
         return geo is not self.geo or key[5] != self.selected
+
+    def _labels_pending(self) -> bool:
+        """Whether the map's board still places labels over the next frames
+        (``render.redraw.LABELS_PER_FRAME``); the panel waits for them."""
+        return self._drawn is not None and self._drawn.pending is not None
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the board, the tools and the panel onto ``surface`` (the window)."""
@@ -1045,7 +1051,7 @@ class App:
                self.step_index if self.step_mode else None)
         if self._board is not None and self._board[1] is geo:
             old = self._board[0]
-            if old == key:
+            if old == key and not self._labels_pending():
                 return self._board[2], (0, 0)
             if self.view_moving and old[0] == key[0] and old[4:] == key[4:]:
                 return moved_image(self._board[2], old[1:4], (v.scale, v.origin_x, v.origin_y), size)
@@ -1057,7 +1063,7 @@ class App:
             img = old if same else pygame.Surface(size)
             self._drawn = redraw_board(img, self._drawn if same else None, state, geo, v,
                                        overlays=self.overlays, selected=self.selected,
-                                       theme=board_theme(size))
+                                       theme=board_theme(size), work=LABELS_PER_FRAME)
             self._board = (key, geo, img)
             return img, (0, 0)
         self._drawn = None
