@@ -132,3 +132,82 @@ def test_a_placement_spread_over_calls_places_what_one_call_places(table):
     assert calls == whole.relabelled // redraw.LABELS_PER_FRAME + 1
     assert [p[4] for p in d.placed] == [p[4] for p in whole.placed]
     assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB")
+
+
+# ---------------------------------------------------------------- steps built over frames
+def test_a_build_does_pieces_while_they_fit_the_frame():
+    from tabletop.app.step_build import Build
+
+    done: list[int] = []
+
+    def pieces():
+        for cost in (12, 1, 1, 1, 15, 15):
+            yield cost              # announced before it is done
+            done.append(cost)
+
+    b = Build("k", pygame.Surface((1, 1)), pieces())
+    per_frame = []
+    while True:
+        n0 = sum(done)
+        finished = b.run(24)
+        per_frame.append(sum(done) - n0)
+        if finished:
+            break
+    # 12 + 1 + 1 + 1 = 15, and 15 more would be 30 > 24: stop; then 15 alone twice
+    assert per_frame == [15, 15, 15]
+    assert Build("k", pygame.Surface((1, 1)), iter((5, 5))).run(0) is False   # 0: nothing done
+
+
+def test_step_pieces_draw_what_draw_step_draws():
+    from tabletop.app.board_theme import board_theme
+    from tabletop.bench.window_edit_bench import fight_steps
+    from tabletop.render.steps import draw_step, step_pieces
+
+    state, steps, events = fight_steps(1000, 0)
+    app = App(state, size=SIZE, steps=steps, events=events)
+    size = app.board_rect.size
+    for k in (1, 3):            # a step framed on the whole table, and one zoomed on the fight
+        app.go_step(k - app.step_index)
+        st, geo = app.shown()
+        a, b = pygame.Surface(size), pygame.Surface(size)
+        draw_step(a, steps[k], app.view, geo=geo, events=events, caption=False, theme=board_theme(size))
+        work = list(step_pieces(b, steps[k], app.view, geo=geo, events=events, caption=False,
+                                theme=board_theme(size)))
+        assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB")
+        assert len(work) > 3        # the table layer, the layout pass, labels, band(s)
+
+
+def test_a_step_on_a_big_table_is_built_over_frames_and_ends_as_draw_step(monkeypatch):
+    from tabletop.app import step_build
+    from tabletop.app.board_theme import board_theme
+    from tabletop.bench.window_edit_bench import fight_steps
+    from tabletop.render.steps import draw_step
+
+    state, steps, events = fight_steps(1000, 0)
+    app = App(state, size=SIZE, steps=steps, events=events)
+    surf = pygame.Surface(SIZE)
+    app.update(1 / 60)
+    app.draw(surf)
+    ran: list[int] = []
+    real = step_build.Build.run
+    monkeypatch.setattr(step_build.Build, "run", lambda self, budget: ran.append(budget) or real(self, budget))
+    for k in (1, 2):            # step 2 is a pile-in: its moves slide, its picture built meanwhile
+        shown = app._last_img
+        app.handle(E(pygame.KEYDOWN, key=pygame.K_n, mod=0, unicode="", scancode=0))
+        frames = 0
+        while True:
+            app.update(1 / 60)
+            app.draw(surf)
+            frames += 1
+            if frames == 1 and not app.animating and app.building:
+                assert app._last_img is shown   # not there yet: the board shows the last picture
+            if not app.animating and not app.building:
+                break
+            assert frames < 200
+        assert frames > 1           # spread over frames
+        assert all(b is None or b <= step_build.STEP_WORK_PER_FRAME for b in ran)
+        plain = pygame.Surface(app.board_rect.size)
+        draw_step(plain, steps[k], app.view, events=events, overlays=app.overlays, caption=False,
+                  theme=board_theme(app.board_rect.size))
+        board_px = surf.subsurface(app.board_rect)
+        assert pygame.image.tobytes(board_px, "RGB") == pygame.image.tobytes(plain, "RGB")
