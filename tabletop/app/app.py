@@ -231,7 +231,6 @@ class App:
         self._build: Build | None = None    # a step's picture being built over frames (app.step_build)
         self._last_img: pygame.Surface | None = None    # the step picture shown last
         self._panel_flushed = False     # this frame's update laid a panel box out: no step building
-        self._bg_done_now = False       # this frame finished a slide's background
         self._legend: tuple[Any, Battlefield, pygame.Surface] | None = None
         self.settle_s = SETTLE_S
         self.follow = FOLLOW_STEPS and bool(self.steps)
@@ -1056,17 +1055,13 @@ class App:
                self.step_index if self.step_mode else None)
         if self.motion is not None:
             # the step drawn once without its moved models (built over frames, the slide
-            # waiting for it), and them over it where they are now; the frames of the slide
-            # build the step's own picture meanwhile (app.step_build)
-            self._bg_done_now = False
+            # waiting for it), and them over it where they are now; the step's own picture
+            # is built once the slide ends, its last frame shown meanwhile (app.step_build)
             bg = self._motion_background(size, v)
             if bg is None:
                 return self._last_image(size), (0, 0)
             img = bg.copy()
             self.motion.draw(img, v)
-            if not self._bg_done_now and (self._board is None or self._board[0] != key):
-                work = self._step_work()    # (half a frame's share: the slide's frame is drawn too)
-                self._step_picture(size, key, geo, None if work is None else work // 2)
             self._last_img = img
             return img, (0, 0)
         if self._board is not None and self._board[1] is geo:
@@ -1141,7 +1136,6 @@ class App:
         if not b.run(self._step_work()):
             return None
         self._build = None
-        self._bg_done_now = True
         return m.kept_background(bkey)
 
     @property

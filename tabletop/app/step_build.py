@@ -17,11 +17,12 @@ import pygame
 
 __all__ = ["STEP_WORK_PER_FRAME", "Build"]
 
-STEP_WORK_PER_FRAME = 24
+STEP_WORK_PER_FRAME = 16
 """Named default: the work (``render.steps.BASES_PER_WORK`` units: one unit label placed,
 or about 10 bases drawn) the window does in one frame to build a step's picture; a small
-table's step (a lesson) is built in the frame it is asked for, a 1,000-model table's over
-some 15 frames, each well under 33 ms."""
+table's step (a lesson: the table layer 4, the layout 1, a few labels, one band of 2) is
+built in the frame it is asked for, a 1,000-model table's over some 15-25 frames, each
+about 10 ms on an idle core (about 20 on this loaded 2-core machine)."""
 
 
 class Build:

@@ -212,7 +212,7 @@ class Motion:
                           overlays: Iterable[str] = DEFAULT_STEP_OVERLAYS, theme: Theme | None = None):
         """``background`` drawn on ``img`` in pieces (``render.steps.step_pieces``; first
         the snapshot without the moved models), kept once done."""
-        yield 1 + sum(len(u.models) for u in self.step.state.units) // (5 * BASES_PER_WORK)
+        yield sum(len(u.models) for u in self.step.state.units) // (5 * BASES_PER_WORK)
         st, geo = self.rest()
         ghost = with_keys(replace(self.step, state=st), draw_of(self.step))
         yield from step_pieces(img, ghost, view, geo=geo, theme=theme, events=events, overlays=overlays,

@@ -437,7 +437,7 @@ is drawn in horizontal bands, one band for about this many bases on the surface 
 1,000-model table seen whole: 7 bands, each some 8 ms on an idle core); a small table is
 one band."""
 
-STATIC_WORK = 12
+STATIC_WORK = 4
 """Named default: the work ``step_pieces`` counts for the table's layer (terrain, zones,
 grid, objectives; drawn again at each new scale, ``board.draw_static``)."""
 
