@@ -267,10 +267,9 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
         # again only where those changes reach (board.LabelsBefore), then compare item by item
         bases = base_items(board.make_canvas(surface, state, geo, view, theme), drawn.items, drawn.geo)
         moved, units = [], set()
-        for k in bases.keys() | {k for k in drawn.items if k[0] == "base"}:
+        gone = [k for k in drawn.items if k[0] == "base" and k not in bases]
+        for k in [k for k, new in bases.items() if drawn.items.get(k) is not new] + gone:
             old, new = drawn.items.get(k), bases.get(k)
-            if old is new:
-                continue
             if old is None or new is None or old[0] != new[0] or old[1] != new[1]:
                 moved += [it[1] for it in (old, new) if it is not None]
                 units.add(k[1].rsplit("/", 1)[0])
@@ -299,14 +298,18 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
         lay = shown
     elif lay.job is not None:
         lay.job = None
-    items = {k: v for k, v in bases.items() if k[0] == "base"}
+    items = dict(bases) if pend is None or drawn.geo is not geo else \
+        {k: v for k, v in bases.items() if k[0] == "base"}
     _unit_items(lay, selected, items, drawn.items, changed)
     kept = {id(q[4]) for q in drawn.placed or ()}
     fresh = sum(1 for p in lay.placed if id(p[4]) not in kept)
     dirty = []
-    for k in drawn.items.keys() | items.keys():
-        old, new = drawn.items.get(k), items.get(k)
-        if old is new or (old is not None and new is not None and old[0] == new[0] and old[1] == new[1]):
+    before = drawn.items
+    changed_keys = [k for k, new in items.items() if before.get(k) is not new]
+    changed_keys += [k for k in before if k not in items]
+    for k in changed_keys:
+        old, new = before.get(k), items.get(k)
+        if old is not None and new is not None and old[0] == new[0] and old[1] == new[1]:
             continue
         for it in (old, new):
             if it is not None:
