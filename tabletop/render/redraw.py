@@ -22,6 +22,10 @@ with ``clip``): every item that reaches them, in the usual order, so the pixels 
 very ones a whole drawing gives.  A view, size, overlay, table or theme change, or
 more dirty pixels than ``DIRTY_FULL_FRACTION`` of the board, draws it whole.
 
+A change whose labels move in a long chain may be spread over several calls (``work``,
+``LABELS_PER_FRAME`` in the window): the image first shows the new bases and outlines
+with the labels it had, then the labels once all are placed (``Drawn.pending`` between).
+
 Only the plain board is redrawn in part: with overlays, highlights or extra layers
 (``under`` / ``over``, the teaching steps) it is drawn whole.  Work is counted (items,
 rectangles), never timed.  Screen pixels, y down; the ``View`` maps inches to pixels.
