@@ -51,6 +51,7 @@ from tabletop.app.legal_drag import StepMoves
 from tabletop.app.move_checker import MoveChecker
 from tabletop.app.panel import Panel
 from tabletop.app.rings import RingTool
+from tabletop.app.step_build import STEP_WORK_PER_FRAME, Build
 from tabletop.app.unsaved import Unsaved
 from tabletop.board import mapfile
 from tabletop.board.state import Battlefield
@@ -60,15 +61,16 @@ from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.drawing_carry import moved_for_drawing
 from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.probe import closest_points, models_at, overlaps_at
-from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend, draw_step
+from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend
 from tabletop.render.editor import draw_editor
 from tabletop.render.framing import frame_box, view_for_box
 from tabletop.render.legal_shade import draw_legal_region
 from tabletop.render.legend import legend_height
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
-from tabletop.render.redraw import Drawn, redraw_board
+from tabletop.render.redraw import LABELS_PER_FRAME, Drawn, redraw_board
 from tabletop.render.rings import draw_ring
-from tabletop.render.steps import DEFAULT_STEP_OVERLAYS
+from tabletop.render.step_draw import draw_of
+from tabletop.render.steps import DEFAULT_STEP_OVERLAYS, step_pieces
 from tabletop.render.theme import DEFAULT_THEME
 from tabletop.render.theme import font as theme_font
 from tabletop.render.view import View
@@ -226,6 +228,9 @@ class App:
         self._cache: tuple[int, Battlefield, Geometry] | None = None
         self._board: tuple[Any, Geometry, pygame.Surface] | None = None
         self._drawn: Drawn | None = None    # what the map's board image shows (render.redraw)
+        self._build: Build | None = None    # a step's picture being built over frames (app.step_build)
+        self._last_img: pygame.Surface | None = None    # the step picture shown last
+        self._panel_flushed = False     # this frame's update laid a panel box out: no step building
         self._legend: tuple[Any, Battlefield, pygame.Surface] | None = None
         self.settle_s = SETTLE_S
         self.follow = FOLLOW_STEPS and bool(self.steps)
@@ -819,12 +824,16 @@ class App:
         if not 0 <= k < len(self.steps):
             self.message("at the last step" if delta > 0 else "at the first step")
             return
+        prev = self._cache
         self.step_index = k
         self.ruler = None
         self.catch_up = False
         self.sync_motion()
         if self.selected is not None and self.selected not in self.shown_geo.ids:
             self.selected = None
+        step = self.steps[k]        # its keys read the window's snapshots, not new ones
+        before = prev[2] if prev is not None and getattr(step, "before", None) is prev[1] else None
+        draw_of(step, geo=self.shown_geo, before_geo=before)
         if self.follow:
             self.frame_step()
         self.refresh()
@@ -851,8 +860,8 @@ class App:
     def _advance_motion(self) -> None:
         """One frame of the slide on; at its end the step is drawn as usual and, in play,
         the view catches up with the steps that came meanwhile."""
-        if self.motion is None:
-            return
+        if self.motion is None or self._building_background():
+            return          # (the slide waits for its background)
         self.motion.advance()
         if not self.motion.done:
             return
@@ -989,11 +998,13 @@ class App:
         boxes = PANEL_BOXES_PER_FRAME
         if self.play is not None:
             boxes = self.play.panel_boxes(boxes)    # none in a frame that draws a new step
-        if PANEL_WAITS_FOR_BOARD and self._board_pending() and not self._panel_waited:
+        self._panel_flushed = False
+        if PANEL_WAITS_FOR_BOARD and self._board_pending() and (
+                not self._panel_waited or self._labels_pending()):
             self._panel_waited = True       # the board's redraw has this frame to itself
         else:
             self._panel_waited = False
-            self.panel.flush(boxes)
+            self._panel_flushed = self.panel.flush(boxes) > 0
         self.manager.update(dt)
 
     def _board_pending(self) -> bool:
@@ -1001,10 +1012,15 @@ class App:
         snapshot or selection (a step-through's steps rebuild their boxes as before)."""
         if self.step_mode:
             return False
-        if self._board is None:
+        if self._board is None or self._labels_pending():
             return True
         key, geo = self._board[0], self._board[1]
         return geo is not self.geo or key[5] != self.selected
+
+    def _labels_pending(self) -> bool:
+        """Whether the map's board still places labels over the next frames
+        (``render.redraw.LABELS_PER_FRAME``); the panel waits for them."""
+        return self._drawn is not None and self._drawn.pending is not None
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the board, the tools and the panel onto ``surface`` (the window)."""
@@ -1039,17 +1055,22 @@ class App:
         """
         v = self.view
         self.sync_motion()
-        if self.motion is not None:
-            # the step drawn once without its moved models, and them over it where they are now
-            img = self.motion.background(size, v, events=self.events, overlays=self.overlays,
-                                         theme=board_theme(size)).copy()
-            self.motion.draw(img, v)
-            return img, (0, 0)
         key = (size, v.scale, v.origin_x, v.origin_y, self.overlays, self.selected,
                self.step_index if self.step_mode else None)
+        if self.motion is not None:
+            # the step drawn once without its moved models (built over frames, the slide
+            # waiting for it), and them over it where they are now; the step's own picture
+            # is built once the slide ends, its last frame shown meanwhile (app.step_build)
+            bg = self._motion_background(size, v)
+            if bg is None:
+                return self._last_image(size), (0, 0)
+            img = bg.copy()
+            self.motion.draw(img, v)
+            self._last_img = img
+            return img, (0, 0)
         if self._board is not None and self._board[1] is geo:
             old = self._board[0]
-            if old == key:
+            if old == key and not self._labels_pending():
                 return self._board[2], (0, 0)
             if self.view_moving and old[0] == key[0] and old[4:] == key[4:]:
                 return moved_image(self._board[2], old[1:4], (v.scale, v.origin_x, v.origin_y), size)
@@ -1061,25 +1082,88 @@ class App:
             img = old if same else pygame.Surface(size)
             self._drawn = redraw_board(img, self._drawn if same else None, state, geo, v,
                                        overlays=self.overlays, selected=self.selected,
-                                       theme=board_theme(size))
+                                       theme=board_theme(size), work=LABELS_PER_FRAME)
             self._board = (key, geo, img)
             return img, (0, 0)
         self._drawn = None
-        img = pygame.Surface(size)
         if self.step_mode and self.steps:
-            # the panel shows the step's title, clause and rolls: no caption plate on the board
-            draw_step(img, self.steps[self.step_index], v, geo=geo, events=self.events,
-                      overlays=self.overlays, caption=False, theme=board_theme(size))
-            region = self.shown_region()
-            if region is not None:
-                draw_legal_region(img, region, v)
-            if self.selected is not None and self.selected in geo.ids:
-                self._outline(img, geo, self.selected, SELECT_COLOUR)
-        else:
-            draw_board(img, state, geo, v, overlays=self.overlays, selected=self.selected,
-                       theme=board_theme(size))
+            # built over frames (app.step_build); the last picture stays until it is done
+            img = self._step_picture(size, key, geo, self._step_work())
+            if img is None:
+                return self._last_image(size), (0, 0)
+            self._last_img = img
+            return img, (0, 0)
+        img = pygame.Surface(size)
+        draw_board(img, state, geo, v, overlays=self.overlays, selected=self.selected,
+                   theme=board_theme(size))
         self._board = (key, geo, img)
         return img, (0, 0)
+
+    def _step_picture(self, size, key, geo: Geometry, budget: int | None) -> pygame.Surface | None:
+        """The shown step's picture for ``key``, built up to ``budget`` work this frame
+        (``render.steps.step_pieces``, None: whole); None until it is done."""
+        b = self._build
+        if b is None or b.key != key:
+            img = pygame.Surface(size)
+            # the panel shows the step's title, clause and rolls: no caption plate on the board
+            b = self._build = Build(key, img, step_pieces(
+                img, self.steps[self.step_index], self.view, geo=geo, events=self.events,
+                overlays=self.overlays, caption=False, theme=board_theme(size)))
+        if not b.run(budget):
+            return None
+        self._build = None
+        img = b.surface
+        region = self.shown_region()
+        if region is not None:
+            draw_legal_region(img, region, self.view)
+        if self.selected is not None and self.selected in geo.ids:
+            self._outline(img, geo, self.selected, SELECT_COLOUR)
+        self._board = (key, geo, img)
+        return img
+
+    def _motion_background(self, size, v: View) -> pygame.Surface | None:
+        """The sliding step's background (``Motion.background``), built over frames; None
+        until it is done."""
+        theme = board_theme(size)
+        m = self.motion
+        assert m is not None
+        bkey = m.background_key(size, v, self.overlays, theme)
+        kept = m.kept_background(bkey)
+        if kept is not None:
+            return kept
+        b = self._build
+        key = ("background", id(m), bkey)
+        if b is None or b.key != key:
+            img = pygame.Surface(size)
+            b = self._build = Build(key, img, m.background_pieces(
+                img, v, events=self.events, overlays=self.overlays, theme=theme))
+        if not b.run(self._step_work()):
+            return None
+        self._build = None
+        return m.kept_background(bkey)
+
+    @property
+    def building(self) -> bool:
+        """Whether the board's picture is still being built over the next frames (a
+        step's, ``app.step_build``, or a drop's labels, ``render.redraw.LABELS_PER_FRAME``)."""
+        return self._build is not None or self._labels_pending()
+
+    def _step_work(self) -> int | None:
+        """This frame's share of step building: all before the first picture, none in a
+        frame whose update laid a panel text box out (tens of ms), else
+        ``STEP_WORK_PER_FRAME``."""
+        if self._last_img is None:
+            return None
+        return 0 if self._panel_flushed else STEP_WORK_PER_FRAME
+
+    def _building_background(self) -> bool:
+        return self._build is not None and self._build.key[0] == "background"
+
+    def _last_image(self, size) -> pygame.Surface:
+        """The picture the board showed last (a blank one of ``size`` before any)."""
+        if self._last_img is None:
+            self._last_img = pygame.Surface(size)
+        return self._last_img
 
     def _legend_image(self, size, state: Battlefield) -> pygame.Surface:
         key = (size, self.view.scale, self.overlays)

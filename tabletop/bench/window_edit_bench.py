@@ -10,9 +10,11 @@ events it takes plus one ``App.update`` and one ``App.draw``:
 - *first drag*: the press on the selected model and the first motion past the drag
   threshold (the drag's set-up: the pile-in limit of its unit);
 - *drag*: each later motion while dragging;
-- *drop*: the release (the move made: a new snapshot, the board redrawn where it changed);
+- *drop*: the release (the move made: a new snapshot, the board redrawn where it changed),
+  and each frame after it while its labels are still placed (``redraw.LABELS_PER_FRAME``);
 - *step*: ``n`` and ``p`` on a fight's steps, every frame of each (a pile-in or a
-  consolidation slides over ``MOVE_ANIMATION_FRAMES`` frames).  The fight is
+  consolidation slides over ``MOVE_ANIMATION_FRAMES`` frames; a step's picture is built
+  over several frames, ``app.step_build``, every one of them counted).  The fight is
   ``maps/lessons/pile-in.toml``'s resolved with seed 1, with the random table's units
   beside it in every step (``fight_steps``): one engagement on a table of ``n`` more
   models.
@@ -174,6 +176,8 @@ def measure_edit(state, repeats: int = REPEATS) -> dict[str, list[float]]:
         last = (end[0] + (LATER_DRAGS - 1) % 2, end[1])
         out["drop"].append(frame(E(pygame.MOUSEBUTTONUP, button=1, pos=last)))
         whole("drop")
+        while app.building:         # labels still placed over the next frames: drop frames too
+            out["drop"].append(frame())
     gc.unfreeze()
     return {**out, **{f"naive {k}": v for k, v in naive.items()}}
 
@@ -219,13 +223,15 @@ def measure_steps(state, steps, events, repeats: int = REPEATS) -> dict[str, lis
         frames.append(frame(key(pygame.K_n)))
         whole()
         forward += 1
-        while app.animating:
+        while app.animating or app.building:
             frames.append(frame())
     for _ in range(max(repeats, 1)):
         if app.step_index == 0:
             break
         frames.append(frame(key(pygame.K_p)))
         whole()
+        while app.building:
+            frames.append(frame())
     gc.unfreeze()
     return {"step": frames, "naive step": naive}
 

@@ -12,7 +12,7 @@ any Surface and needs no window.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -73,6 +73,9 @@ class Canvas:
     placed: list = field(default_factory=list)   # the unit labels as placed by this pass
     prior: LabelsBefore | None = None  # an earlier pass's placement and what changed since
     regions: dict = field(default_factory=dict)  # unit id -> the rect round its label's candidates
+    bases_array: np.ndarray | None = None   # ``c.bases`` as rows (``_bases_array``)
+    defer_labels: bool = False        # place no label now: ``job`` places them (``label_steps``)
+    job: Generator[None, None, list] | None = None
 
     def draw_area(self) -> pygame.Rect:
         """The pixels this pass draws: the clip, else the whole surface."""
@@ -152,7 +155,7 @@ def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None
 def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=None, highlight=None,
                  theme=None, selected_unit: str | None = None, under=None, over=None,
                  clip: pygame.Rect | None = None, labels: list | None = None,
-                 prior: LabelsBefore | None = None) -> Canvas:
+                 prior: LabelsBefore | None = None, defer_labels: bool = False) -> Canvas:
     """``draw_board``, returning the Canvas for callers that draw more.
 
     ``selected_unit`` outlines a unit thick; ``under(canvas)`` draws after the
@@ -166,10 +169,12 @@ def board_canvas(surface, state, geo, view, *, overlays=frozenset(), selected=No
     ``Canvas.placed`` of an earlier pass over the same state, view and selection,
     reused instead of placing the labels again (``render.redraw``); ``prior``: an
     earlier placement and what changed since (``LabelsBefore``), so that only the labels
-    near a change are placed again (the same places a placement afresh gives)."""
+    near a change are placed again (the same places a placement afresh gives).
+    ``defer_labels``: no unit label is placed or drawn; ``Canvas.job`` is the placement
+    still to do (``label_steps``), for a caller that spreads it over several frames."""
     on = resolve_overlays(overlays)
     c = make_canvas(surface, state, geo, view, theme)
-    c.clip, c.labels, c.prior = clip, labels, prior
+    c.clip, c.labels, c.prior, c.defer_labels = clip, labels, prior, defer_labels
     if clip is not None:
         old_clip = surface.get_clip()
         surface.set_clip(clip)
@@ -739,48 +744,72 @@ def label_candidates(anchor: pygame.Rect, size: tuple[int, int], gap: int = 5) -
 
 
 def place_label(c: Canvas, anchor: pygame.Rect, size: tuple[int, int], gap: int = 5,
-                avoid_bases: bool = True) -> pygame.Rect:
+                avoid_bases: bool = True, cands: list[pygame.Rect] | None = None) -> pygame.Rect:
     """Where a label of ``size`` px goes beside ``anchor`` (below, above, right,
     left, then the corners, then further out) covering the fewest bases and
-    labels and staying on the surface; the chosen rect is marked taken."""
+    labels and staying on the surface; the chosen rect is marked taken.  ``cands``:
+    ``label_candidates(anchor, size, gap)`` when the caller has them already."""
     w, h = size
     # labels stay on the table or in the margin round it, never under a legend
     bounds = c.table_rect().inflate(2 * LABEL_MARGIN_PX, 2 * LABEL_MARGIN_PX).clip(c.surface.get_rect())
     if bounds.w < w or bounds.h < h:
         bounds = c.surface.get_rect()
-    cands = label_candidates(anchor, size, gap)
-    best, best_score = cands[0], float("inf")
+    if cands is None:
+        cands = label_candidates(anchor, size, gap)
     # only what reaches some candidate can score: the bases and labels near the anchor,
     # picked out once (in their order, so every score is the sum it was over them all)
     region = cands[0].unionall(cands[1:])
     obstacles = c.bases if avoid_bases else []
-    near_bases = [obstacles[j] for j in region.collidelistall(obstacles)]
+    near = region.collidelistall(obstacles)
     near_taken = [c.taken[j] for j in region.collidelistall(c.taken)]
-    # the choice is a function of the candidates, the bounds and what is near: kept
-    key = (tuple(anchor), w, h, gap, tuple(bounds), tuple([tuple(r) for r in near_bases]),
+    # the choice is a function of the candidates, the bounds and what is near: kept (the
+    # near bases keyed as the bytes of their rows of the bases' array: a tuple of tuples
+    # of a few hundred rects cost more than the scoring itself)
+    nb = _bases_array(c)[np.array(near, dtype=np.intp)] if near else None
+    key = (tuple(anchor), w, h, gap, tuple(bounds), b"" if nb is None else nb.tobytes(),
            tuple([tuple(r) for r in near_taken]))
     kept = _PLACES.get(key)
     if kept is not None:
         best = pygame.Rect(kept)
         c.taken.append(best)
         return best
-    for k, r in enumerate(cands):
-        clip = r.clip(bounds)
-        score = (r.w * r.h - clip.w * clip.h) * 50.0
-        for j in r.collidelistall(near_bases):
-            cl = r.clip(near_bases[j])
-            score += cl.w * cl.h * 10.0
-        for j in r.collidelistall(near_taken):
-            cl = r.clip(near_taken[j])
-            score += cl.w * cl.h * 6.0
-        score += k * 2.0  # prefer the earlier, nearer places
-        if score < best_score:
-            best, best_score = r, score
+    # every candidate scored at once (numpy): the part off the bounds, the overlap with
+    # each near base and plate, the preference for earlier places; all whole numbers
+    # times whole weights, so the sums are exact and the first lowest is the loop's pick
+    cand = np.array([tuple(r) for r in cands], dtype=np.int64)
+    area = cand[:, 2] * cand[:, 3]
+    score = (area - _overlap(cand, np.array([tuple(bounds)], dtype=np.int64))[:, 0]) * 50.0
+    if nb is not None:
+        score += _overlap(cand, nb).sum(axis=1) * 10.0
+    if near_taken:
+        score += _overlap(cand, np.array([tuple(r) for r in near_taken], dtype=np.int64)).sum(axis=1) * 6.0
+    score += np.arange(len(cands)) * 2.0  # prefer the earlier, nearer places
+    best = cands[int(np.argmin(score))]
     if len(_PLACES) >= LABEL_PLACES_KEPT:
         del _PLACES[next(iter(_PLACES))]
     _PLACES[key] = tuple(best)
     c.taken.append(best)
     return best
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pixels shared by each rect of ``a`` (n, 4) and each of ``b`` (m, 4), rows of
+    (left, top, width, height): an (n, m) array, 0 where they do not meet (as
+    ``Rect.clip``'s area)."""
+    w = np.minimum(a[:, None, 0] + a[:, None, 2], b[None, :, 0] + b[None, :, 2]) \
+        - np.maximum(a[:, None, 0], b[None, :, 0])
+    h = np.minimum(a[:, None, 1] + a[:, None, 3], b[None, :, 1] + b[None, :, 3]) \
+        - np.maximum(a[:, None, 1], b[None, :, 1])
+    return np.maximum(w, 0) * np.maximum(h, 0)
+
+
+def _bases_array(c: Canvas) -> np.ndarray:
+    """``c.bases`` as an (n, 4) int64 array of (left, top, width, height) pixels, made
+    again only when bases were added since."""
+    kept = c.bases_array
+    if kept is None or len(kept) != len(c.bases):
+        kept = c.bases_array = np.array([tuple(r) for r in c.bases], dtype=np.int64).reshape(-1, 4)
+    return kept
 
 
 LABEL_PLACES_KEPT = 4096
@@ -801,6 +830,9 @@ def draw_unit_labels(c: Canvas) -> None:
     if c.labels is not None:
         placed = c.labels
         c.taken.extend(p[4] for p in placed)
+    elif c.defer_labels:
+        c.job = label_steps(c)
+        return
     else:
         placed = _place_unit_labels(c)
     c.placed = placed
@@ -845,6 +877,18 @@ def _place_unit_labels(c: Canvas) -> list:
     """Each unit's label plate placed (``place_label``), in unit order:
     ``[(unit, model ids, lines, anchor rect, plate rect, leader)]``, the leader line
     ``leader_line``'s, or None for a plate beside its unit."""
+    job = label_steps(c)
+    while True:
+        try:
+            next(job)
+        except StopIteration as done:
+            return done.value
+
+
+def label_steps(c: Canvas) -> Generator[None, None, list]:
+    """``_place_unit_labels`` as steps: a generator that yields after each label placed
+    afresh (``place_label``, the costly part) and returns the placement; it also sets
+    ``c.placed``.  A caller may run a few steps a frame; ``c`` must not change meanwhile."""
     t = c.theme
     placed = []
     prior = c.prior
@@ -896,16 +940,18 @@ def _place_unit_labels(c: Canvas) -> list:
                 if same:
                     kept.add(u.id)
                 continue
-        rect = place_label(c, anchor, size)
+        rect = place_label(c, anchor, size, cands=cands)
         if old is None or old[4] != rect:
             dirty += [rect] if old is None else [rect, old[4]]
         placed.append([u, mids, lines, anchor, rect, None])
+        yield
     for p in placed:     # (once every plate is placed, as the plates are drawn over the lines)
         if p[0].id in kept:
             continue     # the same plate and unit: the same leader line
         if not p[4].inflate(2 * LEADER_GAP_PX, 2 * LEADER_GAP_PX).colliderect(p[3]):
             p[5] = leader_line(c, p[1], p[4])
-    return [tuple(p) for p in placed]
+    c.placed = [tuple(p) for p in placed]
+    return c.placed
 
 
 # ---------------------------------------------------------------- overlays

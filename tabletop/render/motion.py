@@ -30,7 +30,7 @@ from tabletop.geometry import Geometry, snapshot
 from tabletop.geometry.footprints import base_polygon
 from tabletop.render.board import draw_base
 from tabletop.render.step_draw import draw_of, with_keys
-from tabletop.render.steps import DEFAULT_STEP_OVERLAYS, draw_step
+from tabletop.render.steps import BASES_PER_WORK, DEFAULT_STEP_OVERLAYS, draw_step, step_pieces
 from tabletop.render.theme import DEFAULT_THEME, Theme
 from tabletop.render.view import View
 from tabletop.rules import events as E
@@ -198,6 +198,26 @@ class Motion:
                   caption=False)
         self._background = (key, img)
         return img
+
+    def background_key(self, size: tuple[int, int], view: View, overlays: Iterable[str] = DEFAULT_STEP_OVERLAYS,
+                       theme: Theme | None = None) -> tuple:
+        """What ``background`` keeps its picture by."""
+        return (tuple(size), view.scale, view.origin_x, view.origin_y, frozenset(overlays), id(theme))
+
+    def kept_background(self, key: tuple) -> pygame.Surface | None:
+        """The background drawn for ``key`` (``background_key``), or None."""
+        return self._background[1] if self._background is not None and self._background[0] == key else None
+
+    def background_pieces(self, img: pygame.Surface, view: View, *, events: Any = None,
+                          overlays: Iterable[str] = DEFAULT_STEP_OVERLAYS, theme: Theme | None = None):
+        """``background`` drawn on ``img`` in pieces (``render.steps.step_pieces``; first
+        the snapshot without the moved models), kept once done."""
+        yield sum(len(u.models) for u in self.step.state.units) // (5 * BASES_PER_WORK)
+        st, geo = self.rest()
+        ghost = with_keys(replace(self.step, state=st), draw_of(self.step))
+        yield from step_pieces(img, ghost, view, geo=geo, theme=theme, events=events, overlays=overlays,
+                               caption=False)
+        self._background = (self.background_key(img.get_size(), view, overlays, theme), img)
 
     def draw(self, surface: pygame.Surface, view: View, theme: Theme | None = None) -> None:
         """Each moved model's base at ``positions()`` (its facing as it ends the step), in

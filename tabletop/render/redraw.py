@@ -22,6 +22,10 @@ with ``clip``): every item that reaches them, in the usual order, so the pixels 
 very ones a whole drawing gives.  A view, size, overlay, table or theme change, or
 more dirty pixels than ``DIRTY_FULL_FRACTION`` of the board, draws it whole.
 
+A change whose labels move in a long chain may be spread over several calls (``work``,
+``LABELS_PER_FRAME`` in the window): the image first shows the new bases and outlines
+with the labels it had, then the labels once all are placed (``Drawn.pending`` between).
+
 Only the plain board is redrawn in part: with overlays, highlights or extra layers
 (``under`` / ``over``, the teaching steps) it is drawn whole.  Work is counted (items,
 rectangles), never timed.  Screen pixels, y down; the ``View`` maps inches to pixels.
@@ -40,11 +44,17 @@ from tabletop.render import board
 from tabletop.render.theme import DEFAULT_THEME, Theme
 from tabletop.render.view import View
 
-__all__ = ["DIRTY_FULL_FRACTION", "DIRTY_RECTS_MAX", "Drawn", "base_items", "board_items", "redraw_board"]
+__all__ = ["DIRTY_FULL_FRACTION", "DIRTY_RECTS_MAX", "LABELS_PER_FRAME", "Drawn", "Pending", "base_items", "board_items", "redraw_board"]
 
 DIRTY_RECTS_MAX = 8
 """Named default: at most this many separate rectangles are redrawn (each pass walks every
 item to find those reaching it); more are merged into the one rectangle round them all."""
+
+LABELS_PER_FRAME = 8
+"""Named default: unit labels the window places afresh in one frame after a change
+(``redraw_board``'s ``work``); a drop whose labels move in a long chain (on a crowded
+1,000-model table, up to some 70) spreads them over the next frames, each well under
+33 ms, the old labels shown meanwhile.  Counted, never timed."""
 
 DIRTY_FULL_FRACTION = 0.5
 """Named default: when the dirty rectangles cover more than this share of the board, it is
@@ -73,6 +83,20 @@ class Drawn:
     relabelled: int = 0             # labels placed afresh by the last redraw (the rest kept)
     geo: Any = None                 # the snapshot drawn
     regions: dict = field(default_factory=dict)   # board.Canvas.regions of the labels
+    pending: Pending | None = None  # labels still being placed: the image shows the old ones
+
+
+@dataclass
+class Pending:
+    """A label placement spread over several calls (``redraw_board``'s ``work``): the
+    canvas it runs on, its steps (``board.label_steps``), and what changed since the
+    labels the image shows were placed (``board.LabelsBefore``'s ``dirty`` and ``units``),
+    so a newer change that abandons it still places again every label this one would."""
+
+    canvas: board.Canvas
+    job: Any
+    dirty: list[pygame.Rect]
+    units: set[str]
 
 
 def _key(surface, state: Battlefield, view: View, overlays, theme: Theme) -> tuple:
@@ -92,12 +116,25 @@ def board_items(c: board.Canvas, selected: str | None) -> dict[tuple, tuple[Any,
     return items
 
 
-def base_items(c: board.Canvas) -> dict[tuple, tuple[Any, pygame.Rect]]:
+def base_items(c: board.Canvas, before: dict | None = None,
+               before_geo: Geometry | None = None) -> dict[tuple, tuple[Any, pygame.Rect]]:
     """``board_items``' bases only: ``{("base", model id): (what decides its pixels, the
-    pixels it may touch)}``."""
+    pixels it may touch)}``.  ``before``: the items of ``before_geo`` drawn at the same
+    view and colours; a model that is the very same object there keeps its item."""
     geo = c.geo
     colours = c.colours
     grey = (128, 128, 128)
+    if before is not None and before_geo is not None and list(before_geo.ids) == list(geo.ids):
+        items = {k: v for k, v in before.items() if k[0] == "base"}
+        changed = [i for i, (a, b) in enumerate(zip(geo.models, before_geo.models)) if a is not b]
+        if changed:
+            rects = board.base_rects(c)
+            for i in changed:
+                m = geo.models[i]
+                pad = 2 * BADGE_PAD_PX if m.wounds_lost else 2
+                items[("base", geo.ids[i])] = ((m, colours.get(geo.player_of[i], grey)),
+                                               rects[i].inflate(pad, pad))
+        return items
     items: dict[tuple, tuple[Any, pygame.Rect]] = {}
     # (the rects of board.base_rect, worked out as arrays; a model's drawing is decided by
     # its position, facing, base, wounds lost and role: the Model itself, compared by
@@ -108,10 +145,19 @@ def base_items(c: board.Canvas) -> dict[tuple, tuple[Any, pygame.Rect]]:
     return items
 
 
-def _unit_items(c: board.Canvas, selected: str | None, items: dict) -> None:
-    """``board_items``' outlines, labels and ring, added to ``items``."""
+def _unit_items(c: board.Canvas, selected: str | None, items: dict, before: dict | None = None,
+                changed: set[str] | None = None) -> None:
+    """``board_items``' outlines, labels and ring, added to ``items``.  ``before``: the
+    items drawn at the same view; a unit not in ``changed`` (its models all as they were)
+    keeps its outline's item."""
     geo, v = c.geo, c.view
     for u in c.state.units:
+        if before is not None and changed is not None and u.id not in changed:
+            old = before.get(("outline", u.id))
+            if old is not None:
+                sel = u.id == c.selected_unit
+                items[("outline", u.id)] = old if old[0][2] == sel else ((old[0][0], old[0][1], sel), old[1])
+                continue
         geom = geo.unit_outline(u.id)
         if geom is None or geom.is_empty:
             continue
@@ -173,12 +219,32 @@ def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     return out
 
 
+def _run(job, work: int | None) -> bool:
+    """Run up to ``work`` steps of ``job`` (None: all); whether it finished."""
+    k = 0
+    while work is None or k < work:
+        try:
+            next(job)
+        except StopIteration:
+            return True
+        k += 1
+    return False
+
+
 def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefield, geo: Geometry,
                  view: View, *, overlays=frozenset(), selected: str | None = None,
-                 theme: Theme | None = None) -> Drawn:
+                 theme: Theme | None = None, work: int | None = None) -> Drawn:
     """Make ``surface`` show ``draw_board(surface, state, geo, view, overlays=...,
     selected=...)``, drawing again only what changed since ``drawn`` (what the surface
     shows now; None: unknown, drawn whole).  Returns the new ``Drawn``.
+
+    ``work``: at most this many unit labels placed afresh in this call (None: no
+    limit).  When a change needs more, the image is brought up to date with the labels
+    it showed (bases, outlines and ring new) and the returned ``Drawn.pending`` holds the
+    placement so far; each later call with the same state, snapshot and view places up
+    to ``work`` more, and the one that finishes draws the labels that moved, so the
+    image ends as a whole drawing of it.  A call for another state or snapshot drops
+    the pending placement and places again what it and the new change reach.
 
     Raises
     ------
@@ -193,32 +259,60 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
                                theme=theme)
         return Drawn(key, board_items(c, selected), placed=c.placed, relabelled=len(c.placed),
                      geo=geo, regions=c.regions)
-    # the bases that changed, then the labels placed (nothing drawn: an empty clip) again
-    # only where those changes reach (board.LabelsBefore), then compare item by item
-    bases = base_items(board.make_canvas(surface, state, geo, view, theme))
-    moved, units = [], set()
-    for k in bases.keys() | {k for k in drawn.items if k[0] == "base"}:
-        old, new = drawn.items.get(k), bases.get(k)
-        if old is None or new is None or old[0] != new[0] or old[1] != new[1]:
-            moved += [it[1] for it in (old, new) if it is not None]
-            units.add(k[1].rsplit("/", 1)[0])
-    prior = board.LabelsBefore(drawn.placed, moved, units, drawn.regions) \
-        if drawn.placed is not None else None
-    if prior is not None and not moved and drawn.geo is geo:
-        # the same snapshot (so the same table) and no base changed: the labels stand
-        lay = board.make_canvas(surface, state, geo, view, theme)
-        lay.placed, lay.regions = drawn.placed, drawn.regions
+    pend = drawn.pending
+    if pend is not None and drawn.geo is geo:
+        # the placement under way goes on (the selection alone may have changed)
+        lay, prior_dirty, units = pend.canvas, pend.dirty, pend.units
+        bases = dict(drawn.items)
+        changed: set[str] = set()     # the image's outlines are this snapshot's already
         lay.selected_unit = selected.rsplit("/", 1)[0] if selected else None
     else:
-        lay = board.board_canvas(surface, state, geo, view, selected=selected, theme=theme,
-                                 clip=pygame.Rect(0, 0, 0, 0), prior=prior)
-    items = bases
-    _unit_items(lay, selected, items)
+        # the bases that changed, then the labels placed (nothing drawn: an empty clip)
+        # again only where those changes reach (board.LabelsBefore), then compare item by item
+        bases = base_items(board.make_canvas(surface, state, geo, view, theme), drawn.items, drawn.geo)
+        moved, units = [], set()
+        gone = [k for k in drawn.items if k[0] == "base" and k not in bases]
+        for k in [k for k, new in bases.items() if drawn.items.get(k) is not new] + gone:
+            old, new = drawn.items.get(k), bases.get(k)
+            if old is None or new is None or old[0] != new[0] or old[1] != new[1]:
+                moved += [it[1] for it in (old, new) if it is not None]
+                units.add(k[1].rsplit("/", 1)[0])
+        if pend is not None:        # an unfinished placement dropped: its changes count too
+            moved, units = pend.dirty + moved, pend.units | units
+        changed = set(units)
+        prior_dirty = moved
+        prior = board.LabelsBefore(drawn.placed, moved, units, drawn.regions) \
+            if drawn.placed is not None else None
+        if prior is not None and not moved and drawn.geo is geo:
+            # the same snapshot (so the same table) and no base changed: the labels stand
+            lay = board.make_canvas(surface, state, geo, view, theme)
+            lay.placed, lay.regions = drawn.placed, drawn.regions
+            lay.selected_unit = selected.rsplit("/", 1)[0] if selected else None
+        else:
+            lay = board.board_canvas(surface, state, geo, view, selected=selected, theme=theme,
+                                     clip=pygame.Rect(0, 0, 0, 0), prior=prior,
+                                     defer_labels=True)
+    pending = None
+    if lay.job is not None and not _run(lay.job, work if drawn.placed is not None else None):
+        # not placed yet: the image shows the labels it did, the rest up to date
+        pending = Pending(lay, lay.job, prior_dirty, units)
+        shown = board.make_canvas(surface, state, geo, view, theme)
+        shown.placed, shown.regions = drawn.placed, drawn.regions
+        shown.selected_unit = lay.selected_unit
+        lay = shown
+    elif lay.job is not None:
+        lay.job = None
+    items = dict(bases) if pend is None or drawn.geo is not geo else \
+        {k: v for k, v in bases.items() if k[0] == "base"}
+    _unit_items(lay, selected, items, drawn.items, changed)
     kept = {id(q[4]) for q in drawn.placed or ()}
     fresh = sum(1 for p in lay.placed if id(p[4]) not in kept)
     dirty = []
-    for k in drawn.items.keys() | items.keys():
-        old, new = drawn.items.get(k), items.get(k)
+    before = drawn.items
+    changed_keys = [k for k, new in items.items() if before.get(k) is not new]
+    changed_keys += [k for k in before if k not in items]
+    for k in changed_keys:
+        old, new = before.get(k), items.get(k)
         if old is not None and new is not None and old[0] == new[0] and old[1] == new[1]:
             continue
         for it in (old, new):
@@ -227,12 +321,14 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
                 if r.w > 0 and r.h > 0:
                     dirty.append(r)
     rects = _merge(dirty)
+    out = Drawn(key, items, passes=len(rects), dirty=rects, placed=lay.placed, relabelled=fresh,
+                geo=geo, regions=lay.regions, pending=pending)
     if sum(r.w * r.h for r in rects) > DIRTY_FULL_FRACTION * area.w * area.h:
         board.board_canvas(surface, state, geo, view, selected=selected, theme=theme,
                            labels=lay.placed)
-        return Drawn(key, items, placed=lay.placed, relabelled=fresh, geo=geo, regions=lay.regions)
+        out.passes, out.dirty = 0, []
+        return out
     for r in rects:
         board.board_canvas(surface, state, geo, view, selected=selected, theme=theme, clip=r,
                            labels=lay.placed)
-    return Drawn(key, items, passes=len(rects), dirty=rects, placed=lay.placed, relabelled=fresh,
-                 geo=geo, regions=lay.regions)
+    return out

@@ -36,7 +36,7 @@ class StepFacts:
     previous step's table, or the step's own for a log's first step), and every event up to
     the end of the step (``history``)."""
 
-    def __init__(self, step: Any):
+    def __init__(self, step: Any, geo: Geometry | None = None, before_geo: Geometry | None = None):
         self.step = step
         self.state: Battlefield = step.state
         self.before: Battlefield = getattr(step, "before", None) or step.state
@@ -45,8 +45,8 @@ class StepFacts:
         everything: Sequence[Any] = log.events if log is not None else ()
         self.history = list(everything[:step.events.stop])
         self.events = [everything[i] for i in step.events if 0 <= i < len(everything)]
-        self._geo: Geometry | None = None
-        self._before_geo: Geometry | None = None
+        self._geo: Geometry | None = geo
+        self._before_geo: Geometry | None = before_geo
 
     @property
     def geo(self) -> Geometry:
@@ -189,16 +189,17 @@ STEP_DRAWS: tuple[Callable[[Draw, StepFacts], None], ...] = (
 """Rules that read a step as a whole, after ``EVENT_DRAWS``, in order."""
 
 
-def draw_of(step: Any) -> Draw:
+def draw_of(step: Any, geo: Geometry | None = None, before_geo: Geometry | None = None) -> Draw:
     """The draw keys of ``step`` (a ``rules.events.Step``), worked out once and kept on it.
 
     ``{key: value}`` as ``render.steps.DRAWERS`` reads them; ``{}`` for a step with nothing
-    to show.
+    to show.  ``geo`` / ``before_geo``: snapshots of ``step.state`` / ``step.before`` the
+    caller has (the window derives one from the last step's), read instead of making them.
     """
     cached = getattr(step, "_draw_keys", None)
     if cached is not None:
         return cached
-    f = StepFacts(step)
+    f = StepFacts(step, geo, before_geo)
     d: Draw = {}
     for ev in f.events:
         fn = EVENT_DRAWS.get(type(ev))

@@ -46,7 +46,14 @@ from tabletop.geometry.footprints import base_polygon, reach_polygon
 from tabletop.render import challenges as challenge_drawers
 from tabletop.render import prims
 from tabletop.render import rank_and_flank as rnf_drawers
-from tabletop.render.board import Canvas, board_canvas, draw_base, ring_model
+from tabletop.render.board import (
+    Canvas,
+    board_canvas,
+    draw_base,
+    draw_static,
+    make_canvas,
+    ring_model,
+)
 from tabletop.render.framing import action_points, frame_box, view_for_box
 from tabletop.render.image import save_png
 from tabletop.render.inset import draw_inset, draw_scale_bar, inset_size, scale_bar_size
@@ -400,6 +407,15 @@ def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None
         An unknown overlay name.
     """
     geo = geo if geo is not None else snapshot(step.state)
+    draw, under, over = _layers(step)
+    board_canvas(surface, step.state, geo, view, overlays=overlays, theme=theme,
+                 selected_unit=draw.get("selected_unit"), under=under, over=over)
+    if caption:
+        draw_caption(surface, step, events, theme)
+
+
+def _layers(step):
+    """``(draw keys, under(canvas), over(canvas))``: the step's drawers of each layer."""
     draw = dict(draw_of(step))
 
     def layer(name: str):
@@ -412,8 +428,79 @@ def draw_step(surface: pygame.Surface, step, view: View, *, geo: Geometry | None
                     entry[0](c, value)
         return run
 
-    board_canvas(surface, step.state, geo, view, overlays=overlays, theme=theme,
-                 selected_unit=draw.get("selected_unit"), under=layer("under"), over=layer("over"))
+    return draw, layer("under"), layer("over")
+
+
+BASES_PER_BAND = 100
+"""Named default: when a step's picture is built over several frames (``step_pieces``) it
+is drawn in horizontal bands, one band for about this many bases on the surface (a
+1,000-model table seen whole: 7 bands, each some 8 ms on an idle core); a small table is
+one band."""
+
+STATIC_WORK = 4
+"""Named default: the work ``step_pieces`` counts for the table's layer (terrain, zones,
+grid, objectives; drawn again at each new scale, ``board.draw_static``)."""
+
+BAND_MARGIN_PX = 4
+"""Pixels above and below each band also drawn (and thrown away): where a line crosses the
+edge of a clip pygame anti-aliases the edge pixels a shade apart from a whole drawing."""
+
+BASES_PER_WORK = 10
+"""Named default: the work ``step_pieces`` counts, in units of one unit label placed
+(``place_label``): the layout pass (the table layer at a new scale, the drawers and
+overlays run with nothing drawn, the bases listed) 1 + one per ``5 * BASES_PER_WORK``
+models, each label 1, each band 1 + one per ``BASES_PER_WORK`` bases it draws.  A window
+does up to its frame's share (``app.step_build.STEP_WORK_PER_FRAME``).  Counted, never
+timed."""
+
+
+def step_pieces(surface: pygame.Surface, step, view: View, *, geo: Geometry | None = None,
+                theme: Theme | None = None, events: Sequence | None = None,
+                overlays: Iterable[str] = DEFAULT_STEP_OVERLAYS, caption: bool = True,
+                bands: int | None = None):
+    """``draw_step`` in pieces: a generator that yields the work of its next piece
+    (``BASES_PER_WORK``) before doing it, so a caller can stop before a piece that would not
+    fit its frame and resume the next frame.  Once exhausted, ``surface`` holds exactly
+    what ``draw_step`` draws (the labels placed once, over every base, then the picture
+    drawn band by band, each a pass clipped to its band, ``board_canvas(clip=...)``;
+    ``bands``: how many, None: one per ``BASES_PER_BAND`` bases on the surface).
+
+    Raises
+    ------
+    ValueError
+        An unknown overlay name (on the first piece).
+    """
+    geo = geo if geo is not None else snapshot(step.state)
+    draw, under, over = _layers(step)
+    sel = draw.get("selected_unit")
+    yield STATIC_WORK
+    draw_static(make_canvas(surface, step.state, geo, view, theme))   # kept for the passes below
+    yield 1 + len(geo.ids) // (5 * BASES_PER_WORK)
+    c = board_canvas(surface, step.state, geo, view, overlays=overlays, theme=theme,
+                     selected_unit=sel, under=under, over=over, clip=pygame.Rect(0, 0, 0, 0),
+                     defer_labels=True)
+    job = c.job
+    while job is not None:
+        yield 1
+        try:
+            next(job)
+        except StopIteration:
+            break
+    w, h = surface.get_size()
+    n = max(1, -(-len(c.bases) // BASES_PER_BAND)) if bands is None else max(1, int(bands))
+    band_h = -(-h // n)
+    # each band drawn on a scratch image clipped a little wider and only the band copied:
+    # a line crossing a clip's edge is anti-aliased a shade differently in the pixels at
+    # that edge, which stay in the margin
+    scratch = pygame.Surface((w, h)) if n > 1 else surface
+    for k in range(n):
+        band = pygame.Rect(0, k * band_h, w, band_h).clip(surface.get_rect())
+        yield 1 + len(band.collidelistall(c.bases)) // BASES_PER_WORK
+        board_canvas(scratch, step.state, geo, view, overlays=overlays, theme=theme,
+                     selected_unit=sel, under=under, over=over,
+                     clip=band.inflate(0, 2 * BAND_MARGIN_PX) if n > 1 else None, labels=c.placed)
+        if n > 1:
+            surface.blit(scratch, band.topleft, band)
     if caption:
         draw_caption(surface, step, events, theme)
 
