@@ -238,11 +238,11 @@ def test_the_resolution_places_once_per_placement_whatever_the_wounds(monkeypatc
 
     calls = _counting_spots(monkeypatch)
     tough = {**TROOPER, "W": 2}
-    # a table of its own (the plans are kept for the process): the pairs 1.26" apart at x = 10, 12
-    a = unit("a", "red", [model(10.0, 20.0, role="champion", profile=HERO),
-                          model(12.0, 20.0, profile=tough)], profile=TROOPER, weapons=[BLADE])
-    b = unit("b", "blue", [model(10.0, 21.26, role="champion", profile=HERO),
-                           model(12.0, 21.26, profile=tough)], profile=TROOPER, weapons=[BLADE])
+    # a table of its own (the plans are kept for the process): the pairs 1.26" apart at x = 50, 52
+    a = unit("a", "red", [model(50.0, 10.0, role="champion", profile=HERO),
+                          model(52.0, 10.0, profile=tough)], profile=TROOPER, weapons=[BLADE])
+    b = unit("b", "blue", [model(50.0, 11.26, role="champion", profile=HERO),
+                           model(52.0, 11.26, profile=tough)], profile=TROOPER, weapons=[BLADE])
     s = battlefield([a, b])
     combat = tuple(snapshot(s).engagements[0])
     after, ch = gambit_rows.set_aside(s, combat, "a/1", "b/1", ("red", "blue"))
@@ -267,10 +267,10 @@ def test_the_resolution_places_a_first_returning_model_once_for_every_plan_it_be
     from tabletop.rules.challenges import gambit_rows
 
     calls = _counting_spots(monkeypatch)
-    # a table of its own (the plans are kept for the process): the pairs 1.26" apart at x = 20, 22
-    a = unit("a", "red", [model(20.0, 20.0, role="champion", profile=HERO), model(22.0, 20.0)],
+    # a table of its own (the plans are kept for the process): the pairs 1.26" apart at x = 60, 62
+    a = unit("a", "red", [model(60.0, 10.0, role="champion", profile=HERO), model(62.0, 10.0)],
              profile=TROOPER, weapons=[BLADE])
-    b = unit("b", "blue", [model(20.0, 21.26, role="champion", profile=HERO), model(22.0, 21.26)],
+    b = unit("b", "blue", [model(60.0, 11.26, role="champion", profile=HERO), model(62.0, 11.26)],
              profile=TROOPER, weapons=[BLADE])
     s = battlefield([a, b])
     combat = tuple(snapshot(s).engagements[0])
@@ -281,58 +281,3 @@ def test_the_resolution_places_a_first_returning_model_once_for_every_plan_it_be
     assert calls["a/1"] == 1 and calls["b/1"] >= 1
     assert both.model("a/1").at == alone.model("a/1").at
     assert not alone.has_unit("b") or "b/1" not in {m.id for m in alone.models()}
-
-
-def _returned(events):
-    return {e.data["model"]: e.data["engaged"] for e in events if getattr(e, "type", "") == "returned"}
-
-
-def test_the_resolution_derives_no_snapshot_when_every_round_base_returns_engaged(monkeypatch):
-    # a/1 goes back first, where it stood (30, 20): b/2 at (32, 21.26) is sqrt(2^2 + 1.26^2)
-    # = 2.36" centre to centre, 2.36 - 1.26 = 1.10" edge to edge (32mm bases, 1.26" across),
-    # within the 2" engagement range: engaged; then b/1 where it stood (30, 21.26), in base
-    # contact with a/1: engaged.  Both spots engaged when made, every base round: the final
-    # table's snapshot is not derived (0 derivations; it was 1), and both events say engaged
-    from tabletop.geometry import snapshot
-    from tabletop.rules.challenges import gambit_rows
-    from tabletop.rules.fight_phase import context
-
-    derived = []
-    real = context.moved_geometry
-    monkeypatch.setattr(context, "moved_geometry", lambda *a: derived.append(1) or real(*a))
-    a = unit("a", "red", [model(30.0, 20.0, role="champion", profile=HERO), model(32.0, 20.0)],
-             profile=TROOPER, weapons=[BLADE])
-    b = unit("b", "blue", [model(30.0, 21.26, role="champion", profile=HERO), model(32.0, 21.26)],
-             profile=TROOPER, weapons=[BLADE])
-    s = battlefield([a, b])
-    after, ch = gambit_rows.set_aside(s, tuple(snapshot(s).engagements[0]), "a/1", "b/1",
-                                      ("red", "blue"))
-    back, events = gambit_rows.return_models(after, (ch,))
-    assert derived == []
-    assert _returned(events) == {"a/1": True, "b/1": True}
-    assert back.model("a/1").at == (30.0, 20.0) and back.model("b/1").at == (30.0, 21.26)
-    geo = snapshot(back)
-    assert geo.model_engaged("a/1") and geo.model_engaged("b/1")
-
-
-def test_the_resolution_derives_the_snapshot_when_a_base_is_not_round(monkeypatch):
-    # the same table with b/2 on a 60x35mm oval: a round base's gap to an oval is measured on
-    # polygons, so the final table's snapshot is derived (1 derivation) and read as before
-    from tabletop.geometry import snapshot
-    from tabletop.rules.challenges import gambit_rows
-    from tabletop.rules.fight_phase import context
-
-    derived = []
-    real = context.moved_geometry
-    monkeypatch.setattr(context, "moved_geometry", lambda *a: derived.append(1) or real(*a))
-    a = unit("a", "red", [model(40.0, 20.0, role="champion", profile=HERO), model(42.0, 20.0)],
-             profile=TROOPER, weapons=[BLADE])
-    b = unit("b", "blue", [model(40.0, 21.26, role="champion", profile=HERO),
-                           model(42.5, 21.6, base="60x35mm")], profile=TROOPER, weapons=[BLADE])
-    s = battlefield([a, b])
-    after, ch = gambit_rows.set_aside(s, tuple(snapshot(s).engagements[0]), "a/1", "b/1",
-                                      ("red", "blue"))
-    back, events = gambit_rows.return_models(after, (ch,))
-    assert len(derived) >= 1
-    geo = snapshot(back)
-    assert _returned(events) == {"a/1": geo.model_engaged("a/1"), "b/1": geo.model_engaged("b/1")}

@@ -1190,10 +1190,8 @@ def _put_back(state: Battlefield, model: Model, template: Unit, index: int) -> B
     return replace(state, units=tuple(units))
 
 
-def _return_one(state: Battlefield, ch: GambitChallenge, m: Model, player: str
-                ) -> tuple[Battlefield, str | None, bool]:
-    """Place one set-aside model (``find_return_spot``); (new state, a note when no legal spot,
-    whether the spot is engaged with an enemy model on the table it was placed on)."""
+def _return_one(state: Battlefield, ch: GambitChallenge, m: Model, player: str) -> tuple[Battlefield, str | None]:
+    """Place one set-aside model (``find_return_spot``); (new state, a note when no legal spot)."""
     origin = dict(ch.origin)[m.id]
     spot = find_return_spot(state, m, player, dict(ch.locked_with).get(m.id, ()), prefer=origin)
     note = None
@@ -1201,8 +1199,7 @@ def _return_one(state: Battlefield, ch: GambitChallenge, m: Model, player: str
         at, note = origin, "no legal spot found: left where it stood"
     else:
         at = spot.at
-    return (_put_back(state, m.moved_to(*at), dict(ch.units)[m.id], dict(ch.unit_index)[m.id]),
-            note, spot is not None and spot.engaged)
+    return _put_back(state, m.moved_to(*at), dict(ch.units)[m.id], dict(ch.unit_index)[m.id]), note
 
 
 def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
@@ -1248,7 +1245,7 @@ def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
     return state, events
 
 
-def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...], key: tuple | None = None
+def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...], key: Hashable = None
                  ) -> tuple[tuple[tuple[str, tuple[float, float]], ...], tuple[tuple[str, str], ...],
                             tuple[tuple[str, bool], ...]]:
     """Where ``return_models`` puts each surviving set-aside model: ((model id, (x, y)), ...) in
@@ -1259,34 +1256,22 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...], ke
     (``moved_geometry``: only the returning models measured).  ``key`` is ``return_models``'
     key of the table and the returning models (None: nothing kept): the first placements
     are kept by it cut to the models placed so far, so plans whose returning models begin
-    alike (the Challenger alone, the Challenger then the Challenged) place those once.
-
-    When every model went to a spot engaged with an enemy model (``Spot.engaged``) and every
-    base on the table is round, the snapshot is not derived: a model engaged where it was put
-    stays engaged as the later ones are added (none is taken away), and between round bases
-    the spot's gap is the snapshot's to the last bit or two, well within its ``EPS``, so the
-    snapshot would find each engaged and place none again."""
+    alike (the Challenger alone, the Challenger then the Challenged) place those once."""
     from tabletop.rules.fight_phase.context import geometry, moved_geometry
     pending = [(ch, m) for ch in challenges for m in ch.survivors]
     notes: dict[str, str] = {}
     aside = state
-    all_engaged = True
     for k, (ch, m) in enumerate(pending):
         def one(state: Battlefield = state, ch: GambitChallenge = ch, m: Model = m
-                ) -> tuple[Battlefield, str | None, bool]:
+                ) -> tuple[Battlefield, str | None]:
             return _return_one(state, ch, m, state.owner(m.id) if state.has_unit(m.unit_id)
                                else dict(ch.units)[m.id].player)
         if key is None:
-            state, note, engaged = one()
+            state, note = one()
         else:
-            state, note, engaged = _cached("return_one", (key[0], key[1], _prefix(pending[:k + 1])),
-                                           one)
-        all_engaged = all_engaged and engaged
+            state, note = _cached("return_one", (key[0], key[1], _prefix(pending[:k + 1])), one)
         if note:
             notes[m.id] = note
-    if all_engaged and not notes and all(m.base.is_round for m in state.models()):
-        return (tuple((m.id, state.model(m.id).at) for _, m in pending), (),
-                tuple((m.id, True) for _, m in pending))
     geom = geometry(moved_geometry(aside, state, {m.id for _, m in pending}))
     for ch, m in pending:
         if m.id in notes or geom.model_engaged(m.id):
