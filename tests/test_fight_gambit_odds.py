@@ -281,3 +281,34 @@ def test_the_resolution_places_a_first_returning_model_once_for_every_plan_it_be
     assert calls["a/1"] == 1 and calls["b/1"] >= 1
     assert both.model("a/1").at == alone.model("a/1").at
     assert not alone.has_unit("b") or "b/1" not in {m.id for m in alone.models()}
+
+
+def test_the_resolution_plans_apart_tables_whose_rules_differ():
+    # one placement, two [rules]: with the 2" engagement range a/1 goes back where it stood
+    # (6, 6), engaged with b/2 at (8, 7.26): sqrt(2^2 + 1.26^2) - 1.26 = 1.10" edge to edge
+    # (32mm bases).  With a 1" range that spot is not engaged (1.10 > 1 + 0.02 tolerance), so
+    # a/1 goes to the nearest spot within 1.02" of b/2 instead: the plan made for the first
+    # table is not the second's
+    import math
+
+    from tabletop.geometry import snapshot
+    from tabletop.rules.challenges import gambit_rows
+
+    def table(rules):
+        a = unit("a", "red", [model(6.0, 6.0, role="champion", profile=HERO), model(8.0, 6.0)],
+                 profile=TROOPER, weapons=[BLADE])
+        b = unit("b", "blue", [model(6.0, 7.26, role="champion", profile=HERO),
+                               model(8.0, 7.26)], profile=TROOPER, weapons=[BLADE])
+        return battlefield([a, b], rules=rules)
+
+    placed = {}
+    for rng in (2.0, 1.0):
+        s = table({"engagement_range": rng})
+        after, ch = gambit_rows.set_aside(s, tuple(snapshot(s).engagements[0]), "a/1", "b/1",
+                                          ("red", "blue"))
+        back, _ = gambit_rows.return_models(after, (gambit_rows._upd(ch, removed=("b/1",)),))
+        placed[rng] = back.model("a/1").at
+    assert placed[2.0] == (6.0, 6.0)
+    x, y = placed[1.0]
+    assert placed[1.0] != (6.0, 6.0)
+    assert math.hypot(x - 8.0, y - 7.26) - 1.26 <= 1.02 + 1e-9

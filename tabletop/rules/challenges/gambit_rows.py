@@ -1225,7 +1225,7 @@ def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
     pending = [(ch, m) for ch in challenges for m in ch.survivors]
     if not pending:
         return state, events
-    key = (_places_key(state), _table_extra(state),
+    key = (_places_key(state), (_table_extra(state), state.rules),
            tuple((ch.combat, ch.challenger, ch.challenged, ch.origin, ch.locked_with, ch.unit_index,
                   tuple((mid, u.player, u.keywords, u.status) for mid, u in ch.units),
                   tuple((m.id, m.base, m.facing_deg) for m in ch.survivors))
@@ -1245,7 +1245,7 @@ def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
     return state, events
 
 
-def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...], key: Hashable = None
+def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...], key: tuple | None = None
                  ) -> tuple[tuple[tuple[str, tuple[float, float]], ...], tuple[tuple[str, str], ...],
                             tuple[tuple[str, bool], ...]]:
     """Where ``return_models`` puts each surviving set-aside model: ((model id, (x, y)), ...) in
