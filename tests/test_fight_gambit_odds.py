@@ -211,3 +211,104 @@ def test_the_resolution_places_once_per_table(monkeypatch):
     assert [m.at for m in two.models()] == [m.at for m in one.models()]
     assert [e.data for e in ev2[:-1]] == [e.data for e in ev1[:-1]]
     assert {m.id for m in two.models()} == {"a/1", "a/2", "b/1", "b/2"}
+
+
+def _counting_spots(monkeypatch):
+    """find_return_spot counted per model placed: {model id: calls}."""
+    from tabletop.rules.challenges import gambit_rows
+
+    calls: dict[str, int] = {}
+    real = gambit_rows.find_return_spot
+
+    def spot(state, m, *a, **k):
+        calls[m.id] = calls.get(m.id, 0) + 1
+        return real(state, m, *a, **k)
+    monkeypatch.setattr(gambit_rows, "find_return_spot", spot)
+    return calls
+
+
+def test_the_resolution_places_once_per_placement_whatever_the_wounds(monkeypatch):
+    # where the set-aside models go reads where the models stand, never their wounds: a second
+    # end of the Fight step that differs only in a/2 having lost a wound (W 2) places nothing
+    # again, and a/2 keeps its wound
+    from dataclasses import replace
+
+    from tabletop.geometry import snapshot
+    from tabletop.rules.challenges import gambit_rows
+
+    calls = _counting_spots(monkeypatch)
+    tough = {**TROOPER, "W": 2}
+    # a table of its own (the plans are kept for the process): the pairs 1.26" apart at x = 50, 52
+    a = unit("a", "red", [model(50.0, 10.0, role="champion", profile=HERO),
+                          model(52.0, 10.0, profile=tough)], profile=TROOPER, weapons=[BLADE])
+    b = unit("b", "blue", [model(50.0, 11.26, role="champion", profile=HERO),
+                           model(52.0, 11.26, profile=tough)], profile=TROOPER, weapons=[BLADE])
+    s = battlefield([a, b])
+    combat = tuple(snapshot(s).engagements[0])
+    after, ch = gambit_rows.set_aside(s, combat, "a/1", "b/1", ("red", "blue"))
+    one, _ = gambit_rows.return_models(after, (ch,))
+    placed = sum(calls.values())
+    assert calls["a/1"] >= 1 and calls["b/1"] >= 1
+    wounded = after.with_models([replace(after.model("a/2"), wounds_lost=1)])
+    two, _ = gambit_rows.return_models(wounded, (ch,))
+    assert sum(calls.values()) == placed            # no model placed again
+    assert [m.at for m in two.models()] == [m.at for m in one.models()]
+    assert two.model("a/2").wounds_lost == 1 and one.model("a/2").wounds_lost == 0
+
+
+def test_the_resolution_places_a_first_returning_model_once_for_every_plan_it_begins(monkeypatch):
+    # the Challenger returns first (RETURN_ORDER): on one table, the plan "a/1 alone" (b/1 slain
+    # in the duel) and the plan "a/1, then b/1" (both alive) place a/1 on the same table the same
+    # way, so a/1 is placed once for both: 1 call for a/1 (it was 2, one per plan), and b/1's
+    # own placement (at least 1 call)
+    from dataclasses import replace
+
+    from tabletop.geometry import snapshot
+    from tabletop.rules.challenges import gambit_rows
+
+    calls = _counting_spots(monkeypatch)
+    # a table of its own (the plans are kept for the process): the pairs 1.26" apart at x = 60, 62
+    a = unit("a", "red", [model(60.0, 10.0, role="champion", profile=HERO), model(62.0, 10.0)],
+             profile=TROOPER, weapons=[BLADE])
+    b = unit("b", "blue", [model(60.0, 11.26, role="champion", profile=HERO), model(62.0, 11.26)],
+             profile=TROOPER, weapons=[BLADE])
+    s = battlefield([a, b])
+    combat = tuple(snapshot(s).engagements[0])
+    after, ch = gambit_rows.set_aside(s, combat, "a/1", "b/1", ("red", "blue"))
+    alone, _ = gambit_rows.return_models(after, (replace(ch, removed=("b/1",)),))
+    assert calls == {"a/1": 1}                      # engaged with b/2 at once: no second pass
+    both, _ = gambit_rows.return_models(after, (ch,))
+    assert calls["a/1"] == 1 and calls["b/1"] >= 1
+    assert both.model("a/1").at == alone.model("a/1").at
+    assert not alone.has_unit("b") or "b/1" not in {m.id for m in alone.models()}
+
+
+def test_the_resolution_plans_apart_tables_whose_rules_differ():
+    # one placement, two [rules]: with the 2" engagement range a/1 goes back where it stood
+    # (6, 6), engaged with b/2 at (8, 7.26): sqrt(2^2 + 1.26^2) - 1.26 = 1.10" edge to edge
+    # (32mm bases).  With a 1" range that spot is not engaged (1.10 > 1 + 0.02 tolerance), so
+    # a/1 goes to the nearest spot within 1.02" of b/2 instead: the plan made for the first
+    # table is not the second's
+    import math
+
+    from tabletop.geometry import snapshot
+    from tabletop.rules.challenges import gambit_rows
+
+    def table(rules):
+        a = unit("a", "red", [model(6.0, 6.0, role="champion", profile=HERO), model(8.0, 6.0)],
+                 profile=TROOPER, weapons=[BLADE])
+        b = unit("b", "blue", [model(6.0, 7.26, role="champion", profile=HERO),
+                               model(8.0, 7.26)], profile=TROOPER, weapons=[BLADE])
+        return battlefield([a, b], rules=rules)
+
+    placed = {}
+    for rng in (2.0, 1.0):
+        s = table({"engagement_range": rng})
+        after, ch = gambit_rows.set_aside(s, tuple(snapshot(s).engagements[0]), "a/1", "b/1",
+                                          ("red", "blue"))
+        back, _ = gambit_rows.return_models(after, (gambit_rows._upd(ch, removed=("b/1",)),))
+        placed[rng] = back.model("a/1").at
+    assert placed[2.0] == (6.0, 6.0)
+    x, y = placed[1.0]
+    assert placed[1.0] != (6.0, 6.0)
+    assert math.hypot(x - 8.0, y - 7.26) - 1.26 <= 1.02 + 1e-9

@@ -377,6 +377,23 @@ def _table_key(bf: Battlefield) -> Hashable:
     return k
 
 
+_PLACES: dict[int, tuple[Battlefield, Hashable]] = {}
+
+
+def _places_key(bf: Battlefield) -> Hashable:
+    """Each model's (id, x, y), worked out once per table: where the models stand, all that
+    the return plan reads of the table beyond ``_table_extra`` (``find_return_spot`` and the
+    snapshot measure bases where they stand, never wounds lost or statuses)."""
+    hit = _PLACES.get(id(bf))
+    if hit is not None and hit[0] is bf:
+        return hit[1]
+    if len(_PLACES) > 256:
+        _PLACES.clear()
+    k = tuple((m.id, m.x, m.y) for m in bf.models())
+    _PLACES[id(bf)] = (bf, k)
+    return k
+
+
 # ------------------------------------------------------------------ who, from the table
 def eligible(state: Battlefield, combat: list[str] | tuple[str, ...], player: str,
              fought: set[str] | frozenset[str] = frozenset()) -> list[str]:
@@ -1199,20 +1216,21 @@ def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
     stood; once all are back, a model that is not engaged is placed again if
     an engaged spot is now open.  The ``returned`` events {model, at, engaged,
     unit_left} come after every model is placed, ``engaged`` read from the
-    final table.  Where each model goes is worked out once per table and set of
-    returning models (``_return_plan``; the odds walk and its sampled runs reach
-    the same end of the Fight step by many roads).
+    final table.  Where each model goes is worked out once per placement of the table and
+    set of returning models (``_return_plan``; the odds walk and its sampled runs reach
+    the same end of the Fight step by many roads, and tables that differ only in wounds
+    lost or statuses share a plan: ``_places_key``).
     """
     events: list[Event | StepMark] = []
     pending = [(ch, m) for ch in challenges for m in ch.survivors]
     if not pending:
         return state, events
-    key = (_table_key(state), _table_extra(state),
+    key = (_places_key(state), (_table_extra(state), state.rules),
            tuple((ch.combat, ch.challenger, ch.challenged, ch.origin, ch.locked_with, ch.unit_index,
                   tuple((mid, u.player, u.keywords, u.status) for mid, u in ch.units),
-                  tuple((m.id, m.base, m.facing_deg, m.wounds_lost, m.status) for m in ch.survivors))
+                  tuple((m.id, m.base, m.facing_deg) for m in ch.survivors))
                  for ch in challenges))
-    places, notes, engaged = _cached("return", key, lambda: _return_plan(state, challenges))
+    places, notes, engaged = _cached("return", key, lambda: _return_plan(state, challenges, key))
     at_of, note_of, engaged_of = dict(places), dict(notes), dict(engaged)
     for ch, m in pending:
         state = _put_back(state, m.moved_to(*at_of[m.id]), dict(ch.units)[m.id], dict(ch.unit_index)[m.id])
@@ -1227,7 +1245,7 @@ def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
     return state, events
 
 
-def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...]
+def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...], key: tuple | None = None
                  ) -> tuple[tuple[tuple[str, tuple[float, float]], ...], tuple[tuple[str, str], ...],
                             tuple[tuple[str, bool], ...]]:
     """Where ``return_models`` puts each surviving set-aside model: ((model id, (x, y)), ...) in
@@ -1235,14 +1253,23 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...]
     table (the geometry: ``find_return_spot``, the snapshot).  The snapshots are the fight
     phase's, kept by placement (``fight_phase.context.geometry``: tables that differ only in
     wounds share one), derived from the table without the returning models
-    (``moved_geometry``: only the returning models measured)."""
+    (``moved_geometry``: only the returning models measured).  ``key`` is ``return_models``'
+    key of the table and the returning models (None: nothing kept): the first placements
+    are kept by it cut to the models placed so far, so plans whose returning models begin
+    alike (the Challenger alone, the Challenger then the Challenged) place those once."""
     from tabletop.rules.fight_phase.context import geometry, moved_geometry
     pending = [(ch, m) for ch in challenges for m in ch.survivors]
     notes: dict[str, str] = {}
     aside = state
-    for ch, m in pending:
-        state, note = _return_one(state, ch, m, state.owner(m.id) if state.has_unit(m.unit_id)
-                                  else dict(ch.units)[m.id].player)
+    for k, (ch, m) in enumerate(pending):
+        def one(state: Battlefield = state, ch: GambitChallenge = ch, m: Model = m
+                ) -> tuple[Battlefield, str | None]:
+            return _return_one(state, ch, m, state.owner(m.id) if state.has_unit(m.unit_id)
+                               else dict(ch.units)[m.id].player)
+        if key is None:
+            state, note = one()
+        else:
+            state, note = _cached("return_one", (key[0], key[1], _prefix(pending[:k + 1])), one)
         if note:
             notes[m.id] = note
     geom = geometry(moved_geometry(aside, state, {m.id for _, m in pending}))
@@ -1257,6 +1284,14 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...]
             geom = geometry(moved_geometry(before, state, {m.id}))
     return (tuple((m.id, state.model(m.id).at) for _, m in pending), tuple(notes.items()),
             tuple((m.id, bool(geom.model_engaged(m.id))) for _, m in pending))
+
+
+def _prefix(pending: list[tuple[GambitChallenge, Model]]) -> Hashable:
+    """What placing the models ``pending`` one after another reads of them and their
+    challenges (with the table: ``return_models``' key)."""
+    return tuple((ch.combat, ch.challenger, ch.challenged, ch.origin, ch.locked_with, ch.unit_index,
+                  tuple((mid, u.player, u.keywords, u.status) for mid, u in ch.units),
+                  m.id, m.base, m.facing_deg) for ch, m in pending)
 
 
 def _resolution(state: PhaseState, next_row: str) -> Transition:

@@ -36,6 +36,7 @@ _SETS = ("selected", "ever_eligible", "dropped_out", "engaged_at_fight_start")
 _TALLIES = ("wounds_caused", "removed_by", "attacked")
 NEAR_MARGIN = 1.0           # inches beyond what a move's solve reads (``moving.solve_key``)
 OWN_END = "select_after"    # the row after a selected unit's fight (``sequence.fight_step_rows``)
+RECORDS_KEPT = 4096         # parts' flags and tallies kept per set of memo records (``_records``)
 
 
 def _unit_key(unit: Any) -> Hashable:
@@ -88,14 +89,31 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
             got = kept[i] = _inner(st, i)
         return got
 
-    def _inner(st: PhaseState, i: int) -> tuple[Hashable, Any]:
-        bf, memo = st.battlefield, st.memo
-        by_id = bf._units_by_id()
-        units = tuple(by_id.get(u) for u in groups[i])
-        in_sets = tuple(getattr(memo, s) for s in _SETS)
+    # (part, the memo's sets and tallies as objects) -> (those objects, the part's flags and
+    # tallies): the memo's records are replaced, never changed, and most steps keep them
+    records: dict[tuple, tuple[tuple, tuple, tuple]] = {}
+
+    def _records(memo: Any, i: int) -> tuple[tuple, tuple]:
+        """Part ``i``'s units' flags (``_SETS``) and tallies (``_TALLIES``) in ``memo``,
+        worked out once per part and set of the memo's record objects."""
+        objs = tuple(getattr(memo, s) for s in _SETS) + tuple(getattr(memo, t) for t in _TALLIES)
+        k = (i,) + tuple(map(id, objs))
+        hit = records.get(k)
+        if hit is not None and all(a is b for a, b in zip(hit[0], objs)):
+            return hit[1], hit[2]
+        in_sets = objs[:len(_SETS)]
         sets = tuple(tuple(u in s for s in in_sets) for u in groups[i])
-        in_tallies = tuple(dict(getattr(memo, t)) for t in _TALLIES)
+        in_tallies = tuple(dict(t) for t in objs[len(_SETS):])
         tallies = tuple(tuple(t.get(u) for t in in_tallies) for u in groups[i])
+        if len(records) >= RECORDS_KEPT:
+            records.clear()
+        records[k] = (objs, sets, tallies)
+        return sets, tallies
+
+    def _inner(st: PhaseState, i: int) -> tuple[Hashable, Any]:
+        by_id = st.battlefield._units_by_id()
+        units = tuple(by_id.get(u) for u in groups[i])
+        sets, tallies = _records(st.memo, i)
         key = (tuple(None if x is None else _unit_key(x) for x in units), sets, tallies)
         return key, (units, sets, tallies)
 
@@ -128,11 +146,12 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
         kept = _kept(st, "_odds_projection")    # worked out once per state and part
         got = kept.get(i)
         if got is None:
-            bf, memo = st.battlefield, st.memo
+            bf = st.battlefield
             geo = geometry(bf)
+            sets, _ = _records(st.memo, i)
             got = kept[i] = tuple(
-                (bf.has_unit(u), bool(bf.has_unit(u) and geo.engaged_units(u)))
-                + tuple(u in getattr(memo, s) for s in _SETS) for u in groups[i])
+                (bf.has_unit(u), bool(bf.has_unit(u) and geo.unit_engaged(u))) + flags
+                for u, flags in zip(groups[i], sets))
         return got
 
     def moving(st: PhaseState) -> tuple:
