@@ -373,6 +373,20 @@ class MoveContext:
             return self.in_range_at(mid, points)
         return self.engaged_at(mid, points, self.target[mid])
 
+    def measure_at(self, mid: str, points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``dist_at``, ``achieved_at`` and ``contact_at`` at once (one measuring):
+        arrays (n,) of inches, bools, bools."""
+        d = self.dist_at(mid, points)
+        if self.objective is not None:
+            rng = self.state.objective_range(self.objective)
+            return (d, np.asarray(tolmod.within(d, rng, self.tol), dtype=bool),
+                    np.zeros(len(d), dtype=bool))
+        contact = np.asarray(tolmod.in_contact(d, self.tol), dtype=bool)
+        if self.rules.engages_by_contact:
+            return d, contact, contact
+        return d, np.asarray(tolmod.within(d, self.rules.engagement_range, self.tol),
+                             dtype=bool), contact
+
     def contact_at(self, mid: str, points) -> np.ndarray:
         """Whether ``mid`` at each point is in base contact with its closest target unit."""
         if self.objective is not None:
