@@ -393,15 +393,16 @@ class MoveContext:
             return np.zeros(len(points), dtype=bool)
         return np.asarray(tolmod.in_contact(self.dist_at(mid, points), self.tol), dtype=bool)
 
-    def ok_at(self, mid: str, points) -> np.ndarray:
+    def ok_at(self, mid: str, points, dist: np.ndarray | None = None) -> np.ndarray:
         """The per-model clauses at each point (the move's end, if it ended there).
 
         12.03 / 12.08 ongoing and engaging: closer to the closest target;
         12.03 / 12.08 ongoing: still engaged with every enemy unit it started
         engaged with.  Objective: within range of the objective, or closer.
+        ``dist``: ``dist_at(mid, points)`` when the caller has it already.
         """
         d0 = self.start_dist[mid]
-        d = self.dist_at(mid, points)
+        d = self.dist_at(mid, points) if dist is None else dist
         ok = tolmod.closer_all(d, d0, self.tol)
         if self.objective is not None:
             return ok | self.in_range_at(mid, points)

@@ -176,6 +176,8 @@ class Arena:
         return sim
 
     def terrain_near(self, at: XY, reach: float) -> list[tuple[str, Polygon]]:
+        if not self.terrain:
+            return []
         p = shapely.Point(at)
         return [(tid, poly) for tid, poly in self.terrain if poly.distance(p) <= reach]
 

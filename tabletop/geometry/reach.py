@@ -94,7 +94,8 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
     s_at, xy, seg_of = s_all[far], xy_all[far], seg_all[far]
     if not len(xy):
         return None
-    ok = ctx.ok_at(mid, xy) & route.clear_at(xy)
+    own = ctx.measure_at(mid, xy)
+    ok = ctx.ok_at(mid, xy, own[0]) & route.clear_at(xy)
     if avoid and ok.any():
         m = ctx.models[mid]
         ok &= clear_of(m.base, m.facing_deg, xy, avoid, ctx.tol)
@@ -103,7 +104,7 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
     idx = np.nonzero(ok)[0]
     xy_ok = xy[idx]
     if goal is None or ctx.objective is not None:
-        dist, achieved, contact = ctx.measure_at(mid, xy_ok)
+        dist, achieved, contact = (a[idx] for a in own)
     else:
         units = goal if isinstance(goal, tuple) else (goal,)
         dists = np.array([ctx.dist_at(mid, xy_ok, u) for u in units])

@@ -213,9 +213,9 @@ class _Walk:
             return (cx + r * math.cos(a), cy + r * math.sin(a))
         hit_stop = self._stop_on(at, turn * r)
         if hit_stop is not None:
-            self._arc_to(at, hit_stop, r)
+            self._arc_to((cx, cy), r, theta, sense, hit_stop)
             return "stop", k, sense, head_on
-        self._arc_to(at, turn * r, r)
+        self._arc_to((cx, cy), r, theta, sense, turn * r)
         if j >= 0:
             if self.goal[j]:
                 return "goal", j, sense, head_on
@@ -231,12 +231,16 @@ class _Walk:
         ``sag`` inside it."""
         return 2.0 * r * math.acos(max(-1.0, 1.0 - self.sag / r))
 
-    def _arc_to(self, at: Callable[[float], XY], s: float, r: float) -> None:
+    def _arc_to(self, c: XY, r: float, theta: float, sense: int, s: float) -> None:
+        """Add the arc of ``s`` inches round the circle at ``c`` (radius ``r``) from
+        angle ``theta`` in ``sense`` to the route, as points ``_arc_step`` apart."""
         if s <= 0:
             return
         n = max(1, math.ceil(s / min(ARC_SAMPLE, self._arc_step(r))))
-        for i in range(1, n + 1):
-            self.route.append(at(s * i / n))
+        a = theta + sense * (s / r) * np.arange(1, n + 1) / n
+        xs = c[0] + r * np.cos(a)
+        ys = c[1] + r * np.sin(a)
+        self.route.extend(zip(xs.tolist(), ys.tolist()))
         self.length += s
 
     # ---------------------------------------------------------------- walk
