@@ -146,3 +146,40 @@ def test_round_bases_route_without_pymunk(monkeypatch):
     routes = find_routes(Arena(state), m.base, m.facing_deg, (10.0, 10.0), obs, (10.0, 13.5),
                          set(), 3.0)
     assert built == [] and len(routes[0].path) > 2
+
+
+def test_a_rear_model_slides_round_its_friend_without_pymunk(monkeypatch):
+    # 32mm bases (r = 0.62992"), margin 0.01 (half the 0.02 tolerance): r/1 at (10, 10) is 0.54"
+    # from e/1 at (10, 11.8) (gap 1.8 - 1.2598); r/2 right behind r/1 at (10, 8.6).  r/1 piles in
+    # straight to base contact: 0.5302" north, to (10, 10.5302) (gap = the margin, 0.01).
+    # r/2's way north is blocked by r/1, so it goes round r/1's grown circle (R = 2r + 0.01 =
+    # 1.2698).  The nearest spot touching e/1 (centre 1.2698 from e/1) and clear of r/1 is where
+    # the two circles cross, (11.0997, 11.1651); the shortest way there from (10, 8.6) is the
+    # tangent to r/1's circle, sqrt(1.9302^2 - 1.2698^2) = 1.4536, then round the arc, 1.5767:
+    # 3.0303" in all, 0.0303 more than the 3" move.  So r/2 moves the whole 3", bent round r/1,
+    # and ends short of base contact (gap over the 0.02 tolerance) by no more than the 0.0303
+    # it lacks: gap <= 0.01 + 0.0303 = 0.0403 (the pymunk steering left 0.0456).  No pymunk
+    # space is built: round bases slide round analytically.
+    from tabletop.geometry import snapshot
+    from tabletop.geometry.moves import PILE_IN_RULE, MoveSpec, pile_in_targets, solve_move
+
+    def no_physics(*a, **k):
+        raise AssertionError("pymunk steering used for round bases")
+    monkeypatch.setattr(paths, "_Sim", no_physics)
+    state = from_dict({
+        "map": {"name": "behind", "ruleset": "fight-phase", "width": 30, "depth": 30},
+        "players": [{"id": "red", "active": True}, {"id": "blue"}],
+        "units": [{"id": "r", "player": "red", "base": "32mm", "models": [[10, 10], [10, 8.6]]},
+                  {"id": "e", "player": "blue", "base": "32mm", "models": [[10, 11.8]]}]})
+    geo = snapshot(state)
+    targets, _ = pile_in_targets(state, geo, "r")
+    plan = solve_move(state, geo, MoveSpec("pile_in", "r", tuple(targets), 3.0, PILE_IN_RULE))
+    assert plan.violations == []
+    after = snapshot(state.with_positions(plan.positions))
+    tol = state.rules.tol
+    assert math.isclose(plan.positions["r/1"][1], 10.5302, abs_tol=1e-4)
+    assert after.gap("r/1", "e/1") <= tol                    # base contact
+    assert len(plan.paths["r/2"]) > 2                         # bent round r/1
+    assert math.isclose(_length(plan.paths["r/2"]), 3.0, abs_tol=1e-6)
+    assert tol < after.gap("r/2", "e/1") <= 0.0403
+    assert after.gap("r/1", "r/2") >= -tol                    # no overlap

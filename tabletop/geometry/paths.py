@@ -1,5 +1,13 @@
 """Paths for one moving base around other bases and impassable terrain.
 
+A round base among round bases, with no impassable terrain near, slides
+round them analytically (``slides.slide``: straight to the first contact,
+round that base to the tangent toward the aim, and so on; a handful of
+events a route, no physics); the first pocket between two bases it presses
+into is a route of its own too (the steering stops stuck there, and pulled
+tight the route that goes on cuts across it).  Every other case is steered
+with pymunk as follows.
+
 pymunk does the collision work: every other base is a static shape, each
 impassable terrain piece ("impassable", "building") a ring of static
 segments, the table edges walls; the moving base is a dynamic body pulled

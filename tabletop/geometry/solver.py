@@ -8,8 +8,9 @@ base contact): once with contact slots assigned to all the models together
 have one, least total distance), once with each model aiming at the free
 contact spot nearest to it on the closest models of its closest target.  A
 model ends at the best point of its path that keeps its own clauses
-(``reach.py``; pymunk finds the path around the other bases, Shapely pulls
-it tight and checks it).  Then, keeping every hard clause:
+(``reach.py``; the path round the other bases is an analytic slide for round
+bases among round bases, ``slides.py``, else pymunk steering; it is pulled
+tight and checked).  Then, keeping every hard clause:
 
 1. improve: a model that is not engaged tries again with every other model
    where it ended, and takes the new end when it breaks nothing new;
