@@ -459,21 +459,22 @@ class _Solver:
         pts = repair_spots(ctx, mid, at, goals, self.arena.margin)
         if not len(pts):
             return []
+        # the masks are independent: the cheap ones first, the coherency score (a
+        # sort per spot) last, on the spots left
+        pts = pts[ctx.ok_at(mid, pts)]
+        if len(pts):
+            pts = pts[self.keep_mask(mid, pts)]
+        start = ctx.start[mid]
+        if len(pts):
+            pts = pts[free_at(self.arena, m.base, m.facing_deg, start,
+                              obstacles_for(ctx, mid, self.where(but=mid)), pts)]
+        if not len(pts):
+            return []
         i = ctx.ids.index(mid)
         nbad, nshort = coh.score_moving(i, pts, self.at_list())
         nshort = ties(nshort)
         better = (nbad < bad) | ((nbad == bad) & (nshort < tie(short)))
         pts, nbad, nshort = pts[better], nbad[better], nshort[better]
-        if not len(pts):
-            return []
-        ok = ctx.ok_at(mid, pts) & self.keep_mask(mid, pts)
-        pts, nbad, nshort = pts[ok], nbad[ok], nshort[ok]
-        if not len(pts):
-            return []
-        start = ctx.start[mid]
-        ok = free_at(self.arena, m.base, m.facing_deg, start,
-                     obstacles_for(ctx, mid, self.where(but=mid)), pts)
-        pts, nbad, nshort = pts[ok], nbad[ok], nshort[ok]
         if not len(pts):
             return []
         achieved = ctx.achieved_at(mid, pts)
