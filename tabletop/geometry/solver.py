@@ -140,6 +140,7 @@ class _Solver:
         self.cache: dict = {}
         # validator findings and move order by the moves made (``found``)
         self.checked: dict[tuple, tuple[list[Found], list[str]]] = {}
+        self._radii_of: tuple[np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------ state
     def where(self, but: str | None = None) -> dict[str, XY]:
@@ -517,13 +518,14 @@ class _Solver:
             first = [m for m in movable if m in bad]
             rest = [m for m in movable if m not in bad]
             applied = False
+            at_now = np.asarray(self.at_list(), dtype=float)
             for who in (first, rest):
                 options = []
                 for mid in [m for m in ctx.ids if m in self.moves]:
                     if who is rest:
                         break                 # shortening was tried with the first group
                     for alt in self.shorter(mid):
-                        if not self._lands_on_friend(mid, alt, allowed):
+                        if not self._lands_on_friend(mid, alt, allowed, at_now):
                             options.append(self._option(coh, mid, alt))
                     yield
                 for mid in who:
@@ -543,25 +545,33 @@ class _Solver:
             if not applied:
                 return
 
-    def _lands_on_friend(self, mid: str, alt: Reach | None, allowed: set) -> bool:
+    def _lands_on_friend(self, mid: str, alt: Reach | None, allowed: set,
+                         at: np.ndarray) -> bool:
         """Whether ``alt`` ends ``mid`` overlapping (by more than twice the
         tolerance, so the validator's overlap test agrees) a round friend where
-        it ends now, an overlap not already allowed: ``try_change`` would refuse
-        it, so it is not scored.  Round bases only (centres and radii); else False."""
+        it ends now (``at``: every model's position, unit order), an overlap not
+        already allowed: ``try_change`` would refuse it, so it is not scored.
+        Round bases only (centres and radii); else False."""
         if alt is None:
             return False
         ctx = self.ctx
         m = ctx.models[mid]
         if not m.base.is_round or ("overlap", mid) in allowed:
             return False
+        radii, round_ = self._radii()
         x, y = alt.end
-        for o, at in zip(ctx.ids, self.at_list()):
-            ob = ctx.models[o].base
-            if o == mid or not ob.is_round or ("overlap", o) in allowed:
-                continue
-            if math.hypot(at[0] - x, at[1] - y) - m.base.radius - ob.radius < -2.0 * ctx.tol:
-                return True
-        return False
+        g = np.hypot(at[:, 0] - x, at[:, 1] - y) - m.base.radius - radii
+        hit = round_ & (g < -2.0 * ctx.tol)
+        hit[ctx.ids.index(mid)] = False
+        return any(("overlap", ctx.ids[k]) not in allowed for k in np.nonzero(hit)[0].tolist())
+
+    def _radii(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every model's radius (inches) and whether its base is round, unit order."""
+        if self._radii_of is None:
+            bases = [self.ctx.models[o].base for o in self.ctx.ids]
+            self._radii_of = (np.array([b.radius for b in bases], dtype=float),
+                              np.array([b.is_round for b in bases], dtype=bool))
+        return self._radii_of
 
     def _option(self, coh: UnitCoherency, mid: str, alt: Reach | None) -> tuple:
         trial = dict(self.moves)
