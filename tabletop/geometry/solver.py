@@ -412,14 +412,16 @@ class _Solver:
         out: list[Reach | None] = []
         pts = samples(r.path, SHORTEN_STEP)
         ends = [p for p in pts[1:-1] if p[0] < r.length - 1e-9]
-        oks: np.ndarray | list[bool] = ctx.ok_at(mid, [p[1] for p in ends]) if ends else []
-        for (s, p, _), ok in zip(reversed(ends), list(oks)[::-1]):
-            if not ok:
-                continue
-            path = cut_path(r.path, s)
-            d = float(ctx.dist_at(mid, [p])[0])
-            out.append(Reach(mid, path, r.aim, bool(ctx.achieved_at(mid, [p])[0]),
-                             bool(ctx.contact_at(mid, [p])[0]), d, s))
+        if ends:
+            xy = [p[1] for p in ends]
+            dist, achieved, contact = ctx.measure_at(mid, xy)
+            oks = ctx.ok_at(mid, xy, dist)
+            for k in range(len(ends) - 1, -1, -1):
+                if not oks[k]:
+                    continue
+                s = ends[k][0]
+                out.append(Reach(mid, cut_path(r.path, s), r.aim, bool(achieved[k]),
+                                 bool(contact[k]), float(dist[k]), s))
         out.append(None)
         return out
 
