@@ -18,6 +18,7 @@ selected enemy units.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import shapely
@@ -220,6 +221,8 @@ class MoveContext:
         self.objective: Objective | None = None
         self._check_targets()
         self.local = self._neighbourhood()
+        # Obstacles built for the routes (``reach.obstacles_for``), by model id and position
+        self.obstacle_memo: dict[tuple[str, float, float], Any] = {}
         self.fixed: dict[str, str] = {}
         if spec.kind in ("pile_in", "ongoing"):
             for mid in self.ids:

@@ -67,13 +67,18 @@ def obstacles_for(ctx: MoveContext, mid: str | None, where: dict[str, XY]) -> li
     """Every model on the table but ``mid`` (None: every model) as an obstacle, at
     ``where`` (else where it stands), in id order (so a route does not depend on the
     order of the map's units)."""
+    memo = ctx.obstacle_memo
     out = []
     for m in ctx.local.models():
         if m.id == mid:
             continue
         x, y = where.get(m.id, (m.x, m.y))
-        out.append(Obstacle(m.id, m.base, x, y, m.facing_deg))
-    return sorted(out, key=lambda ob: ob.id)
+        ob = memo.get((m.id, x, y))
+        if ob is None:
+            ob = memo[(m.id, x, y)] = Obstacle(m.id, m.base, x, y, m.facing_deg)
+        out.append(ob)
+    out.sort(key=lambda ob: ob.id)
+    return out
 
 
 def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
