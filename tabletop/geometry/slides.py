@@ -88,6 +88,7 @@ class _Walk:
         self.turned = False
         self.wedge: int | None = None         # points up to the first wedge
         self._crossings: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     # ---------------------------------------------------------------- stop
     def _stop_on(self, at: Callable[[float], XY], span: float) -> float | None:
@@ -162,18 +163,22 @@ class _Walk:
 
     def _enter_angles(self, k: int, sense: int) -> tuple[np.ndarray, np.ndarray]:
         """The circles that cross circle ``k`` and the angle on ``k`` where going
-        round it in ``sense`` enters each."""
-        c = self.c
-        cx, cy, r = c[k]
-        dx, dy = c[:, 0] - cx, c[:, 1] - cy
-        d = np.hypot(dx, dy)
-        rj = c[:, 2]
-        ok = (d < r + rj) & (d > np.abs(r - rj)) & (np.arange(len(c)) != k) & (d > 0)
-        idx = np.nonzero(ok)[0]
-        d, rj, dx, dy = d[idx], rj[idx], dx[idx], dy[idx]
-        cos_a = (r * r + d * d - rj * rj) / (2.0 * r * d)
-        alpha = np.arccos(np.clip(cos_a, -1.0, 1.0))
-        return idx, np.arctan2(dy, dx) - sense * alpha
+        round it in ``sense`` enters each (every pair worked out at once, the
+        first time a walk goes round a circle)."""
+        if self._pairs is None:
+            c = self.c
+            dx = c[None, :, 0] - c[:, None, 0]
+            dy = c[None, :, 1] - c[:, None, 1]
+            d = np.hypot(dx, dy)
+            r, rj = c[:, None, 2], c[None, :, 2]
+            cross = (d < r + rj) & (d > np.abs(r - rj)) & (d > 0)
+            np.fill_diagonal(cross, False)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                cos_a = (r * r + d * d - rj * rj) / (2.0 * r * np.where(d > 0, d, 1.0))
+            self._pairs = (cross, np.arctan2(dy, dx), np.arccos(np.clip(cos_a, -1.0, 1.0)))
+        cross, phi, alpha = self._pairs
+        idx = np.nonzero(cross[k])[0]
+        return idx, phi[k, idx] - sense * alpha[k, idx]
 
     def _leave_turn(self, k: int, theta: float, sense: int) -> float:
         """Angle to turn round circle ``k`` (in ``sense``) until the way to the aim
