@@ -548,14 +548,17 @@ class _Solver:
                 return
 
     def _lands_on_friend(self, mid: str, alt: Reach | None, allowed: set,
-                         at: np.ndarray) -> bool:
+                         at: np.ndarray | None = None) -> bool:
         """Whether ``alt`` ends ``mid`` overlapping (by more than twice the
         tolerance, so the validator's overlap test agrees) a round friend where
-        it ends now (``at``: every model's position, unit order), an overlap not
-        already allowed: ``try_change`` would refuse it, so it is not scored.
-        Round bases only (centres and radii); else False."""
+        it ends now (``at``: every model's position, unit order; default
+        ``at_list()``), an overlap not already allowed: ``try_change`` would
+        refuse it, so it is not scored.  Round bases only (centres and radii);
+        else False."""
         if alt is None:
             return False
+        if at is None:
+            at = np.asarray(self.at_list(), dtype=float)
         ctx = self.ctx
         m = ctx.models[mid]
         if not m.base.is_round or ("overlap", mid) in allowed:
