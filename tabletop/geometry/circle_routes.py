@@ -14,7 +14,8 @@ Only the circles that get in the way are looked at (``shortest_path`` adds
 the circles the current path crosses, with every circle overlapping them,
 and searches again), so a clear way costs one straight leg.
 
-Not yet wired into the pile-in solver (issue 11 item 1): used for every
+Not wired into the pile-in solver (its round routes are slides, ``slides.py``,
+the steering's kind of route round the bases, not shortest paths): used for every
 round route there, with the best reachable spot on a grid round the start,
 it leaves the bench case 14 of 20 engaged where the pymunk routes give 15 -
 exact paths pack the front rank into the pockets straight ahead, and the

@@ -3,7 +3,8 @@
 - ``pile_in_targets(state, geo, unit)`` and ``consolidation_options(state,
   geo, unit)``: what the unit selects before moving (``movespec.py``);
 - ``solve_move(state, geo, spec) -> MovePlan``: the move, every hard clause
-  kept where it can be (``solver.py``; paths by pymunk in ``paths.py``);
+  kept where it can be (``solver.py``; paths in ``paths.py``: round bases
+  among round bases slide round analytically, ``slides.py``, else pymunk);
 - ``validate_move(state, geo, spec, positions, paths=None)``: every clause a
   proposed move breaks, per model, with numbers (``validator.py``).
 

@@ -18,6 +18,7 @@ selected enemy units.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import shapely
@@ -220,6 +221,8 @@ class MoveContext:
         self.objective: Objective | None = None
         self._check_targets()
         self.local = self._neighbourhood()
+        # Obstacles built for the routes (``reach.obstacles_for``), by model id and position
+        self.obstacle_memo: dict[tuple[str, float, float], Any] = {}
         self.fixed: dict[str, str] = {}
         if spec.kind in ("pile_in", "ongoing"):
             for mid in self.ids:
@@ -373,21 +376,36 @@ class MoveContext:
             return self.in_range_at(mid, points)
         return self.engaged_at(mid, points, self.target[mid])
 
+    def measure_at(self, mid: str, points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``dist_at``, ``achieved_at`` and ``contact_at`` at once (one measuring):
+        arrays (n,) of inches, bools, bools."""
+        d = self.dist_at(mid, points)
+        if self.objective is not None:
+            rng = self.state.objective_range(self.objective)
+            return (d, np.asarray(tolmod.within(d, rng, self.tol), dtype=bool),
+                    np.zeros(len(d), dtype=bool))
+        contact = np.asarray(tolmod.in_contact(d, self.tol), dtype=bool)
+        if self.rules.engages_by_contact:
+            return d, contact, contact
+        return d, np.asarray(tolmod.within(d, self.rules.engagement_range, self.tol),
+                             dtype=bool), contact
+
     def contact_at(self, mid: str, points) -> np.ndarray:
         """Whether ``mid`` at each point is in base contact with its closest target unit."""
         if self.objective is not None:
             return np.zeros(len(points), dtype=bool)
         return np.asarray(tolmod.in_contact(self.dist_at(mid, points), self.tol), dtype=bool)
 
-    def ok_at(self, mid: str, points) -> np.ndarray:
+    def ok_at(self, mid: str, points, dist: np.ndarray | None = None) -> np.ndarray:
         """The per-model clauses at each point (the move's end, if it ended there).
 
         12.03 / 12.08 ongoing and engaging: closer to the closest target;
         12.03 / 12.08 ongoing: still engaged with every enemy unit it started
         engaged with.  Objective: within range of the objective, or closer.
+        ``dist``: ``dist_at(mid, points)`` when the caller has it already.
         """
         d0 = self.start_dist[mid]
-        d = self.dist_at(mid, points)
+        d = self.dist_at(mid, points) if dist is None else dist
         ok = tolmod.closer_all(d, d0, self.tol)
         if self.objective is not None:
             return ok | self.in_range_at(mid, points)

@@ -1,5 +1,13 @@
 """Paths for one moving base around other bases and impassable terrain.
 
+A round base among round bases, with no impassable terrain near, slides
+round them analytically (``slides.slide``: straight to the first contact,
+round that base to the tangent toward the aim, and so on; a handful of
+events a route, no physics); the first pocket between two bases it presses
+into is a route of its own too (the steering stops stuck there, and pulled
+tight the route that goes on cuts across it).  Every other case is steered
+with pymunk as follows.
+
 pymunk does the collision work: every other base is a static shape, each
 impassable terrain piece ("impassable", "building") a ring of static
 segments, the table edges walls; the moving base is a dynamic body pulled
@@ -49,6 +57,7 @@ from tabletop.board.bases import Base
 from tabletop.board.state import Battlefield
 from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.legs import leg_clear
+from tabletop.geometry.slides import WALL_RADIUS, slide
 from tabletop.geometry.sweeps import (
     XY,
     Points,
@@ -99,6 +108,10 @@ COLLISION_BIAS = 0.7 ** (1.0 / SIM_DT)
 #: physics spaces an ``Arena`` keeps for reuse (one per mover, start and
 #: obstacle positions; a solve moves one model at a time, so few are live at once)
 SIMS_KEPT = 16
+
+#: an analytic slide's arcs are drawn with chords dipping at most this fraction
+#: of the margin inside their circles (``slides.slide``): the chords stay clear
+ARC_SAG_FRACTION = 0.5
 
 #: contact spots tried round a target base
 SPOT_COUNT = 72
@@ -171,6 +184,8 @@ class Arena:
         return sim
 
     def terrain_near(self, at: XY, reach: float) -> list[tuple[str, Polygon]]:
+        if not self.terrain:
+            return []
         p = shapely.Point(at)
         return [(tid, poly) for tid, poly in self.terrain if poly.distance(p) <= reach]
 
@@ -691,7 +706,7 @@ def free_at(arena: Arena, base: Base, facing_deg: float, start: XY,
     return on & clear.clear_at(xy)
 
 
-def clear_of(base: Base, facing_deg: float, points: Sequence[XY],
+def clear_of(base: Base, facing_deg: float, points: Points,
              obstacles: Sequence[Obstacle], tol: float) -> np.ndarray:
     """For each point: the base standing there overlaps none of ``obstacles``
     (beyond a quarter of the tolerance); the table and terrain are not looked at."""
@@ -841,18 +856,67 @@ def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
                     near: Sequence[Obstacle], aim: XY, goal_ids: set[str],
                     max_distance: float, stop: Callable[[XY], bool] | None,
                     reach: float) -> list[Route]:
-    """``find_routes`` when the straight leg is blocked: pymunk steering."""
-    sim = arena.sim_for(base, facing_deg, start, near, reach)
+    """``find_routes`` when the straight leg is blocked: a round base among round
+    bases, with no impassable terrain near, slides round them analytically
+    (``slides.slide``); any other case is steered with pymunk (``_Sim.steer``)."""
+    circles = None
+    if base.is_round and all(ob.base.is_round for ob in near) \
+            and not arena.terrain_near(start, reach):
+        circles, goal = _slide_circles(arena, base, start, near, goal_ids, reach)
+    else:
+        sim = arena.sim_for(base, facing_deg, start, near, reach)
     out: list[Route] = []
+    clear = clearance(arena, base, facing_deg, start, near, reach)
     for side in (1, -1):
-        raw, reached, turned = sim.steer(start, aim, goal_ids, stop, SIM_REACH * max_distance, side)
-        clear = clearance(arena, base, facing_deg, start, near, reach)
-        tight = pull_tight(raw, clear)
-        clean = clear_prefix(tight, clear)
-        reached = reached and len(clean) == len(tight)
-        full = path_length(clean)
-        path = cut_path(clean, max_distance) if full > max_distance else clean
-        out.append(Route(path, reached and full <= max_distance + 1e-9, xy_of(aim), side, clear))
+        wedge = None
+        if circles is not None:
+            raw, reached, turned, wedge = slide(start, aim, circles, goal, stop,
+                                                SIM_REACH * max_distance, side, HEAD_ON,
+                                                SIM_DECIMALS, ARC_SAG_FRACTION * arena.margin)
+        else:
+            raw, reached, turned = sim.steer(start, aim, goal_ids, stop,
+                                             SIM_REACH * max_distance, side)
+        if wedge is not None and wedge < len(raw) and (side == 1 or not any(
+                r.path[-1] == xy_of(raw[wedge - 1]) for r in out)):
+            out.append(_tight_route(raw[:wedge], False, aim, side, clear, max_distance))
+        out.append(_tight_route(raw, reached, aim, side, clear, max_distance))
         if out[-1].reached or not turned:
             break
     return out
+
+
+def _tight_route(raw: list[XY], reached: bool, aim: XY, side: int,
+                 clear: _Clearance | _RoundClearance, max_distance: float) -> Route:
+    """A raw route pulled tight, stopped before its first leg that is not clear,
+    cut at the maximum distance."""
+    tight = pull_tight(raw, clear)
+    clean = clear_prefix(tight, clear)
+    reached = reached and len(clean) == len(tight)
+    full = path_length(clean)
+    path = cut_path(clean, max_distance) if full > max_distance else clean
+    return Route(path, reached and full <= max_distance + 1e-9, xy_of(aim), side, clear)
+
+
+def _slide_circles(arena: Arena, base: Base, start: XY, near: Sequence[Obstacle],
+                   goal_ids: set[str], reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """The circles a round base's centre slides round (``slides.slide``): each
+    obstacle grown by the mover's radius and the margin (a goal base by the
+    touch distance more, ``TOUCH_FRACTION``), and the table edges the steering
+    would meet (``_Sim``: those within reach) as ``slides.WALL_RADIUS`` circles
+    touching the line the centre may not cross.  Shapes (n, 3) and (n,)."""
+    grow = base.radius + arena.margin
+    touch = TOUCH_FRACTION * arena.margin
+    rows = [(ob.x, ob.y, ob.base.radius + grow + (touch if ob.id in goal_ids else 0.0))
+            for ob in near]
+    goal = [ob.id in goal_ids for ob in near]
+    w, d = arena.width, arena.depth
+    sx, sy = float(start[0]), float(start[1])
+    big = WALL_RADIUS
+    walls = ((sy, (sx, grow - big)), (w - sx, (w - grow + big, sy)),
+             (d - sy, (sx, d - grow + big)), (sx, (grow - big, sy)))
+    for off, (cx, cy) in walls:
+        if off > reach + 2.0 * max(base.along, base.across, 2.0 * base.radius):
+            continue                  # as ``_Sim``: out of reach, left out
+        rows.append((cx, cy, big))
+        goal.append(False)
+    return np.array(rows, dtype=float).reshape(-1, 3), np.array(goal, dtype=bool)

@@ -32,7 +32,7 @@ from tabletop.geometry.paths import (
     near_obstacles,
     straight_clear,
 )
-from tabletop.geometry.sweeps import XY, path_length, prefix_to, samples, tie, ties
+from tabletop.geometry.sweeps import XY, path_length, prefix_to, tie, ties
 
 #: how many models of the target unit a model tries to reach, nearest first
 AIMS_PER_MODEL = 3
@@ -67,13 +67,18 @@ def obstacles_for(ctx: MoveContext, mid: str | None, where: dict[str, XY]) -> li
     """Every model on the table but ``mid`` (None: every model) as an obstacle, at
     ``where`` (else where it stands), in id order (so a route does not depend on the
     order of the map's units)."""
+    memo = ctx.obstacle_memo
     out = []
     for m in ctx.local.models():
         if m.id == mid:
             continue
         x, y = where.get(m.id, (m.x, m.y))
-        out.append(Obstacle(m.id, m.base, x, y, m.facing_deg))
-    return sorted(out, key=lambda ob: ob.id)
+        ob = memo.get((m.id, x, y))
+        if ob is None:
+            ob = memo[(m.id, x, y)] = Obstacle(m.id, m.base, x, y, m.facing_deg)
+        out.append(ob)
+    out.sort(key=lambda ob: ob.id)
+    return out
 
 
 def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
@@ -88,37 +93,54 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
     """
     if len(route.path) < 2:
         return None
-    pts = samples(route.path, SAMPLE_STEP)
+    s_all, xy_all, seg_all = _samples(route.path, SAMPLE_STEP)
     start = ctx.start[mid]
-    pts = [p for p in pts if math.dist(p[1], start) > ctx.tol]
-    if not pts:
+    far = np.hypot(xy_all[:, 0] - start[0], xy_all[:, 1] - start[1]) > ctx.tol
+    s_at, xy, seg_of = s_all[far], xy_all[far], seg_all[far]
+    if not len(xy):
         return None
-    xy = [p[1] for p in pts]
-    ok = ctx.ok_at(mid, xy) & route.clear_at(xy)
+    own = ctx.measure_at(mid, xy)
+    ok = ctx.ok_at(mid, xy, own[0]) & route.clear_at(xy)
     if avoid and ok.any():
         m = ctx.models[mid]
         ok &= clear_of(m.base, m.facing_deg, xy, avoid, ctx.tol)
     if not ok.any():
         return None
+    idx = np.nonzero(ok)[0]
+    xy_ok = xy[idx]
     if goal is None or ctx.objective is not None:
-        achieved = ctx.achieved_at(mid, xy)
-        contact = ctx.contact_at(mid, xy)
-        dist = ctx.dist_at(mid, xy)
+        dist, achieved, contact = (a[idx] for a in own)
     else:
         units = goal if isinstance(goal, tuple) else (goal,)
-        dists = np.array([ctx.dist_at(mid, xy, u) for u in units])
-        achieved = np.all([ctx.engaged_at(mid, xy, u) for u in units], axis=0)
+        dists = np.array([ctx.dist_at(mid, xy_ok, u) for u in units])
+        achieved = np.all([ctx.engaged_at(mid, xy_ok, u) for u in units], axis=0)
         dist = dists.max(axis=0)
-        contact = np.array([tolmod.in_contact(v, ctx.tol) for v in dists.min(axis=0)], dtype=bool)
-    best_k, best_key = None, None
-    for k in np.nonzero(ok)[0].tolist():
-        key = (bool(achieved[k]), bool(contact[k]), -tie(dist[k]), -tie(pts[k][0]))
-        if best_key is None or key > best_key:
-            best_k, best_key = k, key
-    assert best_k is not None               # ok.any() above: the loop chose one
-    s, p, seg = pts[best_k]
-    return Reach(mid, prefix_to(route.path, seg, p), aim, bool(achieved[best_k]),
-                 bool(contact[best_k]), float(dist[best_k]), s)
+        contact = np.asarray(tolmod.in_contact(dists.min(axis=0), ctx.tol), dtype=bool)
+    # best: engaged, then in contact, then nearest, then shortest; ties the first
+    order = np.lexsort((idx, ties(s_at[idx]), ties(dist), ~contact, ~achieved))
+    b = int(order[0])
+    k = int(idx[b])
+    p = (float(xy[k, 0]), float(xy[k, 1]))
+    return Reach(mid, prefix_to(route.path, int(seg_of[k]), p), aim, bool(achieved[b]),
+                 bool(contact[b]), float(dist[b]), float(s_at[k]))
+
+
+def _samples(path: list[XY], step: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``sweeps.samples`` as arrays: arc lengths (n,), points (n, 2), segment of
+    each (n,); the same points (every ``step`` inches and every vertex)."""
+    p = np.asarray(path, dtype=float).reshape(-1, 2)
+    d = p[1:] - p[:-1]
+    seg = np.hypot(d[:, 0], d[:, 1])
+    n = np.maximum(1, np.ceil(ties(seg / step))).astype(int)
+    which = np.repeat(np.arange(len(seg)), n)
+    first = np.cumsum(n) - n
+    i = np.arange(len(which)) - np.repeat(first, n) + 1
+    t = i / n[which]
+    xy = p[which] + d[which] * t[:, None]
+    s0 = np.concatenate([[0.0], np.cumsum(seg)[:-1]])
+    s = s0[which] + seg[which] * t
+    return (np.concatenate([[0.0], s]), np.vstack([p[:1], xy]),
+            np.concatenate([[0], which]))
 
 
 def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],

@@ -8,8 +8,9 @@ base contact): once with contact slots assigned to all the models together
 have one, least total distance), once with each model aiming at the free
 contact spot nearest to it on the closest models of its closest target.  A
 model ends at the best point of its path that keeps its own clauses
-(``reach.py``; pymunk finds the path around the other bases, Shapely pulls
-it tight and checks it).  Then, keeping every hard clause:
+(``reach.py``; the path round the other bases is an analytic slide for round
+bases among round bases, ``slides.py``, else pymunk steering; it is pulled
+tight and checked).  Then, keeping every hard clause:
 
 1. improve: a model that is not engaged tries again with every other model
    where it ended, and takes the new end when it breaks nothing new;
@@ -139,6 +140,7 @@ class _Solver:
         self.cache: dict = {}
         # validator findings and move order by the moves made (``found``)
         self.checked: dict[tuple, tuple[list[Found], list[str]]] = {}
+        self._radii_of: tuple[np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------ state
     def where(self, but: str | None = None) -> dict[str, XY]:
@@ -410,14 +412,16 @@ class _Solver:
         out: list[Reach | None] = []
         pts = samples(r.path, SHORTEN_STEP)
         ends = [p for p in pts[1:-1] if p[0] < r.length - 1e-9]
-        oks: np.ndarray | list[bool] = ctx.ok_at(mid, [p[1] for p in ends]) if ends else []
-        for (s, p, _), ok in zip(reversed(ends), list(oks)[::-1]):
-            if not ok:
-                continue
-            path = cut_path(r.path, s)
-            d = float(ctx.dist_at(mid, [p])[0])
-            out.append(Reach(mid, path, r.aim, bool(ctx.achieved_at(mid, [p])[0]),
-                             bool(ctx.contact_at(mid, [p])[0]), d, s))
+        if ends:
+            xy = [p[1] for p in ends]
+            dist, achieved, contact = ctx.measure_at(mid, xy)
+            oks = ctx.ok_at(mid, xy, dist)
+            for k in range(len(ends) - 1, -1, -1):
+                if not oks[k]:
+                    continue
+                s = ends[k][0]
+                out.append(Reach(mid, cut_path(r.path, s), r.aim, bool(achieved[k]),
+                                 bool(contact[k]), float(dist[k]), s))
         out.append(None)
         return out
 
@@ -458,21 +462,22 @@ class _Solver:
         pts = repair_spots(ctx, mid, at, goals, self.arena.margin)
         if not len(pts):
             return []
+        # the masks are independent: the cheap ones first, the coherency score (a
+        # sort per spot) last, on the spots left
+        pts = pts[ctx.ok_at(mid, pts)]
+        if len(pts):
+            pts = pts[self.keep_mask(mid, pts)]
+        start = ctx.start[mid]
+        if len(pts):
+            pts = pts[free_at(self.arena, m.base, m.facing_deg, start,
+                              obstacles_for(ctx, mid, self.where(but=mid)), pts)]
+        if not len(pts):
+            return []
         i = ctx.ids.index(mid)
         nbad, nshort = coh.score_moving(i, pts, self.at_list())
         nshort = ties(nshort)
         better = (nbad < bad) | ((nbad == bad) & (nshort < tie(short)))
         pts, nbad, nshort = pts[better], nbad[better], nshort[better]
-        if not len(pts):
-            return []
-        ok = ctx.ok_at(mid, pts) & self.keep_mask(mid, pts)
-        pts, nbad, nshort = pts[ok], nbad[ok], nshort[ok]
-        if not len(pts):
-            return []
-        start = ctx.start[mid]
-        ok = free_at(self.arena, m.base, m.facing_deg, start,
-                     obstacles_for(ctx, mid, self.where(but=mid)), pts)
-        pts, nbad, nshort = pts[ok], nbad[ok], nshort[ok]
         if not len(pts):
             return []
         achieved = ctx.achieved_at(mid, pts)
@@ -515,13 +520,14 @@ class _Solver:
             first = [m for m in movable if m in bad]
             rest = [m for m in movable if m not in bad]
             applied = False
+            at_now = np.asarray(self.at_list(), dtype=float)
             for who in (first, rest):
                 options = []
                 for mid in [m for m in ctx.ids if m in self.moves]:
                     if who is rest:
                         break                 # shortening was tried with the first group
                     for alt in self.shorter(mid):
-                        if not self._lands_on_friend(mid, alt, allowed):
+                        if not self._lands_on_friend(mid, alt, allowed, at_now):
                             options.append(self._option(coh, mid, alt))
                     yield
                 for mid in who:
@@ -541,25 +547,36 @@ class _Solver:
             if not applied:
                 return
 
-    def _lands_on_friend(self, mid: str, alt: Reach | None, allowed: set) -> bool:
+    def _lands_on_friend(self, mid: str, alt: Reach | None, allowed: set,
+                         at: np.ndarray | None = None) -> bool:
         """Whether ``alt`` ends ``mid`` overlapping (by more than twice the
         tolerance, so the validator's overlap test agrees) a round friend where
-        it ends now, an overlap not already allowed: ``try_change`` would refuse
-        it, so it is not scored.  Round bases only (centres and radii); else False."""
+        it ends now (``at``: every model's position, unit order; default
+        ``at_list()``), an overlap not already allowed: ``try_change`` would
+        refuse it, so it is not scored.  Round bases only (centres and radii);
+        else False."""
         if alt is None:
             return False
+        if at is None:
+            at = np.asarray(self.at_list(), dtype=float)
         ctx = self.ctx
         m = ctx.models[mid]
         if not m.base.is_round or ("overlap", mid) in allowed:
             return False
+        radii, round_ = self._radii()
         x, y = alt.end
-        for o, at in zip(ctx.ids, self.at_list()):
-            ob = ctx.models[o].base
-            if o == mid or not ob.is_round or ("overlap", o) in allowed:
-                continue
-            if math.hypot(at[0] - x, at[1] - y) - m.base.radius - ob.radius < -2.0 * ctx.tol:
-                return True
-        return False
+        g = np.hypot(at[:, 0] - x, at[:, 1] - y) - m.base.radius - radii
+        hit = round_ & (g < -2.0 * ctx.tol)
+        hit[ctx.ids.index(mid)] = False
+        return any(("overlap", ctx.ids[k]) not in allowed for k in np.nonzero(hit)[0].tolist())
+
+    def _radii(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every model's radius (inches) and whether its base is round, unit order."""
+        if self._radii_of is None:
+            bases = [self.ctx.models[o].base for o in self.ctx.ids]
+            self._radii_of = (np.array([b.radius for b in bases], dtype=float),
+                              np.array([b.is_round for b in bases], dtype=bool))
+        return self._radii_of
 
     def _option(self, coh: UnitCoherency, mid: str, alt: Reach | None) -> tuple:
         trial = dict(self.moves)

@@ -43,6 +43,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+import shapely
 from shapely.geometry import Polygon
 
 from tabletop.board.state import Battlefield
@@ -217,12 +219,17 @@ class _Check:
         ga, geo = self.ga, self.ctx.geo
         core, pad = sweep
         moved = set(self.moved)
-        hits = ga.tree.query(core, predicate="dwithin", distance=pad + self.tol)
-        for j in sorted(hits.tolist()):
+        hits = [j for j in sorted(ga.tree.query(core, predicate="dwithin",
+                                                 distance=pad + self.tol).tolist())
+                if ga.ids[j] != m and ga.ids[j] not in moved]
+        if not hits:
+            return
+        # every gap in one Shapely call; ``overlap_gap`` only where both pads are 0
+        gaps = shapely.distance(core, ga.cores[hits]) - pad - ga.pads[hits]
+        for j, g in zip(hits, gaps.tolist()):
             other = ga.ids[j]
-            if other == m or other in moved:
-                continue
-            g = overlap_gap(core, pad, ga.cores[j], ga.pads[j], self.tol)
+            if pad == 0.0 and ga.pads[j] == 0.0:
+                g = overlap_gap(core, pad, ga.cores[j], ga.pads[j], self.tol)
             if not tolmod.overlapping(g, self.tol) or ga.overlapping(m, other):
                 continue                      # clear, or ending on it (reported as an overlap)
             g0 = geo.gap(m, other)
@@ -260,17 +267,18 @@ class _Check:
             # two models ending on each other are reported as an overlap, not here
             ends_meet = tolmod.overlapping(gap_matrix(end_cores, end_pads, end_cores, end_pads,
                                                       self.tol), self.tol)
-            for a, i in enumerate(moved):
-                for b, j in enumerate(moved):
-                    if a == b or ends_meet[a, b]:
-                        continue
-                    if at_start[a, b] and at_end[a, b]:
-                        self.add("through_base", i, f"{i} path passes through {j} both where {j} "
-                                                    f"starts and where it ends")
-                    elif at_start[a, b]:
-                        before[i].add(j)
-                    elif at_end[a, b]:
-                        before[j].add(i)
+            pair = ~np.asarray(ends_meet, dtype=bool)
+            np.fill_diagonal(pair, False)
+            at_start = np.asarray(at_start, dtype=bool) & pair
+            at_end = np.asarray(at_end, dtype=bool) & pair
+            for a, b in zip(*np.nonzero(at_start & at_end)):      # row by row, as a loop would
+                i, j = moved[a], moved[b]
+                self.add("through_base", i, f"{i} path passes through {j} both where {j} "
+                                            f"starts and where it ends")
+            for a, b in zip(*np.nonzero(at_start & ~at_end)):
+                before[moved[a]].add(moved[b])
+            for a, b in zip(*np.nonzero(at_end & ~at_start)):
+                before[moved[b]].add(moved[a])
         order: list[str] = []
         left = {m: set(b) for m, b in before.items()}
         while left:
