@@ -21,6 +21,7 @@ from tabletop.cli.compare_cmd import (
     picture_out,
     table_line,
     terrain_only_hint,
+    tolerance_problems,
 )
 from tabletop.cli.output import add_force
 from tabletop.errors import MapValidationError, TabletopError
@@ -267,13 +268,13 @@ def run(args) -> int:
     ruleset = find_ruleset(state.ruleset)
     profile_check, profile_warn = ruleset.profile_problems, ruleset.profile_warnings
     reference = load_map(args.layout) if args.layout else None
-    if args.layout_tolerance is not None and not args.layout_tolerance >= 0:
-        raise TabletopError(f"--layout-tolerance: must be inches >= 0, got {args.layout_tolerance}")
     turn_tol = args.layout_turn_tolerance
     if turn_tol is not None and not args.layout:
         raise TabletopError("--layout-turn-tolerance: give --layout REF.toml too")
-    if turn_tol is not None and not 0 <= turn_tol <= 180:
-        raise TabletopError(f"--layout-turn-tolerance: must be degrees from 0 to 180, got {turn_tol:g}")
+    bad_tol = tolerance_problems(args.layout_tolerance, turn_tol,
+                                 ("--layout-tolerance", "--layout-turn-tolerance"))
+    if bad_tol:
+        raise TabletopError(bad_tol)
     if args.output is not None:
         from tabletop.cli.render_cmd import headless
         bad = picture_out(args.output, [args.map] + ([args.layout] if args.layout else []),

@@ -10,6 +10,7 @@ place, 1 when something is off, missing or extra, 2 for bad input.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from tabletop.cli.common import load_map, print_json
@@ -18,6 +19,7 @@ from tabletop.errors import TabletopError
 from tabletop.geometry.layout_compare import LayoutDiff, compare_layouts
 
 __all__ = ["layout_json", "layout_lines", "item_line", "table_line", "picture_out",
+           "tolerance_problems",
            "add_parser", "run"]
 
 _DIRECTION = (("right", "left"), ("up", "down"))
@@ -48,6 +50,9 @@ def layout_json(diff: LayoutDiff) -> dict[str, Any]:
                                        else _r(d.published_walls_length)),
             "walls_face": d.walls_face, "published_walls_face": d.published_walls_face,
             "hint": d.hint,
+            "edge_offset": _r(d.edge_offset), "edge": d.edge,
+            "edge_from_table": (None if d.edge_from is None
+                                else [_r(d.edge_from[0]), _r(d.edge_from[1])]),
         } for d in diff.items],
         "missing_items": [{"sort": m.sort, "id": m.id} for m in diff.missing],
         "extra_items": [{"sort": e.sort, "id": e.id} for e in diff.extra],
@@ -157,12 +162,24 @@ def picture_out(out: str, inputs: list[str], force: bool = False) -> list[str]:
     return problems
 
 
-def _tolerances(args) -> tuple[float | None, float | None]:
+def tolerance_problems(tolerance: float | None, turn_tolerance: float | None,
+                       names: tuple[str, str] = ("--tolerance", "--turn-tolerance")
+                       ) -> list[str]:
+    """One line per bad tolerance given on the command line: inches must be a finite
+    number above 0 (``inf`` would pass any table, 0 none), degrees above 0 and at most 180.
+    ``None`` (not given: the published map's value) is fine."""
     problems = []
-    if args.tolerance is not None and not args.tolerance >= 0:
-        problems.append(f"--tolerance: must be inches >= 0, got {args.tolerance:g}")
-    if args.turn_tolerance is not None and not 0 <= args.turn_tolerance <= 180:
-        problems.append(f"--turn-tolerance: must be degrees from 0 to 180, got {args.turn_tolerance:g}")
+    if tolerance is not None and not (math.isfinite(tolerance) and tolerance > 0):
+        problems.append(f"{names[0]}: must be a finite number of inches above 0, "
+                        f"got {tolerance:g}")
+    if turn_tolerance is not None and not 0 < turn_tolerance <= 180:
+        problems.append(f"{names[1]}: must be degrees above 0 and at most 180, "
+                        f"got {turn_tolerance:g}")
+    return problems
+
+
+def _tolerances(args) -> tuple[float | None, float | None]:
+    problems = tolerance_problems(args.tolerance, args.turn_tolerance)
     if problems:
         raise TabletopError(problems)
     return args.tolerance, args.turn_tolerance

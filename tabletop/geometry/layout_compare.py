@@ -17,7 +17,13 @@ walls, ``tall_part``) the direction from the piece's centre to its walls settles
 of those turns it is, so a ruin turned round has a turn of 180 and ``walls`` "turned".
 *Shape* is what is left after moving the published outline by that offset and turn:
 the Hausdorff distance to the measured outline (a different piece, or a mis-measured
-corner).  An item is in place when offset and shape are within ``layout_tolerance``
+corner).  *Edges*: an organiser tapes a zone's or a piece's edges, above all a zone's
+deployment line, so each edge is judged too: the Hausdorff distance between the outlines
+once the turn is taken out (two rectangles sharing three edges are the fourth edge's
+offset apart) is the edge offset, and when it is over the tolerance and more than the whole
+move explains, the edge is named ("the edge facing the centre is 1.00\" out (19.00\" from the
+right edge, published 18.00\")"): a zone 1" too wide moves its centre only 0.5".
+An item is in place when offset, edges and shape are within ``layout_tolerance``
 and the turn within ``layout_turn_tolerance`` (the published map's ``[rules]``), its
 terrain kind is the published one, and its walls are as published: there (a piece
 published with walls measured without them is off, and the other way round), as long
@@ -41,13 +47,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+import shapely
 from shapely import affinity
 from shapely.geometry import Point, Polygon
 
 from tabletop.board.state import Battlefield
 
-__all__ = ["Item", "ItemDiff", "LayoutDiff", "compare_layouts", "items_of", "compass",
-           "LAYOUT_MATCH_RANGE", "SQUARE_SIDES"]
+__all__ = ["Item", "ItemDiff", "LayoutDiff", "Edge", "compare_layouts", "items_of", "compass",
+           "furthest_edge", "LAYOUT_MATCH_RANGE", "SQUARE_SIDES", "EDGE_STEP"]
 
 LAYOUT_MATCH_RANGE = 6.0
 """Named default: two items of different ids are the same piece only if their outlines
@@ -58,6 +65,10 @@ further than that is better reported as not there."""
 SQUARE_SIDES = 0.02
 """A piece whose sides differ by less than this share (2%) is square: it looks the same
 turned 90 degrees, so its outline tells its turn only up to 90."""
+
+EDGE_STEP = 0.25
+"""Points this far apart (inches) along both outlines find where they stand furthest
+apart (the Hausdorff distance itself is Shapely's, exact)."""
 
 WALLS_SEEN = 0.05
 """A tall part whose centre is nearer than this (inches) to the piece's centre does not
@@ -104,6 +115,12 @@ class ItemDiff:
     walls_face: str | None = None                # compass point the walls face, e.g. "south"
     published_walls_face: str | None = None
     hint: str = ""                   # e.g. "ids swapped? B matches published C"
+    edge_offset: float = 0.0         # the furthest any edge stands from the published one (inches)
+    edge: str = ""                   # which published edge that is: "west", "facing the centre"
+    edge_from: tuple[float, float] | None = None    # its offset from the nearer parallel table
+    # edge (inches): (measured, published), when the edge runs along the table's sides
+    edge_line: tuple[tuple[float, float], tuple[float, float]] | None = None   # published edge
+    edge_arrow: tuple[tuple[float, float], tuple[float, float]] | None = None  # -> measured edge
 
 
 @dataclass(frozen=True)
@@ -264,7 +281,126 @@ def _walls_off(pub: Item, got: Item, turn: float, dx: float, dy: float, tol: flo
     return [f"walls stand {elsewhere:.2f}\" from where published"] if elsewhere > tol else []
 
 
-def _diff(pub: Item, got: Item, by: str, tol: float, turn_tol: float) -> ItemDiff:
+EDGE_EXPLAINED = 0.01
+"""An edge out by no more than the item's whole move plus this (inches) is told by the move
+("moved 1.00\"") alone; further out, the edge is told too: the piece or zone is a different
+size or shape, not just somewhere else."""
+
+
+@dataclass(frozen=True)
+class Edge:
+    """The published edge that stands furthest from the measured outline.
+
+    ``distance`` is the Hausdorff distance between the outlines (inches); ``name`` the
+    published edge's outward compass point ("west") or "facing the centre" (a deployment
+    zone's edge towards the middle of the table: its deployment line); ``line`` the
+    published edge's end points; ``arrow`` from that edge's middle to where the measured
+    edge stands, square to it; ``from_table`` (measured, published) inches from the nearer
+    table edge parallel to it, with ``table_edge`` naming that table edge ("right"), when
+    the edge runs along the table's sides (else None and "")."""
+
+    distance: float
+    name: str
+    line: tuple[tuple[float, float], tuple[float, float]]
+    arrow: tuple[tuple[float, float], tuple[float, float]]
+    from_table: tuple[float, float] | None = None
+    table_edge: str = ""
+
+    @property
+    def text(self) -> str:
+        """``the edge facing the centre is 1.00" out (19.00" from the right edge, published
+        18.00")``."""
+        name = "the edge facing the centre" if self.name == "facing the centre" \
+            else f"the {self.name} edge"
+        where = ""
+        if self.from_table is not None:
+            got, pub = self.from_table
+            where = (f" ({got:.2f}\" from the {self.table_edge} edge, "
+                     f"published {pub:.2f}\")")
+        return f"{name} is {self.distance:.2f}\" out{where}"
+
+
+def _sample(ring, step: float) -> list[tuple[float, float]]:
+    return [(x, y) for x, y in shapely.segmentize(ring, step).coords]
+
+
+def furthest_edge(published: Polygon, measured: Polygon,
+                  table: tuple[float, float] | None = None, zone: bool = False) -> Edge:
+    """Which edge of ``published`` stands furthest from ``measured``, and how far.
+
+    The distance is the Hausdorff distance between the outlines (inches, Shapely's): two
+    rectangles sharing three edges are that far apart by the fourth edge's offset.  Where
+    the outlines are furthest apart is found on points ``EDGE_STEP`` apart along both; the
+    published edge there (the one the gap runs most square to) is named by its outward
+    compass point, or, for a deployment zone (``zone``) on a table of ``table`` (width,
+    depth, inches), "facing the centre" when it faces within 45 degrees of the table's
+    centre.  An edge running along the table's sides is also measured from the nearer
+    parallel table edge.  Never raises for valid polygons; identical outlines give a
+    distance of 0 and an empty name."""
+    dist = float(shapely.hausdorff_distance(published, measured))
+    pub = shapely.geometry.polygon.orient(published, 1.0)       # counter-clockwise
+    if dist < 1e-9:
+        c = pub.centroid
+        return Edge(0.0, "", ((c.x, c.y), (c.x, c.y)), ((c.x, c.y), (c.x, c.y)))
+    pb, gb = pub.exterior, measured.exterior
+    pa, ga = _sample(pb, EDGE_STEP), _sample(gb, EDGE_STEP)
+    dp = shapely.distance(shapely.points(pa), gb)
+    dg = shapely.distance(shapely.points(ga), pb)
+    ip, ig = int(dp.argmax()), int(dg.argmax())
+    if dp[ip] >= dg[ig]:
+        px, py = pa[ip]
+    else:
+        pp = pb.interpolate(pb.project(Point(ga[ig])))
+        px, py = pp.x, pp.y
+    # of the published sides through that point, the one whose square line meets the
+    # measured outline furthest away: the edge that moved (not its neighbour at a corner)
+    reach = dist * 2 + EDGE_STEP
+    coords = list(pb.coords)
+    best, best_out = None, -1.0
+    for (ax, ay), (bx, by) in zip(coords, coords[1:]):
+        n = math.hypot(bx - ax, by - ay)
+        if n <= 0:
+            continue
+        seg = shapely.geometry.LineString([(ax, ay), (bx, by)])
+        if seg.distance(Point(px, py)) > 1e-6:
+            continue
+        nx, ny = (by - ay) / n, -(bx - ax) / n              # outward (counter-clockwise ring)
+        ray = shapely.geometry.LineString([(px - nx * reach, py - ny * reach),
+                                           (px + nx * reach, py + ny * reach)])
+        hits = [g for g in getattr(ray.intersection(measured.exterior), "geoms",
+                                   [ray.intersection(measured.exterior)])
+                if not g.is_empty]
+        pts = [c for g in hits for c in g.coords]
+        out = min(((cx - px) * nx + (cy - py) * ny for cx, cy in pts), key=abs, default=0.0)
+        if best is None or abs(out) > best_out + 1e-9:
+            best, best_out, best_signed = ((ax, ay), (bx, by), nx, ny), abs(out), out
+    assert best is not None                                 # the point lies on a side
+    a, b, nx, ny = best
+    out = best_signed
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    arrow = ((mx, my), (mx + nx * out, my + ny * out))
+    name = compass(math.degrees(math.atan2(ny, nx)))
+    from_table, table_edge = None, ""
+    if table is not None:
+        w, d = table
+        if zone:
+            cx, cy = w / 2 - mx, d / 2 - my
+            if math.hypot(cx, cy) > 0 and (cx * nx + cy * ny) / math.hypot(cx, cy) > math.cos(
+                    math.radians(45)):
+                name = "facing the centre"
+        if abs(a[0] - b[0]) < 1e-9:                       # runs up and down the table
+            x_pub, x_got = a[0], a[0] + nx * out
+            from_table, table_edge = ((x_got, x_pub), "left") if x_pub <= w - x_pub \
+                else ((w - x_got, w - x_pub), "right")
+        elif abs(a[1] - b[1]) < 1e-9:                     # runs across
+            y_pub, y_got = a[1], a[1] + ny * out
+            from_table, table_edge = ((y_got, y_pub), "bottom") if y_pub <= d - y_pub \
+                else ((d - y_got, d - y_pub), "top")
+    return Edge(dist, name, (a, b), arrow, from_table, table_edge)
+
+
+def _diff(pub: Item, got: Item, by: str, tol: float, turn_tol: float,
+          table: tuple[float, float] | None = None) -> ItemDiff:
     dx, dy = got.centre[0] - pub.centre[0], got.centre[1] - pub.centre[1]
     offset = math.hypot(dx, dy)
     turn, walls = _turn(pub, got)
@@ -285,6 +421,12 @@ def _diff(pub: Item, got: Item, by: str, tol: float, turn_tol: float) -> ItemDif
         off.append("walls on the wrong side")
     if wp is not None and wg is not None and abs(_wrap(wg - wp)) > turn_tol:
         off.append(f"walls face {face_g}, published {face_p}")
+    # each edge judged where it stands, once the turn (told on its own) is taken out
+    turned = affinity.rotate(pub.outline, turn, origin=pub.centre) if turn else pub.outline
+    edge = furthest_edge(turned, got.outline, table, zone=pub.sort == "deployment")
+    if (pub.sort != "objective" and edge.distance > tol
+            and edge.distance > offset + EDGE_EXPLAINED):
+        off.append(edge.text)
     if shape > tol:
         off.append(f"outline differs by {shape:.2f}\"")
     if pub.sort == "terrain":
@@ -295,7 +437,9 @@ def _diff(pub: Item, got: Item, by: str, tol: float, turn_tol: float) -> ItemDif
                     kind=got.kind, published_kind=pub.kind,
                     outline_distance=pub.outline.hausdorff_distance(got.outline),
                     walls_length=_walls_length(got), published_walls_length=_walls_length(pub),
-                    walls_face=face_g, published_walls_face=face_p)
+                    walls_face=face_g, published_walls_face=face_p,
+                    edge_offset=edge.distance, edge=edge.name, edge_from=edge.from_table,
+                    edge_line=edge.line, edge_arrow=edge.arrow)
 
 
 def _arrow(pub: Item, got: Item, turn: float, walls: str, moved: bool
@@ -409,7 +553,8 @@ def compare_layouts(measured: Battlefield, published: Battlefield, *,
     diffs = []
     for i in range(len(pubs)):
         if i in pairs:
-            d = _diff(pubs[i], gots[pairs[i][0]], pairs[i][1], tol, turn_tol)
+            d = _diff(pubs[i], gots[pairs[i][0]], pairs[i][1], tol, turn_tol,
+                      (published.table.width, published.table.depth))
             if i in hints:
                 d = replace(d, hint=hints[i])
             diffs.append(d)
