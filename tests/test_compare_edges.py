@@ -152,3 +152,39 @@ def test_check_refuses_bad_tolerance(write_map, capsys, flag, value):
     got = write_map(_measured(), "got.toml")
     code, _, err = _run(capsys, "check", got, "--layout", pub, flag, value)
     assert code == 2 and len(err.strip().splitlines()) == 1 and flag in err
+
+
+# ------------------------------------------------------------- 4. one -o wording
+def test_missing_output_folder_one_wording(write_map, capsys, tmp_path):
+    pub = write_map(PUBLISHED, "pub.toml")
+    charge_map = write_map(HEAD.format(name="Charge") + """
+[[players]]
+name = "blue"
+[[players]]
+name = "red"
+[[units]]
+id = "a"
+player = "blue"
+[[units.models]]
+id = "a1"
+at = [10, 10]
+base = "32mm"
+[[units]]
+id = "b"
+player = "red"
+[[units.models]]
+id = "b1"
+at = [16, 10]
+base = "32mm"
+""", "charge.toml")
+    out = tmp_path / "missing" / "x.png"
+    folder = str(tmp_path / "missing")
+    want = f"{out}: the folder {folder} does not exist (-o makes no folders)"
+    errs = []
+    for argv in (["compare", pub, pub, "-o", str(out)],
+                 ["charge", charge_map, "a", "b", "-o", str(out), "--no-fight"]):
+        code, _, err = _run(capsys, *argv)
+        errs.append(err.strip())
+        assert code == 2
+    # compare and charge say it the same way (charge said "-o: no folder ..." before)
+    assert errs == [want, want], errs

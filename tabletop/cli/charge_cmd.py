@@ -24,11 +24,10 @@ Exit 0, or 2 for bad input (unknown unit, a target that is not an enemy).
 
 from __future__ import annotations
 
-import os
 import random
 
 from tabletop.cli.common import check_seed, load_map, need_unit, print_json
-from tabletop.cli.output import add_force, check_new_output
+from tabletop.cli.output import add_force, check_new_output, check_output_folder
 from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules import charge as CH
@@ -237,9 +236,7 @@ def run(args) -> int:
     if args.out and not args.out.lower().endswith(".png"):
         raise TabletopError(f"-o {args.out}: the plan picture is a .png file")
     if args.out:
-        folder = os.path.dirname(os.path.abspath(args.out))
-        if not os.path.isdir(folder):
-            raise TabletopError(f"{args.out}: -o: no folder {folder}")
+        check_output_folder(args.out)
         check_new_output(args.out, args.map, args.force)
     state = load_map(args.map)
     if args.shade:

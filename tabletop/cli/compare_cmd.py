@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from tabletop.cli.common import load_map, print_json
-from tabletop.cli.output import add_force
+from tabletop.cli.output import add_force, folder_problem
 from tabletop.errors import TabletopError
 from tabletop.geometry.layout_compare import LayoutDiff, compare_layouts
 
@@ -154,9 +154,9 @@ def picture_out(out: str, inputs: list[str], force: bool = False) -> list[str]:
     if not force and os.path.lexists(out):
         problems.append(f"{out}: -o: already exists; give --force to replace it, or a new name")
     folder = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(folder):
-        what = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
-        problems.append(f"{out}: the folder {folder} {what} (-o makes no folders)")
+    missing = folder_problem(out)
+    if missing:
+        problems.append(missing)
     elif not os.access(folder, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
         problems.append(f"{out}: cannot write there (permission denied)")
     return problems

@@ -23,7 +23,7 @@ from typing import Any
 from tabletop.board import mapfile
 from tabletop.board.lesson import RULE_TEXTS, SETUP
 from tabletop.cli.common import check_seed, load_map, print_json
-from tabletop.cli.output import add_force, check_new_output
+from tabletop.cli.output import add_force, check_new_output, check_output_folder
 from tabletop.errors import MapValidationError, TabletopError
 
 __all__ = ["add_parser", "run"]
@@ -50,9 +50,7 @@ def _check_output(out: str, flag: str, ext: str, source: str | None, force: bool
         raise TabletopError(f"{out}: {flag} is a folder; give a file name")
     if source and os.path.exists(out) and os.path.samefile(out, source):
         raise TabletopError(f"{out}: {flag} is the map itself; give a new file name")
-    folder = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(folder):
-        raise TabletopError(f"{out}: {flag}: no folder {folder}")
+    check_output_folder(out, flag)
     check_new_output(out, source, force, flag)
 
 

@@ -9,7 +9,7 @@ import os
 
 from tabletop.errors import TabletopError
 
-__all__ = ["FORCE_HELP", "add_force", "check_new_output"]
+__all__ = ["FORCE_HELP", "add_force", "check_new_output", "folder_problem", "check_output_folder"]
 
 FORCE_HELP = "replace the output file if it exists (never the map read)"
 
@@ -33,3 +33,22 @@ def check_new_output(out: str, source: str | None, force: bool, flag: str = "-o"
     if not force and os.path.lexists(out) and not os.path.isdir(out):
         raise TabletopError(f"{out}: {flag}: already exists; give --force to replace it, "
                             f"or a new name")
+
+
+def folder_problem(out: str, flag: str = "-o") -> str | None:
+    """The one wording every command uses when ``out``'s folder is missing (no command makes
+    folders for its output) or is a file: ``x/y.png: the folder /abs/x does not exist (-o
+    makes no folders)``; None when the folder is there."""
+    folder = os.path.dirname(os.path.abspath(out))
+    if os.path.isdir(folder):
+        return None
+    what = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
+    return f"{out}: the folder {folder} {what} ({flag} makes no folders)"
+
+
+def check_output_folder(out: str, flag: str = "-o") -> None:
+    """Raise ``TabletopError`` (one line, the CLI exits 2) with ``folder_problem``'s wording
+    when ``out``'s folder is missing or is a file."""
+    problem = folder_problem(out, flag)
+    if problem:
+        raise TabletopError(problem)
