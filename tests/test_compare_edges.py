@@ -188,3 +188,28 @@ base = "32mm"
         assert code == 2
     # compare and charge say it the same way (charge said "-o: no folder ..." before)
     assert errs == [want, want], errs
+
+
+# ------------------------------------------------------------- 3. arrows only for what is off
+def test_arrows_only_for_what_is_off(write_map):
+    from tabletop.render.compare import arrows_of
+
+    pub = load(write_map(PUBLISHED, "pub.toml"))
+    # C measured as woods 0.01" right (x 9.01..21.01): off for its kind, its move within the
+    # tolerance; red's line 1" out (x 23); blue 1" right whole (x 1..7)
+    got = load(write_map(HEAD.format(name="Measured")
+                         + '\n[[terrain]]\nid = "C"\nkind = "woods"\n'
+                           'polygon = [[9.01, 7], [21.01, 7], [21.01, 13], [9.01, 13]]\n'
+                         + '\n[[deployment]]\nplayer = "blue"\n'
+                           'polygon = [[1, 0], [7, 0], [7, 20], [1, 20]]\n'
+                         + _red(23), "got.toml"))
+    diff = compare_layouts(got, pub)
+    d = {x.id: x for x in diff.items}
+    assert not d["C"].ok and d["C"].offset == pytest.approx(0.01)
+    assert arrows_of(d["C"], diff) == []               # a 0.01" move gets no arrow
+    (sort, a, b), = arrows_of(d["red"], diff)
+    # from the middle of the published line (24, 10) to the measured one (23, 10)
+    assert sort == "edge" and a == pytest.approx((24, 10)) and b == pytest.approx((23, 10))
+    (sort, a, b), = arrows_of(d["blue"], diff)
+    # the whole zone moved: its centre (3, 10) -> (4, 10), no edge arrow besides
+    assert sort == "move" and a == pytest.approx((3, 10)) and b == pytest.approx((4, 10))

@@ -54,7 +54,7 @@ from shapely.geometry import Point, Polygon
 from tabletop.board.state import Battlefield
 
 __all__ = ["Item", "ItemDiff", "LayoutDiff", "Edge", "compare_layouts", "items_of", "compass",
-           "furthest_edge", "LAYOUT_MATCH_RANGE", "SQUARE_SIDES", "EDGE_STEP"]
+           "furthest_edge", "LAYOUT_MATCH_RANGE", "SQUARE_SIDES", "EDGE_STEP", "EDGE_EXPLAINED"]
 
 LAYOUT_MATCH_RANGE = 6.0
 """Named default: two items of different ids are the same piece only if their outlines

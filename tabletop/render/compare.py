@@ -3,8 +3,10 @@ and the terrain gaps drawn on a check picture (``tabletop check -o``).
 
 The measured table is drawn as ``render`` draws a map; over it the published layout is
 ghosted (a pale wash and a dashed outline for each piece, a hatched tall part, a dashed
-marker and zone edge), and each item that is off gets an arrow from where the layout puts
-it to where it stands, labelled with what is off.  Reads only the states and the
+marker and zone edge), and each item that is off is labelled with what is off: an arrow from
+where the layout puts it to where it stands when it moved or turned beyond the tolerance, the
+published edge drawn and an arrow to the measured one when an edge stands out, else a ring
+(``arrows_of``: a move within the tolerance gets no arrow).  Reads only the states and the
 comparison (``geometry/layout_compare.py``); no geometry of its own.  Inches, y up; the
 ``View`` owns the flip.
 """
@@ -15,7 +17,7 @@ import pygame
 
 from tabletop.board.state import Battlefield
 from tabletop.geometry import snapshot
-from tabletop.geometry.layout_compare import LayoutDiff
+from tabletop.geometry.layout_compare import EDGE_EXPLAINED, ItemDiff, LayoutDiff
 from tabletop.geometry.terrain_report import Gap
 from tabletop.render import prims
 from tabletop.render.board import board_canvas
@@ -23,7 +25,7 @@ from tabletop.render.image import _frame
 from tabletop.render.options import DEFAULT_SCALE
 from tabletop.render.theme import DEFAULT_THEME
 
-__all__ = ["render_compare", "render_gaps", "GHOST", "OFF", "MISSING", "GAP", "GAPS_DRAWN"]
+__all__ = ["render_compare", "render_gaps", "arrows_of", "GHOST", "OFF", "MISSING", "GAP", "GAPS_DRAWN"]
 
 GHOST = (40, 70, 160)       # the published layout
 OFF = (200, 40, 30)         # an arrow on an item that is off
@@ -102,6 +104,26 @@ def _ghost(c, published: Battlefield, diff: LayoutDiff) -> None:
         prims.dashed_circle(c.surface, c.pt(*o.at), c.px(o.marker.radius), col, 2, 6)
 
 
+def arrows_of(d: ItemDiff, diff: LayoutDiff
+              ) -> list[tuple[str, tuple[float, float], tuple[float, float]]]:
+    """The arrows drawn on an item (inches, published -> measured), each ``(sort, from,
+    to)``: "move" when it moved or turned beyond the tolerance or its walls are turned (its
+    ``arrow``), "edge" when an edge stands out beyond the tolerance by more than the move
+    (``edge_arrow``, from the published edge to the measured one).  An item in place, or
+    off for another reason (kind, walls' length) with a move within the tolerance, gets no
+    arrow: a 0.01" move is not drawn as one."""
+    if d.ok:
+        return []
+    out = []
+    if (d.offset > diff.tolerance or abs(d.turn_deg) > diff.turn_tolerance
+            or d.walls == "turned"):
+        out.append(("move", d.arrow[0], d.arrow[1]))
+    if (d.edge_arrow is not None and d.edge_offset > diff.tolerance
+            and d.edge_offset > d.offset + EDGE_EXPLAINED):
+        out.append(("edge", d.edge_arrow[0], d.edge_arrow[1]))
+    return out
+
+
 def _off(c, diff: LayoutDiff) -> None:
     # the measured pieces' ids (drawn at their centres) are kept clear of labels
     for d in diff.items:
@@ -109,27 +131,36 @@ def _off(c, diff: LayoutDiff) -> None:
         c.taken.append(pygame.Rect(round(x) - ID_PX[0] // 2, round(y) - ID_PX[1] // 2, *ID_PX))
     arrows = []
     for d in diff.off:
-        a, b = c.pt(*d.arrow[0]), c.pt(*d.arrow[1])
-        length = ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
-        if 0 < length < MIN_ARROW_PX:       # too short to see: drawn longer, same direction
-            k = MIN_ARROW_PX / length
-            b = (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k)
-        arrows.append((d, a, b, length))
-        # the arrow itself is kept clear of labels
-        c.taken.append(pygame.Rect(min(a[0], b[0]) - 3, min(a[1], b[1]) - 3,
-                                   abs(a[0] - b[0]) + 6, abs(a[1] - b[1]) + 6))
+        drawn = arrows_of(d, diff)
+        for sort, a_in, b_in in drawn:
+            a, b = c.pt(*a_in), c.pt(*b_in)
+            if sort == "edge" and d.edge_line is not None:    # the published edge, ghosted
+                prims.dashed_polyline(c.surface, c.pts(list(d.edge_line)), GHOST, 4, 10, 5)
+            length = ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+            if 0 < length < MIN_ARROW_PX:   # too short to see: drawn longer, same direction
+                k = MIN_ARROW_PX / length
+                b = (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k)
+            arrows.append((d, a, b, length))
+            # the arrow itself is kept clear of labels
+            c.taken.append(pygame.Rect(min(a[0], b[0]) - 3, min(a[1], b[1]) - 3,
+                                       abs(a[0] - b[0]) + 6, abs(a[1] - b[1]) + 6))
+        if not drawn:                       # off, not moved: a ring where it stands
+            at = c.pt(*d.measured_centre)
+            arrows.append((d, at, at, 0.0))
     for _, a, b, length in arrows:
         prims.disc(c.surface, a, 4, OFF)
         if length < 1:
             prims.ring(c.surface, b, 10, OFF, 3)
         else:
             prims.arrow(c.surface, [a, b], OFF, 3, 12)
+    labelled: set[int] = set()
     for d, _a, b, _length in arrows:
+        if id(d) in labelled:               # one label an item, at its first arrow
+            continue
+        labelled.add(id(d))
         label = [(f"{d.sort} {d.id}" + ("" if d.id == d.published_id
                                         else f" (published {d.published_id})"), 15)]
         label += [(why, 14) for why in d.off]
-        if d.offset > 0.005 and not any(w.startswith("moved ") for w in d.off):
-            label.append((f"moved {d.offset:.2f}\"", 14))     # the true offset of a short arrow
         rect = place(c, b, prims.text_size(label))
         prims.text_plate(c.surface, label, rect.topleft, OFF, plate=(255, 255, 255, 230),
                          border=OFF)
