@@ -144,6 +144,9 @@ class RulesConfig:
         units that were not declared targets.
     charge_land_on_walls : named default (``rules/charge.py`` CHARGE_LAND_ON_WALLS): a
         charging model may end its move standing on a ruin's walls (``tall_part``).
+    charge_walls_max_share : named default (``rules/charge.py`` CHARGE_WALLS_MAX_SHARE): a
+        ruin's ``tall_part`` covering more of its footprint (area share) is tall all over,
+        not walls: a charge landing may stand on its floor.
     charge_landing_aim : fight-phase named default (``rules/charge_plan.py`` LANDING_AIM):
         where the charge preview lands a model that cannot reach base contact, "engage"
         (within engagement range if it can, else nearest the targets) or "path".
@@ -188,6 +191,7 @@ class RulesConfig:
     charge_needs_front_arc: bool = True
     charge_avoid_undeclared: bool = True
     charge_land_on_walls: bool = False
+    charge_walls_max_share: float = 0.5
     charge_landing_aim: str = "engage"
     roster_frontage: int = ROSTER_FRONTAGE
     roster_model_gap: float = ROSTER_MODEL_GAP

@@ -158,7 +158,7 @@ class MapMeta(_Strict):
 
 #: the [rules] options that are counts or distances (every int and float option of
 #: ``RulesIn``): true/false is refused for each (``coherency_spread`` takes false as "off")
-NUMBER_OPTIONS = ("contact_tolerance", "engagement_range", "coherency_range",
+NUMBER_OPTIONS = ("charge_walls_max_share", "contact_tolerance", "engagement_range", "coherency_range",
                   "coherency_neighbours", "coherency_neighbours_7plus", "pile_in_distance",
                   "pile_in_target_range", "consolidate_distance", "objective_range",
                   "target_selections_tried", "rank_min_models", "roll_modifier_cap",
@@ -198,6 +198,7 @@ class RulesIn(_Strict):
     charge_needs_front_arc: StrictBool | None = None
     charge_avoid_undeclared: StrictBool | None = None
     charge_land_on_walls: StrictBool | None = None
+    charge_walls_max_share: float | None = Field(default=None, ge=0.0, le=1.0)
     charge_landing_aim: Literal["engage", "path"] | None = None
     roster_frontage: int | None = Field(default=None, ge=1)
     roster_model_gap: float | None = Field(default=None, ge=0.0, le=2.0)
