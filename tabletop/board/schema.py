@@ -37,6 +37,7 @@ from tabletop.board.limits import (
     MAX_UNIT_MODELS,
     MAX_WOUNDS,
 )
+from tabletop.board.statuses import KNOWN_STATUSES, STATUS_PREFIXES, unknown_statuses
 
 TERRAIN_KINDS = ("ruin", "woods", "obstacle", "impassable", "hill", "building")
 ROLES = ("champion", "commander", "standard", "musician")
@@ -199,6 +200,7 @@ class RulesIn(_Strict):
     charge_avoid_undeclared: StrictBool | None = None
     charge_land_on_walls: StrictBool | None = None
     charge_walls_max_share: float | None = Field(default=None, ge=0.0, le=1.0)
+    extra_statuses: list[str] | None = None
     charge_landing_aim: Literal["engage", "path"] | None = None
     roster_frontage: int | None = Field(default=None, ge=1)
     roster_model_gap: float | None = Field(default=None, ge=0.0, le=2.0)
@@ -477,6 +479,22 @@ class MapIn(_Strict):
     units: list[UnitIn] = []
     decisions: list[DecisionIn] = Field(default=[], max_length=MAX_DECISIONS)
     lesson: list[LessonIn] = []         # a lesson map's teaching steps (board/lesson.py)
+
+    @model_validator(mode="after")
+    def _known_statuses(self) -> MapIn:
+        # board/statuses.py KNOWN_STATUSES: a typo of "advanced" must not pass for a status
+        extra = self.rules.extra_statuses or []
+        for i, u in enumerate(self.units):
+            where = [(f"units[{i}].status", u.status)]
+            where += [(f"units[{i}].models[{k}].status", m.status or [])
+                      for k, m in enumerate(u.models or [])]
+            for loc, words in where:
+                bad = unknown_statuses(words, extra)
+                if bad:
+                    known = ", ".join([*KNOWN_STATUSES, *extra, *(p + "<id>" for p in STATUS_PREFIXES)])
+                    raise ValueError(f"{loc}: unknown status {bad[0]!r} on unit {u.id}; known: "
+                                     f"{known} ([rules] extra_statuses names more)")
+        return self
 
     @model_validator(mode="after")
     def _model_count(self) -> MapIn:
