@@ -146,6 +146,8 @@ class RulesConfig:
         charging model may end its move standing on a ruin's walls (``tall_part``).
     extra_statuses : status words a map may write besides ``board/statuses.py``
         KNOWN_STATUSES (named default: none); any other word is refused at load.
+    charge_landing_turn : fight-phase named default (``rules/charge_plan.py`` LANDING_TURN):
+        a charging model whose base is not round may turn as it moves (no pivot cost).
     charge_walls_max_share : named default (``rules/charge.py`` CHARGE_WALLS_MAX_SHARE): a
         ruin's ``tall_part`` covering more of its footprint (area share) is tall all over,
         not walls: a charge landing may stand on its floor.
@@ -196,6 +198,7 @@ class RulesConfig:
     charge_walls_max_share: float = 0.5
     extra_statuses: tuple[str, ...] = ()
     charge_landing_aim: str = "engage"
+    charge_landing_turn: bool = True
     roster_frontage: int = ROSTER_FRONTAGE
     roster_model_gap: float = ROSTER_MODEL_GAP
     roster_unit_gap: float = ROSTER_UNIT_GAP
