@@ -531,6 +531,13 @@ def test_charge(tmp_path, capsys):
                  "-o", str(tmp_path / "plan.png"))
     assert len(d["targets"]) == 2 and "fight" in d and d["landing"]
     c.check(d, "fight-phase, two targets")
+    # an oval that turns to land (tests/test_charge_oval_turn.py): landing_facings
+    from test_charge_oval_turn import MAP as OVAL
+    oval = tmp_path / "oval.toml"
+    oval.write_text(OVAL.format(rules=""))
+    d = run_json(capsys, "charge", str(oval), "c", "t", "--json")
+    assert d["landing_facings"] == {"c/1": 90.0}
+    c.check(d, "fight-phase, an oval turned")
     c.assert_covered()
     # a unit that may not charge (nobz is engaged), and every enemy in reach
     refused = Contract("charge-refused")

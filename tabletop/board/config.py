@@ -144,6 +144,13 @@ class RulesConfig:
         units that were not declared targets.
     charge_land_on_walls : named default (``rules/charge.py`` CHARGE_LAND_ON_WALLS): a
         charging model may end its move standing on a ruin's walls (``tall_part``).
+    extra_statuses : status words a map may write besides ``board/statuses.py``
+        KNOWN_STATUSES (named default: none); any other word is refused at load.
+    charge_landing_turn : fight-phase named default (``rules/charge_plan.py`` LANDING_TURN):
+        a charging model whose base is not round may turn as it moves (no pivot cost).
+    charge_walls_max_share : named default (``rules/charge.py`` CHARGE_WALLS_MAX_SHARE): a
+        ruin's ``tall_part`` covering more of its footprint (area share) is tall all over,
+        not walls: a charge landing may stand on its floor.
     charge_landing_aim : fight-phase named default (``rules/charge_plan.py`` LANDING_AIM):
         where the charge preview lands a model that cannot reach base contact, "engage"
         (within engagement range if it can, else nearest the targets) or "path".
@@ -188,7 +195,10 @@ class RulesConfig:
     charge_needs_front_arc: bool = True
     charge_avoid_undeclared: bool = True
     charge_land_on_walls: bool = False
+    charge_walls_max_share: float = 0.5
+    extra_statuses: tuple[str, ...] = ()
     charge_landing_aim: str = "engage"
+    charge_landing_turn: bool = True
     roster_frontage: int = ROSTER_FRONTAGE
     roster_model_gap: float = ROSTER_MODEL_GAP
     roster_unit_gap: float = ROSTER_UNIT_GAP
@@ -281,7 +291,7 @@ def make_config(ruleset: str, overrides: dict[str, Any] | None = None) -> RulesC
             value = None
         elif key == "coherency_spread" and value in ("off", False):
             value = None
-        elif key == "charge_blocking_kinds":
+        elif key in ("charge_blocking_kinds", "extra_statuses"):
             value = tuple(value)
         values[key] = value
     values["edition"] = edition

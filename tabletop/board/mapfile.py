@@ -109,6 +109,10 @@ def _format_errors(path: str, err: ValidationError) -> list[str]:
         m = re.match(r"^(models\[\d+\]): (.*)$", msg)
         if m:
             place, msg = f"{place}.{m.group(1)}", m.group(2)
+        # a map-level message of the form "units[i]...: ..." names its own place
+        m = re.match(r"^(units\[\d+\][\w.\[\]]*): (.*)$", msg)
+        if m and place == "(top level)":
+            place, msg = m.group(1), m.group(2)
         lines.append(f"{path}: {place}: {msg}")
     out = []
     for line in lines:

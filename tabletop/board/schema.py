@@ -37,6 +37,7 @@ from tabletop.board.limits import (
     MAX_UNIT_MODELS,
     MAX_WOUNDS,
 )
+from tabletop.board.statuses import KNOWN_STATUSES, STATUS_PREFIXES, unknown_statuses
 
 TERRAIN_KINDS = ("ruin", "woods", "obstacle", "impassable", "hill", "building")
 ROLES = ("champion", "commander", "standard", "musician")
@@ -158,7 +159,7 @@ class MapMeta(_Strict):
 
 #: the [rules] options that are counts or distances (every int and float option of
 #: ``RulesIn``): true/false is refused for each (``coherency_spread`` takes false as "off")
-NUMBER_OPTIONS = ("contact_tolerance", "engagement_range", "coherency_range",
+NUMBER_OPTIONS = ("charge_walls_max_share", "contact_tolerance", "engagement_range", "coherency_range",
                   "coherency_neighbours", "coherency_neighbours_7plus", "pile_in_distance",
                   "pile_in_target_range", "consolidate_distance", "objective_range",
                   "target_selections_tried", "rank_min_models", "roll_modifier_cap",
@@ -198,7 +199,10 @@ class RulesIn(_Strict):
     charge_needs_front_arc: StrictBool | None = None
     charge_avoid_undeclared: StrictBool | None = None
     charge_land_on_walls: StrictBool | None = None
+    charge_walls_max_share: float | None = Field(default=None, ge=0.0, le=1.0)
+    extra_statuses: list[str] | None = None
     charge_landing_aim: Literal["engage", "path"] | None = None
+    charge_landing_turn: StrictBool | None = None
     roster_frontage: int | None = Field(default=None, ge=1)
     roster_model_gap: float | None = Field(default=None, ge=0.0, le=2.0)
     roster_unit_gap: float | None = Field(default=None, ge=0.0)
@@ -476,6 +480,22 @@ class MapIn(_Strict):
     units: list[UnitIn] = []
     decisions: list[DecisionIn] = Field(default=[], max_length=MAX_DECISIONS)
     lesson: list[LessonIn] = []         # a lesson map's teaching steps (board/lesson.py)
+
+    @model_validator(mode="after")
+    def _known_statuses(self) -> MapIn:
+        # board/statuses.py KNOWN_STATUSES: a typo of "advanced" must not pass for a status
+        extra = self.rules.extra_statuses or []
+        for i, u in enumerate(self.units):
+            where = [(f"units[{i}].status", u.status)]
+            where += [(f"units[{i}].models[{k}].status", m.status or [])
+                      for k, m in enumerate(u.models or [])]
+            for loc, words in where:
+                bad = unknown_statuses(words, extra)
+                if bad:
+                    known = ", ".join([*KNOWN_STATUSES, *extra, *(p + "<id>" for p in STATUS_PREFIXES)])
+                    raise ValueError(f"{loc}: unknown status {bad[0]!r} on unit {u.id}; known: "
+                                     f"{known} ([rules] extra_statuses names more)")
+        return self
 
     @model_validator(mode="after")
     def _model_count(self) -> MapIn:

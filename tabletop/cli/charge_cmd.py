@@ -18,6 +18,7 @@ units, what the charge roll must reach and the exact odds of making it
 needs, odds, odds_fraction, declare_range?, side?, arc_point?, arc_counts?,
 arc_models?, arc_tie?, arc_how?, arc_rule?, arc_roll?, seed?, closest_targets?,
 landing?, landing_facing? (rank-and-flank: degrees the landed block faces),
+landing_facings? (fight-phase: {model: degrees} of the models that turned to land),
 landing_problems?, path_warnings? (fight-phase: what the deciding path's end breaks)}``.
 Exit 0, or 2 for bad input (unknown unit, a target that is not an enemy).
 """

@@ -50,7 +50,7 @@ from shapely.ops import unary_union
 from tabletop.geometry.charge_paths import ChargeArena, Goal, goals_for
 from tabletop.geometry.footprints import base_polygon
 
-__all__ = ["RING_SPOTS", "ENGAGE_RINGS", "LANDING_AIMS", "NEAR_SPOT_TESTS", "LANDING_BATCH", "LANDING_MAX_CANDIDATES", "COHERENCY_RINGS", "BLOCK_SLIDE_STEP", "land_models", "land_block",
+__all__ = ["RING_SPOTS", "ENGAGE_RINGS", "LANDING_AIMS", "NEAR_SPOT_TESTS", "LANDING_BATCH", "LANDING_MAX_CANDIDATES", "COHERENCY_RINGS", "BLOCK_SLIDE_STEP", "LANDING_TURNS", "land_models", "land_models_facing", "land_block",
            "block_problems", "paths_through",
            "point_along"]
 
@@ -80,6 +80,10 @@ LANDING_MAX_CANDIDATES = 288
 #: (nearest the targets first) for one nearer the targets than its path's point (a bound
 #: counted in spots, never a clock: a 20-model landing stays a fraction of a second)
 NEAR_SPOT_TESTS = 48
+#: the turns a base that is not round is tried at when it ends engaged with nothing at its own
+#: facing (``land_models_facing``), in order: its path's last heading, then facing the target
+#: model nearest its path's end
+LANDING_TURNS = ("path", "target")
 #: rank-and-flank: step (inches) a block slides along the side it hits to find a legal spot
 BLOCK_SLIDE_STEP = 0.25
 
@@ -151,8 +155,27 @@ def land_models(state, unit_id: str, targets: Sequence[str], budget: float, reac
     """
     if aim not in LANDING_AIMS:
         raise ValueError(f"unknown landing aim {aim!r}: use one of {', '.join(LANDING_AIMS)}")
+    spots, paths, _ = land_models_facing(state, unit_id, targets, budget, reach, arena_of,
+                                         terrain, tol, aim, turn=False)
+    return spots, paths
+
+
+def land_models_facing(state, unit_id: str, targets: Sequence[str], budget: float,
+                       reach: float, arena_of: Callable[[object], ChargeArena],
+                       terrain: Sequence[Sequence[XY]], tol: float, aim: str = "engage",
+                       turn: bool = True):
+    """``land_models`` with each model's facing (degrees): ``(spots, paths, {model id:
+    facing})``.  With ``turn`` a model whose base is not round (an oval, a rectangle) that
+    ends engaged with no target at its own facing is tried again turned (``LANDING_TURNS``:
+    to its path's last heading, then to face the target model nearest its path's end) and
+    keeps the first facing at which it ends engaged (rules/charge_plan.py
+    LANDING_TURN, ``[rules] charge_landing_turn``); a round base keeps its facing.
+    Raises ValueError for an unknown ``aim``."""
+    if aim not in LANDING_AIMS:
+        raise ValueError(f"unknown landing aim {aim!r}: use one of {', '.join(LANDING_AIMS)}")
     land = _Landing(state, unit_id, targets, budget, reach, arena_of, terrain, tol)
     land.aim = aim
+    land.turn = turn
     best = None
     for chain in (True, False):
         got = land.run(chain)
@@ -164,14 +187,15 @@ def land_models(state, unit_id: str, targets: Sequence[str], budget: float, reac
         if score == (0, 0):
             break
     assert best is not None                 # the loop above runs at least once
-    spots, paths, _ = best[1]
-    return spots, paths
+    spots, paths, _, facings = best[1]
+    return spots, paths, facings
 
 
 class _Landing:
     """One landing search (``land_models``): the room, the models in order, the rules."""
 
     aim = "engage"
+    turn = False
 
     def __init__(self, state, unit_id, targets, budget, reach, arena_of, terrain, tol):
         unit = state.unit(unit_id)
@@ -222,64 +246,105 @@ class _Landing:
         shape = self.shape(m, p)
         return min(shape.distance(ts) for ts, _ in self.tshapes)
 
+    def facings(self, m, path) -> list[float]:
+        """The facings (degrees) model ``m`` is tried at: its own, then (``turn``, a base
+        that is not round) ``LANDING_TURNS``: its path's last heading and facing the target
+        model nearest its path's end."""
+        out = [m.facing_deg]
+        if not self.turn or m.base.is_round or not path.found:
+            return out
+        pts = path.points
+        end = pts[-1]
+        for kind in LANDING_TURNS:
+            if kind == "path" and len(pts) >= 2:
+                a, b = pts[-2], pts[-1]
+                if math.hypot(b[0] - a[0], b[1] - a[1]) > 1e-9:
+                    out.append(math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0)
+            elif kind == "target" and self.target_models:
+                t = min((t for t, _ in self.target_models),
+                        key=lambda t: math.hypot(t.x - end[0], t.y - end[1]))
+                if math.hypot(t.x - end[0], t.y - end[1]) > 1e-9:
+                    out.append(math.degrees(math.atan2(t.y - end[1], t.x - end[0])) % 360.0)
+        return list(dict.fromkeys(round(f, 6) for f in out))
+
     def run(self, chain: bool):
         room = self.room()
         spots: dict[str, XY] = {}
         paths: dict[str, tuple[XY, ...]] = {}
         placed: dict[str, Polygon] = {}
+        facing: dict[str, float] = {}
         engaged: set[str] = set()
-        for length, mid, m, arena, path in self.order:
-            def ok_room(p: XY, m=m) -> bool:
-                shape = self.shape(m, p)
-                if not room.legal(shape):
-                    return False
-                if not chain or self.coh is None or not placed:
-                    return True
-                return self.near(shape, placed.values()) >= min(self.need, len(placed))
-            ok: Callable[[XY], bool] = ok_room
-            if not chain:
-                def ok_spread(p: XY, m=m, ok_free=ok_room) -> bool:
-                    return ok_free(p) and (self.spread is None or self.coh is None
-                                           or self.near(self.shape(m, p), placed.values()) >= 0)
-                ok = ok_spread
-            got = None
-            # a chain that has not yet engaged every target grows towards those left
-            # (rings round the models placed) before a model settles on its own path
-            left = [(t, u) for t, u in self.target_models if u not in engaged]
-            grow = chain and bool(placed) and self.coh is not None and bool(left)
-            if path.found and length <= self.budget + self.tol:
-                got = _contact_spot(m, self.target_models, engaged, arena, self.budget, ok, self.tol)
-            if got is None and grow:
-                got = _coherent_spot(m, list(placed.values()), left, arena,
-                                     self.budget, self.coh, self.reach, ok, self.tol)
-            engage = self.aim == "engage"
-            # (``length`` is its shortest path into engagement range: past the budget, no
-            # spot within it is reached)
-            if got is None and engage and path.found and length <= self.budget + self.tol:
-                got = _engage_spot(m, self.target_models, engaged, arena, self.budget,
-                                   self.reach, ok, self.tol)
-            if got is None and path.found:
-                got = _back_along(m, path.points, min(length, self.budget), ok)
-                if engage and placed and self.coh is not None and (
-                        got is None or self.gap(m, got[0]) > self.reach + self.tol):
-                    # not engaged: the nearer its targets of its path's point and the best
-                    # spot round the models placed (the pile-in may yet bring it in)
-                    now = None if got is None else self.gap(m, got[0]) - self.tol
-                    alt = _coherent_spot(m, list(placed.values()), self.target_models, arena,
-                                         self.budget, self.coh, self.reach, ok, self.tol,
-                                         max_gap=now, max_tests=NEAR_SPOT_TESTS)
-                    if alt is not None:
-                        got = alt
-            if got is None and placed and self.coh is not None:
-                got = _coherent_spot(m, list(placed.values()), self.target_models, arena,
-                                     self.budget, self.coh, self.reach, ok, self.tol)
-            if got is None:
-                got = (m.at, (m.at,))
+        for length, mid, m0, arena, path in self.order:
+            got, m = None, m0
+            for k, f in enumerate(self.facings(m0, path)):
+                mf = m0 if k == 0 else m0.moved_to(m0.x, m0.y, f)
+                g = self._one(mf, length, arena, path, room, placed, engaged, chain)
+                if k == 0:
+                    got, m = g, mf
+                if self.engages(self.shape(mf, g[0])):
+                    got, m = g, mf
+                    break
+            assert got is not None              # a model is tried at one facing at least
             spots[mid], paths[mid] = got
+            facing[mid] = m.facing_deg
             placed[mid] = self.shape(m, got[0])
             room.add(placed[mid])
             engaged |= self.engages(placed[mid])
-        return spots, paths, placed
+        return spots, paths, placed, facing
+
+    def _one(self, m, length, arena, path, room, placed, engaged, chain):
+        """One model's spot and path (``run``): ``(spot, path points)``."""
+        def ok_room(p: XY, m=m) -> bool:
+            shape = self.shape(m, p)
+            if not room.legal(shape):
+                return False
+            if not chain or self.coh is None or not placed:
+                return True
+            return self.near(shape, placed.values()) >= min(self.need, len(placed))
+        ok: Callable[[XY], bool] = ok_room
+        if not chain:
+            def ok_spread(p: XY, m=m, ok_free=ok_room) -> bool:
+                return ok_free(p) and (self.spread is None or self.coh is None
+                                       or self.near(self.shape(m, p), placed.values()) >= 0)
+            ok = ok_spread
+        got = None
+        # a chain that has not yet engaged every target grows towards those left
+        # (rings round the models placed) before a model settles on its own path
+        left = [(t, u) for t, u in self.target_models if u not in engaged]
+        grow = chain and bool(placed) and self.coh is not None and bool(left)
+        if path.found and length <= self.budget + self.tol:
+            got = _contact_spot(m, self.target_models, engaged, arena, self.budget, ok, self.tol)
+        if got is None and grow:
+            got = _coherent_spot(m, list(placed.values()), left, arena,
+                                 self.budget, self.coh, self.reach, ok, self.tol)
+        engage = self.aim == "engage"
+        # (``length`` is its shortest path into engagement range: past the budget, no
+        # spot within it is reached)
+        if got is None and engage and path.found and length <= self.budget + self.tol:
+            # a spot counts only when the base, at its facing, is within range (the
+            # rings are laid out for its bounding circle: exact for a round base only)
+            def ok_engaged(p: XY, m=m, ok=ok) -> bool:
+                return ok(p) and bool(self.engages(self.shape(m, p)))
+            got = _engage_spot(m, self.target_models, engaged, arena, self.budget,
+                               self.reach, ok_engaged, self.tol)
+        if got is None and path.found:
+            got = _back_along(m, path.points, min(length, self.budget), ok)
+            if engage and placed and self.coh is not None and (
+                    got is None or self.gap(m, got[0]) > self.reach + self.tol):
+                # not engaged: the nearer its targets of its path's point and the best
+                # spot round the models placed (the pile-in may yet bring it in)
+                now = None if got is None else self.gap(m, got[0]) - self.tol
+                alt = _coherent_spot(m, list(placed.values()), self.target_models, arena,
+                                     self.budget, self.coh, self.reach, ok, self.tol,
+                                     max_gap=now, max_tests=NEAR_SPOT_TESTS)
+                if alt is not None:
+                    got = alt
+        if got is None and placed and self.coh is not None:
+            got = _coherent_spot(m, list(placed.values()), self.target_models, arena,
+                                 self.budget, self.coh, self.reach, ok, self.tol)
+        if got is None:
+            got = (m.at, (m.at,))
+        return got
 
     def broken(self, placed: dict[str, Polygon]) -> list[str]:
         """Models with fewer models of the unit within coherency range than the rule asks."""
@@ -297,8 +362,10 @@ class _Landing:
         """Move each model out of coherency (farthest placed first) to a ring spot among the
         rest that still engages every target it alone engaged (a model in base contact may
         so end merely within engagement range: contact only "if possible"); a few passes."""
-        spots, paths, placed = dict(got[0]), dict(got[1]), dict(got[2])
-        by_id = {mid: (m, arena) for _, mid, m, arena, _ in self.order}
+        spots, paths, placed, facing = dict(got[0]), dict(got[1]), dict(got[2]), dict(got[3])
+        by_id = {mid: (m if facing.get(mid, m.facing_deg) == m.facing_deg
+                       else m.moved_to(m.x, m.y, facing[mid]), arena)
+                 for _, mid, m, arena, _ in self.order}
         for _ in range(3):
             bad = self.broken(placed)
             if not bad:
@@ -322,7 +389,7 @@ class _Landing:
                 if spot is not None:
                     spots[mid], paths[mid] = spot
                     placed[mid] = self.shape(m, spot[0])
-        return spots, paths, placed
+        return spots, paths, placed, facing
 
 
 def _contact_spot(m, target_models, engaged: set[str], arena: ChargeArena, budget: float, ok,

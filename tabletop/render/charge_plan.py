@@ -63,12 +63,15 @@ def _pct(p: float) -> str:
 def landing_polygons(state: Battlefield, plan: dict[str, Any]) -> dict[str, Any]:
     """Each landed model's base as a Shapely polygon (table inches) at its landing spot and
     facing: the plan's ``landing_facing`` (degrees; a rank-and-flank block wheels to land
-    flush, rules/charge_plan.py) when it has one, else the model's own facing."""
+    flush, rules/charge_plan.py) when it has one, else the model's ``landing_facings``
+    entry (a base that is not round turned as it charged), else its own facing."""
     facing = plan.get("landing_facing")
+    turned = plan.get("landing_facings") or {}
     out = {}
     for mid, (x, y) in plan.get("landing", {}).items():
         m = state.model(mid)
-        out[mid] = base_polygon(m.base, x, y, m.facing_deg if facing is None else facing)
+        own = turned.get(mid, m.facing_deg)
+        out[mid] = base_polygon(m.base, x, y, own if facing is None else facing)
     return out
 
 

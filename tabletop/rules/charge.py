@@ -37,6 +37,9 @@ CHARGE_RUIN_WALLS = "non-infantry"   ([rules] charge_ruin_walls: "non-infantry" 
 CHARGE_LAND_ON_WALLS = False   ([rules] charge_land_on_walls; read in ``landing_terrain``)
     A model the walls let through crosses them but its landing keeps off them:
     players put a model on the floor beside a wall, not balanced on it.
+CHARGE_WALLS_MAX_SHARE = 0.5   ([rules] charge_walls_max_share; read in ``has_walls``)
+    A ``tall_part`` covering more than this share of its ruin's footprint is a ruin
+    tall all over, not walls: the landing stands on its floor.
 CHARGE_AVOID_UNDECLARED = True   ([rules] charge_avoid_undeclared; fight-phase)
     A charge path goes round the engagement range of every enemy unit that was
     not declared a target (measurements.csv 40K Charge: a charge may not end
@@ -178,16 +181,46 @@ def is_infantry_like(keywords) -> bool:
 CHARGE_LAND_ON_WALLS = False
 
 
+#: Named default ([rules] charge_walls_max_share): a ruin's ``tall_part`` is a wall a charging
+#: model keeps off (CHARGE_LAND_ON_WALLS) only while it covers at most this share of the
+#: ruin's footprint (by area).  The charge text is silent; a ``tall_part`` that covers more
+#: is a ruin tall all over (its storeys stand over the whole footprint, as the published
+#: layouts draw many ruins), and a player stands a model on its ground floor, as the path
+#: length already let it cross: keeping off the whole footprint would refuse every landing
+#: the distance allowed.  A thin L of walls (``RUIN_WALL_THICKNESS_IN``) is far below it.
+CHARGE_WALLS_MAX_SHARE = 0.5
+
+
+def polygon_area(points) -> float:
+    """Area (square inches) of the simple polygon ``points`` ([(x, y), ...], inches; the
+    shoelace formula, any winding)."""
+    pts = [(float(p[0]), float(p[1])) for p in points]
+    return abs(sum(a[0] * b[1] - b[0] * a[1]
+                   for a, b in zip(pts, pts[1:] + pts[:1]))) / 2.0
+
+
+def has_walls(rules, terrain) -> bool:
+    """Whether ruin ``terrain``'s ``tall_part`` is a wall to keep a landing off: it has one
+    and it covers at most ``[rules] charge_walls_max_share`` (CHARGE_WALLS_MAX_SHARE) of
+    the footprint's area; a ruin tall all over has only a floor to stand on."""
+    if terrain.kind != "ruin" or not terrain.tall_part:
+        return False
+    share = getattr(rules, "charge_walls_max_share", CHARGE_WALLS_MAX_SHARE)
+    whole = polygon_area(terrain.polygon)
+    return whole <= 0.0 or polygon_area(terrain.tall_part) <= share * whole + 1e-9
+
+
 def landing_terrain(state, model) -> list[tuple[str, tuple]]:
     """The terrain shapes a charging ``model``'s base may not end on: ``blocking_terrain``
     and, unless ``[rules] charge_land_on_walls`` (CHARGE_LAND_ON_WALLS), every ruin's walls
-    (its ``tall_part``; a ruin with none has no wall shape to keep off)."""
+    (its ``tall_part`` when ``has_walls``: a ruin with none, or tall all over, has no wall
+    shape to keep off, and a model the path lets cross it may end on its floor)."""
     out = blocking_terrain(state, model)
     if getattr(state.rules, "charge_land_on_walls", CHARGE_LAND_ON_WALLS):
         return out
     have = {(tid, tuple(p)) for tid, p in out}
     for t in state.terrain:
-        if t.kind == "ruin" and t.tall_part and (t.id, tuple(t.tall_part)) not in have:
+        if has_walls(state.rules, t) and (t.id, tuple(t.tall_part)) not in have:
             out.append((t.id, t.tall_part))
     return out
 

@@ -42,6 +42,15 @@ Named default LANDING_ROLL = "median" ([rules] charge_landing_roll: "median" |
 make the charge (what a player expects when the charge goes in), or the
 smallest that makes it.
 
+Named default LANDING_TURN = True ([rules] charge_landing_turn; fight-phase): a model whose
+base is not round (an oval, a rectangle) may turn as it makes its charge move, at no cost
+in inches: neither fight-phase.txt nor the presets name a pivot cost, and a player turns
+a bike or a vehicle along its route.  The preview tries such a model at its own facing,
+then turned to its path's last heading, then facing the target
+(``geometry/charge_landing.py`` LANDING_TURNS), and keeps the first facing at which it
+ends engaged; ``--json`` ``landing_facings`` names the models that turned.  False: every
+model keeps its facing.
+
 Named default LANDING_AIM = "engage" ([rules] charge_landing_aim: "engage" |
 "path"; fight-phase): where a model that cannot reach base contact ends.  The
 charge clause asks only that the unit end engaged with every target and that
@@ -65,7 +74,7 @@ from typing import Any
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
-from tabletop.geometry.charge_landing import land_block, land_models
+from tabletop.geometry.charge_landing import land_block, land_models_facing
 from tabletop.geometry.charge_paths import (
     ChargeArena,
     ChargePath,
@@ -78,13 +87,14 @@ from tabletop.geometry.charge_paths import (
 from tabletop.rules import charge as CH
 from tabletop.rules.dice import Dice, enumerate_outcomes
 
-__all__ = ["LANDING_ROLL", "LANDING_OPTIONS", "LANDING_AIM", "PREVIEW_MAX_STATES", "PREVIEW_RUNS", "Planner", "plan_charge", "reach_list",
+__all__ = ["LANDING_ROLL", "LANDING_OPTIONS", "LANDING_AIM", "LANDING_TURN", "PREVIEW_MAX_STATES", "PREVIEW_RUNS", "Planner", "plan_charge", "reach_list",
            "landing_budget", "move_of", "reach_pieces", "plan_pieces", "odds_grid", "odds_grid_pieces", "landed_state",
            "landing_problems", "path_warnings", "fight_summary", "needs_text"]
 
 LANDING_ROLL = "median"
 LANDING_OPTIONS = ("median", "needed")
 LANDING_AIM = "engage"
+LANDING_TURN = True
 #: the fight preview's exact walk weighs at most this many states (the engine's bound,
 #: ``walk.MAX_STATES``, is for ``tabletop fight --odds``; a plan is a quick look)
 PREVIEW_MAX_STATES = 600
@@ -371,6 +381,10 @@ def plan_pieces(state: Battlefield, unit_id: str, targets: list[str], seed: int 
             out["landing"] = {m: [round(x, 4), round(y, 4)] for m, (x, y) in spots.items()}
             if pl.rnf and spots:
                 out["landing_facing"] = round(landed.model(next(iter(spots))).facing_deg, 4)
+            turned = {m: round(landed.model(m).facing_deg, 4) for m in spots
+                      if landed.model(m).facing_deg != state.model(m).facing_deg}
+            if turned and not pl.rnf:
+                out["landing_facings"] = turned
             out["landing_paths"] = {m: [[round(x, 4), round(y, 4)] for x, y in p]
                                     for m, p in paths.items()}
             out["landing_engaged"] = sorted(t for t in targets
@@ -401,11 +415,15 @@ def _land(pl: Planner, targets: list[str], rows: list[dict[str, Any]], budget: f
         first = pl.unit.models[0]
         # the landing keeps off what blocks the path and, by default, off ruin walls
         # (CH.CHARGE_LAND_ON_WALLS)
-        spots, paths = land_models(state, pl.unit_id, targets, budget, pl.reach, pl.arena,
-                                   [poly for _, poly in CH.landing_terrain(state, first)],
-                                   state.rules.tol,
-                                   getattr(state.rules, "charge_landing_aim", LANDING_AIM))
-        models = [state.model(m).moved_to(x, y) for m, (x, y) in spots.items()]
+        spots, paths, facings = land_models_facing(
+            state, pl.unit_id, targets, budget, pl.reach, pl.arena,
+            [poly for _, poly in CH.landing_terrain(state, first)], state.rules.tol,
+            getattr(state.rules, "charge_landing_aim", LANDING_AIM),
+            turn=getattr(state.rules, "charge_landing_turn", LANDING_TURN))
+        # a model that turned (LANDING_TURN) lands at its new facing; the others keep theirs
+        models = [state.model(m).moved_to(x, y, facings[m]
+                                          if facings[m] != state.model(m).facing_deg else None)
+                  for m, (x, y) in spots.items()]
     landed = state.with_models(models)
     unit = landed.unit(pl.unit_id)
     from tabletop.board.frozen import evolve
@@ -637,8 +655,10 @@ def landed_state(state: Battlefield, plan: dict[str, Any]) -> Battlefield | None
     if not spots:
         return None
     from tabletop.board.frozen import evolve
+    turned = plan.get("landing_facings") or {}
     models = [state.model(m).moved_to(x, y, plan.get("landing_facing"))
-              if plan.get("landing_facing") is not None else state.model(m).moved_to(x, y)
+              if plan.get("landing_facing") is not None
+              else state.model(m).moved_to(x, y, turned.get(m))
               for m, (x, y) in spots.items()]
     landed = state.with_models(models)
     return landed.with_unit(evolve(landed.unit(plan["unit"]), charged=True))
