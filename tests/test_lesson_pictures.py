@@ -197,3 +197,38 @@ def test_a_partly_sliding_unit_plate_counts_all_its_models(monkeypatch):
     painter.draw(pygame.Surface(GIF_SIZE), Frame(n, "slide", MOVE_ANIMATION_FRAMES // 2))
     plates = [t for t in seen if t.startswith("intercessors · ")]
     assert plates and all(t.startswith("intercessors · 5 models") for t in plates), plates
+
+
+def test_the_gif_keeps_the_legal_region_bands_apart(tmp_path):
+    # pile-in step 4 ("Where may a marine end?", fight-phase.txt 12.03) shades where the
+    # marine that stood 1.5" off may end: LEGAL_FILL (120, 200, 255, a=70) where it may end,
+    # ENGAGED_FILL (40, 150, 255, a=150) on top where it also ends engaged.  The GIF's
+    # palette used to come from step 1's picture alone, which has no shading, and merged both
+    # bands into one grey-blue (129, 144, 164).
+    from PIL import Image, ImageSequence
+
+    from tabletop.app.lesson_drag import lesson_regions
+    from tabletop.render.lesson_movie import _pictures, write_gif
+
+    lesson = build_lesson(mapfile.load(str(LESSONS / "pile-in.toml")))
+    n = next(k for k, p in enumerate(lesson.pages) if p.entry.title == "Where may a marine end?")
+    timeline = lesson.timeline(MOVE_ANIMATION_FRAMES, [0, n])
+    regions = lesson_regions(lesson)
+    *_, raw = _pictures(lesson, timeline, GIF_SIZE, MOVE_ANIMATION_FRAMES, regions)
+    still = Image.frombytes("RGB", GIF_SIZE, raw)
+    out = tmp_path / "pile-in.gif"
+    write_gif(lesson, str(out), timeline, slide_frames=MOVE_ANIMATION_FRAMES, region_of=regions)
+    *_, last = (f.convert("RGB") for f in ImageSequence.Iterator(Image.open(out)))
+    # two pixels picked on the 1280 x 720 still, each the middle of a 7 x 7 patch of one
+    # colour: (463, 234) in the light band above the marines (exact colour (96, 164, 220)),
+    # (460, 272) in the strong band by the ork (exact colour (51, 139, 229))
+    light, strong = (463, 234), (460, 272)
+    assert still.getpixel(light) == (96, 164, 220)
+    assert still.getpixel(strong) == (51, 139, 229)
+
+    def gap(a, b):
+        return max(abs(x - y) for x, y in zip(a, b))
+    for spot in (light, strong):            # each within 3 units a channel of the picture's
+        assert gap(last.getpixel(spot), still.getpixel(spot)) <= 3, spot
+    # and the bands stay apart: 96 - 51 = 45 units of red between them, at least 30 kept
+    assert gap(last.getpixel(light), last.getpixel(strong)) >= 30
