@@ -232,3 +232,54 @@ def test_the_gif_keeps_the_legal_region_bands_apart(tmp_path):
         assert gap(last.getpixel(spot), still.getpixel(spot)) <= 3, spot
     # and the bands stay apart: 96 - 51 = 45 units of red between them, at least 30 kept
     assert gap(last.getpixel(light), last.getpixel(strong)) >= 30
+
+
+def test_the_charge_arcs_lesson_draws_the_arcs_and_the_side_each_charger_hits():
+    # charge-arcs.toml: the spearmen, 5 x 4 of 25 mm (0.984") squares facing 90 (up), front
+    # edge y = 14 from x = 15.54 to 20.46, rear edge y = 14 - 4 x 0.984 = 10.06
+    # (measurements.csv TOW "Arcs": lines at 45 degrees from the four corners)
+    from tabletop.render.lesson_arcs import arc_keys, hit_words
+
+    lesson = build_lesson(mapfile.load(str(LESSONS / "charge-arcs.toml")))
+    pages = {p.entry.title: k for k, p in enumerate(lesson.pages)}
+    assert all(p.entry.arcs == "spearmen" for p in lesson.pages)
+    st = lesson.pages[0].step.state
+    keys = arc_keys(st, snapshot(st), "spearmen", ("wolf-riders", "goblins", "trolls", "orc-mob"))
+    starts = sorted((round(a[0], 2), round(a[1], 2)) for a, _ in keys["lines"])
+    assert starts == [(15.54, 10.06), (15.54, 14.0), (20.46, 10.06), (20.46, 14.0)]
+    for a, b in keys["lines"]:          # each at 45 degrees: as far across as along
+        assert abs(abs(b[0] - a[0]) - abs(b[1] - a[1])) < 1e-6
+        assert abs(b[0] - a[0]) > 20    # long enough to leave the 36" x 24" table
+    hits = {r["unit"]: r for r in keys["chargers"]}
+    # wolf riders: all 4 of their front rank left of x = 15.54 and nearer the left edge's
+    # line than the front's or rear's: the left flank; the line ends mid left edge,
+    # (15.54, (14 + 10.06) / 2 = 12.03)
+    assert hits["wolf-riders"]["arc"] == "left"
+    assert hits["wolf-riders"]["counts"]["left"] == 4
+    assert hits["wolf-riders"]["to"] == pytest.approx((15.54, 12.03), abs=0.01)
+    # goblins: 5 wide, 4.06" below the spearmen's rear, x 16.03 to 19.97: the rear, line to
+    # mid rear edge (18, 10.06)
+    assert hits["goblins"]["arc"] == "rear" and hits["goblins"]["counts"]["rear"] == 5
+    assert hits["goblins"]["to"] == pytest.approx((18.0, 10.06), abs=0.01)
+    # trolls: centres 7.33" right of x = 20.46 but only 1.43" to 4.57" ahead of y = 14: the
+    # right flank, all 3 (the map's own comment works it out)
+    assert hits["trolls"]["arc"] == "right" and hits["trolls"]["counts"]["right"] == 3
+    assert hits["orc-mob"]["arc"] == "front" and hits["orc-mob"]["counts"]["front"] == 4
+    assert hit_words(hits["wolf-riders"]) == "hits the left flank (front rank: 4 of 4 in that arc)"
+
+    painter = LessonPainter(lesson, GIF_SIZE)
+    surface = pygame.Surface(GIF_SIZE)
+    n = pages["The Wolf Riders: a flank"]
+    painter.draw(surface, lesson.timeline(MOVE_ANIMATION_FRAMES, [n])[-1])
+    placed = {(p.kind, p.name): p for p in painter.labels.placed}
+    assert {name for kind, name in placed if kind == "arc"} == {"front", "left", "right", "rear"}
+    assert ("hit", "wolf-riders") in placed
+    for p in painter.labels.placed:           # none of them over a base
+        assert p.rect.collidelist(painter.labels.bases) < 0, p
+    # square bases are picked out by their own outline, not a ring: the page selects
+    # wolf-riders/1 (25 x 50 mm) and focuses the spearmen
+    step = painter.page_parts(n)[0]
+    keys = lesson_draw.draw_of(step)
+    assert "selected" not in keys
+    assert "wolf-riders/1" in keys["lesson_outline"] and "spearmen/1" in keys["lesson_outline"]
+    assert not any(m.startswith(("spearmen/", "wolf-riders/")) for m in keys.get("highlight") or {})

@@ -40,6 +40,7 @@ from tabletop.render import prims
 from tabletop.render.board import draw_base
 from tabletop.render.framing import view_for_box
 from tabletop.render.legal_shade import draw_legal_region
+from tabletop.render.lesson_arcs import arc_keys
 from tabletop.render.lesson_labels import (
     FrameLabels,
     draw_labels,
@@ -142,9 +143,22 @@ class LessonPainter:
         if key not in self._pages:
             keys = dict(draw_of(page.step))
             rings = self._focus_rings(page)
+            st = page.step.state
+            square = {m: c for m, c in rings.items() if _square(st, m)}
+            rings = {m: c for m, c in rings.items() if m not in square}
             if rings:          # the step's own rings win over the focus ring
                 keys["highlight"] = {**rings, **(keys.get("highlight") or {})}
-            if selected:
+            if square:         # a square or oblong base: its own outline, not a ring
+                keys["lesson_outline"] = {m: c for m, c in square.items()
+                                          if m not in (keys.get("highlight") or {})}
+            if page.entry.arcs:
+                keys["lesson_arcs"] = arc_keys(st, snapshot(st), page.entry.arcs,
+                                               page.entry.focus)
+            if selected and _square(st, selected):
+                # a square or oblong base is picked out by its own outline, not a ring
+                keys["lesson_outline"] = {**(keys.get("lesson_outline") or {}),
+                                          selected: self.theme.selected}
+            elif selected:
                 keys["selected"] = selected
             step = with_keys(replace(page.step), keys)
             same = next((v for k, v in self._pages.items() if k[0] == n), None)
@@ -299,6 +313,18 @@ class LessonPainter:
         for text, newest in lines[-room:] if room else []:
             colour = (255, 236, 150) if newest else shade(t.caption_text, 0.85)
             y = prims.text(surface, text, t.font_small, colour, (x, y)).bottom + 3
+
+
+def _square(state, mid: str) -> bool:
+    """True when model ``mid`` stands on ``state`` on a base that is not round (square,
+    oblong or oval: highlighted by its own outline, ``render.lesson_labels.draw_outlines``)."""
+    unit = mid.rsplit("/", 1)[0]
+    if not state.has_unit(unit):
+        return False
+    try:
+        return state.unit(unit).model(mid).base.shape != "round"
+    except KeyError:
+        return False
 
 
 def _on_panel(colour) -> tuple[int, int, int]:
