@@ -19,6 +19,7 @@ import pytest
 
 from tabletop.board import mapfile
 from tabletop.geometry import snapshot
+from tabletop.geometry.footprints import base_polygon
 from tabletop.render import lesson_draw, prims
 from tabletop.render.lesson_draw import LessonPainter
 from tabletop.render.lesson_movie import GIF_SIZE
@@ -283,3 +284,53 @@ def test_the_charge_arcs_lesson_draws_the_arcs_and_the_side_each_charger_hits():
     assert "selected" not in keys
     assert "wolf-riders/1" in keys["lesson_outline"] and "spearmen/1" in keys["lesson_outline"]
     assert not any(m.startswith(("spearmen/", "wolf-riders/")) for m in keys.get("highlight") or {})
+
+
+def test_a_formation_record_follows_its_models_turn_and_shift():
+    from tabletop.render.lesson_slide import follow_record
+
+    # two models at (0, 0) and (2, 0) facing 90 end; on the frame both face 0 (a turn of -90)
+    # with their middle moved from (1, 0) to (5, 5): a point (x, y) goes to
+    # (5, 5) + rot(-90)((x, y) - (1, 0)), rot(-90)(u, v) = (v, -u)
+    rec = {"edges": {"front": ((0.0, 1.0), (2.0, 1.0))}, "front_centre": (1.0, 1.0),
+           "facing": 90.0, "files": 2}
+    ends = {"u/1": (0.0, 0.0, 90.0), "u/2": (2.0, 0.0, 90.0)}
+    poses = {"u/1": (5.0, 6.0, 0.0), "u/2": (5.0, 4.0, 0.0)}   # (-1, 0) -> (0, 1); (1, 0) -> (0, -1)
+    out = follow_record(rec, ends, poses)
+    (a, b), = out["edges"].values()
+    assert a == pytest.approx((6.0, 6.0))       # (-1, 1) -> (1, 1), + (5, 5)
+    assert b == pytest.approx((6.0, 4.0))       # (1, 1) -> (1, -1), + (5, 5)
+    assert out["front_centre"] == pytest.approx((6.0, 5.0))   # (0, 1) -> (1, 0)
+    assert out["facing"] == pytest.approx(0.0) and out["files"] == 2
+    with pytest.raises(ValueError):
+        follow_record(rec, ends, {})
+
+
+def test_a_turning_unit_keeps_its_outline_and_status_box_on_its_sliding_bases(flank):
+    lesson, n = flank
+    painter = LessonPainter(lesson, GIF_SIZE)
+    surface = pygame.Surface(GIF_SIZE)
+    slide = painter.slide(n)
+    frames = [f for f in lesson.timeline(MOVE_ANIMATION_FRAMES)
+              if f.page == n and f.kind == "slide"]
+    assert len(frames) == MOVE_ANIMATION_FRAMES
+    for frame in frames:
+        painter.draw(surface, frame)
+        status = next(p for p in painter.labels.placed if (p.kind, p.name) == ("status", "spearmen"))
+        # the box's anchor is the pixel box of the spearmen's marked edges, 14 px round
+        # (``rank_and_flank.status_plate_parts``); the edges are the block's outline, so on
+        # every frame every corner of every sliding spearman's base lies in that box (3 px
+        # slack for rounding), and the box is no wider or taller than the bases' own box plus
+        # one base's diagonal (0.984" x 1.414 = 1.39", the 19-model block's missing corner)
+        # (the old code kept the edges where the turn ends: 22 px off on the first frame)
+        view = painter.page_parts(n)[2]
+        edges = status.anchor.inflate(-28, -28)
+        grown = edges.inflate(6, 6)
+        corners = [view.to_screen(px, py)
+                   for mid, (x, y, f) in slide.poses(frame.k).items() if mid.startswith("spearmen/")
+                   for px, py in base_polygon(lesson.state.model(mid).base, x, y, f).exterior.coords]
+        for sx, sy in corners:
+            assert grown.collidepoint(sx, sy), (frame.k, sx, sy, edges)
+        slack = view.length(1.39) + 3
+        assert edges.w <= max(c[0] for c in corners) - min(c[0] for c in corners) + slack
+        assert edges.h <= max(c[1] for c in corners) - min(c[1] for c in corners) + slack

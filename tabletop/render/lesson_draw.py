@@ -37,6 +37,7 @@ from tabletop.geometry import snapshot
 from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.legal_region import Region
 from tabletop.render import prims
+from tabletop.render import rank_and_flank as rnf
 from tabletop.render.board import draw_base
 from tabletop.render.framing import view_for_box
 from tabletop.render.legal_shade import draw_legal_region
@@ -45,11 +46,10 @@ from tabletop.render.lesson_labels import (
     FrameLabels,
     draw_labels,
     draw_unlabelled,
-    ghost_step,
     place_labels,
 )
 from tabletop.render.lesson_plan import Frame, Lesson, LessonPage
-from tabletop.render.lesson_slide import Pose, Slide
+from tabletop.render.lesson_slide import Pose, Slide, follow_record
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES
 from tabletop.render.options import resolve_overlays
 from tabletop.render.step_draw import draw_of, with_keys
@@ -208,18 +208,35 @@ class LessonPainter:
                 # the step without the sliding models (the models of a unit that partly
                 # slides are all drawn over it, so its plate counts every model), drawn once
                 # with none of the labels the frame places (``render.lesson_labels``)
+                # a sliding formation's outline and side markings are drawn each frame
+                # where its models are (``follow_record``), not once where the step leaves it
                 rest = step.state.without_models({**page.moves, **still})
                 img = pygame.Surface(board.get_size())
                 img.fill(self.theme.background)
-                canvas = draw_unlabelled(img, ghost_step(step, rest), view, geo=snapshot(rest),
-                                         theme=self.theme, overlays=overlays)
+                keys = dict(draw_of(step))
+                sliding = _sliding_sides(keys, page.moves)
+                if sliding:
+                    keys["rnf_units"] = {u: r for u, r in keys["rnf_units"].items()
+                                         if u not in sliding}
+                canvas = draw_unlabelled(img, with_keys(replace(step, state=rest), keys), view,
+                                         geo=snapshot(rest), theme=self.theme, overlays=overlays)
                 back = self._backs[frame.page] = (img, canvas)
             board.blit(back[0], (0, 0))
             poses = {**still, **self.slide(frame.page).poses(frame.k)}
             draw_slide_bases(board, view, step.state, poses, self.theme)
             shown_table = step.state.with_models(step.state.model(mid).moved_to(x, y, f)
                                                  for mid, (x, y, f) in poses.items())
-            labels = place_labels(back[1], step, shown_table, view, self.theme)
+            keys = dict(draw_of(step))
+            sliding = _sliding_sides(keys, page.moves)
+            if sliding:
+                ends = {m.id: (m.x, m.y, m.facing_deg) for m in step.state.models()}
+                moved = {u: follow_record(rec, {m: e for m, e in ends.items()
+                                                if m.rsplit("/", 1)[0] == u}, poses)
+                         for u, rec in sliding.items()}
+                rnf.draw_unit_sides(replace(back[1], surface=board), moved)
+                keys["rnf_units"] = {**keys["rnf_units"], **moved}
+            labels = place_labels(back[1], with_keys(replace(step), keys) if sliding else step,
+                                  shown_table, view, self.theme)
             draw_labels(board, labels)
         else:
             key = (frame.page, self.lesson.pages[frame.page].entry.select
@@ -333,6 +350,13 @@ def _on_panel(colour) -> tuple[int, int, int]:
     if 0.299 * r + 0.587 * g + 0.114 * b >= 140:
         return (r, g, b)
     return (int(r + (255 - r) * 0.7), int(g + (255 - g) * 0.7), int(b + (255 - b) * 0.7))
+
+
+def _sliding_sides(keys: dict, moves) -> dict:
+    """``{unit id: its rnf_units record}`` of the formations drawn with sides in ``keys``
+    that have a model sliding (``moves``)."""
+    touched = {mid.rsplit("/", 1)[0] for mid in moves}
+    return {u: rec for u, rec in (keys.get("rnf_units") or {}).items() if u in touched}
 
 
 def _still_mates(state, moves) -> dict[str, Pose]:
