@@ -255,3 +255,16 @@ def test_the_key_fits_a_free_corner_of_the_table_off_its_rulers():
     assert table.contains(key), (key, table)
     bases = _base_rects(step.state, view)
     assert [m for m, b in bases.items() if key.colliderect(b)] == []
+
+
+def test_no_label_hides_the_flight_arrow():
+    # rear-charge "They break": the handgunners flee 4" straight away from the orcs (heading
+    # 90, up the screen); their status box ("3 wide x 1 deep") used to sit across the arrow
+    from tabletop.render.step_draw import draw_of
+
+    painter, step, view = _page_frame("rear-charge", "They break")
+    (rec,) = draw_of(step)["rnf_flee"]
+    a, b = view.to_screen(*rec["from"]), view.to_screen(*rec["to"])
+    assert abs(a[0] - b[0]) < 1 and a[1] - b[1] > 50     # 4" up the screen
+    for p in painter.labels.placed:
+        assert not p.rect.clipline(a, b), (p.kind, p.name, p.rect)

@@ -197,6 +197,14 @@ def place_labels(canvas: Canvas, step: Any, state, view, theme: Theme,
             out.draws.append(_box_draw(p.rect, lines, line_colours, rnf.SCORE_BORDER, pad=6,
                                        spacing=2))
 
+    # the boxes keep off the lines they would hide: a flight's arrow, each move's path
+    for rec in draw.get("rnf_flee") or []:
+        if rec.get("from") and rec.get("to"):
+            placer.block(_line_boxes(view.to_screen(*rec["from"]), view.to_screen(*rec["to"])))
+    for _mid, _colour, pts in _arrow_paths(draw.get("arrows") or {}):
+        for a, b in itertools.pairwise(pts):
+            placer.block(_line_boxes(view.to_screen(*a), view.to_screen(*b)))
+
     for uid, rec in (draw.get("rnf_units") or {}).items():     # the status boxes
         parts = rnf.status_plate_parts(canvas, uid, rec)
         if parts is None:
