@@ -268,3 +268,41 @@ def test_no_label_hides_the_flight_arrow():
     assert abs(a[0] - b[0]) < 1 and a[1] - b[1] > 50     # 4" up the screen
     for p in painter.labels.placed:
         assert not p.rect.clipline(a, b), (p.kind, p.name, p.rect)
+
+
+def test_consolidation_plate_keeps_off_the_start_ghosts():
+    # consolidation "Only an objective near": holders/1 and holders/3 move 1.9" towards
+    # objective A; the faint bases where they started (the ``ghosts`` key) used to sit under
+    # the "holders" plate
+    from tabletop.geometry.footprints import base_polygon
+    from tabletop.render.step_draw import draw_of
+
+    painter, step, view = _page_frame("consolidation", "Only an objective near: objective consolidation")
+    ghosts = draw_of(step)["ghosts"]
+    assert sorted(ghosts) == ["holders/1", "holders/3"]
+    rects = []
+    for mid, (x, y, f) in ghosts.items():
+        x0, y0, x1, y1 = base_polygon(step.state.model(mid).base, x, y, f).bounds
+        (a, b), (c, d) = view.to_screen(x0, y1), view.to_screen(x1, y0)
+        rects.append(R(int(a), int(b), int(c - a), int(d - b)))
+    for p in painter.labels.placed:
+        assert p.rect.collidelist(rects) < 0, (p.kind, p.name, p.rect)
+
+
+def test_closest_target_lines_go_under_the_bases_and_the_objective_count(monkeypatch):
+    # the same page: the orange lines from each model to objective A were drawn over the
+    # objective's control count ("red 3 / blue 0"), drawn with the bases by the objectives
+    # overlay; a lesson now draws them first, before any base (LESSON_UNDER_KEYS)
+    from tabletop.render import lesson_labels
+    from tabletop.render.steps import DRAWERS
+
+    assert "lines" in lesson_labels.LESSON_UNDER_KEYS
+    fn, layer = DRAWERS["lines"]
+    seen = []
+
+    def spy(c, value):
+        seen.append(len(c.bases))      # bases drawn so far on this canvas
+        fn(c, value)
+    monkeypatch.setitem(DRAWERS, "lines", (spy, layer))
+    _page_frame("consolidation", "Only an objective near: objective consolidation")
+    assert seen and all(n == 0 for n in seen), seen

@@ -50,12 +50,17 @@ from tabletop.render.step_draw import draw_of
 from tabletop.render.steps import DRAWERS
 from tabletop.render.theme import Theme, shade
 
-__all__ = ["LESSON_PLACED_KEYS", "FrameLabels", "base_rects", "draw_labels", "draw_unlabelled",
+__all__ = ["LESSON_PLACED_KEYS", "LESSON_UNDER_KEYS", "FrameLabels", "base_rects", "draw_labels", "draw_unlabelled",
            "place_labels"]
 
 LESSON_PLACED_KEYS = frozenset({"arrows", "rnf_units", "rnf_score", "rnf_flee", "rnf_turn",
                                 "lesson_arcs"})
 """The draw keys whose labels a lesson frame places itself (the rest draw as ever)."""
+
+LESSON_UNDER_KEYS = frozenset({"lines"})
+"""Named default: draw keys a lesson frame draws under the bases and overlays rather than
+over them: the closest-target lines (a model to its target or objective) would otherwise
+cross an objective's control count ("red 3 / blue 0") drawn by the objectives overlay."""
 
 STATUS_GAP_PX = 26
 """Named default: pixels between a formation's marked edges and its status box (clear of
@@ -99,6 +104,10 @@ def draw_unlabelled(surface: pygame.Surface, step: Any, view, *, geo, theme: The
             c.draw = draw  # type: ignore[attr-defined]
             for key, value in draw.items():
                 if key == "rnf_score":
+                    continue
+                if key in LESSON_UNDER_KEYS:
+                    if name == "under":
+                        DRAWERS[key][0](c, value)
                     continue
                 if key == "lesson_arcs":
                     if name == "under":
@@ -197,6 +206,13 @@ def place_labels(canvas: Canvas, step: Any, state, view, theme: Theme,
             out.draws.append(_box_draw(p.rect, lines, line_colours, rnf.SCORE_BORDER, pad=6,
                                        spacing=2))
 
+    # a move's start ghosts weigh as bases (a plate over them hides where the move began)
+    for mid, pose in (draw.get("ghosts") or {}).items():
+        if state.has_unit(mid.rsplit("/", 1)[0]) and len(pose) >= 2:
+            m = state.unit(mid.rsplit("/", 1)[0]).model(mid)
+            x0, y0, x1, y1 = base_polygon(m.base, pose[0], pose[1],
+                                          pose[2] if len(pose) > 2 else m.facing_deg).bounds
+            placer.bases.append(prims.bbox([view.to_screen(x0, y0), view.to_screen(x1, y1)]))
     # the boxes keep off the lines they would hide: a flight's arrow, each move's path
     for rec in draw.get("rnf_flee") or []:
         if rec.get("from") and rec.get("to"):
