@@ -161,6 +161,12 @@ def test_no_lesson_label_covers_a_model_or_another_label(name):
             assert others == [], (frame, p.kind, p.name, others)
             assert p.rect.collidelist(labels.others) < 0, (frame, p.kind, p.name)
             assert p.rect.colliderect(painter.board_rect)
+        # the panels other drawers place (the challenge's words, the outside-support and
+        # focus boxes, the key) cover no base either (issue 10 item 2: the duel's words sat
+        # on the front ranks, the support box on the blue duellist, the key on the table)
+        for r in labels.others:
+            hit = [mid for mid, b in bases.items() if r.colliderect(b)]
+            assert hit == [], (frame, r, hit)
     assert seen      # every lesson has labels (at least its units' plates)
 
 
@@ -186,3 +192,117 @@ def test_surrounded_score_box_sits_in_a_free_corner_and_the_plate_clears_the_sta
                     view).table_rect()
     assert score.rect.left - t.left == 6 or t.right - score.rect.right == 6
     assert score.rect.top - t.top == 6 or t.bottom - score.rect.bottom == 6
+
+
+def _page_frame(name: str, title: str):
+    lesson = build_lesson(mapfile.load(str(LESSONS / f"{name}.toml")))
+    n = next(k for k, p in enumerate(lesson.pages) if p.entry.title == title)
+    painter = LessonPainter(lesson, GIF_SIZE)
+    surface = pygame.Surface(GIF_SIZE)
+    painter.draw(surface, lesson.timeline(MOVE_ANIMATION_FRAMES, [n])[-1])
+    step, _geo, view, _ov = painter.page_parts(n)
+    return painter, step, view
+
+
+def test_the_duel_words_are_placed_clear_of_the_blocks():
+    # character-challenge "The duel": the words naming the pair were written from the right of
+    # the duellists straight across the front ranks; now the placer puts them where they
+    # cover no base, and the later labels keep clear of them
+    from tabletop.render import prims
+    from tabletop.render.theme import DEFAULT_THEME
+
+    painter, step, view = _page_frame("character-challenge", "The duel")
+    tw, th = prims.font(DEFAULT_THEME.font_small).size("challenge: spears/2 v swords/2")
+    words = [r for r in painter.labels.others if r.size == (tw + 4, th + 2)]
+    assert len(words) == 1
+    bases = _base_rects(step.state, view)
+    assert [m for m, b in bases.items() if words[0].colliderect(b)] == []
+
+
+def test_the_outside_support_box_keeps_off_the_pair_set_aside():
+    # gambit-challenge "Focus: who strikes first": the duellists stand in the set-aside box
+    # right of the combat; the outside-support panel used to be stacked over the blue one
+    painter, step, view = _page_frame("gambit-challenge", "Focus: who strikes first")
+    from tabletop.geometry.footprints import base_polygon
+    from tabletop.render.step_draw import draw_of
+    value = draw_of(step)["challenge"]
+    spots = []                                          # each duellist's base, in pixels
+    for mid, (x, y) in value["aside"].items():
+        m = value["models"][mid]
+        x0, y0, x1, y1 = base_polygon(m.base, x, y, m.facing_deg).bounds
+        (a, b), (c, d) = view.to_screen(x0, y1), view.to_screen(x1, y0)
+        spots.append(R(int(a), int(b), int(c - a), int(d - b)))
+    assert len(spots) == 2
+    for r in painter.labels.others:
+        if r.collidelist(spots) >= 0:                   # only the set-aside box itself
+            assert all(r.contains(p) for p in spots) and r.w < 200, r
+
+
+def test_the_key_fits_a_free_corner_of_the_table_off_its_rulers():
+    # character-challenge "Who attacks": the key's note (why two characters do not attack)
+    # wrapped at KEY_NOTE_WIDTH_PX, so the key is narrower than half the 1280 x 720 frame's
+    # board (870 px) and sits inside the table's pixels (its rulers outside stay readable)
+    from tabletop.render.rank_and_flank import KEY_NOTE_WIDTH_PX
+
+    painter, step, view = _page_frame("character-challenge", "Who attacks")
+    (x0, y0), (x1, y1) = view.to_screen(0, step.state.table.depth), view.to_screen(
+        step.state.table.width, 0)
+    table = R(round(x0), round(y0), round(x1 - x0), round(y1 - y0))
+    big = [r for r in painter.labels.others if r.h > 100]      # the key: 10+ lines
+    assert len(big) == 1
+    key = big[0]
+    assert key.w < 870 * 0.7 and KEY_NOTE_WIDTH_PX == 380
+    assert table.contains(key), (key, table)
+    bases = _base_rects(step.state, view)
+    assert [m for m, b in bases.items() if key.colliderect(b)] == []
+
+
+def test_no_label_hides_the_flight_arrow():
+    # rear-charge "They break": the handgunners flee 4" straight away from the orcs (heading
+    # 90, up the screen); their status box ("3 wide x 1 deep") used to sit across the arrow
+    from tabletop.render.step_draw import draw_of
+
+    painter, step, view = _page_frame("rear-charge", "They break")
+    (rec,) = draw_of(step)["rnf_flee"]
+    a, b = view.to_screen(*rec["from"]), view.to_screen(*rec["to"])
+    assert abs(a[0] - b[0]) < 1 and a[1] - b[1] > 50     # 4" up the screen
+    for p in painter.labels.placed:
+        assert not p.rect.clipline(a, b), (p.kind, p.name, p.rect)
+
+
+def test_consolidation_plate_keeps_off_the_start_ghosts():
+    # consolidation "Only an objective near": holders/1 and holders/3 move 1.9" towards
+    # objective A; the faint bases where they started (the ``ghosts`` key) used to sit under
+    # the "holders" plate
+    from tabletop.geometry.footprints import base_polygon
+    from tabletop.render.step_draw import draw_of
+
+    painter, step, view = _page_frame("consolidation", "Only an objective near: objective consolidation")
+    ghosts = draw_of(step)["ghosts"]
+    assert sorted(ghosts) == ["holders/1", "holders/3"]
+    rects = []
+    for mid, (x, y, f) in ghosts.items():
+        x0, y0, x1, y1 = base_polygon(step.state.model(mid).base, x, y, f).bounds
+        (a, b), (c, d) = view.to_screen(x0, y1), view.to_screen(x1, y0)
+        rects.append(R(int(a), int(b), int(c - a), int(d - b)))
+    for p in painter.labels.placed:
+        assert p.rect.collidelist(rects) < 0, (p.kind, p.name, p.rect)
+
+
+def test_closest_target_lines_go_under_the_bases_and_the_objective_count(monkeypatch):
+    # the same page: the orange lines from each model to objective A were drawn over the
+    # objective's control count ("red 3 / blue 0"), drawn with the bases by the objectives
+    # overlay; a lesson now draws them first, before any base (LESSON_UNDER_KEYS)
+    from tabletop.render import lesson_labels
+    from tabletop.render.steps import DRAWERS
+
+    assert "lines" in lesson_labels.LESSON_UNDER_KEYS
+    fn, layer = DRAWERS["lines"]
+    seen = []
+
+    def spy(c, value):
+        seen.append(len(c.bases))      # bases drawn so far on this canvas
+        fn(c, value)
+    monkeypatch.setitem(DRAWERS, "lines", (spy, layer))
+    _page_frame("consolidation", "Only an objective near: objective consolidation")
+    assert seen and all(n == 0 for n in seen), seen

@@ -160,6 +160,9 @@ def test_step_n_writes_only_that_step(tmp_path, capsys):
     (('step = "r makes its pile-in"', 'step = "a dragon flies"'), "lesson[1].step: no step"),
     (('overlays = ["engagement"]', 'overlays = ["engagment"]'), "lesson[0].overlays[0]: unknown overlay 'engagment'"),
     (('select = "r/1"', 'select = "r/9"'), "lesson[1].select: no model 'r/9'"),
+    (('select = "r/1"', 'select = "r/1"\narcs = "zz"'), "lesson[1].arcs: no unit 'zz'"),
+    (('select = "r/1"', 'select = "r/1"\narcs = "r"'), "lesson[1].arcs: charge arcs are drawn on "
+                                                        "rank-and-flank maps only"),
     (('step = "setup"', "step = 4"), "lesson[1].step: step 3 comes before step 4"),
     (('step = "setup"', "step = 0"), "lesson[0].step"),
     (('clause = "fight-phase.txt 12.03"\nstep = "setup"', 'step = "setup"'), "lesson[0].clause"),

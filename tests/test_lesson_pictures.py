@@ -19,6 +19,7 @@ import pytest
 
 from tabletop.board import mapfile
 from tabletop.geometry import snapshot
+from tabletop.geometry.footprints import base_polygon
 from tabletop.render import lesson_draw, prims
 from tabletop.render.lesson_draw import LessonPainter
 from tabletop.render.lesson_movie import GIF_SIZE
@@ -197,3 +198,139 @@ def test_a_partly_sliding_unit_plate_counts_all_its_models(monkeypatch):
     painter.draw(pygame.Surface(GIF_SIZE), Frame(n, "slide", MOVE_ANIMATION_FRAMES // 2))
     plates = [t for t in seen if t.startswith("intercessors · ")]
     assert plates and all(t.startswith("intercessors · 5 models") for t in plates), plates
+
+
+def test_the_gif_keeps_the_legal_region_bands_apart(tmp_path):
+    # pile-in step 4 ("Where may a marine end?", fight-phase.txt 12.03) shades where the
+    # marine that stood 1.5" off may end: LEGAL_FILL (120, 200, 255, a=70) where it may end,
+    # ENGAGED_FILL (40, 150, 255, a=150) on top where it also ends engaged.  The GIF's
+    # palette used to come from step 1's picture alone, which has no shading, and merged both
+    # bands into one grey-blue (129, 144, 164).
+    from PIL import Image, ImageSequence
+
+    from tabletop.app.lesson_drag import lesson_regions
+    from tabletop.render.lesson_movie import _pictures, write_gif
+
+    lesson = build_lesson(mapfile.load(str(LESSONS / "pile-in.toml")))
+    n = next(k for k, p in enumerate(lesson.pages) if p.entry.title == "Where may a marine end?")
+    timeline = lesson.timeline(MOVE_ANIMATION_FRAMES, [0, n])
+    regions = lesson_regions(lesson)
+    *_, raw = _pictures(lesson, timeline, GIF_SIZE, MOVE_ANIMATION_FRAMES, regions)
+    still = Image.frombytes("RGB", GIF_SIZE, raw)
+    out = tmp_path / "pile-in.gif"
+    write_gif(lesson, str(out), timeline, slide_frames=MOVE_ANIMATION_FRAMES, region_of=regions)
+    *_, last = (f.convert("RGB") for f in ImageSequence.Iterator(Image.open(out)))
+    # two pixels picked on the 1280 x 720 still, each the middle of a 7 x 7 patch of one
+    # colour: (463, 234) in the light band above the marines (exact colour (96, 164, 220)),
+    # (460, 272) in the strong band by the ork (exact colour (51, 139, 229))
+    light, strong = (463, 234), (460, 272)
+    assert still.getpixel(light) == (96, 164, 220)
+    assert still.getpixel(strong) == (51, 139, 229)
+
+    def gap(a, b):
+        return max(abs(x - y) for x, y in zip(a, b))
+    for spot in (light, strong):            # each within 3 units a channel of the picture's
+        assert gap(last.getpixel(spot), still.getpixel(spot)) <= 3, spot
+    # and the bands stay apart: 96 - 51 = 45 units of red between them, at least 30 kept
+    assert gap(last.getpixel(light), last.getpixel(strong)) >= 30
+
+
+def test_the_charge_arcs_lesson_draws_the_arcs_and_the_side_each_charger_hits():
+    # charge-arcs.toml: the spearmen, 5 x 4 of 25 mm (0.984") squares facing 90 (up), front
+    # edge y = 14 from x = 15.54 to 20.46, rear edge y = 14 - 4 x 0.984 = 10.06
+    # (measurements.csv TOW "Arcs": lines at 45 degrees from the four corners)
+    from tabletop.render.lesson_arcs import arc_keys, hit_words
+
+    lesson = build_lesson(mapfile.load(str(LESSONS / "charge-arcs.toml")))
+    pages = {p.entry.title: k for k, p in enumerate(lesson.pages)}
+    assert all(p.entry.arcs == "spearmen" for p in lesson.pages)
+    st = lesson.pages[0].step.state
+    keys = arc_keys(st, snapshot(st), "spearmen", ("wolf-riders", "goblins", "trolls", "orc-mob"))
+    starts = sorted((round(a[0], 2), round(a[1], 2)) for a, _ in keys["lines"])
+    assert starts == [(15.54, 10.06), (15.54, 14.0), (20.46, 10.06), (20.46, 14.0)]
+    for a, b in keys["lines"]:          # each at 45 degrees: as far across as along
+        assert abs(abs(b[0] - a[0]) - abs(b[1] - a[1])) < 1e-6
+        assert abs(b[0] - a[0]) > 20    # long enough to leave the 36" x 24" table
+    hits = {r["unit"]: r for r in keys["chargers"]}
+    # wolf riders: all 4 of their front rank left of x = 15.54 and nearer the left edge's
+    # line than the front's or rear's: the left flank; the line ends mid left edge,
+    # (15.54, (14 + 10.06) / 2 = 12.03)
+    assert hits["wolf-riders"]["arc"] == "left"
+    assert hits["wolf-riders"]["counts"]["left"] == 4
+    assert hits["wolf-riders"]["to"] == pytest.approx((15.54, 12.03), abs=0.01)
+    # goblins: 5 wide, 4.06" below the spearmen's rear, x 16.03 to 19.97: the rear, line to
+    # mid rear edge (18, 10.06)
+    assert hits["goblins"]["arc"] == "rear" and hits["goblins"]["counts"]["rear"] == 5
+    assert hits["goblins"]["to"] == pytest.approx((18.0, 10.06), abs=0.01)
+    # trolls: centres 7.33" right of x = 20.46 but only 1.43" to 4.57" ahead of y = 14: the
+    # right flank, all 3 (the map's own comment works it out)
+    assert hits["trolls"]["arc"] == "right" and hits["trolls"]["counts"]["right"] == 3
+    assert hits["orc-mob"]["arc"] == "front" and hits["orc-mob"]["counts"]["front"] == 4
+    assert hit_words(hits["wolf-riders"]) == "hits the left flank (front rank: 4 of 4 in that arc)"
+
+    painter = LessonPainter(lesson, GIF_SIZE)
+    surface = pygame.Surface(GIF_SIZE)
+    n = pages["The Wolf Riders: a flank"]
+    painter.draw(surface, lesson.timeline(MOVE_ANIMATION_FRAMES, [n])[-1])
+    placed = {(p.kind, p.name): p for p in painter.labels.placed}
+    assert {name for kind, name in placed if kind == "arc"} == {"front", "left", "right", "rear"}
+    assert ("hit", "wolf-riders") in placed
+    for p in painter.labels.placed:           # none of them over a base
+        assert p.rect.collidelist(painter.labels.bases) < 0, p
+    # square bases are picked out by their own outline, not a ring: the page selects
+    # wolf-riders/1 (25 x 50 mm) and focuses the spearmen
+    step = painter.page_parts(n)[0]
+    keys = lesson_draw.draw_of(step)
+    assert "selected" not in keys
+    assert "wolf-riders/1" in keys["lesson_outline"] and "spearmen/1" in keys["lesson_outline"]
+    assert not any(m.startswith(("spearmen/", "wolf-riders/")) for m in keys.get("highlight") or {})
+
+
+def test_a_formation_record_follows_its_models_turn_and_shift():
+    from tabletop.render.lesson_slide import follow_record
+
+    # two models at (0, 0) and (2, 0) facing 90 end; on the frame both face 0 (a turn of -90)
+    # with their middle moved from (1, 0) to (5, 5): a point (x, y) goes to
+    # (5, 5) + rot(-90)((x, y) - (1, 0)), rot(-90)(u, v) = (v, -u)
+    rec = {"edges": {"front": ((0.0, 1.0), (2.0, 1.0))}, "front_centre": (1.0, 1.0),
+           "facing": 90.0, "files": 2}
+    ends = {"u/1": (0.0, 0.0, 90.0), "u/2": (2.0, 0.0, 90.0)}
+    poses = {"u/1": (5.0, 6.0, 0.0), "u/2": (5.0, 4.0, 0.0)}   # (-1, 0) -> (0, 1); (1, 0) -> (0, -1)
+    out = follow_record(rec, ends, poses)
+    (a, b), = out["edges"].values()
+    assert a == pytest.approx((6.0, 6.0))       # (-1, 1) -> (1, 1), + (5, 5)
+    assert b == pytest.approx((6.0, 4.0))       # (1, 1) -> (1, -1), + (5, 5)
+    assert out["front_centre"] == pytest.approx((6.0, 5.0))   # (0, 1) -> (1, 0)
+    assert out["facing"] == pytest.approx(0.0) and out["files"] == 2
+    with pytest.raises(ValueError):
+        follow_record(rec, ends, {})
+
+
+def test_a_turning_unit_keeps_its_outline_and_status_box_on_its_sliding_bases(flank):
+    lesson, n = flank
+    painter = LessonPainter(lesson, GIF_SIZE)
+    surface = pygame.Surface(GIF_SIZE)
+    slide = painter.slide(n)
+    frames = [f for f in lesson.timeline(MOVE_ANIMATION_FRAMES)
+              if f.page == n and f.kind == "slide"]
+    assert len(frames) == MOVE_ANIMATION_FRAMES
+    for frame in frames:
+        painter.draw(surface, frame)
+        status = next(p for p in painter.labels.placed if (p.kind, p.name) == ("status", "spearmen"))
+        # the box's anchor is the pixel box of the spearmen's marked edges, 14 px round
+        # (``rank_and_flank.status_plate_parts``); the edges are the block's outline, so on
+        # every frame every corner of every sliding spearman's base lies in that box (3 px
+        # slack for rounding), and the box is no wider or taller than the bases' own box plus
+        # one base's diagonal (0.984" x 1.414 = 1.39", the 19-model block's missing corner)
+        # (the old code kept the edges where the turn ends: 22 px off on the first frame)
+        view = painter.page_parts(n)[2]
+        edges = status.anchor.inflate(-28, -28)
+        grown = edges.inflate(6, 6)
+        corners = [view.to_screen(px, py)
+                   for mid, (x, y, f) in slide.poses(frame.k).items() if mid.startswith("spearmen/")
+                   for px, py in base_polygon(lesson.state.model(mid).base, x, y, f).exterior.coords]
+        for sx, sy in corners:
+            assert grown.collidepoint(sx, sy), (frame.k, sx, sy, edges)
+        slack = view.length(1.39) + 3
+        assert edges.w <= max(c[0] for c in corners) - min(c[0] for c in corners) + slack
+        assert edges.h <= max(c[1] for c in corners) - min(c[1] for c in corners) + slack

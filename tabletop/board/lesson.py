@@ -13,6 +13,9 @@ Each entry says what one step of a lesson shows and what it says about it:
 ``overlays``  board overlay names to add (``tabletop render --overlay``), optional
 ``select``    a model id to ring, optional
 ``focus``     model, unit or objective ids to frame, optional
+``arcs``      a rank-and-flank unit id whose charge arcs the step draws (the lines at 45
+              degrees from its corners, each arc named), each enemy unit ``focus`` names
+              drawn charging the side it would hit, optional
 
 The map's phase is run with its own seed (``[map] seed``) and ``[[decisions]]``, so the
 lesson replays exactly.  This module only holds and validates the file's shape; which step
@@ -80,6 +83,7 @@ class LessonStep:
     overlays: tuple[str, ...] = ()
     select: str | None = None
     focus: tuple[str, ...] = ()
+    arcs: str | None = None
 
 
 class LessonIn(BaseModel):
@@ -93,6 +97,7 @@ class LessonIn(BaseModel):
     overlays: list[str] = []
     select: str | None = None
     focus: list[str] = []
+    arcs: str | None = None
 
     @field_validator("clause")
     @classmethod
@@ -122,7 +127,7 @@ class LessonIn(BaseModel):
 
     def build(self) -> LessonStep:
         return LessonStep(self.title, self.text, self.clause, self.step, tuple(self.overlays),
-                          self.select, tuple(self.focus))
+                          self.select, tuple(self.focus), self.arcs)
 
 
 def lesson_table(step: LessonStep) -> dict[str, Any]:
@@ -135,4 +140,6 @@ def lesson_table(step: LessonStep) -> dict[str, Any]:
         out["select"] = step.select
     if step.focus:
         out["focus"] = list(step.focus)
+    if step.arcs:
+        out["arcs"] = step.arcs
     return out

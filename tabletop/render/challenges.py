@@ -33,6 +33,7 @@ from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.placement import ASIDE_GAP, ASIDE_LABEL, ASIDE_PAD
 from tabletop.render import prims
 from tabletop.render.board import Canvas, draw_base, ring_model
+from tabletop.render.label_place import LABEL_RINGS, LEADER_AFTER_PX, LabelPlacer, around
 from tabletop.render.rank_and_flank import _PANELS, PANEL_PLATE
 from tabletop.render.theme import shade
 
@@ -61,10 +62,30 @@ def _panel(c: Canvas, lines, colours, border) -> None:
     for rect in sorted(stack, key=lambda q: -q.bottom):
         if rect.left < x + size[0] and x < rect.right and rect.top < y + size[1] and y < rect.bottom:
             y = rect.top - size[1] - 8
+    if pygame.Rect((x, y), size).collidelist(c.bases + c.taken) >= 0:
+        # the stacked place hides a model: the first place down a side of the table that
+        # covers no base, panel or label (``render.label_place``), else the stacked place
+        spot = LabelPlacer(c.surface.get_rect(), c.bases, c.taken).free(
+            _panel_places(r.clip(c.surface.get_rect()), size, floor))
+        if spot is not None:
+            x, y = spot.topleft
     rect = prims.text_plate(c.surface, lines, (x, y), PANEL_TEXT, PANEL_PLATE, border, pad=6, spacing=2,
                             colours=colours)
     stack.append(rect)
     c.taken.append(rect)
+
+
+def _panel_places(table: pygame.Rect, size: tuple[int, int], floor: int) -> list[pygame.Rect]:
+    """Places for a panel of ``size`` px when the stacked corner hides a model, in order: up
+    the table's right side, then its left side, from the bottom, a panel height at a time."""
+    w, h = size
+    out = []
+    for x in (table.right - w - 10, table.left + 10):
+        y = floor - h
+        while y >= table.top:
+            out.append(pygame.Rect(x, y, w, h))
+            y -= h // 2 + 4
+    return out
 
 
 def _pcol(c: Canvas, player: str):
@@ -91,13 +112,30 @@ def draw_challenge(c: Canvas, value: dict) -> None:
             a, b = (c.geo.model(m) for m in pair)
             pa, pb = c.pt(a.x, a.y), c.pt(b.x, b.y)
             mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
-            right = max(pa[0], pb[0]) + c.px(max(a.base.radius, b.base.radius)) + 8
-            prims.outlined_text(c.surface, f"challenge: {pair[0]} v {pair[1]}", t.font_small,
-                                shade(DUEL_GOLD, 0.5), (255, 255, 255), (right, mid[1]), anchor="midleft")
+            # the words go where they cover no base or panel (``render.label_place``):
+            # beside the pair first, further out when the blocks round it are packed
+            text = f"challenge: {pair[0]} v {pair[1]}"
+            tw, th = prims.font(t.font_small).size(text)
+            reach = c.px(max(a.base.radius, b.base.radius)) + 4
+            pair_box = prims.bbox([pa, pb], round(reach))
+            placer = LabelPlacer(c.table_rect().inflate(40, 40).clip(c.surface.get_rect()),
+                                 c.bases, c.taken)
+            spot = placer.place("challenge", text, around(pair_box, (tw + 4, th + 2),
+                                                          rings=LABEL_RINGS * 3), pair_box).rect
+            if not spot.inflate(2 * LEADER_AFTER_PX, 2 * LEADER_AFTER_PX).colliderect(pair_box):
+                end = (min(max(spot.centerx, pair_box.left), pair_box.right),
+                       min(max(spot.centery, pair_box.top), pair_box.bottom))
+                start = (min(max(end[0], spot.left), spot.right),
+                         min(max(end[1], spot.top), spot.bottom))
+                pygame.draw.line(c.surface, shade(DUEL_GOLD, 0.5), start, end, 2)
+            prims.outlined_text(c.surface, text, t.font_small, shade(DUEL_GOLD, 0.5),
+                                (255, 255, 255), spot.center, anchor="center")
+            c.taken.append(spot)
             _swords(c, mid, max(8.0, c.px(0.35)))
         return
     removed = set(value.get("removed") or [])
     box = _aside_rect(c, value, models, aside)
+    c.taken.append(pygame.Rect(box))        # panels and labels keep off the pair set aside
     prims.fill_polygon(c.surface, [box.topleft, box.topright, box.bottomright, box.bottomleft], (255, 248, 220, 200))
     prims.dashed_polyline(c.surface, [box.topleft, box.topright, box.bottomright, box.bottomleft],
                           shade(DUEL_GOLD, 0.8), 2, 8, 5, closed=True)

@@ -37,18 +37,19 @@ from tabletop.geometry import snapshot
 from tabletop.geometry.footprints import base_polygon
 from tabletop.geometry.legal_region import Region
 from tabletop.render import prims
+from tabletop.render import rank_and_flank as rnf
 from tabletop.render.board import draw_base
 from tabletop.render.framing import view_for_box
 from tabletop.render.legal_shade import draw_legal_region
+from tabletop.render.lesson_arcs import arc_keys
 from tabletop.render.lesson_labels import (
     FrameLabels,
     draw_labels,
     draw_unlabelled,
-    ghost_step,
     place_labels,
 )
 from tabletop.render.lesson_plan import Frame, Lesson, LessonPage
-from tabletop.render.lesson_slide import Pose, Slide
+from tabletop.render.lesson_slide import Pose, Slide, follow_record
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES
 from tabletop.render.options import resolve_overlays
 from tabletop.render.step_draw import draw_of, with_keys
@@ -142,9 +143,22 @@ class LessonPainter:
         if key not in self._pages:
             keys = dict(draw_of(page.step))
             rings = self._focus_rings(page)
+            st = page.step.state
+            square = {m: c for m, c in rings.items() if _square(st, m)}
+            rings = {m: c for m, c in rings.items() if m not in square}
             if rings:          # the step's own rings win over the focus ring
                 keys["highlight"] = {**rings, **(keys.get("highlight") or {})}
-            if selected:
+            if square:         # a square or oblong base: its own outline, not a ring
+                keys["lesson_outline"] = {m: c for m, c in square.items()
+                                          if m not in (keys.get("highlight") or {})}
+            if page.entry.arcs:
+                keys["lesson_arcs"] = arc_keys(st, snapshot(st), page.entry.arcs,
+                                               page.entry.focus)
+            if selected and _square(st, selected):
+                # a square or oblong base is picked out by its own outline, not a ring
+                keys["lesson_outline"] = {**(keys.get("lesson_outline") or {}),
+                                          selected: self.theme.selected}
+            elif selected:
                 keys["selected"] = selected
             step = with_keys(replace(page.step), keys)
             same = next((v for k, v in self._pages.items() if k[0] == n), None)
@@ -194,18 +208,35 @@ class LessonPainter:
                 # the step without the sliding models (the models of a unit that partly
                 # slides are all drawn over it, so its plate counts every model), drawn once
                 # with none of the labels the frame places (``render.lesson_labels``)
+                # a sliding formation's outline and side markings are drawn each frame
+                # where its models are (``follow_record``), not once where the step leaves it
                 rest = step.state.without_models({**page.moves, **still})
                 img = pygame.Surface(board.get_size())
                 img.fill(self.theme.background)
-                canvas = draw_unlabelled(img, ghost_step(step, rest), view, geo=snapshot(rest),
-                                         theme=self.theme, overlays=overlays)
+                keys = dict(draw_of(step))
+                sliding = _sliding_sides(keys, page.moves)
+                if sliding:
+                    keys["rnf_units"] = {u: r for u, r in keys["rnf_units"].items()
+                                         if u not in sliding}
+                canvas = draw_unlabelled(img, with_keys(replace(step, state=rest), keys), view,
+                                         geo=snapshot(rest), theme=self.theme, overlays=overlays)
                 back = self._backs[frame.page] = (img, canvas)
             board.blit(back[0], (0, 0))
             poses = {**still, **self.slide(frame.page).poses(frame.k)}
             draw_slide_bases(board, view, step.state, poses, self.theme)
             shown_table = step.state.with_models(step.state.model(mid).moved_to(x, y, f)
                                                  for mid, (x, y, f) in poses.items())
-            labels = place_labels(back[1], step, shown_table, view, self.theme)
+            keys = dict(draw_of(step))
+            sliding = _sliding_sides(keys, page.moves)
+            if sliding:
+                ends = {m.id: (m.x, m.y, m.facing_deg) for m in step.state.models()}
+                moved = {u: follow_record(rec, {m: e for m, e in ends.items()
+                                                if m.rsplit("/", 1)[0] == u}, poses)
+                         for u, rec in sliding.items()}
+                rnf.draw_unit_sides(replace(back[1], surface=board), moved)
+                keys["rnf_units"] = {**keys["rnf_units"], **moved}
+            labels = place_labels(back[1], with_keys(replace(step), keys) if sliding else step,
+                                  shown_table, view, self.theme)
             draw_labels(board, labels)
         else:
             key = (frame.page, self.lesson.pages[frame.page].entry.select
@@ -301,12 +332,31 @@ class LessonPainter:
             y = prims.text(surface, text, t.font_small, colour, (x, y)).bottom + 3
 
 
+def _square(state, mid: str) -> bool:
+    """True when model ``mid`` stands on ``state`` on a base that is not round (square,
+    oblong or oval: highlighted by its own outline, ``render.lesson_labels.draw_outlines``)."""
+    unit = mid.rsplit("/", 1)[0]
+    if not state.has_unit(unit):
+        return False
+    try:
+        return state.unit(unit).model(mid).base.shape != "round"
+    except KeyError:
+        return False
+
+
 def _on_panel(colour) -> tuple[int, int, int]:
     """A box's text colour (dark, for a light plate) made light enough for the dark panel."""
     r, g, b = colour[:3]
     if 0.299 * r + 0.587 * g + 0.114 * b >= 140:
         return (r, g, b)
     return (int(r + (255 - r) * 0.7), int(g + (255 - g) * 0.7), int(b + (255 - b) * 0.7))
+
+
+def _sliding_sides(keys: dict, moves) -> dict:
+    """``{unit id: its rnf_units record}`` of the formations drawn with sides in ``keys``
+    that have a model sliding (``moves``)."""
+    touched = {mid.rsplit("/", 1)[0] for mid in moves}
+    return {u: rec for u, rec in (keys.get("rnf_units") or {}).items() if u in touched}
 
 
 def _still_mates(state, moves) -> dict[str, Pose]:

@@ -39,15 +39,28 @@ from tabletop.render import prims
 from tabletop.render import rank_and_flank as rnf
 from tabletop.render.board import LABEL_MARGIN_PX, Canvas, board_canvas
 from tabletop.render.label_place import LABEL_RINGS, LabelPlacer, Placed, along, around, corners
+from tabletop.render.lesson_arcs import (
+    ARC_LINE_COLOUR,
+    ARC_NAMES,
+    CHARGE_LINE_COLOUR,
+    draw_arc_lines,
+    hit_words,
+)
 from tabletop.render.step_draw import draw_of
 from tabletop.render.steps import DRAWERS
 from tabletop.render.theme import Theme, shade
 
-__all__ = ["LESSON_PLACED_KEYS", "FrameLabels", "base_rects", "draw_labels", "draw_unlabelled",
+__all__ = ["LESSON_PLACED_KEYS", "LESSON_UNDER_KEYS", "FrameLabels", "base_rects", "draw_labels", "draw_unlabelled",
            "place_labels"]
 
-LESSON_PLACED_KEYS = frozenset({"arrows", "rnf_units", "rnf_score", "rnf_flee", "rnf_turn"})
+LESSON_PLACED_KEYS = frozenset({"arrows", "rnf_units", "rnf_score", "rnf_flee", "rnf_turn",
+                                "lesson_arcs"})
 """The draw keys whose labels a lesson frame places itself (the rest draw as ever)."""
+
+LESSON_UNDER_KEYS = frozenset({"lines"})
+"""Named default: draw keys a lesson frame draws under the bases and overlays rather than
+over them: the closest-target lines (a model to its target or objective) would otherwise
+cross an objective's control count ("red 3 / blue 0") drawn by the objectives overlay."""
 
 STATUS_GAP_PX = 26
 """Named default: pixels between a formation's marked edges and its status box (clear of
@@ -91,6 +104,18 @@ def draw_unlabelled(surface: pygame.Surface, step: Any, view, *, geo, theme: The
             c.draw = draw  # type: ignore[attr-defined]
             for key, value in draw.items():
                 if key == "rnf_score":
+                    continue
+                if key in LESSON_UNDER_KEYS:
+                    if name == "under":
+                        DRAWERS[key][0](c, value)
+                    continue
+                if key == "lesson_arcs":
+                    if name == "under":
+                        draw_arc_lines(c, value)
+                    continue
+                if key == "lesson_outline":
+                    if name == "over":
+                        draw_outlines(c, value)
                     continue
                 if key == "rnf_units":
                     if name == "over":
@@ -181,6 +206,21 @@ def place_labels(canvas: Canvas, step: Any, state, view, theme: Theme,
             out.draws.append(_box_draw(p.rect, lines, line_colours, rnf.SCORE_BORDER, pad=6,
                                        spacing=2))
 
+    # a move's start ghosts weigh as bases (a plate over them hides where the move began)
+    for mid, pose in (draw.get("ghosts") or {}).items():
+        if state.has_unit(mid.rsplit("/", 1)[0]) and len(pose) >= 2:
+            m = state.unit(mid.rsplit("/", 1)[0]).model(mid)
+            x0, y0, x1, y1 = base_polygon(m.base, pose[0], pose[1],
+                                          pose[2] if len(pose) > 2 else m.facing_deg).bounds
+            placer.bases.append(prims.bbox([view.to_screen(x0, y0), view.to_screen(x1, y1)]))
+    # the boxes keep off the lines they would hide: a flight's arrow, each move's path
+    for rec in draw.get("rnf_flee") or []:
+        if rec.get("from") and rec.get("to"):
+            placer.block(_line_boxes(view.to_screen(*rec["from"]), view.to_screen(*rec["to"])))
+    for _mid, _colour, pts in _arrow_paths(draw.get("arrows") or {}):
+        for a, b in itertools.pairwise(pts):
+            placer.block(_line_boxes(view.to_screen(*a), view.to_screen(*b)))
+
     for uid, rec in (draw.get("rnf_units") or {}).items():     # the status boxes
         parts = rnf.status_plate_parts(canvas, uid, rec)
         if parts is None:
@@ -237,7 +277,58 @@ def place_labels(canvas: Canvas, step: Any, state, view, theme: Theme,
         out.placed.append(p)
         out.draws.append(_move_draw(p, screen, text, rnf.flee_colour(rec), theme,
                                     theme.font_label))
+
+    arcs = draw.get("lesson_arcs")
+    for rec in (arcs or {}).get("chargers", []):   # which side each charger hits
+        text = hit_words(rec)
+        tw, th = prims.font(theme.font_label).size(text)
+        mine = [r for mid, r in rects.items() if mid.rsplit("/", 1)[0] == rec["unit"]]
+        if not mine:
+            continue
+        anchor = mine[0].unionall(mine[1:])
+        screen = [view.to_screen(*rec["from"])] + ([view.to_screen(*rec["to"])] if rec["to"]
+                                                   else [])
+        spots = (along(screen, (tw + 2, th + 2), gap=10) if len(screen) > 1 else [])
+        p = placer.place("hit", rec["unit"], spots + around(anchor, (tw + 2, th + 2),
+                                                            rings=LABEL_RINGS * 2), anchor)
+        out.placed.append(p)
+        out.draws.append(_move_draw(p, [screen[0]], text, CHARGE_LINE_COLOUR, theme,
+                                    theme.font_label))
+    for rec in (arcs or {}).get("chargers", []):   # the arc names keep off the charge lines
+        if rec["to"] is not None:
+            placer.block(_line_boxes(view.to_screen(*rec["from"]), view.to_screen(*rec["to"])))
+    for side, at in ((arcs or {}).get("names") or {}).items():   # each arc's name
+        text = ARC_NAMES[side]
+        tw, th = prims.font(theme.font_label).size(text)
+        sx, sy = view.to_screen(*at)
+        spot = pygame.Rect(round(sx - tw / 2), round(sy - th / 2), tw + 2, th + 2)
+        p = placer.place("arc", side, [spot] + around(spot, (tw + 2, th + 2),
+                                                      rings=LABEL_RINGS * 2), spot)
+        out.placed.append(p)
+        out.draws.append(_move_draw(p, [spot.center], text, ARC_LINE_COLOUR, theme,
+                                    theme.font_label))
     return out
+
+
+def _line_boxes(a, b, step: float = 6.0) -> list[pygame.Rect]:
+    """Small squares (pixels) along the segment ``a``-``b``, so a label keeps off the line."""
+    n = max(1, int(math.dist(a, b) // step))
+    return [pygame.Rect(round(a[0] + (b[0] - a[0]) * k / n) - 4,
+                        round(a[1] + (b[1] - a[1]) * k / n) - 4, 8, 8) for k in range(n + 1)]
+
+
+def draw_outlines(c: Canvas, value: dict) -> None:
+    """A highlight that follows each named model's base (``{model id: colour}``): the base's
+    own outline, 3 px outside it, so a square or oblong base gets a square, not a ring."""
+    pad = 3.0 / c.view.scale
+    ids = set(c.geo.ids)
+    for mid, colour in value.items():
+        if mid not in ids:
+            continue
+        m = c.state.model(mid)
+        poly = base_polygon(m.base, m.x, m.y, m.facing_deg).buffer(pad, join_style=2)
+        pts = [c.pt(x, y) for x, y in poly.exterior.coords]
+        pygame.draw.polygon(c.surface, c.theme.colour(colour, c.theme.selected)[:3], pts, 3)
 
 
 def _plate_draw(p: Placed, lines, col, theme: Theme) -> Callable[[pygame.Surface, str], None]:

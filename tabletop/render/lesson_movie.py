@@ -21,8 +21,8 @@ import pygame
 from tabletop.render.lesson_draw import LessonPainter, RegionOf
 from tabletop.render.lesson_plan import Frame, Lesson
 
-__all__ = ["GIF_HOLD_MS", "GIF_ROLL_MS", "GIF_SIZE", "GIF_SLIDE_MS", "MP4_NEEDS", "durations",
-           "mp4_missing", "write_gif", "write_mp4"]
+__all__ = ["GIF_HOLD_MS", "GIF_PALETTE_STRIDE", "GIF_ROLL_MS", "GIF_SIZE", "GIF_SLIDE_MS",
+           "MP4_NEEDS", "durations", "gif_palette", "mp4_missing", "write_gif", "write_mp4"]
 
 GIF_SIZE = (1280, 720)
 """Named default: pixel size of an exported lesson (a 720p picture: sharp on a projector,
@@ -36,6 +36,12 @@ GIF_ROLL_MS = 350
 
 GIF_HOLD_MS = 3000
 """Named default: milliseconds a page's last picture lasts (time to read its note)."""
+
+GIF_PALETTE_STRIDE = 2
+"""Named default: the GIF's one palette is built from every picture, sampled every this many
+pixels each way (nearest pixel, so no colour is blended away): a colour only some pictures
+show, such as the legal-region shading's light and strong bands, still gets its own entry,
+at a quarter of the memory a full-size sample would take."""
 
 MP4_NEEDS = ("imageio", "imageio_ffmpeg")
 """The Python packages ``--mp4`` needs (pip names ``imageio``, ``imageio-ffmpeg``)."""
@@ -70,6 +76,24 @@ def _atomic(out: str, suffix: str, write: Callable[[str], None], force: bool = F
     return out
 
 
+def gif_palette(pics):
+    """One 256-colour palette image (Pillow mode ``P``) for all of ``pics`` (RGB images of one
+    size): the pictures sampled every ``GIF_PALETTE_STRIDE`` pixels (nearest, so no colour is
+    blended), stacked, and reduced by octree, which keeps a colour a few pictures show (the
+    legal-region bands) where a median cut of the first picture merged them into one grey-blue.
+    One shared palette keeps the colours steady between pictures, and no dithering keeps
+    flat fills flat."""
+    from PIL import Image
+
+    w, h = pics[0].size
+    k = GIF_PALETTE_STRIDE
+    sw, sh = max(1, w // k), max(1, h // k)
+    sheet = Image.new("RGB", (sw, sh * len(pics)))
+    for n, pic in enumerate(pics):
+        sheet.paste(pic.resize((sw, sh), Image.Resampling.NEAREST), (0, n * sh))
+    return sheet.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
 def write_gif(lesson: Lesson, out: str, timeline: Sequence[Frame], *,
               size: tuple[int, int] = GIF_SIZE, slide_frames: int,
               region_of: RegionOf | None = None, force: bool = False) -> str:
@@ -84,9 +108,8 @@ def write_gif(lesson: Lesson, out: str, timeline: Sequence[Frame], *,
 
     pics = [Image.frombytes("RGB", size, raw)
             for raw in _pictures(lesson, timeline, size, slide_frames, region_of)]
-    # a shared palette from the first picture keeps the colours steady between pictures
-    first = pics[0].quantize(colors=255, method=Image.Quantize.MEDIANCUT)
-    frames = [first] + [p.quantize(palette=first, dither=Image.Dither.NONE) for p in pics[1:]]
+    palette = gif_palette(pics)
+    frames = [p.quantize(palette=palette, dither=Image.Dither.NONE) for p in pics]
 
     def save(tmp: str) -> None:
         frames[0].save(tmp, format="GIF", save_all=True, append_images=frames[1:],

@@ -177,6 +177,10 @@ def _check_entry(entry: LessonStep, state: Battlefield, where: str) -> list[str]
     for i, ident in enumerate(entry.focus):
         if not (_has_model(state, ident) or state.has_unit(ident) or ident in objectives):
             out.append(f"{where}.focus[{i}]: no model, unit or objective {ident!r} on the table")
+    if entry.arcs is not None and not state.has_unit(entry.arcs):
+        out.append(f"{where}.arcs: no unit {entry.arcs!r} on the table")
+    elif entry.arcs is not None and state.ruleset != "rank-and-flank":
+        out.append(f"{where}.arcs: charge arcs are drawn on rank-and-flank maps only")
     return out
 
 

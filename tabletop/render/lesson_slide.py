@@ -27,7 +27,7 @@ from tabletop.geometry import snapshot
 from tabletop.geometry.footprints import base_polygon
 from tabletop.render.motion import point_along
 
-__all__ = ["RIGID_FIT_IN", "SLIDE_TURN_SHARE", "Pose", "Slide"]
+__all__ = ["RIGID_FIT_IN", "SLIDE_TURN_SHARE", "Pose", "Slide", "follow_record"]
 
 Pose = tuple[float, float, float]
 XY = tuple[float, float]
@@ -192,3 +192,33 @@ class Slide:
                 return False
         return True
 
+
+
+def follow_record(rec: dict, ends: dict[str, Pose], poses: dict[str, Pose]) -> dict:
+    """A formation's drawing record (``rnf_units``' value for one unit: ``edges``
+    ``{side: (a, b)}``, ``front_centre`` and ``facing``, inches and degrees, as it stands at
+    the slide's end) carried to a slide frame: turned and moved as the unit's models are
+    between their ``ends`` (poses where the step leaves them) and their frame ``poses``
+    (``{model id: pose}``, the same models).  The turn is the first model's change of facing;
+    the shift takes the models' mean end point to their mean frame point, so a rigid slide
+    (``Slide``) carries the outline and side markings exactly with its bases.  Other keys are
+    kept.  Raises ``ValueError`` when ``ends`` and ``poses`` share no model."""
+    mids = [m for m in ends if m in poses]
+    if not mids:
+        raise ValueError("a record follows its models: none of them slide")
+    turn = poses[mids[0]][2] - ends[mids[0]][2]
+    ex = sum(ends[m][0] for m in mids) / len(mids)
+    ey = sum(ends[m][1] for m in mids) / len(mids)
+    px = sum(poses[m][0] for m in mids) / len(mids)
+    py = sum(poses[m][1] for m in mids) / len(mids)
+
+    def carry(p) -> XY:
+        dx, dy = _rot((p[0] - ex, p[1] - ey), turn)
+        return (px + dx, py + dy)
+    out = dict(rec)
+    if rec.get("edges"):
+        out["edges"] = {s: (carry(a), carry(b)) for s, (a, b) in rec["edges"].items()}
+    if rec.get("front_centre"):
+        out["front_centre"] = carry(rec["front_centre"])
+    out["facing"] = (float(rec.get("facing", 90.0)) + turn) % 360.0
+    return out

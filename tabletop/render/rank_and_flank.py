@@ -221,14 +221,30 @@ def _panel(c: Canvas, lines, colours, border, where: str = "bottomleft") -> pyga
 
 _PANELS: dict[int, list[pygame.Rect]] = {}
 
+PANEL_RULER_CLEAR = 4
+"""Named default: pixels between a corner panel and the table's edge, where the inch rulers
+run (a panel stays on the table, off the rulers, when the table's edge is in the frame)."""
 
-def _slot(stack: list[pygame.Rect], size, surface_size, side: str, top: bool) -> pygame.Rect:
+
+def _slot(stack: list[pygame.Rect], size, surface_size, side: str, top: bool,
+          inside: pygame.Rect | None = None) -> pygame.Rect:
     """Where a panel of ``size`` goes in one corner, stacked away from that corner past
-    the panels already there."""
+    the panels already there; with ``inside`` (the table's pixels), above its bottom edge and
+    below its top edge, inside its side edges, when those are in the frame, so the edge
+    rulers stay readable."""
     w, h = size
     sw, sh = surface_size
     x = 10 if side == "left" else sw - w - 10
     y = 10 if top else sh - h - 10
+    if inside is not None:
+        if side == "left" and inside.left > 0:
+            x = max(x, inside.left + PANEL_RULER_CLEAR)
+        elif side != "left" and inside.right < sw:
+            x = min(x, inside.right - PANEL_RULER_CLEAR - w)
+        if top and inside.top > 0:
+            y = max(y, inside.top + PANEL_RULER_CLEAR)
+        elif not top and inside.bottom < sh:
+            y = min(y, inside.bottom - PANEL_RULER_CLEAR - h)
     for r in stack:
         if (r.centery < sh / 2) != top or not (r.left < x + w and x < r.right):
             continue
@@ -256,7 +272,7 @@ def _stack(c: Canvas, lines, colours, border, where: str) -> None:
             _PANELS.pop(k, None)
     size = prims.text_size(lines, pad=6, spacing=2)
     other = "right" if where == "left" else "left"
-    spots = [_slot(stack, size, c.surface.get_size(), side, top)
+    spots = [_slot(stack, size, c.surface.get_size(), side, top, c.table_rect())
              for side, top in ((where, False), (other, False), (where, True), (other, True))]
     spots = [r for r in spots if r.top >= 0] or spots[:1]
     costs = [_covered(c, r) for r in spots]
@@ -419,6 +435,11 @@ def turn_words(rec: dict) -> tuple[str, tuple[int, int, int]]:
             (150, 20, 20))
 
 
+KEY_NOTE_WIDTH_PX = 380
+"""Named default: pixels a note in the key (``draw_notes``) wraps at, so the key box fits a
+corner of the table instead of spanning it (at least the key's own widest line)."""
+
+
 def draw_notes(c: Canvas, value: list) -> None:
     """Why some models do not attack, and the key to the badges and sides."""
     t = c.theme
@@ -429,9 +450,12 @@ def draw_notes(c: Canvas, value: list) -> None:
         colours.append(KIND_RIMS.get(kind) or shade(KIND_COLOURS[kind], 0.55 if kind == "support" else 0.8))
     lines.append((f"  {SIDE_KEY}", t.font_small))
     colours.append((70, 70, 70))
+    # a note wraps, so the key stays narrow enough for a free corner of the table
+    width = max(KEY_NOTE_WIDTH_PX, max(prims.text_size([ln])[0] for ln in lines[:-1]) - 8)
     for note in value or []:
-        lines.append((f"- {note}", t.font_small))
-        colours.append((120, 40, 40))
+        for part in prims.wrap_text(f"- {note}", t.font_small, width, 4, indent="   "):
+            lines.append((part, t.font_small))
+            colours.append((120, 40, 40))
     _stack(c, lines, colours, (150, 150, 150), "right")
 
 
