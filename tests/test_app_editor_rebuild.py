@@ -307,7 +307,8 @@ def test_a_unit_dropped_in_the_other_players_zone_is_warned(capsys):
     post_and_handle(app, keydown(pygame.K_d, "D", SHIFT), keydown(pygame.K_u, "U", SHIFT), *click(50, 22))
     assert app.state.units[0].models[0].at == (50, 22)
     assert app.message_lines()[0].endswith(
-        "- warning: 1 of 1 models of orks stand in the zone of blue (p: the player units go to)")
+        "- warning: 1 of 1 models of orks stand outside the zone of orks, 1 in the zone of blue "
+        "(p: the player units go to)")
     # the next unit at (9, 22), in the orks' own zone (the Boyz 4 wide from there): no warning
     post_and_handle(app, *click(9, 22))
     assert "warning" not in app.message_lines()[0]
@@ -331,3 +332,27 @@ def test_turned_pieces_save_clean_numbers_and_the_panel_says_top_0(tmp_path):
     assert "left 28, right 28, bottom 38, top 0" in app.editor.describe("ruin-1")
     text = out.read_text(encoding="utf-8")
     assert "27.99" not in text and "e-0" not in text and "-0.0" not in text and "[28, 44]" in text.replace(".0", "")
+
+
+def test_zone_warning_counts_outside_own_zone_and_in_the_others_separately():
+    # issue 12 finding 2: orks' zone x 0..18, blue's x 42..60 (D: Hammer and Anvil on a
+    # 60x44 table).  A 10-model orks unit strung along y = 22, as a long formation dropped
+    # near blue's zone stands: 4 models in blue's zone (x 43, 44, 45, 46), 5 in no man's
+    # land (x 20, 25, 30, 35, 40), 1 in the orks' own zone (x 10).  Outside the orks' zone: 4 + 5 = 9 of 10;
+    # of those, in blue's zone: 4.  (Before: "9 of 10 ... stand in the zone of blue".)
+    app = editor_app(blank_table(60, 44, "fight-phase", "orks"), player="orks")
+    post_and_handle(app, keydown(pygame.K_d, "D", SHIFT))
+    data = mapfile.to_dict(app.state)
+    xs = [43, 44, 45, 46, 20, 25, 30, 35, 40, 10]
+    data["units"] = [{"id": "mob", "player": "orks", "base": "25mm",
+                      "models": [[x, 22] for x in xs]}]
+    state = mapfile.from_dict(data, path="<test>")
+    assert app.editor._zone_warning(state, "mob") == (
+        " - warning: 9 of 10 models of orks stand outside the zone of orks, 4 in the zone of "
+        "blue (p: the player units go to)")
+    # only no man's land: no second clause (x 20 and 40 are outside both zones)
+    data["units"][0]["models"] = [[20, 22], [40, 22]]
+    state = mapfile.from_dict(data, path="<test>")
+    assert app.editor._zone_warning(state, "mob") == (
+        " - warning: 2 of 2 models of orks stand outside the zone of orks "
+        "(p: the player units go to)")

@@ -691,8 +691,10 @@ class Editor:
 
     def _zone_warning(self, state: Battlefield, uid: str) -> str:
         """" - warning: ..." when the map has zones for the unit's player and a model of
-        ``uid`` stands with its centre outside all of them (dropped in the other side's
-        zone, or in no man's land); "" otherwise.  A warning, not a refusal: a table can
+        ``uid`` stands with its centre outside all of them: how many stand outside the
+        player's own zone, then, when some of those stand in another player's zone, how
+        many in each ("95 of 100 models of attacker stand outside the zone of attacker, 15
+        in the zone of defender"); "" otherwise.  A warning, not a refusal: a table can
         show a game under way, where units have left their zones."""
         u = next(x for x in state.units if x.id == uid)
         zones = [z.polygon for z in state.deployment if z.player == u.player]
@@ -701,11 +703,14 @@ class Editor:
         out = [m for m in u.models if not any(ops.contains(z, m.x, m.y) for z in zones)]
         if not out:
             return ""
-        others = sorted({z.player for z in state.deployment if z.player != u.player
-                         and any(ops.contains(z.polygon, m.x, m.y) for m in out)})
-        where = f"in the zone of {', '.join(others)}" if others else "outside its zone"
-        return (f" - warning: {len(out)} of {len(u.models)} models of {u.player} stand {where} "
-                f"(p: the player units go to)")
+        others = sorted({z.player for z in state.deployment if z.player != u.player})
+        inside = [(p, sum(1 for m in out if any(ops.contains(z.polygon, m.x, m.y)
+                                                for z in state.deployment if z.player == p)))
+                  for p in others]
+        theirs = ", ".join(f"{k} in the zone of {p}" for p, k in inside if k)
+        return (f" - warning: {len(out)} of {len(u.models)} models of {u.player} stand outside "
+                f"the zone of {u.player}" + (f", {theirs}" if theirs else "")
+                + " (p: the player units go to)")
 
     def _roster_name(self) -> str:
         r = self.roster[self.roster_next % len(self.roster)]
