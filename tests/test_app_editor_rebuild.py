@@ -356,3 +356,17 @@ def test_zone_warning_counts_outside_own_zone_and_in_the_others_separately():
     assert app.editor._zone_warning(state, "mob") == (
         " - warning: 2 of 2 models of orks stand outside the zone of orks "
         "(p: the player units go to)")
+
+
+def test_a_formation_off_the_edge_says_the_click_is_its_front_centre():
+    # issue 12 finding 3: `N` 10 32mm 5 clicked at (30, 1) on a blank 60x44 table (no zones:
+    # it faces the centre, 90 deg, so it stands towards y = 0).  Two ranks of 5, pitch
+    # 1.2598 + 0.5 gap = 1.7598": the back rank's centre 0.6299 + 1.7598 = 2.3898" behind
+    # the click, its bases' back edge 2.3898 + 0.6299 = 3.0197" behind: "3.0".
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    post_and_handle(app, *opened_line(pygame.K_n, "N", "10 32mm 5", SHIFT), *click(30, 1))
+    msg = app.message_lines()[0]
+    assert app.state.units == ()
+    assert msg.startswith("10 x 32mm not placed: ") and "off the table" in msg
+    assert msg.endswith("(the click marks the unit's front centre; it stands 3.0\" behind it: "
+                        "click further in)")

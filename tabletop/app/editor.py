@@ -624,10 +624,12 @@ class Editor:
             if not tries:
                 return self._too_wide(name)
         first_bad = None
+        first_new: Battlefield | None = None
         for table, note in tries:
             new, bad = self._placed(table)
             if new is None:
                 return bad[0]
+            first_new = first_new or new
             if not bad:
                 if self.tool == "unit":
                     self.roster_next += 1
@@ -635,7 +637,13 @@ class Editor:
                 return self.app.edit(new, f"placed {uid} ({name}) at {_pt(at)}, facing "
                                           f"{facing:g} deg" + note + self._zone_warning(new, uid))
             first_bad = first_bad or bad
-        return f"{name} not placed: " + "; ".join((first_bad or [])[:3])
+        hint = ""
+        if (self.tool == "formation" and first_new is not None
+                and any(b.endswith("off the table") for b in first_bad or [])):
+            depth = _depth_behind(first_new, ops.free_id(self.state, "unit"), at, facing)
+            hint = (f" (the click marks the unit's front centre; it stands {depth:.1f}\" "
+                    f"behind it: click further in)")
+        return f"{name} not placed: " + "; ".join((first_bad or [])[:3]) + hint
 
     def _placed(self, table: dict) -> tuple[Battlefield | None, list[str]]:
         """The map with ``table`` added as a unit and what stops it: its bases overlapping
@@ -859,6 +867,16 @@ def formation_layouts(base: Any, n: int, files: int, facing_deg: float,
         cy = sum(p[1] for p in front) / len(front) + math.sin(t) * base.along / 2
         out.append(([(x - cx, y - cy) for x, y in spots], note))
     return out
+
+
+def _depth_behind(state: Battlefield, uid: str, at: XY, facing: float) -> float:
+    """How far (inches) unit ``uid`` of ``state`` reaches behind ``at`` against ``facing``
+    (degrees): the largest distance of a model's centre behind ``at`` along the facing,
+    plus half that model's base depth.  What a formation's refusal tells the user: the
+    click marks its front centre and the models stand behind it."""
+    fx, fy = math.cos(math.radians(facing)), math.sin(math.radians(facing))
+    return max(-((m.x - at[0]) * fx + (m.y - at[1]) * fy) + m.base.along / 2
+               for m in state.unit(uid).models)
 
 
 def _pt(p: XY) -> str:
