@@ -370,3 +370,27 @@ def test_a_formation_off_the_edge_says_the_click_is_its_front_centre():
     assert msg.startswith("10 x 32mm not placed: ") and "off the table" in msg
     assert msg.endswith("(the click marks the unit's front centre; it stands 3.0\" behind it: "
                         "click further in)")
+
+
+def test_placing_or_moving_a_piece_onto_another_warns_as_check_does():
+    # issue 12 finding 4.  A 6x4 (key 4, 6" along x) at (20, 20): ruin-1 17..23 x 18..22.
+    # Another at (24, 21): ruin-2 21..27 x 19..23, sharing x 21..23 (2") by y 19..22 (3"):
+    # 2 x 3 = 6 sq in, over [rules] terrain_overlap_area (0.01).
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    post_and_handle(app, keydown(pygame.K_4, "4"), *click(20, 20))
+    assert "warning" not in app.message_lines()[0]
+    post_and_handle(app, *click(24, 21))
+    assert app.message_lines()[0].endswith("; warning: ruin-2 overlaps ruin-1 (6.00 sq in)")
+    # dragged 10" right, 31..37: clear, no warning
+    post_and_handle(app, keydown(pygame.K_0, "0"),
+                    E(pygame.MOUSEBUTTONDOWN, pos=px(24, 21), button=1),
+                    E(pygame.MOUSEMOTION, pos=px(34, 21), rel=(0, 0), buttons=(1, 0, 0)),
+                    E(pygame.MOUSEBUTTONUP, pos=px(34, 21), button=1))
+    assert app.message_lines()[0] == "moved ruin-2: centre (34, 21)"
+    # dragged to centre (22, 20): 19..25 x 18..22, sharing x 19..23 (4") by y 18..22 (4"):
+    # 16 sq in
+    post_and_handle(app, E(pygame.MOUSEBUTTONDOWN, pos=px(34, 21), button=1),
+                    E(pygame.MOUSEMOTION, pos=px(22, 20), rel=(0, 0), buttons=(1, 0, 0)),
+                    E(pygame.MOUSEBUTTONUP, pos=px(22, 20), button=1))
+    assert app.message_lines()[0] == (
+        "moved ruin-2: centre (22, 20); warning: ruin-2 overlaps ruin-1 (16.00 sq in)")

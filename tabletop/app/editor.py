@@ -230,7 +230,8 @@ class Editor:
             if off:
                 return f"{TEMPLATES[tool].name} not placed at {_pt(at)}: it would {off}"
             self.selected = tid
-            return self.app.edit(new, f"placed {tid} ({TEMPLATES[tool].name}) centred at {_pt(at)}")
+            return self.app.edit(new, f"placed {tid} ({TEMPLATES[tool].name}) centred at {_pt(at)}"
+                                      + self._overlap_warning(new, tid))
         if tool == "polygon":
             self.poly.append(at)
             n = len(self.poly)
@@ -268,7 +269,8 @@ class Editor:
             return f"polygon: {exc}; its corners are dropped, click a new outline"
         self.poly = []
         self.selected = tid
-        return self.app.edit(new, f"placed {tid} (free polygon, {ops.FREE_POLYGON_KIND})")
+        return self.app.edit(new, f"placed {tid} (free polygon, {ops.FREE_POLYGON_KIND})"
+                                  + self._overlap_warning(new, tid))
 
     # ------------------------------------------------------------ dragging
     def press(self, x: float, y: float, slop: float = 0.0) -> bool:
@@ -298,7 +300,18 @@ class Editor:
         off = self.off_table(new, d.item) if not self.off_table(self.state, d.item) else ""
         if off:
             return f"{d.item} not moved: at {_pt(c)} it would {off}"
-        return self.app.edit(new, f"moved {d.item}: centre {_pt(c)}")
+        return self.app.edit(new, f"moved {d.item}: centre {_pt(c)}"
+                                  + self._overlap_warning(new, d.item))
+
+    def _overlap_warning(self, state: Battlefield, item: str) -> str:
+        """"; warning: ruin-1 overlaps B2 (15.00 sq in)" when terrain piece ``item`` of
+        ``state`` overlaps other pieces as ``check`` warns (``ops.piece_overlaps``, the
+        ``[rules] terrain_overlap_area`` bound), one clause per piece; "" when clear or
+        when ``item`` is not a piece.  A warning, not a refusal: the user may be halfway
+        through moving two pieces."""
+        clash = ops.piece_overlaps(state, item)
+        return ("; warning: " + ", ".join(f"{item} overlaps {o} ({a:.2f} sq in)" for o, a in clash)
+                if clash else "")
 
     def off_table(self, state: Battlefield, item: str) -> str:
         """How the piece or objective ``item`` of ``state`` leaves the table ("run off the
@@ -353,14 +366,16 @@ class Editor:
         new = ops.turn_piece(self.state, tid, target - a)
         off = self.off_table(new, tid)
         warn = f" - it would {off}: turn on or move it (t)" if off else ""
-        return self.app.edit(new, f"turned {tid} to {target % 180:g} deg{warn}")
+        return self.app.edit(new, f"turned {tid} to {target % 180:g} deg{warn}"
+                                  + self._overlap_warning(new, tid))
 
     def mirror(self) -> str:
         """``m``: the selected piece mirrored in its short axis."""
         tid = self._piece()
         if tid is None:
             return "select a terrain piece to mirror"
-        return self.app.edit(ops.mirror_piece(self.state, tid), f"mirrored {tid}")
+        new = ops.mirror_piece(self.state, tid)
+        return self.app.edit(new, f"mirrored {tid}" + self._overlap_warning(new, tid))
 
     def cycle_kind(self) -> str:
         """``k``: the selected piece's kind, the next of the map format's kinds.  A kind
@@ -567,7 +582,8 @@ class Editor:
         if off:
             return f"{line!r}: {item} not moved: it would {off}"
         return self.app.edit(new,
-                             f"{item}: nearest extent {d:g}\" from the {words[0]} edge")
+                             f"{item}: nearest extent {d:g}\" from the {words[0]} edge"
+                             + self._overlap_warning(new, item))
 
     def _formation(self, line: str) -> str:
         words = (line.strip() or self.formation).split()
