@@ -125,9 +125,43 @@ def test_export_then_import_round_trips_hammer_and_anvil(tmp_path):
     assert len(a.deployment) == len(b.deployment) == 2
     for da, db in zip(a.deployment, b.deployment):
         _close(_pts(db.polygon), _pts(da.polygon))
-    # the players' names say which side: "Space Marines (defender)", "Orks (attacker)"
-    assert [d.player for d in b.deployment] == ["defender", "attacker"]
+    # the map's own player ids come back (carried in the zones' names, "... [marines]")
+    assert [d.player for d in b.deployment] == ["marines", "orks"]
     assert main(["check", str(back)]) == 0
+
+
+@pytest.mark.parametrize("name", ["ca-layout-1-hammer-and-anvil", "ca-layout-1-table",
+                                  "ca-layout-2-crucible-of-battle", "ca-layout-2-table"])
+def test_round_trip_keeps_every_id_player_and_the_name(tmp_path, capsys, name):
+    # issue 12 finding 5: before, pieces A/B/C came back as t-a/t-b/t-c, objective centre
+    # as objective-1, players as attacker/defender, and the name doubled ("X / X deployment")
+    src = os.path.join(HERE, "..", "maps", f"{name}.toml")
+    js, back = tmp_path / "x.json", tmp_path / "rt.toml"
+    assert main(["layout", "export", src, "-o", str(js)]) == 0
+    # still valid against the schema (the reader validates with extra fields refused)
+    assert len(read_files([str(js)]).layouts) == 1
+    assert main(["layout", "import", str(js), "-o", str(back)]) == 0
+    a, b = mapfile.load(src), mapfile.load(str(back))
+    assert b.name == a.name
+    assert [(t.id, t.name) for t in b.terrain] == [(t.id, t.name) for t in a.terrain]
+    assert [(o.id, o.name) for o in b.objectives] == [(o.id, o.name) for o in a.objectives]
+    assert [(d.player, d.name) for d in b.deployment] == [(d.player, d.name) for d in a.deployment]
+    assert {p.id for p in b.players} == {p.id for p in a.players}
+    capsys.readouterr()
+    assert main(["compare", src, str(back), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["in_place"] and not got["missing_items"] and not got["extra_items"]
+    assert {i["matched_by"] for i in got["items"]} == {"id"}
+    assert len([i for i in got["items"] if i["sort"] == "terrain"]) == 12
+
+
+def test_a_tag_that_is_not_the_pieces_own_id_is_left_in_the_name():
+    # a third-party piece named "Ruin [north]" with id "ruin-3": "north" does not turn into
+    # ruin-3, so the name stays whole and the id is the entity id
+    from tabletop.layout_io.carry import entity_id, untag
+    assert untag("Ruin [north]", "ruin-3", lambda t: entity_id(t, "t")) == (None, "Ruin [north]")
+    assert untag("Ruin [A]", "t-a-2", lambda t: entity_id(t, "t")) == ("A", "Ruin")
+    assert untag("[B2]", "b2", lambda t: entity_id(t, "t")) == ("B2", None)
 
 
 @pytest.mark.parametrize("text, where", [

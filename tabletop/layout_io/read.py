@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from tabletop.board.json_text import JsonTextError, parse_json
 from tabletop.errors import TabletopError
+from tabletop.layout_io.carry import entity_id, objective_entity_id, tag_of, untag
 from tabletop.layout_io.place import convex_hull, footprint_vertices, orient, place, to_map
 from tabletop.layout_io.schema import DeploymentPattern, Piece, TerrainLayout, TerrainTemplate
 
@@ -248,22 +249,28 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
                                "name": f"{pattern.name}: objective {i + 1}"})
     _off_table(terrain, objectives, src, width, depth)
     deployment = []
+    player_of = {s: s for s in SIDE_NAMES}
     if pattern is not None:
+        player_of = _players(pattern)
         for k, z in enumerate(pattern.zones):
             src.deployment.append(_at(pat[0], f"zones[{k}]"))  # type: ignore[index]
             pts = footprint_vertices(z.shape)    # type: ignore[arg-type]
             poly = [to_map((z.position.x + x, z.position.y + y), depth) for x, y in pts]
-            row: dict[str, Any] = {"player": z.player, "polygon": poly}
-            row["name"] = z.name or f"{pattern.name} {z.player} zone"
+            row: dict[str, Any] = {"player": player_of[z.player], "polygon": poly}
+            zname = tag_of(z.name)[1] if player_of[z.player] != z.player else z.name
+            row["name"] = zname or f"{pattern.name} {z.player} zone"
             deployment.append(row)
-    name = " / ".join(m.name for m in (layout, pattern) if m is not None)
+    # a pattern named after its layout ("X deployment", as export names it) adds nothing
+    name = " / ".join(m.name for m in (layout, pattern) if m is not None
+                      and not (m is pattern and layout is not None
+                               and m.name.startswith(layout.name)))
     source = "layout JSON " + files + ": " + ", ".join(
         f"{what} {m.id}" + (f" ({m.source})" if m.source else "")
         for what, m in (("terrain layout", layout), ("deployment pattern", pattern)) if m is not None)
     out: dict[str, Any] = {
         "map": {"name": name, "ruleset": "fight-phase", "width": width, "depth": depth,
                 "source": source},
-        "players": [{"id": s, "name": SIDE_NAMES[s], "colour": SIDE_COLOURS[s],
+        "players": [{"id": player_of[s], "name": SIDE_NAMES[s], "colour": SIDE_COLOURS[s],
                      "active": i == 0} for i, s in enumerate(sorted(SIDE_NAMES))],
     }
     if rules:
@@ -271,6 +278,20 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
     out["terrain"] = terrain
     out["objectives"] = objectives
     out["deployment"] = deployment
+    return out
+
+
+def _players(pattern: DeploymentPattern) -> dict[str, str]:
+    """Side (attacker / defender) -> map player id: the tag every zone of that side carries
+    at the end of its name ("... [orks]", written by ``layout export``: ``carry.tagged``),
+    else the side itself.  Two sides tagged with one id keep their side names."""
+    out: dict[str, str] = {}
+    for side in SIDE_NAMES:
+        tags = {tag_of(z.name)[0] for z in pattern.zones if z.player == side}
+        one = tags.pop() if len(tags) == 1 else None
+        out[side] = one if one is not None and one not in SIDE_NAMES else side
+    if len(set(out.values())) < len(out):
+        return {s: s for s in SIDE_NAMES}
     return out
 
 
@@ -464,11 +485,14 @@ def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTempl
         if p.is_objective or p.objective_role or p.objective is not None:
             meta = p.objective
             pos = meta.position if meta is not None and meta.position is not None else p.position
-            obj: dict[str, Any] = {"id": objective_id(p.name, objectives),
-                                   "at": to_map((pos.x, pos.y), depth)}
+            # an exported map objective carries its map id in its name ("... [centre]")
+            mid, oname = untag(p.name, p.id, objective_entity_id)
+            oid = mid if mid and mid not in {o["id"] for o in objectives} else \
+                objective_id(oname, objectives)
+            obj: dict[str, Any] = {"id": oid, "at": to_map((pos.x, pos.y), depth)}
             if meta is not None and meta.control_range_inches is not None:
                 obj["range"] = meta.control_range_inches
-            label = p.name or p.id or f"piece {i + 1}"
+            label = oname or p.id or f"piece {i + 1}"
             obj["name"] = f"{label}" + (f" ({p.objective_role})" if p.objective_role else "")
             objectives.append(obj)
             src.objectives.append(at)
@@ -477,15 +501,17 @@ def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTempl
         its_walls = walls.get(_area_key(p, i), [])
         tall_walls = [(w, a) for w, h, a in its_walls if h is None or h >= TALL_MIN_HEIGHT_IN]
         kind = _kind_for(height, bool(its_walls))
-        tid = p.id or f"piece-{i + 1}"
+        # an exported map piece carries its map id in its name ("... [A]": carry.tagged)
+        mid, pname = untag(p.name, p.id, lambda t: entity_id(t, "t"))
+        tid = mid or p.id or f"piece-{i + 1}"
         while tid in used:
             tid += "-2"
         used.add(tid)
         row: dict[str, Any] = {"id": tid, "kind": kind,
                                "polygon": [to_map(v, depth) for v in pts]}
         where_row = {"polygon": at, "rect": at, "tall_part": at}
-        if p.name:
-            row["name"] = p.name
+        if pname:
+            row["name"] = pname
         if tall_walls:
             ring = tall_walls[0][0] if len(tall_walls) == 1 else convex_hull(
                 [v for w, _ in tall_walls for v in w])
