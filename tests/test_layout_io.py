@@ -222,3 +222,53 @@ def test_json_contract(tmp_path, capsys):
     e.assert_covered()
     # two areas, no wall features (the ruin is tall all over); two objectives; two zones
     assert (got["pieces"], got["objectives"], got["zones"]) == (2, 2, 2)
+
+
+def _one_piece_layout(**over):
+    piece = {"id": "ab", "footprint": {"type": "rectangle", "width": 2, "height": 2},
+             "position": {"x": 10, "y": 10}}
+    piece.update(over.pop("piece", {}))
+    doc = {"id": "lay", "name": "lay", "game_version": {"edition": "10th", "dataslate": "a-b"},
+           "pieces": [piece]}
+    doc.update(over)
+    return doc
+
+
+def _import_err(tmp_path, capsys, name, text):
+    src = tmp_path / name
+    src.write_text(text)
+    assert main(["layout", "import", str(src), "-o", str(tmp_path / "out.toml")]) == 2
+    return capsys.readouterr().err.strip().splitlines()
+
+
+def test_an_oversized_board_names_the_input_field_not_the_map(tmp_path, capsys):
+    # issue 12 finding 6: board.width 1e9 > MAX_TABLE_INCHES 1200; before:
+    # "out.toml: map.width: ..." (the map never written)
+    lines = _import_err(tmp_path, capsys, "board-huge.json",
+                        json.dumps(_one_piece_layout(board={"width": 1e9, "height": 44})))
+    assert lines == [f"{tmp_path / 'board-huge.json'}: board.width: the table size is "
+                     "inches; 1e+09\" is more than 1200\" (MAX_TABLE_INCHES)"]
+
+
+@pytest.mark.parametrize("piece, field, shown_as", [
+    ({"position": {"x": 1e308, "y": 10}}, "position.x", "1e+308"),
+    ({"footprint": {"type": "rectangle", "width": 1e9, "height": 2}}, "footprint.width", "1e+09"),
+])
+def test_one_broken_value_is_one_line_naming_the_input_field(tmp_path, capsys, piece, field,
+                                                            shown_as):
+    # issue 12 finding 7: one line about the field written (|v| > MAX_COORD_INCHES 10000),
+    # not two about the points computed from it
+    lines = _import_err(tmp_path, capsys, "pos.json", json.dumps(_one_piece_layout(piece=piece)))
+    assert len(lines) == 1
+    assert lines[0].startswith(f"{tmp_path / 'pos.json'}: pieces[0] (id \"ab\"): {field}: ")
+    assert lines[0].endswith(f"(MAX_COORD_INCHES), got {shown_as}")
+
+
+def test_a_400_digit_number_is_shortened_in_the_message(tmp_path, capsys):
+    # 10**400: 401 digits, shown as 1e+400 (mantissa 1.000 -> 1)
+    text = json.dumps(_one_piece_layout(piece={"position": {"x": "X", "y": 10}}))
+    lines = _import_err(tmp_path, capsys, "big.json", text.replace('"X"', "1" + "0" * 400))
+    assert len(lines) == 1 and lines[0].endswith("got 1e+400") and len(lines[0]) < 200
+    from tabletop.layout_io.read import shown
+    assert shown(-12345 * 10 ** 30) == "-1.234e+34"     # 35 digits: 1.2345.. cut to 1.234
+    assert shown("x" * 100) == "'" + "x" * 36 + "..."    # repr cut to 40 characters

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from tabletop.board.json_text import JsonTextError, parse_json
+from tabletop.board.limits import MAX_COORD_INCHES, MAX_TABLE_INCHES
 from tabletop.errors import TabletopError
 from tabletop.layout_io.carry import entity_id, objective_entity_id, tag_of, untag
 from tabletop.layout_io.place import convex_hull, footprint_vertices, orient, place, to_map
@@ -78,13 +79,29 @@ def _path(loc: tuple[Any, ...], prefix: str) -> str:
     return out or "(top)"
 
 
+#: the longest value a message echoes as written; past it the value is cut ("...")
+SHOWN_VALUE_CHARS = 40
+
+
+def shown(value: Any) -> str:
+    """``value`` as a message shows it: a whole number of more than 20 digits in
+    e-notation (10**400 -> ``1e+400``, ``-1.23e+25``), a float as Python writes it
+    (``1e+308``, ``1e+09``: ``:g``), anything else as its ``repr`` cut to ``SHOWN_VALUE_CHARS`` characters."""
+    if isinstance(value, int) and not isinstance(value, bool) and len(str(abs(value))) > 20:
+        digits = str(abs(value))
+        mant = (digits[0] + "." + digits[1:4]).rstrip("0").rstrip(".")
+        return f"{'-' if value < 0 else ''}{mant}e+{len(digits) - 1}"
+    text = f"{value:g}" if isinstance(value, float) else repr(value)
+    return text if len(text) <= SHOWN_VALUE_CHARS else text[:SHOWN_VALUE_CHARS - 3] + "..."
+
+
 def _errors(path: str, prefix: str, err: ValidationError) -> list[str]:
     lines = []
     for e in err.errors():
         msg = e["msg"].removeprefix("Value error, ")
         got = e.get("input")
         if not isinstance(got, (dict, list)) and e["type"] != "missing":
-            msg += f", got {got!r}"
+            msg += f", got {shown(got)}"
         lines.append(f"{path}: {_path(tuple(e['loc']), prefix)}: {msg}")
     return lines
 
@@ -225,6 +242,9 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
         raise LayoutError(f"{files}: no terrain layout and no deployment pattern to import")
     layout = lay[1] if lay else None
     pattern = pat[1] if pat else None
+    problems = _out_of_bounds(lay, pat)
+    if problems:
+        raise LayoutError(problems)
     width, depth = DEFAULT_BOARD_IN
     if layout is not None and layout.board is not None:
         width, depth = layout.board.width, layout.board.height
@@ -233,7 +253,6 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
 
     terrain: list[dict[str, Any]] = []
     objectives: list[dict[str, Any]] = []
-    problems: list[str] = []
     if layout is not None:
         src.pieces = _at(lay[0], "pieces")
         terrain, objectives = _pieces(layout, lay[0], found.templates, depth, problems, src)
@@ -278,6 +297,62 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
     out["terrain"] = terrain
     out["objectives"] = objectives
     out["deployment"] = deployment
+    return out
+
+
+def _out_of_bounds(lay: tuple[str, TerrainLayout] | None,
+                   pat: tuple[str, DeploymentPattern] | None) -> list[str]:
+    """One line per input number too large to place, naming the input file and field
+    (``board.width``, ``pieces[0] (id "ab"): position.x``), before anything is placed
+    from it: a board side over ``MAX_TABLE_INCHES``, a position, footprint size or point
+    past ``MAX_COORD_INCHES`` (the map reader's own bounds, board/limits.py).  Checked
+    here so that one bad value is one line about what the user wrote, not lines about
+    the points computed from it or the map file never written."""
+    out: list[str] = []
+
+    def coord(where: str, field_: str, v: float, what: str = "within {}\" of the table's "
+              "corner") -> None:
+        if not abs(v) <= MAX_COORD_INCHES:
+            out.append(f"{where}: {field_}: inches {what.format(f'{MAX_COORD_INCHES:g}')} "
+                       f"(MAX_COORD_INCHES), got {shown(v)}")
+
+    def shape(where: str, name: str, fp: Any) -> None:
+        if fp is None:
+            return
+        if hasattr(fp, "points"):
+            for k, q in enumerate(fp.points):
+                coord(where, f"{name}.points[{k}].x", q.x, "within {}\" of its position")
+                coord(where, f"{name}.points[{k}].y", q.y, "within {}\" of its position")
+        else:
+            coord(where, f"{name}.width", fp.width, "up to {}\"")
+            coord(where, f"{name}.height", fp.height, "up to {}\"")
+
+    if lay is not None:
+        where, layout = lay
+        if layout.board is not None:
+            for f, v in (("width", layout.board.width), ("height", layout.board.height)):
+                if v > MAX_TABLE_INCHES:
+                    out.append(f"{_at(where, 'board.' + f)}: the table size is inches; {shown(v)}\" "
+                               f"is more than {MAX_TABLE_INCHES:g}\" (MAX_TABLE_INCHES)")
+        for i, p in enumerate(layout.pieces):
+            at = _named(_at(where, f"pieces[{i}]"), p)
+            coord(at, "position.x", p.position.x)
+            coord(at, "position.y", p.position.y)
+            shape(at, "footprint", p.footprint)
+            if p.objective is not None and p.objective.position is not None:
+                coord(at, "objective.position.x", p.objective.position.x)
+                coord(at, "objective.position.y", p.objective.position.y)
+    if pat is not None:
+        where, pattern = pat
+        for k, z in enumerate(pattern.zones):
+            at = _at(where, f"zones[{k}]")
+            coord(at, "position.x", z.position.x)
+            coord(at, "position.y", z.position.y)
+            shape(at, "shape", z.shape)
+        for k, q in enumerate(pattern.objectives):
+            at = _at(where, f"objectives[{k}]")
+            coord(at, "x", q.x)
+            coord(at, "y", q.y)
     return out
 
 
