@@ -272,3 +272,35 @@ def test_a_400_digit_number_is_shortened_in_the_message(tmp_path, capsys):
     from tabletop.layout_io.read import shown
     assert shown(-12345 * 10 ** 30) == "-1.234e+34"     # 35 digits: 1.2345.. cut to 1.234
     assert shown("x" * 100) == "'" + "x" * 36 + "..."    # repr cut to 40 characters
+
+
+def _pattern(pid, zone_at=(0, 0)):
+    return {"id": pid, "name": pid, "game_version": {"edition": "10th", "dataslate": "a-b"},
+            "zones": [{"player": "attacker", "position": {"x": zone_at[0], "y": zone_at[1]},
+                       "shape": {"type": "rectangle", "width": 20, "height": 10}}]}
+
+
+def test_an_unknown_deployment_pattern_id_is_refused_with_the_patterns_listed(tmp_path, capsys):
+    # issue 12 finding 8: the layout names "nope", the file holds only "dawn": before, dawn
+    # was used silently
+    doc = [_one_piece_layout(deployment_pattern_id="nope"), _pattern("dawn")]
+    lines = _import_err(tmp_path, capsys, "lay.json", json.dumps(doc))
+    assert lines == [f"{tmp_path / 'lay.json'}: [0].deployment_pattern_id: nope: no deployment "
+                     "pattern in the files has that id (there are: dawn); pass --deployment ID "
+                     "to use another"]
+    # --deployment picks one by hand: imported
+    src = tmp_path / "lay.json"
+    assert main(["layout", "import", str(src), "--deployment", "dawn",
+                 "-o", str(tmp_path / "ok.toml")]) == 0
+
+
+def test_a_zone_off_the_table_is_imported_with_a_warning(tmp_path, capsys):
+    # a 20x10 zone at y-down (50, 0) on the 60x44 default board: x 50..70 (10" past the
+    # right edge), y-down 0..10 -> map y 44 - 10 = 34 .. 44
+    src = tmp_path / "lay.json"
+    src.write_text(json.dumps([_one_piece_layout(deployment_pattern_id="dawn"),
+                               _pattern("dawn", (50, 0))]))
+    assert main(["layout", "import", str(src), "-o", str(tmp_path / "z.toml"), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["warnings"] == [f"{src}: [1].zones[0]: the zone reaches off the 60\" x 44\" "
+                               "table (x 50..70, y 34..44 on the map)"]

@@ -234,9 +234,15 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
     """
     src = sources if sources is not None else Sources()
     lay = _pick(found.layouts, layout_id, "terrain layout", "--layout", files)
-    if deployment_id is None and lay is not None and lay[1].deployment_pattern_id and any(
-            p.id == lay[1].deployment_pattern_id for _, p in found.patterns):
-        deployment_id = lay[1].deployment_pattern_id
+    named = lay[1].deployment_pattern_id if lay is not None else None
+    if deployment_id is None and lay is not None and named and found.patterns:
+        # the layout names its pattern: that one, never another one silently
+        if not any(p.id == named for _, p in found.patterns):
+            have = ", ".join(p.id for _, p in found.patterns)
+            raise LayoutError(f"{_at(lay[0], 'deployment_pattern_id')}: {named}: no deployment "
+                              f"pattern in the files has that id (there are: {have}); pass "
+                              "--deployment ID to use another")
+        deployment_id = named
     pat = _pick(found.patterns, deployment_id, "deployment pattern", "--deployment", files)
     if lay is None and pat is None:
         raise LayoutError(f"{files}: no terrain layout and no deployment pattern to import")
@@ -275,6 +281,11 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
             src.deployment.append(_at(pat[0], f"zones[{k}]"))  # type: ignore[index]
             pts = footprint_vertices(z.shape)    # type: ignore[arg-type]
             poly = [to_map((z.position.x + x, z.position.y + y), depth) for x, y in pts]
+            if _is_off(poly, width, depth):
+                xs, ys = [q[0] for q in poly], [q[1] for q in poly]
+                src.warnings.append(f"{src.deployment[-1]}: the zone reaches off the {width:g}\" "
+                                    f"x {depth:g}\" table (x {min(xs):.4g}..{max(xs):.4g}, "
+                                    f"y {min(ys):.4g}..{max(ys):.4g} on the map)")
             row: dict[str, Any] = {"player": player_of[z.player], "polygon": poly}
             zname = tag_of(z.name)[1] if player_of[z.player] != z.player else z.name
             row["name"] = zname or f"{pattern.name} {z.player} zone"
@@ -441,18 +452,23 @@ def objective_id(name: str | None, taken: list[dict[str, Any]]) -> str:
 
 
 #: named default: how far (inches) a piece or objective may reach past the table's edge
-#: before the import warns (the map format's contact tolerance: measured layouts round)
+#: (a piece, an objective or a zone) before the import warns (the map format's contact tolerance: measured layouts round)
 OFF_TABLE_WARN_IN = 0.02
+
+
+def _is_off(pts: list[Any], width: float, depth: float) -> bool:
+    """Whether a point of ``pts`` (map inches) lies past the table by more than
+    ``OFF_TABLE_WARN_IN``."""
+    t = OFF_TABLE_WARN_IN
+    return any(x < -t or y < -t or x > width + t or y > depth + t for x, y in pts)
 
 
 def _off_table(terrain: list[dict[str, Any]], objectives: list[dict[str, Any]], src: Sources,
                width: float, depth: float) -> None:
     """A warning (``src.warnings``) for each piece or objective that reaches past the
     table by more than ``OFF_TABLE_WARN_IN``: the schema allows it, a layout never means it."""
-    t = OFF_TABLE_WARN_IN
-
     def off(pts: list[list[float]]) -> bool:
-        return any(x < -t or y < -t or x > width + t or y > depth + t for x, y in pts)
+        return _is_off(pts, width, depth)
 
     for k, row in enumerate(terrain):
         if off(row["polygon"]):
