@@ -451,8 +451,9 @@ def objective_id(name: str | None, taken: list[dict[str, Any]]) -> str:
     return f"objective-{n}"
 
 
-#: named default: how far (inches) a piece or objective may reach past the table's edge
-#: (a piece, an objective or a zone) before the import warns (the map format's contact tolerance: measured layouts round)
+#: named default: how far (inches) a piece, an objective or a deployment zone may reach
+#: past the table's edge before the import warns (the map format's contact tolerance:
+#: measured layouts round)
 OFF_TABLE_WARN_IN = 0.02
 
 
