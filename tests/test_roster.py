@@ -363,3 +363,23 @@ def test_shipped_table_is_what_the_tool_builds():
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     assert tool.main(["--check"]) == 0
+
+
+def test_nearest_names_are_never_blank_and_always_a_base_size():
+    # issue 12 finding 9: the table has rows naming only a model (unit name blank) and
+    # rows with no size ("Hull", "Use model"); before, "Castigatorr" offered "Castigator
+    # (Adepta Sororitas, Hull)" and a Greek name " (, 100mm/32mm/50mm/75x42mm oval)"
+    from tabletop.board.bases import parse_base
+    from tabletop.roster.base_table import BaseTable
+    table = BaseTable("40k")
+    for name in ("Castigatorr", "Κένταυροι Ιππείς", "Big Gunzz", "Wartrakk"):
+        got = table.nearest(name)
+        assert len(got) == 3
+        for cand in got:
+            assert cand[0] not in " (" and "Hull" not in cand and "Use model" not in cand
+            sizes = cand.rsplit(", ", 1)[-1].rstrip(")") if ", " in cand else \
+                cand.rsplit("(", 1)[-1].rstrip(")")
+            for size in sizes.split("/"):
+                parse_base(size)            # every size offered is a base
+        assert all(parse_base(s) for s in table.nearest_sizes(name))
+    assert not any(c.startswith("Castigator ") for c in table.nearest("Castigatorr"))
