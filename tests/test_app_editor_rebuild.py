@@ -394,3 +394,14 @@ def test_placing_or_moving_a_piece_onto_another_warns_as_check_does():
                     E(pygame.MOUSEBUTTONUP, pos=px(22, 20), button=1))
     assert app.message_lines()[0] == (
         "moved ruin-2: centre (22, 20); warning: ruin-2 overlaps ruin-1 (16.00 sq in)")
+
+
+def test_a_unit_dropped_in_the_editor_drops_empty_from_the_name():
+    # issue 12 finding 11, the editor's way: a table named "Practice (empty)", `N` 5 32mm 5
+    # clicked at (30, 20) (5 abreast facing the centre: well inside the 60x44 table)
+    state = blank_table(60, 44, "fight-phase")
+    from dataclasses import replace
+    app = editor_app(replace(state, name="Practice (empty)"))
+    post_and_handle(app, *opened_line(pygame.K_n, "N", "5 32mm 5", SHIFT), *click(30, 20))
+    assert len(app.state.units) == 1
+    assert app.state.name == "Practice"

@@ -383,3 +383,19 @@ def test_nearest_names_are_never_blank_and_always_a_base_size():
                 parse_base(size)            # every size offered is a base
         assert all(parse_base(s) for s in table.nearest_sizes(name))
     assert not any(c.startswith("Castigator ") for c in table.nearest("Castigatorr"))
+
+
+def test_placing_units_drops_empty_from_the_map_name(tmp_path, capsys):
+    # issue 12 finding 11: maps/ca-layout-1-table.toml is named "CA 2025-26 layout 1 - Hammer
+    # and Anvil (empty)"; with an army placed on it the name loses " (empty)"
+    out = tmp_path / "army.toml"
+    assert main(["roster", str(EX / "orks.json"), "--map",
+                 str(ROOT / "maps" / "ca-layout-1-table.toml"), "--player", "attacker",
+                 "-o", str(out)]) == 0
+    capsys.readouterr()
+    state = load(str(out))
+    assert state.units and state.name == "CA 2025-26 layout 1 - Hammer and Anvil"
+    from tabletop.roster.deploy import name_with_units
+    assert name_with_units("Table (empty)") == "Table"
+    assert name_with_units("(empty) table") == "(empty) table"     # only at the end
+    assert name_with_units(" (empty)") == " (empty)"                # nothing left: kept

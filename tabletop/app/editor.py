@@ -666,8 +666,10 @@ class Editor:
         others or off the table, else the unit out of coherency, from the geometry snapshot;
         ``(None, [message])`` when the map reader refuses it."""
         from tabletop.geometry import snapshot
+        from tabletop.roster.deploy import name_with_units
         data = mapfile.to_dict(self.state)
         data["units"] = list(data.get("units", [])) + [table]
+        data["map"]["name"] = name_with_units(data["map"]["name"])     # no longer "(empty)"
         try:
             new = mapfile.from_dict(data, path=self.state.path or "<editor>")
         except TabletopError as exc:
