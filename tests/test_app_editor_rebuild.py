@@ -405,3 +405,27 @@ def test_a_unit_dropped_in_the_editor_drops_empty_from_the_name():
     post_and_handle(app, *opened_line(pygame.K_n, "N", "5 32mm 5", SHIFT), *click(30, 20))
     assert len(app.state.units) == 1
     assert app.state.name == "Practice"
+
+
+ZONES_ALONG_LONG_EDGES = {
+    "map": {"name": "long edges", "ruleset": "fight-phase", "width": 60, "depth": 44},
+    "players": [{"id": "red", "active": True}, {"id": "blue"}],
+    "deployment": [{"player": "red", "polygon": [[0, 0], [60, 0], [60, 12], [0, 12]]},
+                   {"player": "blue", "polygon": [[0, 32], [60, 32], [60, 44], [0, 44]]}]}
+
+
+def test_units_dropped_in_one_zone_all_face_the_same_way():
+    # issue 12 finding 12: red's zone is y 0..12 along the bottom; its centre (30, 6), the
+    # table's (30, 22): straight up, 90 deg, as `tabletop roster` faces the army.  Before,
+    # each unit faced the centre from its own click: (10, 5) -> atan2(17, 20) = 40 deg ->
+    # 0; (22, 5) -> atan2(17, 8) = 65 deg -> 90.
+    state = mapfile.from_dict(ZONES_ALONG_LONG_EDGES, path="<test>")
+    app = editor_app(state, player="red")
+    post_and_handle(app, *opened_line(pygame.K_n, "N", "1 32mm 1", SHIFT), *click(10, 5))
+    post_and_handle(app, *click(22, 5))
+    assert [u.facing_deg for u in app.state.units] == [90.0, 90.0]
+    # blue's units (its zone's centre (30, 38) -> the centre: down, 270 deg)
+    app2 = editor_app(state, player="blue")
+    post_and_handle(app2, *opened_line(pygame.K_n, "N", "1 32mm 1", SHIFT), *click(10, 40),
+                    *click(50, 35))
+    assert [u.facing_deg for u in app2.state.units] == [270.0, 270.0]

@@ -600,9 +600,28 @@ class Editor:
 
     # ------------------------------------------------------------ units
     def _facing(self, at: XY) -> float:
-        """Towards the table's centre from ``at``, squared to the table edges (as
-        ``roster.deploy`` faces an army)."""
+        """The way a unit dropped at ``at`` faces (degrees), the same for every unit of a
+        player as ``tabletop roster`` faces an army (``roster.deploy.army_facing``): from
+        the player's zone (the one holding ``at``, else the nearest) towards the table's
+        centre, squared to the table edges; with no zone of its own, away from the other
+        side's zone; on a table with no zones, towards the table's centre from ``at``."""
+        from tabletop.roster.deploy import army_facing
         t = self.state.table
+
+        def centre_gap(z) -> float:
+            xs = [p[0] for p in z.polygon]
+            ys = [p[1] for p in z.polygon]
+            return math.hypot((min(xs) + max(xs)) / 2 - at[0], (min(ys) + max(ys)) / 2 - at[1])
+
+        mine = [z for z in self.state.deployment if z.player == self.player]
+        if mine:
+            z = next((z for z in mine if ops.contains(z.polygon, *at)), None) or min(
+                mine, key=centre_gap)
+            return army_facing(self.state, z)
+        theirs = [z for z in self.state.deployment if z.player != self.player]
+        if theirs:
+            # the enemy's zone faces the centre; this army faces the other way round
+            return (army_facing(self.state, min(theirs, key=centre_gap)) + 180.0) % 360.0
         dx, dy = t.width / 2 - at[0], t.depth / 2 - at[1]
         if abs(dx) < 1e-9 and abs(dy) < 1e-9:
             return 90.0
