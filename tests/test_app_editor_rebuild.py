@@ -429,3 +429,40 @@ def test_units_dropped_in_one_zone_all_face_the_same_way():
     post_and_handle(app2, *opened_line(pygame.K_n, "N", "1 32mm 1", SHIFT), *click(10, 40),
                     *click(50, 35))
     assert [u.facing_deg for u in app2.state.units] == [270.0, 270.0]
+
+
+def test_saved_tables_stand_apart_and_models_are_one_a_line(tmp_path):
+    # issue 12 finding 13.  (a) a piece and two objectives added to a map read from a file:
+    # every [[...]] header after the first has a blank line before it (before, the new
+    # tables ran straight into the next: "tall_part = [...]\n[[objectives]]")
+    import re
+    src = tmp_path / "abc.toml"
+    src.write_text(PUBLISHED_ABC + '\n[[objectives]]\nid = "centre"\nat = [30, 22]\n')
+    state = mapfile.load(str(src))
+    app = fix_view(App(state, str(src), (1400, 900), edit={"out": str(tmp_path / "a.toml")}), 900)
+    post_and_handle(app, keydown(pygame.K_4, "4"), *click(10, 10), keydown(pygame.K_o, "o"),
+                    *click(10, 30), *click(20, 30), keydown(pygame.K_s, "s"))
+    text = (tmp_path / "a.toml").read_text()
+    assert text.count("[[terrain]]") == 4 and text.count("[[objectives]]") == 3
+    assert re.search(r"[^\n]\n\[\[", text) is None
+    # (b) a blank table (no file: written afresh) with a roster unit of 10 models (the
+    # example Boyz: a Boss Nob and 9 Boyz with their own weapons): one model a line as
+    # [[units]] models = [...], never [[units.models]] tables of four lines a model
+    from pathlib import Path
+
+    from tabletop.roster.deploy import resolve_bases
+    from tabletop.roster.read import read_roster
+    root = Path(__file__).resolve().parent.parent
+    roster = read_roster(str(root / "examples" / "rosters" / "orks.json"))
+    resolved = resolve_bases(roster, {}, "orks.json")
+    out = tmp_path / "b.toml"
+    app = editor_app(blank_table(60, 44, "fight-phase", "orks"), roster=resolved,
+                     system=roster.system, player="orks", out=str(out))
+    post_and_handle(app, keydown(pygame.K_u, "U", SHIFT), *click(10, 22), *click(20, 10),
+                    keydown(pygame.K_s, "s"))
+    text = out.read_text()
+    assert "[[units.models]]" not in text
+    boyz = app.state.unit("boyz")
+    assert len(boyz.models) == 10
+    assert len(re.findall(r"^    \{at = \[", text, re.M)) == 1 + 10    # warboss + 10 boyz
+    assert mapfile.to_dict(mapfile.load(str(out))) == mapfile.to_dict(app.state)

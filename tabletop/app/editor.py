@@ -56,7 +56,9 @@ OFF_TABLE_TOL_IN = 1e-6
 float noise only (a piece flush with an edge is on the table)."""
 
 DEFAULT_FORMATION = "10 32mm 5"
-"""Named default: the formation ``N`` offers - 10 models on 32mm bases, 5 abreast."""
+"""Named default: the formation ``N`` first offers - 10 models on 32mm bases, 5 abreast; after
+one is typed, Enter on an empty line repeats the last one typed (a user placing several
+alike expects that)."""
 
 WALL_TEXT = {"L": "in an L (a long and a short side)", "whole": "the whole piece",
              "long": "along one long side", "short": "along one short side", "none": "none"}
@@ -819,9 +821,9 @@ class Editor:
 
     def _write(self, target: str, force: bool) -> str:
         st = self.state
-        from tabletop.roster.write import units_appended_text
+        from tabletop.roster.write import fresh_text, units_appended_text
         text = (units_appended_text(st, self.app.path) or mapfile.edited_text(st, self.app.path)
-                or mapfile.dumps(st))
+                or fresh_text(st))
         try:
             write_atomic(target, text, force=force)
         except (OSError, TabletopError) as exc:

@@ -109,3 +109,23 @@ def units_appended_text(state: Battlefield, source: str | None) -> str | None:
     except Exception:      # noqa: BLE001 - any trouble: the caller writes as before
         pass
     return None
+
+
+def fresh_text(state: Battlefield) -> str:
+    """``state`` written afresh (no source file: a blank table) with its units as
+    ``[[units]]`` tables, one model a line (``mapfile.dumps`` would write a model with a
+    name or weapons as a ``[[units.models]]`` table of several lines); ``mapfile.dumps``
+    of ``state`` when that does not read back to ``state`` exactly."""
+    from dataclasses import replace
+    whole = mapfile.dumps(state)
+    if not state.units:
+        return whole
+    try:
+        want = mapfile.to_dict(state)
+        text = (mapfile.dumps(replace(state, units=())).rstrip("\n") + "\n\n"
+                + _units_text(want["units"]))
+        if mapfile.to_dict(mapfile.from_dict(tomllib.loads(text), path="<saved>")) == want:
+            return text
+    except Exception:      # noqa: BLE001 - any trouble: the plain dump
+        pass
+    return whole
