@@ -399,3 +399,20 @@ def test_placing_units_drops_empty_from_the_map_name(tmp_path, capsys):
     assert name_with_units("Table (empty)") == "Table"
     assert name_with_units("(empty) table") == "(empty) table"     # only at the end
     assert name_with_units(" (empty)") == " (empty)"                # nothing left: kept
+
+
+def test_app_text_without_its_title_line_reads_the_first_unit():
+    # issue 12 finding 14: an app export cut to its units (no "Army (N points)" title):
+    # line 1 "Warboss (75 points)" has bullets under it, so it is a unit, not the title.
+    # Warboss: one model with its wargear list; Boyz: 1 Boss Nob + 9 Boy = 10 models.
+    from tabletop.roster.app_text import read_app_text
+    text = ("Warboss (75 points)\n  • Warlord\n  • 1x Attack squig\n    1x Big choppa\n\n"
+            "Boyz (85 points)\n  • 1x Boss Nob\n    ◦ 1x Power klaw\n  • 9x Boy\n"
+            "    ◦ 9x Choppa\n")
+    roster = read_app_text(text, "cut.txt")
+    assert [u.name for u in roster.units] == ["Warboss", "Boyz"]
+    assert [sum(m.count for m in u.models) for u in roster.units] == [1, 10]
+    assert roster.name == "cut.txt"
+    # one unit alone: before, "no unit lines ... found"
+    alone = read_app_text("Boyz (85 points)\n  • 1x Boss Nob\n  • 9x Boy\n", "one.txt")
+    assert [(u.name, sum(m.count for m in u.models)) for u in alone.units] == [("Boyz", 10)]
