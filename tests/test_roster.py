@@ -416,3 +416,14 @@ def test_app_text_without_its_title_line_reads_the_first_unit():
     # one unit alone: before, "no unit lines ... found"
     alone = read_app_text("Boyz (85 points)\n  • 1x Boss Nob\n  • 9x Boy\n", "one.txt")
     assert [(u.name, sum(m.count for m in u.models)) for u in alone.units] == [("Boyz", 10)]
+
+
+def test_the_example_rosters_own_comment_counts_the_models_read():
+    # issue 12 finding 14: empire.rosz said 28 models; read: Captain 1 + State Troops 20
+    # (the Sergeant, Standard Bearer and Drummer are 3 of the 20) + Knights 5 (the
+    # Preceptor one of them) = 26
+    import re
+    text = zipfile.ZipFile(EX / "empire.rosz").read("empire.ros").decode()
+    said = int(re.search(r"(\d+) models", text).group(1))
+    roster = read_roster(str(EX / "empire.rosz"))
+    assert said == sum(m.count for u in roster.units for m in u.models) == 26
