@@ -466,3 +466,20 @@ def test_saved_tables_stand_apart_and_models_are_one_a_line(tmp_path):
     assert len(boyz.models) == 10
     assert len(re.findall(r"^    \{at = \[", text, re.M)) == 1 + 10    # warboss + 10 boyz
     assert mapfile.to_dict(mapfile.load(str(out))) == mapfile.to_dict(app.state)
+
+
+def test_a_piece_released_over_the_side_panel_is_not_moved_and_says_so():
+    # issue 12 finding 14: before, nothing was said.  A 6x4 at (20, 20): 17..23 x 18..22;
+    # dragged and released over the panel (right of the board)
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    post_and_handle(app, keydown(pygame.K_4, "4"), *click(20, 20), keydown(pygame.K_0, "0"))
+    before = app.state.terrain_piece("ruin-1").polygon
+    outside = (app.board_rect.right + 20, app.board_rect.centery)
+    assert not app.board_rect.collidepoint(outside)
+    post_and_handle(app, E(pygame.MOUSEBUTTONDOWN, pos=px(20, 20), button=1),
+                    E(pygame.MOUSEMOTION, pos=px(25, 20), rel=(0, 0), buttons=(1, 0, 0)),
+                    E(pygame.MOUSEMOTION, pos=outside, rel=(0, 0), buttons=(1, 0, 0)),
+                    E(pygame.MOUSEBUTTONUP, pos=outside, button=1))
+    assert app.state.terrain_piece("ruin-1").polygon == before
+    assert app.message_lines()[0] == "dropped outside the table: ruin-1 not moved"
+    assert app.editor.drag is None
