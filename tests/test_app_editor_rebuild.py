@@ -307,7 +307,8 @@ def test_a_unit_dropped_in_the_other_players_zone_is_warned(capsys):
     post_and_handle(app, keydown(pygame.K_d, "D", SHIFT), keydown(pygame.K_u, "U", SHIFT), *click(50, 22))
     assert app.state.units[0].models[0].at == (50, 22)
     assert app.message_lines()[0].endswith(
-        "- warning: 1 of 1 models of orks stand in the zone of blue (p: the player units go to)")
+        "- warning: 1 of 1 models of orks stand outside the zone of orks, 1 in the zone of blue "
+        "(p: the player units go to)")
     # the next unit at (9, 22), in the orks' own zone (the Boyz 4 wide from there): no warning
     post_and_handle(app, *click(9, 22))
     assert "warning" not in app.message_lines()[0]
@@ -331,3 +332,154 @@ def test_turned_pieces_save_clean_numbers_and_the_panel_says_top_0(tmp_path):
     assert "left 28, right 28, bottom 38, top 0" in app.editor.describe("ruin-1")
     text = out.read_text(encoding="utf-8")
     assert "27.99" not in text and "e-0" not in text and "-0.0" not in text and "[28, 44]" in text.replace(".0", "")
+
+
+def test_zone_warning_counts_outside_own_zone_and_in_the_others_separately():
+    # issue 12 finding 2: orks' zone x 0..18, blue's x 42..60 (D: Hammer and Anvil on a
+    # 60x44 table).  A 10-model orks unit strung along y = 22, as a long formation dropped
+    # near blue's zone stands: 4 models in blue's zone (x 43, 44, 45, 46), 5 in no man's
+    # land (x 20, 25, 30, 35, 40), 1 in the orks' own zone (x 10).  Outside the orks' zone: 4 + 5 = 9 of 10;
+    # of those, in blue's zone: 4.  (Before: "9 of 10 ... stand in the zone of blue".)
+    app = editor_app(blank_table(60, 44, "fight-phase", "orks"), player="orks")
+    post_and_handle(app, keydown(pygame.K_d, "D", SHIFT))
+    data = mapfile.to_dict(app.state)
+    xs = [43, 44, 45, 46, 20, 25, 30, 35, 40, 10]
+    data["units"] = [{"id": "mob", "player": "orks", "base": "25mm",
+                      "models": [[x, 22] for x in xs]}]
+    state = mapfile.from_dict(data, path="<test>")
+    assert app.editor._zone_warning(state, "mob") == (
+        " - warning: 9 of 10 models of orks stand outside the zone of orks, 4 in the zone of "
+        "blue (p: the player units go to)")
+    # only no man's land: no second clause (x 20 and 40 are outside both zones)
+    data["units"][0]["models"] = [[20, 22], [40, 22]]
+    state = mapfile.from_dict(data, path="<test>")
+    assert app.editor._zone_warning(state, "mob") == (
+        " - warning: 2 of 2 models of orks stand outside the zone of orks "
+        "(p: the player units go to)")
+
+
+def test_a_formation_off_the_edge_says_the_click_is_its_front_centre():
+    # issue 12 finding 3: `N` 10 32mm 5 clicked at (30, 1) on a blank 60x44 table (no zones:
+    # it faces the centre, 90 deg, so it stands towards y = 0).  Two ranks of 5, pitch
+    # 1.2598 + 0.5 gap = 1.7598": the back rank's centre 0.6299 + 1.7598 = 2.3898" behind
+    # the click, its bases' back edge 2.3898 + 0.6299 = 3.0197" behind: "3.0".
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    post_and_handle(app, *opened_line(pygame.K_n, "N", "10 32mm 5", SHIFT), *click(30, 1))
+    msg = app.message_lines()[0]
+    assert app.state.units == ()
+    assert msg.startswith("10 x 32mm not placed: ") and "off the table" in msg
+    assert msg.endswith("(the click marks the unit's front centre; it stands 3.0\" behind it: "
+                        "click further in)")
+
+
+def test_placing_or_moving_a_piece_onto_another_warns_as_check_does():
+    # issue 12 finding 4.  A 6x4 (key 4, 6" along x) at (20, 20): ruin-1 17..23 x 18..22.
+    # Another at (24, 21): ruin-2 21..27 x 19..23, sharing x 21..23 (2") by y 19..22 (3"):
+    # 2 x 3 = 6 sq in, over [rules] terrain_overlap_area (0.01).
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    post_and_handle(app, keydown(pygame.K_4, "4"), *click(20, 20))
+    assert "warning" not in app.message_lines()[0]
+    post_and_handle(app, *click(24, 21))
+    assert app.message_lines()[0].endswith("; warning: ruin-2 overlaps ruin-1 (6.00 sq in)")
+    # dragged 10" right, 31..37: clear, no warning
+    post_and_handle(app, keydown(pygame.K_0, "0"),
+                    E(pygame.MOUSEBUTTONDOWN, pos=px(24, 21), button=1),
+                    E(pygame.MOUSEMOTION, pos=px(34, 21), rel=(0, 0), buttons=(1, 0, 0)),
+                    E(pygame.MOUSEBUTTONUP, pos=px(34, 21), button=1))
+    assert app.message_lines()[0] == "moved ruin-2: centre (34, 21)"
+    # dragged to centre (22, 20): 19..25 x 18..22, sharing x 19..23 (4") by y 18..22 (4"):
+    # 16 sq in
+    post_and_handle(app, E(pygame.MOUSEBUTTONDOWN, pos=px(34, 21), button=1),
+                    E(pygame.MOUSEMOTION, pos=px(22, 20), rel=(0, 0), buttons=(1, 0, 0)),
+                    E(pygame.MOUSEBUTTONUP, pos=px(22, 20), button=1))
+    assert app.message_lines()[0] == (
+        "moved ruin-2: centre (22, 20); warning: ruin-2 overlaps ruin-1 (16.00 sq in)")
+
+
+def test_a_unit_dropped_in_the_editor_drops_empty_from_the_name():
+    # issue 12 finding 11, the editor's way: a table named "Practice (empty)", `N` 5 32mm 5
+    # clicked at (30, 20) (5 abreast facing the centre: well inside the 60x44 table)
+    state = blank_table(60, 44, "fight-phase")
+    from dataclasses import replace
+    app = editor_app(replace(state, name="Practice (empty)"))
+    post_and_handle(app, *opened_line(pygame.K_n, "N", "5 32mm 5", SHIFT), *click(30, 20))
+    assert len(app.state.units) == 1
+    assert app.state.name == "Practice"
+
+
+ZONES_ALONG_LONG_EDGES = {
+    "map": {"name": "long edges", "ruleset": "fight-phase", "width": 60, "depth": 44},
+    "players": [{"id": "red", "active": True}, {"id": "blue"}],
+    "deployment": [{"player": "red", "polygon": [[0, 0], [60, 0], [60, 12], [0, 12]]},
+                   {"player": "blue", "polygon": [[0, 32], [60, 32], [60, 44], [0, 44]]}]}
+
+
+def test_units_dropped_in_one_zone_all_face_the_same_way():
+    # issue 12 finding 12: red's zone is y 0..12 along the bottom; its centre (30, 6), the
+    # table's (30, 22): straight up, 90 deg, as `tabletop roster` faces the army.  Before,
+    # each unit faced the centre from its own click: (10, 5) -> atan2(17, 20) = 40 deg ->
+    # 0; (22, 5) -> atan2(17, 8) = 65 deg -> 90.
+    state = mapfile.from_dict(ZONES_ALONG_LONG_EDGES, path="<test>")
+    app = editor_app(state, player="red")
+    post_and_handle(app, *opened_line(pygame.K_n, "N", "1 32mm 1", SHIFT), *click(10, 5))
+    post_and_handle(app, *click(22, 5))
+    assert [u.facing_deg for u in app.state.units] == [90.0, 90.0]
+    # blue's units (its zone's centre (30, 38) -> the centre: down, 270 deg)
+    app2 = editor_app(state, player="blue")
+    post_and_handle(app2, *opened_line(pygame.K_n, "N", "1 32mm 1", SHIFT), *click(10, 40),
+                    *click(50, 35))
+    assert [u.facing_deg for u in app2.state.units] == [270.0, 270.0]
+
+
+def test_saved_tables_stand_apart_and_models_are_one_a_line(tmp_path):
+    # issue 12 finding 13.  (a) a piece and two objectives added to a map read from a file:
+    # every [[...]] header after the first has a blank line before it (before, the new
+    # tables ran straight into the next: "tall_part = [...]\n[[objectives]]")
+    import re
+    src = tmp_path / "abc.toml"
+    src.write_text(PUBLISHED_ABC + '\n[[objectives]]\nid = "centre"\nat = [30, 22]\n')
+    state = mapfile.load(str(src))
+    app = fix_view(App(state, str(src), (1400, 900), edit={"out": str(tmp_path / "a.toml")}), 900)
+    post_and_handle(app, keydown(pygame.K_4, "4"), *click(10, 10), keydown(pygame.K_o, "o"),
+                    *click(10, 30), *click(20, 30), keydown(pygame.K_s, "s"))
+    text = (tmp_path / "a.toml").read_text()
+    assert text.count("[[terrain]]") == 4 and text.count("[[objectives]]") == 3
+    assert re.search(r"[^\n]\n\[\[", text) is None
+    # (b) a blank table (no file: written afresh) with a roster unit of 10 models (the
+    # example Boyz: a Boss Nob and 9 Boyz with their own weapons): one model a line as
+    # [[units]] models = [...], never [[units.models]] tables of four lines a model
+    from pathlib import Path
+
+    from tabletop.roster.deploy import resolve_bases
+    from tabletop.roster.read import read_roster
+    root = Path(__file__).resolve().parent.parent
+    roster = read_roster(str(root / "examples" / "rosters" / "orks.json"))
+    resolved = resolve_bases(roster, {}, "orks.json")
+    out = tmp_path / "b.toml"
+    app = editor_app(blank_table(60, 44, "fight-phase", "orks"), roster=resolved,
+                     system=roster.system, player="orks", out=str(out))
+    post_and_handle(app, keydown(pygame.K_u, "U", SHIFT), *click(10, 22), *click(20, 10),
+                    keydown(pygame.K_s, "s"))
+    text = out.read_text()
+    assert "[[units.models]]" not in text
+    boyz = app.state.unit("boyz")
+    assert len(boyz.models) == 10
+    assert len(re.findall(r"^    \{at = \[", text, re.M)) == 1 + 10    # warboss + 10 boyz
+    assert mapfile.to_dict(mapfile.load(str(out))) == mapfile.to_dict(app.state)
+
+
+def test_a_piece_released_over_the_side_panel_is_not_moved_and_says_so():
+    # issue 12 finding 14: before, nothing was said.  A 6x4 at (20, 20): 17..23 x 18..22;
+    # dragged and released over the panel (right of the board)
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    post_and_handle(app, keydown(pygame.K_4, "4"), *click(20, 20), keydown(pygame.K_0, "0"))
+    before = app.state.terrain_piece("ruin-1").polygon
+    outside = (app.board_rect.right + 20, app.board_rect.centery)
+    assert not app.board_rect.collidepoint(outside)
+    post_and_handle(app, E(pygame.MOUSEBUTTONDOWN, pos=px(20, 20), button=1),
+                    E(pygame.MOUSEMOTION, pos=px(25, 20), rel=(0, 0), buttons=(1, 0, 0)),
+                    E(pygame.MOUSEMOTION, pos=outside, rel=(0, 0), buttons=(1, 0, 0)),
+                    E(pygame.MOUSEBUTTONUP, pos=outside, button=1))
+    assert app.state.terrain_piece("ruin-1").polygon == before
+    assert app.message_lines()[0] == "dropped outside the table: ruin-1 not moved"
+    assert app.editor.drag is None

@@ -270,8 +270,95 @@ def test_units_without_profiles_get_one_sentence_not_six_lines(write_map, capsys
     assert main(["charge", path, "a", "b", "--json"]) == 0
     fight = json.loads(capsys.readouterr().out)["fight"]
     assert fight == {"method": "none",
-                     "why": "no profile to fight with: T, Sv, W missing on units[0], units[1]"}
+                     "why": "no profile to fight with: T, Sv, W missing on a, b"}
     assert main(["charge", path, "a", "b"]) == 0
     out = capsys.readouterr().out
     assert "Fight that follows: no odds (no profile to fight with: T, Sv, W missing" in out
     assert "profile.T: missing" not in out
+
+
+NAMED_MAP = """
+    [map]
+    name = "profile-less target not first"
+    ruleset = "fight-phase"
+    width = 40
+    depth = 30
+    [[players]]
+    id = "orks"
+    active = true
+    [[players]]
+    id = "humans"
+    [[units]]
+    id = "warboss"
+    player = "orks"
+    base = "32mm"
+    profile = { M = 6, T = 5, Sv = 4, W = 6, Ld = 6, OC = 1 }
+    weapons = [{ name = "Klaw", A = 4, WS = 2, S = 8, AP = -2, D = 2 }]
+    models = [[10, 10]]
+    [[units]]
+    id = "boyz"
+    player = "orks"
+    base = "32mm"
+    profile = { M = 6, T = 5, Sv = 5, W = 1, Ld = 7, OC = 2 }
+    weapons = [{ name = "Choppa", A = 2, WS = 3, S = 4, AP = -1, D = 1 }]
+    models = [[35, 25]]
+    [[units]]
+    id = "unit-2"
+    player = "humans"
+    base = "25mm"
+    models = [[10, 16], [11.5, 16]]
+    """
+
+
+def test_profile_less_target_is_named_by_id_not_by_a_copys_index(write_map, capsys):
+    # issue 12 finding 1: the preview fight runs on a copy holding only warboss and unit-2,
+    # where unit-2 is units[1]; in the file units[1] is boyz, which has a profile.  The
+    # line must name unit-2 (the only unit missing T, Sv, W) and never "units[1]".
+    # warboss (32mm, r 0.6299") at (10, 10), unit-2's nearest model (25mm, r 0.4921") at
+    # (10, 16): gap 6 - 0.6299 - 0.4921 = 4.878", a charge of 2D6 >= 4 reaches it.
+    path = write_map(NAMED_MAP)
+    assert main(["charge", path, "warboss", "unit-2", "--json"]) == 0
+    fight = json.loads(capsys.readouterr().out)["fight"]
+    assert fight == {"method": "none",
+                     "why": "no profile to fight with: T, Sv, W missing on unit-2"}
+    assert main(["charge", path, "warboss", "unit-2"]) == 0
+    out = capsys.readouterr().out
+    assert "T, Sv, W missing on unit-2" in out and "units[1]" not in out
+
+
+def test_window_sampler_names_the_unit_in_one_line(write_map):
+    # the window's sampler (FightSampler) used str(error): three "units[1].profile.X:
+    # missing" lines joined by newlines, drawn over each other; now the same one line
+    from tabletop.rules.charge_fight import FightSampler
+    state = load_map(write_map(NAMED_MAP))
+    sampler = FightSampler(state, "warboss", ["unit-2"])
+    sampler.step()
+    assert sampler.summary() == {"method": "none",
+                                 "why": "no profile to fight with: T, Sv, W missing on unit-2"}
+
+
+def test_no_odds_reason_is_wrapped_inside_the_panel():
+    # a long reason (and one holding newlines) is drawn as wrapped 14px lines, each inside
+    # the chart's inner width (rect 300 wide - 2 * 8 margin = 284 px), one below the other
+    from tabletop.render import prims
+    from tabletop.render.charge_plan import draw_fight_chart
+    pygame.init()
+    surface = pygame.Surface((300, 400))
+    why = "no profile to fight with: T, Sv, W missing on unit-2\nmore: text " * 3
+    seen: list[tuple[str, tuple[int, int]]] = []
+    real = prims.text
+
+    def spy(surf, t, size, colour, pos, anchor="topleft"):
+        seen.append((t, (size, round(pos[1]))))
+        return real(surf, t, size, colour, pos, anchor)
+    prims.text = spy
+    try:
+        draw_fight_chart(surface, pygame.Rect(0, 0, 300, 400), {"method": "none", "why": why},
+                         compact=True)
+    finally:
+        prims.text = real
+    assert len(seen) > 1
+    assert all("\n" not in t and prims.font(14).size(t)[0] <= 284 for t, _ in seen)
+    assert all(size == 14 for _, (size, _) in seen)
+    ys = [y for _, (_, y) in seen]
+    assert ys == sorted(set(ys))      # each line below the last: nothing overprinted

@@ -125,9 +125,43 @@ def test_export_then_import_round_trips_hammer_and_anvil(tmp_path):
     assert len(a.deployment) == len(b.deployment) == 2
     for da, db in zip(a.deployment, b.deployment):
         _close(_pts(db.polygon), _pts(da.polygon))
-    # the players' names say which side: "Space Marines (defender)", "Orks (attacker)"
-    assert [d.player for d in b.deployment] == ["defender", "attacker"]
+    # the map's own player ids come back (carried in the zones' names, "... [marines]")
+    assert [d.player for d in b.deployment] == ["marines", "orks"]
     assert main(["check", str(back)]) == 0
+
+
+@pytest.mark.parametrize("name", ["ca-layout-1-hammer-and-anvil", "ca-layout-1-table",
+                                  "ca-layout-2-crucible-of-battle", "ca-layout-2-table"])
+def test_round_trip_keeps_every_id_player_and_the_name(tmp_path, capsys, name):
+    # issue 12 finding 5: before, pieces A/B/C came back as t-a/t-b/t-c, objective centre
+    # as objective-1, players as attacker/defender, and the name doubled ("X / X deployment")
+    src = os.path.join(HERE, "..", "maps", f"{name}.toml")
+    js, back = tmp_path / "x.json", tmp_path / "rt.toml"
+    assert main(["layout", "export", src, "-o", str(js)]) == 0
+    # still valid against the schema (the reader validates with extra fields refused)
+    assert len(read_files([str(js)]).layouts) == 1
+    assert main(["layout", "import", str(js), "-o", str(back)]) == 0
+    a, b = mapfile.load(src), mapfile.load(str(back))
+    assert b.name == a.name
+    assert [(t.id, t.name) for t in b.terrain] == [(t.id, t.name) for t in a.terrain]
+    assert [(o.id, o.name) for o in b.objectives] == [(o.id, o.name) for o in a.objectives]
+    assert [(d.player, d.name) for d in b.deployment] == [(d.player, d.name) for d in a.deployment]
+    assert {p.id for p in b.players} == {p.id for p in a.players}
+    capsys.readouterr()
+    assert main(["compare", src, str(back), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["in_place"] and not got["missing_items"] and not got["extra_items"]
+    assert {i["matched_by"] for i in got["items"]} == {"id"}
+    assert len([i for i in got["items"] if i["sort"] == "terrain"]) == 12
+
+
+def test_a_tag_that_is_not_the_pieces_own_id_is_left_in_the_name():
+    # a third-party piece named "Ruin [north]" with id "ruin-3": "north" does not turn into
+    # ruin-3, so the name stays whole and the id is the entity id
+    from tabletop.layout_io.carry import entity_id, untag
+    assert untag("Ruin [north]", "ruin-3", lambda t: entity_id(t, "t")) == (None, "Ruin [north]")
+    assert untag("Ruin [A]", "t-a-2", lambda t: entity_id(t, "t")) == ("A", "Ruin")
+    assert untag("[B2]", "b2", lambda t: entity_id(t, "t")) == ("B2", None)
 
 
 @pytest.mark.parametrize("text, where", [
@@ -188,3 +222,85 @@ def test_json_contract(tmp_path, capsys):
     e.assert_covered()
     # two areas, no wall features (the ruin is tall all over); two objectives; two zones
     assert (got["pieces"], got["objectives"], got["zones"]) == (2, 2, 2)
+
+
+def _one_piece_layout(**over):
+    piece = {"id": "ab", "footprint": {"type": "rectangle", "width": 2, "height": 2},
+             "position": {"x": 10, "y": 10}}
+    piece.update(over.pop("piece", {}))
+    doc = {"id": "lay", "name": "lay", "game_version": {"edition": "10th", "dataslate": "a-b"},
+           "pieces": [piece]}
+    doc.update(over)
+    return doc
+
+
+def _import_err(tmp_path, capsys, name, text):
+    src = tmp_path / name
+    src.write_text(text)
+    assert main(["layout", "import", str(src), "-o", str(tmp_path / "out.toml")]) == 2
+    return capsys.readouterr().err.strip().splitlines()
+
+
+def test_an_oversized_board_names_the_input_field_not_the_map(tmp_path, capsys):
+    # issue 12 finding 6: board.width 1e9 > MAX_TABLE_INCHES 1200; before:
+    # "out.toml: map.width: ..." (the map never written)
+    lines = _import_err(tmp_path, capsys, "board-huge.json",
+                        json.dumps(_one_piece_layout(board={"width": 1e9, "height": 44})))
+    assert lines == [f"{tmp_path / 'board-huge.json'}: board.width: the table size is "
+                     "inches; 1e+09\" is more than 1200\" (MAX_TABLE_INCHES)"]
+
+
+@pytest.mark.parametrize("piece, field, shown_as", [
+    ({"position": {"x": 1e308, "y": 10}}, "position.x", "1e+308"),
+    ({"footprint": {"type": "rectangle", "width": 1e9, "height": 2}}, "footprint.width", "1e+09"),
+])
+def test_one_broken_value_is_one_line_naming_the_input_field(tmp_path, capsys, piece, field,
+                                                            shown_as):
+    # issue 12 finding 7: one line about the field written (|v| > MAX_COORD_INCHES 10000),
+    # not two about the points computed from it
+    lines = _import_err(tmp_path, capsys, "pos.json", json.dumps(_one_piece_layout(piece=piece)))
+    assert len(lines) == 1
+    assert lines[0].startswith(f"{tmp_path / 'pos.json'}: pieces[0] (id \"ab\"): {field}: ")
+    assert lines[0].endswith(f"(MAX_COORD_INCHES), got {shown_as}")
+
+
+def test_a_400_digit_number_is_shortened_in_the_message(tmp_path, capsys):
+    # 10**400: 401 digits, shown as 1e+400 (mantissa 1.000 -> 1)
+    text = json.dumps(_one_piece_layout(piece={"position": {"x": "X", "y": 10}}))
+    lines = _import_err(tmp_path, capsys, "big.json", text.replace('"X"', "1" + "0" * 400))
+    assert len(lines) == 1 and lines[0].endswith("got 1e+400") and len(lines[0]) < 200
+    from tabletop.layout_io.read import shown
+    assert shown(-12345 * 10 ** 30) == "-1.234e+34"     # 35 digits: 1.2345.. cut to 1.234
+    assert shown("x" * 100) == "'" + "x" * 36 + "..."    # repr cut to 40 characters
+
+
+def _pattern(pid, zone_at=(0, 0)):
+    return {"id": pid, "name": pid, "game_version": {"edition": "10th", "dataslate": "a-b"},
+            "zones": [{"player": "attacker", "position": {"x": zone_at[0], "y": zone_at[1]},
+                       "shape": {"type": "rectangle", "width": 20, "height": 10}}]}
+
+
+def test_an_unknown_deployment_pattern_id_is_refused_with_the_patterns_listed(tmp_path, capsys):
+    # issue 12 finding 8: the layout names "nope", the file holds only "dawn": before, dawn
+    # was used silently
+    doc = [_one_piece_layout(deployment_pattern_id="nope"), _pattern("dawn")]
+    lines = _import_err(tmp_path, capsys, "lay.json", json.dumps(doc))
+    assert lines == [f"{tmp_path / 'lay.json'}: [0].deployment_pattern_id: nope: no deployment "
+                     "pattern in the files has that id (there are: dawn); pass --deployment ID "
+                     "to use another"]
+    # --deployment picks one by hand: imported
+    src = tmp_path / "lay.json"
+    assert main(["layout", "import", str(src), "--deployment", "dawn",
+                 "-o", str(tmp_path / "ok.toml")]) == 0
+
+
+def test_a_zone_off_the_table_is_imported_with_a_warning(tmp_path, capsys):
+    # a 20x10 zone at y-down (50, 0) on the 60x44 default board: x 50..70 (10" past the
+    # right edge), y-down 0..10 -> map y 44 - 10 = 34 .. 44
+    src = tmp_path / "lay.json"
+    src.write_text(json.dumps([_one_piece_layout(deployment_pattern_id="dawn"),
+                               _pattern("dawn", (50, 0))]))
+    assert main(["layout", "import", str(src), "-o", str(tmp_path / "z.toml"), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["warnings"] == [f"{src}: [1].zones[0]: the zone reaches off the 60\" x 44\" "
+                               "table (x 50..70, y 34..44 on the map)"]

@@ -295,3 +295,39 @@ def test_models_off_the_table_are_still_drawn(write_map):
     x = round(MARGIN_PX + (left - 3) * 20)
     y = round(MARGIN_PX + (18 - 5) * 20)
     assert surf.get_at((x, y))[:3] == (0xb0, 0x3a, 0x2e)
+
+
+def test_a_terrain_label_moves_off_an_objective_marker_at_its_centre(monkeypatch):
+    # issue 12 finding 14: ruin-a, a 12x6 ruin centred on (20, 14), and objective obj-2 at
+    # (20, 14) (40mm marker: radius 0.787" = 17.3 px at 22 px/in): the piece's label at its
+    # centre would sit on the marker's own label.  The label goes beside the marker (below
+    # it first, render.label_place.around); obj-1 far away leaves ruin-b's label centred.
+    from tabletop.render import board as board_mod
+    state = mapfile.from_dict({
+        "map": {"name": "labels", "ruleset": "fight-phase", "width": 40, "depth": 30},
+        "players": [{"id": "red", "active": True}, {"id": "blue"}],
+        "terrain": [{"id": "ruin-a", "kind": "ruin",
+                     "polygon": [[14, 11], [26, 11], [26, 17], [14, 17]]},
+                    {"id": "ruin-b", "kind": "ruin",
+                     "polygon": [[2, 22], [8, 22], [8, 26], [2, 26]]}],
+        "objectives": [{"id": "obj-2", "at": [20, 14]}, {"id": "obj-1", "at": [35, 5]}]},
+        path="<test>")
+    drawn: dict[str, tuple[float, float]] = {}
+    real = board_mod.prims.outlined_text
+
+    def spy(surface, t, size, colour, halo, pos, anchor="center"):
+        drawn.setdefault(t, pos)
+        return real(surface, t, size, colour, halo, pos, anchor)
+    monkeypatch.setattr(board_mod.prims, "outlined_text", spy)
+    surface, view = draw(state)
+    mx, my = drawn["obj-2"]         # the marker's own label: at its centre (same layer)
+    r = 0.787 * SCALE
+    marker = pygame.Rect(round(mx - r), round(my - r), round(2 * r), round(2 * r))
+    w, h = board_mod.prims.font(DEFAULT_THEME.font_small).size("ruin-a")
+    label = pygame.Rect(0, 0, w, h)
+    label.center = (round(drawn["ruin-a"][0]), round(drawn["ruin-a"][1]))
+    assert not label.colliderect(marker)
+    assert label.top > marker.bottom            # below the marker, the first place offered
+    # ruin-b has no marker on it: its label stays at its centre (5, 24), 15" left of and
+    # 10" above the marker at (20, 14): (-15 * 22, -10 * 22) = (-330, -220) px
+    assert (drawn["ruin-b"][0] - mx, drawn["ruin-b"][1] - my) == pytest.approx((-330, -220), abs=1)

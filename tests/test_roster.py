@@ -363,3 +363,67 @@ def test_shipped_table_is_what_the_tool_builds():
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     assert tool.main(["--check"]) == 0
+
+
+def test_nearest_names_are_never_blank_and_always_a_base_size():
+    # issue 12 finding 9: the table has rows naming only a model (unit name blank) and
+    # rows with no size ("Hull", "Use model"); before, "Castigatorr" offered "Castigator
+    # (Adepta Sororitas, Hull)" and a Greek name " (, 100mm/32mm/50mm/75x42mm oval)"
+    from tabletop.board.bases import parse_base
+    from tabletop.roster.base_table import BaseTable
+    table = BaseTable("40k")
+    for name in ("Castigatorr", "Κένταυροι Ιππείς", "Big Gunzz", "Wartrakk"):
+        got = table.nearest(name)
+        assert len(got) == 3
+        for cand in got:
+            assert cand[0] not in " (" and "Hull" not in cand and "Use model" not in cand
+            sizes = cand.rsplit(", ", 1)[-1].rstrip(")") if ", " in cand else \
+                cand.rsplit("(", 1)[-1].rstrip(")")
+            for size in sizes.split("/"):
+                parse_base(size)            # every size offered is a base
+        assert all(parse_base(s) for s in table.nearest_sizes(name))
+    assert not any(c.startswith("Castigator ") for c in table.nearest("Castigatorr"))
+
+
+def test_placing_units_drops_empty_from_the_map_name(tmp_path, capsys):
+    # issue 12 finding 11: maps/ca-layout-1-table.toml is named "CA 2025-26 layout 1 - Hammer
+    # and Anvil (empty)"; with an army placed on it the name loses " (empty)"
+    out = tmp_path / "army.toml"
+    assert main(["roster", str(EX / "orks.json"), "--map",
+                 str(ROOT / "maps" / "ca-layout-1-table.toml"), "--player", "attacker",
+                 "-o", str(out)]) == 0
+    capsys.readouterr()
+    state = load(str(out))
+    assert state.units and state.name == "CA 2025-26 layout 1 - Hammer and Anvil"
+    from tabletop.roster.deploy import name_with_units
+    assert name_with_units("Table (empty)") == "Table"
+    assert name_with_units("(empty) table") == "(empty) table"     # only at the end
+    assert name_with_units(" (empty)") == " (empty)"                # nothing left: kept
+
+
+def test_app_text_without_its_title_line_reads_the_first_unit():
+    # issue 12 finding 14: an app export cut to its units (no "Army (N points)" title):
+    # line 1 "Warboss (75 points)" has bullets under it, so it is a unit, not the title.
+    # Warboss: one model with its wargear list; Boyz: 1 Boss Nob + 9 Boy = 10 models.
+    from tabletop.roster.app_text import read_app_text
+    text = ("Warboss (75 points)\n  • Warlord\n  • 1x Attack squig\n    1x Big choppa\n\n"
+            "Boyz (85 points)\n  • 1x Boss Nob\n    ◦ 1x Power klaw\n  • 9x Boy\n"
+            "    ◦ 9x Choppa\n")
+    roster = read_app_text(text, "cut.txt")
+    assert [u.name for u in roster.units] == ["Warboss", "Boyz"]
+    assert [sum(m.count for m in u.models) for u in roster.units] == [1, 10]
+    assert roster.name == "cut.txt"
+    # one unit alone: before, "no unit lines ... found"
+    alone = read_app_text("Boyz (85 points)\n  • 1x Boss Nob\n  • 9x Boy\n", "one.txt")
+    assert [(u.name, sum(m.count for m in u.models)) for u in alone.units] == [("Boyz", 10)]
+
+
+def test_the_example_rosters_own_comment_counts_the_models_read():
+    # issue 12 finding 14: empire.rosz said 28 models; read: Captain 1 + State Troops 20
+    # (the Sergeant, Standard Bearer and Drummer are 3 of the 20) + Knights 5 (the
+    # Preceptor one of them) = 26
+    import re
+    text = zipfile.ZipFile(EX / "empire.rosz").read("empire.ros").decode()
+    said = int(re.search(r"(\d+) models", text).group(1))
+    roster = read_roster(str(EX / "empire.rosz"))
+    assert said == sum(m.count for u in roster.units for m in u.models) == 26

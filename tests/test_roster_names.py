@@ -53,7 +53,12 @@ def test_custom_name_is_the_units_name_and_the_datasheet_is_kept():
 
 @pytest.mark.parametrize("name, want", [
     ("Ωmega Squad", "omega-squad"),      # Ω followed by "mega": the letter is omega's "o"
-    ("Ω Squad", "omega-squad"),          # alone: its whole name
+    ("Ω Squad", "o-squad"),              # Greek by sound (GREEK_LETTERS): omega is "o"
+    # issue 12 finding 10: NFKD drops the accents (έ -> ε, ί -> ι), then letter by letter:
+    # κ k, ε e, ν n, τ t, α a, υ y, ρ r, ο o, ι i | ι i, π p, π p, ε e, ι i, ς s
+    ("Κένταυροι Ιππείς", "kentayroi-ippeis"),
+    # θ th, χ ch, ψ ps, ξ x, φ f, η i, β v, γ g, δ d, ζ z, λ l, μ m, ω o
+    ("θχψ ξφηβ γδζλμω", "thchps-xfiv-gdzlmo"),
     ("Crème Brûlée", "creme-brulee"),    # NFKD drops the accents
     ("Ørk Straße", "ork-strasse"),       # "O WITH STROKE" -> o; sharp s -> ss (ID_LETTER_NAMES)
     ("Жук", "zheuka"),                   # CYRILLIC ... ZHE, U, KA: their names' last words

@@ -400,6 +400,8 @@ class App:
     def handle(self, event: pygame.event.Event) -> bool:
         """Take one pygame event; returns whether the window should stay open."""
         consumed = self.manager.process_events(event)
+        if self.editor.drag is not None and event.type == pygame.MOUSEBUTTONUP:
+            consumed = False    # a drag released over the panel still ends (editor_input)
         if self.editor.active and not consumed and editor_input.handle(self, event):
             return self.running
         t = event.type

@@ -56,7 +56,9 @@ OFF_TABLE_TOL_IN = 1e-6
 float noise only (a piece flush with an edge is on the table)."""
 
 DEFAULT_FORMATION = "10 32mm 5"
-"""Named default: the formation ``N`` offers - 10 models on 32mm bases, 5 abreast."""
+"""Named default: the formation ``N`` first offers - 10 models on 32mm bases, 5 abreast; after
+one is typed, Enter on an empty line repeats the last one typed (a user placing several
+alike expects that)."""
 
 WALL_TEXT = {"L": "in an L (a long and a short side)", "whole": "the whole piece",
              "long": "along one long side", "short": "along one short side", "none": "none"}
@@ -230,7 +232,8 @@ class Editor:
             if off:
                 return f"{TEMPLATES[tool].name} not placed at {_pt(at)}: it would {off}"
             self.selected = tid
-            return self.app.edit(new, f"placed {tid} ({TEMPLATES[tool].name}) centred at {_pt(at)}")
+            return self.app.edit(new, f"placed {tid} ({TEMPLATES[tool].name}) centred at {_pt(at)}"
+                                      + self._overlap_warning(new, tid))
         if tool == "polygon":
             self.poly.append(at)
             n = len(self.poly)
@@ -268,7 +271,8 @@ class Editor:
             return f"polygon: {exc}; its corners are dropped, click a new outline"
         self.poly = []
         self.selected = tid
-        return self.app.edit(new, f"placed {tid} (free polygon, {ops.FREE_POLYGON_KIND})")
+        return self.app.edit(new, f"placed {tid} (free polygon, {ops.FREE_POLYGON_KIND})"
+                                  + self._overlap_warning(new, tid))
 
     # ------------------------------------------------------------ dragging
     def press(self, x: float, y: float, slop: float = 0.0) -> bool:
@@ -298,7 +302,18 @@ class Editor:
         off = self.off_table(new, d.item) if not self.off_table(self.state, d.item) else ""
         if off:
             return f"{d.item} not moved: at {_pt(c)} it would {off}"
-        return self.app.edit(new, f"moved {d.item}: centre {_pt(c)}")
+        return self.app.edit(new, f"moved {d.item}: centre {_pt(c)}"
+                                  + self._overlap_warning(new, d.item))
+
+    def _overlap_warning(self, state: Battlefield, item: str) -> str:
+        """"; warning: ruin-1 overlaps B2 (15.00 sq in)" when terrain piece ``item`` of
+        ``state`` overlaps other pieces as ``check`` warns (``ops.piece_overlaps``, the
+        ``[rules] terrain_overlap_area`` bound), one clause per piece; "" when clear or
+        when ``item`` is not a piece.  A warning, not a refusal: the user may be halfway
+        through moving two pieces."""
+        clash = ops.piece_overlaps(state, item)
+        return ("; warning: " + ", ".join(f"{item} overlaps {o} ({a:.2f} sq in)" for o, a in clash)
+                if clash else "")
 
     def off_table(self, state: Battlefield, item: str) -> str:
         """How the piece or objective ``item`` of ``state`` leaves the table ("run off the
@@ -353,14 +368,16 @@ class Editor:
         new = ops.turn_piece(self.state, tid, target - a)
         off = self.off_table(new, tid)
         warn = f" - it would {off}: turn on or move it (t)" if off else ""
-        return self.app.edit(new, f"turned {tid} to {target % 180:g} deg{warn}")
+        return self.app.edit(new, f"turned {tid} to {target % 180:g} deg{warn}"
+                                  + self._overlap_warning(new, tid))
 
     def mirror(self) -> str:
         """``m``: the selected piece mirrored in its short axis."""
         tid = self._piece()
         if tid is None:
             return "select a terrain piece to mirror"
-        return self.app.edit(ops.mirror_piece(self.state, tid), f"mirrored {tid}")
+        new = ops.mirror_piece(self.state, tid)
+        return self.app.edit(new, f"mirrored {tid}" + self._overlap_warning(new, tid))
 
     def cycle_kind(self) -> str:
         """``k``: the selected piece's kind, the next of the map format's kinds.  A kind
@@ -567,7 +584,8 @@ class Editor:
         if off:
             return f"{line!r}: {item} not moved: it would {off}"
         return self.app.edit(new,
-                             f"{item}: nearest extent {d:g}\" from the {words[0]} edge")
+                             f"{item}: nearest extent {d:g}\" from the {words[0]} edge"
+                             + self._overlap_warning(new, item))
 
     def _formation(self, line: str) -> str:
         words = (line.strip() or self.formation).split()
@@ -584,9 +602,28 @@ class Editor:
 
     # ------------------------------------------------------------ units
     def _facing(self, at: XY) -> float:
-        """Towards the table's centre from ``at``, squared to the table edges (as
-        ``roster.deploy`` faces an army)."""
+        """The way a unit dropped at ``at`` faces (degrees), the same for every unit of a
+        player as ``tabletop roster`` faces an army (``roster.deploy.army_facing``): from
+        the player's zone (the one holding ``at``, else the nearest) towards the table's
+        centre, squared to the table edges; with no zone of its own, away from the other
+        side's zone; on a table with no zones, towards the table's centre from ``at``."""
+        from tabletop.roster.deploy import army_facing
         t = self.state.table
+
+        def centre_gap(z) -> float:
+            xs = [p[0] for p in z.polygon]
+            ys = [p[1] for p in z.polygon]
+            return math.hypot((min(xs) + max(xs)) / 2 - at[0], (min(ys) + max(ys)) / 2 - at[1])
+
+        mine = [z for z in self.state.deployment if z.player == self.player]
+        if mine:
+            z = next((z for z in mine if ops.contains(z.polygon, *at)), None) or min(
+                mine, key=centre_gap)
+            return army_facing(self.state, z)
+        theirs = [z for z in self.state.deployment if z.player != self.player]
+        if theirs:
+            # the enemy's zone faces the centre; this army faces the other way round
+            return (army_facing(self.state, min(theirs, key=centre_gap)) + 180.0) % 360.0
         dx, dy = t.width / 2 - at[0], t.depth / 2 - at[1]
         if abs(dx) < 1e-9 and abs(dy) < 1e-9:
             return 90.0
@@ -624,10 +661,12 @@ class Editor:
             if not tries:
                 return self._too_wide(name)
         first_bad = None
+        first_new: Battlefield | None = None
         for table, note in tries:
             new, bad = self._placed(table)
             if new is None:
                 return bad[0]
+            first_new = first_new or new
             if not bad:
                 if self.tool == "unit":
                     self.roster_next += 1
@@ -635,15 +674,23 @@ class Editor:
                 return self.app.edit(new, f"placed {uid} ({name}) at {_pt(at)}, facing "
                                           f"{facing:g} deg" + note + self._zone_warning(new, uid))
             first_bad = first_bad or bad
-        return f"{name} not placed: " + "; ".join((first_bad or [])[:3])
+        hint = ""
+        if (self.tool == "formation" and first_new is not None
+                and any(b.endswith("off the table") for b in first_bad or [])):
+            depth = _depth_behind(first_new, ops.free_id(self.state, "unit"), at, facing)
+            hint = (f" (the click marks the unit's front centre; it stands {depth:.1f}\" "
+                    f"behind it: click further in)")
+        return f"{name} not placed: " + "; ".join((first_bad or [])[:3]) + hint
 
     def _placed(self, table: dict) -> tuple[Battlefield | None, list[str]]:
         """The map with ``table`` added as a unit and what stops it: its bases overlapping
         others or off the table, else the unit out of coherency, from the geometry snapshot;
         ``(None, [message])`` when the map reader refuses it."""
         from tabletop.geometry import snapshot
+        from tabletop.roster.deploy import name_with_units
         data = mapfile.to_dict(self.state)
         data["units"] = list(data.get("units", [])) + [table]
+        data["map"]["name"] = name_with_units(data["map"]["name"])     # no longer "(empty)"
         try:
             new = mapfile.from_dict(data, path=self.state.path or "<editor>")
         except TabletopError as exc:
@@ -691,8 +738,10 @@ class Editor:
 
     def _zone_warning(self, state: Battlefield, uid: str) -> str:
         """" - warning: ..." when the map has zones for the unit's player and a model of
-        ``uid`` stands with its centre outside all of them (dropped in the other side's
-        zone, or in no man's land); "" otherwise.  A warning, not a refusal: a table can
+        ``uid`` stands with its centre outside all of them: how many stand outside the
+        player's own zone, then, when some of those stand in another player's zone, how
+        many in each ("95 of 100 models of attacker stand outside the zone of attacker, 15
+        in the zone of defender"); "" otherwise.  A warning, not a refusal: a table can
         show a game under way, where units have left their zones."""
         u = next(x for x in state.units if x.id == uid)
         zones = [z.polygon for z in state.deployment if z.player == u.player]
@@ -701,11 +750,14 @@ class Editor:
         out = [m for m in u.models if not any(ops.contains(z, m.x, m.y) for z in zones)]
         if not out:
             return ""
-        others = sorted({z.player for z in state.deployment if z.player != u.player
-                         and any(ops.contains(z.polygon, m.x, m.y) for m in out)})
-        where = f"in the zone of {', '.join(others)}" if others else "outside its zone"
-        return (f" - warning: {len(out)} of {len(u.models)} models of {u.player} stand {where} "
-                f"(p: the player units go to)")
+        others = sorted({z.player for z in state.deployment if z.player != u.player})
+        inside = [(p, sum(1 for m in out if any(ops.contains(z.polygon, m.x, m.y)
+                                                for z in state.deployment if z.player == p)))
+                  for p in others]
+        theirs = ", ".join(f"{k} in the zone of {p}" for p, k in inside if k)
+        return (f" - warning: {len(out)} of {len(u.models)} models of {u.player} stand outside "
+                f"the zone of {u.player}" + (f", {theirs}" if theirs else "")
+                + " (p: the player units go to)")
 
     def _roster_name(self) -> str:
         r = self.roster[self.roster_next % len(self.roster)]
@@ -769,9 +821,9 @@ class Editor:
 
     def _write(self, target: str, force: bool) -> str:
         st = self.state
-        from tabletop.roster.write import units_appended_text
+        from tabletop.roster.write import fresh_text, units_appended_text
         text = (units_appended_text(st, self.app.path) or mapfile.edited_text(st, self.app.path)
-                or mapfile.dumps(st))
+                or fresh_text(st))
         try:
             write_atomic(target, text, force=force)
         except (OSError, TabletopError) as exc:
@@ -854,6 +906,16 @@ def formation_layouts(base: Any, n: int, files: int, facing_deg: float,
         cy = sum(p[1] for p in front) / len(front) + math.sin(t) * base.along / 2
         out.append(([(x - cx, y - cy) for x, y in spots], note))
     return out
+
+
+def _depth_behind(state: Battlefield, uid: str, at: XY, facing: float) -> float:
+    """How far (inches) unit ``uid`` of ``state`` reaches behind ``at`` against ``facing``
+    (degrees): the largest distance of a model's centre behind ``at`` along the facing,
+    plus half that model's base depth.  What a formation's refusal tells the user: the
+    click marks its front centre and the models stand behind it."""
+    fx, fy = math.cos(math.radians(facing)), math.sin(math.radians(facing))
+    return max(-((m.x - at[0]) * fx + (m.y - at[1]) * fy) + m.base.along / 2
+               for m in state.unit(uid).models)
 
 
 def _pt(p: XY) -> str:

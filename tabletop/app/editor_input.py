@@ -185,6 +185,11 @@ def handle(app, event) -> bool:
             return True
         return False
     if t == pygame.MOUSEBUTTONUP and event.button == 1:
+        if ed.drag is not None and not app.board_rect.collidepoint(event.pos):
+            item, ed.drag = ed.drag.item, None      # released over the panel: left where it was
+            _say(app, f"dropped outside the table: {item} not moved")
+            app.refresh()
+            return True
         if ed.drag is not None:
             said = ed.drop()
             _say(app, said if said is not None else (

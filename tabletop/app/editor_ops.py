@@ -337,6 +337,16 @@ def mirror_table(state: Battlefield) -> Battlefield:
     return replace(state, terrain=tuple(terrain), objectives=tuple(objectives), deployment=tuple(zones))
 
 
+def piece_overlaps(state: Battlefield, tid: str) -> list[tuple[str, float]]:
+    """``(other piece, square inches shared)`` for each piece of ``state`` that terrain piece
+    ``tid`` overlaps by more than ``[rules] terrain_overlap_area`` - the same test ``check``
+    warns with (``geometry.layout_checks.terrain_overlaps``), in map order.  Empty when
+    ``tid`` is clear (or is no terrain piece)."""
+    out = [(b if a == tid else a, area) for a, b, area in terrain_overlaps(state) if tid in (a, b)]
+    order = [t.id for t in state.terrain]
+    return sorted(out, key=lambda p: order.index(p[0]))
+
+
 def twin_overlaps(before: Battlefield, after: Battlefield) -> list[tuple[str, str]]:
     """``(twin, piece)`` for each piece ``mirror_table`` added to ``before`` (giving
     ``after``) that overlaps another piece (more than ``[rules] terrain_overlap_area`` square

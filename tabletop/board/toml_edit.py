@@ -82,8 +82,18 @@ def _apply_list(node: Any, base: list[Any], new: list[Any]) -> bool:
             if b != n and not _apply(node[k], b, n):
                 return False
         else:
-            node.append(n)
+            if len(node) and not node[-1].as_string().endswith("\n\n"):
+                node[-1].add(tomlkit.nl())      # the file's last table: a blank line after it
+            node.append(_spaced(n))
     return [x.get("id") for x in node] == new_ids
+
+
+def _spaced(new: dict[str, Any]) -> Any:
+    """A new ``[[...]]`` table for ``new``, ending in a blank line so the table after it
+    (the next new one, or the next section) stands apart as in a written file."""
+    table = tomlkit.item(new)
+    table.add(tomlkit.nl())
+    return table
 
 
 def _apply(node: Any, base: Any, new: Any) -> bool:

@@ -20,7 +20,9 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from tabletop.board.json_text import JsonTextError, parse_json
+from tabletop.board.limits import MAX_COORD_INCHES, MAX_TABLE_INCHES
 from tabletop.errors import TabletopError
+from tabletop.layout_io.carry import entity_id, objective_entity_id, tag_of, untag
 from tabletop.layout_io.place import convex_hull, footprint_vertices, orient, place, to_map
 from tabletop.layout_io.schema import DeploymentPattern, Piece, TerrainLayout, TerrainTemplate
 
@@ -77,13 +79,29 @@ def _path(loc: tuple[Any, ...], prefix: str) -> str:
     return out or "(top)"
 
 
+#: the longest value a message echoes as written; past it the value is cut ("...")
+SHOWN_VALUE_CHARS = 40
+
+
+def shown(value: Any) -> str:
+    """``value`` as a message shows it: a whole number of more than 20 digits in
+    e-notation (10**400 -> ``1e+400``, ``-1.23e+25``), a float as Python writes it
+    (``1e+308``, ``1e+09``: ``:g``), anything else as its ``repr`` cut to ``SHOWN_VALUE_CHARS`` characters."""
+    if isinstance(value, int) and not isinstance(value, bool) and len(str(abs(value))) > 20:
+        digits = str(abs(value))
+        mant = (digits[0] + "." + digits[1:4]).rstrip("0").rstrip(".")
+        return f"{'-' if value < 0 else ''}{mant}e+{len(digits) - 1}"
+    text = f"{value:g}" if isinstance(value, float) else repr(value)
+    return text if len(text) <= SHOWN_VALUE_CHARS else text[:SHOWN_VALUE_CHARS - 3] + "..."
+
+
 def _errors(path: str, prefix: str, err: ValidationError) -> list[str]:
     lines = []
     for e in err.errors():
         msg = e["msg"].removeprefix("Value error, ")
         got = e.get("input")
         if not isinstance(got, (dict, list)) and e["type"] != "missing":
-            msg += f", got {got!r}"
+            msg += f", got {shown(got)}"
         lines.append(f"{path}: {_path(tuple(e['loc']), prefix)}: {msg}")
     return lines
 
@@ -216,14 +234,23 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
     """
     src = sources if sources is not None else Sources()
     lay = _pick(found.layouts, layout_id, "terrain layout", "--layout", files)
-    if deployment_id is None and lay is not None and lay[1].deployment_pattern_id and any(
-            p.id == lay[1].deployment_pattern_id for _, p in found.patterns):
-        deployment_id = lay[1].deployment_pattern_id
+    named = lay[1].deployment_pattern_id if lay is not None else None
+    if deployment_id is None and lay is not None and named and found.patterns:
+        # the layout names its pattern: that one, never another one silently
+        if not any(p.id == named for _, p in found.patterns):
+            have = ", ".join(p.id for _, p in found.patterns)
+            raise LayoutError(f"{_at(lay[0], 'deployment_pattern_id')}: {named}: no deployment "
+                              f"pattern in the files has that id (there are: {have}); pass "
+                              "--deployment ID to use another")
+        deployment_id = named
     pat = _pick(found.patterns, deployment_id, "deployment pattern", "--deployment", files)
     if lay is None and pat is None:
         raise LayoutError(f"{files}: no terrain layout and no deployment pattern to import")
     layout = lay[1] if lay else None
     pattern = pat[1] if pat else None
+    problems = _out_of_bounds(lay, pat)
+    if problems:
+        raise LayoutError(problems)
     width, depth = DEFAULT_BOARD_IN
     if layout is not None and layout.board is not None:
         width, depth = layout.board.width, layout.board.height
@@ -232,7 +259,6 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
 
     terrain: list[dict[str, Any]] = []
     objectives: list[dict[str, Any]] = []
-    problems: list[str] = []
     if layout is not None:
         src.pieces = _at(lay[0], "pieces")
         terrain, objectives = _pieces(layout, lay[0], found.templates, depth, problems, src)
@@ -248,22 +274,33 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
                                "name": f"{pattern.name}: objective {i + 1}"})
     _off_table(terrain, objectives, src, width, depth)
     deployment = []
+    player_of = {s: s for s in SIDE_NAMES}
     if pattern is not None:
+        player_of = _players(pattern)
         for k, z in enumerate(pattern.zones):
             src.deployment.append(_at(pat[0], f"zones[{k}]"))  # type: ignore[index]
             pts = footprint_vertices(z.shape)    # type: ignore[arg-type]
             poly = [to_map((z.position.x + x, z.position.y + y), depth) for x, y in pts]
-            row: dict[str, Any] = {"player": z.player, "polygon": poly}
-            row["name"] = z.name or f"{pattern.name} {z.player} zone"
+            if _is_off(poly, width, depth):
+                xs, ys = [q[0] for q in poly], [q[1] for q in poly]
+                src.warnings.append(f"{src.deployment[-1]}: the zone reaches off the {width:g}\" "
+                                    f"x {depth:g}\" table (x {min(xs):.4g}..{max(xs):.4g}, "
+                                    f"y {min(ys):.4g}..{max(ys):.4g} on the map)")
+            row: dict[str, Any] = {"player": player_of[z.player], "polygon": poly}
+            zname = tag_of(z.name)[1] if player_of[z.player] != z.player else z.name
+            row["name"] = zname or f"{pattern.name} {z.player} zone"
             deployment.append(row)
-    name = " / ".join(m.name for m in (layout, pattern) if m is not None)
+    # a pattern named after its layout ("X deployment", as export names it) adds nothing
+    name = " / ".join(m.name for m in (layout, pattern) if m is not None
+                      and not (m is pattern and layout is not None
+                               and m.name.startswith(layout.name)))
     source = "layout JSON " + files + ": " + ", ".join(
         f"{what} {m.id}" + (f" ({m.source})" if m.source else "")
         for what, m in (("terrain layout", layout), ("deployment pattern", pattern)) if m is not None)
     out: dict[str, Any] = {
         "map": {"name": name, "ruleset": "fight-phase", "width": width, "depth": depth,
                 "source": source},
-        "players": [{"id": s, "name": SIDE_NAMES[s], "colour": SIDE_COLOURS[s],
+        "players": [{"id": player_of[s], "name": SIDE_NAMES[s], "colour": SIDE_COLOURS[s],
                      "active": i == 0} for i, s in enumerate(sorted(SIDE_NAMES))],
     }
     if rules:
@@ -271,6 +308,76 @@ def to_map_dict(found: Entities, files: str, layout_id: str | None = None,
     out["terrain"] = terrain
     out["objectives"] = objectives
     out["deployment"] = deployment
+    return out
+
+
+def _out_of_bounds(lay: tuple[str, TerrainLayout] | None,
+                   pat: tuple[str, DeploymentPattern] | None) -> list[str]:
+    """One line per input number too large to place, naming the input file and field
+    (``board.width``, ``pieces[0] (id "ab"): position.x``), before anything is placed
+    from it: a board side over ``MAX_TABLE_INCHES``, a position, footprint size or point
+    past ``MAX_COORD_INCHES`` (the map reader's own bounds, board/limits.py).  Checked
+    here so that one bad value is one line about what the user wrote, not lines about
+    the points computed from it or the map file never written."""
+    out: list[str] = []
+
+    def coord(where: str, field_: str, v: float, what: str = "within {}\" of the table's "
+              "corner") -> None:
+        if not abs(v) <= MAX_COORD_INCHES:
+            out.append(f"{where}: {field_}: inches {what.format(f'{MAX_COORD_INCHES:g}')} "
+                       f"(MAX_COORD_INCHES), got {shown(v)}")
+
+    def shape(where: str, name: str, fp: Any) -> None:
+        if fp is None:
+            return
+        if hasattr(fp, "points"):
+            for k, q in enumerate(fp.points):
+                coord(where, f"{name}.points[{k}].x", q.x, "within {}\" of its position")
+                coord(where, f"{name}.points[{k}].y", q.y, "within {}\" of its position")
+        else:
+            coord(where, f"{name}.width", fp.width, "up to {}\"")
+            coord(where, f"{name}.height", fp.height, "up to {}\"")
+
+    if lay is not None:
+        where, layout = lay
+        if layout.board is not None:
+            for f, v in (("width", layout.board.width), ("height", layout.board.height)):
+                if v > MAX_TABLE_INCHES:
+                    out.append(f"{_at(where, 'board.' + f)}: the table size is inches; {shown(v)}\" "
+                               f"is more than {MAX_TABLE_INCHES:g}\" (MAX_TABLE_INCHES)")
+        for i, p in enumerate(layout.pieces):
+            at = _named(_at(where, f"pieces[{i}]"), p)
+            coord(at, "position.x", p.position.x)
+            coord(at, "position.y", p.position.y)
+            shape(at, "footprint", p.footprint)
+            if p.objective is not None and p.objective.position is not None:
+                coord(at, "objective.position.x", p.objective.position.x)
+                coord(at, "objective.position.y", p.objective.position.y)
+    if pat is not None:
+        where, pattern = pat
+        for k, z in enumerate(pattern.zones):
+            at = _at(where, f"zones[{k}]")
+            coord(at, "position.x", z.position.x)
+            coord(at, "position.y", z.position.y)
+            shape(at, "shape", z.shape)
+        for k, q in enumerate(pattern.objectives):
+            at = _at(where, f"objectives[{k}]")
+            coord(at, "x", q.x)
+            coord(at, "y", q.y)
+    return out
+
+
+def _players(pattern: DeploymentPattern) -> dict[str, str]:
+    """Side (attacker / defender) -> map player id: the tag every zone of that side carries
+    at the end of its name ("... [orks]", written by ``layout export``: ``carry.tagged``),
+    else the side itself.  Two sides tagged with one id keep their side names."""
+    out: dict[str, str] = {}
+    for side in SIDE_NAMES:
+        tags = {tag_of(z.name)[0] for z in pattern.zones if z.player == side}
+        one = tags.pop() if len(tags) == 1 else None
+        out[side] = one if one is not None and one not in SIDE_NAMES else side
+    if len(set(out.values())) < len(out):
+        return {s: s for s in SIDE_NAMES}
     return out
 
 
@@ -344,19 +451,25 @@ def objective_id(name: str | None, taken: list[dict[str, Any]]) -> str:
     return f"objective-{n}"
 
 
-#: named default: how far (inches) a piece or objective may reach past the table's edge
-#: before the import warns (the map format's contact tolerance: measured layouts round)
+#: named default: how far (inches) a piece, an objective or a deployment zone may reach
+#: past the table's edge before the import warns (the map format's contact tolerance:
+#: measured layouts round)
 OFF_TABLE_WARN_IN = 0.02
+
+
+def _is_off(pts: list[Any], width: float, depth: float) -> bool:
+    """Whether a point of ``pts`` (map inches) lies past the table by more than
+    ``OFF_TABLE_WARN_IN``."""
+    t = OFF_TABLE_WARN_IN
+    return any(x < -t or y < -t or x > width + t or y > depth + t for x, y in pts)
 
 
 def _off_table(terrain: list[dict[str, Any]], objectives: list[dict[str, Any]], src: Sources,
                width: float, depth: float) -> None:
     """A warning (``src.warnings``) for each piece or objective that reaches past the
     table by more than ``OFF_TABLE_WARN_IN``: the schema allows it, a layout never means it."""
-    t = OFF_TABLE_WARN_IN
-
     def off(pts: list[list[float]]) -> bool:
-        return any(x < -t or y < -t or x > width + t or y > depth + t for x, y in pts)
+        return _is_off(pts, width, depth)
 
     for k, row in enumerate(terrain):
         if off(row["polygon"]):
@@ -464,11 +577,14 @@ def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTempl
         if p.is_objective or p.objective_role or p.objective is not None:
             meta = p.objective
             pos = meta.position if meta is not None and meta.position is not None else p.position
-            obj: dict[str, Any] = {"id": objective_id(p.name, objectives),
-                                   "at": to_map((pos.x, pos.y), depth)}
+            # an exported map objective carries its map id in its name ("... [centre]")
+            mid, oname = untag(p.name, p.id, objective_entity_id)
+            oid = mid if mid and mid not in {o["id"] for o in objectives} else \
+                objective_id(oname, objectives)
+            obj: dict[str, Any] = {"id": oid, "at": to_map((pos.x, pos.y), depth)}
             if meta is not None and meta.control_range_inches is not None:
                 obj["range"] = meta.control_range_inches
-            label = p.name or p.id or f"piece {i + 1}"
+            label = oname or p.id or f"piece {i + 1}"
             obj["name"] = f"{label}" + (f" ({p.objective_role})" if p.objective_role else "")
             objectives.append(obj)
             src.objectives.append(at)
@@ -477,15 +593,17 @@ def _pieces(layout: TerrainLayout, where: str, templates: dict[str, TerrainTempl
         its_walls = walls.get(_area_key(p, i), [])
         tall_walls = [(w, a) for w, h, a in its_walls if h is None or h >= TALL_MIN_HEIGHT_IN]
         kind = _kind_for(height, bool(its_walls))
-        tid = p.id or f"piece-{i + 1}"
+        # an exported map piece carries its map id in its name ("... [A]": carry.tagged)
+        mid, pname = untag(p.name, p.id, lambda t: entity_id(t, "t"))
+        tid = mid or p.id or f"piece-{i + 1}"
         while tid in used:
             tid += "-2"
         used.add(tid)
         row: dict[str, Any] = {"id": tid, "kind": kind,
                                "polygon": [to_map(v, depth) for v in pts]}
         where_row = {"polygon": at, "rect": at, "tall_part": at}
-        if p.name:
-            row["name"] = p.name
+        if pname:
+            row["name"] = pname
         if tall_walls:
             ring = tall_walls[0][0] if len(tall_walls) == 1 else convex_hull(
                 [v for w, _ in tall_walls for v in w])

@@ -1,6 +1,10 @@
 """Map -> layout JSON: a list of a 40kdc-data ``terrain-layout`` and (when the map has
 deployment zones) the ``deployment-pattern`` it names.
 
+Map ids that are not entity ids ("A", "B2"), and player ids other than attacker and
+defender, ride at the end of the piece's, objective's or zone's ``name`` as a tag
+(``carry.tagged``: "layout 1 piece A [A]"), which ``read`` takes back off.
+
 Each terrain piece becomes an area with an inline ``polygon`` footprint written about its
 area centroid and ``position`` at that centroid (rotation 0, mirror none: the polygon is
 already turned); a ``tall_part`` smaller than the piece becomes a ``feature`` on it (its
@@ -16,9 +20,9 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
+from tabletop.layout_io.carry import entity_id, objective_entity_id, tagged
 from tabletop.layout_io.place import area_centroid, from_map
 from tabletop.layout_io.read import DEFAULT_BOARD_IN
-from tabletop.roster.ids import ascii_text
 
 __all__ = ["to_layout_json", "EXPORT_HEIGHT_IN", "WALL_HEIGHT_IN", "EXPORT_DATASLATE"]
 
@@ -39,10 +43,8 @@ Pt = tuple[float, float]
 
 
 def _id(text: str, prefix: str) -> str:
-    """A kebab-case entity id (``^[a-z0-9][a-z0-9-]*[a-z0-9]$``, 2+ characters), the text
-    transliterated to ASCII first (``roster.ids.ascii_text``: "Ωmega" -> omega)."""
-    s = re.sub(r"[^a-z0-9]+", "-", ascii_text(text).lower()).strip("-")
-    return s if len(s) >= 2 else f"{prefix}-{s or 'x'}"
+    """A kebab-case entity id of ``text`` (``carry.entity_id``)."""
+    return entity_id(text, prefix)
 
 
 #: the name ``layout import`` gives a pattern's bare objective point ("Dawn: objective 2"):
@@ -114,8 +116,9 @@ def to_layout_json(state: Battlefield) -> list[dict[str, Any]]:
         whole = t.tall_part is not None and _same_ring(t.tall_part, t.polygon)
         height = WALL_HEIGHT_IN if whole else EXPORT_HEIGHT_IN.get(t.kind, 3.0)
         piece: dict[str, Any] = {"id": pid}
-        if t.name:
-            piece["name"] = t.name[:128]
+        name = tagged(t.name, t.id, pid)     # the map id rides in the name ("... [A]")
+        if name:
+            piece["name"] = name
         piece.update({"piece_type": "area", "footprint": fp, "position": _vec(c),
                       "height_inches": _r(height)})
         pieces.append(piece)
@@ -141,9 +144,9 @@ def to_layout_json(state: Battlefield) -> list[dict[str, Any]]:
             continue
         # a named objective, or one with its own range, is an objective piece: the
         # pattern's objectives are bare points and would lose both
-        oid = _id(o.id, "o")
+        oid = objective_entity_id(o.id)
         side = _r(o.marker.across)
-        piece = {"id": f"objective-{oid}", "name": (o.name or o.id)[:128],
+        piece = {"id": oid, "name": tagged(o.name or o.id, o.id, oid),
                  "piece_type": "area", "terrain": False,
                  "footprint": {"type": "rectangle", "width": side, "height": side},
                  "position": _vec(from_map(o.at, depth)), "is_objective": True}
@@ -161,8 +164,9 @@ def to_layout_json(state: Battlefield) -> list[dict[str, Any]]:
             x0 = min(p[0] for p in pts)
             y0 = min(p[1] for p in pts)
             zone: dict[str, Any] = {"player": sides[d.player]}
-            if d.name:
-                zone["name"] = d.name[:128]
+            name = tagged(d.name, d.player, sides[d.player])    # the map player id, "... [orks]"
+            if name:
+                zone["name"] = name
             zone["shape"] = {"type": "polygon", "points": [_vec((x - x0, y - y0)) for x, y in pts]}
             zone["position"] = _vec((x0, y0))
             zones.append(zone)

@@ -439,16 +439,31 @@ def draw_terrain(c: Canvas) -> None:
         tall = getattr(t, "tall_part", None)
         if tall:
             tall_swatch(c.surface, c.pts(tall), c.theme.terrain_style(t.kind))
+    # an objective's marker (labelled with its id) at a piece's centre would be overprinted:
+    # such a piece's label moves beside the marker (render.label_place, nearest place first)
+    from tabletop.render.label_place import LabelPlacer, around
+    marks = []
+    for o in c.state.objectives:
+        ox, oy = c.pt(*o.at)
+        r = c.px(o.marker.radius)
+        marks.append(pygame.Rect(int(ox - r), int(oy - r), int(2 * r), int(2 * r)))
+    placer = LabelPlacer(c.surface.get_rect(), bases=marks)
     for t in c.state.terrain:
         pts = c.pts(t.polygon)
         cx, cy = _centroid(pts)
         st = c.theme.terrain_style(t.kind)
         label = t.id   # the name is often a sentence; the id reads at any scale
         size = c.theme.font_small
-        w, _ = prims.font(size).size(label)
+        w, h = prims.font(size).size(label)
         box = prims.bbox(pts)
         if w > box.w + 20:
             continue
+        at = pygame.Rect(0, 0, w, h)
+        at.center = (round(cx), round(cy))
+        hit = at.collidelist(marks)
+        if hit >= 0:
+            spot = placer.place("terrain", t.id, around(marks[hit], (w, h))).rect
+            cx, cy = spot.center
         ink = readable_on(st.fill)
         halo = shade(st.fill, 1.45) if ink[0] < 128 else shade(st.fill, 0.55)
         prims.outlined_text(c.surface, label, size, ink, halo, (cx, cy))

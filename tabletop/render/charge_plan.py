@@ -262,9 +262,12 @@ def draw_fight_chart(surface: pygame.Surface, rect: pygame.Rect, fight: dict[str
         prims.text(surface, "No fight preview", 14, INK, (inner.x, y))
         return charted
     if fight.get("method") == "none":
-        for part in prims.wrap_text(f"No fight odds: {fight.get('why', '')}", 13, inner.width, 4):
-            prims.text(surface, part, 13, INK, (inner.x, y))
-            y += 17
+        # one sentence wrapped at the panel's width in the header's type (a ``why`` of
+        # several problems may hold newlines: drawn as is they would overprint)
+        why = " ".join(str(fight.get("why", "")).split())
+        for part in prims.wrap_text(f"No fight odds: {why}", 14, inner.width, 6, indent="  "):
+            prims.text(surface, part, 14, INK, (inner.x, y))
+            y += 18
         return charted
     how = fight["method"] + (f", {fight['runs']} runs" if fight.get("runs") else "")
     if fight["method"] == "sampled":    # the window's preview, run by run (rules/charge_fight.py)

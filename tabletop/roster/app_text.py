@@ -1,7 +1,8 @@
 """The official 40K app's text export.
 
-The export is plain text: a title line ``Army name (N points)``, a few lines naming the
-faction, detachment and battle size, then sections headed in capitals (``CHARACTERS``,
+The export is plain text: a title line ``Army name (N points)`` (optional: a first such
+line with bullets under it is a unit), a few lines naming the faction, detachment and
+battle size, then sections headed in capitals (``CHARACTERS``,
 ``BATTLELINE``, ``OTHER DATASHEETS``, ...).  Each unit is a line ``Unit Name (N points)``
 followed by its bulleted lines.  How a model line differs from a wargear line:
 
@@ -98,6 +99,7 @@ def read_app_text(text: str, where: str) -> Roster:
     blocks: list[_Block] = []
     section: str | None = None
     preamble: list[str] = []
+    titled = False      # the first "Name (N points)" line is the title unless bullets follow
     for no, raw in enumerate(lines, 1):
         if not raw.strip() or _FOOTER.match(raw.strip()):
             continue
@@ -126,9 +128,12 @@ def read_app_text(text: str, where: str) -> Roster:
             section = raw.strip().lower()
             continue
         if h and not indent:
-            if not title:
-                title = h.group("name")
-                continue
+            if not titled:
+                titled = True
+                nxt = next((ln for ln in lines[no:] if ln.strip()), "")
+                if not _BULLET.match(nxt):      # a unit's line has its bullets under it
+                    title = h.group("name")
+                    continue
             blocks.append(_Block(h.group("name"), float(h.group("pts")), section, no))
             continue
         if blocks and any(bl.items for bl in blocks):

@@ -143,6 +143,7 @@ class BaseTable:
         self.faction = normalise(faction or "")
         self.by_unit: dict[str, list[Row]] = {}
         self.names: dict[str, str] = {}
+        self._sized: list[str] | None = None
         for sys_name in SEARCH[system]:
             for row in (rows if rows is not None else load_rows()):
                 if row.system != sys_name:
@@ -231,25 +232,36 @@ class BaseTable:
                            ())
         return found
 
+    def _sized_keys(self) -> list[str]:
+        """The names a suggestion may offer: not blank (rows naming only a model have no
+        unit name) and with a base size (not only "Hull", "Use model", ...)."""
+        if self._sized is None:
+            self._sized = [k for k, rows in self.by_unit.items()
+                           if k and any(r.base for r in self._faction_rows(rows))]
+        return self._sized
+
+    def _nearest_keys(self, name: str) -> list[str]:
+        return difflib.get_close_matches(normalise(name), self._sized_keys(), n=CANDIDATES,
+                                         cutoff=0.0)
+
     def nearest_sizes(self, name: str) -> tuple[str, ...]:
         """The bases of the names ``nearest`` lists, nearest first, each once."""
-        keys = difflib.get_close_matches(normalise(name), list(self.by_unit), n=CANDIDATES,
-                                         cutoff=0.0)
         out: list[str] = []
-        for k in keys:
+        for k in self._nearest_keys(name):
             for r in self._faction_rows(self.by_unit[k]):
                 if r.base and r.base not in out:
                     out.append(r.base)
         return tuple(out)
 
     def nearest(self, name: str) -> tuple[str, ...]:
-        """The ``CANDIDATES`` unit names nearest ``name`` (difflib), with their bases."""
-        keys = difflib.get_close_matches(normalise(name), list(self.by_unit), n=CANDIDATES,
-                                         cutoff=0.0)
+        """The ``CANDIDATES`` unit names nearest ``name`` (difflib), with their base sizes:
+        never a blank name, and only rows with a size (a "Use model" or "Hull" row is no
+        base to give), ``Name (Faction, 32mm)`` or, across factions, ``Name (Faction,
+        32mm/40mm)``."""
         out = []
-        for k in keys:
-            rows = self._faction_rows(self.by_unit[k])
-            out.append(rows[0].label if rows[0].model == "" else
-                       f"{self.names[k]} ({rows[0].faction}, "
-                       f"{'/'.join(sorted({r.base or r.note for r in rows}))})")
+        for k in self._nearest_keys(name):
+            rows = [r for r in self._faction_rows(self.by_unit[k]) if r.base]
+            sizes = "/".join(sorted({r.base for r in rows}))
+            out.append(f"{self.names[k]} ({rows[0].faction}, {sizes})" if rows[0].faction
+                       else f"{self.names[k]} ({sizes})")
         return tuple(out)

@@ -166,6 +166,20 @@ def resolve_bases(roster: Roster, overrides: dict[str, str], where: str) -> list
     return out
 
 
+#: named default: the end of a map's name that says its table holds no units ("CA layout 1
+#: (empty)", as the shipped bare tables are named); placing units (``tabletop roster``, the
+#: editor's ``U`` / ``N``) drops it, since the table is no longer empty
+EMPTY_NAME_SUFFIX = " (empty)"
+
+
+def name_with_units(name: str) -> str:
+    """``name`` for a map that now has units: without a trailing ``EMPTY_NAME_SUFFIX``
+    ("... Hammer and Anvil (empty)" -> "... Hammer and Anvil"); unchanged otherwise, and
+    when nothing would be left."""
+    cut = name.removesuffix(EMPTY_NAME_SUFFIX)
+    return cut if cut.strip() else name
+
+
 def army_facing(state: Battlefield, zone: Deployment) -> float:
     """The army's facing (``FACING``), degrees."""
     xs = [p[0] for p in zone.polygon]
@@ -368,6 +382,8 @@ def deploy(state: Battlefield, resolved: list[Resolved], system: str, player: st
                        **({"files": laid.files, "ranks": laid.ranks} if laid.files else {})})
     data = mapfile.to_dict(state)
     data["units"] = list(data.get("units", [])) + tables
+    if tables:
+        data["map"]["name"] = name_with_units(data["map"]["name"])
     new = mapfile.from_dict(data, path=where)
     _check(new, [t["id"] for t in tables], where)
     return Placement(new, report, facing, zone, tables)

@@ -1,8 +1,9 @@
 """Map ids from names a player wrote: ASCII, lower case, words joined by ``-``.
 
 ``ascii_text`` transliterates: Unicode NFKD first (``é`` -> ``e``, ``ﬁ`` -> ``fi``, ``²`` ->
-``2``), then each letter still outside ASCII by its Unicode name (``ID_LETTER_NAMES``):
-``Ω`` (GREEK CAPITAL LETTER OMEGA) -> ``omega``, ``ж`` -> ``zhe``.  ``slug`` makes an id of
+``2``), then Greek letter by letter as it sounds (``GREEK_LETTERS``: ``Κένταυροι`` ->
+``kentayroi``, ``Ω`` -> ``o``), then each letter still outside ASCII by its Unicode name
+(``ID_LETTER_NAMES``): ``ж`` (CYRILLIC SMALL LETTER ZHE) -> ``zhe``.  ``slug`` makes an id of
 the result, unique among ``taken``.  A name that is a code (``IDEOGRAPH-6F22``) is a word of its own.  Other
 characters (symbols, punctuation, spaces) split words.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["ID_LETTER_NAMES", "ascii_text", "slug"]
+__all__ = ["ID_LETTER_NAMES", "GREEK_LETTERS", "ascii_text", "slug"]
 
 #: named default (no rule text: how a player reads a name aloud): a letter with no ASCII form
 #: after NFKD is written as its Unicode name's last word in lower case ("GREEK CAPITAL LETTER
@@ -22,11 +23,23 @@ __all__ = ["ID_LETTER_NAMES", "ascii_text", "slug"]
 #: omegamega).  A few letters players spell out differently are given here.
 ID_LETTER_NAMES = {"ß": "ss", "ẞ": "ss", "þ": "th", "Þ": "th", "ð": "d", "Ð": "d"}
 
+#: named default (no rule text: ids a player can type): Greek is written letter by letter as
+#: it sounds, after ELOT 743 (the Greek standard for Latin transcription), simplified to one
+#: spelling per letter - "Κένταυροι Ιππείς" -> kentayroi-ippeis, not the Unicode names
+#: kappaepsilonnu...; capitals as their small letters ("Ωmega" -> omega).  Scripts with no
+#: table here keep the Unicode-name rule (``ID_LETTER_NAMES``).
+GREEK_LETTERS = {"α": "a", "β": "v", "γ": "g", "δ": "d", "ε": "e", "ζ": "z", "η": "i",
+                 "θ": "th", "ι": "i", "κ": "k", "λ": "l", "μ": "m", "ν": "n", "ξ": "x",
+                 "ο": "o", "π": "p", "ρ": "r", "σ": "s", "ς": "s", "τ": "t", "υ": "y",
+                 "φ": "f", "χ": "ch", "ψ": "ps", "ω": "o"}
+
 
 def _letter_word(ch: str) -> str:
     """A non-ASCII letter's ASCII word (``ID_LETTER_NAMES``), or "" when it has none."""
     if ch in ID_LETTER_NAMES:
         return ID_LETTER_NAMES[ch]
+    if ch.lower() in GREEK_LETTERS:
+        return GREEK_LETTERS[ch.lower()]
     name = unicodedata.name(ch, "")
     if not name:
         return ""

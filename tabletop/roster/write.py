@@ -63,11 +63,19 @@ def roster_map_text(state: Battlefield, tables: list[dict[str, Any]], source: st
     """The text of the map to write: ``source``'s body plus ``tables`` as ``[[units]]``,
     under ``header`` (``#`` lines); ``mapfile.dumps`` of ``state`` when that cannot be
     done exactly."""
+    from dataclasses import replace
     head = "".join(f"# {line}".rstrip() + "\n" for line in header.splitlines()) + "\n"
     want = mapfile.to_dict(state)
     try:
-        with open(source, encoding="utf-8") as fh:
-            body = _body(fh.read())
+        # the map as it was, less the new units, edited into the source's text: anything
+        # placing them changed besides (the name's " (empty)" dropped) is in the body
+        ids = {t["id"] for t in tables}
+        before = replace(state, units=tuple(u for u in state.units if u.id not in ids))
+        edited = mapfile.edited_text(before, source)
+        if edited is None:
+            with open(source, encoding="utf-8") as fh:
+                edited = fh.read()
+        body = _body(edited)
         text = body.rstrip("\n") + "\n\n" + _units_text(tables)
         if mapfile.to_dict(mapfile.from_dict(tomllib.loads(text), path=source)) == want:
             return head + text
@@ -101,3 +109,23 @@ def units_appended_text(state: Battlefield, source: str | None) -> str | None:
     except Exception:      # noqa: BLE001 - any trouble: the caller writes as before
         pass
     return None
+
+
+def fresh_text(state: Battlefield) -> str:
+    """``state`` written afresh (no source file: a blank table) with its units as
+    ``[[units]]`` tables, one model a line (``mapfile.dumps`` would write a model with a
+    name or weapons as a ``[[units.models]]`` table of several lines); ``mapfile.dumps``
+    of ``state`` when that does not read back to ``state`` exactly."""
+    from dataclasses import replace
+    whole = mapfile.dumps(state)
+    if not state.units:
+        return whole
+    try:
+        want = mapfile.to_dict(state)
+        text = (mapfile.dumps(replace(state, units=())).rstrip("\n") + "\n\n"
+                + _units_text(want["units"]))
+        if mapfile.to_dict(mapfile.from_dict(tomllib.loads(text), path="<saved>")) == want:
+            return text
+    except Exception:      # noqa: BLE001 - any trouble: the plain dump
+        pass
+    return whole

@@ -73,7 +73,9 @@ class FightSampler:
         try:
             got = self.ruleset.odds(self.only, runs=1, seed=seed, exact=False)
         except TabletopError as e:
-            self.why = str(e)
+            # one line naming the units by id (the runs hold only the charger and targets)
+            from tabletop.rules.charge_plan import why_no_fight
+            self.why = why_no_fight(e, [u.id for u in self.only.units])
             return
         if self.rnf:
             engs = [e for e in got.get("engagements", []) if self.unit_id in e["units"]]

@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -484,22 +484,29 @@ def path_warnings(state: Battlefield, unit_id: str, targets: list[str], model_id
     return out
 
 
-_MISSING = re.compile(r"^(?:.*: )?(units\[\d+\])\.profile\.(\w+): missing")
+_MISSING = re.compile(r"^(?:.*: )?units\[(\d+)\]\.profile\.(\w+): missing")
 
 
-def why_no_fight(e: TabletopError) -> str:
+def why_no_fight(e: TabletopError, unit_ids: Sequence[str] | None = None) -> str:
     """One line for a fight preview the rules could not run: missing profile values are
-    gathered into one sentence ("no profile to fight with: T, Sv, W missing on units[0],
-    units[1]"), any other problems follow, joined by "; "."""
+    gathered into one sentence ("no profile to fight with: T, Sv, W missing on unit-2,
+    boyz"), any other problems follow, joined by "; ".
+
+    ``unit_ids`` are the ids of the units of the table the rules ran on, in order: a
+    problem's ``units[i]`` is named by ``unit_ids[i]`` (the preview runs on a copy holding
+    only the charger and its targets, so its index is not the map file's).  Without them,
+    or past their end, the index is kept as ``units[i]``.  Never raises."""
     fields: list[str] = []
     where: list[str] = []
     other: list[str] = []
     for p in e.problems:
         m = _MISSING.match(p)
         if m is None:
-            other.append(p)
+            other.append(p.replace("\n", " "))
             continue
-        where += [m.group(1)] if m.group(1) not in where else []
+        i = int(m.group(1))
+        name = unit_ids[i] if unit_ids is not None and i < len(unit_ids) else f"units[{i}]"
+        where += [name] if name not in where else []
         fields += [m.group(2)] if m.group(2) not in fields else []
     parts = ([f"no profile to fight with: {', '.join(fields)} missing on {', '.join(where)}"]
              if fields else []) + other
@@ -527,7 +534,7 @@ def fight_summary(landed: Battlefield, unit_id: str, targets: list[str], *,
             # past the bound the fight is sampled by ``_sampled_summary`` (one run here)
             got = ruleset.odds(only, max_states=max_states, runs=1)
     except TabletopError as e:
-        return {"method": "none", "why": why_no_fight(e)}
+        return {"method": "none", "why": why_no_fight(e, [u.id for u in only.units])}
     out: dict[str, Any] = {"method": "none", "units": {}}
     if landed.ruleset == "rank-and-flank":
         engs = [e for e in got.get("engagements", []) if unit_id in e["units"]]
