@@ -226,13 +226,18 @@ def test_a_formation_is_dropped_as_the_roster_lays_a_unit_in_coherency():
     assert len(app.state.units) == 1 and "not placed" in app.message_lines()[0]
 
 
-def test_a_roster_unit_is_dropped_at_the_click():
+def orks_editor() -> App:
+    """The editor on a blank 60x44 table with the example Orks roster for player blue."""
     from tabletop.roster.deploy import resolve_bases
     from tabletop.roster.read import read_roster
     roster = read_roster(str(ROOT / "examples" / "rosters" / "orks.json"))
     resolved = resolve_bases(roster, {}, "orks.json")
-    app = editor_app(blank_table(60, 44, "fight-phase", "blue"), roster=resolved,
-                     system=roster.system, player="blue")
+    return editor_app(blank_table(60, 44, "fight-phase", "blue"), roster=resolved,
+                      system=roster.system, player="blue")
+
+
+def test_a_roster_unit_is_dropped_at_the_click():
+    app = orks_editor()
     post(app, key(pygame.K_u, "U", shift=True), *click(10, 10), *click(30, 10))
     boss, boyz = app.state.units
     # the Warboss alone at the click; the Boyz's first model at the click, a 4-wide grid
@@ -310,3 +315,28 @@ def test_edit_builds_a_blank_table_or_opens_a_map(write_map):
         with pytest.raises(TabletopError) as err:
             build(_args(*bad))
         assert "\n" not in str(err.value)
+
+
+def test_a_barricade_placed_on_models_warns_which_stand_on_it():
+    app = editor_app(blank_table(60, 44, "fight-phase"))
+    post(app, key(pygame.K_n, "N", shift=True), *typed("6 32mm 3"), *click(30, 10))
+    # the front row's centres at y 9.3701 (bases 8.7402..10.0), the back row's at 7.6102
+    # (6.9803..8.2402); a 6x2 barricade centred on (30, 10) covers x 27..33, y 9..11: the
+    # front row's three bases stand on it, the back row's reach 8.24 < 9 and do not
+    post(app, key(pygame.K_5, "5"), *click(30, 10))
+    assert app.message_lines()[0] == (
+        "placed barricade-1 (barricade 2x6) centred at (30, 10); warning: 3 models stand "
+        "on barricade-1's footprint (unit-1/1, unit-1/2, unit-1/3)")
+
+
+def test_a_roster_unit_off_the_edge_says_the_click_marks_its_first_model():
+    app = orks_editor()
+    post(app, key(pygame.K_u, "U", shift=True), *click(10, 10), *click(30, 43))
+    # the Boyz at (30, 43) face the table centre (270 deg): a 4-wide grid at a 1.759843"
+    # pitch with its rows behind, up the table: the 2nd and 3rd rows (models 5-10, centres
+    # at y 44.76 and 46.52) stand off the 44" table. The farthest model, the 2nd row's 4th,
+    # is 1.759843 * sqrt(3^2 + 1^2) = 5.565" from the click, plus half a 32mm base 0.630"
+    assert app.message_lines()[0] == (
+        "Boyz not placed: boyz/5 off the table; boyz/6 off the table; boyz/7 off the table "
+        "and 3 more (the click marks the unit's first model; the unit reaches 6.2\" from it: "
+        "click further in)")

@@ -308,12 +308,28 @@ class Editor:
     def _overlap_warning(self, state: Battlefield, item: str) -> str:
         """"; warning: ruin-1 overlaps B2 (15.00 sq in)" when terrain piece ``item`` of
         ``state`` overlaps other pieces as ``check`` warns (``ops.piece_overlaps``, the
-        ``[rules] terrain_overlap_area`` bound), one clause per piece; "" when clear or
+        ``[rules] terrain_overlap_area`` bound), one clause per piece, and "; warning: 4
+        models stand on barricade-2's footprint (...)" when bases stand on its walls or, for
+        a barricade or building, anywhere on it (``ops.models_under``); "" when clear or
         when ``item`` is not a piece.  A warning, not a refusal: the user may be halfway
         through moving two pieces."""
         clash = ops.piece_overlaps(state, item)
-        return ("; warning: " + ", ".join(f"{item} overlaps {o} ({a:.2f} sq in)" for o, a in clash)
-                if clash else "")
+        out = ("; warning: " + ", ".join(f"{item} overlaps {o} ({a:.2f} sq in)" for o, a in clash)
+               if clash else "")
+        under = ops.models_under(state, item)
+        if under:
+            more = f" and {len(under) - 3} more" if len(under) > 3 else ""
+            out += (f"; warning: {len(under)} model{'s' if len(under) != 1 else ''} stand"
+                    f"{'' if len(under) != 1 else 's'} on {item}'s "
+                    f"{'walls' if self._has_walls(state, item) else 'footprint'} "
+                    f"({', '.join(under[:3])}{more})")
+        return out
+
+    @staticmethod
+    def _has_walls(state: Battlefield, item: str) -> bool:
+        from tabletop.geometry.layout_checks import SOLID_KINDS
+        t = next(t for t in state.terrain if t.id == item)
+        return t.kind not in SOLID_KINDS
 
     def off_table(self, state: Battlefield, item: str) -> str:
         """How the piece or objective ``item`` of ``state`` leaves the table ("run off the
@@ -675,12 +691,19 @@ class Editor:
                                           f"{facing:g} deg" + note + self._zone_warning(new, uid))
             first_bad = first_bad or bad
         hint = ""
-        if (self.tool == "formation" and first_new is not None
-                and any(b.endswith("off the table") for b in first_bad or [])):
-            depth = _depth_behind(first_new, ops.free_id(self.state, "unit"), at, facing)
-            hint = (f" (the click marks the unit's front centre; it stands {depth:.1f}\" "
-                    f"behind it: click further in)")
-        return f"{name} not placed: " + "; ".join((first_bad or [])[:3]) + hint
+        bad = first_bad or []
+        if first_new is not None and any(b.endswith("off the table") for b in bad):
+            uid = tries[0][0]["id"]
+            if self.tool == "formation":
+                depth = _depth_behind(first_new, uid, at, facing)
+                hint = (f" (the click marks the unit's front centre; it stands {depth:.1f}\" "
+                        f"behind it: click further in)")
+            else:
+                reach = _reach_from(first_new, uid, at)
+                hint = (f" (the click marks the unit's first model; the unit reaches "
+                        f"{reach:.1f}\" from it: click further in)")
+        more = f" and {len(bad) - 3} more" if len(bad) > 3 else ""
+        return f"{name} not placed: " + "; ".join(bad[:3]) + more + hint
 
     def _placed(self, table: dict) -> tuple[Battlefield | None, list[str]]:
         """The map with ``table`` added as a unit and what stops it: its bases overlapping
@@ -915,6 +938,14 @@ def _depth_behind(state: Battlefield, uid: str, at: XY, facing: float) -> float:
     click marks its front centre and the models stand behind it."""
     fx, fy = math.cos(math.radians(facing)), math.sin(math.radians(facing))
     return max(-((m.x - at[0]) * fx + (m.y - at[1]) * fy) + m.base.along / 2
+               for m in state.unit(uid).models)
+
+
+def _reach_from(state: Battlefield, uid: str, at: XY) -> float:
+    """How far (inches) unit ``uid`` of ``state`` reaches from ``at``: the largest distance
+    of a model's centre from it plus half that model's longer base side.  What a roster
+    unit's refusal tells the user: the click marks its first model."""
+    return max(math.hypot(m.x - at[0], m.y - at[1]) + max(m.base.along, m.base.across) / 2
                for m in state.unit(uid).models)
 
 

@@ -19,7 +19,7 @@ from dataclasses import replace
 from tabletop.board.bases import parse_base
 from tabletop.board.state import Battlefield, Deployment, Objective, Terrain
 from tabletop.board.templates import TEMPLATES, clean, placed
-from tabletop.geometry.layout_checks import terrain_overlaps
+from tabletop.geometry.layout_checks import models_on_solid, terrain_overlaps
 from tabletop.layout_io.place import area_centroid
 
 __all__ = ["EDGES", "OBJECTIVE_MARKER", "FREE_POLYGON_KIND", "centre_of", "contains", "free_id",
@@ -345,6 +345,12 @@ def piece_overlaps(state: Battlefield, tid: str) -> list[tuple[str, float]]:
     out = [(b if a == tid else a, area) for a, b, area in terrain_overlaps(state) if tid in (a, b)]
     order = [t.id for t in state.terrain]
     return sorted(out, key=lambda p: order.index(p[0]))
+
+
+def models_under(state: Battlefield, tid: str) -> list[str]:
+    """Model ids whose bases stand on terrain piece ``tid``'s walls or, for a barricade or
+    building, its footprint (``geometry.layout_checks.models_on_solid``)."""
+    return models_on_solid(state, tid)
 
 
 def twin_overlaps(before: Battlefield, after: Battlefield) -> list[tuple[str, str]]:

@@ -112,6 +112,35 @@ def terrain_overlaps(state: Battlefield) -> list[tuple[str, str, float]]:
     return out
 
 
+#: terrain kinds no model may stand in: a base on such a piece's footprint is misplaced
+SOLID_KINDS = ("obstacle", "impassable", "building")
+
+
+def models_on_solid(state: Battlefield, tid: str) -> list[str]:
+    """Ids of the models (map order) whose base overlaps the solid part of terrain piece
+    ``tid``: its walls (``tall_part``) for a ruin or other piece with walls, its whole
+    footprint for a kind in ``SOLID_KINDS`` (a barricade, a building); a model on a ruin's
+    open floor is where models stand and is not listed.  Bases measured by the geometry
+    snapshot's exact footprints; overlaps of no more than the map tolerance do not count.
+    Empty when ``tid`` is no terrain piece or has no solid part."""
+    from tabletop.geometry import snapshot
+    piece = next((t for t in state.terrain if t.id == tid), None)
+    if piece is None:
+        return []
+    ring = piece.polygon if piece.kind in SOLID_KINDS else piece.tall_part
+    if not ring:
+        return []
+    solid = Polygon(ring)
+    if not solid.is_valid or solid.area <= 0:
+        return []
+    solid = solid.buffer(-state.rules.tol)
+    if solid.is_empty:
+        return []
+    geo = snapshot(state)
+    return [m.id for u in state.units for m in u.models
+            if geo.footprint(m.id).intersects(solid)]
+
+
 def layout_warnings(state: Battlefield) -> list[str]:
     """Things on the map an organiser should fix: terrain, zones or objectives off the
     table, terrain pieces that overlap (``terrain_overlaps``)."""
