@@ -340,3 +340,13 @@ def test_a_roster_unit_off_the_edge_says_the_click_marks_its_first_model():
         "Boyz not placed: boyz/5 off the table; boyz/6 off the table; boyz/7 off the table "
         "and 3 more (the click marks the unit's first model; the unit reaches 6.2\" from it: "
         "click further in)")
+
+
+def test_edit_with_a_player_the_map_lacks_names_the_map(capsys):
+    path = str(ROOT / "maps" / "ca-layout-1-table.toml")
+    roster = str(ROOT / "examples" / "rosters" / "orks.json")
+    assert main(["edit", path, "--roster", roster, "--player", "red"]) == 2
+    err = capsys.readouterr().err.strip()
+    # the map's players are its two sides; the line names the map as every refusal does
+    assert err.startswith(f"{path}: --player 'red': no such player (players are ")
+    assert "\n" not in err

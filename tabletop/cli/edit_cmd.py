@@ -102,7 +102,8 @@ def build(args) -> tuple[Battlefield, str | None, dict]:
         w, d = parse_table(args.table or DEFAULT_TABLE)
         state = blank_table(w, d, ruleset, args.player)
     if args.player is not None and args.player not in [p.id for p in state.players]:
-        raise TabletopError(f"--player {args.player!r}: no such player (players are "
+        raise TabletopError(f"{args.map or '<blank table>'}: --player {args.player!r}: no such "
+                            f"player (players are "
                             f"{', '.join(p.id for p in state.players)})")
     if roster is not None:
         from tabletop.roster.deploy import RULESET
