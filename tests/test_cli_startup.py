@@ -39,3 +39,24 @@ def test_unknown_command_is_one_line_exit_2(capsys):
     assert cli.main(["nosuch"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "invalid choice: 'nosuch'" in err[0]
+
+
+def test_a_closed_output_pipe_never_exits_0(monkeypatch, capsys):
+    # a reader that stops early (``tabletop compare ... | head -1``): the command cannot finish
+    # saying what is off, so its status is SIGPIPE's 128 + 13 = 141, not 0 ("in place")
+    import tabletop.cli as cli
+
+    def closed(args):
+        raise BrokenPipeError
+    monkeypatch.setattr(cli, "build_parser", lambda argv: _Parser(closed))
+    monkeypatch.setattr("tabletop.cli.arg_checks.check_args", lambda parser, args: None)
+    assert cli.main(["compare", "a.toml", "b.toml"]) == 141
+
+
+class _Parser:
+    def __init__(self, run):
+        self.run = run
+
+    def parse_args(self, argv):
+        import argparse
+        return argparse.Namespace(command="compare", run=self.run)

@@ -100,6 +100,10 @@ class _Escaped:
         return getattr(self._stream, name)
 
 
+#: the exit status when standard output is closed before the command is done (SIGPIPE's)
+BROKEN_PIPE_STATUS = 141
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status.  Every line printed has its control
     characters escaped (``errors.printable``); each problem of a ``TabletopError`` is one
@@ -123,11 +127,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        # the reader went away (``| head -1``) before the command said all it had: its
+        # status is not known, so exit as a Unix tool killed by SIGPIPE does (the shell's
+        # 128 + 13), never 0, which would tell a script that a table is in place
         try:
             out = open(os.devnull, "w")
         except OSError:
             pass
-        return 0
+        return BROKEN_PIPE_STATUS
     finally:
         if isinstance(sys.stdout, _Escaped):
             sys.stdout = out
