@@ -44,7 +44,8 @@ import pygame
 from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
 from tabletop.render import prims
-from tabletop.render.charge_plan import draw_fight_chart, draw_plan
+from tabletop.render.board import board_canvas
+from tabletop.render.charge_plan import draw_fight_chart, draw_plan, tag_placer
 from tabletop.render.charge_plan import percent as _pct
 from tabletop.render.charge_shade import (
     MARK_HALO,
@@ -53,6 +54,7 @@ from tabletop.render.charge_shade import (
     draw_shaded_board,
     shade_layer,
 )
+from tabletop.render.label_place import Placed
 from tabletop.render.view import View
 from tabletop.rules import charge as CH
 from tabletop.rules.charge_fight import FightSampler
@@ -137,6 +139,8 @@ class ChargeMode:
         self.shades: dict[tuple[str, int], tuple[Battlefield, Shade]] = {}
         # the shaded board drawn: (view (scale, origin x, origin y), what else it shows, image)
         self._board: tuple[tuple, tuple, pygame.Surface] | None = None
+        self.placed: list[Placed] = []      # the marks and tags the last frame drew
+        self._plates: tuple[tuple, Any, Any, list[pygame.Rect]] | None = None
         self._reach: Job | None = None
         self._plan: Job | None = None
 
@@ -380,26 +384,51 @@ class ChargeMode:
     # ------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface, view: View, state: Battlefield, geo: Geometry, *,
              overlays=frozenset(), selected: str | None = None, theme=None,
-             moving: bool = False) -> None:
+             moving: bool = False, bounds: pygame.Rect | None = None) -> None:
         """Over the window's board on ``surface``: the board again with the shading under its
         bases and name plates (once ready; ``overlays``, ``selected`` and ``theme`` as the
         window draws its board), then the odds marks, the hovered path and the plan.
         ``moving``: the view is being panned or zoomed; the last shaded board is shifted and
-        scaled to it (as the window does its own), and drawn afresh once it stops."""
+        scaled to it (as the window does its own), and drawn afresh once it stops.
+        Every mark and tag is placed with one shared ``LabelPlacer`` (``tag_placer``) clear
+        of the bases and the board's name plates (``plates``), inside ``bounds`` (pixels;
+        default the whole ``surface``, the window's board); they are kept in ``placed``."""
         if self.unit is None:
             return
         sh = self.shade() if self.shade_on else None
         if sh is not None and sh.job.done:
             self._draw_shaded(surface, view, state, geo, sh, frozenset(overlays), selected, theme,
                               moving)
-        skip = self.declared if self.plan is not None else ()
-        draw_odds_marks(surface, view, geo, self.rows or [], skip)   # (draw_plan labels those)
+        placer = tag_placer(surface, view, state, geo,
+                            self.plates(surface, view, state, geo, frozenset(overlays), selected,
+                                        theme), bounds or surface.get_rect())
         if self.plan is not None and self.declared:
-            draw_plan(surface, view, state, self.plan)
+            draw_plan(surface, view, state, self.plan, placer=placer)
+        skip = self.declared if self.plan is not None else ()
+        draw_odds_marks(surface, view, geo, self.rows or [], skip,   # (draw_plan labels those)
+                        placer=placer)
+        self.placed = list(placer.placed)
         if self.hover is not None and self.hover not in self.declared:
             r = self.row_of(self.hover)
             if r is not None and len(r.get("path", [])) > 1:
                 prims.arrow(surface, [view.to_screen(*p) for p in r["path"]], HOVER_COLOUR, 3)
+
+    def plates(self, surface, view: View, state: Battlefield, geo: Geometry, overlays,
+               selected, theme) -> list[pygame.Rect]:
+        """The unit name plates the window's board puts on ``surface`` (pixels, each grown by
+        its selection ring; placed, not drawn), kept while the view, table and selection
+        stay the same: the marks and tags keep clear of them."""
+        key = (surface.get_size(), view.scale, view.origin_x, view.origin_y, overlays,
+               selected, theme)
+        got = self._plates
+        if got is not None and got[0] == key and got[1] is state and got[2] is geo:
+            return got[3]
+        c = board_canvas(pygame.Surface(surface.get_size()), state, geo, view,
+                         overlays=overlays, selected=selected, theme=theme,
+                         clip=pygame.Rect(0, 0, 0, 0))
+        rects = [p[4].inflate(8, 8) for p in (c.placed or [])]
+        self._plates = (key, state, geo, rects)
+        return rects
 
     def _draw_shaded(self, surface, view, state, geo, sh: Shade, overlays, selected, theme,
                      moving: bool) -> None:

@@ -170,7 +170,8 @@ def text(p: dict) -> str:
             if p["ruleset"] == "rank-and-flank":
                 lines.append(f"Charge range: {p['charge_roll']}; it must reach {p['needs']:.2f}\" "
                              f"to base contact: "
-                             + (f"the higher die needs {p['needed']}" if p["needed"] is not None
+                             + (f"the higher die needs {p['needed']}"
+                                if p["needed"] is not None and p["needed"] > 1
                                 else _needs(p, p)) + f" ({rule})")
             else:
                 lines.append(f"Charge roll: 2D6; it must reach {p['needs']:.2f}\" (distance - "

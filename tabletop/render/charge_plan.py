@@ -21,12 +21,14 @@ from tabletop.geometry.footprints import base_polygon
 from tabletop.render import prims
 from tabletop.render.board import board_canvas
 from tabletop.render.image import _frame, image_size, save_png
+from tabletop.render.label_place import LabelPlacer
 from tabletop.render.legend import draw_legend
 from tabletop.render.options import DEFAULT_SCALE
 from tabletop.render.view import View
 
 __all__ = ["PATH_COLOUR", "GHOST_COLOUR", "CHART_W", "PROBLEM_COLOUR", "TAG_LEADER_PX", "TAG_RINGS",
            "draw_plan", "draw_fight_chart", "draw_ghosts", "ghost_rects", "tag_places", "plan_picture",
+           "tag_placer", "place_tag", "target_box", "base_rects",
            "landing_polygons", "panel_problems",
            "percent", "save_plan_png", "odds_colour"]
 
@@ -106,21 +108,23 @@ def draw_ghosts(surface: pygame.Surface, view: View, state: Battlefield,
 
 def draw_plan(surface: pygame.Surface, view: View, state: Battlefield,
               plan: dict[str, Any], plates: list[pygame.Rect] = (), *,
-              ghosts_drawn: bool = False) -> list[pygame.Rect]:
+              ghosts_drawn: bool = False, placer: LabelPlacer | None = None) -> list[pygame.Rect]:
     """The plan on the board: each target's path (the deciding one bold), the landing ghosted
     (``draw_ghosts``; not again when ``ghosts_drawn``: the picture draws them under the unit
     name plates), and a tag with distance, roll needed and odds by each target, placed clear
     of the landing ghosts, the bases, the other tags and ``plates`` (the unit name plates,
     pixels) at the first free place of ``tag_places`` round the target, with a leader line
-    to the target when that place is away from it (``TAG_LEADER_PX``).  Returns the tags'
-    pixel rects."""
+    to the target when that place is away from it (``TAG_LEADER_PX``; ``place_tag``).
+    ``placer``: the shared ``LabelPlacer`` to place them with (the window's charge mode
+    passes its own, holding the board's plates; default ``tag_placer``); the ghosts and
+    ``plates`` are blocked in it.  Returns the tags' pixel rects."""
     if not plan.get("eligible", True) or "targets" not in plan or "in_reach" in plan:
         return []
     ghosts = ghost_rects(view, state, plan) if ghosts_drawn else draw_ghosts(surface, view, state, plan)
     geo = snapshot(state)
-    bases = [_pts_rect([view.to_screen(*c) for c in geo.footprint(m).exterior.coords])
-             for m in geo.ids]
-    bounds = _table_px(view, state).clip(surface.get_rect())
+    if placer is None:
+        placer = tag_placer(surface, view, state, geo)
+    placer.block(ghosts + list(plates))
     placed: list[pygame.Rect] = []
     for t in plan["targets"]:
         if len(t.get("path", [])) > 1:
@@ -128,20 +132,53 @@ def draw_plan(surface: pygame.Surface, view: View, state: Battlefield,
             prims.arrow(surface, [view.to_screen(*p) for p in t["path"]],
                         PATH_COLOUR if bold else OTHER_PATH_COLOUR, 4 if bold else 2)
     for t in plan["targets"]:
-        xs = [geo.model(m).x for m in geo.unit_models(t["id"])]
-        ys = [geo.model(m).y for m in geo.unit_models(t["id"])]
         dist = "no path" if t["distance"] is None else f"{t['distance']:.2f}\" path"
         side = f", hits its {t['side']}" if t.get("side") else ""
         lines = [(f"{t['id']}: {dist}", 15),
                  (f"{_needs_words(t)}: {_pct(t['probability'])}{side}", 15)]
-        box = _pts_rect([view.to_screen(min(xs) - 1.0, max(ys) + 1.0),
-                         view.to_screen(max(xs) + 1.0, min(ys) - 1.0)])
-        at = plan_label_place(box, prims.text_size(lines), ghosts + bases + list(plates) + placed,
-                              bounds)
-        if not at.inflate(2 * TAG_LEADER_PX, 2 * TAG_LEADER_PX).colliderect(box):
-            _tag_leader(surface, view, geo, t["id"], at)
+        at = place_tag(surface, placer, view, geo, t["id"], prims.text_size(lines), "tag")
         placed.append(prims.text_plate(surface, lines, at.topleft, INK))
     return placed
+
+
+def base_rects(view: View, geo) -> list[pygame.Rect]:
+    """Each model's footprint's bounding box on ``view`` (pixels), in ``geo.ids`` order."""
+    return [_pts_rect([view.to_screen(*c) for c in geo.footprint(m).exterior.coords])
+            for m in geo.ids]
+
+
+def tag_placer(surface: pygame.Surface, view: View, state: Battlefield, geo,
+               taken: list[pygame.Rect] = (), bounds: pygame.Rect | None = None) -> LabelPlacer:
+    """The shared placer (``render.label_place.LabelPlacer``) the charge pictures and the
+    window's charge mode place their tags and odds marks with: every base (``base_rects``)
+    kept clear, ``taken`` (name plates, ghosts, panels; pixels) blocked, inside ``bounds``
+    (default: the table and its margin on ``surface``)."""
+    if bounds is None:
+        bounds = _table_px(view, state).clip(surface.get_rect())
+    return LabelPlacer(bounds, base_rects(view, geo), taken)
+
+
+def target_box(view: View, geo, unit_id: str) -> pygame.Rect:
+    """The pixel box a unit's tag is placed round: its models' centres grown by 1" (inches
+    on ``view``)."""
+    xs = [geo.model(m).x for m in geo.unit_models(unit_id)]
+    ys = [geo.model(m).y for m in geo.unit_models(unit_id)]
+    return _pts_rect([view.to_screen(min(xs) - 1.0, max(ys) + 1.0),
+                      view.to_screen(max(xs) + 1.0, min(ys) - 1.0)])
+
+
+def place_tag(surface: pygame.Surface, placer: LabelPlacer, view: View, geo, unit_id: str,
+              size: tuple[int, int], kind: str = "tag") -> pygame.Rect:
+    """Place a tag of ``size`` pixels naming ``unit_id`` with ``placer``: the first free
+    place of ``tag_places`` round ``target_box`` (else the least covering, as
+    ``LabelPlacer.choose``), kept for the tags after it; a leader line is drawn to the
+    unit's nearest model when the place is more than ``TAG_LEADER_PX`` from the box.
+    Returns the tag's rect (pixels); the caller draws the tag there."""
+    box = target_box(view, geo, unit_id)
+    at = placer.place(kind, unit_id, tag_places(box, size), box).rect
+    if not at.inflate(2 * TAG_LEADER_PX, 2 * TAG_LEADER_PX).colliderect(box):
+        _tag_leader(surface, view, geo, unit_id, at)
+    return at
 
 
 #: a target's tag further than this (pixels) from the target's box (its models' centres
@@ -357,7 +394,7 @@ def plan_picture(state: Battlefield, plan: dict[str, Any], scale: float = DEFAUL
         header = [f"{plan['unit']} may not charge", plan["reason"]]
     elif "in_reach" in plan:
         header = [f"{plan['unit']}: in reach"] + [
-            f"{r['id']}: {r['distance']:.2f}\" {_needs_words(r)}, {_pct(r['probability'])}"
+            f"{r['id']}: {r['distance']:.2f}\" {_needs_words(r)}: {_pct(r['probability'])}"
             for r in plan["in_reach"]] or ["nothing in reach"]
     else:
         names = ", ".join(t["id"] for t in plan["targets"])

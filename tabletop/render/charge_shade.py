@@ -26,21 +26,33 @@ from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry, snapshot
 from tabletop.render import prims
 from tabletop.render.board import board_canvas
-from tabletop.render.charge_plan import CHART_W, INK, odds_colour, percent
+from tabletop.render.charge_plan import (
+    CHART_W,
+    INK,
+    base_rects,
+    odds_colour,
+    percent,
+    place_tag,
+    tag_placer,
+)
 from tabletop.render.image import _frame, render_image, save_png
+from tabletop.render.label_place import LabelPlacer
 from tabletop.render.options import DEFAULT_SCALE
 from tabletop.render.theme import Theme
 from tabletop.render.view import View
 
-__all__ = ["SHADE_ALPHA", "MARK_INK", "MARK_HALO", "MARK_ABOVE_IN", "shade_layer", "draw_shaded_board",
-           "draw_odds_marks", "save_shade_png"]
+__all__ = ["SHADE_ALPHA", "MARK_INK", "MARK_HALO", "MARK_ABOVE_IN", "MARK_FONT_PX", "shade_layer", "draw_shaded_board",
+           "draw_odds_marks", "mark_line", "save_shade_png"]
 
 #: opacity of the shading (0..255): the terrain under it still reads
 SHADE_ALPHA = 120
 MARK_INK = (25, 25, 30)
 MARK_HALO = (255, 255, 255)
-#: how far (inches) above a unit's highest model centre its odds mark stands
+#: how far (inches) above a unit's highest model centre its odds mark stood before the
+#: marks were placed with the shared ``LabelPlacer`` (kept for callers that read it)
 MARK_ABOVE_IN = 1.2
+#: the odds marks' type size (pixels)
+MARK_FONT_PX = 16
 
 
 def shade_layer(view: View, xs, ys, probs, step: float) -> tuple[pygame.Surface, tuple[int, int]] | None:
@@ -77,15 +89,16 @@ def shade_layer(view: View, xs, ys, probs, step: float) -> tuple[pygame.Surface,
 def draw_shaded_board(surface: pygame.Surface, state: Battlefield, geo: Geometry, view: View,
                       layer: tuple[pygame.Surface, tuple[int, int]] | None, *,
                       overlays: Iterable[str] = frozenset(), selected: str | None = None,
-                      theme: Theme | None = None) -> None:
+                      theme: Theme | None = None) -> list[pygame.Rect]:
     """The whole board (``render.board.board_canvas``, as the window draws it) with
     ``layer`` (``shade_layer``'s answer; None: no shading) drawn under the bases and the
     unit name plates.
 
     The plates are translucent (``Theme.label_plate``), so the shading is also left out
     of the place each plate covers (placed first, with the same placement the drawing
-    then uses): a plate reads exactly as on the board without shading.  Raises
-    ValueError for an unknown overlay name."""
+    then uses): a plate reads exactly as on the board without shading.  Returns the
+    plates' rects (pixels), for the marks to keep clear of.  Raises ValueError for an
+    unknown overlay name."""
     placed = board_canvas(surface, state, geo, view, overlays=overlays, selected=selected,
                           theme=theme, clip=pygame.Rect(0, 0, 0, 0)).placed or []
     if layer is not None and placed:
@@ -100,22 +113,41 @@ def draw_shaded_board(surface: pygame.Surface, state: Battlefield, geo: Geometry
             c.surface.blit(*layer)
     board_canvas(surface, state, geo, view, overlays=overlays, selected=selected, theme=theme,
                  under=under, labels=placed)
+    return [p[4] for p in placed]
 
 
 def draw_odds_marks(surface: pygame.Surface, view: View, geo: Geometry,
-                    marks: Iterable[dict[str, Any]], skip: Iterable[str] = ()) -> None:
-    """Each unit of ``marks`` ({id, probability}) labelled "<id> <odds>" ``MARK_ABOVE_IN``
-    inches above its highest model, centred on its models (over everything); ``skip``
-    names units left unmarked."""
+                    marks: Iterable[dict[str, Any]], skip: Iterable[str] = (), *,
+                    placer: LabelPlacer | None = None, state: Battlefield | None = None
+                    ) -> list[pygame.Rect]:
+    """Each unit of ``marks`` ({id, probability}) labelled "<id> <odds>" (over everything),
+    placed with the shared ``LabelPlacer`` round the unit (``render.charge_plan.place_tag``:
+    clear of every base, the name plates and panels blocked in ``placer`` and the marks
+    before it, a leader line when it stands away); ``skip`` names units left unmarked.
+    Without ``placer`` one is made over ``surface`` (``tag_placer``: the bases of ``geo``,
+    within ``state``'s table when given, else the whole surface).  Returns the marks'
+    rects (pixels)."""
     left_out = set(skip)
+    if placer is None:
+        bounds = None if state is not None else surface.get_rect()
+        placer = (tag_placer(surface, view, state, geo) if state is not None
+                  else LabelPlacer(bounds, base_rects(view, geo)))
+    out = []
     for mk in marks:
         if mk["id"] in left_out:
             continue
-        ms = geo.unit_models(mk["id"])
-        cx = sum(geo.model(m).x for m in ms) / len(ms)
-        cy = max(geo.model(m).y for m in ms) + MARK_ABOVE_IN
-        prims.outlined_text(surface, f"{mk['id']} {percent(mk['probability'])}", 16, MARK_INK,
-                            MARK_HALO, view.to_screen(cx, cy))
+        words = f"{mk['id']} {percent(mk['probability'])}"
+        w, h = prims.font(MARK_FONT_PX).size(words)
+        at = place_tag(surface, placer, view, geo, mk["id"], (w + 2, h + 2), "odds")
+        prims.outlined_text(surface, words, MARK_FONT_PX, MARK_INK, MARK_HALO, at.center)
+        out.append(at)
+    return out
+
+
+def mark_line(mk: dict[str, Any]) -> str:
+    """The shade panel's line for one marked unit: "<id>: needs 2: 100%" (the roll in words,
+    a colon, then the odds)."""
+    return f"{mk['id']}: {_needs_words(mk)}: {percent(mk['probability'])}"
 
 
 def _needs_words(row: dict[str, Any]) -> str:
@@ -138,9 +170,10 @@ def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
     picture = render_image(state, geo=geo, scale=scale, selected=unit_id)
     w, board_h, view = _frame(state, scale, geo)
     board = picture.subsurface(pygame.Rect(0, 0, w, board_h))
-    draw_shaded_board(board, state, geo, view, shade_layer(view, xs, ys, probs, step),
-                      selected=unit_id)
-    draw_odds_marks(picture, view, geo, marks)
+    plates = draw_shaded_board(board, state, geo, view, shade_layer(view, xs, ys, probs, step),
+                               selected=unit_id)
+    draw_odds_marks(picture, view, geo, marks,
+                    placer=tag_placer(board, view, state, geo, [p.inflate(8, 8) for p in plates]))
     pw, ph = picture.get_size()
     out = pygame.Surface((pw + CHART_W, max(ph, 420)))
     out.fill((255, 255, 255))
@@ -157,6 +190,6 @@ def save_shade_png(state: Battlefield, unit_id: str, xs, ys, probs, step: float,
         y += 20
     y += 8
     for mk in marks:
-        prims.text(out, f"{mk['id']}: {_needs_words(mk)}, {percent(mk['probability'])}", 13, INK, (x, y))
+        prims.text(out, mark_line(mk), 13, INK, (x, y))
         y += 17
     return save_png(out, path, force=force, keep=(state.path,) if state.path else ())

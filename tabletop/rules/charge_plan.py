@@ -89,7 +89,7 @@ from tabletop.rules.dice import Dice, enumerate_outcomes
 
 __all__ = ["LANDING_ROLL", "LANDING_OPTIONS", "LANDING_AIM", "LANDING_TURN", "PREVIEW_MAX_STATES", "PREVIEW_RUNS", "Planner", "plan_charge", "reach_list",
            "landing_budget", "move_of", "reach_pieces", "plan_pieces", "odds_grid", "odds_grid_pieces", "landed_state",
-           "landing_problems", "path_warnings", "fight_summary", "needs_text"]
+           "landing_problems", "path_warnings", "fight_summary", "needs_text", "ANY_ROLL_TEXT"]
 
 LANDING_ROLL = "median"
 LANDING_OPTIONS = ("median", "needed")
@@ -224,11 +224,18 @@ class Planner:
         return row
 
 
+#: what a rank-and-flank charge whose Move alone reaches says of its roll (the higher D6
+#: is at least 1, so every roll makes it: "needs 1" would read as if a roll were asked)
+ANY_ROLL_TEXT = "made on any roll"
+
+
 def needs_text(row: dict[str, Any], ruleset: str, move: float = 0.0) -> str:
     """What one target row (``Planner.target_row``, or a plan) asks of the roll, as words a
     player reads, never a bare None: "needs 7"; "cannot declare: <why>" (no roll asked);
     "no path round the bases and terrain in the way"; "out of reach: needs more than 12\""
-    (the ruleset's longest charge, ``charge.max_reach``; Move + 6 in rank-and-flank)."""
+    (the ruleset's longest charge, ``charge.max_reach``; Move + 6 in rank-and-flank);
+    ``ANY_ROLL_TEXT`` when the unit's Move alone reaches (rank-and-flank needing a 1 on the
+    higher die: every roll makes it, 100%)."""
     if not row.get("declarable", True):
         why = row.get("reason")
         if why is None:
@@ -240,6 +247,8 @@ def needs_text(row: dict[str, Any], ruleset: str, move: float = 0.0) -> str:
         return "no path round the bases and terrain in the way"
     if row.get("needed") is None:
         return f"out of reach: needs more than {CH.max_reach(ruleset, move):g}\""
+    if ruleset == "rank-and-flank" and row["needed"] <= 1:
+        return ANY_ROLL_TEXT        # Move + the higher D6: even a 1 reaches
     return f"needs {row['needed']}"
 
 
