@@ -237,22 +237,6 @@ def tag_places(box: pygame.Rect, size: tuple[int, int]) -> list[pygame.Rect]:
     return out
 
 
-def plan_label_place(box: pygame.Rect, size: tuple[int, int], avoid: list[pygame.Rect],
-                     bounds: pygame.Rect) -> pygame.Rect:
-    """Where a target's tag goes (pixels): the first of ``tag_places`` round the target's
-    ``box`` that overlaps none of ``avoid`` (landing ghosts, bases, name plates, tags
-    already placed) and lies in ``bounds``; else the one that overlaps them least."""
-    best, best_cost = None, None
-    for r in tag_places(box, size):
-        cost = sum((r.clip(a).w * r.clip(a).h) for a in avoid) + (0 if bounds.contains(r) else 10 ** 6)
-        if cost == 0:
-            return r
-        if best_cost is None or cost < best_cost:
-            best, best_cost = r, cost
-    assert best is not None
-    return best
-
-
 def _bars(surface, rect: pygame.Rect, title: str, rows: list[tuple[str, float]], colour,
           step: int = 17) -> int:
     """Horizontal bars (label, probability 0..1) under a title, ``step`` pixels a bar;
