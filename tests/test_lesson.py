@@ -304,3 +304,16 @@ def test_lesson_json_keeps_its_documented_contract(tmp_path, capsys):
                  "--json"]) == 0
     c.check(json.loads(capsys.readouterr().out), "lesson")
     c.assert_covered()
+
+
+def test_json_alone_prints_the_steps_and_opens_no_window(monkeypatch, capsys):
+    # --help says --json prints the lesson's steps and frames; alone it needs no display
+    import tabletop.app.lesson_window as lw
+
+    def no_window(*a, **k):
+        raise AssertionError("a window was opened")
+    monkeypatch.setattr(lw, "run_lesson_window", no_window)
+    path = str(Path(__file__).resolve().parent.parent / "maps" / "lessons" / "pile-in.toml")
+    assert main(["lesson", path, "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["output"] is None and got["frames"] > 0 and len(got["steps"]) >= 1

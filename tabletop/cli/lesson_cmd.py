@@ -9,8 +9,9 @@ opens the lesson window (``app.lesson_window``); ``--gif`` writes an animated GI
 picture per animation step (``render.lesson_plan``), ``--mp4`` an MP4 when imageio and
 imageio-ffmpeg are installed.  ``--step N`` opens the window at lesson step N, or writes only
 that step.  Outputs are never the map, and are written to a temporary file and renamed into
-place.  ``--json`` prints what was played or written (``docs/json.md``).  Exit 0, or 2 for bad
-input (a bad ``[[lesson]]`` entry is one located line).
+place.  ``--json`` prints what was written (``docs/json.md``); alone it prints the steps
+and frames and opens no window.  Exit 0, or 2 for bad input (a bad ``[[lesson]]`` entry
+is one located line).
 """
 
 from __future__ import annotations
@@ -130,7 +131,8 @@ def run(args) -> int:
             raise
         except OSError as exc:
             raise TabletopError(f"{out}: cannot write: {exc.strerror or exc}") from None
-    else:
+    elif not args.json:
+        # ``--json`` alone prints the lesson's steps and frames and opens no window
         from tabletop.app.lesson_window import LESSON_WINDOW_SIZE, run_lesson_window
         run_lesson_window(lesson, (args.step or 1) - 1, size or LESSON_WINDOW_SIZE)
     if args.json:
@@ -161,5 +163,6 @@ def add_parser(sub) -> None:
                    help="pixel size of the window or the pictures (default 1366x768 window, "
                         "1280x720 GIF)")
     p.add_argument("--seed", type=int, help="dice seed (default: the map's [map] seed, else 1)")
-    p.add_argument("--json", action="store_true", help="print the lesson's steps and frames as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the lesson's steps and frames as JSON (alone: no window opens)")
     p.set_defaults(run=run)
