@@ -373,3 +373,29 @@ def test_a_turning_unit_keeps_its_outline_and_status_box_on_its_sliding_bases(fl
         slack = view.length(1.39) + 3
         assert edges.w <= max(c[0] for c in corners) - min(c[0] for c in corners) + slack
         assert edges.h <= max(c[1] for c in corners) - min(c[1] for c in corners) + slack
+
+
+@pytest.mark.parametrize("size", [(640, 360), (1280, 720)])
+def test_each_arc_name_stands_in_its_own_arc(size):
+    # charge-arcs.toml: the spearmen's block runs x 15.54 to 20.46, y 10.06 to 14 (5 x 4 of
+    # 0.984" squares facing 90).  A point is in the arc of the side it stands furthest out
+    # beyond (the 45-degree corner lines are where two sides are equally far out): e.g.
+    # (31.75, 6.26), where the old 640 x 360 picture wrote "left flank arc", is 31.75 -
+    # 20.46 = 11.29 right of the right side but only 10.06 - 6.26 = 3.80 below the rear:
+    # the right arc; (23.54, -0.07), where it wrote "right flank arc", is 10.13 below the
+    # rear and 3.08 right of the right side: the rear arc
+    lesson = build_lesson(mapfile.load(str(LESSONS / "charge-arcs.toml")))
+    n = next(k for k, p in enumerate(lesson.pages) if p.entry.title == "The Wolf Riders: a flank")
+    painter = LessonPainter(lesson, size)
+    painter.draw(pygame.Surface(size), lesson.timeline(MOVE_ANIMATION_FRAMES, [n])[-1])
+    view = painter.page_parts(n)[2]
+    x0, x1, y0, y1 = 15.54, 20.46, 10.06, 14.0
+
+    def arc(x, y):          # outward distance beyond each side; the greatest names the arc
+        out = {"front": y - y1, "rear": y0 - y, "left": x0 - x, "right": x - x1}
+        return max(out, key=lambda s: out[s])
+    assert arc(31.75, 6.26) == "right" and arc(23.54, -0.07) == "rear"
+    names = {p.name: p.rect for p in painter.labels.placed if p.kind == "arc"}
+    assert set(names) == {"front", "rear", "left", "right"}
+    for side, rect in names.items():
+        assert arc(*view.to_table(*rect.center)) == side, (side, view.to_table(*rect.center))
