@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import pygame
 
-__all__ = ["COVER_BASE_WEIGHT", "COVER_LABEL_WEIGHT", "LABEL_GAP_PX", "LABEL_RINGS", "LEADER_AFTER_PX", "LabelPlacer", "Placed", "along",
+__all__ = ["COVER_BASE_WEIGHT", "COVER_LABEL_WEIGHT", "LABEL_GAP_PX", "LABEL_RINGS", "LEADER_AFTER_PX", "LEADER_CLEAR_KINDS", "LabelPlacer", "Placed", "along",
            "leader_line",
            "around", "corners", "overlap_area"]
 
@@ -43,6 +43,11 @@ free (less than a base: a label half hidden is read from the other, a hidden mod
 LEADER_AFTER_PX = 12
 """Named default: a label standing further than this from what it names gets a leader line
 (``Placed.leader``)."""
+
+LEADER_CLEAR_KINDS = frozenset({"plate"})
+"""Named default: the kinds of label whose leader line runs to their ``anchor`` box
+(``leader_line``: a unit's name plate) and so must not be led across another unit's bases;
+a move's length leads to its own path instead and keeps its old choice."""
 
 Size = tuple[int, int]
 
@@ -237,11 +242,11 @@ class LabelPlacer:
     def place(self, kind: str, name: str, candidates: Sequence[pygame.Rect],
               anchor: pygame.Rect | None = None) -> Placed:
         """Choose a place among ``candidates`` for the label ``name`` of ``kind``, keep it,
-        and return it as ``Placed``: with an ``anchor``, the first free candidate (inside the
-        bounds, over nothing taken) whose leader crosses no other base (``leader_crosses``),
-        else as ``choose`` picks."""
+        and return it as ``Placed``: for a ``kind`` in ``LEADER_CLEAR_KINDS`` with an
+        ``anchor``, the first free candidate (inside the bounds, over nothing taken) whose
+        leader crosses no other base (``leader_crosses``), else as ``choose`` picks."""
         pick = None
-        if anchor is not None:
+        if anchor is not None and kind in LEADER_CLEAR_KINDS:
             taken = self.taken()
             pick = next((pygame.Rect(r) for r in candidates
                          if self.bounds.contains(r) and r.collidelist(taken) < 0
