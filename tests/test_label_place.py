@@ -306,3 +306,44 @@ def test_closest_target_lines_go_under_the_bases_and_the_objective_count(monkeyp
     monkeypatch.setitem(DRAWERS, "lines", (spy, layer))
     _page_frame("consolidation", "Only an objective near: objective consolidation")
     assert seen and all(n == 0 for n in seen), seen
+
+
+def test_a_plate_prefers_a_place_whose_leader_crosses_no_other_base():
+    from tabletop.render.label_place import LabelPlacer, leader_line
+    # the named unit: anchor (100, 100)-(140, 140); another unit's base (150, 110)-(170, 130)
+    # right beside it.  The first candidate (200, 110, 40, 20) stands 60 px right, so it has
+    # a leader: from its nearest point to the anchor's centre (120, 120), i.e. (200, 120),
+    # to the anchor's edge (140, 120): y = 120 runs across the other base (x 150 to 170).
+    # The second, (20, 110, 40, 20) on the left, leads from (60, 120) to (100, 120): clear.
+    anchor = pygame.Rect(100, 100, 40, 40)
+    other = pygame.Rect(150, 110, 20, 20)
+    right, left = pygame.Rect(200, 110, 40, 20), pygame.Rect(20, 110, 40, 20)
+    placer = LabelPlacer(pygame.Rect(0, 0, 400, 300), bases=[pygame.Rect(anchor), other])
+    assert leader_line(right, anchor) == ((200, 120), (140, 120))
+    assert placer.leader_crosses(right, anchor) and not placer.leader_crosses(left, anchor)
+    assert placer.place("plate", "u", [right, left], anchor).rect == left
+    # with no clear leader on offer the first free place is still taken
+    placer2 = LabelPlacer(pygame.Rect(0, 0, 400, 300), bases=[pygame.Rect(anchor), other])
+    assert placer2.place("plate", "u", [right], anchor).rect == right
+
+
+def test_the_turned_spearmen_plate_leads_across_no_wolf_rider():
+    from tabletop.render import lesson_draw
+    lesson = build_lesson(mapfile.load(str(Path(__file__).resolve().parent.parent / "maps"
+                                           / "lessons" / "flank-charge.toml")))
+    n = next(k for k, p in enumerate(lesson.pages) if p.entry.title == "Turning to face")
+    painter = LessonPainter(lesson, GIF_SIZE)
+    painter.draw(pygame.Surface(GIF_SIZE), lesson.timeline(MOVE_ANIMATION_FRAMES, [n])[-1])
+    placer = painter.labels
+    plate = next(p for p in placer.placed if p.kind == "plate" and p.name == "spearmen")
+    # the old picture put it right of the riders, its leader across three of their bases
+    assert not (plate.leader and any(b.inflate(-2, -2).clipline(*leader_line_of(plate))
+                                     for b in placer.bases if not plate.anchor.contains(b)))
+    # the block turned about where it stood: no start ghosts of it (a stray faded file)
+    keys = lesson_draw.draw_of(painter.page_parts(n)[0])
+    assert not any(m.startswith("spearmen/") for m in keys.get("ghosts") or {})
+
+
+def leader_line_of(p):
+    from tabletop.render.label_place import leader_line
+    return leader_line(p.rect, p.anchor)

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pygame
@@ -72,17 +73,55 @@ def test_the_turn_to_face_slide_never_lays_a_base_over_another(flank):
     assert ("spearmen/1", "spearmen/2") in snapshot(straight).overlaps
 
 
+def test_the_turn_to_face_pivots_the_block_in_place_beside_the_riders(flank):
+    lesson, n = flank
+    page = lesson.pages[n]
+    before, after = lesson.pages[n - 1].step.state, page.step.state
+    mids = sorted(page.moves)
+
+    def centre(poses):
+        return (sum(poses[m][0] for m in mids) / len(mids),
+                sum(poses[m][1] for m in mids) / len(mids))
+    # start: the 5 x 4 block facing 90, front edge y = 14 from x = 15.54 to 20.46, so its
+    # 20 centres average (18, 14 - 2 x 0.984 = 12.03); the spearman lost in the fight
+    # (spearmen/20, rear right corner at (19.97, 10.56)) leaves the 19 at
+    # ((20 x 18 - 19.97) / 19, (20 x 12.03 - 10.56) / 19) = (17.90, 12.11)
+    start = centre({m: (before.model(m).x, before.model(m).y) for m in mids})
+    assert start == pytest.approx((17.90, 12.11), abs=0.01)
+    # end: facing 0 with its new front flush against the riders at x = 20.46; five ranks
+    # deep, so the rank centres run 20.46 - 0.49 = 19.97 back to 15.54 + 0.49 = 16.03
+    end = centre({m: (after.model(m).x, after.model(m).y) for m in mids})
+    assert end == pytest.approx((18.57, 12.62), abs=0.01)
+    slide = Slide(before, after, page.moves, MOVE_ANIMATION_FRAMES)
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    worst = 0.0
+    for k in range(MOVE_ANIMATION_FRAMES + 1):
+        c = centre(slide.poses(k))
+        u = max(0.0, min(1.0, ((c[0] - start[0]) * dx + (c[1] - start[1]) * dy)
+                         / (dx * dx + dy * dy)))
+        worst = max(worst, math.dist(c, (start[0] + u * dx, start[1] + u * dy)))
+        st = snapshot(slide.table(k))
+        assert not [p for p in st.overlaps if any(q.startswith("wolf-riders/") for q in p)], k
+    # turned 45 degrees the block (4.92" x 3.94") reaches (4.92 + 3.94) / 2 / sqrt(2) = 3.13"
+    # from its centre across x, against 2.46" square on: to clear the riders' edge at
+    # x = 20.46 its centre must stand at x <= 17.33, 0.57" short of the segment's nearest
+    # point (17.90, 12.11).  So the centre stays within 0.75" of the straight way from start
+    # to end (the old plan swung it 4.3" left, to x = 13.65 at frame 15)
+    assert worst <= 0.75
+
+
 def test_the_painter_draws_the_planned_slide(flank):
     lesson, n = flank
     painter = LessonPainter(lesson, GIF_SIZE)
     slide = painter.slide(n)
     before = lesson.pages[n - 1].step.state
-    # halfway (frame 15 of 30) the turn is done: every spearman faces 90 - 90 = 0
+    # the block turns steadily as it goes: halfway (frame 15 of 30) every spearman faces
+    # 90 - 90 / 2 = 45
     mid_frame = slide.poses(MOVE_ANIMATION_FRAMES // 2)
-    assert {round(p[2], 6) for p in mid_frame.values()} == {0.0}
-    # a quarter of the way in (frame 7 of 30: 7/15 of the turn) each faces 90 - 42 = 48
+    assert {round(p[2], 6) for p in mid_frame.values()} == {45.0}
+    # frame 7 of 30: each faces 90 - 90 x 7 / 30 = 69
     quarter = slide.poses(7)
-    assert {round(p[2], 6) for p in quarter.values()} == {90.0 - 90.0 * 7 / 15}
+    assert {round(p[2], 6) for p in quarter.values()} == {90.0 - 90.0 * 7 / 30}
     assert before.model("spearmen/1").facing_deg == 90.0
 
 
@@ -334,3 +373,29 @@ def test_a_turning_unit_keeps_its_outline_and_status_box_on_its_sliding_bases(fl
         slack = view.length(1.39) + 3
         assert edges.w <= max(c[0] for c in corners) - min(c[0] for c in corners) + slack
         assert edges.h <= max(c[1] for c in corners) - min(c[1] for c in corners) + slack
+
+
+@pytest.mark.parametrize("size", [(640, 360), (1280, 720)])
+def test_each_arc_name_stands_in_its_own_arc(size):
+    # charge-arcs.toml: the spearmen's block runs x 15.54 to 20.46, y 10.06 to 14 (5 x 4 of
+    # 0.984" squares facing 90).  A point is in the arc of the side it stands furthest out
+    # beyond (the 45-degree corner lines are where two sides are equally far out): e.g.
+    # (31.75, 6.26), where the old 640 x 360 picture wrote "left flank arc", is 31.75 -
+    # 20.46 = 11.29 right of the right side but only 10.06 - 6.26 = 3.80 below the rear:
+    # the right arc; (23.54, -0.07), where it wrote "right flank arc", is 10.13 below the
+    # rear and 3.08 right of the right side: the rear arc
+    lesson = build_lesson(mapfile.load(str(LESSONS / "charge-arcs.toml")))
+    n = next(k for k, p in enumerate(lesson.pages) if p.entry.title == "The Wolf Riders: a flank")
+    painter = LessonPainter(lesson, size)
+    painter.draw(pygame.Surface(size), lesson.timeline(MOVE_ANIMATION_FRAMES, [n])[-1])
+    view = painter.page_parts(n)[2]
+    x0, x1, y0, y1 = 15.54, 20.46, 10.06, 14.0
+
+    def arc(x, y):          # outward distance beyond each side; the greatest names the arc
+        out = {"front": y - y1, "rear": y0 - y, "left": x0 - x, "right": x - x1}
+        return max(out, key=lambda s: out[s])
+    assert arc(31.75, 6.26) == "right" and arc(23.54, -0.07) == "rear"
+    names = {p.name: p.rect for p in painter.labels.placed if p.kind == "arc"}
+    assert set(names) == {"front", "rear", "left", "right"}
+    for side, rect in names.items():
+        assert arc(*view.to_table(*rect.center)) == side, (side, view.to_table(*rect.center))

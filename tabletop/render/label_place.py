@@ -6,7 +6,8 @@ rectangles that must stay visible (every model's base, the plates already drawn)
 rectangle the labels must stay in; each label comes with its candidate rectangles in order
 of preference (``around`` a unit's pixels, ``along`` a move's path, ``corners`` of the
 table).  The placer takes the first candidate that lies wholly inside the bounds and
-overlaps nothing placed or blocked, else the candidate with the least overlap (pixels;
+overlaps nothing placed or blocked (and, for a label with an anchor, whose leader line
+crosses no other base), else the candidate with the least overlap (pixels;
 the earlier one on a tie), and blocks it for the labels after it.  No randomness: the same
 inputs in the same order give the same places.
 
@@ -21,7 +22,8 @@ from dataclasses import dataclass
 
 import pygame
 
-__all__ = ["COVER_BASE_WEIGHT", "COVER_LABEL_WEIGHT", "LABEL_GAP_PX", "LABEL_RINGS", "LEADER_AFTER_PX", "LabelPlacer", "Placed", "along",
+__all__ = ["COVER_BASE_WEIGHT", "COVER_LABEL_WEIGHT", "LABEL_GAP_PX", "LABEL_RINGS", "LEADER_AFTER_PX", "LEADER_CLEAR_KINDS", "LabelPlacer", "Placed", "along",
+           "leader_line",
            "around", "corners", "overlap_area"]
 
 LABEL_GAP_PX = 5
@@ -42,7 +44,22 @@ LEADER_AFTER_PX = 12
 """Named default: a label standing further than this from what it names gets a leader line
 (``Placed.leader``)."""
 
+LEADER_CLEAR_KINDS = frozenset({"plate"})
+"""Named default: the kinds of label whose leader line runs to their ``anchor`` box
+(``leader_line``: a unit's name plate) and so must not be led across another unit's bases;
+a move's length leads to its own path instead and keeps its old choice."""
+
 Size = tuple[int, int]
+
+
+def leader_line(rect: pygame.Rect, anchor: pygame.Rect) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The leader from a label ``rect`` to its ``anchor`` (pixels): from the point of ``rect``
+    nearest the anchor's centre to the point of ``anchor`` nearest that."""
+    start = (min(max(anchor.centerx, rect.left), rect.right),
+             min(max(anchor.centery, rect.top), rect.bottom))
+    end = (min(max(start[0], anchor.left), anchor.right),
+           min(max(start[1], anchor.top), anchor.bottom))
+    return start, end
 
 
 @dataclass(frozen=True)
@@ -208,11 +225,33 @@ class LabelPlacer:
                 best, best_cost = r, c
         return pygame.Rect(best), overlap_area(best, taken)
 
+    def leader_crosses(self, rect: pygame.Rect, anchor: pygame.Rect) -> bool:
+        """Whether the leader line from ``rect`` to ``anchor`` (``leader_line``; none when
+        ``rect`` stands within ``LEADER_AFTER_PX`` of it) passes over a base that is not
+        wholly inside ``anchor`` (the named unit's own bases are what it points at)."""
+        if not Placed("", "", rect, anchor, 0).leader:
+            return False
+        a, b = leader_line(rect, anchor)
+        for base in self.bases:
+            if anchor.contains(base):
+                continue
+            if base.inflate(-2, -2).clipline(a, b):
+                return True
+        return False
+
     def place(self, kind: str, name: str, candidates: Sequence[pygame.Rect],
               anchor: pygame.Rect | None = None) -> Placed:
-        """Choose a place among ``candidates`` (``choose``) for the label ``name`` of ``kind``,
-        keep it, and return it as ``Placed``."""
-        rect, over = self.choose(candidates)
+        """Choose a place among ``candidates`` for the label ``name`` of ``kind``, keep it,
+        and return it as ``Placed``: for a ``kind`` in ``LEADER_CLEAR_KINDS`` with an
+        ``anchor``, the first free candidate (inside the bounds, over nothing taken) whose
+        leader crosses no other base (``leader_crosses``), else as ``choose`` picks."""
+        pick = None
+        if anchor is not None and kind in LEADER_CLEAR_KINDS:
+            taken = self.taken()
+            pick = next((pygame.Rect(r) for r in candidates
+                         if self.bounds.contains(r) and r.collidelist(taken) < 0
+                         and not self.leader_crosses(r, anchor)), None)
+        rect, over = (pick, 0) if pick is not None else self.choose(candidates)
         out = Placed(kind, name, rect, None if anchor is None else pygame.Rect(anchor), over)
         self.placed.append(out)
         return out

@@ -15,7 +15,8 @@ degrees from its corners.  A lesson entry's ``arcs`` (``board.lesson``) names th
   the "hits ..." words are placed by the lesson's one label placer
   (``render.lesson_labels.place_labels``), clear of every base.
 
-Named defaults: ``ARC_LINE_COLOUR``, ``ARC_NAME_OFFSET_IN``, ``ARC_NAMES``.  Coordinates are
+Named defaults: ``ARC_LINE_COLOUR``, ``ARC_NAME_OFFSET_IN``, ``ARC_NAME_REACH``,
+``ARC_NAMES``.  Coordinates are
 inches (origin bottom-left, y up) until drawn.
 """
 
@@ -26,8 +27,8 @@ from typing import Any
 
 from tabletop.render import prims
 
-__all__ = ["ARC_LINE_COLOUR", "ARC_NAMES", "ARC_NAME_OFFSET_IN", "CHARGE_LINE_COLOUR",
-           "arc_keys", "draw_arc_lines", "hit_words"]
+__all__ = ["ARC_LINE_COLOUR", "ARC_NAMES", "ARC_NAME_OFFSET_IN", "ARC_NAME_REACH",
+           "CHARGE_LINE_COLOUR", "arc_keys", "arc_of", "draw_arc_lines", "hit_words", "in_arc"]
 
 ARC_LINE_COLOUR = (90, 60, 150)
 """Named default: colour of the dashed arc lines and the arc names (a violet no player
@@ -39,6 +40,12 @@ CHARGE_LINE_COLOUR = (200, 40, 40)
 ARC_NAME_OFFSET_IN = 3.0
 """Named default: inches out from the middle of a side where its arc's name is written
 (beyond a typical charger's front, inside most tables)."""
+
+ARC_NAME_REACH = (1.0, 0.75, 1.5, 0.5, 2.0, 2.5, 3.0)
+"""Named default: multiples of ``ARC_NAME_OFFSET_IN`` out from the middle of a side tried, in
+this order, as the centre of its arc's name; only places whose whole box lies inside that
+arc are offered to the label placer (on a small picture the first may cross a 45-degree
+line into the next arc)."""
 
 ARC_NAMES = {"front": "front arc", "left": "left flank arc", "right": "right flank arc",
              "rear": "rear arc"}
@@ -89,7 +96,41 @@ def arc_keys(state: Any, geo: Any, target: str, focus: tuple[str, ...] = ()) -> 
             to = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
         chargers.append({"unit": ident, "from": call.point, "to": to, "arc": arc,
                          "counts": dict(call.counts), "tied": list(call.tied), "how": call.how})
-    return {"target": target, "lines": lines, "names": names, "chargers": chargers}
+    sides = {side: (tuple(a), tuple(b)) for side, (a, b) in form.edges().items()}
+    return {"target": target, "lines": lines, "names": names, "chargers": chargers,
+            "sides": sides}
+
+
+def arc_of(sides: dict, point: XY) -> str | None:
+    """The arc ``point`` (inches) stands in, given a block's four ``sides``
+    (``{"front" | "rear" | "left" | "right": (a, b)}``, the key ``arc_keys`` gives): the side
+    it stands furthest out beyond.  The 45-degree line from a corner is where the two sides
+    that meet there are equally far out (measurements.csv TOW "Arcs"), so the side of
+    greatest outward distance is the arc.  None for a point inside the block (no side out).
+    Raises ``ValueError`` when ``sides`` is empty."""
+    if not sides:
+        raise ValueError("an arc needs the block's sides")
+    pts = [q for a, b in sides.values() for q in (a, b)]
+    cx, cy = sum(q[0] for q in pts) / len(pts), sum(q[1] for q in pts) / len(pts)
+    best, best_out = None, 0.0
+    for side, (a, b) in sides.items():
+        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+        nx, ny = b[1] - a[1], a[0] - b[0]
+        size = math.hypot(nx, ny) or 1.0
+        nx, ny = nx / size, ny / size
+        if nx * (mx - cx) + ny * (my - cy) < 0:
+            nx, ny = -nx, -ny         # the normal pointing away from the block
+        out = (point[0] - mx) * nx + (point[1] - my) * ny
+        if out > best_out:
+            best, best_out = side, out
+    return best
+
+
+def in_arc(sides: dict, side: str, corners: list[XY]) -> bool:
+    """Whether every one of ``corners`` (inches) stands in ``side``'s arc (``arc_of``): an arc
+    is convex (the ground beyond one side between two half-planes), so a rectangle whose four
+    corners are in it lies wholly in it."""
+    return all(arc_of(sides, q) == side for q in corners)
 
 
 def hit_words(rec: dict) -> str:

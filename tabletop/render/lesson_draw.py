@@ -141,7 +141,7 @@ class LessonPainter:
             selected = page.entry.select
         key = (n, selected)
         if key not in self._pages:
-            keys = dict(draw_of(page.step))
+            keys = _without_turn_ghosts(dict(draw_of(page.step)))
             rings = self._focus_rings(page)
             st = page.step.state
             square = {m: c for m, c in rings.items() if _square(st, m)}
@@ -383,3 +383,20 @@ def draw_lesson_frame(surface: pygame.Surface, lesson: Lesson, frame: Frame, *,
                       theme: Theme | None = None, slide_frames: int = MOVE_ANIMATION_FRAMES) -> None:
     """Draw one ``frame`` of ``lesson`` on the whole of ``surface`` (``LessonPainter.draw``)."""
     LessonPainter(lesson, surface.get_size(), theme=theme, slide_frames=slide_frames).draw(surface, frame)
+
+
+def _without_turn_ghosts(keys: dict) -> dict:
+    """``keys`` without the start ghosts of a unit that turns to face (``rnf_turn``,
+    rank-and-flank-combat.txt "Fleeing": a unit held by one enemy on its flank or rear turns
+    to face it).  Such a block turns about where it stood, so its start ghosts lie almost all
+    under its own new bases and what shows is a stray file of faded bases beside it; where
+    it stood and faced is drawn instead by the turn's grey old-facing arrow from its old
+    centre, and the slide shows the turn itself."""
+    turned = {rec.get("unit") for rec in keys.get("rnf_turn") or [] if rec.get("turned", True)}
+    if not turned or not keys.get("ghosts"):
+        return keys
+    keys["ghosts"] = {m: g for m, g in keys["ghosts"].items()
+                      if m.rsplit("/", 1)[0] not in turned}
+    if not keys["ghosts"]:
+        del keys["ghosts"]
+    return keys

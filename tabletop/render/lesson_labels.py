@@ -41,10 +41,13 @@ from tabletop.render.board import LABEL_MARGIN_PX, Canvas, board_canvas
 from tabletop.render.label_place import LABEL_RINGS, LabelPlacer, Placed, along, around, corners
 from tabletop.render.lesson_arcs import (
     ARC_LINE_COLOUR,
+    ARC_NAME_OFFSET_IN,
+    ARC_NAME_REACH,
     ARC_NAMES,
     CHARGE_LINE_COLOUR,
     draw_arc_lines,
     hit_words,
+    in_arc,
 )
 from tabletop.render.step_draw import draw_of
 from tabletop.render.steps import DRAWERS
@@ -302,11 +305,40 @@ def place_labels(canvas: Canvas, step: Any, state, view, theme: Theme,
         tw, th = prims.font(theme.font_label).size(text)
         sx, sy = view.to_screen(*at)
         spot = pygame.Rect(round(sx - tw / 2), round(sy - th / 2), tw + 2, th + 2)
-        p = placer.place("arc", side, [spot] + around(spot, (tw + 2, th + 2),
-                                                      rings=LABEL_RINGS * 2), spot)
+        p = placer.place("arc", side, _arc_spots(arcs, side, (tw + 2, th + 2), view,
+                                                  state.table) or
+                         [spot] + around(spot, (tw + 2, th + 2), rings=LABEL_RINGS * 2), spot)
         out.placed.append(p)
         out.draws.append(_move_draw(p, [spot.center], text, ARC_LINE_COLOUR, theme,
                                     theme.font_label))
+    return out
+
+
+def _arc_spots(arcs: dict, side: str, size, view, table) -> list[pygame.Rect]:
+    """Places (pixels) for ``side``'s arc name of ``size``: centred ``ARC_NAME_REACH``
+    multiples of ``ARC_NAME_OFFSET_IN`` out from the middle of that side, each with rings
+    round it, keeping only those whose whole box lies in that arc (``lesson_arcs.in_arc``,
+    corners taken back to table inches) and on the ``table`` (``width`` x ``depth`` inches).
+    Empty when the key has no ``sides``."""
+    sides = arcs.get("sides")
+    if not sides or side not in sides:
+        return []
+    a, b = sides[side]
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    at = arcs["names"][side]
+    out_dir = ((at[0] - mid[0]) / ARC_NAME_OFFSET_IN, (at[1] - mid[1]) / ARC_NAME_OFFSET_IN)
+    spots: list[pygame.Rect] = []
+    for f in ARC_NAME_REACH:
+        x, y = view.to_screen(mid[0] + out_dir[0] * ARC_NAME_OFFSET_IN * f,
+                              mid[1] + out_dir[1] * ARC_NAME_OFFSET_IN * f)
+        spot = pygame.Rect(round(x - size[0] / 2), round(y - size[1] / 2), *size)
+        spots += [spot] + around(spot, size, rings=LABEL_RINGS)
+    out = []
+    for r in spots:
+        pts = [view.to_table(*q) for q in (r.topleft, r.topright, r.bottomleft, r.bottomright)]
+        if (in_arc(sides, side, pts)
+                and all(0 <= x <= table.width and 0 <= y <= table.depth for x, y in pts)):
+            out.append(r)
     return out
 
 

@@ -27,7 +27,7 @@ from tabletop.geometry import snapshot
 from tabletop.geometry.footprints import base_polygon
 from tabletop.render.motion import point_along
 
-__all__ = ["RIGID_FIT_IN", "SLIDE_TURN_SHARE", "Pose", "Slide", "follow_record"]
+__all__ = ["RIGID_FIT_IN", "SLIDE_BACK_MAX_IN", "SLIDE_BACK_STEP_IN", "SLIDE_TURN_SHARE", "Pose", "Slide", "follow_record"]
 
 Pose = tuple[float, float, float]
 XY = tuple[float, float]
@@ -35,6 +35,15 @@ XY = tuple[float, float]
 RIGID_FIT_IN = 0.01
 """Inches: how far a moved model may sit from where one rigid turn of its unit's group
 would put it for the group to be slid as one body (a reform keeps its grid exactly)."""
+
+SLIDE_BACK_STEP_IN = 0.02
+"""Inches: the step in which a group turning about its centre stands back from its new front
+on a frame where turning in place would lay a base over another (``Slide``)."""
+
+SLIDE_BACK_MAX_IN = 3.0
+"""Named default, inches: the furthest a group turning about its centre stands back on one
+frame; a turn that needs more is planned about another pivot instead.  Three inches is more
+than any block's corner sweeps out (a 5 x 4 block of 25 mm bases needs under one)."""
 
 SLIDE_TURN_SHARE = 0.5
 """Named default: share of a turn-and-move slide spent turning (the rest moving), so each
@@ -122,6 +131,9 @@ class Slide:
             r = _rot((a.x - o0[0], a.y - o0[1]), turn)
             if math.dist((n0[0] + r[0], n0[1] + r[1]), (b.x, b.y)) > RIGID_FIT_IN:
                 return None
+        body = self._about_centre(old, new, turn, set(mids))
+        if body is not None:
+            return body
         for pivot in self._pivots(old, new, turn):
             r = _rot((o0[0] - pivot[0], o0[1] - pivot[1]), turn)
             shift = (n0[0] - pivot[0] - r[0], n0[1] - pivot[1] - r[1])
@@ -131,6 +143,57 @@ class Slide:
                 if self._clear(plan, set(mids)):
                     return plan
         return None
+
+    def _about_centre(self, old, new, turn: float, mids: set[str]) -> Plan | None:
+        """The group turned about its own centre (mean model point) while that centre goes
+        straight from where it stood to where it ends, as a player turns a block on the spot.
+        Where a frame of that would lay a base over another (a block turning against the
+        enemy flush on its flank sweeps its corners into them), the whole group stands back
+        on that frame, away from its new front, by the least distance (to ``SLIDE_BACK_STEP_IN``)
+        that leaves it clear, so it turns beside the enemy, not through them.  None when no
+        back-off up to ``SLIDE_BACK_MAX_IN`` clears a frame."""
+        c0 = (sum(m.x for m in old) / len(old), sum(m.y for m in old) / len(old))
+        c1 = (sum(m.x for m in new) / len(new), sum(m.y for m in new) / len(new))
+        f = math.radians(new[0].facing_deg)
+        back = (-math.cos(f), -math.sin(f))
+
+        def at(t: float, d: float) -> dict[str, Pose]:
+            cx = c0[0] + (c1[0] - c0[0]) * t + back[0] * d
+            cy = c0[1] + (c1[1] - c0[1]) * t + back[1] * d
+            out = {}
+            for m in old:
+                r = _rot((m.x - c0[0], m.y - c0[1]), turn * t)
+                out[m.id] = (cx + r[0], cy + r[1], m.facing_deg + turn * t)
+            return out
+
+        offsets = [0.0] * (self.frames + 1)
+        for k in range(1, self.frames):
+            t = k / self.frames
+            d = 0.0
+            while not self._frame_clear(at(t, d), t, mids):
+                d += SLIDE_BACK_STEP_IN
+                if d > SLIDE_BACK_MAX_IN:
+                    return None
+            offsets[k] = d
+
+        def plan(t: float) -> dict[str, Pose]:
+            if t >= 1.0:              # exactly where the rules put them
+                return {e.id: (e.x, e.y, e.facing_deg) for e in new}
+            k = min(self.frames, max(0, round(t * self.frames)))
+            return at(t, offsets[k])
+        return plan
+
+    def _frame_clear(self, poses: dict[str, Pose], t: float, mids: set[str]) -> bool:
+        """No base of ``mids`` at ``poses`` over another base, the rest as ``_clear`` has it."""
+        poses = dict(poses)
+        for _other, other in self._plans:
+            poses.update(other(t))
+        for mid in self.moves:
+            if mid not in poses:
+                poses[mid] = self._straight(mid, t)
+        st = self.after.with_models(self.after.model(mid).moved_to(x, y, f)
+                                    for mid, (x, y, f) in poses.items())
+        return not any(a in mids or b in mids for a, b in snapshot(st).overlaps)
 
     @staticmethod
     def _pivots(old, new, turn: float) -> list[XY]:
