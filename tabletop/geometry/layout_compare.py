@@ -424,10 +424,13 @@ def _diff(pub: Item, got: Item, by: str, tol: float, turn_tol: float,
     # each edge judged where it stands, once the turn (told on its own) is taken out
     turned = affinity.rotate(pub.outline, turn, origin=pub.centre) if turn else pub.outline
     edge = furthest_edge(turned, got.outline, table, zone=pub.sort == "deployment")
-    if (pub.sort != "objective" and edge.distance > tol
-            and edge.distance > offset + EDGE_EXPLAINED):
+    edge_told = (pub.sort != "objective" and edge.distance > tol
+                 and edge.distance > offset + EDGE_EXPLAINED)
+    if edge_told:
         off.append(edge.text)
-    if shape > tol:
+    if shape > tol and not edge_told:
+        # (an edge already told says more: "outline differs by 1.00"" beside "the edge ...
+        # is 2.00" out" read as a contradiction)
         off.append(f"outline differs by {shape:.2f}\"")
     if pub.sort == "terrain":
         off += _walls_off(pub, got, turn, dx, dy, tol)
