@@ -417,12 +417,10 @@ class Editor:
     def cycle_walls(self) -> str:
         """``w``: the selected piece's walls, the next of ``WALL_FORMS`` (L, whole, long
         side, short side, none) that fits its outline; only a kind of ``WALLED_KINDS``."""
-        tid = self._piece()
-        if tid is None:
-            return "select a terrain piece to set its walls"
+        tid, refused = self._walled_piece()
+        if refused:
+            return refused
         t = self.state.terrain_piece(tid)
-        if t.kind not in WALLED_KINDS:
-            return f"{tid}: a piece of kind {t.kind} has no walls (k: its kind)"
         now = wall_form_of(t.polygon, t.tall_part)
         k = WALL_FORMS.index(now) + 1 if now in WALL_FORMS else 0
         for step in range(len(WALL_FORMS)):
@@ -434,6 +432,17 @@ class Editor:
             return self._set_walls(tid, tall, WALL_TEXT[form])
         return f"{tid}: no wall form fits it"   # unreachable: "whole" fits any outline
 
+    def _walled_piece(self) -> tuple[str, str]:
+        """(the selected piece's id, "") when it is a kind of ``WALLED_KINDS``, else ("",
+        the panel's reason)."""
+        tid = self._piece()
+        if tid is None:
+            return "", "select a terrain piece to set its walls"
+        kind = self.state.terrain_piece(tid).kind
+        if kind not in WALLED_KINDS:
+            return "", f"{tid}: a piece of kind {kind} has no walls (k: its kind)"
+        return tid, ""
+
     def _set_walls(self, tid: str, tall, said: str) -> str:
         terrain = tuple(replace(p, tall_part=tall) if p.id == tid else p for p in self.state.terrain)
         return self.app.edit(replace(self.state, terrain=terrain), f"{tid}: walls {said}")
@@ -442,12 +451,10 @@ class Editor:
         """``W`` then ``8`` / ``block 8``: a wall block the full depth, 8" along the long
         side from its first end; ``long 8`` / ``short 3``: a band that long from the first
         corner; ``whole`` / ``none`` / ``L`` as ``w`` gives them."""
-        tid = self._piece()
-        if tid is None:
-            return "select a terrain piece to set its walls"
+        tid, refused = self._walled_piece()
+        if refused:
+            return refused
         t = self.state.terrain_piece(tid)
-        if t.kind not in WALLED_KINDS:
-            return f"{tid}: a piece of kind {t.kind} has no walls (k: its kind)"
         words = line.split()
         if len(words) == 1 and words[0] not in WALL_FORMS:
             words = ["block", words[0]]

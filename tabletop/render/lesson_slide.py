@@ -241,19 +241,8 @@ class Slide:
         """No frame of ``plan`` lays a base of ``mids`` over another base: the rest of the
         table as the page ends, groups planned before at their planned poses, other moved
         models where their straight slide puts them."""
-        for k in range(1, self.frames):
-            t = k / self.frames
-            poses = plan(t)
-            for _other, other in self._plans:
-                poses.update(other(t))
-            for mid in self.moves:
-                if mid not in poses:
-                    poses[mid] = self._straight(mid, t)
-            st = self.after.with_models(self.after.model(mid).moved_to(x, y, f)
-                                        for mid, (x, y, f) in poses.items())
-            if any(a in mids or b in mids for a, b in snapshot(st).overlaps):
-                return False
-        return True
+        return all(self._frame_clear(plan(k / self.frames), k / self.frames, mids)
+                   for k in range(1, self.frames))
 
 
 
