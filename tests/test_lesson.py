@@ -182,6 +182,10 @@ def test_a_bad_lesson_entry_is_one_located_line(tmp_path, capsys, change, where)
      "lesson[1].clause: unknown rule text 'nosuch.txt'"),
     # a step number is whole: 2.5 is neither a step number nor text, one line (not one per type)
     (('step = "r makes its pile-in"', "step = 2.5"), "lesson[1].step: give \"setup\", a whole step number"),
+    # found by the long fuzz profile: a clause of one control character (\x1f) is not stripped as
+    # whitespace by the schema but str.split() splits on it, leaving no words (was an IndexError)
+    (('clause = "fight-phase.txt 12.03"\nstep = "r makes', 'clause = "\\u001f"\nstep = "r makes'),
+     "lesson[1].clause: a clause names a rule text, then its section; this one is blank"),
 ])
 def test_a_bad_clause_file_or_a_fractional_step_is_refused_at_load_in_one_line(
         tmp_path, capsys, change, where):

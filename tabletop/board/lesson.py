@@ -102,7 +102,10 @@ class LessonIn(BaseModel):
     @field_validator("clause")
     @classmethod
     def _clause(cls, v: str) -> str:
-        text = v.split()[0]
+        words = v.split()  # str.split also splits on control characters such as \x1f
+        if not words:
+            raise ValueError("a clause names a rule text, then its section; this one is blank")
+        text = words[0]
         if text not in RULE_TEXTS:
             raise ValueError(f"unknown rule text {text!r} (a clause names one of "
                              f"{', '.join(RULE_TEXTS)}, then its section)")
