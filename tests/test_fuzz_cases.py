@@ -359,3 +359,13 @@ def test_odds_runs_are_bounded(capsys, runs):
     rc, out, err = run(capsys, "fight", LESSON, "--odds", "--sample", "--runs", runs)
     assert rc == 2 and out == ""
     assert err.strip() == f"--runs {runs}: give a number of runs from 1 to 100,000 (MAX_ODDS_RUNS)"
+
+
+def test_a_clause_of_one_control_character_is_a_map_error(write_map, capsys):
+    # found by the long profile: "\x1f" is no whitespace to the schema's strip, so it passed
+    # the clause's min_length, but str.split() splits on it and left no words (IndexError)
+    text = Path(LESSON).read_text(encoding="utf-8").replace(
+        'clause = "fight-phase.txt 12.03"', 'clause = "\\u001f"', 1)
+    assert main(["check", write_map(text)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "lesson[0].clause" in err[0] and "blank" in err[0], err
