@@ -6,6 +6,7 @@ Paths may be given as ``Path`` or ``str``; every argument reaches ``tabletop`` a
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -51,3 +52,22 @@ def deploy_roster(capsys, folder: Path, roster: str | dict, table: str | Path, *
     got = cli_expect(capsys, "roster", src, "--map", table, "--player", player, "-o", out, *extra,
                  code=code)
     return got, out
+
+
+@functools.cache
+def lesson_painter(name: str):
+    """``(lesson, painter)`` for ``maps/lessons/NAME.toml``: ``build_lesson`` and a
+    ``LessonPainter`` at the GIF's size, made once per test session.  The painter keeps
+    what it has worked out (each page's parts, each slide's plan, each still board), all
+    of it fixed by the lesson and the frame, and each draw starts its labels afresh, so the
+    tests that share it see what a painter of their own would draw.  Kept for the lessons
+    whose slides take seconds to plan (flank-charge's turn to face), not for every lesson:
+    a painter holds a board picture per page."""
+    from tabletop.board import mapfile
+    from tabletop.render.lesson_draw import LessonPainter
+    from tabletop.render.lesson_movie import GIF_SIZE
+    from tabletop.render.lesson_plan import build_lesson
+
+    root = Path(__file__).resolve().parents[1]
+    lesson = build_lesson(mapfile.load(str(root / "maps" / "lessons" / f"{name}.toml")))
+    return lesson, LessonPainter(lesson, GIF_SIZE)

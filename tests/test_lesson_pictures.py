@@ -27,6 +27,7 @@ from tabletop.render.lesson_movie import GIF_SIZE
 from tabletop.render.lesson_plan import build_lesson
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, point_along
 from tabletop.render.theme import DEFAULT_THEME
+from tests.mapkit import lesson_painter
 
 LESSONS = Path(__file__).resolve().parent.parent / "maps" / "lessons"
 WINDOW_SIZE = (1366, 768)       # app.lesson_window.LESSON_WINDOW_SIZE
@@ -40,14 +41,13 @@ def _fonts():
 
 @pytest.fixture(scope="module")
 def flank():
-    """The flank-charge lesson, its "Turning to face" page and one painter for the module:
+    """The flank-charge lesson, its "Turning to face" page and one painter for the session:
     the painter plans the page's slide once (``LessonPainter.slide``, the slow part: some
     seconds) and every test here reads that plan; each draw starts its labels afresh
     (``painter.labels``), so no test sees another's."""
-    lesson = build_lesson(mapfile.load(str(LESSONS / "flank-charge.toml")))
+    lesson, painter = lesson_painter("flank-charge")    # shared with test_label_place.py
     n = next(k for k, p in enumerate(lesson.pages) if p.entry.title == "Turning to face")
-    painter = LessonPainter(lesson, GIF_SIZE)
-    assert painter.slide_frames == MOVE_ANIMATION_FRAMES
+    assert painter.slide_frames == MOVE_ANIMATION_FRAMES and painter.size == GIF_SIZE
     return lesson, n, painter
 
 
