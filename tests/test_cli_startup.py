@@ -35,6 +35,44 @@ def test_help_imports_no_command_and_a_command_only_itself():
     assert [m for m in measure if m.endswith("_cmd")] == ["tabletop.cli.measure_cmd"]
 
 
+#: what no ``--help`` may import: the geometry and physics libraries, pygame, the map
+#: reader's schema, and tabletop's own geometry, rules and drawing layers
+HEAVY = ("shapely", "pymunk", "numpy", "pygame", "pydantic", "tabletop.board.mapfile",
+         "tabletop.geometry", "tabletop.rules", "tabletop.render.board", "tabletop.app")
+
+
+def test_no_commands_help_imports_the_heavy_layers():
+    # issue 11 item 4: `tabletop CMD --help` for EVERY command imports only the command's
+    # module; its map reader, geometry and rules wait for its run.  One process runs every
+    # command's --help in turn, so the modules loaded at the end are the union of all of
+    # them: none of HEAVY may be among them (before: `check --help` loaded shapely, numpy
+    # and the rules; `fight --help` pymunk too; `lesson --help` pydantic).
+    code = ("import sys, io, contextlib; from tabletop import cli\n"
+            f"for cmd in {cli.COMMANDS!r}:\n"
+            "    with contextlib.redirect_stdout(io.StringIO()):\n"
+            "        try:\n            cli.main([cmd, '--help'])\n"
+            "        except SystemExit:\n            pass\n"
+            "print(sorted(sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    loaded = eval(out.strip().splitlines()[-1])
+    assert [m for m in loaded if m.endswith("_cmd")] == sorted(
+        f"tabletop.cli.{c.replace('-', '_')}_cmd" for c in cli.COMMANDS)
+    heavy = [m for m in loaded if m.split(".")[0] in HEAVY or m.startswith(HEAVY)]
+    assert heavy == [], heavy
+
+
+def test_every_commands_help_prints_its_usage(capsys):
+    # the parser each command builds without its heavy imports is still its whole parser
+    for cmd in cli.COMMANDS:
+        try:
+            cli.main([cmd, "--help"])
+        except SystemExit as exc:
+            assert exc.code == 0
+        out = capsys.readouterr().out
+        assert out.startswith(f"usage: tabletop {cmd} "), (cmd, out[:80])
+
+
 def test_unknown_command_is_one_line_exit_2(capsys):
     assert cli.main(["nosuch"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

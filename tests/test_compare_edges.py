@@ -10,8 +10,8 @@ import json
 import pytest
 
 from tabletop.board.mapfile import load
-from tabletop.cli import main
 from tabletop.geometry.layout_compare import compare_layouts
+from tests.mapkit import cli
 
 # A 30" x 20" table.  Published: zone "blue" the left 6" (x 0..6), zone "red" the right 6"
 # (x 24..30: its deployment line, the edge facing the centre, 6" from the right edge);
@@ -54,12 +54,6 @@ def _diff(write_map, **kw):
     pub = load(write_map(PUBLISHED, "pub.toml"))
     got = load(write_map(_measured(**kw), "got.toml"))
     return {d.id: d for d in compare_layouts(got, pub).items}
-
-
-def _run(capsys, *argv):
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 # ------------------------------------------------------------- 1. each edge judged
@@ -122,13 +116,13 @@ def test_a_whole_move_is_told_once(write_map):
 def test_json_keeps_keys_and_adds_edge(write_map, capsys):
     pub = write_map(PUBLISHED, "pub.toml")
     got = write_map(_measured(line=23), "got.toml")
-    code, out, _ = _run(capsys, "compare", pub, got, "--json")
+    code, out, _ = cli(capsys, "compare", pub, got, "--json")
     red = next(i for i in json.loads(out)["items"] if i["id"] == "red")
     assert code == 1 and red["ok"] is False
     assert red["outline_distance"] == 1.0 and red["offset"] == 0.5     # kept, as before
     assert red["edge_offset"] == 1.0 and red["edge"] == "facing the centre"
     assert red["edge_from_table"] == [7.0, 6.0]
-    code, out, _ = _run(capsys, "check", got, "--layout", pub, "--json")
+    code, out, _ = cli(capsys, "check", got, "--layout", pub, "--json")
     lay = json.loads(out)["layout"]
     assert lay["in_place"] is False
 
@@ -142,7 +136,7 @@ def test_json_keeps_keys_and_adds_edge(write_map, capsys):
 def test_compare_refuses_bad_tolerance(write_map, capsys, flag, value):
     pub = write_map(PUBLISHED, "pub.toml")
     got = write_map(_measured(), "got.toml")
-    code, out, err = _run(capsys, "compare", pub, got, flag, value)
+    code, out, err = cli(capsys, "compare", pub, got, flag, value)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and flag in err and "Traceback" not in err
 
@@ -153,7 +147,7 @@ def test_compare_refuses_bad_tolerance(write_map, capsys, flag, value):
 def test_check_refuses_bad_tolerance(write_map, capsys, flag, value):
     pub = write_map(PUBLISHED, "pub.toml")
     got = write_map(_measured(), "got.toml")
-    code, _, err = _run(capsys, "check", got, "--layout", pub, flag, value)
+    code, _, err = cli(capsys, "check", got, "--layout", pub, flag, value)
     assert code == 2 and len(err.strip().splitlines()) == 1 and flag in err
 
 
@@ -186,7 +180,7 @@ base = "32mm"
     errs = []
     for argv in (["compare", pub, pub, "-o", str(out)],
                  ["charge", charge_map, "a", "b", "-o", str(out), "--no-fight"]):
-        code, _, err = _run(capsys, *argv)
+        code, _, err = cli(capsys, *argv)
         errs.append(err.strip())
         assert code == 2
     # compare and charge say it the same way (charge said "-o: no folder ..." before)

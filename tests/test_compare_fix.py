@@ -12,8 +12,8 @@ import pygame
 import pytest
 
 from tabletop.board.mapfile import load
-from tabletop.cli import main
 from tabletop.geometry.layout_compare import compare_layouts
+from tests.mapkit import cli
 
 # A 30" x 20" table.  Published: ruin C, 12" x 6" at x 9..21, y 7..13 (centre (15, 10)),
 # walls over its western 8" (x 9..17: the walls' centre (13, 10) lies west of the centre);
@@ -80,12 +80,6 @@ def _c(corner_at="[9, 7]", extra="tall_along = [0, 8]", kind="ruin") -> str:
             f'angle = 0\nwidth = 12\ndepth = 6\n{extra}\n')
 
 
-def _run(capsys, *argv):
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 # ----------------------------------------------------------------- 1. one comparison
 def test_check_layout_gives_compare_verdicts(write_map, capsys):
     pub = write_map(PUBLISHED, "pub.toml")
@@ -94,9 +88,9 @@ def test_check_layout_gives_compare_verdicts(write_map, capsys):
     # (21, 13), (6, 3) from the centre, turns to (15 + 6 cos 4.9 - 3 sin 4.9, 10 + 6 sin 4.9 +
     # 3 cos 4.9) = (20.722, 13.5015): 0.5015" above the published top edge, more than 0.5": the
     # old check's outline-distance warning called it off; now check says what compare says
-    code, out, _ = _run(capsys, "compare", pub, got)
+    code, out, _ = cli(capsys, "compare", pub, got)
     assert code == 0 and "turned +4.9 deg, walls as published" in out
-    code, out, _ = _run(capsys, "check", got, "--layout", pub, "--json")
+    code, out, _ = cli(capsys, "check", got, "--layout", pub, "--json")
     assert code == 0
     r = json.loads(out)
     assert r["warnings"] == []
@@ -110,14 +104,14 @@ def test_turn_sign_is_the_same_everywhere(write_map, capsys):
     got = write_map(_measured(_turned(90)), "got.toml")
     # +90 counter-clockwise: the walls' centre (13, 10) goes to (15, 8): south of the centre,
     # published west
-    code, out, _ = _run(capsys, "check", got, "--layout", pub)
+    code, out, _ = cli(capsys, "check", got, "--layout", pub)
     assert code == 1
     assert "turned +90.0 deg, walls face south, published west" in out
     # the line tells the turn once (before: "turned +90 deg, ... (not moved, turned +90.0 deg, ...)")
     line = next(ln for ln in out.splitlines() if "is off the published layout" in ln)
     # (no "-90" turn anywhere; a temporary folder such as pytest-901 may hold "-90")
     assert line.count("turned +90") == 1 and "turned -90" not in out and "-90 deg" not in out
-    code, out, _ = _run(capsys, "check", got, "--layout", pub, "--json")
+    code, out, _ = cli(capsys, "check", got, "--layout", pub, "--json")
     r = json.loads(out)
     assert {d["id"]: d["turn_deg"] for d in r["layout"]["deviations"]}["C"] == 90.0
     assert {d["id"]: d["turn_deg"] for d in r["layout"]["items"]}["C"] == 90.0
@@ -127,7 +121,7 @@ def test_turn_sign_is_the_same_everywhere(write_map, capsys):
 def test_terrain_kind_is_compared(write_map, capsys):
     pub = write_map(PUBLISHED, "pub.toml")
     got = write_map(_measured(_c(kind="woods")), "got.toml")
-    code, out, _ = _run(capsys, "compare", pub, got)
+    code, out, _ = cli(capsys, "compare", pub, got)
     assert code == 1
     assert "OFF  terrain C: not moved, turned +0.0 deg; kind woods, published ruin" in out
 
@@ -151,7 +145,7 @@ def test_absurd_measured_numbers_are_one_line(write_map, capsys, tmp_path, c_blo
     path = write_map(_measured(c_block, rest=""), "bad.toml")
     for argv in (["check", path], ["compare", write_map(PUBLISHED, "pub.toml"), path],
                  ["render", path, "-o", str(tmp_path / "r.png")]):
-        code, _, err = _run(capsys, *argv)
+        code, _, err = cli(capsys, *argv)
         assert code == 2
         lines = err.strip().splitlines()
         assert len(lines) == 1 and where in lines[0], (argv, err)
@@ -172,7 +166,7 @@ def test_measured_form_messages(write_map, capsys):
     for key, body in bad.items():
         path = write_map(_measured(f'\n[[terrain]]\nid = "C"\nkind = "ruin"\n{body}\n', rest=""),
                          f"{key}.toml")
-        code, _, err = _run(capsys, "check", path)
+        code, _, err = cli(capsys, "check", path)
         lines = err.strip().splitlines()
         assert code == 2 and len(lines) == 1 and lines[0].startswith(f"{path}: {want[key]}")
 
@@ -222,7 +216,7 @@ models = [[25, 17, 0]]
 
 
 def test_gaps_against_the_bases_on_the_table(write_map, capsys):
-    code, out, _ = _run(capsys, "check", write_map(GAPS), "--json")
+    code, out, _ = cli(capsys, "check", write_map(GAPS), "--json")
     r = json.loads(out)
     gaps = {(g["a"], g["b"]): g for g in r["terrain_gaps"]}
     # c to d: 0.01" apart, under the 0.02" contact tolerance: they touch, no gap
@@ -235,7 +229,7 @@ def test_gaps_against_the_bases_on_the_table(write_map, capsys):
     assert ab["table_bases"] == [{"base": "90x52.5mm oval", "narrow": 2.0669, "passes": False}]
     # e to f: 17.98 - 17 = 0.98", 0.0043" under a 25mm base's 0.9843": three decimals
     assert gaps[("e", "f")]["width"] == pytest.approx(0.98) and gaps[("e", "f")]["digits"] == 3
-    code, out, _ = _run(capsys, "check", write_map(GAPS))
+    code, out, _ = cli(capsys, "check", write_map(GAPS))
     # the remark measures the widest base by its narrow side (2.067"), as the verdict does;
     # 2.055 is 0.0078 from 90x52's 2.0472: three decimals
     assert ("a to b: 2.055\" - narrower than the widest base (bikes/1, narrow side 2.067\"); "
@@ -251,7 +245,7 @@ def test_gaps_against_the_bases_on_the_table(write_map, capsys):
 ])
 def test_walls_extent_and_missing_walls(write_map, capsys, extra, why):
     pub = write_map(PUBLISHED, "pub.toml")
-    code, out, _ = _run(capsys, "compare", pub, write_map(_measured(_c(extra=extra)), "got.toml"))
+    code, out, _ = cli(capsys, "compare", pub, write_map(_measured(_c(extra=extra)), "got.toml"))
     assert code == 1 and f"OFF  terrain C: not moved, turned +0.0 deg; {why}" in out
 
 
@@ -276,7 +270,7 @@ id = "D"
 kind = "ruin"
 polygon = [[23, 2], [29, 2], [29, 14], [23, 14]]
 """ + MID), "got.toml")
-    code, out, _ = _run(capsys, "compare", pub, got)
+    code, out, _ = cli(capsys, "compare", pub, got)
     assert code == 0
     assert "In place within 0.5\" and 5 deg: 4 of 4 matched" in out
     assert ("ok   terrain D (published V, by shape): not moved, turned +0.0 deg; "
@@ -291,17 +285,17 @@ def test_output_checks(write_map, capsys, tmp_path):
     missing = tmp_path / "nofolder" / "d.png"
     for argv in (["compare", pub, got, "-o", str(missing)],
                  ["check", got, "-o", str(missing)]):
-        code, _, err = _run(capsys, *argv)
+        code, _, err = cli(capsys, *argv)
         assert code == 2 and len(err.strip().splitlines()) == 1
         assert "does not exist (-o makes no folders)" in err
     assert not missing.parent.exists()
     # an empty -o is refused with the arguments (one line naming -o), before any map is read
-    code, _, err = _run(capsys, "compare", pub, got, "-o", "")
+    code, _, err = cli(capsys, "compare", pub, got, "-o", "")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "-o" in err and "empty" in err
-    code, _, err = _run(capsys, "compare", pub, got, "-o", got)
+    code, _, err = cli(capsys, "compare", pub, got, "-o", got)
     assert code == 2 and err.strip().splitlines() == [
         f"{got}: -o is the input map {got}; write the picture to a new .png file"]
-    code, _, err = _run(capsys, "render", got, "-o", "")
+    code, _, err = cli(capsys, "render", got, "-o", "")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "-o" in err and "empty" in err
 
 
@@ -324,26 +318,26 @@ def test_labels_never_overlap_and_footer_red(write_map):
 
 def test_diff_picture_draws(write_map, tmp_path, capsys):
     out = tmp_path / "d.png"
-    code, _, _ = _run(capsys, "compare", write_map(PUBLISHED, "pub.toml"),
-                      write_map(_measured(_turned(90), rest=V), "got.toml"), "-o", str(out))
+    code, _, _ = cli(capsys, "compare", write_map(PUBLISHED, "pub.toml"),
+                     write_map(_measured(_turned(90), rest=V), "got.toml"), "-o", str(out))
     assert code == 1 and out.stat().st_size > 5_000
 
 
 # ----------------------------------------------------------------- 11. smaller
 def test_table_size_zero_turn_and_terrain_only(write_map, capsys):
     pub = write_map(PUBLISHED, "pub.toml")
-    code, out, _ = _run(capsys, "compare", pub, write_map(_measured(_c(), width=31), "w.toml"))
+    code, out, _ = cli(capsys, "compare", pub, write_map(_measured(_c(), width=31), "w.toml"))
     # every piece in place (measured from the left and bottom edges), the table 1" wider
     assert code == 1 and "OFF  table 31\" x 20\", published 30\" x 20\"" in out
-    code, out, _ = _run(capsys, "compare", pub, write_map(_measured(_turned(-0.001)), "z.toml"))
+    code, out, _ = cli(capsys, "compare", pub, write_map(_measured(_turned(-0.001)), "z.toml"))
     assert "turned +0.0 deg" in out and "-0.0" not in out
     # terrain only: no objective on the measured table; with --terrain-only nothing is missing
     only = write_map(_measured(_c(), rest=V), "only.toml")
-    assert _run(capsys, "compare", pub, only)[0] == 1
-    code, out, _ = _run(capsys, "compare", pub, only, "--terrain-only")
+    assert cli(capsys, "compare", pub, only)[0] == 1
+    code, out, _ = cli(capsys, "compare", pub, only, "--terrain-only")
     assert code == 0 and "2 of 2 matched; terrain only" in out
-    assert _run(capsys, "check", only, "--layout", pub, "--terrain-only")[0] == 0
+    assert cli(capsys, "check", only, "--layout", pub, "--terrain-only")[0] == 0
     # check of a terrain-only table with an objective: no "-> nobody holds it"
-    code, out, _ = _run(capsys, "check", write_map(_measured(_c()), "obj.toml"))
+    code, out, _ = cli(capsys, "check", write_map(_measured(_c()), "obj.toml"))
     assert "  mid at (15, 17), 3\" range; no players on the table" in out
     assert "nobody" not in out

@@ -25,6 +25,7 @@ from tabletop.render.lesson_draw import LessonPainter
 from tabletop.render.lesson_movie import GIF_SIZE
 from tabletop.render.lesson_plan import Frame, build_lesson
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES
+from tests.mapkit import lesson_painter
 
 LESSONS = Path(__file__).resolve().parent.parent / "maps" / "lessons"
 R = pygame.Rect
@@ -136,8 +137,11 @@ def _base_rects(state, view):
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in LESSONS.glob("*.toml")))
 def test_no_lesson_label_covers_a_model_or_another_label(name):
-    lesson = build_lesson(mapfile.load(str(LESSONS / f"{name}.toml")))
-    painter = LessonPainter(lesson, GIF_SIZE)
+    if name == "flank-charge":      # its turn to face takes seconds to plan: planned once a
+        lesson, painter = lesson_painter(name)      # session (test_lesson_pictures.py too)
+    else:
+        lesson = build_lesson(mapfile.load(str(LESSONS / f"{name}.toml")))
+        painter = LessonPainter(lesson, GIF_SIZE)
     surface = pygame.Surface(GIF_SIZE)
     frames = lesson.timeline(MOVE_ANIMATION_FRAMES)
     # every still and dice frame, and every third slide frame (the models mid-way)

@@ -11,17 +11,10 @@ import json
 
 import pytest
 
-from tabletop.cli import main
 from tabletop.layout_io.read import read_files, to_map_dict
+from tests.mapkit import cli_expect
 
 GV = {"edition": "11th", "dataslate": "pre-launch-provisional"}
-
-
-def run(capsys, *argv, code=0):
-    got = main([str(a) for a in argv])
-    out = capsys.readouterr()
-    assert got == code, out.err
-    return out
 
 
 def _bbox(poly):
@@ -81,7 +74,7 @@ def test_huge_number_and_deep_nesting_one_located_line(capsys, tmp_path):
     deep.write_text("\n" + "[" * 100_000)             # the arrays on line 2
     for path, want in ((big, "big.json: line 2: a number of 5000 digits"),
                        (deep, "deep.json: line 2: arrays and objects nested 100000 deep")):
-        err = run(capsys, "layout", "import", path, "-o", tmp_path / "o.toml", code=2).err
+        err = cli_expect(capsys, "layout", "import", path, "-o", tmp_path / "o.toml", code=2).err
         assert err.count("\n") == 1 and want in err, err
 
 
@@ -100,7 +93,7 @@ def test_map_errors_name_the_input_file_and_piece(capsys, tmp_path):
         {"id": "ok-1", "footprint": SQUARE, "position": {"x": 10, "y": 10}},
         {"id": "tie", "footprint": bow, "position": {"x": 30, "y": 22}}])))
     out = tmp_path / "o.toml"
-    err = run(capsys, "layout", "import", f, "-o", out, code=2).err
+    err = cli_expect(capsys, "layout", "import", f, "-o", out, code=2).err
     # the file holds [template..., layout]: the layout is [0] here (no templates)
     assert err == f'{f}: [0].pieces[1] (id "tie"): polygon: the outline crosses itself at (30 22)\n'
     assert str(out) not in err and not out.exists()
@@ -115,7 +108,7 @@ def test_a_wall_outside_its_area_names_the_wall_piece(capsys, tmp_path):
         {"id": "wall", "piece_type": "feature", "parent_area_id": "area",
          "footprint": {"type": "rectangle", "width": 6, "height": 0.5},
          "position": {"x": 10, "y": 0}}])))
-    err = run(capsys, "layout", "import", f, "-o", tmp_path / "o.toml", code=2).err
+    err = cli_expect(capsys, "layout", "import", f, "-o", tmp_path / "o.toml", code=2).err
     assert err.startswith(f'{f}: [0].pieces[1] (id "wall"): tall_part: ') and err.count("\n") == 1
 
 
@@ -125,7 +118,7 @@ def test_duplicate_ids_and_no_shape_are_said_plainly(capsys, tmp_path):
         {"id": "twin", "footprint": SQUARE, "position": {"x": 10, "y": 10}},
         {"id": "twin", "footprint": SQUARE, "position": {"x": 30, "y": 10}},
         {"id": "blank", "position": {"x": 50, "y": 10}}])))
-    err = run(capsys, "layout", "import", f, "-o", tmp_path / "o.toml", code=2).err
+    err = cli_expect(capsys, "layout", "import", f, "-o", tmp_path / "o.toml", code=2).err
     assert err.splitlines() == [
         f'{f}: [0].pieces[1] (id "twin"): id twin: also the id of pieces[0]; every piece of '
         "a layout has its own id",
@@ -140,7 +133,7 @@ def test_a_number_written_as_true_or_text_is_refused(capsys, tmp_path, key, valu
     f = tmp_path / "t.json"
     f.write_text(json.dumps(_layout([{"id": "sq", "footprint": SQUARE,
                                       "position": {"x": 10, "y": 10}, key: value}])))
-    err = run(capsys, "layout", "import", f, "-o", tmp_path / "o.toml", code=2).err
+    err = cli_expect(capsys, "layout", "import", f, "-o", tmp_path / "o.toml", code=2).err
     assert err == f"{f}: [0].pieces[0].{key}: Input should be a valid number, got {value!r}\n"
 
 
@@ -148,7 +141,7 @@ def test_position_as_text_is_refused(capsys, tmp_path):
     f = tmp_path / "t.json"
     f.write_text(json.dumps(_layout([{"id": "sq", "footprint": SQUARE,
                                       "position": {"x": "30", "y": 10}}])))
-    err = run(capsys, "layout", "import", f, "-o", tmp_path / "o.toml", code=2).err
+    err = cli_expect(capsys, "layout", "import", f, "-o", tmp_path / "o.toml", code=2).err
     assert "[0].pieces[0].position.x: Input should be a valid number, got '30'" in err
 
 
@@ -160,11 +153,11 @@ def test_a_piece_off_the_table_is_warned(capsys, tmp_path):
                                       "position": {"x": 500, "y": -200}},
                                      {"id": "near", "footprint": SQUARE,
                                       "position": {"x": 2, "y": 2}}])))   # x 0..4: on it
-    got = run(capsys, "layout", "import", f, "-o", tmp_path / "o.toml")
+    got = cli_expect(capsys, "layout", "import", f, "-o", tmp_path / "o.toml")
     assert got.err == (f'warning: {f}: [0].pieces[0] (id "far"): reaches off the 60" x 44" '
                        "table (x 498..502, y 242..246 on the map)\n")
     # --json carries the same line in "warnings" (stderr still has it)
-    got = run(capsys, "layout", "import", f, "-o", tmp_path / "o2.toml", "--json")
+    got = cli_expect(capsys, "layout", "import", f, "-o", tmp_path / "o2.toml", "--json")
     assert json.loads(got.out)["warnings"] == [
         f'{f}: [0].pieces[0] (id "far"): reaches off the 60" x 44" table (x 498..502, y 242..246 '
         "on the map)"]
@@ -210,9 +203,9 @@ def test_export_keeps_an_objectives_name_and_range(capsys, tmp_path):
     src = tmp_path / "m.toml"
     src.write_text(RT_MAP)
     js = tmp_path / "m.json"
-    run(capsys, "layout", "export", src, "-o", js)
+    cli_expect(capsys, "layout", "export", src, "-o", js)
     back = tmp_path / "back.toml"
-    run(capsys, "layout", "import", js, "-o", back)
+    cli_expect(capsys, "layout", "import", js, "-o", back)
     from tabletop.board.mapfile import load
     objs = {tuple(o.at): (o.name, o.range) for o in load(str(back)).objectives}
     # (30, 22) keeps its name and its 3" range; (10, 22), a bare point, comes back at the

@@ -25,9 +25,9 @@ from tabletop.render import lesson_draw, prims
 from tabletop.render.lesson_draw import LessonPainter
 from tabletop.render.lesson_movie import GIF_SIZE
 from tabletop.render.lesson_plan import build_lesson
-from tabletop.render.lesson_slide import Slide
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, point_along
 from tabletop.render.theme import DEFAULT_THEME
+from tests.mapkit import lesson_painter
 
 LESSONS = Path(__file__).resolve().parent.parent / "maps" / "lessons"
 WINDOW_SIZE = (1366, 768)       # app.lesson_window.LESSON_WINDOW_SIZE
@@ -41,13 +41,18 @@ def _fonts():
 
 @pytest.fixture(scope="module")
 def flank():
-    lesson = build_lesson(mapfile.load(str(LESSONS / "flank-charge.toml")))
+    """The flank-charge lesson, its "Turning to face" page and one painter for the session:
+    the painter plans the page's slide once (``LessonPainter.slide``, the slow part: some
+    seconds) and every test here reads that plan; each draw starts its labels afresh
+    (``painter.labels``), so no test sees another's."""
+    lesson, painter = lesson_painter("flank-charge")    # shared with test_label_place.py
     n = next(k for k, p in enumerate(lesson.pages) if p.entry.title == "Turning to face")
-    return lesson, n
+    assert painter.slide_frames == MOVE_ANIMATION_FRAMES and painter.size == GIF_SIZE
+    return lesson, n, painter
 
 
 def test_the_turn_to_face_slide_never_lays_a_base_over_another(flank):
-    lesson, n = flank
+    lesson, n, painter = flank
     page = lesson.pages[n]
     before, after = lesson.pages[n - 1].step.state, page.step.state
     # the spearmen (19 models, 25x25mm = 0.984" squares, a 5 x 4 block facing 90) turn to
@@ -56,7 +61,8 @@ def test_the_turn_to_face_slide_never_lays_a_base_over_another(flank):
     assert sorted(page.moves) == sorted(f"spearmen/{k}" for k in range(1, 20))
     assert {before.model(m).facing_deg for m in page.moves} == {90.0}
     assert {after.model(m).facing_deg for m in page.moves} == {0.0}
-    slide = Slide(before, after, page.moves, MOVE_ANIMATION_FRAMES)
+    slide = painter.slide(n)        # Slide(before, after, page.moves, MOVE_ANIMATION_FRAMES)
+    assert slide.before is before and slide.after is after and slide.moves is page.moves
     for k in range(MOVE_ANIMATION_FRAMES + 1):
         assert snapshot(slide.table(k)).overlaps == [], k
     # frame 0 is where they stood, the last where the rules put them
@@ -74,7 +80,7 @@ def test_the_turn_to_face_slide_never_lays_a_base_over_another(flank):
 
 
 def test_the_turn_to_face_pivots_the_block_in_place_beside_the_riders(flank):
-    lesson, n = flank
+    lesson, n, painter = flank
     page = lesson.pages[n]
     before, after = lesson.pages[n - 1].step.state, page.step.state
     mids = sorted(page.moves)
@@ -92,7 +98,7 @@ def test_the_turn_to_face_pivots_the_block_in_place_beside_the_riders(flank):
     # deep, so the rank centres run 20.46 - 0.49 = 19.97 back to 15.54 + 0.49 = 16.03
     end = centre({m: (after.model(m).x, after.model(m).y) for m in mids})
     assert end == pytest.approx((18.57, 12.62), abs=0.01)
-    slide = Slide(before, after, page.moves, MOVE_ANIMATION_FRAMES)
+    slide = painter.slide(n)        # Slide(before, after, page.moves, MOVE_ANIMATION_FRAMES)
     dx, dy = end[0] - start[0], end[1] - start[1]
     worst = 0.0
     for k in range(MOVE_ANIMATION_FRAMES + 1):
@@ -111,8 +117,7 @@ def test_the_turn_to_face_pivots_the_block_in_place_beside_the_riders(flank):
 
 
 def test_the_painter_draws_the_planned_slide(flank):
-    lesson, n = flank
-    painter = LessonPainter(lesson, GIF_SIZE)
+    lesson, n, painter = flank
     slide = painter.slide(n)
     before = lesson.pages[n - 1].step.state
     # the block turns steadily as it goes: halfway (frame 15 of 30) every spearman faces
@@ -127,8 +132,7 @@ def test_the_painter_draws_the_planned_slide(flank):
 
 def test_a_sliding_unit_keeps_its_label_plate_on_its_models(flank):
     from tabletop.render.lesson_plan import Frame
-    lesson, n = flank
-    painter = LessonPainter(lesson, GIF_SIZE)
+    lesson, n, painter = flank
     k = MOVE_ANIMATION_FRAMES // 2
     _step, _geo, view, _ov = painter.page_parts(n)
     poses = painter.slide(n).poses(k)
@@ -346,8 +350,7 @@ def test_a_formation_record_follows_its_models_turn_and_shift():
 
 
 def test_a_turning_unit_keeps_its_outline_and_status_box_on_its_sliding_bases(flank):
-    lesson, n = flank
-    painter = LessonPainter(lesson, GIF_SIZE)
+    lesson, n, painter = flank
     surface = pygame.Surface(GIF_SIZE)
     slide = painter.slide(n)
     frames = [f for f in lesson.timeline(MOVE_ANIMATION_FRAMES)

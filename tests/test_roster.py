@@ -20,19 +20,13 @@ from tabletop.cli import main
 from tabletop.geometry import snapshot
 from tabletop.roster.base_table import BaseTable, normalise
 from tabletop.roster.read import RosterError, read_roster
+from tests.mapkit import cli_expect, deploy_roster
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples" / "rosters"
 H_AND_A = str(ROOT / "maps" / "ca-layout-1-hammer-and-anvil.toml")
 OLD_WORLD = str(ROOT / "maps" / "old-world-72x48.toml")
 R32, R40 = 32 / 25.4 / 2, 40 / 25.4 / 2
-
-
-def run(capsys, *argv, code=0):
-    got = main([str(a) for a in argv])
-    out = capsys.readouterr()
-    assert got == code, out.err
-    return out
 
 
 def placed(path, before):
@@ -60,8 +54,8 @@ def by_name(units):
 
 def test_battlescribe_ros_every_unit_model_base_and_role(capsys, tmp_path):
     out = tmp_path / "sm.toml"
-    run(capsys, "roster", EX / "space-marines.ros", "--map", H_AND_A, "--player", "marines",
-        "-o", out)
+    cli_expect(capsys, "roster", EX / "space-marines.ros", "--map", H_AND_A, "--player", "marines",
+               "-o", out)
     state, units = placed(out, H_AND_A)
     names = by_name(units)
     # 5 units, 1 + 5 + 3 + 3 + 5 = 17 models; the Battle Size upgrade is not a unit
@@ -99,7 +93,7 @@ def test_battlescribe_ros_every_unit_model_base_and_role(capsys, tmp_path):
 
 def test_new_recruit_json_orks(capsys, tmp_path):
     out = tmp_path / "orks.toml"
-    run(capsys, "roster", EX / "orks.json", "--map", H_AND_A, "--player", "orks", "-o", out)
+    cli_expect(capsys, "roster", EX / "orks.json", "--map", H_AND_A, "--player", "orks", "-o", out)
     state, units = placed(out, H_AND_A)
     names = by_name(units)
     # 1 + (1 + 9) + (1 + 10) + 3 = 25 models
@@ -122,8 +116,8 @@ def test_new_recruit_json_orks(capsys, tmp_path):
 
 def test_app_text_export(capsys, tmp_path):
     out = tmp_path / "app.toml"
-    got = run(capsys, "roster", EX / "space-marines-app.txt", "--map", H_AND_A, "--player",
-              "marines", "-o", out, "--json").out
+    got = cli_expect(capsys, "roster", EX / "space-marines-app.txt", "--map", H_AND_A, "--player",
+                     "marines", "-o", out, "--json").out
     data = json.loads(got)
     assert data["format"] == "app-text" and data["system"] == "40k"
     assert data["models"] == 16            # 1 + 5 + 5 + 5
@@ -143,8 +137,8 @@ def test_app_text_export(capsys, tmp_path):
 
 def test_old_world_rosz_blocks_in_ranks(capsys, tmp_path):
     out = tmp_path / "tow.toml"
-    run(capsys, "roster", EX / "empire.rosz", "--map", OLD_WORLD, "--player", "empire",
-        "-o", out)
+    cli_expect(capsys, "roster", EX / "empire.rosz", "--map", OLD_WORLD, "--player", "empire",
+               "-o", out)
     state, units = placed(out, OLD_WORLD)
     names = by_name(units)
     assert {n: len(u.models) for n, u in names.items()} == {
@@ -188,8 +182,8 @@ def test_unknown_name_is_listed_with_candidates_and_base_resolves_it(capsys, tmp
     roster = tmp_path / "grots.json"
     roster.write_text(json.dumps(GROTS))
     out = tmp_path / "o.toml"
-    err = run(capsys, "roster", roster, "--map", H_AND_A, "--player", "orks", "-o", out,
-              code=2).err
+    err = cli_expect(capsys, "roster", roster, "--map", H_AND_A, "--player", "orks", "-o", out,
+                     code=2).err
     lines = err.strip().splitlines()
     assert len(lines) == 1                             # one line per unknown unit
     assert "Grot Mob" in lines[0] and "not in the base table" in lines[0]
@@ -197,8 +191,8 @@ def test_unknown_name_is_listed_with_candidates_and_base_resolves_it(capsys, tmp
     assert len(near) == 3                              # three nearest names, with their bases
     assert "--base \"Grot Mob=SIZE\"" in lines[0]
     assert not out.exists()                            # nothing written, nothing dropped
-    run(capsys, "roster", roster, "--map", H_AND_A, "--player", "orks", "-o", out,
-        "--base", "Grot Mob=25mm")
+    cli_expect(capsys, "roster", roster, "--map", H_AND_A, "--player", "orks", "-o", out,
+               "--base", "Grot Mob=25mm")
     state, units = placed(out, H_AND_A)
     names = by_name(units)
     assert {m.base.text for m in names["Grot Mob"].models} == {"25mm"}
@@ -253,12 +247,7 @@ SQUAD = {"roster": {"name": "t", "gameSystemName": "Warhammer 40,000 10th Editio
 
 
 def test_cluster_placed_by_hand_beside_impassable_terrain(capsys, tmp_path):
-    table = tmp_path / "t.toml"
-    table.write_text(SMALL.format(ruleset="fight-phase"))
-    roster = tmp_path / "s.json"
-    roster.write_text(json.dumps(SQUAD))
-    out = tmp_path / "o.toml"
-    run(capsys, "roster", roster, "--map", table, "--player", "a", "-o", out)
+    _, out = deploy_roster(capsys, tmp_path, SQUAD, SMALL.format(ruleset="fight-phase"))
     state = load(str(out))
     p = 32 / 25.4 + 0.5                  # pitch 1.7598": base + roster_model_gap
     # facing 90 (zone centre (12, 3) to table centre (12, 6)); the wall covers x 0..4, so
@@ -285,13 +274,8 @@ TOW = {"roster": {"name": "t", "gameSystemName": "Warhammer: The Old World", "fo
 
 
 def test_block_frontage_and_front_centre_by_hand(capsys, tmp_path):
-    table = tmp_path / "t.toml"
-    table.write_text(SMALL.format(ruleset="rank-and-flank"))
-    roster = tmp_path / "s.json"
-    roster.write_text(json.dumps(TOW))
-    out = tmp_path / "o.toml"
-    run(capsys, "roster", roster, "--map", table, "--player", "a", "-o", out,
-        "--frontage", "4")
+    _, out = deploy_roster(capsys, tmp_path, TOW, SMALL.format(ruleset="rank-and-flank"),
+                           "--frontage", "4")
     unit = load(str(out)).unit("state-troops")
     f = unit.formation
     # 10 models, 4 files: ceil(10 / 4) = 3 ranks (4, 4, 2); 25x25mm = 0.9843" a file;
@@ -300,7 +284,8 @@ def test_block_frontage_and_front_centre_by_hand(capsys, tmp_path):
     assert f.front_centre == pytest.approx((4 + 2 * 25 / 25.4, 6), abs=1e-3)
     assert f.facing == 90
     out2 = tmp_path / "o2.toml"
-    run(capsys, "roster", roster, "--map", table, "--player", "a", "-o", out2)
+    cli_expect(capsys, "roster", tmp_path / "r.json", "--map", tmp_path / "t.toml", "--player", "a",
+               "-o", out2)
     f2 = load(str(out2)).unit("state-troops").formation
     assert (f2.files, f2.ranks) == (5, 2)              # roster_frontage 5: 10 = 5 x 2
 
@@ -324,17 +309,17 @@ def test_doctype_and_entities_are_refused(tmp_path):
 
 
 def test_bad_input_one_line_exit_2(capsys, tmp_path):
-    err = run(capsys, "roster", EX / "orks.json", "--map", H_AND_A, "--player", "nobody",
-              "-o", tmp_path / "o.toml", code=2).err
+    err = cli_expect(capsys, "roster", EX / "orks.json", "--map", H_AND_A, "--player", "nobody",
+                     "-o", tmp_path / "o.toml", code=2).err
     assert err.count("\n") == 1 and "no such player" in err
-    err = run(capsys, "roster", EX / "orks.json", "--map", H_AND_A, "--player", "orks",
-              "-o", H_AND_A, code=2).err
+    err = cli_expect(capsys, "roster", EX / "orks.json", "--map", H_AND_A, "--player", "orks",
+                     "-o", H_AND_A, code=2).err
     assert "-o is the input map" in err
-    err = run(capsys, "roster", EX / "empire.rosz", "--map", H_AND_A, "--player", "marines",
-              "-o", tmp_path / "o.toml", code=2).err
+    err = cli_expect(capsys, "roster", EX / "empire.rosz", "--map", H_AND_A, "--player", "marines",
+                     "-o", tmp_path / "o.toml", code=2).err
     assert "laid out for rank-and-flank" in err
-    err = run(capsys, "roster", EX / "orks.json", "--map", H_AND_A, "--player", "orks",
-              "-o", tmp_path / "o.toml", "--base", "Boyz", code=2).err
+    err = cli_expect(capsys, "roster", EX / "orks.json", "--map", H_AND_A, "--player", "orks",
+                     "-o", tmp_path / "o.toml", "--base", "Boyz", code=2).err
     assert "NAME=SIZE" in err
 
 
@@ -343,14 +328,14 @@ def test_json_contract(capsys, tmp_path):
     c = Contract("roster")
     for roster, mp, player in (("space-marines.ros", H_AND_A, "marines"),
                                ("empire.rosz", OLD_WORLD, "empire")):
-        got = run(capsys, "roster", EX / roster, "--map", mp, "--player", player, "-o",
-                  tmp_path / f"{player}.toml", "--json").out
+        got = cli_expect(capsys, "roster", EX / roster, "--map", mp, "--player", player, "-o",
+                         tmp_path / f"{player}.toml", "--json").out
         c.check(json.loads(got), roster)
     from tests.test_roster_12b import _nr_roster  # a list with a "warnings" line
     src = tmp_path / "necrons.json"
     src.write_text(json.dumps(_nr_roster()), encoding="utf-8")
-    got = run(capsys, "roster", src, "--map", H_AND_A, "--player", "marines", "-o",
-              tmp_path / "necrons.toml", "--json").out
+    got = cli_expect(capsys, "roster", src, "--map", H_AND_A, "--player", "marines", "-o",
+                     tmp_path / "necrons.toml", "--json").out
     c.check(json.loads(got), "warnings")
     c.assert_covered()
 

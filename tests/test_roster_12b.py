@@ -75,15 +75,13 @@ def test_flying_bases_have_their_sizes():
 
 def test_roster_places_the_hammerhead_without_base(capsys, tmp_path):
     import json
+    from pathlib import Path
 
-    from tabletop.cli import main
+    from tests.mapkit import deploy_roster
     from tests.test_roster import H_AND_A
-    src = tmp_path / "tau.txt"
-    src.write_text(TAU, encoding="utf-8")
-    out = tmp_path / "tau.toml"
-    assert main(["roster", str(src), "--map", H_AND_A, "--player", "orks", "-o", str(out),
-                 "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    got, _ = deploy_roster(capsys, tmp_path, TAU, Path(H_AND_A), "--json", player="orks",
+                           roster_name="tau.txt")
+    data = json.loads(got.out)
     units = {u["name"]: u for u in data["units"]}
     # 1 Hammerhead on 60mm + 3 Crisis suits = 4 models
     assert units["Hammerhead Gunship"]["models"] == 1

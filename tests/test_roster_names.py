@@ -11,9 +11,9 @@ import json
 import pytest
 
 from tabletop.board import mapfile
-from tabletop.cli import main
 from tabletop.roster.ids import ascii_text, slug
 from tabletop.roster.tree import read_tree
+from tests.mapkit import cli_expect, deploy_roster
 from tests.test_roster import ROOT
 
 
@@ -77,13 +77,11 @@ def test_ids_stay_unique():
 
 
 def test_roster_command_writes_the_custom_name_and_an_ascii_id(tmp_path, capsys):
-    src = tmp_path / "names.json"
-    src.write_text(json.dumps(_roster(_squad("Ωmega Squad", 5, "Brother Tarn"),
-                                      _squad("Omega Squad", 5))), encoding="utf-8")
-    out = tmp_path / "out.toml"
-    assert main(["roster", str(src), "--map", str(ROOT / "maps" / "ca-layout-1-table.toml"),
-                 "--player", "defender", "-o", str(out), "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    table = ROOT / "maps" / "ca-layout-1-table.toml"
+    got, out = deploy_roster(capsys, tmp_path, _roster(_squad("Ωmega Squad", 5, "Brother Tarn"),
+                                                       _squad("Omega Squad", 5)),
+                             table, "--json", player="defender", roster_name="names.json")
+    report = json.loads(got.out)
     # both squads' bases come from the datasheet's name (Intercessors: 32mm)
     assert [(u["id"], u["name"], u["datasheet"], u["bases"]) for u in report["units"]] == [
         ("omega-squad", "Ωmega Squad", "Intercessor Squad", ["32mm"]),
@@ -94,8 +92,8 @@ def test_roster_command_writes_the_custom_name_and_an_ascii_id(tmp_path, capsys)
     assert [m.name for m in first.models][:2] == ["Brother Tarn (Intercessor Sergeant)", "Intercessor"]
     # --base answers to the custom name as to the datasheet's
     out2 = tmp_path / "out2.toml"
-    assert main(["roster", str(src), "--map", str(ROOT / "maps" / "ca-layout-1-table.toml"),
-                 "--player", "defender", "-o", str(out2), "--base", "Ωmega Squad=40mm"]) == 0
+    cli_expect(capsys, "roster", tmp_path / "names.json", "--map", table, "--player", "defender",
+               "-o", out2, "--base", "Ωmega Squad=40mm")
     assert mapfile.load(str(out2)).unit("omega-squad").base.across_mm == 40
 
 

@@ -30,11 +30,9 @@ import random
 from tabletop.cli.common import check_seed, load_map, need_unit, print_json
 from tabletop.cli.output import add_force, check_new_output, check_output_folder
 from tabletop.errors import TabletopError
-from tabletop.geometry import snapshot
-from tabletop.rules import charge as CH
-from tabletop.rules.charge_plan import needs_text, plan_charge, reach_list
-from tabletop.rules.describe import plural
-from tabletop.rules.rank_and_flank.charge_arc import ARC_RULE
+
+# the geometry and the rules are imported inside the functions that use them, so that
+# ``tabletop charge --help`` imports none of them (issue 11 item 4)
 
 CLOSEST_SHOWN = 3
 
@@ -50,6 +48,11 @@ def plan(state, unit_id: str, target_id: str | list[str] | None, seed: int | Non
     TabletopError
         Unknown ids, a friendly target, a charger without Move (rank-and-flank).
     """
+    from tabletop.geometry import snapshot
+    from tabletop.rules import charge as CH
+    from tabletop.rules.charge_plan import plan_charge, reach_list
+    from tabletop.rules.rank_and_flank.charge_arc import ARC_RULE
+
     need_unit(state, unit_id, "UNIT")
     targets = [target_id] if isinstance(target_id, str) else list(target_id or [])
     for i, t in enumerate(targets):
@@ -124,6 +127,8 @@ def _flat(rule: str) -> str:
 
 def _needs(row: dict, p: dict) -> str:
     """A row's (or the plan's) roll as words, never a bare None (``needs_text``)."""
+    from tabletop.rules.charge_plan import needs_text
+
     if row.get("needs_text"):
         return row["needs_text"]
     return needs_text(row, p["ruleset"], p.get("move", 0.0))
@@ -131,6 +136,8 @@ def _needs(row: dict, p: dict) -> str:
 
 def text(p: dict) -> str:
     """The plan as lines a player reads."""
+    from tabletop.rules.describe import plural
+
     if not p.get("eligible", True):
         return f"{p['unit']} may not charge: {p['reason']}"
     if "in_reach" in p:

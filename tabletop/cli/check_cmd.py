@@ -9,10 +9,9 @@ leaves out (``MISSING_PROFILE``) are let pass.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tabletop.board.config import LAYOUT_TURN_TOLERANCE
-from tabletop.board.state import Battlefield
+from tabletop.board.config import LAYOUT_TOLERANCE, LAYOUT_TURN_TOLERANCE
 from tabletop.cli.common import fmt_in, load_map, print_json
 from tabletop.cli.compare_cmd import (
     item_line,
@@ -25,15 +24,10 @@ from tabletop.cli.compare_cmd import (
 )
 from tabletop.cli.output import add_force
 from tabletop.errors import MapValidationError, TabletopError
-from tabletop.geometry import Geometry, snapshot
-from tabletop.geometry.layout_checks import layout_warnings, terrain_overlaps
-from tabletop.geometry.layout_compare import compare_layouts
-from tabletop.geometry.terrain_report import (
-    DEVIATION_TOLERANCE,
-    terrain_gaps,
-    widest_base,
-)
-from tabletop.rules.registry import find_ruleset
+
+if TYPE_CHECKING:   # the geometry and the rules are imported where they are used (--help)
+    from tabletop.board.state import Battlefield
+    from tabletop.geometry import Geometry
 
 # how the rulesets word a profile value that is absent (a layout map need not carry profiles)
 MISSING_PROFILE = ("(needed to make attacks)", "profile has no ")
@@ -51,6 +45,8 @@ def _n(count: int, word: str) -> str:
 
 def build_report(state: Battlefield, geo: Geometry) -> dict[str, Any]:
     """The ``check --json`` object: pairs sorted, ids within each pair sorted."""
+    from tabletop.geometry.layout_checks import layout_warnings, terrain_overlaps
+
     coherency = [{"unit": uid, "models": list(b.models)} for uid, b in sorted(geo.coherency.items())]
     incoherent = sum(len(c["models"]) for c in coherency)
     return {
@@ -81,6 +77,9 @@ def terrain_section(state: Battlefield, reference: Battlefield | None = None,
     and ``layout_turn_tolerance`` (degrees).  The verdicts are ``compare_layouts``'s, the
     one comparison ``tabletop compare`` makes: a warning per item off, missing or extra
     (and for a table of another size)."""
+    from tabletop.geometry.layout_compare import compare_layouts
+    from tabletop.geometry.terrain_report import terrain_gaps
+
     gaps = terrain_gaps(state)
     out: dict[str, Any] = {"terrain_gaps": [
         {"a": g.a, "b": g.b, "width": round(g.width, 4), "bases": list(g.bases),
@@ -172,6 +171,8 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any],
                 layout_text: list[str] | None = None) -> str:
     """A readable report a tournament organiser would hand to a player (``layout_text``:
     ``compare_cmd.layout_lines`` of the comparison with the published layout)."""
+    from tabletop.geometry.terrain_report import widest_base
+
     r = state.rules
     lines = []
     edition = f", {r.edition} edition presets" if state.ruleset == "fight-phase" else ""
@@ -262,6 +263,11 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any],
 
 
 def run(args) -> int:
+    from tabletop.geometry import snapshot
+    from tabletop.geometry.layout_compare import compare_layouts
+    from tabletop.geometry.terrain_report import terrain_gaps
+    from tabletop.rules.registry import find_ruleset
+
     state = load_map(args.map)
     if args.layout_tolerance is not None and not args.layout:
         raise TabletopError("--layout-tolerance: give --layout REF.toml too")
@@ -333,7 +339,7 @@ def add_parser(sub) -> None:
                         "objective and deployment zone is off it (as tabletop compare)")
     p.add_argument("--layout-tolerance", type=float, metavar="INCHES",
                    help=f"a piece within this of the published layout is in place (default: the "
-                        f"layout's layout_tolerance, {DEVIATION_TOLERANCE:g})")
+                        f"layout's layout_tolerance, {LAYOUT_TOLERANCE:g})")
     p.add_argument("--layout-turn-tolerance", type=float, metavar="DEG",
                    help=f"a piece turned at most this is in place (default: the layout's "
                         f"layout_turn_tolerance, {LAYOUT_TURN_TOLERANCE:g})")

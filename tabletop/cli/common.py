@@ -1,4 +1,8 @@
-"""Helpers shared by the commands: load a map, check ids, write an output map, print JSON."""
+"""Helpers shared by the commands: load a map, check ids, write an output map, print JSON.
+
+Every command imports this module while its parser is built (``tabletop CMD --help``), so
+the map reader and the geometry are imported inside the functions that use them, never at
+the top (issue 11 item 4: each command imports what it uses, when it runs)."""
 
 from __future__ import annotations
 
@@ -6,13 +10,13 @@ import json
 import os
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tabletop.board import mapfile
 from tabletop.board.limits import MAX_SEED
-from tabletop.board.state import Battlefield
 from tabletop.errors import MapValidationError, TabletopError, UnknownIdError
-from tabletop.geometry.layout_checks import shape_problems
+
+if TYPE_CHECKING:
+    from tabletop.board.state import Battlefield
 
 #: named default: the window sizes ``--size`` takes (pixels), as ``tabletop lesson`` does: a
 #: window smaller than 320x200 cannot show the board and its panel; pygame cannot make one
@@ -29,6 +33,9 @@ def load_map(path: str) -> Battlefield:
     MapSyntaxError, MapValidationError
         One line per problem (the CLI exits 2).
     """
+    from tabletop.board import mapfile
+    from tabletop.geometry.layout_checks import shape_problems
+
     state = mapfile.load(path)
     problems = shape_problems(state)
     if problems:
@@ -127,6 +134,8 @@ def write_map(state: Battlefield, out: str, source: str | None, force: bool = Fa
         When ``out`` is the input map (nothing the user wrote is overwritten)
         or cannot be written.
     """
+    from tabletop.board import mapfile
+
     check_out(out, source, force)
     try:
         mapfile.save(state, out, force=force, source=source)

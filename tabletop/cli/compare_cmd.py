@@ -11,12 +11,14 @@ place, 1 when something is off, missing or extra, 2 for bad input.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tabletop.cli.common import load_map, print_json
 from tabletop.cli.output import add_force, folder_problem
 from tabletop.errors import TabletopError
-from tabletop.geometry.layout_compare import LayoutDiff, compare_layouts
+
+if TYPE_CHECKING:   # the geometry is imported where it is used (--help imports none of it)
+    from tabletop.geometry.layout_compare import LayoutDiff
 
 __all__ = ["layout_json", "layout_lines", "item_line", "table_line", "picture_out",
            "tolerance_problems",
@@ -186,6 +188,8 @@ def _tolerances(args) -> tuple[float | None, float | None]:
 
 
 def run(args) -> int:
+    from tabletop.geometry.layout_compare import compare_layouts
+
     tol, turn_tol = _tolerances(args)
     if args.output is not None:
         from tabletop.cli.render_cmd import headless

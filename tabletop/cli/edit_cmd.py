@@ -15,12 +15,14 @@ import math
 import os
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from tabletop.board import mapfile
 from tabletop.board.limits import MAX_TABLE_INCHES
-from tabletop.board.state import Battlefield
 from tabletop.cli.common import load_map
 from tabletop.errors import TabletopError
+
+if TYPE_CHECKING:   # the map reader is imported where it is used: --help reads no map
+    from tabletop.board.state import Battlefield
 
 HELP = "the table editor: place terrain, objectives, zones and units, and save a map"
 
@@ -61,6 +63,8 @@ def parse_table(text: str) -> tuple[float, float]:
 
 def blank_table(width: float, depth: float, ruleset: str, first: str | None = None) -> Battlefield:
     """An empty table: no terrain, objectives, zones or units; two players."""
+    from tabletop.board import mapfile
+
     players = list(BLANK_PLAYERS)
     if first and first not in players:
         players[0] = first

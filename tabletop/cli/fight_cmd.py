@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tabletop.board.state import Battlefield
 from tabletop.cli.common import (
     check_frames_dir,
     check_out,
@@ -36,20 +35,21 @@ from tabletop.cli.common import (
     print_json,
     write_map,
 )
-from tabletop.cli.event_text import printer
 from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError
-from tabletop.rules.decisions import Decisions
-from tabletop.rules.describe import plural
-from tabletop.rules.dice import Dice
-from tabletop.rules.events import EventLog
-from tabletop.rules.registry import Resolution, Ruleset, find_ruleset
+
+if TYPE_CHECKING:   # the rules are imported where they are used: --help imports none of them
+    from tabletop.board.state import Battlefield
+    from tabletop.rules.events import EventLog
+    from tabletop.rules.registry import Resolution, Ruleset
 
 DEFAULT_SEED = "the map's [map] seed, else random, printed"
 
 
 def ruleset_for(state: Battlefield) -> Ruleset:
     """The map's ruleset (bad names become one-line errors, exit 2)."""
+    from tabletop.rules.registry import find_ruleset
+
     try:
         return find_ruleset(state.ruleset)
     except ValueError as exc:
@@ -76,6 +76,10 @@ def resolve(state: Battlefield, seed: int | None = None, log: EventLog | None = 
     TabletopError
         The ruleset has no ``fight`` hook, or the map lacks what it needs.
     """
+    from tabletop.rules.decisions import Decisions
+    from tabletop.rules.dice import Dice
+    from tabletop.rules.events import EventLog
+
     ruleset = ruleset_for(state)
     if ruleset.fight is None:
         raise TabletopError(f"{state.path}: ruleset {state.ruleset!r} cannot resolve a fight")
@@ -106,6 +110,7 @@ def write_frames(log: EventLog, folder: str, framing: str = "step") -> list[str]
 def _warn_if_broken(state) -> None:
     """One line on stderr when the table is not legal (the fight still runs)."""
     from tabletop.geometry import snapshot
+    from tabletop.rules.describe import plural
     geo = snapshot(state)
     bad = [plural(len(geo.overlaps), "overlapping pair") if geo.overlaps else "",
            f"{plural(len(geo.off_table), 'model')} off the table" if geo.off_table else "",
@@ -117,6 +122,9 @@ def _warn_if_broken(state) -> None:
 
 
 def run(args) -> int:
+    from tabletop.cli.event_text import printer
+    from tabletop.rules.events import EventLog
+
     for flag, given in (("--exact", args.exact), ("--sample", args.sample),
                         ("--runs", args.runs is not None)):
         if given and not args.odds:

@@ -16,7 +16,6 @@ import sys
 from tabletop.cli.common import check_out, load_map, print_json
 from tabletop.cli.output import add_force, check_new_output
 from tabletop.errors import TabletopError
-from tabletop.rules.describe import plural
 
 HELP = "terrain-layout JSON (40kdc-data schema) into a map, or a map out to it"
 
@@ -25,6 +24,7 @@ def _import(args) -> int:
     from tabletop.board import mapfile
     from tabletop.geometry.layout_checks import shape_problems
     from tabletop.layout_io.read import Sources, read_files, relocate, to_map_dict
+    from tabletop.rules.describe import plural
 
     if not args.out:
         raise TabletopError("tabletop layout import: -o MAP.toml is required")

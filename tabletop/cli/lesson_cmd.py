@@ -21,8 +21,6 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from tabletop.board import mapfile
-from tabletop.board.lesson import RULE_TEXTS, SETUP
 from tabletop.cli.common import check_seed, load_map, print_json
 from tabletop.cli.output import add_force, check_new_output, check_output_folder
 from tabletop.errors import MapValidationError, TabletopError
@@ -71,6 +69,9 @@ def _load_lesson_map(path: str):
     faulty)``.  A broken step is read as "setup" and a broken clause as its rule text alone,
     only to check the rest (the faults are still raised, by ``build_lesson``).  Any other
     load problem is raised as it is."""
+    from tabletop.board import mapfile  # here, not at the top: --help reads no map
+    from tabletop.board.lesson import RULE_TEXTS, SETUP
+
     try:
         return load_map(path), [], set()
     except MapValidationError as exc:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from tabletop.cli.common import load_map, print_json
 from tabletop.errors import UnknownIdError
-from tabletop.geometry import snapshot
 
 
 def run(args) -> int:
+    from tabletop.geometry import snapshot  # here, not at the top: --help imports no geometry
+
     state = load_map(args.map)
     geo = snapshot(state)
     for name, value in (("A", args.a), ("B", args.b)):

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tabletop.board.state import Battlefield
 from tabletop.cli.common import check_out, load_map, need_unit, print_json, write_map
 from tabletop.cli.output import add_force
-from tabletop.geometry import snapshot
-from tabletop.rules.decisions import Decisions
-from tabletop.rules.events import EventLog
-from tabletop.rules.move_check import ruleset_move
+
+if TYPE_CHECKING:   # the geometry and the rules are imported where used: --help needs neither
+    from tabletop.board.state import Battlefield
+    from tabletop.rules.events import EventLog
 
 SOLVER_MOVE_NOTE = ("(these are the clauses the solver's move breaks, its distances where that "
                     "move ends, not the closest a move could get: judge a move of your own with "
@@ -28,11 +27,15 @@ SOLVER_MOVE_NOTE = ("(these are the clauses the solver's move breaks, its distan
 
 
 def _ruleset_hook(state: Battlefield, hook: str, command: str) -> Callable[..., Any]:
+    from tabletop.rules.move_check import ruleset_move
+
     return ruleset_move(state, hook, command)
 
 
 def move_lines(state: Battlefield, after: Battlefield, outcome) -> list[str]:
     """One line per model: where it went, how far, and how close it ends to its closest target."""
+    from tabletop.geometry import snapshot
+
     geo = snapshot(after)
     paths = outcome.paths
     dist = outcome.distances
@@ -98,6 +101,9 @@ def run_move(args, hook: str, command: str, verb: str, **kw: Any) -> int:
 
     With ``--check MOVED`` judge the move MOVED proposes instead (``cli/move_check.py``).
     """
+    from tabletop.rules.decisions import Decisions
+    from tabletop.rules.events import EventLog
+
     if getattr(args, "check", None):
         from tabletop.cli.move_check import run_check
         return run_check(args, hook, **kw)

@@ -17,7 +17,6 @@ import os
 from tabletop.cli.common import check_out, load_map, print_json
 from tabletop.cli.output import add_force
 from tabletop.errors import TabletopError
-from tabletop.rules.describe import plural
 
 HELP = "place an exported army list (BattleScribe, New Recruit, 40K app) in a deployment zone"
 
@@ -31,6 +30,7 @@ def run(args) -> int:
         resolve_bases,
     )
     from tabletop.roster.read import read_roster
+    from tabletop.rules.describe import plural
 
     if args.frontage is not None and args.frontage < 1:
         raise TabletopError(f"--frontage {args.frontage}: a block is at least 1 file wide")

@@ -20,6 +20,7 @@ import pygame
 
 from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
+from tabletop.layout_io.place import area_centroid
 from tabletop.render import prims
 from tabletop.render.options import OVERLAYS, resolve_overlays  # noqa: F401  (re-exported)
 from tabletop.render.theme import DEFAULT_THEME, RGB, Theme, mix, readable_on, shade
@@ -349,22 +350,6 @@ def draw_edge_labels(c: Canvas) -> None:
                                       "midright"))
 
 
-def _centroid(pts: list[tuple[float, float]]) -> tuple[float, float]:
-    """Area centroid of a simple polygon (screen or table units); the mean for degenerate ones."""
-    a = cx = cy = 0.0
-    n = len(pts)
-    for i in range(n):
-        x1, y1 = pts[i]
-        x2, y2 = pts[(i + 1) % n]
-        cr = x1 * y2 - x2 * y1
-        a += cr
-        cx += (x1 + x2) * cr
-        cy += (y1 + y2) * cr
-    if abs(a) < 1e-9:
-        return sum(p[0] for p in pts) / n, sum(p[1] for p in pts) / n
-    return cx / (3 * a), cy / (3 * a)
-
-
 def draw_zones(c: Canvas) -> None:
     """Deployment zones: a tint of the player's colour."""
     for z in c.state.deployment:
@@ -409,7 +394,7 @@ def _terrain_shape(surface, pts, holes, kind: str, theme: Theme, scale: float) -
     prims.fill_polygon(surface, pts, st.fill, holes)
     spacing = max(7.0, min(14.0, scale * 0.5))
     if st.pattern == "contour":
-        cx, cy = _centroid(pts)
+        cx, cy = area_centroid(pts)
         for f in (0.72, 0.44):
             inner = [(cx + (x - cx) * f, cy + (y - cy) * f) for x, y in pts]
             prims.outline(surface, inner, (*st.outline, 150), 1)
@@ -450,7 +435,7 @@ def draw_terrain(c: Canvas) -> None:
     placer = LabelPlacer(c.surface.get_rect(), bases=marks)
     for t in c.state.terrain:
         pts = c.pts(t.polygon)
-        cx, cy = _centroid(pts)
+        cx, cy = area_centroid(pts)
         st = c.theme.terrain_style(t.kind)
         label = t.id   # the name is often a sentence; the id reads at any scale
         size = c.theme.font_small

@@ -9,7 +9,7 @@ Nothing here knows about the table.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -23,13 +23,33 @@ System = Literal["40k", "old-world", "horus-heresy"]
 CUSTOM_NAME_FORM = "{custom} ({datasheet})"
 
 
-def _label(name: str, datasheet: str | None) -> str:
-    if not datasheet or datasheet.casefold() == name.casefold():
-        return name
-    return CUSTOM_NAME_FORM.format(custom=name, datasheet=datasheet)
+class _Named:
+    """The two names of a roster entry (a unit or a model): ``name`` as the list builder
+    wrote it and, when the player renamed it, ``datasheet``, the datasheet's own.  Shared by
+    ``RosterUnit`` and ``RosterModel``, which declare both fields (the pydantic fields, in
+    each class's own order: here they are only told to the type checker)."""
+
+    if TYPE_CHECKING:
+        name: str
+        datasheet: str | None
+
+    @property
+    def sheet(self) -> str:
+        """The name the base table is searched by: the datasheet's, else ``name``."""
+        return self.datasheet or self.name
+
+    @property
+    def label(self) -> str:
+        """The name a map shows.  Named default (``CUSTOM_NAME_FORM``): an entry the player
+        renamed reads ``"Ωmega Squad (Intercessor Squad)"``, the player's name first, then
+        the datasheet's, since the map format has no datasheet field and the opponent reading
+        the table needs to know what the unit or model is; else ``name``."""
+        if not self.datasheet or self.datasheet.casefold() == self.name.casefold():
+            return self.name
+        return CUSTOM_NAME_FORM.format(custom=self.name, datasheet=self.datasheet)
 
 
-class RosterModel(BaseModel):
+class RosterModel(_Named, BaseModel):
     """``count`` alike models of a unit.
 
     ``role`` is a map role (champion | commander | standard | musician) or None;
@@ -46,19 +66,8 @@ class RosterModel(BaseModel):
     #: the datasheet's model name when ``name`` is the player's own (New Recruit ``customName``)
     datasheet: str | None = None
 
-    @property
-    def sheet(self) -> str:
-        """The name the base table is searched by: the datasheet's, else ``name``."""
-        return self.datasheet or self.name
 
-    @property
-    def label(self) -> str:
-        """The name a map shows: ``"Custom (Datasheet)"`` for a renamed model (see
-        ``RosterUnit.label``), else ``name``."""
-        return _label(self.name, self.datasheet)
-
-
-class RosterUnit(BaseModel):
+class RosterUnit(_Named, BaseModel):
     """A unit of the roster: its name as the list builder wrote it, its models, its
     keywords (categories, lowercase) and, when given, its points."""
 
@@ -70,19 +79,6 @@ class RosterUnit(BaseModel):
     gear: list[str] = []
     #: the datasheet's name when ``name`` is the player's own (New Recruit ``customName``)
     datasheet: str | None = None
-
-    @property
-    def sheet(self) -> str:
-        """The name the base table is searched by: the datasheet's, else ``name``."""
-        return self.datasheet or self.name
-
-    @property
-    def label(self) -> str:
-        """The name a map shows.  Named default (``CUSTOM_NAME_FORM``): a unit the player
-        renamed reads ``"Ωmega Squad (Intercessor Squad)"``, the player's name first, then
-        the datasheet's, since the map format has no datasheet field and the opponent reading
-        the table needs to know what the unit is; else ``name``."""
-        return _label(self.name, self.datasheet)
 
     @property
     def model_count(self) -> int:
