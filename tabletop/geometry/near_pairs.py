@@ -224,21 +224,10 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
 
 
 def _convex_pairs(i: np.ndarray, j: np.ndarray, forms: np.ndarray) -> np.ndarray:
-    """Gaps of pairs of polygons (inches) from their convex forms, the pairs grouped by
-    their vertex counts so that each group is one numpy computation."""
-    g = np.empty(len(i))
-    fi, fj = forms[i], forms[j]
-    used = np.unique(np.concatenate([i, j]))
-    count = np.zeros(len(forms), dtype=np.intp)
-    count[used] = [len(f[0]) for f in forms[used]]
-    key = count[i] * (int(count.max()) + 1) + count[j]
-    first = key[0]
-    if (key == first).all():
-        return convex.convex_gaps(list(fi), list(fj))
-    for size in np.unique(key).tolist():
-        k = np.nonzero(key == size)[0]
-        g[k] = convex.convex_gaps(list(fi[k]), list(fj[k]))
-    return g
+    """Gaps of pairs of polygons (inches) from their convex forms
+    (``convex.gaps_of_pairs``: each polygon stacked once, one numpy computation per
+    pair of vertex counts)."""
+    return convex.gaps_of_pairs(forms, i, j)
 
 
 def reach_of(x: float, y: float, poly) -> float:
