@@ -152,7 +152,7 @@ def _side(forms: list) -> _Side:
     """The ``_Side`` of ``convex_form``s of one vertex count."""
     rows: dict[int, int] = {}
     tid = np.array([rows.setdefault(id(f[4]), len(rows)) for f in forms], dtype=np.intp)
-    firsts = {}
+    firsts: dict[int, np.ndarray] = {}
     for f in forms:
         firsts.setdefault(id(f[4]), f[4])
     rel = np.stack([un - un[0] for un in firsts.values()])

@@ -821,19 +821,26 @@ class Geometry:
         dy = self.centres[mj, 1] - oy[oi]
         d = np.sqrt(dx * dx + dy * dy)
         near = d - self._reach[mj] - orad[oi] <= lim[oi] + 1e-9
-        order = np.argsort(oi[near] * len(self.ids) + mj[near], kind="stable")
-        oi, mj, d = oi[near][order], mj[near][order], d[near][order]
+        oi, mj, d = oi[near], mj[near], d[near]
         rr = self._round[mj]
         if not rr.all():
             odd = np.nonzero(~rr)[0]
             d[odd] = shapely.distance(self._polys[mj[odd]], shapely.points(ox[oi[odd]], oy[oi[odd]]))
         d = np.maximum(0.0, d - self.pads[mj] - orad[oi])
         ok = d <= rng[oi] + self.tol + tolmod.EPS
-        names = [o.id for o in objs]
-        ids, owner = self.ids, self._players
+        owner = self._players
         oi, mj = oi[ok], mj[ok]
-        for k, j, p in zip(oi.tolist(), mj.tolist(), self._pcode[mj].tolist()):
-            out[names[k]][owner[p]].append(ids[j])
+        if len(oi):
+            # group the hits by (objective, player), in model order within a group
+            key = oi * len(owner) + self._pcode[mj]
+            order = np.argsort(key * len(self.ids) + mj)
+            key = key[order]
+            got = list(map(self.ids.__getitem__, mj[order].tolist()))
+            cut = (np.flatnonzero(key[1:] != key[:-1]) + 1).tolist()
+            names = [o.id for o in objs]
+            for lo, hi in zip([0] + cut, cut + [len(got)]):
+                k, p = divmod(int(key[lo]), len(owner))
+                out[names[k]][owner[p]] = got[lo:hi]
         return out
 
     def terrain_under(self, model_id: str) -> list[str]:
