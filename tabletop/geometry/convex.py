@@ -115,6 +115,15 @@ def convex_forms(base: Base, outlines: np.ndarray, thetas: np.ndarray, xs, ys) -
     return [(verts[q], angles[q], (x, y), inner, un) for q, (x, y) in enumerate(zip(xs, ys))]
 
 
+def template_reach(base: Base) -> float:
+    """The circumradius of a non-round ``base``'s outline about its centre, inches, from
+    its template, with 2e-9 to spare: no less than the distance from a placed outline's
+    centre to its farthest vertex (``reaches``) whatever the turn and place (they differ
+    by rounding only)."""
+    t = _template(base)[0]
+    return float(np.sqrt((t * t).sum(axis=1).max())) + 2e-9
+
+
 def reaches(outlines: np.ndarray, xs, ys) -> np.ndarray:
     """Circumradius of each outline (p, k, 2) about its centre, inches, 1e-9 more (as
     ``near_pairs.reach_of``)."""
@@ -124,14 +133,17 @@ def reaches(outlines: np.ndarray, xs, ys) -> np.ndarray:
 
 
 class _Side(NamedTuple):
-    """P convex polygons of one vertex count m, stacked for ``convex_gaps``: vertices
-    ``v`` (P, m, 2), inches; the normal angle of edge 0, ``a0`` (P,), radians; their
+    """P convex polygons of one vertex count m for ``convex_gaps``: the vertices of
+    polygon p are ``v[rows[p]]`` ((m, 2), inches; ``v`` stacked once, read through
+    ``rows`` so that a selection copies no vertices); the normal angle of edge 0,
+    ``a0`` (P,), radians; their
     templates' normal angles less that of edge 0, ``rel`` (U, m) (each from 0, increasing,
     under 2 pi), ``tid`` (P,) the row of ``rel`` of each polygon and ``flat`` the rows of
     ``rel`` laid end to end 4 pi apart (one sorted array to search); centres ``c`` (P, 2)
     and inradii ``r`` (P,), inches."""
 
     v: np.ndarray
+    rows: np.ndarray
     a0: np.ndarray
     rel: np.ndarray
     tid: np.ndarray
@@ -140,7 +152,7 @@ class _Side(NamedTuple):
     r: np.ndarray
 
     def take(self, rows: np.ndarray) -> _Side:
-        return self._replace(v=self.v[rows], a0=self.a0[rows], tid=self.tid[rows],
+        return self._replace(rows=self.rows[rows], a0=self.a0[rows], tid=self.tid[rows],
                              c=self.c[rows], r=self.r[rows])
 
     def angles(self, idx: np.ndarray) -> np.ndarray:
@@ -157,7 +169,8 @@ def _side(forms: list) -> _Side:
         firsts.setdefault(id(f[4]), f[4])
     rel = np.stack([un - un[0] for un in firsts.values()])
     flat = (rel + (np.arange(len(rel), dtype=float) * (2.0 * _TWO_PI))[:, None]).ravel()
-    return _Side(np.stack([f[0] for f in forms]), np.array([f[1][0] for f in forms]),
+    return _Side(np.stack([f[0] for f in forms]), np.arange(len(forms)),
+                 np.array([f[1][0] for f in forms]),
                  rel, tid, flat, np.array([f[2] for f in forms], dtype=float).reshape(-1, 2),
                  np.array([f[3] for f in forms], dtype=float))
 
@@ -200,7 +213,7 @@ def _margins(a: _Side, b: _Side, idx: np.ndarray) -> np.ndarray:
     of ``a`` have the polygons of ``b`` beyond them (negative: some of it is not), read
     at the vertex of ``b`` reaching furthest across each."""
     va, vb = a.v, b.v
-    r = np.arange(len(va))[:, None]
+    r, q = a.rows[:, None], b.rows[:, None]
     n, m = va.shape[1], vb.shape[1]
     k = _support(b, a.angles(idx) + math.pi) + 1
     k[k >= m] -= m
@@ -208,7 +221,7 @@ def _margins(a: _Side, b: _Side, idx: np.ndarray) -> np.ndarray:
     nid[nid >= n] -= n
     ax, ay = va[r, idx, 0], va[r, idx, 1]
     nx, ny = va[r, nid, 1] - ay, ax - va[r, nid, 0]                   # outward normals
-    return ((vb[r, k, 0] - ax) * nx + (vb[r, k, 1] - ay) * ny) / np.sqrt(nx * nx + ny * ny)
+    return ((vb[q, k, 0] - ax) * nx + (vb[q, k, 1] - ay) * ny) / np.sqrt(nx * nx + ny * ny)
 
 
 def _window_best(a: _Side, b: _Side) -> tuple[np.ndarray, np.ndarray]:
@@ -216,7 +229,7 @@ def _window_best(a: _Side, b: _Side) -> tuple[np.ndarray, np.ndarray]:
     other polygon: an edge whose outward normal makes an angle with the line of centres
     whose cosine is at most (inradius + inradius) / centre distance cannot have the other
     polygon beyond it.  -inf where none can."""
-    P, n, _ = a.v.shape
+    P, n = len(a.rows), a.v.shape[1]
     dx, dy = b.c[:, 0] - a.c[:, 0], b.c[:, 1] - a.c[:, 1]
     with np.errstate(divide="ignore", invalid="ignore"):
         kappa = (a.r + b.r) / np.sqrt(dx * dx + dy * dy)
@@ -247,7 +260,7 @@ def _best_edges(a: _Side, b: _Side) -> tuple[np.ndarray, np.ndarray]:
     normals of the lines that separate one convex set from another grown by that much
     form one arc), so a positive best that beats both ends of the run read is the best
     of all edges; any other polygon is read again by ``_window_best``."""
-    P, n, _ = a.v.shape
+    P, n = len(a.rows), a.v.shape[1]
     if n < 2 * COARSE_EDGES:
         return _window_best(a, b)
     rows = np.arange(P)
@@ -276,15 +289,14 @@ def _one_way(a: _Side, b: _Side) -> tuple[np.ndarray, np.ndarray]:
     way (every vertex measured is the other polygon's, so none reads nearer than they
     are)."""
     va, vb = a.v, b.v
-    P, n, _ = va.shape
-    m = vb.shape[1]
-    r = np.arange(P)[:, None]
+    P, n, m = len(a.rows), va.shape[1], vb.shape[1]
+    r = a.rows[:, None]
     best_margin, best = _best_edges(a, b)
     e = np.mod(best[:, None] + _ROUND, n)                              # (P, 3) edges
     e2 = np.mod(e + 1, n)
     ke = np.mod(_support(b, a.angles(e) + math.pi) + 1, m)
     c = np.mod(ke[:, :, None] + _ROUND, m)                            # (P, 3, 3) vertices
-    rr = np.arange(P)[:, None, None]
+    rr = b.rows[:, None, None]
     d = _point_segment(vb[rr, c, 0], vb[rr, c, 1], va[r, e, 0][:, :, None],
                        va[r, e, 1][:, :, None], va[r, e2, 0][:, :, None],
                        va[r, e2, 1][:, :, None])
@@ -360,3 +372,41 @@ def gaps_of_pairs(forms: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray
         at = np.nonzero(key == k)[0]
         g[at] = _both_ways(sides[int(ci[at[0]])], sides[int(cj[at[0]])], ri[at], rj[at])
     return g
+
+
+def point_gaps(forms: list, px: np.ndarray, py: np.ndarray) -> np.ndarray:
+    """Distances (P,), inches, from the points (``px[k]``, ``py[k]``) to the convex
+    polygons ``forms[k]`` (``convex_form``s, any vertex counts): 0 for a point inside or
+    on the outline, as ``shapely.distance`` reads it.
+
+    A point is outside exactly when some edge's line has it beyond (a margin > 0); then
+    it is nearest to the edge of the largest margin or to one of its two neighbours
+    (at a vertex the margins of the two edges meeting there are the largest), so those
+    three are measured, the way GEOS measures a point against a segment.  Every edge's
+    margin is read (numpy over all points and edges at once)."""
+    P = len(forms)
+    out = np.zeros(P)
+    if not P:
+        return out
+    px, py = np.asarray(px, dtype=float), np.asarray(py, dtype=float)
+    counts = [len(f[0]) for f in forms]
+    groups = [np.arange(P)] if min(counts) == max(counts) else [
+        np.nonzero(np.array(counts) == c)[0] for c in sorted(set(counts))]
+    for at in groups:
+        v = np.stack([forms[k][0] for k in at.tolist()])            # (p, m, 2) counter-clockwise
+        m = v.shape[1]
+        nxt = np.arange(1, m + 1)
+        nxt[-1] = 0
+        ax, ay = v[:, :, 0], v[:, :, 1]
+        bx, by = ax[:, nxt], ay[:, nxt]
+        nx, ny = by - ay, ax - bx                                   # outward normals
+        qx, qy = px[at][:, None], py[at][:, None]
+        margin = ((qx - ax) * nx + (qy - ay) * ny) / np.sqrt(nx * nx + ny * ny)
+        best = np.argmax(margin, axis=1)
+        r = np.arange(len(at))[:, None]
+        e = best[:, None] + _ROUND
+        e[e < 0] += m
+        e[e >= m] -= m
+        d = _point_segment(qx, qy, ax[r, e], ay[r, e], bx[r, e], by[r, e]).min(axis=1)
+        out[at] = np.where(margin[r[:, 0], best] > 0.0, d, 0.0)
+    return out

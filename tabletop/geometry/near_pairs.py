@@ -19,6 +19,7 @@ is measured exactly.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import shapely
@@ -190,7 +191,7 @@ def circle_pairs_of(rows: np.ndarray, centres: np.ndarray, reach: np.ndarray, li
 
 
 def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarray,
-              is_round: np.ndarray, polys: np.ndarray, forms: np.ndarray | None = None
+              is_round: np.ndarray, polys: np.ndarray | None, forms: np.ndarray | None = None
               ) -> np.ndarray:
     """Signed edge-to-edge gaps (inches) of the pairs ``(i[k], j[k])``: negative when round
     bases intersect, 0 when two polygons touch or intersect (``footprints.signed_gap``).
@@ -198,7 +199,10 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
     ``forms``: for each polygon its convex form (``convex.convex_form``: vertices and
     edge normal angles; None for a round base); when given, pairs of two polygons are
     measured by ``convex.convex_gaps``, numpy over all of them at once, instead of
-    Shapely's every-segment-against-every-segment distance (the same gaps)."""
+    Shapely's every-segment-against-every-segment distance, and a polygon and a round
+    base by ``convex.point_gaps`` (its centre against the polygon's edges) less the
+    radius: the same gaps.  ``polys`` (the footprint polygons) is read only without
+    ``forms`` (and may be None with them)."""
     g = np.empty(len(i), dtype=float)
     if not len(i):
         return g
@@ -215,7 +219,15 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
             both = other[pp]
             other = other[~pp]
             g[both] = _convex_pairs(i[both], j[both], forms)
+        if len(other):               # a polygon and a round base: its centre to the polygon
+            a, b = i[other], j[other]
+            poly = np.where(is_round[a], b, a)
+            dot = np.where(is_round[a], a, b)
+            g[other] = (convex.point_gaps(forms[poly].tolist(), centres[dot, 0], centres[dot, 1])
+                        - pads[a] - pads[b])
+            other = other[:0]
     if len(other):
+        assert polys is not None, "pair_gaps needs polys or forms"
         a, b = i[other], j[other]
         g[other] = (shapely.distance(core_array(a, centres, is_round, polys),
                                      core_array(b, centres, is_round, polys))
@@ -239,7 +251,7 @@ def reach_of(x: float, y: float, poly) -> float:
 
 def gaps_over(i: np.ndarray, j: np.ndarray, limit: float, centres: np.ndarray,
               pads: np.ndarray, reach: np.ndarray, is_round: np.ndarray,
-              polys: np.ndarray, forms: np.ndarray | None = None) -> np.ndarray:
+              polys: np.ndarray | None, forms: np.ndarray | None = None) -> np.ndarray:
     """Whether the gap of each pair ``(i[k], j[k])`` is more than ``limit`` inches: the same
     answer as ``pair_gaps(...) > limit``, measuring a pair with a polygon in it only when
     its centre distance (no less than the gap: a base holds its centre) and that distance
@@ -273,12 +285,17 @@ def core_array(idx: np.ndarray, centres: np.ndarray, is_round: np.ndarray,
 
 
 def overlap_flags(i: np.ndarray, j: np.ndarray, g: np.ndarray, pads: np.ndarray,
-                  polys: np.ndarray, tol: float) -> np.ndarray:
+                  polys: np.ndarray | Callable[[], np.ndarray], tol: float) -> np.ndarray:
     """Which pairs overlap: intersecting by more than ``tol`` (``tolerance.overlapping``),
     or, for two polygons whose gap reads 0, still intersecting once each is shrunk by
-    ``tol / 2``."""
+    ``tol / 2`` (``polys``: the footprint polygons, or a function giving them, called
+    only when such a pair is found)."""
     ov = g < -tol - tolmod.EPS
     check = np.nonzero(~ov & (g <= 0) & (pads[i] == 0) & (pads[j] == 0))[0]
+    if not len(check):
+        return ov
+    if callable(polys):
+        polys = polys()
     half = tol / 2.0
     for k in check.tolist():
         if polys[i[k]] is None or polys[j[k]] is None:
