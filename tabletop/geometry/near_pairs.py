@@ -95,14 +95,13 @@ def _cell_pairs(x: np.ndarray, y: np.ndarray, cell: float) -> tuple[np.ndarray, 
     order = np.argsort(key, kind="stable")
     count = np.bincount(key, minlength=ncell)
     end = np.cumsum(count)                     # cell c holds sorted [end[c] - count[c], end[c])
-    start = end - count
     rank = np.empty(n, dtype=np.intp)
     rank[order] = np.arange(n)
-    # the cell itself (the points after this one in it), then the four neighbours ahead
-    # of it: each pair of cells once
-    ahead = (key[None, :] + np.array([1, ny - 1, ny, ny + 1])[:, None]).ravel()
-    lo = np.concatenate([rank + 1, start[ahead]])
-    hi = np.concatenate([end[key], end[ahead]])
+    # the cell itself (the points after this one in it) and the next cell up (keys k and
+    # k + 1: one run of the sorted points), then the three cells of the next column
+    # (keys k + ny - 1 to k + ny + 1: one run): each pair of cells once
+    lo = np.concatenate([rank + 1, end[key + ny - 2]])
+    hi = np.concatenate([end[key + 1], end[key + ny + 1]])
     rows, pos = _expand(lo, hi)
     return rows % n, order[pos]
 
@@ -191,7 +190,8 @@ def circle_pairs_of(rows: np.ndarray, centres: np.ndarray, reach: np.ndarray, li
 
 
 def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarray,
-              is_round: np.ndarray, polys: np.ndarray | None, forms: np.ndarray | None = None
+              is_round: np.ndarray, polys: np.ndarray | Callable[[], np.ndarray] | None,
+              forms: np.ndarray | None = None
               ) -> np.ndarray:
     """Signed edge-to-edge gaps (inches) of the pairs ``(i[k], j[k])``: negative when round
     bases intersect, 0 when two polygons touch or intersect (``footprints.signed_gap``).
@@ -199,10 +199,10 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
     ``forms``: for each polygon its convex form (``convex.convex_form``: vertices and
     edge normal angles; None for a round base); when given, pairs of two polygons are
     measured by ``convex.convex_gaps``, numpy over all of them at once, instead of
-    Shapely's every-segment-against-every-segment distance, and a polygon and a round
-    base by ``convex.point_gaps`` (its centre against the polygon's edges) less the
-    radius: the same gaps.  ``polys`` (the footprint polygons) is read only without
-    ``forms`` (and may be None with them)."""
+    Shapely's every-segment-against-every-segment distance (the same gaps).  ``polys``:
+    the footprint polygons (None for round bases), or a function giving them, called only
+    when a pair has a polygon that ``forms`` do not cover (a polygon and a round base:
+    ``shapely.distance`` from the polygon to the centre point, less the radius)."""
     g = np.empty(len(i), dtype=float)
     if not len(i):
         return g
@@ -219,15 +219,10 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
             both = other[pp]
             other = other[~pp]
             g[both] = _convex_pairs(i[both], j[both], forms)
-        if len(other):               # a polygon and a round base: its centre to the polygon
-            a, b = i[other], j[other]
-            poly = np.where(is_round[a], b, a)
-            dot = np.where(is_round[a], a, b)
-            g[other] = (convex.point_gaps(forms[poly].tolist(), centres[dot, 0], centres[dot, 1])
-                        - pads[a] - pads[b])
-            other = other[:0]
     if len(other):
-        assert polys is not None, "pair_gaps needs polys or forms"
+        if callable(polys):
+            polys = polys()
+        assert polys is not None, "pair_gaps needs the polygons for a polygon and a round base"
         a, b = i[other], j[other]
         g[other] = (shapely.distance(core_array(a, centres, is_round, polys),
                                      core_array(b, centres, is_round, polys))
@@ -251,7 +246,8 @@ def reach_of(x: float, y: float, poly) -> float:
 
 def gaps_over(i: np.ndarray, j: np.ndarray, limit: float, centres: np.ndarray,
               pads: np.ndarray, reach: np.ndarray, is_round: np.ndarray,
-              polys: np.ndarray | None, forms: np.ndarray | None = None) -> np.ndarray:
+              polys: np.ndarray | Callable[[], np.ndarray] | None,
+              forms: np.ndarray | None = None) -> np.ndarray:
     """Whether the gap of each pair ``(i[k], j[k])`` is more than ``limit`` inches: the same
     answer as ``pair_gaps(...) > limit``, measuring a pair with a polygon in it only when
     its centre distance (no less than the gap: a base holds its centre) and that distance

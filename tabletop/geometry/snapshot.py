@@ -220,7 +220,7 @@ class Geometry:
         odd = np.nonzero(~(self._round[i] & self._round[j]))[0]
         if len(odd):
             g[odd] = near_pairs.pair_gaps(i[odd], j[odd], self.centres, self.pads, self._round,
-                                          None, self._forms)
+                                          lambda: self._polys, self._forms)
         close = g <= limit
         i, j, g = i[close], j[close], g[close]
         return i, j, g, near_pairs.overlap_flags(i, j, g, self.pads, lambda: self._polys,
@@ -446,8 +446,8 @@ class Geometry:
     def _gaps_between(self, i: npt.ArrayLike, j: npt.ArrayLike) -> np.ndarray:
         """Exact gaps of index pairs (any distance), inches."""
         return near_pairs.pair_gaps(np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp),
-                                    self.centres, self.pads, self._round, None,
-                                    self._forms)
+                                    self.centres, self.pads, self._round,
+                                    lambda: self._polys, self._forms)
 
     def _candidates(self, idx, distance: float) -> tuple[np.ndarray, np.ndarray]:
         """Index pairs (into ``idx``, into all models) whose bounding boxes come within
@@ -777,7 +777,7 @@ class Geometry:
             rows = first[rows]
             far = near_pairs.gaps_over(rows, pos, spread,
                                        self.centres, self.pads, self._reach, self._round,
-                                       None, self._forms)
+                                       lambda: self._polys, self._forms)
             bad[rows[far]] = True
             bad[pos[far]] = True
         names = list(self._unit_members)
@@ -839,8 +839,7 @@ class Geometry:
 
         A model counts when the edge of its base is within the objective's range of the
         marker's edge (with the tolerance): numpy over every objective and every model
-        near it at once (a sweep along x), round bases analytically, the others by
-        ``convex.point_gaps`` (the marker's centre against the polygon)."""
+        near it at once (a sweep along x), round bases analytically."""
         objs = self.state.objectives
         players = [p.id for p in self.state.players]
         out: dict[str, dict[str, list[str]]] = {o.id: {p: [] for p in players} for o in objs}
@@ -864,7 +863,7 @@ class Geometry:
         rr = self._round[mj]
         if not rr.all():
             odd = np.nonzero(~rr)[0]
-            d[odd] = convex.point_gaps(self._forms[mj[odd]].tolist(), ox[oi[odd]], oy[oi[odd]])
+            d[odd] = shapely.distance(self._polys[mj[odd]], shapely.points(ox[oi[odd]], oy[oi[odd]]))
         d = np.maximum(0.0, d - self.pads[mj] - orad[oi])
         ok = d <= rng[oi] + self.tol + tolmod.EPS
         owner = self._players
