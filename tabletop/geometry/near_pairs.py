@@ -19,6 +19,7 @@ is measured exactly.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -67,6 +68,60 @@ def _expand(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, pos
 
 
+class _Scratch(threading.local):
+    """Work arrays for ``circle_pairs``, kept between calls (one set per thread, grown to
+    the most candidate pairs seen, never shrunk).  A 1,000-model table has some 8,500
+    candidate pairs: arrays of them allocated afresh and freed at every snapshot made
+    the C library hand the memory back to the system and take it again each time
+    (about 150 page faults, a tenth of the snapshot's time); written in place into
+    these, they are not.  Not a rule: the same pairs either way."""
+
+    size = 0
+
+    def arrays(self, total: int) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+        """(0, 1, ..., total - 1; four int arrays; three float arrays), each ``total``
+        long: views of the kept arrays, valid until the next call on this thread."""
+        if total > self.size:
+            size = max(total, 2 * self.size, 4096)
+            self.count = np.arange(size, dtype=np.intp)
+            self.ints = [np.empty(size, dtype=np.intp) for _ in range(4)]
+            self.floats = [np.empty(size) for _ in range(3)]
+            self.size = size
+        return (self.count[:total], [a[:total] for a in self.ints],
+                [f[:total] for f in self.floats])
+
+
+_SCRATCH = _Scratch()
+
+
+def _expand_into(lo: np.ndarray, hi: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
+    """``_expand`` written into ``_SCRATCH``: (range of each slot, its position, the two
+    int and three float scratch arrays left free), all as long as the ranges hold in all.
+    ``lo`` is changed (the ranges' counts are worked out in it)."""
+    cnt = np.subtract(hi, lo)
+    np.maximum(cnt, 0, out=cnt)
+    total = int(cnt.sum())
+    count, (rows, pos, i2, i3), floats = _SCRATCH.arrays(total)
+    if total == 0:
+        return rows, pos, [i2, i3], floats
+    first = np.cumsum(cnt)
+    first -= cnt
+    ks = np.flatnonzero(cnt)                  # the ranges that hold something
+    at = first[ks]
+    # each range's index, then each slot's offset from lo, stepped at the range's first
+    # slot and summed along
+    rows[:] = 0
+    rows[at] = np.diff(ks, prepend=0)
+    np.cumsum(rows, out=rows)
+    off = at - lo[ks]
+    pos[:] = 0
+    pos[at] = np.diff(off, prepend=0)
+    np.cumsum(pos, out=pos)
+    np.subtract(count, pos, out=pos)
+    return rows, pos, [i2, i3], floats
+
+
 GRID_BIG_FACTOR = 2.0
 """``circle_pairs``: a base whose circumradius is more than this many times the smallest
 one (an oval among round bases) is paired through a sweep along x instead of sizing the
@@ -78,11 +133,13 @@ GRID_MAX_BIG = 64
 rule: any value gives the same pairs."""
 
 
-def _cell_pairs(x: np.ndarray, y: np.ndarray, cell: float) -> tuple[np.ndarray, np.ndarray]:
+def _cell_pairs(x: np.ndarray, y: np.ndarray, cell: float
+                ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
     """Every pair of points (positions into ``x``, ``y``, finite) in the same or
     neighbouring cells of a square grid at least ``cell`` inches wide, each pair once, in
     no set order.  A sparse table gets wider cells, so there are never many more cells
-    than points."""
+    than points.  Returns (a, b, two int and three float arrays as long, free): all
+    ``_SCRATCH`` arrays, valid until its next use on this thread."""
     n = len(x)
     x0, y0 = float(x.min()), float(y.min())
     span = max(float(x.max()) - x0, float(y.max()) - y0)
@@ -102,8 +159,10 @@ def _cell_pairs(x: np.ndarray, y: np.ndarray, cell: float) -> tuple[np.ndarray, 
     # (keys k + ny - 1 to k + ny + 1: one run): each pair of cells once
     lo = np.concatenate([rank + 1, end[key + ny - 2]])
     hi = np.concatenate([end[key + 1], end[key + ny + 1]])
-    rows, pos = _expand(lo, hi)
-    return rows % n, order[pos]
+    rows, pos, (out, spare), floats = _expand_into(lo, hi)
+    np.remainder(rows, n, out=rows)
+    np.take(order, pos, out=out, mode="clip")
+    return rows, out, [pos, spare], floats
 
 
 def strip_pairs(qx: np.ndarray, width: np.ndarray | float, x: np.ndarray
@@ -140,29 +199,51 @@ def circle_pairs(centres: np.ndarray, reach: np.ndarray, limit: float
     if nbig > GRID_MAX_BIG:
         big[:] = False
         nbig = 0
-    parts_i, parts_j = [_EMPTY], [_EMPTY]
+    parts_i, parts_j, parts_g = [_EMPTY], [_EMPTY], [np.zeros(0)]
     inner = np.nonzero(ok & ~big)[0]
     if len(inner) > 1:
         cell = max(limit + 2.0 * float(reach[inner].max()), 1e-6)
-        a, b = _cell_pairs(x[inner], y[inner], cell)
-        parts_i.append(inner[a])
-        parts_j.append(inner[b])
+        a, b, (c, d), (f0, f1, f2) = _cell_pairs(x[inner], y[inner], cell)
+        if len(inner) < n:               # positions in ``inner`` to model indices
+            np.take(inner, a, out=c, mode="clip")
+            np.take(inner, b, out=d, mode="clip")
+            a, b, c, d = c, d, a, b
+        # the circle gap of every candidate, as pair_gaps reads it (i < j), written in
+        # place: no array as long as the candidates is allocated
+        i = np.minimum(a, b, out=c)
+        j = np.maximum(a, b, out=d)
+        np.take(x, i, out=f0, mode="clip")
+        np.subtract(f0, np.take(x, j, out=f1, mode="clip"), out=f0)
+        np.multiply(f0, f0, out=f0)
+        np.take(y, i, out=f1, mode="clip")
+        np.subtract(f1, np.take(y, j, out=f2, mode="clip"), out=f1)
+        np.multiply(f1, f1, out=f1)
+        np.add(f0, f1, out=f0)
+        np.sqrt(f0, out=f0)
+        np.subtract(f0, np.take(reach, i, out=f1, mode="clip"), out=f0)
+        np.subtract(f0, np.take(reach, j, out=f1, mode="clip"), out=f0)
+        keep = f0 <= limit
+        parts_i.append(i[keep])
+        parts_j.append(j[keep])
+        parts_g.append(f0[keep])
     if nbig:
         bi = np.nonzero(big)[0]
         a, b = strip_pairs(x[bi], limit + reach[bi] + float(reach.max()) + 1e-9,
                            np.where(ok, x, np.inf))
         a = bi[a]
         keep = (a != b) & (~big[b] | (b > a))             # two big bases paired once
-        parts_i.append(a[keep])
-        parts_j.append(b[keep])
-    a = np.concatenate(parts_i)
-    b = np.concatenate(parts_j)
-    i, j = np.minimum(a, b), np.maximum(a, b)
-    dx = x[i] - x[j]
-    dy = y[i] - y[j]
-    g = np.sqrt(dx * dx + dy * dy) - reach[i] - reach[j]
-    keep = g <= limit
-    return i[keep], j[keep], g[keep]
+        a, b = a[keep], b[keep]
+        i, j = np.minimum(a, b), np.maximum(a, b)
+        dx = x[i] - x[j]
+        dy = y[i] - y[j]
+        g = np.sqrt(dx * dx + dy * dy) - reach[i] - reach[j]
+        keep = g <= limit
+        parts_i.append(i[keep])
+        parts_j.append(j[keep])
+        parts_g.append(g[keep])
+    if len(parts_i) == 2:
+        return parts_i[1], parts_j[1], parts_g[1]
+    return np.concatenate(parts_i), np.concatenate(parts_j), np.concatenate(parts_g)
 
 
 def circle_pairs_of(rows: np.ndarray, centres: np.ndarray, reach: np.ndarray, limit: float

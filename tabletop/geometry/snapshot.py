@@ -149,12 +149,21 @@ class Geometry:
         self.centres = np.empty((n, 2))
         self.centres[:, 0] = np.fromiter(map(_X, models), float, n)
         self.centres[:, 1] = np.fromiter(map(_Y, models), float, n)
-        bases = list(map(_BASE, models))           # bases are shared by a unit's models
-        _, first, code = np.unique(np.fromiter(map(id, bases), np.uint64, n),
-                                   return_index=True, return_inverse=True)
-        kinds = [bases[k] for k in first.tolist()]
-        self._round = np.array([b.shape == "round" for b in kinds], dtype=bool)[code]
-        self.pads = np.array([b.radius for b in kinds], dtype=float)[code] * self._round
+        # bases are shared by a unit's models: each run of one base object read once
+        bases = list(map(_BASE, models))
+        self._round = np.zeros(n, dtype=bool)
+        self.pads = np.zeros(n)
+        if n:
+            bid = np.fromiter(map(id, bases), np.uint64, n)
+            starts = np.flatnonzero(bid[1:] != bid[:-1]) + 1
+            first = [0] + starts.tolist()
+            heads = list(map(bases.__getitem__, first))
+            kinds = {id(b): (b.shape == "round", b.radius)
+                     for b in {id(b): b for b in heads}.values()}
+            runs = [kinds[id(b)] for b in heads]
+            size = np.diff(first + [n])
+            self._round = np.repeat(np.array([r for r, _ in runs], dtype=bool), size)
+            self.pads = np.repeat(np.array([p for _, p in runs], dtype=float), size) * self._round
         self._forms = np.empty(n, dtype=object)
         self._reach = self.pads.copy()
         odd = np.nonzero(~self._round)[0].tolist()
@@ -859,26 +868,19 @@ class Geometry:
         dy = self.centres[mj, 1] - oy[oi]
         d = np.sqrt(dx * dx + dy * dy)
         near = d - self._reach[mj] - orad[oi] <= lim[oi] + 1e-9
-        oi, mj, d = oi[near], mj[near], d[near]
+        order = np.argsort(oi[near] * len(self.ids) + mj[near], kind="stable")
+        oi, mj, d = oi[near][order], mj[near][order], d[near][order]
         rr = self._round[mj]
         if not rr.all():
             odd = np.nonzero(~rr)[0]
             d[odd] = shapely.distance(self._polys[mj[odd]], shapely.points(ox[oi[odd]], oy[oi[odd]]))
         d = np.maximum(0.0, d - self.pads[mj] - orad[oi])
         ok = d <= rng[oi] + self.tol + tolmod.EPS
-        owner = self._players
+        names = [o.id for o in objs]
+        ids, owner = self.ids, self._players
         oi, mj = oi[ok], mj[ok]
-        if len(oi):
-            # group the hits by (objective, player), in model order within a group
-            key = oi * len(owner) + self._pcode[mj]
-            order = np.argsort(key * len(self.ids) + mj)
-            key = key[order]
-            got = list(map(self.ids.__getitem__, mj[order].tolist()))
-            cut = (np.flatnonzero(key[1:] != key[:-1]) + 1).tolist()
-            names = [o.id for o in objs]
-            for lo, hi in zip([0] + cut, cut + [len(got)]):
-                k, p = divmod(int(key[lo]), len(owner))
-                out[names[k]][owner[p]] = got[lo:hi]
+        for k, j, p in zip(oi.tolist(), mj.tolist(), self._pcode[mj].tolist()):
+            out[names[k]][owner[p]].append(ids[j])
         return out
 
     def terrain_under(self, model_id: str) -> list[str]:
