@@ -136,11 +136,10 @@ class _Side(NamedTuple):
     """P convex polygons of one vertex count m for ``convex_gaps``: the vertices of
     polygon p are ``v[rows[p]]`` ((m, 2), inches; ``v`` stacked once, read through
     ``rows`` so that a selection copies no vertices); the normal angle of edge 0,
-    ``a0`` (P,), radians; their
-    templates' normal angles less that of edge 0, ``rel`` (U, m) (each from 0, increasing,
-    under 2 pi), ``tid`` (P,) the row of ``rel`` of each polygon and ``flat`` the rows of
-    ``rel`` laid end to end 4 pi apart (one sorted array to search); centres ``c`` (P, 2)
-    and inradii ``r`` (P,), inches."""
+    ``a0`` (P,), radians; their templates' normal angles less that of edge 0, ``rel``
+    (U, m) (each from 0, increasing, under 2 pi), ``tid`` (P,) the row of ``rel`` of each
+    polygon and ``flat`` the rows of ``rel`` laid end to end 4 pi apart (one sorted array
+    to search); centres ``c`` (P, 2) and inradii ``r`` (P,), inches."""
 
     v: np.ndarray
     rows: np.ndarray
@@ -157,6 +156,8 @@ class _Side(NamedTuple):
 
     def angles(self, idx: np.ndarray) -> np.ndarray:
         """Outward normal angles (radians) of edges ``idx`` (P, W)."""
+        if len(self.rel) == 1:                  # one template: no row to pick
+            return self.rel[0][idx] + self.a0[:, None]
         return self.rel[self.tid[:, None], idx] + self.a0[:, None]
 
 
@@ -179,10 +180,14 @@ def _support(s: _Side, target: np.ndarray) -> np.ndarray:
     """For each polygon p of ``s`` and angle ``target[p, i]``: the index k of polygon p's
     edge whose normal angle is the last at or below it (cyclically), so that vertex k + 1
     reaches furthest in that direction (to rounding: its neighbours are measured too)."""
-    m = s.rel.shape[1]
-    t = np.mod(target - s.a0[:, None], _TWO_PI) + (s.tid * (2.0 * _TWO_PI))[:, None]
-    k = np.searchsorted(s.flat, t.ravel(), side="right").reshape(target.shape)
-    return k - (s.tid * m + 1)[:, None]
+    t = np.mod(target - s.a0[:, None], _TWO_PI)
+    if len(s.rel) == 1:                         # one template: its row alone
+        k = s.flat.searchsorted(t, side="right")
+        k -= 1
+        return k
+    t += (s.tid * (2.0 * _TWO_PI))[:, None]
+    k = s.flat.searchsorted(t, side="right")
+    return k - (s.tid * s.rel.shape[1] + 1)[:, None]
 
 
 def _point_segment(px, py, ax, ay, bx, by) -> np.ndarray:
@@ -352,21 +357,27 @@ def gaps_of_pairs(forms: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray
     g = np.empty(len(i))
     if not len(i):
         return g
-    used, inv = np.unique(np.concatenate([i, j]), return_inverse=True)
+    seen = np.zeros(len(forms), dtype=bool)
+    seen[i] = True
+    seen[j] = True
+    used = np.flatnonzero(seen)                         # the polygons in some pair
     counts = np.array([len(f[0]) for f in forms[used].tolist()], dtype=np.intp)
-    sizes = np.unique(counts).tolist()
+    sizes = sorted(set(counts.tolist()))
+    if len(sizes) == 1:
+        row = np.cumsum(seen) - 1                       # each used polygon's row
+        s = _side(forms[used].tolist())
+        return _both_ways(s, s, row[i], row[j])
+    at_used = np.empty(len(forms), dtype=np.intp)       # index into ``used``
+    at_used[used] = np.arange(len(used))
+    inv_i, inv_j = at_used[i], at_used[j]
     row = np.empty(len(used), dtype=np.intp)           # each used polygon's row in its side
     sides = {}
     for size in sizes:
         members = np.nonzero(counts == size)[0]
         row[members] = np.arange(len(members))
         sides[size] = _side(forms[used[members]].tolist())
-    P = len(i)
-    ci, cj = counts[inv[:P]], counts[inv[P:]]
-    ri, rj = row[inv[:P]], row[inv[P:]]
-    if len(sizes) == 1:
-        s = sides[sizes[0]]
-        return _both_ways(s, s, ri, rj)
+    ci, cj = counts[inv_i], counts[inv_j]
+    ri, rj = row[inv_i], row[inv_j]
     key = ci * (max(sizes) + 1) + cj
     for k in np.unique(key).tolist():
         at = np.nonzero(key == k)[0]
