@@ -71,10 +71,10 @@ def _expand(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class _Scratch(threading.local):
     """Work arrays for ``circle_pairs``, kept between calls (one set per thread, grown to
     the most candidate pairs seen, never shrunk).  A 1,000-model table has some 8,500
-    candidate pairs: arrays of them allocated afresh and freed at every snapshot made
-    the C library hand the memory back to the system and take it again each time
-    (about 150 page faults, a tenth of the snapshot's time); written in place into
-    these, they are not.  Not a rule: the same pairs either way."""
+    candidate pairs: a dozen arrays of them allocated afresh and freed at every snapshot
+    (some 900 KB) made the C library hand the memory back to the system and fault it in
+    again each time (about 150 page faults, a tenth of the snapshot's time or more);
+    written in place into these, they are not.  Not a rule: the same pairs either way."""
 
     size = 0
 
@@ -97,8 +97,7 @@ _SCRATCH = _Scratch()
 def _expand_into(lo: np.ndarray, hi: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
     """``_expand`` written into ``_SCRATCH``: (range of each slot, its position, the two
-    int and three float scratch arrays left free), all as long as the ranges hold in all.
-    ``lo`` is changed (the ranges' counts are worked out in it)."""
+    int and three float scratch arrays left free), all as long as the ranges hold in all."""
     cnt = np.subtract(hi, lo)
     np.maximum(cnt, 0, out=cnt)
     total = int(cnt.sum())
@@ -303,7 +302,8 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
     if len(other):
         if callable(polys):
             polys = polys()
-        assert polys is not None, "pair_gaps needs the polygons for a polygon and a round base"
+        if polys is None:
+            raise ValueError("pair_gaps needs the polygons to measure a polygon and a round base")
         a, b = i[other], j[other]
         g[other] = (shapely.distance(core_array(a, centres, is_round, polys),
                                      core_array(b, centres, is_round, polys))

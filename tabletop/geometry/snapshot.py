@@ -5,10 +5,11 @@ largest of engagement and coherency range, plus the tolerance) with a numpy cell
 grid over the centres (``near_pairs.circle_pairs``), and their exact gaps: every pair
 first read by its bases' circumcircles (the exact gap of two round bases, centre and
 radius, numpy over all pairs at once), then the pairs with an oval or a rectangle in
-them that come near measured exactly: two polygons by ``convex.convex_gaps`` (numpy over all such pairs), a
-polygon and a round base by Shapely (``near_pairs.py``).  The oval and rectangle
-polygons of all models are built together, numpy per base size, the very
-coordinates ``footprints.base_polygon`` gives.  The pairs are kept as parallel
+them that come near measured exactly: two polygons by ``convex.convex_gaps`` (numpy
+over all such pairs), a polygon and a round base by Shapely (``near_pairs.py``).  The
+oval and rectangle outlines of all models are built together, numpy per base size, the
+very coordinates ``footprints.base_polygon`` gives; their Shapely polygons only when a
+pair or a question needs them (``_polys``).  The pairs are kept as parallel
 numpy arrays, so a table that only lost models (``Geometry.without``) or had a few
 models moved (``Geometry.moved``) is derived from this one by dropping the pairs of
 the changed models and measuring only the pairs touching the moved ones (and, for a
