@@ -26,7 +26,7 @@ from tabletop.board.bases import parse_base
 from tabletop.board.state import Battlefield, Objective
 from tabletop.geometry import convex, footprints, snapshot
 from tabletop.geometry.naive import exact_answers
-from tabletop.geometry.snapshot import _POLYGONS
+from tabletop.geometry.snapshot import _POLYGONS, _SHAPES
 
 RUNS = 5                      # timed runs of each figure, the median printed
 OBJECTIVE_EVERY = 2           # an objective at every second grid corner, each way
@@ -47,6 +47,7 @@ def with_objectives(state: Battlefield) -> Battlefield:
 def _cold() -> None:
     footprints._FOOTPRINTS.clear()
     _POLYGONS.clear()
+    _SHAPES.clear()
     convex.clear_templates()
 
 

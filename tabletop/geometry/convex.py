@@ -15,6 +15,7 @@ two neighbours, against rounding), found by a binary search over the edge direct
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 import shapely
@@ -24,6 +25,10 @@ from tabletop.geometry.footprints import OVAL_SEGMENTS
 
 _TEMPLATES: dict[Base, tuple[np.ndarray, bool, np.ndarray, float]] = {}
 _TWO_PI = 2.0 * math.pi
+_OVAL_T = np.linspace(0.0, 2.0 * math.pi, OVAL_SEGMENTS, endpoint=False)
+_OVAL_COS, _OVAL_SIN = np.cos(_OVAL_T), np.sin(_OVAL_T)
+# the unit circle's angles, cosines and sines ``base_polygon`` builds an oval from: fixed,
+# whatever the base
 
 
 def _template(base: Base) -> tuple[np.ndarray, bool, np.ndarray, float]:
@@ -36,23 +41,30 @@ def _template(base: Base) -> tuple[np.ndarray, bool, np.ndarray, float]:
     if got is None:
         a, b = base.along / 2.0, base.across / 2.0
         if base.shape == "oval":       # base_polygon's ellipse (its turn by 0 changes nothing)
-            t = np.linspace(0.0, 2.0 * math.pi, OVAL_SEGMENTS, endpoint=False)
-            v = np.column_stack([a * np.cos(t), b * np.sin(t)])
-            outline = np.concatenate([v, v[:1]])
+            outline = np.empty((OVAL_SEGMENTS + 1, 2))
+            outline[:-1, 0] = a * _OVAL_COS
+            outline[:-1, 1] = b * _OVAL_SIN
+            outline[-1] = outline[0]
         else:
             outline = shapely.get_coordinates(shapely.box(-a, -b, a, b))
         v = outline[:-1]
-        x, y = v[:, 0], v[:, 1]
-        ccw = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) >= 0.0
+        x, y = outline[:, 0], outline[:, 1]                 # closed: x[k + 1] follows x[k]
+        ccw = float(np.dot(x[:-1], y[1:]) - np.dot(x[1:], y[:-1])) >= 0.0
         if not ccw:
             v = v[::-1]
-        e = np.roll(v, -1, axis=0) - v
+        e = np.empty_like(v)
+        e[:-1] = v[1:] - v[:-1]
+        e[-1] = v[0] - v[-1]
         ang = np.arctan2(-e[:, 0], e[:, 1])
         step = np.mod(np.diff(ang), _TWO_PI)
-        un = np.concatenate([ang[:1], ang[0] + np.cumsum(step)])
+        un = np.empty(len(ang))
+        un[0] = ang[0]
+        np.cumsum(step, out=un[1:])
+        un[1:] += ang[0]
         inner = float(((v[:, 0] * e[:, 1] - v[:, 1] * e[:, 0]) / np.hypot(e[:, 0], e[:, 1])).min())
         got = _TEMPLATES[base] = (outline, ccw, un, max(0.0, inner - 1e-9))
     return got
+
 
 
 def clear_templates() -> None:
@@ -83,14 +95,15 @@ def placed_outlines(base: Base, xs, ys, facings) -> tuple[np.ndarray, np.ndarray
 
 
 def convex_form(base: Base, outline: np.ndarray, theta: float, x: float, y: float
-                ) -> tuple[np.ndarray, np.ndarray, tuple[float, float], float]:
+                ) -> tuple[np.ndarray, np.ndarray, tuple[float, float], float, np.ndarray]:
     """(counter-clockwise vertices (k, 2), their outward edge normals' angles (k,),
-    radians, increasing, the centre (x, y), the inradius about it in inches) of one
-    outline of ``base`` placed at (x, y) (``placed_outlines``): the form
+    radians, increasing, the centre (x, y), the inradius about it in inches, the
+    template's normal angles (k,) before the turn, shared by every form of ``base``) of
+    one outline of ``base`` placed at (x, y) (``placed_outlines``): the form
     ``convex_gaps`` measures."""
     _, ccw, un, inner = _template(base)
     v = outline[:-1] if ccw else outline[-2::-1]
-    return v, un + theta, (x, y), inner
+    return v, un + theta, (x, y), inner, un
 
 
 def convex_forms(base: Base, outlines: np.ndarray, thetas: np.ndarray, xs, ys) -> list:
@@ -99,7 +112,16 @@ def convex_forms(base: Base, outlines: np.ndarray, thetas: np.ndarray, xs, ys) -
     _, ccw, un, inner = _template(base)
     verts = outlines[:, :-1] if ccw else outlines[:, -2::-1]
     angles = un[None, :] + np.asarray(thetas, dtype=float)[:, None]
-    return [(verts[q], angles[q], (x, y), inner) for q, (x, y) in enumerate(zip(xs, ys))]
+    return [(verts[q], angles[q], (x, y), inner, un) for q, (x, y) in enumerate(zip(xs, ys))]
+
+
+def template_reach(base: Base) -> float:
+    """The circumradius of a non-round ``base``'s outline about its centre, inches, from
+    its template, with 2e-9 to spare: no less than the distance from a placed outline's
+    centre to its farthest vertex (``reaches``) whatever the turn and place (they differ
+    by rounding only)."""
+    t = _template(base)[0]
+    return float(np.sqrt((t * t).sum(axis=1).max())) + 2e-9
 
 
 def reaches(outlines: np.ndarray, xs, ys) -> np.ndarray:
@@ -110,17 +132,62 @@ def reaches(outlines: np.ndarray, xs, ys) -> np.ndarray:
     return np.sqrt((dx * dx + dy * dy).max(axis=1)) + 1e-9
 
 
-def _support(un_b: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """For each polygon p and angle ``target[p, i]``: the index k of polygon p's edge
-    whose normal angle is the last at or below it (cyclically), so that vertex k + 1
+class _Side(NamedTuple):
+    """P convex polygons of one vertex count m for ``convex_gaps``: the vertices of
+    polygon p are ``v[rows[p]]`` ((m, 2), inches; ``v`` stacked once, read through
+    ``rows`` so that a selection copies no vertices); the normal angle of edge 0,
+    ``a0`` (P,), radians; their templates' normal angles less that of edge 0, ``rel``
+    (U, m) (each from 0, increasing, under 2 pi), ``tid`` (P,) the row of ``rel`` of each
+    polygon and ``flat`` the rows of ``rel`` laid end to end 4 pi apart (one sorted array
+    to search); centres ``c`` (P, 2) and inradii ``r`` (P,), inches."""
+
+    v: np.ndarray
+    rows: np.ndarray
+    a0: np.ndarray
+    rel: np.ndarray
+    tid: np.ndarray
+    flat: np.ndarray
+    c: np.ndarray
+    r: np.ndarray
+
+    def take(self, rows: np.ndarray) -> _Side:
+        return self._replace(rows=self.rows[rows], a0=self.a0[rows], tid=self.tid[rows],
+                             c=self.c[rows], r=self.r[rows])
+
+    def angles(self, idx: np.ndarray) -> np.ndarray:
+        """Outward normal angles (radians) of edges ``idx`` (P, W)."""
+        if len(self.rel) == 1:                  # one template: no row to pick
+            return self.rel[0][idx] + self.a0[:, None]
+        return self.rel[self.tid[:, None], idx] + self.a0[:, None]
+
+
+def _side(forms: list) -> _Side:
+    """The ``_Side`` of ``convex_form``s of one vertex count."""
+    rows: dict[int, int] = {}
+    tid = np.array([rows.setdefault(id(f[4]), len(rows)) for f in forms], dtype=np.intp)
+    firsts: dict[int, np.ndarray] = {}
+    for f in forms:
+        firsts.setdefault(id(f[4]), f[4])
+    rel = np.stack([un - un[0] for un in firsts.values()])
+    flat = (rel + (np.arange(len(rel), dtype=float) * (2.0 * _TWO_PI))[:, None]).ravel()
+    return _Side(np.stack([f[0] for f in forms]), np.arange(len(forms)),
+                 np.array([f[1][0] for f in forms]),
+                 rel, tid, flat, np.array([f[2] for f in forms], dtype=float).reshape(-1, 2),
+                 np.array([f[3] for f in forms], dtype=float))
+
+
+def _support(s: _Side, target: np.ndarray) -> np.ndarray:
+    """For each polygon p of ``s`` and angle ``target[p, i]``: the index k of polygon p's
+    edge whose normal angle is the last at or below it (cyclically), so that vertex k + 1
     reaches furthest in that direction (to rounding: its neighbours are measured too)."""
-    P, m = un_b.shape
-    base = un_b[:, :1]
-    off = (np.arange(P, dtype=float) * 4.0 * math.pi)[:, None]      # rows kept apart
-    flat = (un_b - base + off).ravel()
-    t = np.mod(target - base, _TWO_PI) + off
-    k = np.searchsorted(flat, t.ravel(), side="right").reshape(target.shape) - 1
-    return k - (np.arange(P) * m)[:, None]
+    t = np.mod(target - s.a0[:, None], _TWO_PI)
+    if len(s.rel) == 1:                         # one template: its row alone
+        k = s.flat.searchsorted(t, side="right")
+        k -= 1
+        return k
+    t += (s.tid * (2.0 * _TWO_PI))[:, None]
+    k = s.flat.searchsorted(t, side="right")
+    return k - (s.tid * s.rel.shape[1] + 1)[:, None]
 
 
 def _point_segment(px, py, ax, ay, bx, by) -> np.ndarray:
@@ -146,49 +213,51 @@ separation's shape proves right (see ``_best_edges``) or that falls back to ever
 facing the other polygon.  Not a rule: any value gives the same gaps."""
 
 
-def _margins(va, ua, vb, ub, idx) -> np.ndarray:
-    """Margins (P, W), inches, by which the lines of edges ``idx`` (P, W) of polygons
-    ``va`` have the polygons ``vb`` beyond them (negative: some of it is not), read at
-    the vertex of ``vb`` reaching furthest across each."""
-    r = np.arange(len(va))[:, None]
+def _margins(a: _Side, b: _Side, idx: np.ndarray) -> np.ndarray:
+    """Margins (P, W), inches, by which the lines of edges ``idx`` (P, W) of the polygons
+    of ``a`` have the polygons of ``b`` beyond them (negative: some of it is not), read
+    at the vertex of ``b`` reaching furthest across each."""
+    va, vb = a.v, b.v
+    r, q = a.rows[:, None], b.rows[:, None]
     n, m = va.shape[1], vb.shape[1]
-    k = _support(ub, ua[r, idx] + math.pi) + 1
+    k = _support(b, a.angles(idx) + math.pi) + 1
     k[k >= m] -= m
     nid = idx + 1
     nid[nid >= n] -= n
     ax, ay = va[r, idx, 0], va[r, idx, 1]
     nx, ny = va[r, nid, 1] - ay, ax - va[r, nid, 0]                   # outward normals
-    return ((vb[r, k, 0] - ax) * nx + (vb[r, k, 1] - ay) * ny) / np.sqrt(nx * nx + ny * ny)
+    return ((vb[q, k, 0] - ax) * nx + (vb[q, k, 1] - ay) * ny) / np.sqrt(nx * nx + ny * ny)
 
 
-def _window_best(va, ua, ca, ra, vb, ub, cb, rb) -> tuple[np.ndarray, np.ndarray]:
-    """(largest margin (P,), its edge (P,)) over every edge of ``va`` facing the other
-    polygon: an edge whose outward normal makes an angle with the line of centres
-    (``ca`` to ``cb``) whose cosine is at most (inradius ``ra`` + inradius ``rb``) /
-    centre distance cannot have the other polygon beyond it.  -inf where none can."""
-    P, n, _ = va.shape
-    dx, dy = cb[:, 0] - ca[:, 0], cb[:, 1] - ca[:, 1]
+def _window_best(a: _Side, b: _Side) -> tuple[np.ndarray, np.ndarray]:
+    """(largest margin (P,), its edge (P,)) over every edge of ``a``'s polygons facing the
+    other polygon: an edge whose outward normal makes an angle with the line of centres
+    whose cosine is at most (inradius + inradius) / centre distance cannot have the other
+    polygon beyond it.  -inf where none can."""
+    P, n = len(a.rows), a.v.shape[1]
+    dx, dy = b.c[:, 0] - a.c[:, 0], b.c[:, 1] - a.c[:, 1]
     with np.errstate(divide="ignore", invalid="ignore"):
-        kappa = (ra + rb) / np.sqrt(dx * dx + dy * dy)
+        kappa = (a.r + b.r) / np.sqrt(dx * dx + dy * dy)
     can = kappa < 1.0
     half = np.arccos(np.where(can, kappa, 1.0))[:, None]
     phi = np.arctan2(dy, dx)[:, None]
-    start = _support(ua, phi - half)[:, 0]
-    end = _support(ua, phi + half)[:, 0]
+    start = _support(a, phi - half)[:, 0]
+    end = _support(a, phi + half)[:, 0]
     width = int(np.mod(end - start, n).max()) + 3
     if width >= n:
         idx = np.broadcast_to(np.arange(n), (P, n)).copy()
     else:
         idx = np.mod(start[:, None] - 1 + np.arange(width), n)       # (P, W) edges read
-    margin = _margins(va, ua, vb, ub, idx)
+    margin = _margins(a, b, idx)
     margin[~can] = -np.inf
     best = np.argmax(margin, axis=1)
     rows = np.arange(P)
     return margin[rows, best], idx[rows, best]
 
 
-def _best_edges(va, ua, ca, ra, vb, ub, cb, rb) -> tuple[np.ndarray, np.ndarray]:
-    """(largest margin (P,), its edge (P,)) over the edges of ``va`` against ``vb``.
+def _best_edges(a: _Side, b: _Side) -> tuple[np.ndarray, np.ndarray]:
+    """(largest margin (P,), its edge (P,)) over the edges of ``a``'s polygons against
+    ``b``'s.
 
     For a polygon of many edges: the margin at ``COARSE_EDGES`` edges evenly spread,
     then at the edges round the best of them, out to one past its neighbours.  Where
@@ -196,43 +265,43 @@ def _best_edges(va, ua, ca, ra, vb, ub, cb, rb) -> tuple[np.ndarray, np.ndarray]
     normals of the lines that separate one convex set from another grown by that much
     form one arc), so a positive best that beats both ends of the run read is the best
     of all edges; any other polygon is read again by ``_window_best``."""
-    P, n, _ = va.shape
+    P, n = len(a.rows), a.v.shape[1]
     if n < 2 * COARSE_EDGES:
-        return _window_best(va, ua, ca, ra, vb, ub, cb, rb)
+        return _window_best(a, b)
     rows = np.arange(P)
     step = n // COARSE_EDGES
     coarse = np.broadcast_to(np.arange(0, n, step), (P, len(range(0, n, step))))
-    top = coarse[rows, np.argmax(_margins(va, ua, vb, ub, coarse), axis=1)]
+    top = coarse[rows, np.argmax(_margins(a, b, coarse), axis=1)]
     idx = np.mod(top[:, None] + np.arange(-step - 1, step + 2), n)
-    margin = _margins(va, ua, vb, ub, idx)
+    margin = _margins(a, b, idx)
     w = np.argmax(margin, axis=1)
     got, edge = margin[rows, w], idx[rows, w]
     sure = ((got > 0.0) & (w > 0) & (w < idx.shape[1] - 1)
             & (got > margin[:, 0] + 1e-12) & (got > margin[:, -1] + 1e-12))
     redo = np.nonzero(~sure)[0]
     if len(redo):
-        got[redo], edge[redo] = _window_best(va[redo], ua[redo], ca[redo], ra[redo],
-                                             vb[redo], ub[redo], cb[redo], rb[redo])
+        got[redo], edge[redo] = _window_best(a.take(redo), b.take(redo))
     return got, edge
 
 
-def _one_way(va, ua, ca, ra, vb, ub, cb, rb) -> tuple[np.ndarray, np.ndarray]:
-    """Each polygon of ``va`` (P, n, 2) measured by its edges against ``vb``: (the largest
-    margin by which an edge's line has the whole other polygon beyond it, inches, (P,),
-    -inf when no edge can; the least distance from the furthest-reaching vertices, each
-    with its neighbours, to the edge of that margin and its two neighbours, (P,)).
-    A margin read off a neighbour of the true furthest vertex (angles rounded) is short
-    by a rounding error at most; the distance is exact either way (every vertex
-    measured is the other polygon's, so none reads nearer than they are)."""
-    P, n, _ = va.shape
-    m = vb.shape[1]
-    r = np.arange(P)[:, None]
-    best_margin, best = _best_edges(va, ua, ca, ra, vb, ub, cb, rb)
+def _one_way(a: _Side, b: _Side) -> tuple[np.ndarray, np.ndarray]:
+    """Each polygon of ``a`` (P of them, n vertices) measured by its edges against ``b``'s:
+    (the largest margin by which an edge's line has the whole other polygon beyond it,
+    inches, (P,), -inf when no edge can; the least distance from the furthest-reaching
+    vertices, each with its neighbours, to the edge of that margin and its two
+    neighbours, (P,)).  A margin read off a neighbour of the true furthest vertex
+    (angles rounded) is short by a rounding error at most; the distance is exact either
+    way (every vertex measured is the other polygon's, so none reads nearer than they
+    are)."""
+    va, vb = a.v, b.v
+    P, n, m = len(a.rows), va.shape[1], vb.shape[1]
+    r = a.rows[:, None]
+    best_margin, best = _best_edges(a, b)
     e = np.mod(best[:, None] + _ROUND, n)                              # (P, 3) edges
     e2 = np.mod(e + 1, n)
-    ke = np.mod(_support(ub, ua[r, e] + math.pi) + 1, m)
+    ke = np.mod(_support(b, a.angles(e) + math.pi) + 1, m)
     c = np.mod(ke[:, :, None] + _ROUND, m)                            # (P, 3, 3) vertices
-    rr = np.arange(P)[:, None, None]
+    rr = b.rows[:, None, None]
     d = _point_segment(vb[rr, c, 0], vb[rr, c, 1], va[r, e, 0][:, :, None],
                        va[r, e, 1][:, :, None], va[r, e2, 0][:, :, None],
                        va[r, e2, 1][:, :, None])
@@ -253,19 +322,65 @@ def convex_gaps(forms_a: list, forms_b: list) -> np.ndarray:
     P = len(forms_a)
     if not P:
         return np.zeros(0)
-    def table(forms: list) -> tuple:
-        k = len(forms)
-        return (np.stack([f[0] for f in forms]), np.stack([f[1] for f in forms]),
-                np.array([f[2] for f in forms], dtype=float).reshape(k, 2),
-                np.array([f[3] for f in forms], dtype=float))
-
     if len(forms_a[0][0]) == len(forms_b[0][0]):       # both ways in one computation
-        both = list(forms_a) + list(forms_b)
-        sep, d = _one_way(*table(both), *table(both[P:] + both[:P]))
+        a = _side(list(forms_a) + list(forms_b))
+        b = a.take(np.concatenate([np.arange(P, 2 * P), np.arange(P)]))
+        sep, d = _one_way(a, b)
         sep_a, sep_b, d_a, d_b = sep[:P], sep[P:], d[:P], d[P:]
     else:
-        a, b = table(forms_a), table(forms_b)
-        sep_a, d_a = _one_way(*a, *b)
-        sep_b, d_b = _one_way(*b, *a)
+        a, b = _side(list(forms_a)), _side(list(forms_b))
+        sep_a, d_a = _one_way(a, b)
+        sep_b, d_b = _one_way(b, a)
     apart = np.maximum(sep_a, sep_b) > 0.0
     return np.where(apart, np.minimum(d_a, d_b), 0.0)
+
+
+def _both_ways(a: _Side, b: _Side, ra: np.ndarray, rb: np.ndarray) -> np.ndarray:
+    """``convex_gaps`` of the pairs (row ``ra[k]`` of ``a``, row ``rb[k]`` of ``b``)."""
+    P = len(ra)
+    if a is b:                                          # both ways in one computation
+        sep, d = _one_way(a.take(np.concatenate([ra, rb])), a.take(np.concatenate([rb, ra])))
+        sep_a, sep_b, d_a, d_b = sep[:P], sep[P:], d[:P], d[P:]
+    else:
+        pa, pb = a.take(ra), b.take(rb)
+        sep_a, d_a = _one_way(pa, pb)
+        sep_b, d_b = _one_way(pb, pa)
+    apart = np.maximum(sep_a, sep_b) > 0.0
+    return np.where(apart, np.minimum(d_a, d_b), 0.0)
+
+
+def gaps_of_pairs(forms: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """``convex_gaps`` of the pairs (``forms[i[k]]``, ``forms[j[k]]``) (``forms``: an
+    object array of ``convex_form``s, any vertex counts), inches (P,): each polygon
+    stacked once, the pairs grouped by their two vertex counts, one numpy computation
+    per group."""
+    g = np.empty(len(i))
+    if not len(i):
+        return g
+    seen = np.zeros(len(forms), dtype=bool)
+    seen[i] = True
+    seen[j] = True
+    used = np.flatnonzero(seen)                         # the polygons in some pair
+    counts = np.array([len(f[0]) for f in forms[used].tolist()], dtype=np.intp)
+    sizes = sorted(set(counts.tolist()))
+    if len(sizes) == 1:
+        row = np.cumsum(seen) - 1                       # each used polygon's row
+        s = _side(forms[used].tolist())
+        return _both_ways(s, s, row[i], row[j])
+    at_used = np.empty(len(forms), dtype=np.intp)       # index into ``used``
+    at_used[used] = np.arange(len(used))
+    inv_i, inv_j = at_used[i], at_used[j]
+    row = np.empty(len(used), dtype=np.intp)           # each used polygon's row in its side
+    sides = {}
+    for size in sizes:
+        members = np.nonzero(counts == size)[0]
+        row[members] = np.arange(len(members))
+        sides[size] = _side(forms[used[members]].tolist())
+    ci, cj = counts[inv_i], counts[inv_j]
+    ri, rj = row[inv_i], row[inv_j]
+    key = ci * (max(sizes) + 1) + cj
+    for k in np.unique(key).tolist():
+        at = np.nonzero(key == k)[0]
+        g[at] = _both_ways(sides[int(ci[at[0]])], sides[int(cj[at[0]])], ri[at], rj[at])
+    return g
+

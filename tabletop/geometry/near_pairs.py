@@ -19,6 +19,8 @@ is measured exactly.
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Callable
 
 import numpy as np
 import shapely
@@ -66,6 +68,59 @@ def _expand(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, pos
 
 
+class _Scratch(threading.local):
+    """Work arrays for ``circle_pairs``, kept between calls (one set per thread, grown to
+    the most candidate pairs seen, never shrunk).  A 1,000-model table has some 8,500
+    candidate pairs: a dozen arrays of them allocated afresh and freed at every snapshot
+    (some 900 KB) made the C library hand the memory back to the system and fault it in
+    again each time (about 150 page faults, a tenth of the snapshot's time or more);
+    written in place into these, they are not.  Not a rule: the same pairs either way."""
+
+    size = 0
+
+    def arrays(self, total: int) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+        """(0, 1, ..., total - 1; four int arrays; three float arrays), each ``total``
+        long: views of the kept arrays, valid until the next call on this thread."""
+        if total > self.size:
+            size = max(total, 2 * self.size, 4096)
+            self.count = np.arange(size, dtype=np.intp)
+            self.ints = [np.empty(size, dtype=np.intp) for _ in range(4)]
+            self.floats = [np.empty(size) for _ in range(3)]
+            self.size = size
+        return (self.count[:total], [a[:total] for a in self.ints],
+                [f[:total] for f in self.floats])
+
+
+_SCRATCH = _Scratch()
+
+
+def _expand_into(lo: np.ndarray, hi: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
+    """``_expand`` written into ``_SCRATCH``: (range of each slot, its position, the two
+    int and three float scratch arrays left free), all as long as the ranges hold in all."""
+    cnt = np.subtract(hi, lo)
+    np.maximum(cnt, 0, out=cnt)
+    total = int(cnt.sum())
+    count, (rows, pos, i2, i3), floats = _SCRATCH.arrays(total)
+    if total == 0:
+        return rows, pos, [i2, i3], floats
+    first = np.cumsum(cnt)
+    first -= cnt
+    ks = np.flatnonzero(cnt)                  # the ranges that hold something
+    at = first[ks]
+    # each range's index, then each slot's offset from lo, stepped at the range's first
+    # slot and summed along
+    rows[:] = 0
+    rows[at] = np.diff(ks, prepend=0)
+    np.cumsum(rows, out=rows)
+    off = at - lo[ks]
+    pos[:] = 0
+    pos[at] = np.diff(off, prepend=0)
+    np.cumsum(pos, out=pos)
+    np.subtract(count, pos, out=pos)
+    return rows, pos, [i2, i3], floats
+
+
 GRID_BIG_FACTOR = 2.0
 """``circle_pairs``: a base whose circumradius is more than this many times the smallest
 one (an oval among round bases) is paired through a sweep along x instead of sizing the
@@ -77,11 +132,13 @@ GRID_MAX_BIG = 64
 rule: any value gives the same pairs."""
 
 
-def _cell_pairs(x: np.ndarray, y: np.ndarray, cell: float) -> tuple[np.ndarray, np.ndarray]:
+def _cell_pairs(x: np.ndarray, y: np.ndarray, cell: float
+                ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
     """Every pair of points (positions into ``x``, ``y``, finite) in the same or
     neighbouring cells of a square grid at least ``cell`` inches wide, each pair once, in
     no set order.  A sparse table gets wider cells, so there are never many more cells
-    than points."""
+    than points.  Returns (a, b, two int and three float arrays as long, free): all
+    ``_SCRATCH`` arrays, valid until its next use on this thread."""
     n = len(x)
     x0, y0 = float(x.min()), float(y.min())
     span = max(float(x.max()) - x0, float(y.max()) - y0)
@@ -94,16 +151,17 @@ def _cell_pairs(x: np.ndarray, y: np.ndarray, cell: float) -> tuple[np.ndarray, 
     order = np.argsort(key, kind="stable")
     count = np.bincount(key, minlength=ncell)
     end = np.cumsum(count)                     # cell c holds sorted [end[c] - count[c], end[c])
-    start = end - count
     rank = np.empty(n, dtype=np.intp)
     rank[order] = np.arange(n)
-    # the cell itself (the points after this one in it), then the four neighbours ahead
-    # of it: each pair of cells once
-    ahead = (key[None, :] + np.array([1, ny - 1, ny, ny + 1])[:, None]).ravel()
-    lo = np.concatenate([rank + 1, start[ahead]])
-    hi = np.concatenate([end[key], end[ahead]])
-    rows, pos = _expand(lo, hi)
-    return rows % n, order[pos]
+    # the cell itself (the points after this one in it) and the next cell up (keys k and
+    # k + 1: one run of the sorted points), then the three cells of the next column
+    # (keys k + ny - 1 to k + ny + 1: one run): each pair of cells once
+    lo = np.concatenate([rank + 1, end[key + ny - 2]])
+    hi = np.concatenate([end[key + 1], end[key + ny + 1]])
+    rows, pos, (out, spare), floats = _expand_into(lo, hi)
+    np.remainder(rows, n, out=rows)
+    np.take(order, pos, out=out, mode="clip")
+    return rows, out, [pos, spare], floats
 
 
 def strip_pairs(qx: np.ndarray, width: np.ndarray | float, x: np.ndarray
@@ -140,29 +198,51 @@ def circle_pairs(centres: np.ndarray, reach: np.ndarray, limit: float
     if nbig > GRID_MAX_BIG:
         big[:] = False
         nbig = 0
-    parts_i, parts_j = [_EMPTY], [_EMPTY]
+    parts_i, parts_j, parts_g = [_EMPTY], [_EMPTY], [np.zeros(0)]
     inner = np.nonzero(ok & ~big)[0]
     if len(inner) > 1:
         cell = max(limit + 2.0 * float(reach[inner].max()), 1e-6)
-        a, b = _cell_pairs(x[inner], y[inner], cell)
-        parts_i.append(inner[a])
-        parts_j.append(inner[b])
+        a, b, (c, d), (f0, f1, f2) = _cell_pairs(x[inner], y[inner], cell)
+        if len(inner) < n:               # positions in ``inner`` to model indices
+            np.take(inner, a, out=c, mode="clip")
+            np.take(inner, b, out=d, mode="clip")
+            a, b, c, d = c, d, a, b
+        # the circle gap of every candidate, as pair_gaps reads it (i < j), written in
+        # place: no array as long as the candidates is allocated
+        i = np.minimum(a, b, out=c)
+        j = np.maximum(a, b, out=d)
+        np.take(x, i, out=f0, mode="clip")
+        np.subtract(f0, np.take(x, j, out=f1, mode="clip"), out=f0)
+        np.multiply(f0, f0, out=f0)
+        np.take(y, i, out=f1, mode="clip")
+        np.subtract(f1, np.take(y, j, out=f2, mode="clip"), out=f1)
+        np.multiply(f1, f1, out=f1)
+        np.add(f0, f1, out=f0)
+        np.sqrt(f0, out=f0)
+        np.subtract(f0, np.take(reach, i, out=f1, mode="clip"), out=f0)
+        np.subtract(f0, np.take(reach, j, out=f1, mode="clip"), out=f0)
+        keep = f0 <= limit
+        parts_i.append(i[keep])
+        parts_j.append(j[keep])
+        parts_g.append(f0[keep])
     if nbig:
         bi = np.nonzero(big)[0]
         a, b = strip_pairs(x[bi], limit + reach[bi] + float(reach.max()) + 1e-9,
                            np.where(ok, x, np.inf))
         a = bi[a]
         keep = (a != b) & (~big[b] | (b > a))             # two big bases paired once
-        parts_i.append(a[keep])
-        parts_j.append(b[keep])
-    a = np.concatenate(parts_i)
-    b = np.concatenate(parts_j)
-    i, j = np.minimum(a, b), np.maximum(a, b)
-    dx = x[i] - x[j]
-    dy = y[i] - y[j]
-    g = np.sqrt(dx * dx + dy * dy) - reach[i] - reach[j]
-    keep = g <= limit
-    return i[keep], j[keep], g[keep]
+        a, b = a[keep], b[keep]
+        i, j = np.minimum(a, b), np.maximum(a, b)
+        dx = x[i] - x[j]
+        dy = y[i] - y[j]
+        g = np.sqrt(dx * dx + dy * dy) - reach[i] - reach[j]
+        keep = g <= limit
+        parts_i.append(i[keep])
+        parts_j.append(j[keep])
+        parts_g.append(g[keep])
+    if len(parts_i) == 2:
+        return parts_i[1], parts_j[1], parts_g[1]
+    return np.concatenate(parts_i), np.concatenate(parts_j), np.concatenate(parts_g)
 
 
 def circle_pairs_of(rows: np.ndarray, centres: np.ndarray, reach: np.ndarray, limit: float
@@ -190,7 +270,8 @@ def circle_pairs_of(rows: np.ndarray, centres: np.ndarray, reach: np.ndarray, li
 
 
 def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarray,
-              is_round: np.ndarray, polys: np.ndarray, forms: np.ndarray | None = None
+              is_round: np.ndarray, polys: np.ndarray | Callable[[], np.ndarray] | None,
+              forms: np.ndarray | None = None
               ) -> np.ndarray:
     """Signed edge-to-edge gaps (inches) of the pairs ``(i[k], j[k])``: negative when round
     bases intersect, 0 when two polygons touch or intersect (``footprints.signed_gap``).
@@ -198,7 +279,10 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
     ``forms``: for each polygon its convex form (``convex.convex_form``: vertices and
     edge normal angles; None for a round base); when given, pairs of two polygons are
     measured by ``convex.convex_gaps``, numpy over all of them at once, instead of
-    Shapely's every-segment-against-every-segment distance (the same gaps)."""
+    Shapely's every-segment-against-every-segment distance (the same gaps).  ``polys``:
+    the footprint polygons (None for round bases), or a function giving them, called only
+    when a pair has a polygon that ``forms`` do not cover (a polygon and a round base:
+    ``shapely.distance`` from the polygon to the centre point, less the radius)."""
     g = np.empty(len(i), dtype=float)
     if not len(i):
         return g
@@ -216,6 +300,10 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
             other = other[~pp]
             g[both] = _convex_pairs(i[both], j[both], forms)
     if len(other):
+        if callable(polys):
+            polys = polys()
+        if polys is None:
+            raise ValueError("pair_gaps needs the polygons to measure a polygon and a round base")
         a, b = i[other], j[other]
         g[other] = (shapely.distance(core_array(a, centres, is_round, polys),
                                      core_array(b, centres, is_round, polys))
@@ -224,21 +312,10 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
 
 
 def _convex_pairs(i: np.ndarray, j: np.ndarray, forms: np.ndarray) -> np.ndarray:
-    """Gaps of pairs of polygons (inches) from their convex forms, the pairs grouped by
-    their vertex counts so that each group is one numpy computation."""
-    g = np.empty(len(i))
-    fi, fj = forms[i], forms[j]
-    used = np.unique(np.concatenate([i, j]))
-    count = np.zeros(len(forms), dtype=np.intp)
-    count[used] = [len(f[0]) for f in forms[used]]
-    key = count[i] * (int(count.max()) + 1) + count[j]
-    first = key[0]
-    if (key == first).all():
-        return convex.convex_gaps(list(fi), list(fj))
-    for size in np.unique(key).tolist():
-        k = np.nonzero(key == size)[0]
-        g[k] = convex.convex_gaps(list(fi[k]), list(fj[k]))
-    return g
+    """Gaps of pairs of polygons (inches) from their convex forms
+    (``convex.gaps_of_pairs``: each polygon stacked once, one numpy computation per
+    pair of vertex counts)."""
+    return convex.gaps_of_pairs(forms, i, j)
 
 
 def reach_of(x: float, y: float, poly) -> float:
@@ -250,7 +327,8 @@ def reach_of(x: float, y: float, poly) -> float:
 
 def gaps_over(i: np.ndarray, j: np.ndarray, limit: float, centres: np.ndarray,
               pads: np.ndarray, reach: np.ndarray, is_round: np.ndarray,
-              polys: np.ndarray, forms: np.ndarray | None = None) -> np.ndarray:
+              polys: np.ndarray | Callable[[], np.ndarray] | None,
+              forms: np.ndarray | None = None) -> np.ndarray:
     """Whether the gap of each pair ``(i[k], j[k])`` is more than ``limit`` inches: the same
     answer as ``pair_gaps(...) > limit``, measuring a pair with a polygon in it only when
     its centre distance (no less than the gap: a base holds its centre) and that distance
@@ -284,12 +362,17 @@ def core_array(idx: np.ndarray, centres: np.ndarray, is_round: np.ndarray,
 
 
 def overlap_flags(i: np.ndarray, j: np.ndarray, g: np.ndarray, pads: np.ndarray,
-                  polys: np.ndarray, tol: float) -> np.ndarray:
+                  polys: np.ndarray | Callable[[], np.ndarray], tol: float) -> np.ndarray:
     """Which pairs overlap: intersecting by more than ``tol`` (``tolerance.overlapping``),
     or, for two polygons whose gap reads 0, still intersecting once each is shrunk by
-    ``tol / 2``."""
+    ``tol / 2`` (``polys``: the footprint polygons, or a function giving them, called
+    only when such a pair is found)."""
     ov = g < -tol - tolmod.EPS
     check = np.nonzero(~ov & (g <= 0) & (pads[i] == 0) & (pads[j] == 0))[0]
+    if not len(check):
+        return ov
+    if callable(polys):
+        polys = polys()
     half = tol / 2.0
     for k in check.tolist():
         if polys[i[k]] is None or polys[j[k]] is None:

@@ -5,10 +5,11 @@ largest of engagement and coherency range, plus the tolerance) with a numpy cell
 grid over the centres (``near_pairs.circle_pairs``), and their exact gaps: every pair
 first read by its bases' circumcircles (the exact gap of two round bases, centre and
 radius, numpy over all pairs at once), then the pairs with an oval or a rectangle in
-them that come near measured exactly: two polygons by ``convex.convex_gaps`` (numpy over all such pairs), a
-polygon and a round base by Shapely (``near_pairs.py``).  The oval and rectangle
-polygons of all models are built together, numpy per base size, the very
-coordinates ``footprints.base_polygon`` gives.  The pairs are kept as parallel
+them that come near measured exactly: two polygons by ``convex.convex_gaps`` (numpy
+over all such pairs), a polygon and a round base by Shapely (``near_pairs.py``).  The
+oval and rectangle outlines of all models are built together, numpy per base size, the
+very coordinates ``footprints.base_polygon`` gives; their Shapely polygons only when a
+pair or a question needs them (``_polys``).  The pairs are kept as parallel
 numpy arrays, so a table that only lost models (``Geometry.without``) or had a few
 models moved (``Geometry.moved``) is derived from this one by dropping the pairs of
 the changed models and measuring only the pairs touching the moved ones (and, for a
@@ -50,7 +51,8 @@ other).  Not a rule: any value gives the same answers."""
 
 _ID, _X, _Y, _BASE = (attrgetter(a) for a in ("id", "x", "y", "base"))
 
-_POLYGONS: dict[tuple, tuple[Polygon, float, tuple]] = {}
+_POLYGONS: dict[tuple, tuple[np.ndarray, float, tuple]] = {}
+_SHAPES: dict[tuple, Polygon] = {}
 _POLYGON_CACHE_SIZE = 20_000
 
 
@@ -58,12 +60,18 @@ def _pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
 
-def _polygons(models: Sequence[Model]) -> list[tuple[Polygon, float, tuple]]:
-    """For non-round bases: (footprint polygon, circumradius about the centre in inches,
-    convex form for ``convex.convex_gaps``) of each, kept between snapshots (immutable,
-    keyed by base and place).  The ones not kept are built together, numpy per base
-    size (``convex.placed_outlines``: the very polygons ``base_polygon`` builds)."""
-    keys = [(m.base, m.x, m.y, m.facing_deg) for m in models]
+def _key(m: Model) -> tuple:
+    return (m.base, m.x, m.y, m.facing_deg)
+
+
+def _polygons(models: Sequence[Model]) -> list[tuple[np.ndarray, float, tuple]]:
+    """For non-round bases: (closed outline (k + 1, 2), inches, the very coordinates
+    ``base_polygon`` gives; circumradius about the centre in inches, a hair over
+    (``convex.template_reach``); convex form for ``convex.convex_gaps``) of each, kept
+    between snapshots (immutable, keyed by base and place).  The ones not kept are built
+    together, numpy per base size (``convex.placed_outlines``).  Their Shapely polygons
+    are built only when asked (``_shapes``)."""
+    keys = list(map(_key, models))
     out = [_POLYGONS.get(k) for k in keys]
     todo: dict = {}
     for k, got in enumerate(out):
@@ -71,22 +79,38 @@ def _polygons(models: Sequence[Model]) -> list[tuple[Polygon, float, tuple]]:
             todo.setdefault(keys[k][0], []).append(k)
     if todo and len(_POLYGONS) + len(models) >= _POLYGON_CACHE_SIZE:
         _POLYGONS.clear()
+        _SHAPES.clear()
     for base, ks in todo.items():
         xs = [keys[k][1] for k in ks]
         ys = [keys[k][2] for k in ks]
         outlines, thetas = convex.placed_outlines(base, xs, ys, [keys[k][3] for k in ks])
-        polys = shapely.polygons(outlines).tolist()
-        reach = convex.reaches(outlines, xs, ys).tolist()
+        reach = convex.template_reach(base)
         forms = convex.convex_forms(base, outlines, thetas, xs, ys)
         for n, k in enumerate(ks):
-            out[k] = _POLYGONS[keys[k]] = (polys[n], reach[n], forms[n])
+            out[k] = _POLYGONS[keys[k]] = (outlines[n], reach, forms[n])
     # cast: every None in ``out`` was filled by the loop above, which mypy cannot follow
-    return cast(list[tuple[Polygon, float, tuple]], out)
+    return cast(list[tuple[np.ndarray, float, tuple]], out)
 
 
-def _polygon(m: Model) -> tuple[Polygon, float, tuple]:
+def _polygon(m: Model) -> tuple[np.ndarray, float, tuple]:
     """``_polygons`` of one model."""
     return _polygons([m])[0]
+
+
+def _shapes(models: Sequence[Model]) -> list[Polygon]:
+    """The footprint polygons of non-round ``models`` (``base_polygon``'s, built from
+    ``_polygons``' outlines), kept between snapshots like them."""
+    keys = list(map(_key, models))
+    out = [_SHAPES.get(k) for k in keys]
+    todo = [k for k, got in enumerate(out) if got is None]
+    if todo:
+        outlines = [o for o, _, _ in _polygons([models[k] for k in todo])]
+        sizes = {len(o) for o in outlines}
+        built = (shapely.polygons(np.stack(outlines)).tolist() if len(sizes) == 1
+                 else [Polygon(o) for o in outlines])
+        for k, poly in zip(todo, built):
+            out[k] = _SHAPES[keys[k]] = poly
+    return cast(list[Polygon], out)
 
 
 def _unit_sig(state: Battlefield) -> list[tuple[str, str, int]]:
@@ -126,18 +150,26 @@ class Geometry:
         self.centres = np.empty((n, 2))
         self.centres[:, 0] = np.fromiter(map(_X, models), float, n)
         self.centres[:, 1] = np.fromiter(map(_Y, models), float, n)
-        bases = list(map(_BASE, models))           # bases are shared by a unit's models
-        _, first, code = np.unique(np.fromiter(map(id, bases), np.uint64, n),
-                                   return_index=True, return_inverse=True)
-        kinds = [bases[k] for k in first.tolist()]
-        self._round = np.array([b.shape == "round" for b in kinds], dtype=bool)[code]
-        self.pads = np.array([b.radius for b in kinds], dtype=float)[code] * self._round
-        self._polys = np.empty(n, dtype=object)
+        # bases are shared by a unit's models: each run of one base object read once
+        bases = list(map(_BASE, models))
+        self._round = np.zeros(n, dtype=bool)
+        self.pads = np.zeros(n)
+        if n:
+            bid = np.fromiter(map(id, bases), np.uint64, n)
+            starts = np.flatnonzero(bid[1:] != bid[:-1]) + 1
+            first = [0] + starts.tolist()
+            heads = list(map(bases.__getitem__, first))
+            kinds = {id(b): (b.shape == "round", b.radius)
+                     for b in {id(b): b for b in heads}.values()}
+            runs = [kinds[id(b)] for b in heads]
+            size = np.diff(first + [n])
+            self._round = np.repeat(np.array([r for r, _ in runs], dtype=bool), size)
+            self.pads = np.repeat(np.array([p for _, p in runs], dtype=float), size) * self._round
         self._forms = np.empty(n, dtype=object)
         self._reach = self.pads.copy()
         odd = np.nonzero(~self._round)[0].tolist()
-        for k, (poly, reach, form) in zip(odd, _polygons([models[k] for k in odd])):
-            self._polys[k], self._reach[k], self._forms[k] = poly, reach, form
+        for k, (_, reach, form) in zip(odd, _polygons([models[k] for k in odd])):
+            self._reach[k], self._forms[k] = reach, form
         self._set_pairs(*self._measure(*near_pairs.circle_pairs(
             self.centres, self._reach, self.near + tolmod.EPS)))
 
@@ -198,10 +230,11 @@ class Geometry:
         odd = np.nonzero(~(self._round[i] & self._round[j]))[0]
         if len(odd):
             g[odd] = near_pairs.pair_gaps(i[odd], j[odd], self.centres, self.pads, self._round,
-                                          self._polys, self._forms)
+                                          lambda: self._polys, self._forms)
         close = g <= limit
         i, j, g = i[close], j[close], g[close]
-        return i, j, g, near_pairs.overlap_flags(i, j, g, self.pads, self._polys, self.tol)
+        return i, j, g, near_pairs.overlap_flags(i, j, g, self.pads, lambda: self._polys,
+                                                 self.tol)
 
     def _set_pairs(self, i, j, g, ov) -> None:
         self._pi, self._pj, self._pg, self._po = i, j, g, ov
@@ -326,13 +359,14 @@ class Geometry:
             new.centres = self.centres[take].reshape(-1, 2)
             new.pads, new._round = self.pads[take], self._round[take]
             new._reach = self._reach[take]
-            new._polys = self._polys[take]
+            if "_polys" in self.__dict__:
+                new.__dict__["_polys"] = self._polys[take]
             if "_bounds" in self.__dict__:
                 new.__dict__["_bounds"] = self._bounds[:, take]
             new._forms = self._forms[take]
         else:
             new.centres, new.pads = np.zeros((n, 2)), np.zeros(n)
-            new._round, new._polys = np.zeros(n, dtype=bool), np.empty(n, dtype=object)
+            new._round = np.zeros(n, dtype=bool)
             new._forms = np.empty(n, dtype=object)
             new._reach = np.zeros(n)
         for k in changed:
@@ -340,8 +374,10 @@ class Geometry:
             new.centres[k] = (m.x, m.y)
             new._round[k] = m.base.shape == "round"
             new.pads[k] = m.base.radius if new._round[k] else 0.0
-            new._polys[k], new._reach[k], new._forms[k] = (
-                (None, new.pads[k], None) if new._round[k] else _polygon(m))
+            new._reach[k], new._forms[k] = (
+                (new.pads[k], None) if new._round[k] else _polygon(m)[1:])
+            if "_polys" in new.__dict__:
+                new._polys[k] = None if new._round[k] else _shapes([m])[0]
         ch = np.array(changed, dtype=np.intp)
         if len(ch) and "_bounds" in new.__dict__:
             new._bounds[:, ch] = near_pairs.boxes_of(new.centres[ch], new.pads[ch],
@@ -363,6 +399,18 @@ class Geometry:
             if old is not None and not len(ch) and len(self.ids):
                 new.__dict__[name] = old[take]
         return new
+
+    @cached_property
+    def _polys(self) -> np.ndarray:
+        """Object array: each non-round base's footprint polygon (``base_polygon``'s),
+        None for a round one; built when first read (the gaps are measured on the convex
+        forms, ``_forms``)."""
+        out = np.empty(len(self.ids), dtype=object)
+        odd = np.nonzero(~self._round)[0].tolist()
+        if odd:
+            for k, poly in zip(odd, _shapes([self.models[k] for k in odd])):
+                out[k] = poly
+        return out
 
     @cached_property
     def _bounds(self) -> np.ndarray:
@@ -408,8 +456,8 @@ class Geometry:
     def _gaps_between(self, i: npt.ArrayLike, j: npt.ArrayLike) -> np.ndarray:
         """Exact gaps of index pairs (any distance), inches."""
         return near_pairs.pair_gaps(np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp),
-                                    self.centres, self.pads, self._round, self._polys,
-                                    self._forms)
+                                    self.centres, self.pads, self._round,
+                                    lambda: self._polys, self._forms)
 
     def _candidates(self, idx, distance: float) -> tuple[np.ndarray, np.ndarray]:
         """Index pairs (into ``idx``, into all models) whose bounding boxes come within
@@ -739,7 +787,7 @@ class Geometry:
             rows = first[rows]
             far = near_pairs.gaps_over(rows, pos, spread,
                                        self.centres, self.pads, self._reach, self._round,
-                                       self._polys, self._forms)
+                                       lambda: self._polys, self._forms)
             bad[rows[far]] = True
             bad[pos[far]] = True
         names = list(self._unit_members)
