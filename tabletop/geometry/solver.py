@@ -449,10 +449,14 @@ class _Solver:
                 ok &= engaged(mid, pts)
         return ok
 
-    def repairs(self, mid: str, coh: UnitCoherency, bad: int, short: float) -> list[Reach]:
+    def repairs(self, mid: str, coh: UnitCoherency, bad: int, short: float,
+                allowed: set | None = None) -> list[Reach]:
         """Moves of ``mid`` to spots nearer its friends that leave the unit nearer
         coherency (``cohere.repair_spots``), keeping its own clauses and the
-        unit's: up to ``REPAIR_TRIES`` of them, best first."""
+        unit's: up to ``REPAIR_TRIES`` of them, best first.  With ``allowed`` (the
+        findings a change may leave), no spot lands on a friend in an overlap not
+        allowed (``_lands_on_friend``): no route is made to a spot the change
+        would be refused for."""
         ctx = self.ctx
         m = ctx.models[mid]
         if coh.cannot_help(ctx.ids.index(mid), self.at_list(), bad, short):
@@ -471,6 +475,8 @@ class _Solver:
         if len(pts):
             pts = pts[free_at(self.arena, m.base, m.facing_deg, start,
                               obstacles_for(ctx, mid, self.where(but=mid)), pts)]
+        if len(pts) and allowed is not None:
+            pts = pts[~self._on_friends(mid, pts, allowed)]
         if not len(pts):
             return []
         i = ctx.ids.index(mid)
@@ -531,8 +537,12 @@ class _Solver:
                             options.append(self._option(coh, mid, alt))
                     yield
                 for mid in who:
-                    for alt in self.repairs(mid, coh, *current):
-                        options.append(self._option(coh, mid, alt))
+                    for alt in self.repairs(mid, coh, *current, allowed):
+                        # a repair spot is free of where its friends stand deeper than
+                        # its start is (``free_at``): a friend that ended on its start
+                        # leaves spots the validator refuses; they are not scored
+                        if not self._lands_on_friend(mid, alt, allowed, at_now):
+                            options.append(self._option(coh, mid, alt))
                     yield
                 options.sort(key=lambda o: o[0])
                 for key, _, mid, alt in options:
@@ -553,10 +563,10 @@ class _Solver:
         tolerance, so the validator's overlap test agrees) a round friend where
         it ends now (``at``: every model's position, unit order; default
         ``at_list()``), an overlap not already allowed: ``try_change`` would
-        refuse it, so it is not scored.  Round bases only (centres and radii);
-        else False."""
-        if alt is None:
-            return False
+        refuse it, so it is not scored.  ``alt`` None (the move dropped): ``mid``
+        at its start, against the friends that move (the validator reports an
+        overlap only where a model moved).  Round bases only (centres and
+        radii); else False."""
         if at is None:
             at = np.asarray(self.at_list(), dtype=float)
         ctx = self.ctx
@@ -564,11 +574,30 @@ class _Solver:
         if not m.base.is_round or ("overlap", mid) in allowed:
             return False
         radii, round_ = self._radii()
-        x, y = alt.end
+        x, y = alt.end if alt is not None else ctx.start[mid]
         g = np.hypot(at[:, 0] - x, at[:, 1] - y) - m.base.radius - radii
         hit = round_ & (g < -2.0 * ctx.tol)
+        if alt is None:
+            hit &= np.array([o in self.moves for o in ctx.ids], dtype=bool)
         hit[ctx.ids.index(mid)] = False
         return any(("overlap", ctx.ids[k]) not in allowed for k in np.nonzero(hit)[0].tolist())
+
+    def _on_friends(self, mid: str, pts: np.ndarray, allowed: set) -> np.ndarray:
+        """For each spot (k, 2): ``mid`` standing there overlaps a friend where it
+        ends now as ``_lands_on_friend`` tells (more than twice the tolerance, an
+        overlap not in ``allowed``).  Round bases only; else all False."""
+        ctx = self.ctx
+        m = ctx.models[mid]
+        out = np.zeros(len(pts), dtype=bool)
+        if not m.base.is_round or ("overlap", mid) in allowed:
+            return out
+        radii, round_ = self._radii()
+        at = np.asarray(self.at_list(), dtype=float)
+        g = np.hypot(pts[:, None, 0] - at[None, :, 0], pts[:, None, 1] - at[None, :, 1]) \
+            - m.base.radius - radii[None, :]
+        cols = round_ & np.array([("overlap", o) not in allowed for o in ctx.ids], dtype=bool)
+        cols[ctx.ids.index(mid)] = False
+        return ((g < -2.0 * ctx.tol) & cols[None, :]).any(axis=1)
 
     def _radii(self) -> tuple[np.ndarray, np.ndarray]:
         """Every model's radius (inches) and whether its base is round, unit order."""
