@@ -72,7 +72,7 @@ from tabletop.geometry.reach import (
 )
 from tabletop.geometry.snapshot import Geometry
 from tabletop.geometry.sweeps import XY, cut_path, samples, tie, ties
-from tabletop.geometry.validator import Found, check
+from tabletop.geometry.validator import Found, check, possible_findings
 
 #: improvement rounds (each retries every unengaged model once)
 IMPROVE_ROUNDS = 2
@@ -216,10 +216,12 @@ class _Solver:
         yield from self.sanitise()
         yield from self.prune()
         order: list[str] = []
-        self.found(order)
+        base = self.found(order)
         yield
-        violations = [f.violation for f in check(ctx, self.positions(), self.paths(),
-                                                 arena=self.arena, cache=self.cache)]
+        # ``check(possible=True)``: the findings so far, then the "if possible" ones
+        violations = [f.violation for f in
+                      [*base, *possible_findings(ctx, self.positions(), self.paths(), base,
+                                                 arena=self.arena, cache=self.cache)]]
         return MovePlan(ctx.spec, self.paths(), self.positions(),
                         {m: self.closest(m, r.end) for m, r in self.moves.items()}, violations,
                         [m for m in order if m in self.moves])
