@@ -488,10 +488,9 @@ class _Solver:
         pts, nbad, nshort = pts[better], nbad[better], nshort[better]
         if not len(pts):
             return []
-        achieved = ctx.achieved_at(mid, pts)
-        contact = ctx.contact_at(mid, pts)
+        dist, achieved, contact = ctx.measure_at(mid, pts)
         # nearer the target by less than the tolerance is not nearer (tolerance.closer)
-        dist = np.floor(ties(ctx.dist_at(mid, pts)) / ctx.tol)
+        dist = np.floor(ties(dist) / ctx.tol)
         crow = ties(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1]))
         order = np.lexsort((np.arange(len(pts)), crow, dist, ~contact, ~achieved, nshort, nbad))
         out: list[Reach] = []
