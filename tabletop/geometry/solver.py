@@ -533,8 +533,14 @@ class _Solver:
                 for mid in [m for m in ctx.ids if m in self.moves]:
                     if who is rest:
                         break                 # shortening was tried with the first group
-                    for alt in self.shorter(mid):
-                        if not self._lands_on_friend(mid, alt, allowed, at_now):
+                    alts = self.shorter(mid)
+                    ends = np.array([a.end for a in alts if a is not None],
+                                    dtype=float).reshape(-1, 2)
+                    on = iter(self._on_friends(mid, ends, allowed, at_now).tolist())
+                    for alt in alts:
+                        # every shortened end tested at once (``_lands_on_friend``)
+                        if not (next(on) if alt is not None else
+                                self._lands_on_friend(mid, None, allowed, at_now)):
                             options.append(self._option(coh, mid, alt))
                     yield
                 for mid in who:
@@ -583,17 +589,21 @@ class _Solver:
         hit[ctx.ids.index(mid)] = False
         return any(("overlap", ctx.ids[k]) not in allowed for k in np.nonzero(hit)[0].tolist())
 
-    def _on_friends(self, mid: str, pts: np.ndarray, allowed: set) -> np.ndarray:
+    def _on_friends(self, mid: str, pts: np.ndarray, allowed: set,
+                    at: np.ndarray | None = None) -> np.ndarray:
         """For each spot (k, 2): ``mid`` standing there overlaps a friend where it
-        ends now as ``_lands_on_friend`` tells (more than twice the tolerance, an
-        overlap not in ``allowed``).  Round bases only; else all False."""
+        ends now (``at``: every model's position, unit order; default
+        ``at_list()``) as ``_lands_on_friend`` tells (more than twice the
+        tolerance, an overlap not in ``allowed``).  Round bases only; else all
+        False."""
         ctx = self.ctx
         m = ctx.models[mid]
         out = np.zeros(len(pts), dtype=bool)
-        if not m.base.is_round or ("overlap", mid) in allowed:
+        if not m.base.is_round or ("overlap", mid) in allowed or not len(pts):
             return out
         radii, round_ = self._radii()
-        at = np.asarray(self.at_list(), dtype=float)
+        if at is None:
+            at = np.asarray(self.at_list(), dtype=float)
         g = np.hypot(pts[:, None, 0] - at[None, :, 0], pts[:, None, 1] - at[None, :, 1]) \
             - m.base.radius - radii[None, :]
         cols = round_ & np.array([("overlap", o) not in allowed for o in ctx.ids], dtype=bool)
