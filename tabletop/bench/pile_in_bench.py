@@ -60,7 +60,7 @@ RED, BLUE = "pile-in-red", "pile-in-blue"
 #: fights of at least this many a side are also timed with both units packed in
 #: staggered rows (``legal=True``): the ranks of 5 of so large a unit start out of coherency
 LEGAL_FROM = 40
-#: models a row in turn of the legal (``legal=True``) red unit, packed in staggered rows
+#: models a row in turn of the units of the legal case (``legal=True``), in staggered rows
 CLUSTER_ROWS = (6, 7)
 
 
@@ -86,7 +86,7 @@ def cluster_offsets(k: int, step: float) -> list[tuple[float, float]]:
 
 def cluster(uid: str, player: str, x: float, y_front: float, k: int, base, step: float,
             back: float = 1.0) -> Unit:
-    """A unit of ``k`` bases packed round (``cluster_offsets``) with its front row at
+    """A unit of ``k`` bases packed in staggered rows (``cluster_offsets``), front row at
     ``y_front``, centred on ``x``: 40 models 0.2" apart in rows of 6 and 7 keep within the
     9" spread (03.03; the farthest two 8.96" edge to edge), where 8 ranks of 5 do not.
     ``back``: +1 the rows go back toward -y (red), -1 toward +y (blue)."""

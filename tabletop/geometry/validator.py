@@ -220,8 +220,11 @@ class _Check:
         w, d = ctx.state.table.width, ctx.state.table.depth
         t = self.tol + tolmod.EPS
         for x, y in self.paths[m][1:-1]:
-            core, pad = core_of(model.base, model.facing_deg, (x, y))
-            x0, y0, x1, y1 = core.bounds
+            if model.base.is_round:           # the core is the centre (``core_of``)
+                x0, y0, x1, y1, pad = x, y, x, y, model.base.radius
+            else:
+                core, pad = core_of(model.base, model.facing_deg, (x, y))
+                x0, y0, x1, y1 = core.bounds
             if x0 - pad < -t or y0 - pad < -t or x1 + pad > w + t or y1 + pad > d + t:
                 self.add("path_off_table", m, f"{m} path leaves the table at ({x:.2f}, {y:.2f})")
                 return
