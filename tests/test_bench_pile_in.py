@@ -5,14 +5,17 @@ No timing is asserted here (speed is measured only by ``tabletop bench``)."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
 from tabletop.bench.pile_in_bench import (
     BLUE,
+    CLUSTER_ROWS,
     NAIVE_REPEATS,
     RED,
     SOLVER_REPEATS,
+    cluster_offsets,
     fight_side,
     pile_in_battlefield,
 )
@@ -83,8 +86,12 @@ def test_bench_runs_the_naive_search_in_full_and_times_40_v_40(capsys):
     assert main(["bench", "--only", "pile-in", "--sizes", "80", "--repeat", "1",
                  "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["benchmarks"]
-    # 80 models: a 20 v 20 fight among 40 bystanders, and a 40 v 40 fight alone
-    assert [(r["models"], r["fight_side"]) for r in rows] == [(80, 20), (80, 40)]
+    # 80 models: a 20 v 20 fight among 40 bystanders, and a 40 v 40 fight alone, in
+    # ranks of 5 (starting out of coherency) and packed in staggered rows (in coherency)
+    assert [(r["models"], r["fight_side"], r["layout"], r["starts_in_coherency"])
+            for r in rows] == [(80, 20, "ranks of 5", True),
+                               (80, 40, "ranks of 5, starts out of coherency", False),
+                               (80, 40, "staggered rows", True)]
     for r in rows:
         assert r["naive_extrapolated"] is False and r["naive_engaged"] is not None
         assert r["cpu"] is True and r["repeats"] == 1 and r["naive_repeats"] == 1
@@ -112,3 +119,31 @@ def test_bench_fight_engages_as_many_as_before(side, least):
         assert found == []
     else:
         assert all("coherency" in str(v) for v in found)
+
+
+def test_cluster_rows_of_6_and_7_staggered():
+    # 40 models: rows of 6, 7, 6, 7, 6, 7 (39) and one more, each row centred, rows
+    # 1.46 x sqrt(3)/2 = 1.2644" apart (32mm = 1.2598" bases 0.2" apart: 1.4598" step)
+    assert CLUSTER_ROWS == (6, 7)
+    off = cluster_offsets(40, 1.46)
+    rows = sorted({round(y, 6) for _, y in off}, reverse=True)
+    assert [sum(1 for _, y in off if round(y, 6) == r) for r in rows] == [6, 7, 6, 7, 6, 7, 1]
+    assert rows[1] == pytest.approx(-1.46 * 3 ** 0.5 / 2)
+    assert off[0] == pytest.approx((-2.5 * 1.46, 0.0))
+    assert off[6] == pytest.approx((-3 * 1.46, -1.2644), abs=1e-4)
+
+
+def test_the_legal_40_v_40_starts_in_coherency():
+    # the 40 v 40 in ranks of 5 breaks the 9" spread (10.5" edge to edge); packed in
+    # staggered rows the farthest two red models are the front row's left end (-2.5
+    # steps, row 0) and row 5's right end (+3 steps): dx = 5.5 x 1.4598 = 8.029, dy =
+    # 5 x 1.2642 = 6.321, centre to centre 10.219", less 2 x 0.6299" radii = 8.959" < 9"
+    state = pile_in_battlefield(80, 0, 40, legal=True)
+    geo = snapshot(state)
+    assert geo.overlaps == [] and geo.off_table == [] and geo.coherency == {}
+    assert geo.engaged_units(RED) == [BLUE]
+    red = state.unit(RED).models
+    far = max(math.dist(a.at, b.at) for a in red for b in red) - 2 * red[0].base.radius
+    assert far == pytest.approx(8.959, abs=1e-3)
+    old = snapshot(pile_in_battlefield(80, 0, 40))
+    assert RED in old.coherency and BLUE in old.coherency

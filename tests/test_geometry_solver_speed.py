@@ -11,6 +11,7 @@ tolerance 0.02".
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tabletop.board.bases import parse_base
@@ -130,4 +131,27 @@ def test_a_shortening_that_ends_on_a_friend_is_not_tried():
     assert s._lands_on_friend("r/1", alt(9.44), set())
     assert not s._lands_on_friend("r/1", alt(9.44), {("overlap", "r/1")})
     assert not s._lands_on_friend("r/1", alt(9.23), set())
+    # dropped (None): A stays at its start (10, 10), 0.5" from where B ends: gap 0.5 -
+    # 1.259843 = -0.759843", and B moved, so the validator reports the overlap: refused
+    # before scoring.  With B's move dropped too, neither moved: nothing is reported.
+    assert s._lands_on_friend("r/1", None, set())
+    assert not s._lands_on_friend("r/1", None, {("overlap", "r/1"), ("overlap", "r/2")})
+    s.moves = {}
     assert not s._lands_on_friend("r/1", None, set())
+
+
+def test_repair_spots_on_a_friend_are_left_out():
+    # the same A and B, B ending at (10.5, 10): of the spots (10.6, 10) (0.1" from B's
+    # centre: -1.159843" into it), (9.44, 10) (-0.199843"), (9.23, 10) (-0.029843",
+    # under twice the tolerance) and (9.2, 10) (0.040157" clear), the first two land on
+    # B; none when an overlap of A is allowed already
+    from tabletop.geometry.paths import Arena
+    from tabletop.geometry.reach import Reach
+    state = _state([(10.0, 10.0), (12.0, 10.0)], [(10.0, 20.0)])
+    ctx = MoveContext(state, snapshot(state), MoveSpec("pile_in", "r", ("b",), 3.0,
+                                                       PILE_IN_RULE))
+    s = solver_mod._Solver(ctx, Arena(state))
+    s.moves = {"r/2": Reach("r/2", [(12.0, 10.0), (10.5, 10.0)], "b/1", False, False, 9.0, 1.5)}
+    pts = np.array([(10.6, 10.0), (9.44, 10.0), (9.23, 10.0), (9.2, 10.0)])
+    assert s._on_friends("r/1", pts, set()).tolist() == [True, True, False, False]
+    assert s._on_friends("r/1", pts, {("overlap", "r/1")}).tolist() == [False] * 4

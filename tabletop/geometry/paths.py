@@ -551,6 +551,9 @@ def pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
     out = [pts[0]]
     i = 0
     while i < len(pts) - 1:
+        if clear.clear_from(pts[i], pts[-1:])[0]:
+            out.append(pts[-1])             # the last point in sight: the farthest clear one
+            break
         ok = clear.clear_from(pts[i], pts[i + 1:])
         hits = np.nonzero(ok)[0]
         j = i + 1 + (int(hits[-1]) if len(hits) else 0)

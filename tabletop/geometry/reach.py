@@ -91,21 +91,41 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
     point overlaps one of ``avoid`` (spots kept for models that move later; the
     path may cross them).
     """
-    if len(route.path) < 2:
-        return None
-    s_all, xy_all, seg_all = _samples(route.path, SAMPLE_STEP)
+    return best_on_routes(ctx, mid, [route], aim, goal, avoid)[0]
+
+
+def best_on_routes(ctx: MoveContext, mid: str, routes: Sequence[Route], aim: str,
+                   goal: str | tuple[str, ...] | None = None,
+                   avoid: Sequence[Obstacle] = ()) -> list[Reach | None]:
+    """``best_on_route`` for each of ``routes`` (the same answers, in order), measured
+    all at once: the sample points of every route in one array (``SAMPLE_STEP``
+    apart), each clause and the target's distance worked out once for all of
+    them, then the best point of each route chosen by one sort."""
+    out: list[Reach | None] = [None] * len(routes)
+    use = [i for i, route in enumerate(routes) if len(route.path) >= 2]
+    if not use:
+        return out
+    s_all, xy_all, seg_all, of_all = _samples_of([routes[i].path for i in use], SAMPLE_STEP)
     start = ctx.start[mid]
     far = np.hypot(xy_all[:, 0] - start[0], xy_all[:, 1] - start[1]) > ctx.tol
-    s_at, xy, seg_of = s_all[far], xy_all[far], seg_all[far]
+    s_at, xy, seg_of, of = s_all[far], xy_all[far], seg_all[far], of_all[far]
     if not len(xy):
-        return None
+        return out
     own = ctx.measure_at(mid, xy)
-    ok = ctx.ok_at(mid, xy, own[0]) & route.clear_at(xy)
+    ok = ctx.ok_at(mid, xy, own[0])
+    # each route's own clearance (routes of one steering share one)
+    tests: dict[int, tuple[Route, list[int]]] = {}
+    for k, i in enumerate(use):
+        tests.setdefault(id(routes[i].clearance), (routes[i], []))[1].append(k)
+    for route, ks in tests.values():
+        rows = np.isin(of, ks)
+        if rows.any():
+            ok[rows] &= route.clear_at(xy[rows])
     if avoid and ok.any():
         m = ctx.models[mid]
         ok &= clear_of(m.base, m.facing_deg, xy, avoid, ctx.tol)
     if not ok.any():
-        return None
+        return out
     idx = np.nonzero(ok)[0]
     xy_ok = xy[idx]
     if goal is None or ctx.objective is not None:
@@ -116,13 +136,31 @@ def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
         achieved = np.all([ctx.engaged_at(mid, xy_ok, u) for u in units], axis=0)
         dist = dists.max(axis=0)
         contact = np.asarray(tolmod.in_contact(dists.min(axis=0), ctx.tol), dtype=bool)
-    # best: engaged, then in contact, then nearest, then shortest; ties the first
-    order = np.lexsort((idx, ties(s_at[idx]), ties(dist), ~contact, ~achieved))
-    b = int(order[0])
-    k = int(idx[b])
-    p = (float(xy[k, 0]), float(xy[k, 1]))
-    return Reach(mid, prefix_to(route.path, int(seg_of[k]), p), aim, bool(achieved[b]),
-                 bool(contact[b]), float(dist[b]), float(s_at[k]))
+    # best: engaged, then in contact, then nearest, then shortest; ties the first;
+    # route by route (the route is the last key: the first sort key)
+    order = np.lexsort((idx, ties(s_at[idx]), ties(dist), ~contact, ~achieved, of[idx]))
+    firsts = order[np.r_[True, of[idx][order][1:] != of[idx][order][:-1]]]
+    for b in firsts.tolist():
+        k = int(idx[b])
+        route = routes[use[int(of[k])]]
+        p = (float(xy[k, 0]), float(xy[k, 1]))
+        out[use[int(of[k])]] = Reach(mid, prefix_to(route.path, int(seg_of[k]), p), aim,
+                                     bool(achieved[b]), bool(contact[b]), float(dist[b]),
+                                     float(s_at[k]))
+    return out
+
+
+def _samples_of(paths: Sequence[Sequence[XY]], step: float
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``_samples`` of several paths at once, one after another: arc lengths (n,),
+    points (n, 2), segment of each within its path (n,), and which path (n,)."""
+    if len(paths) == 1:
+        s, xy, seg = _samples(list(paths[0]), step)
+        return s, xy, seg, np.zeros(len(s), dtype=int)
+    parts = [_samples(list(p), step) for p in paths]
+    return (np.concatenate([q[0] for q in parts]), np.vstack([q[1] for q in parts]),
+            np.concatenate([q[2] for q in parts]),
+            np.repeat(np.arange(len(parts)), [len(q[0]) for q in parts]))
 
 
 def _samples(path: list[XY], step: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -207,10 +245,10 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
         stop = None
     best: Reach | None = None
     for aim_id, aim_xy in targets:
-        for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, aim_xy,
-                                 goal_ids, spec.max_distance, stop,
-                                 None if stop is None else ("in_range", mid)):
-            r = best_on_route(ctx, mid, route, aim_id, goal, avoid)
+        routes = find_routes(arena, m.base, m.facing_deg, start, obstacles, aim_xy,
+                             goal_ids, spec.max_distance, stop,
+                             None if stop is None else ("in_range", mid))
+        for r in best_on_routes(ctx, mid, routes, aim_id, goal, avoid):
             if r is not None and (best is None or r.score > best.score):
                 best = r
         if best is not None and (best.contact or (ctx.objective is not None and best.achieved)):
@@ -314,9 +352,9 @@ def reach_all(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
         for k in order[:AIMS_PER_MODEL].tolist():
             aim = (float(spots[k, 0]), float(spots[k, 1]))
             near = ids[int(np.argmin(ties(ctx.gaps_at(mid, [aim], units[0])[0])))]
-            for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, aim,
-                                     set(), spec.max_distance, stop, ("engaged", mid, units)):
-                r = best_on_route(ctx, mid, route, near, units)
+            routes = find_routes(arena, m.base, m.facing_deg, start, obstacles, aim,
+                                 set(), spec.max_distance, stop, ("engaged", mid, units))
+            for r in best_on_routes(ctx, mid, routes, near, units):
                 if r is not None and (best is None or r.score > best.score):
                     best = r
             if best is not None and best.achieved:

@@ -62,6 +62,9 @@ MAX_EVENTS = 200
 STUCK_EVENTS = 6
 STUCK_PROGRESS = 0.02
 _EPS = 1e-9
+#: inches: circles whose edge is farther than the route's limit plus this from the start
+#: are left out of a walk (no route of that length meets them)
+_REACH_SLACK = 1e-3
 _TAU = 2.0 * math.pi
 
 
@@ -88,7 +91,7 @@ class _Walk:
         self.turned = False
         self.wedge: int | None = None         # points up to the first wedge
         self._crossings: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-        self._pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._rows: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     # ---------------------------------------------------------------- stop
     def _stop_on(self, at: Callable[[float], XY], span: float) -> float | None:
@@ -163,22 +166,24 @@ class _Walk:
 
     def _enter_angles(self, k: int, sense: int) -> tuple[np.ndarray, np.ndarray]:
         """The circles that cross circle ``k`` and the angle on ``k`` where going
-        round it in ``sense`` enters each (every pair worked out at once, the
-        first time a walk goes round a circle)."""
-        if self._pairs is None:
+        round it in ``sense`` enters each (circle ``k``'s row of the pairs, worked
+        out the first time a walk goes round it; O(n) per circle, not O(n^2) per walk)."""
+        row = self._rows.get(k)
+        if row is None:
             c = self.c
-            dx = c[None, :, 0] - c[:, None, 0]
-            dy = c[None, :, 1] - c[:, None, 1]
+            dx = c[:, 0] - c[k, 0]
+            dy = c[:, 1] - c[k, 1]
             d = np.hypot(dx, dy)
-            r, rj = c[:, None, 2], c[None, :, 2]
+            r, rj = c[k, 2], c[:, 2]
             cross = (d < r + rj) & (d > np.abs(r - rj)) & (d > 0)
-            np.fill_diagonal(cross, False)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                cos_a = (r * r + d * d - rj * rj) / (2.0 * r * np.where(d > 0, d, 1.0))
-            self._pairs = (cross, np.arctan2(dy, dx), np.arccos(np.clip(cos_a, -1.0, 1.0)))
-        cross, phi, alpha = self._pairs
-        idx = np.nonzero(cross[k])[0]
-        return idx, phi[k, idx] - sense * alpha[k, idx]
+            cross[k] = False
+            idx = np.nonzero(cross)[0]
+            dd, rr = d[idx], rj[idx]
+            cos_a = (r * r + dd * dd - rr * rr) / (2.0 * r * dd)
+            row = self._rows[k] = (idx, np.arctan2(dy[idx], dx[idx]),
+                                   np.arccos(np.clip(cos_a, -1.0, 1.0)))
+        idx, phi, alpha = row
+        return idx, phi - sense * alpha
 
     def _leave_turn(self, k: int, theta: float, sense: int) -> float:
         """Angle to turn round circle ``k`` (in ``sense``) until the way to the aim
@@ -379,6 +384,8 @@ def slide(start: XY, aim: XY, circles: np.ndarray, goal: np.ndarray,
     d0 = np.hypot(c[:, 0], c[:, 1])
     c[:, 2] = np.minimum(c[:, 2], d0)
     keep = c[:, 2] > _EPS                     # a base centred on the start: no circle to go round
+    # a route is at most ``limit`` long, so it never meets a circle farther than that
+    keep &= d0 - c[:, 2] <= limit + _REACH_SLACK
     c, goal = c[keep], np.asarray(goal, dtype=bool).reshape(-1)[keep]
     rel_aim = (round(aim[0] - ox, decimals), round(aim[1] - oy, decimals))
     rel_stop = None if stop is None else (lambda p: stop((ox + p[0], oy + p[1])))

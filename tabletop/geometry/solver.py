@@ -72,7 +72,7 @@ from tabletop.geometry.reach import (
 )
 from tabletop.geometry.snapshot import Geometry
 from tabletop.geometry.sweeps import XY, cut_path, samples, tie, ties
-from tabletop.geometry.validator import Found, check
+from tabletop.geometry.validator import Found, check, possible_findings
 
 #: improvement rounds (each retries every unengaged model once)
 IMPROVE_ROUNDS = 2
@@ -216,10 +216,12 @@ class _Solver:
         yield from self.sanitise()
         yield from self.prune()
         order: list[str] = []
-        self.found(order)
+        base = self.found(order)
         yield
-        violations = [f.violation for f in check(ctx, self.positions(), self.paths(),
-                                                 arena=self.arena, cache=self.cache)]
+        # ``check(possible=True)``: the findings so far, then the "if possible" ones
+        violations = [f.violation for f in
+                      [*base, *possible_findings(ctx, self.positions(), self.paths(), base,
+                                                 arena=self.arena, cache=self.cache)]]
         return MovePlan(ctx.spec, self.paths(), self.positions(),
                         {m: self.closest(m, r.end) for m, r in self.moves.items()}, violations,
                         [m for m in order if m in self.moves])
@@ -449,10 +451,14 @@ class _Solver:
                 ok &= engaged(mid, pts)
         return ok
 
-    def repairs(self, mid: str, coh: UnitCoherency, bad: int, short: float) -> list[Reach]:
+    def repairs(self, mid: str, coh: UnitCoherency, bad: int, short: float,
+                allowed: set | None = None) -> list[Reach]:
         """Moves of ``mid`` to spots nearer its friends that leave the unit nearer
         coherency (``cohere.repair_spots``), keeping its own clauses and the
-        unit's: up to ``REPAIR_TRIES`` of them, best first."""
+        unit's: up to ``REPAIR_TRIES`` of them, best first.  With ``allowed`` (the
+        findings a change may leave), no spot lands on a friend in an overlap not
+        allowed (``_lands_on_friend``): no route is made to a spot the change
+        would be refused for."""
         ctx = self.ctx
         m = ctx.models[mid]
         if coh.cannot_help(ctx.ids.index(mid), self.at_list(), bad, short):
@@ -471,6 +477,8 @@ class _Solver:
         if len(pts):
             pts = pts[free_at(self.arena, m.base, m.facing_deg, start,
                               obstacles_for(ctx, mid, self.where(but=mid)), pts)]
+        if len(pts) and allowed is not None:
+            pts = pts[~self._on_friends(mid, pts, allowed)]
         if not len(pts):
             return []
         i = ctx.ids.index(mid)
@@ -480,10 +488,9 @@ class _Solver:
         pts, nbad, nshort = pts[better], nbad[better], nshort[better]
         if not len(pts):
             return []
-        achieved = ctx.achieved_at(mid, pts)
-        contact = ctx.contact_at(mid, pts)
+        dist, achieved, contact = ctx.measure_at(mid, pts)
         # nearer the target by less than the tolerance is not nearer (tolerance.closer)
-        dist = np.floor(ties(ctx.dist_at(mid, pts)) / ctx.tol)
+        dist = np.floor(ties(dist) / ctx.tol)
         crow = ties(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1]))
         order = np.lexsort((np.arange(len(pts)), crow, dist, ~contact, ~achieved, nshort, nbad))
         out: list[Reach] = []
@@ -526,13 +533,23 @@ class _Solver:
                 for mid in [m for m in ctx.ids if m in self.moves]:
                     if who is rest:
                         break                 # shortening was tried with the first group
-                    for alt in self.shorter(mid):
-                        if not self._lands_on_friend(mid, alt, allowed, at_now):
+                    alts = self.shorter(mid)
+                    ends = np.array([a.end for a in alts if a is not None],
+                                    dtype=float).reshape(-1, 2)
+                    on = iter(self._on_friends(mid, ends, allowed, at_now).tolist())
+                    for alt in alts:
+                        # every shortened end tested at once (``_lands_on_friend``)
+                        if not (next(on) if alt is not None else
+                                self._lands_on_friend(mid, None, allowed, at_now)):
                             options.append(self._option(coh, mid, alt))
                     yield
                 for mid in who:
-                    for alt in self.repairs(mid, coh, *current):
-                        options.append(self._option(coh, mid, alt))
+                    for alt in self.repairs(mid, coh, *current, allowed):
+                        # a repair spot is free of where its friends stand deeper than
+                        # its start is (``free_at``): a friend that ended on its start
+                        # leaves spots the validator refuses; they are not scored
+                        if not self._lands_on_friend(mid, alt, allowed, at_now):
+                            options.append(self._option(coh, mid, alt))
                     yield
                 options.sort(key=lambda o: o[0])
                 for key, _, mid, alt in options:
@@ -553,10 +570,10 @@ class _Solver:
         tolerance, so the validator's overlap test agrees) a round friend where
         it ends now (``at``: every model's position, unit order; default
         ``at_list()``), an overlap not already allowed: ``try_change`` would
-        refuse it, so it is not scored.  Round bases only (centres and radii);
-        else False."""
-        if alt is None:
-            return False
+        refuse it, so it is not scored.  ``alt`` None (the move dropped): ``mid``
+        at its start, against the friends that move (the validator reports an
+        overlap only where a model moved).  Round bases only (centres and
+        radii); else False."""
         if at is None:
             at = np.asarray(self.at_list(), dtype=float)
         ctx = self.ctx
@@ -564,11 +581,34 @@ class _Solver:
         if not m.base.is_round or ("overlap", mid) in allowed:
             return False
         radii, round_ = self._radii()
-        x, y = alt.end
+        x, y = alt.end if alt is not None else ctx.start[mid]
         g = np.hypot(at[:, 0] - x, at[:, 1] - y) - m.base.radius - radii
         hit = round_ & (g < -2.0 * ctx.tol)
+        if alt is None:
+            hit &= np.array([o in self.moves for o in ctx.ids], dtype=bool)
         hit[ctx.ids.index(mid)] = False
         return any(("overlap", ctx.ids[k]) not in allowed for k in np.nonzero(hit)[0].tolist())
+
+    def _on_friends(self, mid: str, pts: np.ndarray, allowed: set,
+                    at: np.ndarray | None = None) -> np.ndarray:
+        """For each spot (k, 2): ``mid`` standing there overlaps a friend where it
+        ends now (``at``: every model's position, unit order; default
+        ``at_list()``) as ``_lands_on_friend`` tells (more than twice the
+        tolerance, an overlap not in ``allowed``).  Round bases only; else all
+        False."""
+        ctx = self.ctx
+        m = ctx.models[mid]
+        out = np.zeros(len(pts), dtype=bool)
+        if not m.base.is_round or ("overlap", mid) in allowed or not len(pts):
+            return out
+        radii, round_ = self._radii()
+        if at is None:
+            at = np.asarray(self.at_list(), dtype=float)
+        g = np.hypot(pts[:, None, 0] - at[None, :, 0], pts[:, None, 1] - at[None, :, 1]) \
+            - m.base.radius - radii[None, :]
+        cols = round_ & np.array([("overlap", o) not in allowed for o in ctx.ids], dtype=bool)
+        cols[ctx.ids.index(mid)] = False
+        return ((g < -2.0 * ctx.tol) & cols[None, :]).any(axis=1)
 
     def _radii(self) -> tuple[np.ndarray, np.ndarray]:
         """Every model's radius (inches) and whether its base is round, unit order."""

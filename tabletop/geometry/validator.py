@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -120,6 +121,20 @@ def check(ctx: MoveContext, positions: Mapping[str, XY],
     return _Check(ctx, positions, paths, arena, cache).run(possible, order_out)
 
 
+def possible_findings(ctx: MoveContext, positions: Mapping[str, XY],
+                      paths: Mapping[str, Sequence[XY]] | None, found: Sequence[Found], *,
+                      arena: Arena | None = None, cache: dict | None = None) -> list[Found]:
+    """The findings ``check(possible=True)`` adds (``POSSIBLE_MEANS``: a moved model
+    not engaged that could be) after ``found``, the findings of
+    ``check(possible=False)`` on the same move: ``[*found, *possible_findings(...)]``
+    is ``check(possible=True)``'s list, without measuring the move a second time."""
+    c = _Check(ctx, positions, dict(paths or {}), arena, cache)
+    c.found = list(found)
+    for m in c.moved:
+        c._possible(m)
+    return c.found[len(found):]
+
+
 class _Check:
     def __init__(self, ctx: MoveContext, positions, paths, arena, cache):
         self.ctx = ctx
@@ -137,10 +152,19 @@ class _Check:
             if shift > self.tol or (p is not None and path_length(p) > self.tol):
                 self.moved.append(m)
                 self.paths[m] = [tuple(q) for q in p] if p else [ctx.start[m], self.end[m]]
-        self.after = ctx.local.with_positions({m: self.end[m] for m in ctx.ids
-                                               if self.end[m] != ctx.start[m]})
-        self.ga = snapshot(self.after)
         self.found: list[Found] = []
+
+    @cached_property
+    def after(self) -> Battlefield:
+        """The neighbourhood with the unit's models where they end."""
+        ctx = self.ctx
+        return ctx.local.with_positions({m: self.end[m] for m in ctx.ids
+                                         if self.end[m] != ctx.start[m]})
+
+    @cached_property
+    def ga(self) -> Geometry:
+        """The snapshot after the move (built when a check reads it)."""
+        return snapshot(self.after)
 
     def add(self, code: str, model: str | None, text: str) -> None:
         self.found.append(Found(code, model, Violation(model, self.rule, f"{text} ({self.sec})")))
@@ -196,8 +220,11 @@ class _Check:
         w, d = ctx.state.table.width, ctx.state.table.depth
         t = self.tol + tolmod.EPS
         for x, y in self.paths[m][1:-1]:
-            core, pad = core_of(model.base, model.facing_deg, (x, y))
-            x0, y0, x1, y1 = core.bounds
+            if model.base.is_round:           # the core is the centre (``core_of``)
+                x0, y0, x1, y1, pad = x, y, x, y, model.base.radius
+            else:
+                core, pad = core_of(model.base, model.facing_deg, (x, y))
+                x0, y0, x1, y1 = core.bounds
             if x0 - pad < -t or y0 - pad < -t or x1 + pad > w + t or y1 + pad > d + t:
                 self.add("path_off_table", m, f"{m} path leaves the table at ({x:.2f}, {y:.2f})")
                 return
