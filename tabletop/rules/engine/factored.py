@@ -230,7 +230,8 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
     # a node: (template, probability, the parts' distributions)
     nodes: dict[Hashable, tuple[PhaseState, Fraction, tuple[Dist, ...]]] = {
         _node_key(split, state, dists): (state, Fraction(1), dists)}
-    result: dict[int, dict[Any, Fraction]] = {i: {} for i in range(split.parts)}
+    # (part, id of its distribution) -> (that distribution, probability of the done nodes with it)
+    finished: dict[tuple[int, int], tuple[Dist, Fraction]] = {}
     memo: dict[Hashable, list[tuple[PhaseState, Fraction, Hashable, Any]]] = {}
     # own key -> (the table it was walked on, the own ends): segments transplanted
     own: dict[Hashable, tuple[PhaseState, list[list[tuple[PhaseState, Fraction]]]]] = {}
@@ -240,10 +241,10 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
         later: dict[Hashable, tuple[PhaseState, Fraction, tuple[Dist, ...]]] = {}
         for template, p, dists in nodes.values():
             if template.done:
+                # weighed once per part and distribution (``_harvest``), not once per node
                 for part, d in enumerate(dists):
-                    for data, q in d.values():
-                        o = split.outcome(data, part)
-                        result[part][o] = result[part].get(o, Fraction(0)) + p * q
+                    w = finished.get((part, id(d)))
+                    finished[(part, id(d))] = (d, p if w is None else w[1] + p)
                 continue
             answered = template
             if isinstance(template.pending, Question):
@@ -298,7 +299,23 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                 else:
                     later[nk] = (t, p * total, new)
         nodes = later
-    return result, weighed
+    return _harvest(split, finished), weighed
+
+
+def _harvest(split: Split, finished: dict[tuple[int, int], tuple[Dist, Fraction]]
+             ) -> dict[int, dict[Any, Fraction]]:
+    """Each part's distribution of outcomes from the finished nodes: ``finished`` holds, per
+    (part, id of a distribution), the distribution and the total probability of the done
+    nodes that have it (a part's distribution is interned, so the done nodes share few); each
+    inner state's outcome is worked out once per distribution, and its probability is that
+    total times its own - the same sum as per node, in fewer steps."""
+    result: dict[int, dict[Any, Fraction]] = {i: {} for i in range(split.parts)}
+    for (part, _), (d, w) in finished.items():
+        got = result[part]
+        for data, q in d.values():
+            o = split.outcome(data, part)
+            got[o] = got.get(o, Fraction(0)) + w * q
+    return result
 
 
 def _node_key(split: Split, state: PhaseState, dists: tuple[Dist, ...]) -> Hashable:
