@@ -40,29 +40,49 @@ _KEPT = 4096
 def _removal_order(geo: Geometry, unit_id: str, without: frozenset[str] = frozenset(),
                    placement: tuple | None = None) -> list[str]:
     """``removal_order`` (the unit without the models ``without``), worked out once per
-    snapshot, unit and models removed, and once per placement of the table's models:
-    it reads only where models stand.  ``placement`` is the key ``context.geometry``
-    keeps with a table of ``geo``'s placement (terrain, and each model's id, place and
-    facing), or None."""
+    snapshot, unit and models removed; once per placement of the table's models; and once
+    per set of what it reads (``_order_reads``: the unit's models left and each one's
+    nearest enemy distance), so tables that differ only farther away share it.
+    ``placement`` is the key ``context.geometry`` keeps with a table of ``geo``'s placement
+    (terrain, and each model's id, place and facing), or None."""
     key: tuple = (id(geo), unit_id, without)
     hit = _ORDER.get(key)
     if hit is not None and hit[0] is geo:
         return hit[1]
     where = None
+    known = None
     if placement is not None:
         if without:
             placement = (placement[0], tuple(e for e in placement[1] if e[0] not in without))
         where = (placement, unit_id)
         known = _ORDER.get(where)
-        order = known[1] if known is not None else removal_order(geo, unit_id, without)
-    else:
-        order = removal_order(geo, unit_id, without)
-    if len(_ORDER) >= _KEPT:
+    reads = None
+    if known is None:
+        reads = _order_reads(geo, unit_id, without)
+        known = _ORDER.get(reads)
+    order = known[1] if known is not None else removal_order(geo, unit_id, without)
+    while len(_ORDER) >= _KEPT:
         _ORDER.pop(next(iter(_ORDER)))
     _ORDER[key] = (geo, order)
     if where is not None:
         _ORDER[where] = (None, order)
+    if reads is not None:
+        _ORDER[reads] = (None, order)
     return order
+
+
+def _order_reads(geo: Geometry, unit_id: str, without: frozenset[str]) -> tuple:
+    """What ``removal_order(geo, unit_id, without)`` reads (its docstring): the map's
+    ``[rules]`` and tolerance, the unit's models left (in order, with base, place and facing:
+    their gaps) and each one's distance to its nearest enemy model (the snapshot keeps those).
+    Tables that differ farther away - models removed or moved in another fight, the enemy's
+    casualties that were no model's nearest - give one key, so the order is worked out once."""
+    state = geo.state
+    models = tuple((m.id, m.base, m.x, m.y, m.facing_deg)
+                   for m in (state.model(mid) for mid in geo.unit_models(unit_id))
+                   if m.id not in without)
+    return ("reads", geo.rules, geo.tol, unit_id, models,
+            tuple(geo.nearest_enemy(m[0])[1] for m in models))
 
 
 def allocate(state: Battlefield, geo: Geometry, unit_id: str) -> str | None:
