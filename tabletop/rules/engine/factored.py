@@ -65,6 +65,7 @@ from tabletop.board.state import Decision
 from tabletop.rules.engine.driver import Policy, default_policy
 from tabletop.rules.engine.machine import Machine, PhaseState
 from tabletop.rules.engine.pending import Question
+from tabletop.rules.engine.walk import cycles_paused
 
 __all__ = ["Split", "exact_split"]
 
@@ -107,6 +108,7 @@ class Split:
     near: Callable[[PhaseState, int, Any], Hashable] = lambda st, i, dist: id(st)
 
 
+@cycles_paused()
 def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                 scripted: Sequence[Decision] = (), policy: Policy = default_policy,
                 max_states: int = 200_000) -> tuple[dict[int, dict[Any, Fraction]], int]:

@@ -235,6 +235,7 @@ def _piled_in(state: Battlefield) -> tuple[PhaseState, str]:
     return replace(run.state, cursor=first), first
 
 
+@walk.cycles_paused()     # the pile-in step before the walk too (engine.walk)
 def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
          exact: bool = True, max_states: int | None = None,
          exhaustive: bool = False) -> dict[str, Any]:
