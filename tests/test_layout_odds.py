@@ -89,8 +89,8 @@ def test_fight_odds_pause_the_collector_from_the_pile_in_on(monkeypatch):
         seen.append(gc.isenabled())
         return real(state)
     monkeypatch.setattr(fodds, "_piled_in", piled_in)
-    # one red model in base contact with one blue (32mm bases: centres 1.26" apart)
-    state = state_from(unit("R", "red", [(10.0, 10.0)]) + unit("B", "blue", [(11.26, 10.0)]))
+    # one red model in base contact with one blue (32mm bases: centres 32 / 25.4" apart)
+    state = state_from(unit("R", "red", [(10.0, 10.0)]) + unit("B", "blue", [(10.0 + 32 / 25.4, 10.0)]))
     out = fodds.odds(state)
     assert out["method"] == "exact"
     assert seen == [False]
@@ -116,7 +116,7 @@ def test_harvest_weighs_each_distribution_once():
 
 # ---------------------------------------------------------------- the removal order
 def _line(far_models, enemy_x=11.5):
-    """Red unit A: three 32mm models in a line 2" apart (gaps 2 - 1.26 = 0.74", within the
+    """Red unit A: three 32mm models in a line 2" apart (gaps 2 - 32 / 25.4 = 0.74", within the
     2" coherency range); blue B: one model at (``enemy_x``, 10); blue D: far away, at
     ``far_models``."""
     return state_from(unit("A", "red", [(5.0, 10.0), (7.0, 10.0), (9.0, 10.0)])
@@ -125,9 +125,9 @@ def _line(far_models, enemy_x=11.5):
 
 
 def test_removal_order_shared_by_tables_that_differ_far_away(monkeypatch):
-    """Removing A/2 leaves A/1 and A/3 4" apart (gap 2.74" > 2"): out of coherency, so the
-    ends come first, the one farther from its nearest enemy (B) first: A/1 (gap 11.5 - 5 -
-    1.26 = 5.24") before A/3 (gap 2.5 - 1.26 = 1.24").  A second table that lost D's far model
+    """Removing A/2 leaves A/1 and A/3 4" apart (gap 4 - 1.26 = 2.74" > 2"): out of
+    coherency, so the ends come first, the one farther from its nearest enemy (B) first: A/1
+    (gap 11.5 - 5 - 1.26 = 5.24") before A/3 (gap 2.5 - 1.26 = 1.24"; 32mm = 1.26").  A second table that lost D's far model
     (21" and more from every model of A, never the nearest enemy) reads the same: one order
     worked out for both.  A third, where B stands left of A at x = 2.5 (A/1 now 1.24" from it,
     A/3 5.24"), is worked out again and puts A/3 first."""
@@ -157,3 +157,32 @@ def test_fight_phase_loads_without_the_gambit_rows():
     out = subprocess.run([sys.executable, "-c", code], cwd=str(ROOT), capture_output=True,
                          text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_nearest_enemy_taken_from_the_table_before_the_casualty(monkeypatch):
+    """A/1 at (5, 10); blue B/1 at (8, 10) and B/2 at (10, 10); 32mm bases are 32 / 25.4 =
+    1.2598" across, so the gaps are 3 - 1.2598 = 1.7402" and 5 - 1.2598 = 3.7402".  B/2
+    removed as a casualty: A/1's nearest is still B/1 at 1.7402", taken from the table before
+    (the new snapshot is not asked).  B/1 removed instead: its nearest is gone, so the new
+    snapshot is asked: B/2 at 3.7402"."""
+    from tabletop.geometry import snapshot
+    from tabletop.rules.fight_phase.context import less_of
+    monkeypatch.setattr(casualties, "_NEAREST", {})
+    state = state_from(unit("A", "red", [(5.0, 10.0)])
+                       + unit("B", "blue", [(8.0, 10.0), (10.0, 10.0)]))
+    geo = geometry(state)
+    assert casualties._nearest(geo, "A/1") == ("B/1", pytest.approx(3 - 32 / 25.4, abs=1e-6))
+
+    less_b2, _, _ = casualties.lose_wounds(state, "B/2", 1, by="A")
+    child = geometry(less_b2)
+    assert less_of(child) == (geo, frozenset({"B/2"}))
+
+    def not_asked(model_id):
+        raise AssertionError("the snapshot after the casualty was asked")
+    monkeypatch.setattr(child, "nearest_enemy", not_asked)
+    assert casualties._nearest(child, "A/1") == ("B/1", pytest.approx(3 - 32 / 25.4, abs=1e-6))
+
+    less_b1, _, _ = casualties.lose_wounds(state, "B/1", 1, by="A")
+    other = geometry(less_b1)
+    assert casualties._nearest(other, "A/1") == ("B/2", pytest.approx(5 - 32 / 25.4, abs=1e-6))
+    assert casualties._nearest(other, "A/1") == snapshot(less_b1).nearest_enemy("A/1")

@@ -292,7 +292,10 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                 new = dists
                 if i is not None:
                     nd = {k: (data, q / total) for k, (data, q) in d.items()}
-                    ik = (i, frozenset((k, q) for k, (_, q) in nd.items()))
+                    # a probability as (numerator, denominator): equal exactly when the
+                    # Fractions are, and hashed without Fraction.__hash__
+                    ik = (i, frozenset([(k, q.numerator, q.denominator)
+                                        for k, (_, q) in nd.items()]))
                     nd = interned.setdefault(ik, nd)
                     new = dists[:i] + (nd,) + dists[i + 1:]
                 nk = _node_key(split, t, new)

@@ -23,7 +23,7 @@ from tabletop.board.state import Battlefield, Model, Unit
 from tabletop.geometry import Geometry
 from tabletop.geometry.removal import removal_order
 from tabletop.rules.events import Destroyed, Event, Removed, Wounded
-from tabletop.rules.fight_phase.context import carry_geometry
+from tabletop.rules.fight_phase.context import carry_geometry, less_of
 from tabletop.rules.fight_phase.profiles import characteristic
 
 ALLOCATE_WOUNDED_FIRST = True
@@ -82,7 +82,39 @@ def _order_reads(geo: Geometry, unit_id: str, without: frozenset[str]) -> tuple:
                    for m in (state.model(mid) for mid in geo.unit_models(unit_id))
                    if m.id not in without)
     return ("reads", geo.rules, geo.tol, unit_id, models,
-            tuple(geo.nearest_enemy(m[0])[1] for m in models))
+            tuple([_nearest(geo, m[0])[1] for m in models]))
+
+
+# id of a snapshot -> (it, {model id: (its nearest enemy model, the gap to it)})
+_NEAREST: dict[int, tuple[Geometry, dict[str, tuple[str | None, float]]]] = {}
+
+
+def _nearest(geo: Geometry, model_id: str) -> tuple[str | None, float]:
+    """``geo.nearest_enemy(model_id)``, taken from the snapshot ``geo``'s table was made from
+    by removing casualties (``context.less_of``) when that one knows it and its nearest enemy
+    model is not among those removed: removing models brings no enemy nearer, and the same
+    model stands at the same gap, so the nearest (the first in table order of equally near
+    ones) and its gap are the same."""
+    kept = _NEAREST.get(id(geo))
+    if kept is None or kept[0] is not geo:
+        while len(_NEAREST) >= _KEPT:
+            _NEAREST.pop(next(iter(_NEAREST)))
+        kept = _NEAREST[id(geo)] = (geo, {})
+    known = kept[1]
+    got = known.get(model_id)
+    if got is None:
+        less = less_of(geo)
+        if less is not None:
+            parent, removed = less
+            was = _NEAREST.get(id(parent))
+            if was is not None and was[0] is parent:
+                got = was[1].get(model_id)
+                if got is not None and (got[0] is None or got[0] in removed):
+                    got = None
+        if got is None:
+            got = geo.nearest_enemy(model_id)
+        known[model_id] = got
+    return got
 
 
 def allocate(state: Battlefield, geo: Geometry, unit_id: str) -> str | None:
