@@ -221,6 +221,15 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
                 return True
         return False
 
+    def reads_around(parent: PhaseState, child: PhaseState, i: int) -> bool:
+        """Whether the step read the table beyond part ``i``: a move was set up (its target
+        question waits, ``memo.move``, ``memo.choice``) or made (``memo.moves`` grew, or a
+        model of the part stands somewhere new); the rest of a unit's fight reads only its
+        own engagement (``factored``'s module docstring)."""
+        cm = child.memo
+        return (cm.move is not None or cm.choice is not None
+                or len(cm.moves) != len(parent.memo.moves) or moved(parent, child, i))
+
     def transplant(end: PhaseState, i: int, target: PhaseState) -> PhaseState:
         mine = set(groups[i])
         others = in_parts - mine
@@ -282,4 +291,4 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
 
     return factored.Split(len(groups), boundary, owner, inner, splice, projection, shared,
                           moving, outcome, check, OWN_END, shares, moved, transplant, carry,
-                          near)
+                          near, reads_around)
