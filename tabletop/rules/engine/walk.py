@@ -125,7 +125,11 @@ def _children(machine: Machine, state: PhaseState, scripted: Sequence[Decision],
     """The states one step on from ``state`` with their probabilities: its question answered
     (probability 1), or each possible outcome of its chance (advanced no further than the
     row ``stop``, ``Machine.advance``)."""
-    return [(child, q) for child, q, _ in _steps(machine, state, scripted, policy, stop)]
+    pend = state.pending
+    if isinstance(pend, Question):
+        return [(_answer(machine, state, scripted, policy, stop), Fraction(1))]
+    assert isinstance(pend, Chance)
+    return [(machine.answer(state, v, stop=stop)[0], q) for v, q in pend.outcomes if q]
 
 
 #: what ``_steps`` gives as the answer of a question (the policy's, worked out on the table)
