@@ -40,7 +40,12 @@ cannot engage anyone), so these read only its own part.  A move reads more: the
 neighbourhood the solver reads (``moving.solve_key``); so when a model of the part moves
 in the walk (``Split.moved``: a model's place is not one it had), its own work is keyed
 with ``Split.near`` as well: every unit of another part within that neighbourhood, as it
-stands.  The rest of the segment, from ``own_end`` to the next boundary (the 12.04
+stands.  When that key is new but the same own work was walked on another table, its
+steps that read beyond the part (``Split.reads_around``: a move set up or made) are
+replayed on this table, each from the replayed state before it (or that state
+transplanted); when every one reaches the same state as it did there (``moving`` and the
+part's inner key), the rest of the walk, which reads only the part, would too, and its
+ends are taken (transplanted) instead of walking it again.  The rest of the segment, from ``own_end`` to the next boundary (the 12.04
 alternation: who is eligible, who selects), reads the whole table but of the part only
 its projection, and changes the part only in the flags the projection shows; so it is run
 once per group of ends the rest of the table cannot tell apart, and each inner state of
@@ -65,6 +70,7 @@ from tabletop.board.state import Decision
 from tabletop.rules.engine.driver import Policy, default_policy
 from tabletop.rules.engine.machine import Machine, PhaseState
 from tabletop.rules.engine.pending import Question
+from tabletop.rules.engine.walk import cycles_paused
 
 __all__ = ["Split", "exact_split"]
 
@@ -85,7 +91,9 @@ class Split:
     within a segment, where only the segment's part and the rows' own record change (what
     does not change, such as units in no part, is checked at the segment's end); ``outcome(data, i)`` part i's
     outcome from its inner data; ``check(state)`` raises ``walk.NotApart`` when the
-    parts no longer stand apart.
+    parts no longer stand apart; ``reads_around(parent, child, i)`` whether the step from
+    ``parent`` to ``child`` in part i's own work read the table beyond the part (a move set
+    up or made; None: own work that moved a model is never replayed, module docstring).
     """
 
     parts: int
@@ -105,8 +113,10 @@ class Split:
     carry: Callable[[Any, Any, Any, int], tuple[Hashable, Any] | None] = \
         lambda data, before, after, i: None
     near: Callable[[PhaseState, int, Any], Hashable] = lambda st, i, dist: id(st)
+    reads_around: Callable[[PhaseState, PhaseState, int], bool] | None = None
 
 
+@cycles_paused()
 def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                 scripted: Sequence[Decision] = (), policy: Policy = default_policy,
                 max_states: int = 200_000) -> tuple[dict[int, dict[Any, Fraction]], int]:
@@ -119,7 +129,7 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
     walk.NotApart
         When a segment changes another part, or ``split.check`` finds the parts joined.
     """
-    from tabletop.rules.engine.walk import NotApart, TooManyStates, _answer, _children
+    from tabletop.rules.engine.walk import ASKED, NotApart, TooManyStates, _answer, _steps
 
     weighed = 0
 
@@ -130,12 +140,15 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
             raise TooManyStates(f"more than {max_states} states to weigh")
 
     def walk_segment(starts: list[tuple[PhaseState, Fraction]], i: int | None, *,
-                     stop: str | None = None, first: bool = True
+                     stop: str | None = None, first: bool = True,
+                     record: list[tuple[PhaseState, Any, PhaseState]] | None = None
                      ) -> tuple[list[tuple[PhaseState, Fraction]], bool]:
         """The states a segment reaches from ``starts`` (states with something pending, or
         at ``stop``) with their probabilities: the next boundary (not a first state when
         ``first``), or, with ``stop``, the row ``stop`` with nothing pending (the part's own
-        work done).  Also whether a model of part ``i`` moved on the way (``split.moved``)."""
+        work done).  Also whether a model of part ``i`` moved on the way (``split.moved``).
+        ``record`` (a list) gets each step that read beyond the part (``split.reads_around``)
+        as (state, answer, child), in the order walked."""
         level: dict[Hashable, tuple[PhaseState, Fraction]] = {}
         for n, (st, p) in enumerate(starts):
             k = (split.moving(st), split.inner(st, i)[0]) if i is not None else n
@@ -150,9 +163,12 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                         or (not first and split.boundary(st)):
                     out.append((st, p))
                     continue
-                for child, q in _children(machine, st, scripted, policy, stop):
+                for child, q, value in _steps(machine, st, scripted, policy, stop):
                     if i is not None and not moved and split.moved(st, child, i):
                         moved = True
+                    if record is not None and i is not None and split.reads_around is not None \
+                            and split.reads_around(st, child, i):
+                        record.append((st, value, child))
                     k = (split.moving(child), split.inner(child, i)[0] if i is not None else None)
                     if k in nxt:
                         nxt[k] = (nxt[k][0], nxt[k][1] + p * q)
@@ -161,6 +177,33 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
             level = nxt
             first = False
         return out, moved
+
+    def replayed(record: list[tuple[PhaseState, Any, PhaseState]], table: PhaseState,
+                 i: int) -> bool:
+        """Whether every step of ``record`` (own work of part ``i`` walked on another table)
+        reaches, on ``table``'s, a state with the same ``moving`` key and part ``i``'s same
+        inner key: each step is taken again from the state before it as replayed here (or
+        that state transplanted onto ``table``; not when a question is pending there whose
+        default was worked out on the other table), with the same chance outcome, or the
+        question answered afresh."""
+        assert split.transplant is not None
+        again: dict[int, PhaseState] = {}
+        for st, value, child in record:
+            parent = again.get(id(st))
+            if parent is None:
+                pend = st.pending
+                if isinstance(pend, Question) and pend.default_fn is not None:
+                    return False
+                parent = split.transplant(st, i, table)
+            if value is ASKED:
+                now = _answer(machine, parent, scripted, policy, split.own_end)
+            else:
+                now = machine.answer(parent, value, stop=split.own_end)[0]
+            if split.moving(now) != split.moving(child) \
+                    or split.inner(now, i)[0] != split.inner(child, i)[0]:
+                return False
+            again[id(child)] = now
+        return True
 
     def own_segment(answered: PhaseState, i: int, dist: Dist
                     ) -> list[tuple[PhaseState, Fraction, Hashable, Any]]:
@@ -183,9 +226,16 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
         if got is None and okey in moving_keys:
             nkey = (okey, split.near(answered, i, dist))
             got = own.get(nkey)
+            if got is None:
+                for walked, steps in replays.get(okey, ()):
+                    if replayed(steps, answered, i):
+                        got = own[nkey] = walked
+                        break
         if got is None:
             starts = [(split.splice(answered, i, data), p) for data, p in dist.values()]
-            ends, moved = walk_segment(starts, i, stop=split.own_end)
+            record: list[tuple[PhaseState, Any, PhaseState]] | None = \
+                [] if split.reads_around is not None and split.transplant is not None else None
+            ends, moved = walk_segment(starts, i, stop=split.own_end, record=record)
             grouped: dict[Hashable, list[tuple[PhaseState, Fraction]]] = {}
             for st, p in ends:
                 grouped.setdefault((split.shared(st), split.projection(st, i)), []).append((st, p))
@@ -195,6 +245,8 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
             else:
                 moving_keys.add(okey)
                 own[nkey if nkey is not None else (okey, split.near(answered, i, dist))] = got
+                if record is not None:
+                    replays.setdefault(okey, []).append((got, record))
         origin, groups = got
         out: list[tuple[PhaseState, Fraction, Hashable, Any]] = []
         for members in groups:
@@ -230,20 +282,23 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
     # a node: (template, probability, the parts' distributions)
     nodes: dict[Hashable, tuple[PhaseState, Fraction, tuple[Dist, ...]]] = {
         _node_key(split, state, dists): (state, Fraction(1), dists)}
-    result: dict[int, dict[Any, Fraction]] = {i: {} for i in range(split.parts)}
+    # (part, id of its distribution) -> (that distribution, probability of the done nodes with it)
+    finished: dict[tuple[int, int], tuple[Dist, Fraction]] = {}
     memo: dict[Hashable, list[tuple[PhaseState, Fraction, Hashable, Any]]] = {}
     # own key -> (the table it was walked on, the own ends): segments transplanted
     own: dict[Hashable, tuple[PhaseState, list[list[tuple[PhaseState, Fraction]]]]] = {}
     moving_keys: set[Hashable] = set()      # own keys whose walk moved a model: keyed with near
+    # own key -> [(a walk's entry in ``own``, its steps that read beyond the part)]: replayed
+    replays: dict[Hashable, list[tuple[Any, list[tuple[PhaseState, Any, PhaseState]]]]] = {}
     interned: dict[Hashable, Dist] = {}     # equal distributions are one object (and stay alive)
     while nodes:
         later: dict[Hashable, tuple[PhaseState, Fraction, tuple[Dist, ...]]] = {}
         for template, p, dists in nodes.values():
             if template.done:
+                # weighed once per part and distribution (``_harvest``), not once per node
                 for part, d in enumerate(dists):
-                    for data, q in d.values():
-                        o = split.outcome(data, part)
-                        result[part][o] = result[part].get(o, Fraction(0)) + p * q
+                    w = finished.get((part, id(d)))
+                    finished[(part, id(d))] = (d, p if w is None else w[1] + p)
                 continue
             answered = template
             if isinstance(template.pending, Question):
@@ -289,7 +344,10 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                 new = dists
                 if i is not None:
                     nd = {k: (data, q / total) for k, (data, q) in d.items()}
-                    ik = (i, frozenset((k, q) for k, (_, q) in nd.items()))
+                    # a probability as (numerator, denominator): equal exactly when the
+                    # Fractions are, and hashed without Fraction.__hash__
+                    ik = (i, frozenset([(k, q.numerator, q.denominator)
+                                        for k, (_, q) in nd.items()]))
                     nd = interned.setdefault(ik, nd)
                     new = dists[:i] + (nd,) + dists[i + 1:]
                 nk = _node_key(split, t, new)
@@ -298,7 +356,23 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                 else:
                     later[nk] = (t, p * total, new)
         nodes = later
-    return result, weighed
+    return _harvest(split, finished), weighed
+
+
+def _harvest(split: Split, finished: dict[tuple[int, int], tuple[Dist, Fraction]]
+             ) -> dict[int, dict[Any, Fraction]]:
+    """Each part's distribution of outcomes from the finished nodes: ``finished`` holds, per
+    (part, id of a distribution), the distribution and the total probability of the done
+    nodes that have it (a part's distribution is interned, so the done nodes share few); each
+    inner state's outcome is worked out once per distribution, and its probability is that
+    total times its own - the same sum as per node, in fewer steps."""
+    result: dict[int, dict[Any, Fraction]] = {i: {} for i in range(split.parts)}
+    for (part, _), (d, w) in finished.items():
+        got = result[part]
+        for data, q in d.values():
+            o = split.outcome(data, part)
+            got[o] = got.get(o, Fraction(0)) + w * q
+    return result
 
 
 def _node_key(split: Split, state: PhaseState, dists: tuple[Dist, ...]) -> Hashable:

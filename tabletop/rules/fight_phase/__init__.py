@@ -42,7 +42,6 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.errors import MapValidationError
-from tabletop.rules.challenges.gambit import ask_through
 from tabletop.rules.decisions import Decisions
 from tabletop.rules.dice import Dice
 from tabletop.rules.engine import driver
@@ -68,6 +67,9 @@ def decisions_policy(decisions: Decisions) -> driver.Policy:
     policy, or the window's person), with the question's options, default, clause, context
     and ``why_not``; a target question's search (``moving.TargetChoice``) runs only when no
     scripted value is taken, as ever.  Selections (tuples) are offered as lists, as the map writes them."""
+    # imported here: the gambit challenge's rows are read only on a map that has them (its
+    # questions), and ``odds`` and the other commands need not load them
+    from tabletop.rules.challenges.gambit import ask_through
     gambit = ask_through(decisions)
 
     def policy(q: Question) -> Any:

@@ -327,15 +327,18 @@ def attacks_enter(st: PhaseState) -> Transition:
             removed += 1
         elif e.type == "attacks_resolved" and e.get("attacks"):
             targets |= {e["target"]}
+    tallies: dict[str, Any] = {}        # the memo made once, with every tally changed
     if wounds:
-        memo = evolve(memo, wounds_caused=bump(memo.wounds_caused, a.unit, wounds))
+        tallies["wounds_caused"] = bump(memo.wounds_caused, a.unit, wounds)
     if removed:
-        memo = evolve(memo, removed_by=bump(memo.removed_by, a.unit, removed))
+        tallies["removed_by"] = bump(memo.removed_by, a.unit, removed)
     if targets:
-        memo = evolve(memo, attacked=bump(memo.attacked, a.unit, targets))
+        tallies["attacked"] = bump(memo.attacked, a.unit, targets)
     if chance is not None:
-        return wait(st, chance, tuple(events), battlefield=after, memo=evolve(memo, attack=a))
-    return goto(st, a.then, tuple(events), battlefield=after, memo=evolve(memo, attack=None))
+        return wait(st, chance, tuple(events), battlefield=after,
+                    memo=evolve(memo, attack=a, **tallies))
+    return goto(st, a.then, tuple(events), battlefield=after,
+                memo=evolve(memo, attack=None, **tallies))
 
 
 def attacks_resume(st: PhaseState, value: Any) -> Transition:

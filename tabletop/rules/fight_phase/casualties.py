@@ -23,7 +23,7 @@ from tabletop.board.state import Battlefield, Model, Unit
 from tabletop.geometry import Geometry
 from tabletop.geometry.removal import removal_order
 from tabletop.rules.events import Destroyed, Event, Removed, Wounded
-from tabletop.rules.fight_phase.context import carry_geometry
+from tabletop.rules.fight_phase.context import carry_geometry, less_of
 from tabletop.rules.fight_phase.profiles import characteristic
 
 ALLOCATE_WOUNDED_FIRST = True
@@ -40,29 +40,81 @@ _KEPT = 4096
 def _removal_order(geo: Geometry, unit_id: str, without: frozenset[str] = frozenset(),
                    placement: tuple | None = None) -> list[str]:
     """``removal_order`` (the unit without the models ``without``), worked out once per
-    snapshot, unit and models removed, and once per placement of the table's models:
-    it reads only where models stand.  ``placement`` is the key ``context.geometry``
-    keeps with a table of ``geo``'s placement (terrain, and each model's id, place and
-    facing), or None."""
+    snapshot, unit and models removed; once per placement of the table's models; and once
+    per set of what it reads (``_order_reads``: the unit's models left and each one's
+    nearest enemy distance), so tables that differ only farther away share it.
+    ``placement`` is the key ``context.geometry`` keeps with a table of ``geo``'s placement
+    (terrain, and each model's id, place and facing), or None."""
     key: tuple = (id(geo), unit_id, without)
     hit = _ORDER.get(key)
     if hit is not None and hit[0] is geo:
         return hit[1]
     where = None
+    known = None
     if placement is not None:
         if without:
             placement = (placement[0], tuple(e for e in placement[1] if e[0] not in without))
         where = (placement, unit_id)
         known = _ORDER.get(where)
-        order = known[1] if known is not None else removal_order(geo, unit_id, without)
-    else:
-        order = removal_order(geo, unit_id, without)
-    if len(_ORDER) >= _KEPT:
+    reads = None
+    if known is None:
+        reads = _order_reads(geo, unit_id, without)
+        known = _ORDER.get(reads)
+    order = known[1] if known is not None else removal_order(geo, unit_id, without)
+    while len(_ORDER) >= _KEPT:
         _ORDER.pop(next(iter(_ORDER)))
     _ORDER[key] = (geo, order)
     if where is not None:
         _ORDER[where] = (None, order)
+    if reads is not None:
+        _ORDER[reads] = (None, order)
     return order
+
+
+def _order_reads(geo: Geometry, unit_id: str, without: frozenset[str]) -> tuple:
+    """What ``removal_order(geo, unit_id, without)`` reads (its docstring): the map's
+    ``[rules]`` and tolerance, the unit's models left (in order, with base, place and facing:
+    their gaps) and each one's distance to its nearest enemy model (the snapshot keeps those).
+    Tables that differ farther away - models removed or moved in another fight, the enemy's
+    casualties that were no model's nearest - give one key, so the order is worked out once."""
+    state = geo.state
+    models = tuple((m.id, m.base, m.x, m.y, m.facing_deg)
+                   for m in (state.model(mid) for mid in geo.unit_models(unit_id))
+                   if m.id not in without)
+    return ("reads", geo.rules, geo.tol, unit_id, models,
+            tuple([_nearest(geo, m[0])[1] for m in models]))
+
+
+# id of a snapshot -> (it, {model id: (its nearest enemy model, the gap to it)})
+_NEAREST: dict[int, tuple[Geometry, dict[str, tuple[str | None, float]]]] = {}
+
+
+def _nearest(geo: Geometry, model_id: str) -> tuple[str | None, float]:
+    """``geo.nearest_enemy(model_id)``, taken from the snapshot ``geo``'s table was made from
+    by removing casualties (``context.less_of``) when that one knows it and its nearest enemy
+    model is not among those removed: removing models brings no enemy nearer, and the same
+    model stands at the same gap, so the nearest (the first in table order of equally near
+    ones) and its gap are the same."""
+    kept = _NEAREST.get(id(geo))
+    if kept is None or kept[0] is not geo:
+        while len(_NEAREST) >= _KEPT:
+            _NEAREST.pop(next(iter(_NEAREST)))
+        kept = _NEAREST[id(geo)] = (geo, {})
+    known = kept[1]
+    got = known.get(model_id)
+    if got is None:
+        less = less_of(geo)
+        if less is not None:
+            parent, removed = less
+            was = _NEAREST.get(id(parent))
+            if was is not None and was[0] is parent:
+                got = was[1].get(model_id)
+                if got is not None and (got[0] is None or got[0] in removed):
+                    got = None
+        if got is None:
+            got = geo.nearest_enemy(model_id)
+        known[model_id] = got
+    return got
 
 
 def allocate(state: Battlefield, geo: Geometry, unit_id: str) -> str | None:

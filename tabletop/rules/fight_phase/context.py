@@ -27,7 +27,7 @@ from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry, snapshot
 
 __all__ = ["FightMemo", "FightOptions", "PhaseView", "bump", "carry_geometry", "geometry",
-           "moved_geometry", "placed_geometry", "tally_get"]
+           "less_of", "moved_geometry", "placed_geometry", "tally_get"]
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,18 @@ _GEO: dict[tuple, Geometry] = {}
 _GEO_MAX = 512
 # (id of a snapshot, models removed) -> (that snapshot, the one after, its key): ``carry_geometry``
 _DERIVED: dict[tuple[int, tuple[str, ...]], tuple[Geometry, Geometry, tuple]] = {}
+# id of a snapshot -> (it, the snapshot it is, less the models removed; those models' ids)
+_LESS: dict[int, tuple[Geometry, Geometry, frozenset[str]]] = {}
+
+
+def less_of(geo: Geometry) -> tuple[Geometry, frozenset[str]] | None:
+    """(a snapshot ``geo`` is with only the models of the set removed, that set), when
+    ``carry_geometry`` made ``geo``'s table that way; else None.  Everything that does not
+    read the removed models reads alike on both (``casualties._nearest``)."""
+    got = _LESS.get(id(geo))
+    if got is None or got[0] is not geo:
+        return None
+    return got[1], got[2]
 
 
 def geometry(state: Battlefield) -> Geometry:
@@ -158,6 +170,10 @@ def carry_geometry(parent: Battlefield, child: Battlefield, removed: tuple[str, 
         if len(_DERIVED) >= _GEO_MAX:
             _DERIVED.pop(next(iter(_DERIVED)))
         _DERIVED[(id(geo), removed)] = (geo, got, key)
+        if got is not geo and id(got) not in _LESS:
+            if len(_LESS) >= _GEO_MAX:
+                _LESS.pop(next(iter(_LESS)))
+            _LESS[id(got)] = (got, geo, frozenset(removed))
     else:
         object.__setattr__(child, "_geometry", geo)
         object.__setattr__(child, "_geometry_key", key)

@@ -44,8 +44,9 @@ Named defaults:
     prints its standard errors (``GAMBIT_RUNS`` runs on a gambit map, whose runs are
     costly).  Decided by counting, never by a clock, so the same map gives the same method
     (and numbers) on any machine.  The pile-in lesson weighs 37 states, the gambit
-    lesson about 850, the 60x44 layout 2,179 (5,767 before an engagement's own work
-    was shared, ``engine.factored``).
+    lesson about 850, the 60x44 layout 1,843 (5,767 before an engagement's own work
+    was shared, ``engine.factored``; 2,167 before own work that moved a model was
+    replayed on another table rather than walked again).
 ``MAX_MADE``
     The whole-table walk (``exact_parts``) makes at most this many states (each chance
     outcome of each state weighed, before equal ones merge); past it, as past
@@ -235,6 +236,7 @@ def _piled_in(state: Battlefield) -> tuple[PhaseState, str]:
     return replace(run.state, cursor=first), first
 
 
+@walk.cycles_paused()     # the pile-in step before the walk too (engine.walk)
 def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
          exact: bool = True, max_states: int | None = None,
          exhaustive: bool = False) -> dict[str, Any]:

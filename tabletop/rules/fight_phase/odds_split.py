@@ -50,6 +50,16 @@ def _unit_key(unit: Any) -> Hashable:
     return got
 
 
+def _placement(unit: Any) -> frozenset:
+    """Each model of ``unit`` as (id, x, y, facing); worked out once per ``Unit`` (frozen)
+    and kept with it."""
+    got = unit.__dict__.get("_odds_placement")
+    if got is None:
+        got = frozenset([(m.id, m.x, m.y, m.facing_deg) for m in unit.models])
+        object.__setattr__(unit, "_odds_placement", got)
+    return got
+
+
 def _kept(st: PhaseState, name: str) -> dict:
     """A dict kept with the state ``st`` (frozen: what is worked out of it never changes;
     ``evolve`` and ``replace`` make a new state without it), for the keys worked out of it."""
@@ -102,9 +112,9 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
         if hit is not None and all(a is b for a, b in zip(hit[0], objs)):
             return hit[1], hit[2]
         in_sets = objs[:len(_SETS)]
-        sets = tuple(tuple(u in s for s in in_sets) for u in groups[i])
-        in_tallies = tuple(dict(t) for t in objs[len(_SETS):])
-        tallies = tuple(tuple(t.get(u) for t in in_tallies) for u in groups[i])
+        sets = tuple([tuple([u in s for s in in_sets]) for u in groups[i]])
+        in_tallies = [dict(t) for t in objs[len(_SETS):]]
+        tallies = tuple([tuple([t.get(u) for t in in_tallies]) for u in groups[i]])
         if len(records) >= RECORDS_KEPT:
             records.clear()
         records[k] = (objs, sets, tallies)
@@ -112,9 +122,9 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
 
     def _inner(st: PhaseState, i: int) -> tuple[Hashable, Any]:
         by_id = st.battlefield._units_by_id()
-        units = tuple(by_id.get(u) for u in groups[i])
+        units = tuple([by_id.get(u) for u in groups[i]])
         sets, tallies = _records(st.memo, i)
-        key = (tuple(None if x is None else _unit_key(x) for x in units), sets, tallies)
+        key = (tuple([None if x is None else _unit_key(x) for x in units]), sets, tallies)
         return key, (units, sets, tallies)
 
     def splice(st: PhaseState, i: int, data: Any) -> PhaseState:
@@ -174,7 +184,7 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
     def shared(st: PhaseState) -> tuple[Hashable, ...]:
         got = st.__dict__.get("_odds_shared")   # worked out once per state
         if got is None:
-            others = tuple(_unit_key(u) for u in st.battlefield.units if u.id not in in_parts)
+            others = tuple([_unit_key(u) for u in st.battlefield.units if u.id not in in_parts])
             got = moving(st) + (others,)
             object.__setattr__(st, "_odds_shared", got)
         return got
@@ -192,17 +202,33 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
         job = st.memo.fighting
         return job is not None and job.then == OWN_END and st.memo.challenge is None
 
-    def placement(st: PhaseState, i: int) -> frozenset:
-        kept = _kept(st, "_odds_placement")     # worked out once per state and part
-        got = kept.get(i)
-        if got is None:
-            bf = st.battlefield
-            got = kept[i] = frozenset((m.id, m.x, m.y, m.facing_deg) for u in groups[i]
-                                      if bf.has_unit(u) for m in bf.unit(u).models)
-        return got
-
     def moved(parent: PhaseState, child: PhaseState, i: int) -> bool:
-        return not placement(child, i) <= placement(parent, i)
+        """Whether a model of part ``i`` stands in ``child`` where it did not in ``parent``
+        (a place, with facing, that none of its unit's models had): unit by unit, and a unit
+        ``child`` shares with ``parent`` (the same frozen object) has not moved."""
+        pb, cb = parent.battlefield, child.battlefield
+        if pb is cb:
+            return False
+        before, after = pb._units_by_id(), cb._units_by_id()
+        for u in groups[i]:
+            now = after.get(u)
+            if now is None:
+                continue
+            was = before.get(u)
+            if now is was:
+                continue
+            if was is None or not _placement(now) <= _placement(was):
+                return True
+        return False
+
+    def reads_around(parent: PhaseState, child: PhaseState, i: int) -> bool:
+        """Whether the step read the table beyond part ``i``: a move was set up (its target
+        question waits, ``memo.move``, ``memo.choice``) or made (``memo.moves`` grew, or a
+        model of the part stands somewhere new); the rest of a unit's fight reads only its
+        own engagement (``factored``'s module docstring)."""
+        cm = child.memo
+        return (cm.move is not None or cm.choice is not None
+                or len(cm.moves) != len(parent.memo.moves) or moved(parent, child, i))
 
     def transplant(end: PhaseState, i: int, target: PhaseState) -> PhaseState:
         mine = set(groups[i])
@@ -265,4 +291,4 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
 
     return factored.Split(len(groups), boundary, owner, inner, splice, projection, shared,
                           moving, outcome, check, OWN_END, shares, moved, transplant, carry,
-                          near)
+                          near, reads_around)

@@ -149,6 +149,7 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int | No
     return result
 
 
+@walk.cycles_paused()     # the phase set up before the walks too (engine.walk)
 def odds(state: Battlefield, **opts: Any) -> dict[str, Any]:
     """Odds of every engagement on the map: ``{"engagements": [engagement_odds(...), ...], "text": str}``.
 
