@@ -94,8 +94,9 @@ MESSAGES_SHOWN = 6              # messages kept in the panel (newest first)
 FOLLOW_STEPS = True             # step-through: each step is framed round its own action (z toggles)
 SETTLE_S = 0.15                 # after the last wheel notch or arrow key, the board is redrawn in full;
                                 # until then the last full image is shifted and scaled
-PANEL_BOXES_PER_FRAME = 1       # changed panel text boxes laid out afresh per frame (Panel.flush):
-                                # a step or an answer changes several, each costs a long frame
+PANEL_BOXES_PER_FRAME = 1       # changed panel text panes laid out afresh per frame (Panel.flush):
+                                # a step or an answer changes several; one a frame keeps each
+                                # frame's share small (a pane: a few ms, app.text_pane)
 PANEL_WAITS_FOR_BOARD = True    # a frame whose map board is drawn again (a drop, a selection)
                                 # rebuilds no panel box; the next frame does (never two in a row)
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
@@ -422,8 +423,10 @@ class App:
             self._up(event)
         elif t == pygame.MOUSEWHEEL and not consumed:
             pos = getattr(event, "pos", None) or self.mouse_pos
-            if self.board_rect.collidepoint(pos):
-                notches = getattr(event, "precise_y", None) or event.y
+            notches = getattr(event, "precise_y", None) or event.y
+            if self.panel.scroll(pos, notches):
+                pass                    # a text pane of the panel scrolled
+            elif self.board_rect.collidepoint(pos):
                 self.zoom(pos, ZOOM_STEP ** notches)
         if not self.running:
             self.close()
@@ -1040,6 +1043,7 @@ class App:
         legend = self.legend_rect.clip(surface.get_rect())
         if legend.height > 0:
             surface.blit(self._legend_image(legend.size, state), legend.topleft)
+        self.panel.draw(surface)        # the text panes, under any pygame_gui tool tip
         self.manager.draw_ui(surface)
         if self.charge.active:
             self.charge.draw_chart(surface, self.chart_rect())

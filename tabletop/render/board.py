@@ -731,10 +731,17 @@ def role_glyph(surface, glyph: str, centre, r: float, colour) -> None:
 
 
 def ring_model(c: Canvas, mid: str, colour, width: int = 3, pad_px: float = 3.0) -> None:
-    """A ring just outside a model's base (its bounding circle)."""
+    """A ring just outside a model's base (its bounding circle); nothing is drawn when
+    the ring lies wholly outside the pixels this pass draws (``Canvas.draw_area``: a
+    band or a dirty rectangle of a redraw), which it would not change."""
     m = c.geo.model(mid)
     r = c.px(m.base.radius) + pad_px
-    prims.ring(c.surface, c.pt(m.x, m.y), r, colour, width)
+    x, y = c.pt(m.x, m.y)
+    reach = r + width + 3          # the stroke, centred on r, and its anti-aliased edge
+    if not c.draw_area().colliderect(pygame.Rect(int(x - reach) - 1, int(y - reach) - 1,
+                                                 int(2 * reach) + 3, int(2 * reach) + 3)):
+        return
+    prims.ring(c.surface, (x, y), r, colour, width)
 
 
 # ---------------------------------------------------------------- labels
