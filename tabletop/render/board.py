@@ -544,7 +544,10 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
     area = c.draw_area().inflate(20, 20)
     for u in c.state.units:
         geom = c.geo.unit_outline(u.id)
-        if geom is None or geom.is_empty or not _on_surface(c, geom.bounds, area):
+        if geom is None:
+            continue
+        bounds = _outline_bounds(geom)
+        if bounds is None or not _on_surface(c, bounds, area):
             continue
         col = c.colours.get(u.player, (128, 128, 128))
         thick = u.id == selected_unit
@@ -559,6 +562,23 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
                 prims.outline(c.surface, pts, c.theme.selected, 5)
             else:
                 prims.outline(c.surface, pts, (*shade(col, 0.8), c.theme.unit_outline_alpha), 2)
+
+
+_BOUNDS: dict[int, tuple[object, tuple | None]] = {}
+
+
+def _outline_bounds(geom) -> tuple | None:
+    """``geom.bounds`` (inches), None when it is empty; kept per outline object (the
+    snapshot hands back the same one while a unit stays put, and a redraw's every pass
+    asks it for every unit)."""
+    hit = _BOUNDS.get(id(geom))
+    if hit is not None and hit[0] is geom:
+        return hit[1]
+    if len(_BOUNDS) >= UNIT_SPRITE_ENTRIES:
+        del _BOUNDS[next(iter(_BOUNDS))]
+    b = None if geom.is_empty else tuple(geom.bounds)
+    _BOUNDS[id(geom)] = (geom, b)
+    return b
 
 
 def _on_surface(c: Canvas, bounds, area: pygame.Rect) -> bool:
@@ -609,11 +629,15 @@ def draw_bases(c: Canvas) -> None:
     c.bases.extend(rects[i] for i in on)   # labels keep clear of them, even those a clip leaves be
     drawn = c.draw_area()
     if c.clip is not None:
-        on = [i for i in on if drawn.colliderect(rects[i])]
+        keep = set(on)
+        on = [i for i in drawn.collidelistall(rects) if i in keep]
+    geo = c.geo
     for i in on:
-        m = c.geo.models[i]
-        col = c.colours.get(c.geo.player_of[i], (128, 128, 128))
-        draw_base(c.surface, c.view, c.geo.footprint(c.geo.ids[i]), m, col, c.theme)
+        m = geo.models[i]
+        col = c.colours.get(geo.player_of[i], (128, 128, 128))
+        # a round base is drawn as a circle: its polygon is not needed
+        draw_base(c.surface, c.view, None if m.base.is_round else geo.footprint(geo.ids[i]),
+                  m, col, c.theme)
 
 
 _BASE_RECTS: list = [None, None, []]    # [snapshot, view, its rects]: the last asked
@@ -657,15 +681,17 @@ def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: 
 
     ``footprint`` is the snapshot's ``footprints.base_polygon`` (ovals and
     rectangles are drawn from it); a round base is drawn as a circle of its
-    radius.  The rim is the same shape shrunk by the rim width along and
+    radius (its ``footprint`` may be None).  The rim is the same shape shrunk by the rim width along and
     across the facing (exact for circles and rectangles, the inner ellipse
     for ovals)."""
     cx, cy = view.to_screen(m.x, m.y)
-    rim = shade(col, theme.rim_factor)
-    size_px = view.length(min(m.base.along, m.base.across))
+    rim = _rim(col, theme.rim_factor)
+    base = m.base
+    along, across = base.along, base.across
+    size_px = view.length(min(along, across))
     rim_w = 2 if size_px >= 14 else 1
-    if m.base.is_round:
-        r = view.length(m.base.radius)
+    if base.shape == "round":
+        r = view.length(base.radius)
         if alpha < 255:
             prims.disc(surface, (cx, cy), r, (*col, alpha))
             prims.ring(surface, (cx, cy), r - 0.5, (*rim, alpha), 1)
@@ -691,7 +717,7 @@ def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: 
             prims.fill_polygon(surface, pts, rim)
             prims.fill_polygon(surface, inner, col)
             pygame.draw.aalines(surface, rim, True, pts)
-    half = view.length(m.base.along / 2.0)
+    half = view.length(along / 2.0)
     f = math.radians(m.facing_deg)
     dx, dy = math.cos(f), -math.sin(f)
     tick = theme.facing_tick if alpha >= 255 else mix(col, theme.facing_tick, alpha / 255)
@@ -703,7 +729,21 @@ def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: 
     if glyph and half >= 5:
         role_glyph(surface, glyph, (cx, cy), max(3.0, size_px * 0.16), readable_on(col))
     if m.wounds_lost and half >= 5 and alpha >= 255:
-        wound_badge(surface, (cx, cy), view.length(min(m.base.along, m.base.across)) / 2, m.wounds_lost)
+        wound_badge(surface, (cx, cy), size_px / 2, m.wounds_lost)
+
+
+_RIMS: dict[tuple, RGB] = {}
+
+
+def _rim(col: RGB, factor: float) -> RGB:
+    """``shade(col, factor)``, kept per colour (a base's rim; a board has a few colours)."""
+    key = (tuple(col), factor)
+    rim = _RIMS.get(key)
+    if rim is None:
+        if len(_RIMS) > 256:
+            _RIMS.clear()
+        rim = _RIMS[key] = shade(col, factor)
+    return rim
 
 
 def wound_badge(surface, centre, r_px: float, wounds: int) -> None:

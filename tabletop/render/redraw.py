@@ -10,9 +10,9 @@ its pixels and the pixels it may touch (``board_items``):
 - each unit outline: the snapshot's outline shape (kept as the same object across
   snapshots while the unit's models stay put, ``Geometry.unit_outline``) and whether it
   is the selected unit's (thick);
-- each unit label: its lines, its plate's place and its leader line.  Only the labels
-  whose candidate places reach a base that changed (or a plate placed anew before them)
-  are placed again (``board.LabelsBefore``); the others read nothing that changed, so
+- each unit label: its lines and its plate's place; its leader line is an item of its
+  own (a new selection leaves it be).  Only the labels whose candidate places reach a
+  base that changed (or a plate placed anew before them) are placed again (``board.LabelsBefore``); the others read nothing that changed, so
   they keep their place, the one a whole drawing gives;
 - the selected model's ring.
 
@@ -48,13 +48,16 @@ __all__ = ["DIRTY_FULL_FRACTION", "DIRTY_RECTS_MAX", "LABELS_PER_FRAME", "Drawn"
 
 DIRTY_RECTS_MAX = 8
 """Named default: at most this many separate rectangles are redrawn (each pass walks every
-item to find those reaching it); more are merged into the one rectangle round them all."""
+item to find those reaching it); past it the two whose union adds the fewest pixels are
+merged, again and again."""
 
-LABELS_PER_FRAME = 8
+LABELS_PER_FRAME = 5
 """Named default: unit labels the window places afresh in one frame after a change
 (``redraw_board``'s ``work``); a drop whose labels move in a long chain (on a crowded
 1,000-model table, up to some 70) spreads them over the next frames, each well under
-33 ms, the old labels shown meanwhile.  Counted, never timed."""
+33 ms, the old labels shown meanwhile (a label is about 1 ms on this machine: 5 leave
+the drop's own frame, which also measures the move and redraws the bases, room under
+33 ms).  Counted, never timed."""
 
 DIRTY_FULL_FRACTION = 0.5
 """Named default: when the dirty rectangles cover more than this share of the board, it is
@@ -84,6 +87,7 @@ class Drawn:
     geo: Any = None                 # the snapshot drawn
     regions: dict = field(default_factory=dict)   # board.Canvas.regions of the labels
     pending: Pending | None = None  # labels still being placed: the image shows the old ones
+    bases: dict | None = None       # the base items alone (``base_items``), for the next redraw
 
 
 @dataclass
@@ -108,7 +112,8 @@ def _key(surface, state: Battlefield, view: View, overlays, theme: Theme) -> tup
 def board_items(c: board.Canvas, selected: str | None) -> dict[tuple, tuple[Any, pygame.Rect]]:
     """Every item of a plain board drawing on canvas ``c`` (its labels placed:
     ``c.placed``), keyed ``("base", model id)``, ``("outline", unit id)``,
-    ``("label", unit id)``, ``("ring", model id)``: ``(what decides its pixels, the
+    ``("label", unit id)`` (its plate), ``("leader", unit id)`` (the line from a plate
+    placed away from its unit), ``("ring", model id)``: ``(what decides its pixels, the
     pixels it may touch)``.  An outline's shape is compared by identity (the snapshot
     hands back the same object while its unit stays put)."""
     items = base_items(c)
@@ -117,15 +122,17 @@ def board_items(c: board.Canvas, selected: str | None) -> dict[tuple, tuple[Any,
 
 
 def base_items(c: board.Canvas, before: dict | None = None,
-               before_geo: Geometry | None = None) -> dict[tuple, tuple[Any, pygame.Rect]]:
+               before_geo: Geometry | None = None,
+               all_bases: bool = False) -> dict[tuple, tuple[Any, pygame.Rect]]:
     """``board_items``' bases only: ``{("base", model id): (what decides its pixels, the
     pixels it may touch)}``.  ``before``: the items of ``before_geo`` drawn at the same
-    view and colours; a model that is the very same object there keeps its item."""
+    view and colours (``all_bases``: its base items alone, ``Drawn.bases``); a model that
+    is the very same object there keeps its item."""
     geo = c.geo
     colours = c.colours
     grey = (128, 128, 128)
     if before is not None and before_geo is not None and list(before_geo.ids) == list(geo.ids):
-        items = {k: v for k, v in before.items() if k[0] == "base"}
+        items = dict(before) if all_bases else {k: v for k, v in before.items() if k[0] == "base"}
         changed = [i for i, (a, b) in enumerate(zip(geo.models, before_geo.models)) if a is not b]
         if changed:
             rects = board.base_rects(c)
@@ -169,14 +176,17 @@ def _unit_items(c: board.Canvas, selected: str | None, items: dict, before: dict
         items[("outline", u.id)] = ((_Same(geom), col, u.id == c.selected_unit),
                                     rect.inflate(2 * ITEM_PAD_PX, 2 * ITEM_PAD_PX))
     for u, _mids, lines, _anchor, rect, lead in c.placed:
-        area = rect.inflate(2 * ITEM_PAD_PX, 2 * ITEM_PAD_PX)
+        col = c.colours.get(u.player, (128, 128, 128))
+        items[("label", u.id)] = ((tuple(lines), tuple(rect), col, u.id == c.selected_unit),
+                                  rect.inflate(2 * ITEM_PAD_PX, 2 * ITEM_PAD_PX))
         if lead is not None:
+            # the leader line is an item of its own: it does not change with the selection,
+            # and its bounding box (long and slanted: much of it empty) is dirty only when
+            # the line itself moves
             sx, sy, end = lead
             line = pygame.Rect(int(min(sx, end[0])), int(min(sy, end[1])),
                                int(abs(end[0] - sx)) + 1, int(abs(end[1] - sy)) + 1)
-            area = area.union(line.inflate(2 * ITEM_PAD_PX, 2 * ITEM_PAD_PX))
-        col = c.colours.get(u.player, (128, 128, 128))
-        items[("label", u.id)] = ((tuple(lines), tuple(rect), lead, col, u.id == c.selected_unit), area)
+            items[("leader", u.id)] = ((lead, col), line.inflate(2 * ITEM_PAD_PX, 2 * ITEM_PAD_PX))
     if selected and selected in geo.ids:
         m = geo.model(selected)
         x, y = c.pt(m.x, m.y)
@@ -201,7 +211,7 @@ class _Same:
 
 def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
     """Overlapping rectangles merged until none overlap; more than ``DIRTY_RECTS_MAX``
-    left: the one rectangle round them all."""
+    left: the closest pairs (the least area added) merged until that many are left."""
     out: list[pygame.Rect] = []
     for r in rects:
         r = r.copy()
@@ -214,8 +224,21 @@ def _merge(rects: list[pygame.Rect]) -> list[pygame.Rect]:
                     merged = True
                     break
         out.append(r)
-    if len(out) > DIRTY_RECTS_MAX:
-        return [out[0].unionall(out[1:])]
+    while len(out) > DIRTY_RECTS_MAX:
+        # the two whose union adds the fewest pixels become one (not all into one: a
+        # label chain's old and new plates, scattered over the board, would make that most
+        # of it); the union may reach a third, merged with it in turn
+        best = None
+        for a in range(len(out)):
+            for b in range(a + 1, len(out)):
+                u = out[a].union(out[b])
+                extra = u.w * u.h - out[a].w * out[a].h - out[b].w * out[b].h
+                if best is None or extra < best[0]:
+                    best = (extra, a, b)
+        _, a, b = best
+        r = out[a].union(out.pop(b))
+        out.pop(a)
+        out = _merge(out + [r]) if any(o.colliderect(r) for o in out) else out + [r]
     return out
 
 
@@ -257,21 +280,31 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
     if drawn is None or drawn.key != key or board.resolve_overlays(overlays):
         c = board.board_canvas(surface, state, geo, view, overlays=overlays, selected=selected,
                                theme=theme)
-        return Drawn(key, board_items(c, selected), placed=c.placed, relabelled=len(c.placed),
-                     geo=geo, regions=c.regions)
+        bases = base_items(c)
+        items = dict(bases)
+        _unit_items(c, selected, items)
+        return Drawn(key, items, placed=c.placed, relabelled=len(c.placed), geo=geo,
+                     regions=c.regions, bases=bases)
     pend = drawn.pending
     if pend is not None and drawn.geo is geo:
         # the placement under way goes on (the selection alone may have changed)
         lay, prior_dirty, units = pend.canvas, pend.dirty, pend.units
-        bases = dict(drawn.items)
+        bases = drawn.bases if drawn.bases is not None else \
+            {k: v for k, v in drawn.items.items() if k[0] == "base"}
         changed: set[str] = set()     # the image's outlines are this snapshot's already
         lay.selected_unit = selected.rsplit("/", 1)[0] if selected else None
     else:
         # the bases that changed, then the labels placed (nothing drawn: an empty clip)
         # again only where those changes reach (board.LabelsBefore), then compare item by item
-        bases = base_items(board.make_canvas(surface, state, geo, view, theme), drawn.items, drawn.geo)
+        if drawn.bases is not None:
+            bases = base_items(board.make_canvas(surface, state, geo, view, theme), drawn.bases,
+                               drawn.geo, all_bases=True)
+        else:
+            bases = base_items(board.make_canvas(surface, state, geo, view, theme), drawn.items,
+                               drawn.geo)
         moved, units = [], set()
-        gone = [k for k in drawn.items if k[0] == "base" and k not in bases]
+        gone = [k for k in (drawn.bases if drawn.bases is not None else drawn.items)
+                if k[0] == "base" and k not in bases]
         for k in [k for k, new in bases.items() if drawn.items.get(k) is not new] + gone:
             old, new = drawn.items.get(k), bases.get(k)
             if old is None or new is None or old[0] != new[0] or old[1] != new[1]:
@@ -302,8 +335,7 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
         lay = shown
     elif lay.job is not None:
         lay.job = None
-    items = dict(bases) if pend is None or drawn.geo is not geo else \
-        {k: v for k, v in bases.items() if k[0] == "base"}
+    items = dict(bases)
     _unit_items(lay, selected, items, drawn.items, changed)
     kept = {id(q[4]) for q in drawn.placed or ()}
     fresh = sum(1 for p in lay.placed if id(p[4]) not in kept)
@@ -322,7 +354,7 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
                     dirty.append(r)
     rects = _merge(dirty)
     out = Drawn(key, items, passes=len(rects), dirty=rects, placed=lay.placed, relabelled=fresh,
-                geo=geo, regions=lay.regions, pending=pending)
+                geo=geo, regions=lay.regions, pending=pending, bases=bases)
     if sum(r.w * r.h for r in rects) > DIRTY_FULL_FRACTION * area.w * area.h:
         board.board_canvas(surface, state, geo, view, selected=selected, theme=theme,
                            labels=lay.placed)
