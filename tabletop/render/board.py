@@ -546,8 +546,8 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
         geom = c.geo.unit_outline(u.id)
         if geom is None:
             continue
-        bounds = _outline_bounds(geom)
-        if bounds is None or not _on_surface(c, bounds, area):
+        rect = _outline_rect(c, geom)
+        if rect is None or not area.colliderect(rect):
             continue
         col = c.colours.get(u.player, (128, 128, 128))
         thick = u.id == selected_unit
@@ -564,21 +564,28 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
                 prims.outline(c.surface, pts, (*shade(col, 0.8), c.theme.unit_outline_alpha), 2)
 
 
-_BOUNDS: dict[int, tuple[object, tuple | None]] = {}
+_OUTLINE_RECTS: dict[tuple, tuple[object, pygame.Rect | None]] = {}
 
 
-def _outline_bounds(geom) -> tuple | None:
-    """``geom.bounds`` (inches), None when it is empty; kept per outline object (the
-    snapshot hands back the same one while a unit stays put, and a redraw's every pass
-    asks it for every unit)."""
-    hit = _BOUNDS.get(id(geom))
+def _outline_rect(c: Canvas, geom) -> pygame.Rect | None:
+    """The pixels round unit outline ``geom`` at ``c``'s view that ``_on_surface`` tests
+    (None when it is empty); kept per outline object and view (the snapshot hands back the
+    same outline while a unit stays put, and each pass of a redraw asks for every unit)."""
+    v = c.view
+    key = (id(geom), v.scale, v.origin_x, v.origin_y)
+    hit = _OUTLINE_RECTS.get(key)
     if hit is not None and hit[0] is geom:
         return hit[1]
-    if len(_BOUNDS) >= UNIT_SPRITE_ENTRIES:
-        del _BOUNDS[next(iter(_BOUNDS))]
-    b = None if geom.is_empty else tuple(geom.bounds)
-    _BOUNDS[id(geom)] = (geom, b)
-    return b
+    if len(_OUTLINE_RECTS) >= UNIT_SPRITE_ENTRIES:
+        del _OUTLINE_RECTS[next(iter(_OUTLINE_RECTS))]
+    rect = None
+    if not geom.is_empty:
+        b = geom.bounds
+        x0, y0 = c.pt(b[0], b[3])
+        x1, y1 = c.pt(b[2], b[1])
+        rect = pygame.Rect(int(x0) - 1, int(y0) - 1, int(x1 - x0) + 3, int(y1 - y0) + 3)
+    _OUTLINE_RECTS[key] = (geom, rect)
+    return rect
 
 
 def _on_surface(c: Canvas, bounds, area: pygame.Rect) -> bool:
@@ -904,11 +911,11 @@ def draw_unit_labels(c: Canvas) -> None:
     for u, _mids, _lines, _anchor, _rect, lead in placed:
         if lead is None:
             continue
-        col = shade(c.colours.get(u.player, (128, 128, 128)), 0.7)
         sx, sy, end = lead
         if not area.colliderect(pygame.Rect(int(min(sx, end[0])) - 6, int(min(sy, end[1])) - 6,
                                             int(abs(end[0] - sx)) + 13, int(abs(end[1] - sy)) + 13)):
             continue   # wholly outside a clip
+        col = _rim(c.colours.get(u.player, (128, 128, 128)), 0.7)
         pygame.draw.line(c.surface, (255, 255, 255), (sx, sy), end, 4)
         pygame.draw.line(c.surface, col, (sx, sy), end, 2)
         prims.disc(c.surface, end, 3, col)
