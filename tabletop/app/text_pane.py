@@ -81,7 +81,7 @@ def wrap(line: str, width: int, measure) -> list[str]:
             continue
         if cur != indent:
             out.append(cur)
-            cur = indent + word
+        cur = indent + word
         while measure(cur) > width and len(cur) > len(indent) + 1:
             lo, hi = len(indent) + 1, len(cur) - 1     # the longest head that fits
             while lo < hi:
@@ -110,7 +110,8 @@ class TextPane:
         self.bold_first = False
         self.offset = 0                     # pixels of the text scrolled above the box
         self._image: pygame.Surface | None = None
-        self._cache: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self.rows: tuple[str, ...] = ()    # the lines as wrapped to the box, top to bottom
+        self._cache: OrderedDict[tuple, tuple[pygame.Surface, tuple[str, ...]]] = OrderedDict()
         self.layouts = 0                    # texts laid out afresh (not from the cache)
 
     @property
@@ -130,23 +131,23 @@ class TextPane:
         self.lines, self.bold_first = tuple(lines), bold_first
         self.offset = 0
         key = (self.lines, bold_first, self.rect.size)
-        img = self._cache.get(key)
-        if img is None:
-            img = self._layout()
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._layout()
             self.layouts += 1
-            self._cache[key] = img
+            self._cache[key] = hit
             while len(self._cache) > PANE_CACHE_TEXTS:
                 self._cache.popitem(last=False)
         else:
             self._cache.move_to_end(key)
-        self._image = img
+        self._image, self.rows = hit
 
-    def _layout(self) -> pygame.Surface:
+    def _layout(self) -> tuple[pygame.Surface, tuple[str, ...]]:
         """The whole text as one image as wide as the inner box (narrower by the scroll
-        bar when it is taller than the box), transparent round the letters."""
+        bar when it is taller than the box), transparent round the letters, and its rows."""
         inner = self.inner
         regular, bold = pane_font(False), pane_font(True)
-        step = round(regular.get_height() * LINE_SPACING)
+        step = self.line_px
         for width in (inner.width, inner.width - BAR_WIDTH_PX):
             rows: list[tuple[str, pygame.font.Font]] = []
             for k, line in enumerate(self.lines):
@@ -159,7 +160,7 @@ class TextPane:
         for k, (piece, f) in enumerate(rows):
             if piece.strip():
                 img.blit(f.render(piece, True, TEXT), (0, k * step))
-        return img
+        return img, tuple(piece for piece, _ in rows)
 
     @property
     def overflow(self) -> int:
@@ -168,10 +169,15 @@ class TextPane:
             return 0
         return max(0, self._image.get_height() - self.inner.height)
 
+    @property
+    def line_px(self) -> int:
+        """Pixels from one row's top to the next's."""
+        return round(pane_font().get_height() * LINE_SPACING)
+
     def scroll(self, notches: float) -> bool:
         """Scroll by ``notches`` of the wheel (``SCROLL_LINES`` lines each; positive: up);
         returns whether the text moved."""
-        step = round(pane_font().get_height() * LINE_SPACING) * SCROLL_LINES
+        step = self.line_px * SCROLL_LINES
         new = int(min(self.overflow, max(0, self.offset - round(notches * step))))
         moved = new != self.offset
         self.offset = new
