@@ -98,7 +98,8 @@ PANEL_BOXES_PER_FRAME = 1       # changed panel text panes laid out afresh per f
                                 # a step or an answer changes several; one a frame keeps each
                                 # frame's share small (a pane: a few ms, app.text_pane)
 PANEL_WAITS_FOR_BOARD = True    # a frame whose map board is drawn again (a drop, a selection)
-                                # rebuilds no panel box; the next frame does (never two in a row)
+                                # rebuilds no panel box; the next frame does (never two in a row;
+                                # the frames that place a drop's labels over time do not count)
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
 SAVE_NAME_TRIES = 100           # s: names tried when the free one is taken meanwhile
 
@@ -1021,7 +1022,10 @@ class App:
         self._panel_flushed = False
         if PANEL_WAITS_FOR_BOARD and self._board_pending() and (
                 not self._panel_waited or self._labels_pending()):
-            self._panel_waited = True       # the board's redraw has this frame to itself
+            # the board's redraw has this frame to itself; a frame that only places a
+            # drop's labels does not count as one the panel waited for (the change after
+            # them, a new selection say, still has its own frame)
+            self._panel_waited = not self._labels_pending()
         else:
             self._panel_waited = False
             if self._info_due and self.drag is None:
