@@ -54,13 +54,14 @@ DIRTY_RECTS_MAX = 12
 item to find those reaching it, about 0.5 ms on a 1,000-model board); past it the two whose
 union adds the fewest pixels are merged, again and again."""
 
-LABELS_PER_FRAME = 5
+LABELS_PER_FRAME = 3
 """Named default: unit labels the window places afresh in one frame after a change
 (``redraw_board``'s ``work``); a drop whose labels move in a long chain (on a crowded
 1,000-model table, up to some 70) spreads them over the next frames, each well under
-33 ms, the old labels shown meanwhile (a label is about 1 ms on this machine: 5 leave
-the drop's own frame, which also measures the move and redraws the bases, room under
-33 ms).  Counted, never timed."""
+33 ms, the old labels shown meanwhile (a label is 1-1.5 ms on this loaded machine: 3
+leave the drop's own frame, which also measures the move, unions its unit's outline
+and redraws the bases, room under 33 ms; a 30-label chain shows in 10 frames, a sixth
+of a second).  Counted, never timed."""
 
 PASS_COST_PX = 4000
 """Named default: the work of one more clipped pass (walking the items: about 0.5 ms on
