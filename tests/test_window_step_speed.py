@@ -249,3 +249,44 @@ def test_after_a_drop_the_board_legend_and_info_equal_the_full_paths(table):
     assert pygame.image.tobytes(legend_before, "RGB") == pygame.image.tobytes(fresh, "RGB")
     # the info pane shows the moved model's lines as the full path works them out
     assert app.panel.boxes["info"].lines == tuple(text.model_lines(app.state, app.geo, mid))
+
+
+def test_a_big_redraw_is_drawn_aside_over_frames_and_shown_whole(table, monkeypatch):
+    """``redraw.PIXELS_PER_FRAME`` (here 2,000 px, so that a selection is big): the board
+    keeps its picture while the new one is drawn aside, then shows it whole, equal to a
+    whole drawing; a new selection while one is drawn aside drops it and ends as a whole
+    drawing of the newest."""
+    import tabletop.app.app as app_module
+
+    monkeypatch.setattr(redraw, "PIXELS_PER_FRAME", 2000)
+    monkeypatch.setattr(app_module, "PIXELS_PER_FRAME", 2000)
+    app = App(table, size=SIZE)
+    surf = pygame.Surface(SIZE)
+    frames(app, surf)
+
+    def pos_of(mid):
+        m = app.state.model(mid)
+        return tuple(int(v) for v in app.view.to_screen(m.x, m.y))
+
+    before = pygame.image.tobytes(app._board[2], "RGB")
+    _click(app, pos_of("u41/4"))
+    aside = 0
+    for _ in range(100):
+        frames(app, surf)
+        job = app._drawn.drawing
+        if job is None:
+            break
+        aside += 1
+        assert pygame.image.tobytes(app._board[2], "RGB") == before   # not shown half drawn
+        assert job.rects                                              # more to draw
+    assert aside >= 1 and app.selected == "u41/4"
+    assert pygame.image.tobytes(app._board[2], "RGB") == _whole(app)
+    # another unit selected while the first is drawn aside: dropped, the newest drawn
+    _click(app, pos_of("u1/1"))
+    frames(app, surf)
+    assert app._drawn.drawing is not None
+    _click(app, pos_of("u61/1"))
+    while app.building:
+        frames(app, surf)
+    assert app.selected == "u61/1"
+    assert pygame.image.tobytes(app._board[2], "RGB") == _whole(app)

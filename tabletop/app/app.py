@@ -67,7 +67,7 @@ from tabletop.render.framing import frame_box, view_for_box
 from tabletop.render.legal_shade import draw_legal_region
 from tabletop.render.legend import legend_height, legend_key
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
-from tabletop.render.redraw import LABELS_PER_FRAME, Drawn, redraw_board
+from tabletop.render.redraw import LABELS_PER_FRAME, PIXELS_PER_FRAME, Drawn, redraw_board
 from tabletop.render.rings import draw_ring
 from tabletop.render.step_draw import draw_of
 from tabletop.render.steps import DEFAULT_STEP_OVERLAYS, step_pieces
@@ -1045,8 +1045,10 @@ class App:
 
     def _labels_pending(self) -> bool:
         """Whether the map's board still places labels over the next frames
-        (``render.redraw.LABELS_PER_FRAME``); the panel waits for them."""
-        return self._drawn is not None and self._drawn.pending is not None
+        (``render.redraw.LABELS_PER_FRAME``) or redraws a big change aside
+        (``render.redraw.PIXELS_PER_FRAME``); the panel waits for them."""
+        return self._drawn is not None and (self._drawn.pending is not None
+                                            or self._drawn.drawing is not None)
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the board, the tools and the panel onto ``surface`` (the window)."""
@@ -1109,7 +1111,8 @@ class App:
             img = old if same else pygame.Surface(size)
             self._drawn = redraw_board(img, self._drawn if same else None, state, geo, v,
                                        overlays=self.overlays, selected=self.selected,
-                                       theme=board_theme(size), work=LABELS_PER_FRAME)
+                                       theme=board_theme(size), work=LABELS_PER_FRAME,
+                                       pixels=PIXELS_PER_FRAME)
             self._board = (key, geo, img)
             return img, (0, 0)
         self._drawn = None

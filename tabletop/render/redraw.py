@@ -34,7 +34,7 @@ rectangles), never timed.  Screen pixels, y down; the ``View`` maps inches to pi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -47,7 +47,7 @@ from tabletop.render.theme import DEFAULT_THEME, Theme
 from tabletop.render.view import View
 
 __all__ = ["DIRTY_FULL_FRACTION", "DIRTY_RECTS_MAX", "LABELS_PER_FRAME", "LEADER_PIECE_PX", "PASS_COST_PX",
-           "Drawn", "Pending", "base_items", "board_items", "leader_rects", "redraw_board"]
+           "PIXELS_PER_FRAME", "Drawing", "Drawn", "Pending", "base_items", "board_items", "leader_rects", "redraw_board"]
 
 DIRTY_RECTS_MAX = 12
 """Named default: at most this many separate rectangles are redrawn (each pass walks every
@@ -62,6 +62,12 @@ LABELS_PER_FRAME = 3
 leave the drop's own frame, which also measures the move, unions its unit's outline
 and redraws the bases, room under 33 ms; a 30-label chain shows in 10 frames, a sixth
 of a second).  Counted, never timed."""
+
+PIXELS_PER_FRAME = 40_000
+"""Named default: board pixels the window redraws in one frame after a change
+(``redraw_board``'s ``pixels``; about 4 ms on an idle core, 1,000 models); a redraw
+of more (a long chain of labels moved by a drop: some 90,000) is drawn aside over the
+next frames and shown whole once done, the picture before shown meanwhile."""
 
 PASS_COST_PX = 4000
 """Named default: the work of one more clipped pass (walking the items: about 0.5 ms on
@@ -101,6 +107,22 @@ class Drawn:
     regions: dict = field(default_factory=dict)   # board.Canvas.regions of the labels
     pending: Pending | None = None  # labels still being placed: the image shows the old ones
     bases: dict | None = None       # the base items alone (``base_items``), for the next redraw
+    drawing: Drawing | None = None  # a redraw spread over calls (``pixels``): the image is
+                                    # still the one described, the new one built aside
+
+
+@dataclass
+class Drawing:
+    """A redraw spread over calls (``redraw_board``'s ``pixels``): the rectangles drawn on
+    ``back``, a copy of the image, a share a call; once all are, ``back`` is copied onto
+    the image and ``done`` describes it.  ``what``: the state, snapshot, view key and
+    selection it is for (another drops it: the image never showed any of it)."""
+
+    back: pygame.Surface
+    rects: list[pygame.Rect]
+    done: Drawn
+    what: tuple
+    labels: list
 
 
 @dataclass
@@ -295,10 +317,17 @@ def _run(job, work: int | None) -> bool:
 
 def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefield, geo: Geometry,
                  view: View, *, overlays=frozenset(), selected: str | None = None,
-                 theme: Theme | None = None, work: int | None = None) -> Drawn:
+                 theme: Theme | None = None, work: int | None = None,
+                 pixels: int | None = None) -> Drawn:
     """Make ``surface`` show ``draw_board(surface, state, geo, view, overlays=...,
     selected=...)``, drawing again only what changed since ``drawn`` (what the surface
     shows now; None: unknown, drawn whole).  Returns the new ``Drawn``.
+
+    ``pixels``: at most about this many pixels redrawn in this call (None: no limit;
+    the first rectangle is always drawn); a bigger redraw is done on a copy of the image
+    over the next calls (``Drawn.drawing``), the image left as it was until the copy is
+    whole, then the copy put on it.  A call for another state, snapshot, view or
+    selection drops the copy.
 
     ``work``: at most this many unit labels placed afresh in this call (None: no
     limit).  When a change needs more, the image is brought up to date with the labels
@@ -316,6 +345,13 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
     theme = theme or DEFAULT_THEME
     key = _key(surface, state, view, overlays, theme)
     area = surface.get_rect()
+    if drawn is not None and drawn.drawing is not None:
+        if drawn.drawing.what[0] == key and drawn.drawing.what[1] is state \
+                and drawn.drawing.what[2] is geo and drawn.drawing.what[3] == selected \
+                and not board.resolve_overlays(overlays):
+            return _go_on(surface, drawn, state, geo, view, selected, theme,
+                          pixels if pixels is not None else area.w * area.h)
+        drawn = replace(drawn, drawing=None)     # another change: what the image shows
     if drawn is None or drawn.key != key or board.resolve_overlays(overlays):
         c = board.board_canvas(surface, state, geo, view, overlays=overlays, selected=selected,
                                theme=theme)
@@ -400,7 +436,33 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
                            labels=lay.placed)
         out.passes, out.dirty = 0, []
         return out
+    if pixels is not None and pending is None and sum(r.w * r.h for r in rects) > pixels:
+        # more than a call's share: drawn aside over the next calls, the image as it is
+        # meanwhile (described by ``drawn``, whose own pending placement, if any, has
+        # finished: a newer change that drops this drawing places again what it placed)
+        job = Drawing(surface.copy(), list(rects), out, (key, state, geo, selected), lay.placed)
+        return _go_on(surface, replace(drawn, drawing=job), state, geo, view, selected, theme,
+                      pixels)
     for r in rects:
         board.board_canvas(surface, state, geo, view, selected=selected, theme=theme, clip=r,
                            labels=lay.placed)
     return out
+
+
+def _go_on(surface: pygame.Surface, drawn: Drawn, state: Battlefield, geo: Geometry, view: View,
+           selected: str | None, theme: Theme, pixels: int) -> Drawn:
+    """Draw ``drawn.drawing``'s next rectangles, ``pixels`` of them at least one; once
+    all are drawn the image takes the new picture and its ``Drawn`` comes back, else
+    ``drawn`` (the image unchanged) with the rest to do."""
+    job = drawn.drawing
+    assert job is not None
+    spent = 0
+    while job.rects and (spent == 0 or spent + job.rects[0].w * job.rects[0].h <= pixels):
+        r = job.rects.pop(0)
+        spent += r.w * r.h
+        board.board_canvas(job.back, state, geo, view, selected=selected, theme=theme, clip=r,
+                           labels=job.labels)
+    if job.rects:
+        return drawn
+    surface.blit(job.back, (0, 0))
+    return job.done
