@@ -441,6 +441,8 @@ def redraw_board(surface: pygame.Surface, drawn: Drawn | None, state: Battlefiel
         # meanwhile (described by ``drawn``, whose own pending placement, if any, has
         # finished: a newer change that drops this drawing places again what it placed)
         job = Drawing(surface.copy(), list(rects), out, (key, state, geo, selected), lay.placed)
+        if pend is not None:
+            return replace(drawn, drawing=job)  # this call placed labels: drawn from the next
         return _go_on(surface, replace(drawn, drawing=job), state, geo, view, selected, theme,
                       pixels)
     for r in rects:
