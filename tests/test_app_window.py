@@ -468,13 +468,13 @@ def test_a_frame_rebuilds_at_most_one_changed_text_box(write_map):
     while a.panel.stale:                         # the first texts, one box a frame
         a.update(0.016)
     built = []
-    from pygame_gui.elements import UITextBox
+    from tabletop.app.text_pane import TextPane
 
     for box in a.panel.boxes.values():
-        if not isinstance(box, UITextBox):       # a one-line label is set at once (cheap)
+        if not isinstance(box, TextPane):        # a one-line label is set at once (cheap)
             continue
         real = box.set_text
-        box.set_text = lambda text, real=real, box=box: built.append(box) or real(text)
+        box.set_text = lambda *args, real=real, box=box: built.append(box) or real(*args)
     key(a, pygame.K_n)
     # step 2 changes the step box (its title, clause and rolls) and the messages stay:
     # at least the step box waits; nothing was laid out in the key's handling itself

@@ -46,7 +46,11 @@ def test_a_drop_redraws_one_place_and_unions_one_unit(monkeypatch):
     app.handle(E(pygame.MOUSEBUTTONDOWN, button=1, pos=p))      # select
     app.handle(E(pygame.MOUSEBUTTONUP, button=1, pos=p))
     app.draw(surf)
-    assert app._drawn.passes == 1          # the selection: one rectangle round unit u41
+    # the selection: unit u41's outline and its label's plate, each a rectangle (its
+    # leader line, not changed by a selection, is not redrawn); each pass within them
+    assert app._drawn.passes == 2
+    outline, plate = app._drawn.items[("outline", "u41")][1], app._drawn.items[("label", "u41")][1]
+    assert all(r.colliderect(outline) or r.colliderect(plate) for r in app._drawn.dirty)
     unions = []
     real = shapely.union_all
     monkeypatch.setattr(snapshot_module.shapely, "union_all", lambda *a, **k: unions.append(1) or real(*a, **k))

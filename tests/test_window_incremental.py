@@ -79,9 +79,9 @@ def test_a_drop_with_a_long_label_chain_is_spread_over_frames(table, monkeypatch
     assert app.state.model("u1/1").x == pytest.approx(m.x + 5 / SCALE_PX, abs=0.01)
     placed = sum(per_frame)
     assert placed > redraw.LABELS_PER_FRAME                 # a chain longer than one frame's share
-    assert max(per_frame) <= redraw.LABELS_PER_FRAME        # 8 labels at most a frame
-    # each frame but the last places its full 8; the last finds the chain's end:
-    # frames = placed // 8 + 1 (e.g. 31 labels -> 8 + 8 + 8 + 7 over 4 frames)
+    assert max(per_frame) <= redraw.LABELS_PER_FRAME        # 3 labels at most a frame
+    # each frame but the last places its full 3; the last finds the chain's end:
+    # frames = placed // 3 + 1 (e.g. 31 labels -> 3 x 10 + 1 over 11 frames)
     assert len(per_frame) == placed // redraw.LABELS_PER_FRAME + 1
     img = app._board[2]
     assert pygame.image.tobytes(img, "RGB") == _whole(app.state, app.geo, app.view, img.get_size(),

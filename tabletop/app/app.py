@@ -65,9 +65,9 @@ from tabletop.render.board import OVERLAYS, draw_base, draw_board, draw_legend
 from tabletop.render.editor import draw_editor
 from tabletop.render.framing import frame_box, view_for_box
 from tabletop.render.legal_shade import draw_legal_region
-from tabletop.render.legend import legend_height
+from tabletop.render.legend import legend_height, legend_key
 from tabletop.render.motion import MOVE_ANIMATION_FRAMES, Motion
-from tabletop.render.redraw import LABELS_PER_FRAME, Drawn, redraw_board
+from tabletop.render.redraw import LABELS_PER_FRAME, PIXELS_PER_FRAME, Drawn, redraw_board
 from tabletop.render.rings import draw_ring
 from tabletop.render.step_draw import draw_of
 from tabletop.render.steps import DEFAULT_STEP_OVERLAYS, step_pieces
@@ -94,10 +94,12 @@ MESSAGES_SHOWN = 6              # messages kept in the panel (newest first)
 FOLLOW_STEPS = True             # step-through: each step is framed round its own action (z toggles)
 SETTLE_S = 0.15                 # after the last wheel notch or arrow key, the board is redrawn in full;
                                 # until then the last full image is shifted and scaled
-PANEL_BOXES_PER_FRAME = 1       # changed panel text boxes laid out afresh per frame (Panel.flush):
-                                # a step or an answer changes several, each costs a long frame
+PANEL_BOXES_PER_FRAME = 1       # changed panel text panes laid out afresh per frame (Panel.flush):
+                                # a step or an answer changes several; one a frame keeps each
+                                # frame's share small (a pane: a few ms, app.text_pane)
 PANEL_WAITS_FOR_BOARD = True    # a frame whose map board is drawn again (a drop, a selection)
-                                # rebuilds no panel box; the next frame does (never two in a row)
+                                # rebuilds no panel box; the next frame does (never two in a row;
+                                # the frames that place a drop's labels over time do not count)
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
 SAVE_NAME_TRIES = 100           # s: names tried when the free one is taken meanwhile
 
@@ -231,7 +233,8 @@ class App:
         self._build: Build | None = None    # a step's picture being built over frames (app.step_build)
         self._last_img: pygame.Surface | None = None    # the step picture shown last
         self._panel_flushed = False     # this frame's update laid a panel box out: no step building
-        self._legend: tuple[Any, Battlefield, pygame.Surface] | None = None
+        self._legend: tuple[Any, Battlefield, pygame.Surface, tuple] | None = None
+        self._info: tuple[Battlefield, Geometry, str, list[str]] | None = None  # model_lines kept
         self.settle_s = SETTLE_S
         self.follow = FOLLOW_STEPS and bool(self.steps)
         self.animate_frames = MOVE_ANIMATION_FRAMES   # 0: moves jump (render.motion)
@@ -240,6 +243,7 @@ class App:
         self.catch_up = False           # play: steps came while a move slid; show the newest after
         self._settle_at = 0.0           # time.monotonic() when the view last stops moving
         self._panel_waited = False      # the last update left the panel for the board's redraw
+        self._info_due = False          # the info box's text is to be worked out (``refresh``)
         self.size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
         self.manager = pygame_gui.UIManager(self.size)
         self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
@@ -422,8 +426,10 @@ class App:
             self._up(event)
         elif t == pygame.MOUSEWHEEL and not consumed:
             pos = getattr(event, "pos", None) or self.mouse_pos
-            if self.board_rect.collidepoint(pos):
-                notches = getattr(event, "precise_y", None) or event.y
+            notches = getattr(event, "precise_y", None) or event.y
+            if self.panel.scroll(pos, notches):
+                pass                    # a text pane of the panel scrolled
+            elif self.board_rect.collidepoint(pos):
                 self.zoom(pos, ZOOM_STEP ** notches)
         if not self.running:
             self.close()
@@ -959,7 +965,12 @@ class App:
         state, geo = self.shown()
         if self.selected is None:
             return ["click a model to see it here"]
-        return text.model_lines(state, geo, self.selected)
+        kept = self._info
+        if kept is not None and kept[0] is state and kept[1] is geo and kept[2] == self.selected:
+            return kept[3]      # a frame refreshes the panel several times: worked out once
+        lines = text.model_lines(state, geo, self.selected)
+        self._info = (state, geo, self.selected, lines)
+        return lines
 
     def refresh(self, force: bool = False) -> None:
         """Push the current texts to the panel (each box only rebuilds when it changed)."""
@@ -973,7 +984,10 @@ class App:
             fname += f"  - saved {os.path.basename(self.saved[-1])}"
         p.set_text("file", fname)
         if self.drag is None:   # the info box follows the state, not every mouse motion
-            p.set_text("info", self.info_lines(), bold_first=True)
+            if PANEL_WAITS_FOR_BOARD and self._board_pending():
+                self._info_due = True   # worked out in the panel's turn (``update``): a drop's
+            else:                       # or a selection's frame is the board's
+                self._set_info()
         p.set_text("measure", self.measure_text().split("\n"))
         p.set_text("messages", self.message_lines() or ["h: help"])
         if self.step_mode:
@@ -985,6 +999,11 @@ class App:
             p.set_text("step", lines, bold_first=True)
             p.set_text("step_label", label)
         p.set_overlays(self.overlays, force=force)
+
+    def _set_info(self) -> None:
+        """The info box's text for the state and selection now."""
+        self._info_due = False
+        self.panel.set_text("info", self.info_lines(), bold_first=True)
 
     # ------------------------------------------------------------ drawing
     def update(self, dt: float) -> None:
@@ -1003,9 +1022,14 @@ class App:
         self._panel_flushed = False
         if PANEL_WAITS_FOR_BOARD and self._board_pending() and (
                 not self._panel_waited or self._labels_pending()):
-            self._panel_waited = True       # the board's redraw has this frame to itself
+            # the board's redraw has this frame to itself; a frame that only places a
+            # drop's labels does not count as one the panel waited for (the change after
+            # them, a new selection say, still has its own frame)
+            self._panel_waited = not self._labels_pending()
         else:
             self._panel_waited = False
+            if self._info_due and self.drag is None:
+                self._set_info()
             self._panel_flushed = self.panel.flush(boxes) > 0
         self.manager.update(dt)
 
@@ -1021,8 +1045,10 @@ class App:
 
     def _labels_pending(self) -> bool:
         """Whether the map's board still places labels over the next frames
-        (``render.redraw.LABELS_PER_FRAME``); the panel waits for them."""
-        return self._drawn is not None and self._drawn.pending is not None
+        (``render.redraw.LABELS_PER_FRAME``) or redraws a big change aside
+        (``render.redraw.PIXELS_PER_FRAME``); the panel waits for them."""
+        return self._drawn is not None and (self._drawn.pending is not None
+                                            or self._drawn.drawing is not None)
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the board, the tools and the panel onto ``surface`` (the window)."""
@@ -1040,6 +1066,7 @@ class App:
         legend = self.legend_rect.clip(surface.get_rect())
         if legend.height > 0:
             surface.blit(self._legend_image(legend.size, state), legend.topleft)
+        self.panel.draw(surface)        # the text panes, under any pygame_gui tool tip
         self.manager.draw_ui(surface)
         if self.charge.active:
             self.charge.draw_chart(surface, self.chart_rect())
@@ -1084,7 +1111,8 @@ class App:
             img = old if same else pygame.Surface(size)
             self._drawn = redraw_board(img, self._drawn if same else None, state, geo, v,
                                        overlays=self.overlays, selected=self.selected,
-                                       theme=board_theme(size), work=LABELS_PER_FRAME)
+                                       theme=board_theme(size), work=LABELS_PER_FRAME,
+                                       pixels=PIXELS_PER_FRAME)
             self._board = (key, geo, img)
             return img, (0, 0)
         self._drawn = None
@@ -1168,13 +1196,19 @@ class App:
         return self._last_img
 
     def _legend_image(self, size, state: Battlefield) -> pygame.Surface:
+        """The legend strip's picture, kept while what it shows (``legend.legend_key``:
+        not the models' places, so a drop keeps it) and its size stay the same."""
         key = (size, self.view.scale, self.overlays)
+        if self._legend is not None and self._legend[1] is not state:
+            old_key, old_state, old_img, shown = self._legend
+            if old_key == key and shown == legend_key(state, self.view, self.overlays):
+                self._legend = (key, state, old_img, shown)   # a move: the same legend
         if self._legend is not None and self._legend[1] is state and (
                 self._legend[0] == key or (self.view_moving and self._legend[0][0] == size)):
             return self._legend[2]   # (the scale bar catches up when the view settles)
         img = pygame.Surface(size)
         draw_legend(img, state, self.view, img.get_rect(), overlays=self.overlays)
-        self._legend = (key, state, img)
+        self._legend = (key, state, img, legend_key(state, self.view, self.overlays))
         return img
 
     def _outline(self, surface, geo: Geometry, model_id: str, colour) -> None:

@@ -1,9 +1,12 @@
-"""The side panel of the window, built with pygame_gui (labels, buttons, text boxes).
+"""The side panel of the window: pygame_gui labels and buttons, and text panes.
 
 The panel holds no logic: ``App`` gives it plain text lines and callbacks,
-it shows them.  Text is escaped before it reaches pygame_gui's HTML-like
-markup, so ids such as ``<unit>/<n>`` show as written.  Everything is
-rebuilt on a window resize (``layout``), keeping the texts.
+it shows them.  The one-line labels and the buttons are pygame_gui widgets; the
+multi-line boxes (step, info, measure, messages) are ``text_pane.TextPane``: plain
+text drawn with pygame's fonts, wrapped, cached and scrolled with the wheel (a
+pygame_gui text box took 20-45 ms to lay a step's text out, issue 11 item 3).  Ids
+such as ``<unit>/<n>`` show as written.  Everything is rebuilt on a window resize
+(``layout``), keeping the texts.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from collections.abc import Callable
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIButton, UILabel, UITextBox
+from pygame_gui.elements import UIButton, UILabel
+
+from tabletop.app.text_pane import TextPane
 
 PAD = 8                 # pixels between panel elements
 ROW = 30                # pixel height of a button or label row
@@ -76,8 +81,9 @@ class Panel:
         self.selected_overlays: frozenset[str] = frozenset()
         self.elements: list = []
         self.buttons: dict[str, UIButton] = {}
-        self.boxes: dict[str, UITextBox | UILabel] = {}
-        self.stale: dict[str, str] = {}     # text box name -> its new text, not built yet
+        self.boxes: dict[str, TextPane | UILabel] = {}
+        self.lines: dict[str, tuple[list[str], bool]] = {}     # pane name -> (lines, bold first)
+        self.stale: dict[str, tuple[list[str], bool]] = {}     # pane name -> new text, not laid out
         self.layout(rect)
 
     # ------------------------------------------------------------ building
@@ -103,10 +109,12 @@ class Panel:
             box = UILabel(rect, " ", self.manager)
             if self.texts[name]:
                 box.set_text(self._fitted(box, self.texts[name]))
+            self.elements.append(box)
         else:
-            box = UITextBox(self.texts[name], rect, self.manager)
+            box = TextPane(rect)
+            lines, bold = self.lines.get(name, ([], False))
+            box.set_text(lines, bold)
         self.boxes[name] = box
-        self.elements.append(box)
 
     def layout(self, rect: pygame.Rect) -> None:
         """(Re)build every widget inside ``rect`` (window pixels), keeping the texts."""
@@ -154,7 +162,9 @@ class Panel:
 
     # ------------------------------------------------------------ updating
     def set_text(self, name: str, lines: list[str] | str, bold_first: bool = False) -> None:
-        """Show ``lines`` in box ``name`` (only rebuilt when the text changed)."""
+        """Show ``lines`` in box ``name`` (only laid out again when the text changed, by
+        ``flush``).  ``texts[name]`` keeps a pane's text as markup (escaped, ``<br>``
+        between lines), what changed is told by it."""
         box = self.boxes.get(name)
         if isinstance(box, UILabel):
             text = lines if isinstance(lines, str) else " ".join(lines)
@@ -165,26 +175,47 @@ class Panel:
         text = lines if isinstance(lines, str) else as_html(lines, bold_first)
         if text != self.texts.get(name):
             self.texts[name] = text
+            plain = lines.split("\n") if isinstance(lines, str) else list(lines)
+            self.lines[name] = (plain, bold_first)
             if box is not None:
                 self.stale.pop(name, None)
-                self.stale[name] = text     # rebuilt by ``flush``, oldest change first
+                self.stale[name] = self.lines[name]     # laid out by ``flush``, oldest first
 
     def flush(self, limit: int | None = None) -> int:
-        """Rebuild the text boxes whose text changed since they were built, at most
-        ``limit`` of them (None: all), the longest waiting first; returns how many.
+        """Lay out the text panes whose text changed since, at most ``limit`` of them
+        (None: all), the longest waiting first; returns how many.
 
-        A text box lays its text out afresh (pygame_gui: tens of milliseconds for a
-        long one), so the window rebuilds ``PANEL_BOXES_PER_FRAME`` a frame
-        (``App.update``) rather than every changed box in the frame that changed it."""
+        A pane lays a new text out in a few milliseconds (a text seen before comes
+        from its cache); the window still lays out ``PANEL_BOXES_PER_FRAME`` a frame
+        (``App.update``), so a step that changes several never adds them all to one
+        frame."""
         done = 0
         while self.stale and (limit is None or done < limit):
             name = next(iter(self.stale))
-            text = self.stale.pop(name)
+            lines, bold = self.stale.pop(name)
             box = self.boxes.get(name)
-            if box is not None:
-                box.set_text(text)
+            if isinstance(box, TextPane):
+                box.set_text(lines, bold)
                 done += 1
         return done
+
+    def panes(self) -> list[TextPane]:
+        """The text panes, top to bottom."""
+        return [b for b in self.boxes.values() if isinstance(b, TextPane)]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the text panes (the widgets are pygame_gui's: ``UIManager.draw_ui``)."""
+        for pane in self.panes():
+            pane.draw(surface)
+
+    def scroll(self, pos: tuple[int, int], notches: float) -> bool:
+        """The wheel turned ``notches`` (positive: up) over window pixel ``pos``: the pane
+        there scrolls; returns whether ``pos`` is over a pane."""
+        for pane in self.panes():
+            if pane.rect.collidepoint(pos):
+                pane.scroll(notches)
+                return True
+        return False
 
     def set_overlays(self, shown: frozenset[str], force: bool = False) -> None:
         """Mark the overlay buttons that are on."""

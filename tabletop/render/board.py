@@ -529,7 +529,10 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
     area = c.draw_area().inflate(20, 20)
     for u in c.state.units:
         geom = c.geo.unit_outline(u.id)
-        if geom is None or geom.is_empty or not _on_surface(c, geom.bounds, area):
+        if geom is None:
+            continue
+        rect = _outline_rect(c, geom)
+        if rect is None or not area.colliderect(rect):
             continue
         col = c.colours.get(u.player, (128, 128, 128))
         thick = u.id == selected_unit
@@ -544,6 +547,30 @@ def draw_unit_outlines(c: Canvas, selected_unit: str | None = None) -> None:
                 prims.outline(c.surface, pts, c.theme.selected, 5)
             else:
                 prims.outline(c.surface, pts, (*shade(col, 0.8), c.theme.unit_outline_alpha), 2)
+
+
+_OUTLINE_RECTS: dict[tuple, tuple[object, pygame.Rect | None]] = {}
+
+
+def _outline_rect(c: Canvas, geom) -> pygame.Rect | None:
+    """The pixels round unit outline ``geom`` at ``c``'s view that ``_on_surface`` tests
+    (None when it is empty); kept per outline object and view (the snapshot hands back the
+    same outline while a unit stays put, and each pass of a redraw asks for every unit)."""
+    v = c.view
+    key = (id(geom), v.scale, v.origin_x, v.origin_y)
+    hit = _OUTLINE_RECTS.get(key)
+    if hit is not None and hit[0] is geom:
+        return hit[1]
+    if len(_OUTLINE_RECTS) >= UNIT_SPRITE_ENTRIES:
+        del _OUTLINE_RECTS[next(iter(_OUTLINE_RECTS))]
+    rect = None
+    if not geom.is_empty:
+        b = geom.bounds
+        x0, y0 = c.pt(b[0], b[3])
+        x1, y1 = c.pt(b[2], b[1])
+        rect = pygame.Rect(int(x0) - 1, int(y0) - 1, int(x1 - x0) + 3, int(y1 - y0) + 3)
+    _OUTLINE_RECTS[key] = (geom, rect)
+    return rect
 
 
 def _on_surface(c: Canvas, bounds, area: pygame.Rect) -> bool:
@@ -594,11 +621,15 @@ def draw_bases(c: Canvas) -> None:
     c.bases.extend(rects[i] for i in on)   # labels keep clear of them, even those a clip leaves be
     drawn = c.draw_area()
     if c.clip is not None:
-        on = [i for i in on if drawn.colliderect(rects[i])]
+        keep = set(on)
+        on = [i for i in drawn.collidelistall(rects) if i in keep]
+    geo = c.geo
     for i in on:
-        m = c.geo.models[i]
-        col = c.colours.get(c.geo.player_of[i], (128, 128, 128))
-        draw_base(c.surface, c.view, c.geo.footprint(c.geo.ids[i]), m, col, c.theme)
+        m = geo.models[i]
+        col = c.colours.get(geo.player_of[i], (128, 128, 128))
+        # a round base is drawn as a circle: its polygon is not needed
+        draw_base(c.surface, c.view, None if m.base.is_round else geo.footprint(geo.ids[i]),
+                  m, col, c.theme)
 
 
 _BASE_RECTS: list = [None, None, []]    # [snapshot, view, its rects]: the last asked
@@ -642,15 +673,17 @@ def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: 
 
     ``footprint`` is the snapshot's ``footprints.base_polygon`` (ovals and
     rectangles are drawn from it); a round base is drawn as a circle of its
-    radius.  The rim is the same shape shrunk by the rim width along and
+    radius (its ``footprint`` may be None).  The rim is the same shape shrunk by the rim width along and
     across the facing (exact for circles and rectangles, the inner ellipse
     for ovals)."""
     cx, cy = view.to_screen(m.x, m.y)
-    rim = shade(col, theme.rim_factor)
-    size_px = view.length(min(m.base.along, m.base.across))
+    rim = _rim(col, theme.rim_factor)
+    base = m.base
+    along, across = base.along, base.across
+    size_px = view.length(min(along, across))
     rim_w = 2 if size_px >= 14 else 1
-    if m.base.is_round:
-        r = view.length(m.base.radius)
+    if base.shape == "round":
+        r = view.length(base.radius)
         if alpha < 255:
             prims.disc(surface, (cx, cy), r, (*col, alpha))
             prims.ring(surface, (cx, cy), r - 0.5, (*rim, alpha), 1)
@@ -676,7 +709,7 @@ def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: 
             prims.fill_polygon(surface, pts, rim)
             prims.fill_polygon(surface, inner, col)
             pygame.draw.aalines(surface, rim, True, pts)
-    half = view.length(m.base.along / 2.0)
+    half = view.length(along / 2.0)
     f = math.radians(m.facing_deg)
     dx, dy = math.cos(f), -math.sin(f)
     tick = theme.facing_tick if alpha >= 255 else mix(col, theme.facing_tick, alpha / 255)
@@ -688,7 +721,21 @@ def draw_base(surface, view: View, footprint, m, col: RGB, theme: Theme, alpha: 
     if glyph and half >= 5:
         role_glyph(surface, glyph, (cx, cy), max(3.0, size_px * 0.16), readable_on(col))
     if m.wounds_lost and half >= 5 and alpha >= 255:
-        wound_badge(surface, (cx, cy), view.length(min(m.base.along, m.base.across)) / 2, m.wounds_lost)
+        wound_badge(surface, (cx, cy), size_px / 2, m.wounds_lost)
+
+
+_RIMS: dict[tuple, RGB] = {}
+
+
+def _rim(col: RGB, factor: float) -> RGB:
+    """``shade(col, factor)``, kept per colour (a base's rim; a board has a few colours)."""
+    key = (tuple(col), factor)
+    rim = _RIMS.get(key)
+    if rim is None:
+        if len(_RIMS) > 256:
+            _RIMS.clear()
+        rim = _RIMS[key] = shade(col, factor)
+    return rim
 
 
 def wound_badge(surface, centre, r_px: float, wounds: int) -> None:
@@ -716,10 +763,17 @@ def role_glyph(surface, glyph: str, centre, r: float, colour) -> None:
 
 
 def ring_model(c: Canvas, mid: str, colour, width: int = 3, pad_px: float = 3.0) -> None:
-    """A ring just outside a model's base (its bounding circle)."""
+    """A ring just outside a model's base (its bounding circle); nothing is drawn when
+    the ring lies wholly outside the pixels this pass draws (``Canvas.draw_area``: a
+    band or a dirty rectangle of a redraw), which it would not change."""
     m = c.geo.model(mid)
     r = c.px(m.base.radius) + pad_px
-    prims.ring(c.surface, c.pt(m.x, m.y), r, colour, width)
+    x, y = c.pt(m.x, m.y)
+    reach = r + width + 3          # the stroke, centred on r, and its anti-aliased edge
+    if not c.draw_area().colliderect(pygame.Rect(int(x - reach) - 1, int(y - reach) - 1,
+                                                 int(2 * reach) + 3, int(2 * reach) + 3)):
+        return
+    prims.ring(c.surface, (x, y), r, colour, width)
 
 
 # ---------------------------------------------------------------- labels
@@ -842,11 +896,11 @@ def draw_unit_labels(c: Canvas) -> None:
     for u, _mids, _lines, _anchor, _rect, lead in placed:
         if lead is None:
             continue
-        col = shade(c.colours.get(u.player, (128, 128, 128)), 0.7)
         sx, sy, end = lead
         if not area.colliderect(pygame.Rect(int(min(sx, end[0])) - 6, int(min(sy, end[1])) - 6,
                                             int(abs(end[0] - sx)) + 13, int(abs(end[1] - sy)) + 13)):
             continue   # wholly outside a clip
+        col = _rim(c.colours.get(u.player, (128, 128, 128)), 0.7)
         pygame.draw.line(c.surface, (255, 255, 255), (sx, sy), end, 4)
         pygame.draw.line(c.surface, col, (sx, sy), end, 2)
         prims.disc(c.surface, end, 3, col)

@@ -213,6 +213,23 @@ def _layout(sizes, width: int, horizontal: bool):
     return pos, tallest
 
 
+def legend_key(state: Battlefield, view: View, overlays: Iterable[str] = frozenset(),
+               theme: Theme | None = None) -> tuple:
+    """Everything of ``state`` the legend shows (``_blocks`` reads no more): its name,
+    table, ruleset, players with their unit and model counts, terrain, objectives and
+    their ranges, whether it has deployment zones and units, the roles its models hold;
+    and the view's scale, the overlays and the theme.  Two states with equal keys draw
+    the same legend, so a window keeps the legend's picture across a move (the models'
+    places are not in it)."""
+    counts = tuple((len(us := state.units_of(p.id)), sum(len(u.models) for u in us))
+                   for p in state.players)
+    roles = frozenset((m.role or "").lower() for m in state.models())
+    return (state.name, state.table, state.ruleset, state.players, counts, state.terrain,
+            state.objectives, tuple(state.objective_range(o) for o in state.objectives),
+            bool(state.deployment), bool(state.units), roles, view.scale, frozenset(overlays),
+            id(theme or DEFAULT_THEME))
+
+
 def legend_height(state: Battlefield, view: View, width: int, *, overlays: Iterable[str] = frozenset(),
                   theme: Theme | None = None) -> int:
     """Pixels the legend needs as a strip ``width`` px wide."""

@@ -44,6 +44,17 @@ def bbox(points: Sequence[Pt], pad: float = 0.0) -> pygame.Rect:
     return pygame.Rect(x0, y0, math.ceil(max(xs) + pad) - x0 + 1, math.ceil(max(ys) + pad) - y0 + 1)
 
 
+def outside_clip(surface: pygame.Surface, points: Sequence[Pt], pad: float) -> bool:
+    """Whether a drawing through ``points`` (pixels) reaching ``pad`` pixels round them
+    lies wholly outside ``surface``'s clip, so it would change no pixel (a pass that
+    redraws one band or one dirty rectangle, ``board.board_canvas(clip=...)``); False
+    without a clip narrower than the surface."""
+    clip = surface.get_clip()
+    if clip == surface.get_rect() or len(points) == 0:
+        return False
+    return not bbox(points, pad).colliderect(clip)
+
+
 def _layer(surface: pygame.Surface, points: Sequence[Pt], pad: float):
     """A transparent layer covering ``points`` (clipped to the surface) and its offset."""
     r = bbox(points, pad).clip(surface.get_rect())
@@ -54,7 +65,7 @@ def _layer(surface: pygame.Surface, points: Sequence[Pt], pad: float):
 
 def fill_polygon(surface, points: Sequence[Pt], colour, holes: Iterable[Sequence[Pt]] = ()) -> None:
     """Fill a polygon (RGBA blends; holes are cut out)."""
-    if len(points) < 3:
+    if len(points) < 3 or outside_clip(surface, points, 2):
         return
     holes = [h for h in holes if len(h) >= 3]
     if len(colour) == 3 and not holes:
@@ -97,7 +108,7 @@ def outline_layer(surface, points: Sequence[Pt], colour, width: int = 1, closed:
 
 def outline(surface, points: Sequence[Pt], colour, width: int = 1, closed: bool = True) -> None:
     """A polygon or polyline outline; anti-aliased when one pixel wide."""
-    if len(points) < 2:
+    if len(points) < 2 or outside_clip(surface, points, width + 2):
         return
     if len(colour) == 4:
         made = outline_layer(surface, points, colour, width, closed)
@@ -121,7 +132,7 @@ def pattern_polygon(surface, points: Sequence[Pt], pattern: str, colour, spacing
     ``crosshatch``, ``stripes`` (the other diagonal, wider), ``trees`` (small
     circles), ``contour`` (inset rings are drawn by the caller), ``roof`` (a
     ridge cross) or ``dots``.  ``colour`` RGB or RGBA."""
-    if len(points) < 3:
+    if len(points) < 3 or outside_clip(surface, points, 2):
         return
     layer, r = _layer(surface, points, 1)
     if layer is None:
@@ -170,7 +181,10 @@ def pattern_polygon(surface, points: Sequence[Pt], pattern: str, colour, spacing
 def dashed_polyline(surface, points: Sequence[Pt], colour, width: int = 1, dash: float = 8.0,
                     gap: float = 6.0, closed: bool = False) -> None:
     """A dashed line through ``points`` (the dash pattern runs on across corners)."""
-    pts = list(points) + ([points[0]] if closed and points else [])
+    points = list(points)
+    if outside_clip(surface, points, width + 2):
+        return
+    pts = points + ([points[0]] if closed and points else [])
     on, left = True, dash
     for (x1, y1), (x2, y2) in itertools.pairwise(pts):
         seg = math.hypot(x2 - x1, y2 - y1)

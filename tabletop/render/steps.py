@@ -120,6 +120,31 @@ REACH_FILL_ALPHA = 26
 """Named default: opacity (0-255) of the area the moving models can reach."""
 
 
+REACH_EDGE_EVERY_PX = 6
+"""Named default: the dashed edge round a reach area follows its outline through a point
+every this many pixels (``Mask.outline``): the reach is round or near it, so a 6 px chord
+strays under 0.2 px from a 30 px radius, and the dashes are drawn a third as often as
+with a point every 2 px (a band of a step's picture drew them in 12 ms)."""
+
+REACH_CACHE_SHAPES = 256
+"""Named default: reach outlines (``footprints.reach_polygon``, inches) kept by base,
+place, facing and distance; a step's picture is drawn in several passes (its layout, its
+bands, the slide's background) and each would grow the same bases again."""
+
+_REACH: dict[tuple, list[tuple[float, float]]] = {}
+
+
+def _reach_coords(base, x: float, y: float, facing: float, dist: float) -> list[tuple[float, float]]:
+    """The exterior of ``reach_polygon(base, x, y, facing, dist)`` (inches), cached."""
+    key = (base, x, y, facing, dist)
+    pts = _REACH.get(key)
+    if pts is None:
+        if len(_REACH) >= REACH_CACHE_SHAPES:
+            _REACH.pop(next(iter(_REACH)))
+        pts = _REACH[key] = list(reach_polygon(base, x, y, facing, dist).exterior.coords)
+    return pts
+
+
 def _draw_reach(c: Canvas, value: dict) -> None:
     """Where the moving models can reach: each model's reach (its base grown by the
     distance) filled once as one area with a dashed edge round the whole of it, each
@@ -134,11 +159,18 @@ def _draw_reach(c: Canvas, value: dict) -> None:
             base, facing = parse_base("32mm"), 90.0
         else:
             base, facing = m.base, m.facing_deg
-        shapes.setdefault(dist, []).append(c.pts(reach_polygon(base, x, y, facing, dist).exterior.coords))
+        shapes.setdefault(dist, []).append(c.pts(_reach_coords(base, x, y, facing, dist)))
     for dist, polys in shapes.items():
         area = prims.bbox([p for pts in polys for p in pts], 3).clip(c.surface.get_rect())
         if area.w <= 0 or area.h <= 0:
             continue
+        top = min((p for pts in polys for p in pts), key=lambda p: p[1])
+        label = f'{dist:g}" reach'
+        tw, th = prims.font(t.font_small).size(label)
+        text = pygame.Rect(0, 0, tw + 4, th + 4)
+        text.center = (round(top[0]), round(top[1] - 9))
+        if not c.draw_area().colliderect(area.union(text)):
+            continue        # a pass that draws none of its pixels (a band elsewhere)
         layer = pygame.Surface(area.size, pygame.SRCALPHA)
         for pts in polys:
             pygame.draw.polygon(layer, (*t.reach, 255), [(px - area.x, py - area.y) for px, py in pts])
@@ -149,11 +181,10 @@ def _draw_reach(c: Canvas, value: dict) -> None:
             for pts in polys:
                 prims.outline(c.surface, pts, (*t.reach, 70), 1)
         for comp in edges:
-            ring = [(px + area.x, py + area.y) for px, py in comp.outline(2)]
+            ring = [(px + area.x, py + area.y) for px, py in comp.outline(REACH_EDGE_EVERY_PX)]
             if len(ring) > 2:
                 prims.dashed_polyline(c.surface, ring, t.reach, 2, 9, 6, closed=True)
-        top = min((p for pts in polys for p in pts), key=lambda p: p[1])
-        prims.outlined_text(c.surface, f'{dist:g}" reach', t.font_small, t.reach, (255, 255, 255),
+        prims.outlined_text(c.surface, label, t.font_small, t.reach, (255, 255, 255),
                             (top[0], top[1] - 9))
 
 
