@@ -5,7 +5,9 @@ over its western 8" (walls' centre (13, 10): west of the centre), ruin V, object
 
 from __future__ import annotations
 
-from test_compare_fix import PUBLISHED, V, _measured, _run, _turned
+from test_compare_fix import PUBLISHED, V, _measured, _turned
+
+from tests.mapkit import cli as _run
 
 
 def test_a_wide_turn_tolerance_keeps_which_way_the_walls_face(write_map, capsys):
