@@ -81,7 +81,7 @@ from typing import Any
 from tabletop.board.frozen import evolve
 from tabletop.board.state import Battlefield, Decision, Model, Unit
 from tabletop.geometry import snapshot
-from tabletop.geometry.placement import AsideBox, aside_box, find_return_spot
+from tabletop.geometry.placement import AsideBox, Spot, aside_box, find_return_spot
 from tabletop.rules.challenges.characters import (
     DISGRACED,
     GAMBIT_ELIGIBILITY,
@@ -1191,15 +1191,74 @@ def _put_back(state: Battlefield, model: Model, template: Unit, index: int) -> B
 
 
 def _return_one(state: Battlefield, ch: GambitChallenge, m: Model, player: str) -> tuple[Battlefield, str | None]:
-    """Place one set-aside model (``find_return_spot``); (new state, a note when no legal spot)."""
+    """Place one set-aside model (``find_return_spot``, kept by ``_return_spot``); (new state,
+    a note when no legal spot)."""
     origin = dict(ch.origin)[m.id]
-    spot = find_return_spot(state, m, player, dict(ch.locked_with).get(m.id, ()), prefer=origin)
+    spot = _return_spot(state, m, player, tuple(dict(ch.locked_with).get(m.id, ())), origin)
     note = None
     if spot is None:
         at, note = origin, "no legal spot found: left where it stood"
     else:
         at = spot.at
     return _put_back(state, m.moved_to(*at), dict(ch.units)[m.id], dict(ch.unit_index)[m.id]), note
+
+
+_SPOTS: dict[Hashable, dict[tuple[float, float], dict[Hashable, Spot]]] = {}
+SPOT_SLACK = 1e-6       # inches added to a kept spot's reach (float rounding in the gaps)
+
+
+def _circum(m: Model) -> float:
+    """The radius (inches) of a circle round ``m``'s centre holding its whole base."""
+    return math.hypot(m.base.along, m.base.across) / 2.0
+
+
+def _near(state: Battlefield, skip: str, at: tuple[float, float], reach: float) -> Hashable:
+    """Every model of ``state`` but ``skip`` whose centre is within ``reach`` inches of ``at``,
+    in the table's order: (id, unit, player, base, x, y, facing)."""
+    owner = {u.id: u.player for u in state.units}
+    ax, ay = at
+    return tuple((x.id, x.unit_id, owner[x.unit_id], x.base, x.x, x.y, x.facing_deg)
+                 for x in state.models() if x.id != skip and math.hypot(x.x - ax, x.y - ay) <= reach)
+
+
+def _return_spot(state: Battlefield, m: Model, player: str, locked: tuple[str, ...],
+                 prefer: tuple[float, float]) -> Spot | None:
+    """``find_return_spot(state, m, player, locked, prefer=prefer)``, kept by the models near
+    ``prefer`` when the spot found is engaged.
+
+    The search takes the nearest candidate to ``prefer`` that is legal and engaged, so an
+    engaged spot at distance d was chosen reading only the models whose bases come within
+    the engagement or coherency range (the larger, and at least the tolerance) of a base
+    centred within d of ``prefer``: centres within d + both bases' circumradii + that range
+    + the tolerance (the candidates nearer than d are made round such models and weighed
+    against such models; their order among themselves follows the table's order).  Another
+    table with the same models, in the same order, within that reach of ``prefer`` - and the
+    same rules, table edges and terrain, and the unit still (or still not) on the table -
+    gives the same spot, so it is kept with that neighbourhood and found again without a
+    search.  A spot not engaged, or none, was chosen after weighing every candidate on the
+    table, so it is kept only by the whole table (``_return_plan``'s key)."""
+    rules = state.rules
+    head = (m.id, m.base, m.facing_deg, m.unit_id, player, locked, prefer, rules, state.table,
+            state.terrain, any(x.id != m.id for x in state.unit(m.unit_id).models)
+            if state.has_unit(m.unit_id) else False)
+    widest = max((_circum(x) for x in state.models() if x.id != m.id), default=0.0)
+    kept = _SPOTS.get(head)
+    if kept is not None:
+        for (reach, bound), spots in kept.items():
+            if widest <= bound:
+                spot = spots.get(_near(state, m.id, prefer, reach))
+                if spot is not None:
+                    return spot
+    spot = find_return_spot(state, m, player, locked, prefer=prefer)
+    if spot is None or not spot.engaged:
+        return spot
+    ranges = max(rules.engagement_range or 0.0, rules.coherency_range or 0.0, rules.tol)
+    reach = (math.hypot(spot.x - prefer[0], spot.y - prefer[1]) + _circum(m) + widest + ranges
+             + rules.tol + SPOT_SLACK)
+    if len(_SPOTS) > POLICY_CACHE:
+        _SPOTS.clear()
+    _SPOTS.setdefault(head, {}).setdefault((reach, widest), {})[_near(state, m.id, prefer, reach)] = spot
+    return spot
 
 
 def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
@@ -1272,6 +1331,9 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...], ke
             state, note = _cached("return_one", (key[0], key[1], _prefix(pending[:k + 1])), one)
         if note:
             notes[m.id] = note
+    flags = _engaged_flags(aside, state, [m for _, m in pending])
+    if all(engaged or mid in notes for mid, engaged in flags):
+        return tuple((m.id, state.model(m.id).at) for _, m in pending), tuple(notes.items()), flags
     geom = geometry(moved_geometry(aside, state, {m.id for _, m in pending}))
     for ch, m in pending:
         if m.id in notes or geom.model_engaged(m.id):
@@ -1284,6 +1346,36 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...], ke
             geom = geometry(moved_geometry(before, state, {m.id}))
     return (tuple((m.id, state.model(m.id).at) for _, m in pending), tuple(notes.items()),
             tuple((m.id, bool(geom.model_engaged(m.id))) for _, m in pending))
+
+
+_FLAGS: dict[Hashable, tuple[tuple[str, bool], ...]] = {}
+FLAGS_SLACK = 1e-3      # inches added to the reach of an engagement read (above the snapshot's EPS)
+
+
+def _engaged_flags(aside: Battlefield, state: Battlefield, models: list[Model]
+                   ) -> tuple[tuple[str, bool], ...]:
+    """Whether each of ``models`` (just placed on ``state``, the table ``aside`` without them)
+    is engaged on ``state``: ((model id, engaged), ...), from the fight phase's snapshot
+    (``moved_geometry``), kept by each model's neighbourhood.  A model is engaged when an enemy
+    base lies within the engagement range of its own (a gap read pair by pair), so only the
+    models whose centres lie within both bases' circumradii + that range + the tolerance of
+    it are read: a table with the same such models round each returning model gives the
+    same answer without a snapshot."""
+    from tabletop.rules.fight_phase.context import geometry, moved_geometry
+    rules = state.rules
+    widest = max((_circum(x) for x in state.models()), default=0.0)
+    rng = max(rules.engagement_range or 0.0, 0.0) + rules.tol + FLAGS_SLACK
+    key = (rules, widest, tuple(
+        (m.id, state.owner(m.id), m.base, m.facing_deg, state.model(m.id).at,
+         _near(state, m.id, state.model(m.id).at, _circum(m) + widest + rng)) for m in models))
+    flags = _FLAGS.get(key)
+    if flags is None:
+        geom = geometry(moved_geometry(aside, state, {m.id for m in models}))
+        flags = tuple((m.id, bool(geom.model_engaged(m.id))) for m in models)
+        if len(_FLAGS) > POLICY_CACHE:
+            _FLAGS.clear()
+        _FLAGS[key] = flags
+    return flags
 
 
 def _prefix(pending: list[tuple[GambitChallenge, Model]]) -> Hashable:
@@ -1473,22 +1565,136 @@ def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
     if gambit(gambits[first]).bans:
         ban = next(n for n in GAMBIT_NAMES if n not in (gambits[first], gambits[second]))
         script.append(Decision(first, "feint", ban))
-    script += [Decision(second, "gambit", gambits[second])] + [Decision(p, "prolong", False) for p in ch.players]
-    o = walk.exact(_machine(), begin, outcome=_outcome, key=state_key, scripted=script)
+    script.append(Decision(second, "gambit", gambits[second]))
+    head = walk.exact(_head_machine(), begin, outcome=_cut, key=state_key, scripted=script)
+    dist: dict[tuple[str | None, int], Fraction] = {}
+    states = head.states or 0
+    for cut, p in head.dist.items():
+        if not isinstance(cut, _Cut):                  # a round over before its Strike Step
+            dist[cut] = dist.get(cut, Fraction(0)) + p
+            continue
+        tail = _strike_odds(cut)
+        states += tail.states or 0
+        for o, q in tail.dist.items():
+            dist[o] = dist.get(o, Fraction(0)) + p * q
     win = {p: Fraction(0) for p in ch.players}
     pts = {p: Fraction(0) for p in ch.players}
     draw = Fraction(0)
-    for (winner, points), p in o.dist.items():
+    for (winner, points), p in dist.items():
         if winner is None:
             draw += p
         else:
             win[winner] += p
             pts[winner] += p * points
-    res = PairOdds(tuple((p, gambits[p]) for p in ch.players), win, draw, pts, o.states or 0)
+    res = PairOdds(tuple((p, gambits[p]) for p in ch.players), win, draw, pts, states)
     if len(_PAIRS) > POLICY_CACHE:
         _PAIRS.clear()
     _PAIRS[k] = res
     return res
+
+
+STRIKE_SPLIT = "gambit_strike"
+_STRIKES: dict[Hashable, walk.Odds] = {}
+
+
+@lru_cache(maxsize=1)
+def _head_machine() -> Machine:
+    """``_machine`` with its Strike row cut: a round's walk (``pair_odds``) stops as the
+    Strike Step begins (``STRIKE_SPLIT``), the Face-Off and Focus walked, nothing struck."""
+    rows = [Row(r.name, r.title, r.rule, lambda s: goto(s, END)) if r.name == STRIKE_SPLIT else r
+            for r in challenge_rows(END) + resolution_rows(END)]
+    return Machine(rows, "challenge")
+
+
+@dataclass(frozen=True)
+class _Cut:
+    """A round's walk cut where its Strike Step begins: ``key`` what the rest of the round
+    reads (``strike_key``; equal cuts compare equal, so the head walk's outcomes add their
+    chances) and one ``state`` that reached it (not compared)."""
+
+    key: Hashable
+    state: PhaseState = field(compare=False)
+
+
+def _cut(state: PhaseState) -> Hashable:
+    ch = _duel(state)
+    if ch.done or ch.round is None:
+        return _outcome(state)
+    return _Cut(strike_key(state), state)
+
+
+def _reads(chosen: tuple[tuple[str, str], ...]) -> tuple:
+    """Of each chosen gambit, what the Strike and Glory Steps read: Guard Up's bank per enemy
+    miss, Test the Foe's advantage next round, Withdraw's Glory Step question."""
+    out = []
+    for p, name in chosen:
+        g = gambit(name)
+        out.append((p, g.focus_per_enemy_miss, g.advantage_next, g.may_withdraw))
+    return tuple(out)
+
+
+def strike_key(state: PhaseState) -> Hashable:
+    """What a round read from the start of its Strike Step on (``gambit_strike`` to the Glory
+    Step, no prolonging) depends on, hashable: ``state_key`` with the round's Face-Off and
+    Focus reduced to what the Strike and Glory rows read of them - the Focus winner (who
+    strikes first), the strike profiles' characteristics (their notes feed only the events),
+    the blows struck, and of each gambit (this round's and ``last``) ``_reads``; the weapons,
+    Flurry's D3, the gambits' names and the precedence were spent making the profiles.  So
+    two gambit pairs whose rounds reach the same Strike Step share its walk (``pair_odds``)."""
+    m = _memo(state)
+    ch = m.challenges[-1]
+    rnd = ch.round
+    assert rnd is not None   # cut inside a round
+    duel = (ch.combat, ch.challenger, ch.challenged, ch.disgraced,
+            tuple((mid, x.wounds_lost, x.status) for mid, x in ch.models), ch.support,
+            ch.advantage, ch.banked, ch.taunts, ch.caused, ch.round_no,
+            (rnd.no, rnd.winner, _reads(rnd.chosen),
+             tuple((p, x.ws, x.attacks, x.strength, x.ap, x.damage) for p, x in rnd.profiles),
+             tuple((a, misses, take) for a, _, misses, take in rnd.struck)),
+            _reads(ch.last), ch.removed, ch.withdraw_turn, ch.done, ch.winner, ch.points,
+            ch.attacks_from, ch.base)
+    bf = state.battlefield
+    return (state.cursor, state.pending, m.combats, m.index, m.issue_turn, m.issuer, m.challenger,
+            m.fought, tuple(c.key() for c in m.challenges[:-1]), duel, _table_key(bf), bf.rules,
+            bf.active_player)
+
+
+_GLORY_ROWS = ("gambit_prolong", "gambit_glory")
+
+
+def _strike_state_key(state: PhaseState) -> Hashable:
+    """The Strike Step walk's key (``_strike_odds``): ``state_key``, but once the blows are
+    struck only what the rest of the round reads.  There the walk's script answers the prolong
+    question no (``ODDS_ROUNDS``), and the Glory Step reads of the duel only who was removed,
+    the Wounds caused, Taunt and Bait's count, Withdraw among the last gambits, where its
+    Withdraw questions are, and the duellists' base Wounds, Paragon and Command (``glory``):
+    rounds that differ only in the wounds rolled past those merge.  A finished round is its
+    outcome."""
+    m = _memo(state)
+    ch = m.challenges[-1]
+    if state.cursor == END and state.pending is None:
+        return (END, ch.winner, ch.points, ch.done)
+    if state.cursor not in _GLORY_ROWS:
+        return state_key(state)
+    return (state.cursor, state.pending, state.used, m.combats, m.index, ch.players, ch.challenger,
+            ch.challenged, _reads(ch.last), ch.removed, ch.caused, ch.taunts, ch.withdraw_turn,
+            tuple((p, d.w, d.paragon, d.command) for p, d in ch.base))
+
+
+def _strike_odds(cut: _Cut) -> walk.Odds:
+    """The exact distribution of (winner, points) from a cut round's Strike Step (its rows
+    from ``STRIKE_SPLIT`` on, no prolonging), walked once per ``strike_key``."""
+    hit = _STRIKES.get(cut.key)
+    if hit is not None:
+        return hit
+    ch = _duel(cut.state)
+    begin = evolve(cut.state, cursor=STRIKE_SPLIT, pending=None, used=frozenset())
+    o = walk.exact(_machine(), begin, outcome=_outcome, key=_strike_state_key,
+                   scripted=[Decision(p, "prolong", False) for p in ch.players])
+    if len(_STRIKES) > POLICY_CACHE:
+        _STRIKES.clear()
+    _STRIKES[cut.key] = o
+    return o
 
 
 def best_gambit(start: PhaseState, player: str, options: list[str], chosen: dict[str, str],
