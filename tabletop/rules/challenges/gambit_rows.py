@@ -362,6 +362,15 @@ def state_key(state: PhaseState) -> Hashable:
     return (state.cursor, state.pending, state.used, _memo(state).key(), _table_key(state.battlefield))
 
 
+def round_key(state: PhaseState) -> Hashable:
+    """``state_key`` within one round of one duel (the walks of ``pair_odds``): the row, the
+    scripted answers used and the memo's future-relevant parts.  A round's rows never change
+    the table (the pair was set aside and outside support counted before its first Face-Off),
+    and what is pending is made by the row from the record, so neither is compared (hashing
+    them at every state is most of a key's cost)."""
+    return (state.cursor, state.used, _memo(state).key())
+
+
 _TABLES: dict[int, tuple[Battlefield, Hashable]] = {}
 
 
@@ -382,7 +391,7 @@ _PLACES: dict[int, tuple[Battlefield, Hashable]] = {}
 
 def _places_key(bf: Battlefield) -> Hashable:
     """Each model's (id, x, y), worked out once per table: where the models stand, all that
-    the return plan reads of the table beyond ``_table_extra`` (``find_return_spot`` and the
+    the return plan reads of the table beyond ``_layout(bf).extra`` (``find_return_spot`` and the
     snapshot measure bases where they stand, never wounds lost or statuses)."""
     hit = _PLACES.get(id(bf))
     if hit is not None and hit[0] is bf:
@@ -1003,24 +1012,35 @@ def _strike(state: PhaseState) -> Transition:
         if atk in done or atk in dead or dfn in dead:
             continue
         reads = bool(gambit(dict(rnd.chosen)[dfn]).focus_per_enemy_miss)
-        prof, left = profs[atk], _left(ch, ds, dfn)
-        outcomes = strike_outcomes(prof, profs[dfn].ws, ds[dfn], reads, left)
-
-        def draw(dice, prof=prof, dfn=dfn, left=left, reads=reads) -> StrikeOutcome:
-            b = make_attacks(dice, prof, profs[dfn].ws, ds[dfn], left)
-            return StrikeOutcome(_counted(b.unsaved, prof.damage, left), b.misses if reads else None, b)
-
-        return wait(state, Chance("Strike", RULE_STRIKE, outcomes, player=atk, draw=draw))
+        return wait(state, _strike_roll(atk, profs[atk], profs[dfn].ws, ds[dfn], reads, _left(ch, ds, dfn)))
     return _strike_done(state)
+
+
+@lru_cache(maxsize=POLICY_CACHE)
+def _strike_roll(atk: str, prof: StrikeProfile, defender_ws: int, defender: Duellist, reads: bool,
+                 left: int) -> Chance:
+    """The Strike chance of ``atk``'s attacks (``strike_outcomes``; ``draw`` rolls them with
+    ``make_attacks``), made once per what it reads: the walks and runs meet the same blows
+    again and again."""
+    def draw(dice) -> StrikeOutcome:
+        b = make_attacks(dice, prof, defender_ws, defender, left)
+        return StrikeOutcome(_counted(b.unsaved, prof.damage, left), b.misses if reads else None, b)
+
+    return Chance("Strike", RULE_STRIKE, strike_outcomes(prof, defender_ws, defender, reads, left),
+                  player=atk, draw=draw)
 
 
 def _round_duellists(ch: GambitChallenge) -> dict[str, Duellist]:
     """The duellists as the round began (wounds lost before this round's blows)."""
-    ds = duellists_of(ch)
-    dmg = _damage(ch) if ch.round is not None else {}
-    if not dmg:
-        return ds
-    return {p: _lost(d, d.wounds_lost - dmg.get(_other(ch.players, p), 0)) for p, d in ds.items()}
+    if ch.round is None or not ch.round.struck:
+        return duellists_of(ch)
+    taken = {_other(ch.players, a): t for a, _, _, t in ch.round.struck}
+    lost = {mid: m.wounds_lost for mid, m in ch.models}
+    out = {}
+    for p, d in ch.base:
+        n = lost[d.model_id] - taken.get(p, 0)
+        out[p] = d if d.wounds_lost == n else _lost(d, n)
+    return out
 
 
 def _strike_resume(state: PhaseState, out: StrikeOutcome) -> Transition:
@@ -1055,13 +1075,11 @@ def _strike_done(state: PhaseState) -> Transition:
     damage = _damage(ch)
     events: list = []
     banked: dict[str, int] = {}
-    blows: dict[str, dict] = {}
     removed = list(ch.removed)
     for atk, unsaved, misses, _ in rnd.struck:
         dfn = _other(ch.players, atk)
         b = shown.get(atk) or Blows(attacks=profs[atk].attacks, unsaved=unsaved,
                                     misses=misses or 0, damage=damage[atk])
-        blows[atk] = vars(b)
         events.append(_ev("wounds", RULE_STRIKE, model=ch.by_player[dfn], by=ch.by_player[atk],
                           attacks=b.attacks, hits=b.hits,
                           wounds=b.wounds, unsaved=b.unsaved, lost=damage[atk],
@@ -1209,16 +1227,55 @@ SPOT_SLACK = 1e-6       # inches added to a kept spot's reach (float rounding in
 
 def _circum(m: Model) -> float:
     """The radius (inches) of a circle round ``m``'s centre holding its whole base."""
-    return math.hypot(m.base.along, m.base.across) / 2.0
+    r = _CIRCUM.get(m.base)
+    if r is None:
+        r = _CIRCUM[m.base] = math.hypot(m.base.along, m.base.across) / 2.0
+    return r
+
+
+_CIRCUM: dict[Any, float] = {}
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where a table's models stand, as the Resolution's searches read it, worked out once per
+    table (``_layout``): ``extra`` the table's size and terrain, each unit's (id, player) and
+    each model's (id, base, facing); ``models`` each model's (id, x, y, (id, unit, player,
+    base, x, y, facing)) in the table's order; ``widest`` the largest circumradius of a base
+    (inches)."""
+
+    extra: Hashable
+    models: tuple[tuple[str, float, float, tuple], ...]
+    widest: float
+
+
+_LAYOUTS: dict[int, tuple[Battlefield, _Layout]] = {}
+
+
+def _layout(bf: Battlefield) -> _Layout:
+    hit = _LAYOUTS.get(id(bf))
+    if hit is not None and hit[0] is bf:
+        return hit[1]
+    if len(_LAYOUTS) > 256:
+        _LAYOUTS.clear()
+    owner = {u.id: u.player for u in bf.units}
+    ms = list(bf.models())
+    lay = _Layout((bf.table, bf.terrain, tuple((u.id, u.player) for u in bf.units),
+                   tuple((x.id, x.base, x.facing_deg) for x in ms)),
+                  tuple((x.id, x.x, x.y, (x.id, x.unit_id, owner[x.unit_id], x.base, x.x, x.y, x.facing_deg))
+                        for x in ms),
+                  max((_circum(x) for x in ms), default=0.0))
+    _LAYOUTS[id(bf)] = (bf, lay)
+    return lay
 
 
 def _near(state: Battlefield, skip: str, at: tuple[float, float], reach: float) -> Hashable:
     """Every model of ``state`` but ``skip`` whose centre is within ``reach`` inches of ``at``,
     in the table's order: (id, unit, player, base, x, y, facing)."""
-    owner = {u.id: u.player for u in state.units}
     ax, ay = at
-    return tuple((x.id, x.unit_id, owner[x.unit_id], x.base, x.x, x.y, x.facing_deg)
-                 for x in state.models() if x.id != skip and math.hypot(x.x - ax, x.y - ay) <= reach)
+    hypot = math.hypot
+    return tuple(rec for mid, x, y, rec in _layout(state).models
+                 if mid != skip and hypot(x - ax, y - ay) <= reach)
 
 
 def _return_spot(state: Battlefield, m: Model, player: str, locked: tuple[str, ...],
@@ -1241,7 +1298,7 @@ def _return_spot(state: Battlefield, m: Model, player: str, locked: tuple[str, .
     head = (m.id, m.base, m.facing_deg, m.unit_id, player, locked, prefer, rules, state.table,
             state.terrain, any(x.id != m.id for x in state.unit(m.unit_id).models)
             if state.has_unit(m.unit_id) else False)
-    widest = max((_circum(x) for x in state.models() if x.id != m.id), default=0.0)
+    widest = _layout(state).widest
     kept = _SPOTS.get(head)
     if kept is not None:
         for (reach, bound), spots in kept.items():
@@ -1284,7 +1341,7 @@ def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
     pending = [(ch, m) for ch in challenges for m in ch.survivors]
     if not pending:
         return state, events
-    key = (_places_key(state), (_table_extra(state), state.rules),
+    key = (_places_key(state), (_layout(state).extra, state.rules),
            tuple((ch.combat, ch.challenger, ch.challenged, ch.origin, ch.locked_with, ch.unit_index,
                   tuple((mid, u.player, u.keywords, u.status) for mid, u in ch.units),
                   tuple((m.id, m.base, m.facing_deg) for m in ch.survivors))
@@ -1363,7 +1420,7 @@ def _engaged_flags(aside: Battlefield, state: Battlefield, models: list[Model]
     same answer without a snapshot."""
     from tabletop.rules.fight_phase.context import geometry, moved_geometry
     rules = state.rules
-    widest = max((_circum(x) for x in state.models()), default=0.0)
+    widest = _layout(state).widest
     rng = max(rules.engagement_range or 0.0, 0.0) + rules.tol + FLAGS_SLACK
     key = (rules, widest, tuple(
         (m.id, state.owner(m.id), m.base, m.facing_deg, state.model(m.id).at,
@@ -1566,7 +1623,7 @@ def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
         ban = next(n for n in GAMBIT_NAMES if n not in (gambits[first], gambits[second]))
         script.append(Decision(first, "feint", ban))
     script.append(Decision(second, "gambit", gambits[second]))
-    head = walk.exact(_head_machine(), begin, outcome=_cut, key=state_key, scripted=script)
+    head = walk.exact(_head_machine(), begin, outcome=_cut, key=round_key, scripted=script)
     dist: dict[tuple[str | None, int], Fraction] = {}
     states = head.states or 0
     for cut, p in head.dist.items():
@@ -1675,7 +1732,7 @@ def _strike_state_key(state: PhaseState) -> Hashable:
     if state.cursor == END and state.pending is None:
         return (END, ch.winner, ch.points, ch.done)
     if state.cursor not in _GLORY_ROWS:
-        return state_key(state)
+        return round_key(state)
     return (state.cursor, state.pending, state.used, m.combats, m.index, ch.players, ch.challenger,
             ch.challenged, _reads(ch.last), ch.removed, ch.caused, ch.taunts, ch.withdraw_turn,
             tuple((p, d.w, d.paragon, d.command) for p, d in ch.base))
