@@ -341,6 +341,8 @@ def _memo(state: PhaseState) -> ChallengeMemo:
 
 
 def _with(state: PhaseState, memo: ChallengeMemo) -> Any:
+    if type(state.memo) is GambitOnly:                 # a round's walk: a plain record of one field
+        return _upd(state.memo, challenge=memo)
     try:
         return evolve(state.memo, challenge=memo)      # the phase memos: plain frozen records
     except TypeError:                                  # a memo that checks itself in __post_init__
@@ -534,7 +536,14 @@ def focus_chance(sides: list[tuple[str, str, dict[str, int]]]) -> tuple[tuple[Fo
     """Exact odds of each player taking the Challenge Advantage (ties re-rolled until one is
     higher): ``sides`` [(player, gambit name, modifiers)] in the order they roll."""
     (pa, ga, ma), (pb, gb, mb) = sides
-    sa, sb = sum(ma.values()), sum(mb.values())
+    return _focus_odds(pa, gambit(ga).name, sum(ma.values()), pb, gambit(gb).name, sum(mb.values()))
+
+
+@lru_cache(maxsize=POLICY_CACHE)
+def _focus_odds(pa: str, ga: str, sa: int, pb: str, gb: str, sb: int
+                ) -> tuple[tuple[FocusOutcome, Fraction], ...]:
+    """``focus_chance`` of two sides by what it reads: each player, gambit and total modifier
+    (worked out once for each: every walk of a round weighs the same Focus Rolls)."""
     wa = wb = Fraction(0)
     for ka, qa in _kept_dist(ga):
         for kb, qb in _kept_dist(gb):
@@ -1227,13 +1236,7 @@ SPOT_SLACK = 1e-6       # inches added to a kept spot's reach (float rounding in
 
 def _circum(m: Model) -> float:
     """The radius (inches) of a circle round ``m``'s centre holding its whole base."""
-    r = _CIRCUM.get(m.base)
-    if r is None:
-        r = _CIRCUM[m.base] = math.hypot(m.base.along, m.base.across) / 2.0
-    return r
-
-
-_CIRCUM: dict[Any, float] = {}
+    return math.hypot(m.base.along, m.base.across) / 2.0
 
 
 @dataclass(frozen=True)
