@@ -643,7 +643,9 @@ def _combat(state: PhaseState, next_row: str) -> Transition:
 
 def _next_combat(state: PhaseState, memo: Any, events=()) -> Transition:
     m = memo.challenge
-    return goto(state, "gambit_combat", tuple(events), memo=replace(memo, challenge=_upd(m, index=m.index + 1)))
+    nxt = _upd(m, index=m.index + 1)
+    after = _upd(memo, challenge=nxt) if type(memo) is GambitOnly else replace(memo, challenge=nxt)
+    return goto(state, "gambit_combat", tuple(events), memo=after)
 
 
 def _who(bf: Battlefield, turn: int) -> str:
@@ -1085,29 +1087,30 @@ def _strike_done(state: PhaseState) -> Transition:
     events: list = []
     banked: dict[str, int] = {}
     removed = list(ch.removed)
+    by_player, chosen = ch.by_player, dict(rnd.chosen)
     for atk, unsaved, misses, _ in rnd.struck:
         dfn = _other(ch.players, atk)
         b = shown.get(atk) or Blows(attacks=profs[atk].attacks, unsaved=unsaved,
                                     misses=misses or 0, damage=damage[atk])
-        events.append(_ev("wounds", RULE_STRIKE, model=ch.by_player[dfn], by=ch.by_player[atk],
+        events.append(_ev("wounds", RULE_STRIKE, model=by_player[dfn], by=by_player[atk],
                           attacks=b.attacks, hits=b.hits,
                           wounds=b.wounds, unsaved=b.unsaved, lost=damage[atk],
                           wounds_left=ds[dfn].wounds_left - damage[atk]))
-        g = gambit(dict(rnd.chosen)[dfn])
+        g = gambit(chosen[dfn])
         if g.focus_per_enemy_miss and misses:
             banked[dfn] = g.focus_per_enemy_miss * misses
     gone = [p for p in (rnd.winner, _other(ch.players, rnd.winner))
-            if ds[p].wounds_left > 0 and _left(ch, ds, p) <= 0]
+            if ds[p].wounds_left > 0 and ds[p].wounds_left - damage.get(_other(ch.players, p), 0) <= 0]
     for p in gone:
-        removed.append(ch.by_player[p])
-        events.append(_ev("removed", RULE_STRIKE, model=ch.by_player[p]))
+        removed.append(by_player[p])
+        events.append(_ev("removed", RULE_STRIKE, model=by_player[p]))
     duel = _upd(ch, removed=tuple(removed), banked=tuple(sorted(banked.items())))
     events.append(StepMark(f"Strike (round {rnd.no})", RULE_STRIKE, state.battlefield))
     if gone:
         return goto(state, "gambit_glory", tuple(events), memo=_with_duel(state, duel))
     nxt = rnd.winner
     for p, name in rnd.chosen:
-        if gambit(name).advantage_next and ch.by_player[p] not in duel.removed:
+        if gambit(name).advantage_next and by_player[p] not in duel.removed:
             nxt = p
     duel = _upd(duel, advantage=nxt)
     if rnd.no >= HARD_ROUND_LIMIT:
@@ -1121,7 +1124,6 @@ def _prolong(state: PhaseState) -> Transition:
     ch = _duel(state)
     assert ch.round is not None and ch.round.winner is not None   # _focus_resume set the round's winner
     holder = ch.round.winner
-    again = PhaseState(state.battlefield, _with_duel(state, _upd(ch, round=None)), "gambit_face_off")
 
     def default() -> bool:
         if ch.round_no >= PROLONG_LIMIT:
@@ -1129,6 +1131,7 @@ def _prolong(state: PhaseState) -> Transition:
         now = _glory(ch)
         other = _other(ch.players, holder)
         stop = now.points if now.winner == holder else -now.points if now.winner == other else 0
+        again = PhaseState(state.battlefield, _with_duel(state, _upd(ch, round=None)), "gambit_face_off")
         best, _ = policy_pair(again)
         return best.points[holder] - best.points[other] > stop
 
@@ -1152,12 +1155,11 @@ def _glory(ch: GambitChallenge, withdrawn: str | None = None):
 
 def _glory_row(state: PhaseState) -> Transition:
     ch = _duel(state)
-    result = _glory(ch)
     last = dict(ch.last)
     for k in range(ch.withdraw_turn, 2):
         p = ch.players[k]
         if gambit(last[p]).may_withdraw and ch.by_player[p] not in ch.removed:
-            q = Question(p, "withdraw", (True, False), result.winner not in (None, p), RULE_GLORY)
+            q = Question(p, "withdraw", (True, False), _glory(ch).winner not in (None, p), RULE_GLORY)
             return wait(state, q, memo=_with_duel(state, _upd(ch, withdraw_turn=k)))
     return _glory_end(state, ch, None)
 
