@@ -36,6 +36,10 @@ Resolution (``challenge_resolution``, after the Fight step): every set-aside
 model still alive goes back to its unit, in coherency and engaged where
 possible, or into base contact with an enemy unit it was locked with if its
 unit is gone (``geometry.placement.find_return_spot``; ``RETURN_ORDER``).
+A spot found, and whether the model is engaged there, are kept by the models
+near it (``_return_spot``, ``_engaged_flags``): the searches read nothing
+farther, and the odds walk reaches the Resolution with many tables that differ
+only far from the duellists.
 
 Chances (``pending.Chance``): every outcome compares by what the rules read
 (the Focus Roll's winner; a side's unsaved wounds, and its misses when the
@@ -50,6 +54,10 @@ The default policy (``best_gambit``, ``best_ban``, ``best_weapon``,
 with ``pair_odds``: the exact walk of these same rows from the round's
 Face-Off with the two gambits scripted (``ODDS_ROUNDS``), so the odds table
 of ``tabletop fight --odds`` and the policy come from one copy of the rules.
+The walk is cut where the Strike Step begins (``STRIKE_SPLIT``): the Face-Off
+and Focus are walked per pair, the rest once per what it reads
+(``strike_key``), so pairs whose rounds strike alike share it; within a round
+states are keyed by the record alone (``round_key``).
 Each search is a pure function of its situation (``situation``: the duel's
 record as compared, the duellists as read, the rules and the Active Player;
 the Declare step's ``duel_value`` and ``set_aside`` also read the table), so
