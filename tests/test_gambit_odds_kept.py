@@ -135,6 +135,10 @@ def test_a_returned_models_engagement_is_kept_by_the_models_near_it(monkeypatch)
     far_full = full.with_models([full.model("c/1").moved_to(43.0, 25.0)])
     assert gambit_rows._engaged_flags(far_aside, far_full, [a1]) == (("a/1", True),)
     assert len(built) == 1
+    # a/2, its own squad's model 1.26" away, is removed: only enemies engage it - no snapshot
+    assert gambit_rows._engaged_flags(aside.without_models(["a/2"]), full.without_models(["a/2"]),
+                                      [a1]) == (("a/1", True),)
+    assert len(built) == 1
     # b/1 and b/2 step back 3": b/1 at (10, 14.26), centres 4.26" apart, gap 4.26 - 2 x 0.63 =
     # 3.0" > 2.02" (b/2 is farther): not engaged, and asked afresh (models near it moved)
     away = {"b/1": (10.0, 14.26), "b/2": (11.26, 14.26)}

@@ -1282,13 +1282,15 @@ def _layout(bf: Battlefield) -> _Layout:
     return lay
 
 
-def _near(state: Battlefield, skip: str, at: tuple[float, float], reach: float) -> Hashable:
-    """Every model of ``state`` but ``skip`` whose centre is within ``reach`` inches of ``at``,
-    in the table's order: (id, unit, player, base, x, y, facing)."""
+def _near(state: Battlefield, skip: str, at: tuple[float, float], reach: float,
+          enemies_of: str | None = None) -> Hashable:
+    """Every model of ``state`` but ``skip`` (only those not of player ``enemies_of``, when
+    given) whose centre is within ``reach`` inches of ``at``, in the table's order: (id, unit,
+    player, base, x, y, facing)."""
     ax, ay = at
     hypot = math.hypot
     return tuple(rec for mid, x, y, rec in _layout(state).models
-                 if mid != skip and hypot(x - ax, y - ay) <= reach)
+                 if mid != skip and rec[2] != enemies_of and hypot(x - ax, y - ay) <= reach)
 
 
 def _return_spot(state: Battlefield, m: Model, player: str, locked: tuple[str, ...],
@@ -1428,16 +1430,17 @@ def _engaged_flags(aside: Battlefield, state: Battlefield, models: list[Model]
     is engaged on ``state``: ((model id, engaged), ...), from the fight phase's snapshot
     (``moved_geometry``), kept by each model's neighbourhood.  A model is engaged when an enemy
     base lies within the engagement range of its own (a gap read pair by pair), so only the
-    models whose centres lie within both bases' circumradii + that range + the tolerance of
-    it are read: a table with the same such models round each returning model gives the
-    same answer without a snapshot."""
+    enemy models whose centres lie within both bases' circumradii + that range + the
+    tolerance of it are read: a table with the same such models round each returning model
+    gives the same answer without a snapshot (its own side's casualties change nothing)."""
     from tabletop.rules.fight_phase.context import geometry, moved_geometry
     rules = state.rules
     widest = _layout(state).widest
     rng = max(rules.engagement_range or 0.0, 0.0) + rules.tol + FLAGS_SLACK
     key = (rules, widest, tuple(
         (m.id, state.owner(m.id), m.base, m.facing_deg, state.model(m.id).at,
-         _near(state, m.id, state.model(m.id).at, _circum(m) + widest + rng)) for m in models))
+         _near(state, m.id, state.model(m.id).at, _circum(m) + widest + rng, state.owner(m.id)))
+        for m in models))
     flags = _FLAGS.get(key)
     if flags is None:
         geom = geometry(moved_geometry(aside, state, {m.id for m in models}))
