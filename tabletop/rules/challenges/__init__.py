@@ -9,6 +9,7 @@
   ``return_models``), driving ``gambit_rows`` with the engine's driver.
 - ``character_duel``, ``character``: character challenges in a rank-and-flank
   round (``challenge_step``, ``resolve_blows``, ``after_round``).
+- ``tables``: one geometry snapshot per table object, shared by the challenge code.
 - ``wording``: every challenge event in words (``SENTENCES``, read by
   ``tabletop.rules.describe.describers``: frames' captions, the CLI).
 - ``character_steps``, ``gambit_steps``: the challenges' rows of the

@@ -59,7 +59,6 @@ from fractions import Fraction
 from typing import Any
 
 from tabletop.board.state import Battlefield
-from tabletop.geometry import snapshot
 from tabletop.geometry.placement import swap_into_contact, swap_out_of_contact
 from tabletop.rules.challenges.character_duel import (
     DUEL_EXEMPT,
@@ -78,6 +77,7 @@ from tabletop.rules.challenges.characters import (
     not_a_candidate,
     on_table,
 )
+from tabletop.rules.challenges.tables import geometry
 
 RULE_ISSUE = "character-challenge.txt ¶1"
 RULE_ACCEPT = "character-challenge.txt ¶2"
@@ -247,7 +247,7 @@ def challenge_step(state: Battlefield, combat, dice, decisions, log,
     ch = CharacterChallenge(combat)
     if state.rules.challenges != "character":
         return state, ch
-    geom = geom or snapshot(state)
+    geom = geom or geometry(state)
     going = ongoing(state, combat)
     if going is not None:
         a, b = going

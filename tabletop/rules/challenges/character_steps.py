@@ -44,12 +44,15 @@ RULE_REPLACES_DUEL = "character-challenge.txt (option challenges = \"character\"
 
 
 def issue(state, units, dice, decisions, log):
-    """Row ``challenge`` (¶1-¶5): issue, accept or refuse; the state after any move."""
+    """Row ``challenge`` (¶1-¶5): issue, accept or refuse; the state after any move.  The
+    geometry is the round's (``rank_and_flank.phase.geometry``, kept by table): the row runs
+    again from the start for each answer it is given, and the round reads the same table."""
     from tabletop.rules.challenges.character import challenge_step, clear_finished, end_disgrace
+    from tabletop.rules.rank_and_flank.phase import geometry
     state = end_disgrace(state, units, log, why="read from the map: refused in an earlier turn, "
                                                 "whose End phase is over")
     state = clear_finished(state, units)
-    state, _ = challenge_step(state, units, dice, decisions, log)
+    state, _ = challenge_step(state, units, dice, decisions, log, geom=geometry(state))
     return state
 
 

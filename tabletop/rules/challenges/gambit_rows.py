@@ -36,6 +36,10 @@ Resolution (``challenge_resolution``, after the Fight step): every set-aside
 model still alive goes back to its unit, in coherency and engaged where
 possible, or into base contact with an enemy unit it was locked with if its
 unit is gone (``geometry.placement.find_return_spot``; ``RETURN_ORDER``).
+A spot found, and whether the model is engaged there, are kept by the models
+near it (``_return_spot``, ``_engaged_flags``): the searches read nothing
+farther, and the odds walk reaches the Resolution with many tables that differ
+only far from the duellists.
 
 Chances (``pending.Chance``): every outcome compares by what the rules read
 (the Focus Roll's winner; a side's unsaved wounds, and its misses when the
@@ -50,6 +54,10 @@ The default policy (``best_gambit``, ``best_ban``, ``best_weapon``,
 with ``pair_odds``: the exact walk of these same rows from the round's
 Face-Off with the two gambits scripted (``ODDS_ROUNDS``), so the odds table
 of ``tabletop fight --odds`` and the policy come from one copy of the rules.
+The walk is cut where the Strike Step begins (``STRIKE_SPLIT``): the Face-Off
+and Focus are walked per pair, the rest once per what it reads
+(``strike_key``), so pairs whose rounds strike alike share it; within a round
+states are keyed by the record alone (``round_key``).
 Each search is a pure function of its situation (``situation``: the duel's
 record as compared, the duellists as read, the rules and the Active Player;
 the Declare step's ``duel_value`` and ``set_aside`` also read the table), so
@@ -81,7 +89,7 @@ from typing import Any
 from tabletop.board.frozen import evolve
 from tabletop.board.state import Battlefield, Decision, Model, Unit
 from tabletop.geometry import snapshot
-from tabletop.geometry.placement import AsideBox, aside_box, find_return_spot
+from tabletop.geometry.placement import AsideBox, Spot, aside_box, find_return_spot
 from tabletop.rules.challenges.characters import (
     DISGRACED,
     GAMBIT_ELIGIBILITY,
@@ -341,6 +349,8 @@ def _memo(state: PhaseState) -> ChallengeMemo:
 
 
 def _with(state: PhaseState, memo: ChallengeMemo) -> Any:
+    if type(state.memo) is GambitOnly:                 # a round's walk: a plain record of one field
+        return _upd(state.memo, challenge=memo)
     try:
         return evolve(state.memo, challenge=memo)      # the phase memos: plain frozen records
     except TypeError:                                  # a memo that checks itself in __post_init__
@@ -360,6 +370,15 @@ def state_key(state: PhaseState) -> Hashable:
     """``walk``'s key: the row, what is pending, the scripted answers used, the memo's
     future-relevant parts and each model's (id, x, y, wounds lost, statuses)."""
     return (state.cursor, state.pending, state.used, _memo(state).key(), _table_key(state.battlefield))
+
+
+def round_key(state: PhaseState) -> Hashable:
+    """``state_key`` within one round of one duel (the walks of ``pair_odds``): the row, the
+    scripted answers used and the memo's future-relevant parts.  A round's rows never change
+    the table (the pair was set aside and outside support counted before its first Face-Off),
+    and what is pending is made by the row from the record, so neither is compared (hashing
+    them at every state is most of a key's cost)."""
+    return (state.cursor, state.used, _memo(state).key())
 
 
 _TABLES: dict[int, tuple[Battlefield, Hashable]] = {}
@@ -382,7 +401,7 @@ _PLACES: dict[int, tuple[Battlefield, Hashable]] = {}
 
 def _places_key(bf: Battlefield) -> Hashable:
     """Each model's (id, x, y), worked out once per table: where the models stand, all that
-    the return plan reads of the table beyond ``_table_extra`` (``find_return_spot`` and the
+    the return plan reads of the table beyond ``_layout(bf).extra`` (``find_return_spot`` and the
     snapshot measure bases where they stand, never wounds lost or statuses)."""
     hit = _PLACES.get(id(bf))
     if hit is not None and hit[0] is bf:
@@ -525,7 +544,14 @@ def focus_chance(sides: list[tuple[str, str, dict[str, int]]]) -> tuple[tuple[Fo
     """Exact odds of each player taking the Challenge Advantage (ties re-rolled until one is
     higher): ``sides`` [(player, gambit name, modifiers)] in the order they roll."""
     (pa, ga, ma), (pb, gb, mb) = sides
-    sa, sb = sum(ma.values()), sum(mb.values())
+    return _focus_odds(pa, gambit(ga).name, sum(ma.values()), pb, gambit(gb).name, sum(mb.values()))
+
+
+@lru_cache(maxsize=POLICY_CACHE)
+def _focus_odds(pa: str, ga: str, sa: int, pb: str, gb: str, sb: int
+                ) -> tuple[tuple[FocusOutcome, Fraction], ...]:
+    """``focus_chance`` of two sides by what it reads: each player, gambit and total modifier
+    (worked out once for each: every walk of a round weighs the same Focus Rolls)."""
     wa = wb = Fraction(0)
     for ka, qa in _kept_dist(ga):
         for kb, qb in _kept_dist(gb):
@@ -625,7 +651,9 @@ def _combat(state: PhaseState, next_row: str) -> Transition:
 
 def _next_combat(state: PhaseState, memo: Any, events=()) -> Transition:
     m = memo.challenge
-    return goto(state, "gambit_combat", tuple(events), memo=replace(memo, challenge=_upd(m, index=m.index + 1)))
+    nxt = _upd(m, index=m.index + 1)
+    after = _upd(memo, challenge=nxt) if type(memo) is GambitOnly else replace(memo, challenge=nxt)
+    return goto(state, "gambit_combat", tuple(events), memo=after)
 
 
 def _who(bf: Battlefield, turn: int) -> str:
@@ -1003,24 +1031,35 @@ def _strike(state: PhaseState) -> Transition:
         if atk in done or atk in dead or dfn in dead:
             continue
         reads = bool(gambit(dict(rnd.chosen)[dfn]).focus_per_enemy_miss)
-        prof, left = profs[atk], _left(ch, ds, dfn)
-        outcomes = strike_outcomes(prof, profs[dfn].ws, ds[dfn], reads, left)
-
-        def draw(dice, prof=prof, dfn=dfn, left=left, reads=reads) -> StrikeOutcome:
-            b = make_attacks(dice, prof, profs[dfn].ws, ds[dfn], left)
-            return StrikeOutcome(_counted(b.unsaved, prof.damage, left), b.misses if reads else None, b)
-
-        return wait(state, Chance("Strike", RULE_STRIKE, outcomes, player=atk, draw=draw))
+        return wait(state, _strike_roll(atk, profs[atk], profs[dfn].ws, ds[dfn], reads, _left(ch, ds, dfn)))
     return _strike_done(state)
+
+
+@lru_cache(maxsize=POLICY_CACHE)
+def _strike_roll(atk: str, prof: StrikeProfile, defender_ws: int, defender: Duellist, reads: bool,
+                 left: int) -> Chance:
+    """The Strike chance of ``atk``'s attacks (``strike_outcomes``; ``draw`` rolls them with
+    ``make_attacks``), made once per what it reads: the walks and runs meet the same blows
+    again and again."""
+    def draw(dice) -> StrikeOutcome:
+        b = make_attacks(dice, prof, defender_ws, defender, left)
+        return StrikeOutcome(_counted(b.unsaved, prof.damage, left), b.misses if reads else None, b)
+
+    return Chance("Strike", RULE_STRIKE, strike_outcomes(prof, defender_ws, defender, reads, left),
+                  player=atk, draw=draw)
 
 
 def _round_duellists(ch: GambitChallenge) -> dict[str, Duellist]:
     """The duellists as the round began (wounds lost before this round's blows)."""
-    ds = duellists_of(ch)
-    dmg = _damage(ch) if ch.round is not None else {}
-    if not dmg:
-        return ds
-    return {p: _lost(d, d.wounds_lost - dmg.get(_other(ch.players, p), 0)) for p, d in ds.items()}
+    if ch.round is None or not ch.round.struck:
+        return duellists_of(ch)
+    taken = {_other(ch.players, a): t for a, _, _, t in ch.round.struck}
+    lost = {mid: m.wounds_lost for mid, m in ch.models}
+    out = {}
+    for p, d in ch.base:
+        n = lost[d.model_id] - taken.get(p, 0)
+        out[p] = d if d.wounds_lost == n else _lost(d, n)
+    return out
 
 
 def _strike_resume(state: PhaseState, out: StrikeOutcome) -> Transition:
@@ -1055,32 +1094,31 @@ def _strike_done(state: PhaseState) -> Transition:
     damage = _damage(ch)
     events: list = []
     banked: dict[str, int] = {}
-    blows: dict[str, dict] = {}
     removed = list(ch.removed)
+    by_player, chosen = ch.by_player, dict(rnd.chosen)
     for atk, unsaved, misses, _ in rnd.struck:
         dfn = _other(ch.players, atk)
         b = shown.get(atk) or Blows(attacks=profs[atk].attacks, unsaved=unsaved,
                                     misses=misses or 0, damage=damage[atk])
-        blows[atk] = vars(b)
-        events.append(_ev("wounds", RULE_STRIKE, model=ch.by_player[dfn], by=ch.by_player[atk],
+        events.append(_ev("wounds", RULE_STRIKE, model=by_player[dfn], by=by_player[atk],
                           attacks=b.attacks, hits=b.hits,
                           wounds=b.wounds, unsaved=b.unsaved, lost=damage[atk],
                           wounds_left=ds[dfn].wounds_left - damage[atk]))
-        g = gambit(dict(rnd.chosen)[dfn])
+        g = gambit(chosen[dfn])
         if g.focus_per_enemy_miss and misses:
             banked[dfn] = g.focus_per_enemy_miss * misses
     gone = [p for p in (rnd.winner, _other(ch.players, rnd.winner))
-            if ds[p].wounds_left > 0 and _left(ch, ds, p) <= 0]
+            if ds[p].wounds_left > 0 and ds[p].wounds_left - damage.get(_other(ch.players, p), 0) <= 0]
     for p in gone:
-        removed.append(ch.by_player[p])
-        events.append(_ev("removed", RULE_STRIKE, model=ch.by_player[p]))
+        removed.append(by_player[p])
+        events.append(_ev("removed", RULE_STRIKE, model=by_player[p]))
     duel = _upd(ch, removed=tuple(removed), banked=tuple(sorted(banked.items())))
     events.append(StepMark(f"Strike (round {rnd.no})", RULE_STRIKE, state.battlefield))
     if gone:
         return goto(state, "gambit_glory", tuple(events), memo=_with_duel(state, duel))
     nxt = rnd.winner
     for p, name in rnd.chosen:
-        if gambit(name).advantage_next and ch.by_player[p] not in duel.removed:
+        if gambit(name).advantage_next and by_player[p] not in duel.removed:
             nxt = p
     duel = _upd(duel, advantage=nxt)
     if rnd.no >= HARD_ROUND_LIMIT:
@@ -1094,7 +1132,6 @@ def _prolong(state: PhaseState) -> Transition:
     ch = _duel(state)
     assert ch.round is not None and ch.round.winner is not None   # _focus_resume set the round's winner
     holder = ch.round.winner
-    again = PhaseState(state.battlefield, _with_duel(state, _upd(ch, round=None)), "gambit_face_off")
 
     def default() -> bool:
         if ch.round_no >= PROLONG_LIMIT:
@@ -1102,6 +1139,7 @@ def _prolong(state: PhaseState) -> Transition:
         now = _glory(ch)
         other = _other(ch.players, holder)
         stop = now.points if now.winner == holder else -now.points if now.winner == other else 0
+        again = PhaseState(state.battlefield, _with_duel(state, _upd(ch, round=None)), "gambit_face_off")
         best, _ = policy_pair(again)
         return best.points[holder] - best.points[other] > stop
 
@@ -1125,12 +1163,11 @@ def _glory(ch: GambitChallenge, withdrawn: str | None = None):
 
 def _glory_row(state: PhaseState) -> Transition:
     ch = _duel(state)
-    result = _glory(ch)
     last = dict(ch.last)
     for k in range(ch.withdraw_turn, 2):
         p = ch.players[k]
         if gambit(last[p]).may_withdraw and ch.by_player[p] not in ch.removed:
-            q = Question(p, "withdraw", (True, False), result.winner not in (None, p), RULE_GLORY)
+            q = Question(p, "withdraw", (True, False), _glory(ch).winner not in (None, p), RULE_GLORY)
             return wait(state, q, memo=_with_duel(state, _upd(ch, withdraw_turn=k)))
     return _glory_end(state, ch, None)
 
@@ -1191,15 +1228,109 @@ def _put_back(state: Battlefield, model: Model, template: Unit, index: int) -> B
 
 
 def _return_one(state: Battlefield, ch: GambitChallenge, m: Model, player: str) -> tuple[Battlefield, str | None]:
-    """Place one set-aside model (``find_return_spot``); (new state, a note when no legal spot)."""
+    """Place one set-aside model (``find_return_spot``, kept by ``_return_spot``); (new state,
+    a note when no legal spot)."""
     origin = dict(ch.origin)[m.id]
-    spot = find_return_spot(state, m, player, dict(ch.locked_with).get(m.id, ()), prefer=origin)
+    spot = _return_spot(state, m, player, tuple(dict(ch.locked_with).get(m.id, ())), origin)
     note = None
     if spot is None:
         at, note = origin, "no legal spot found: left where it stood"
     else:
         at = spot.at
     return _put_back(state, m.moved_to(*at), dict(ch.units)[m.id], dict(ch.unit_index)[m.id]), note
+
+
+_SPOTS: dict[Hashable, dict[tuple[float, float], dict[Hashable, Spot]]] = {}
+SPOT_SLACK = 1e-6       # inches added to a kept spot's reach (float rounding in the gaps)
+
+
+def _circum(m: Model) -> float:
+    """The radius (inches) of a circle round ``m``'s centre holding its whole base."""
+    return math.hypot(m.base.along, m.base.across) / 2.0
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where a table's models stand, as the Resolution's searches read it, worked out once per
+    table (``_layout``): ``extra`` the table's size and terrain, each unit's (id, player) and
+    each model's (id, base, facing); ``models`` each model's (id, x, y, (id, unit, player,
+    base, x, y, facing)) in the table's order; ``widest`` the largest circumradius of a base
+    (inches)."""
+
+    extra: Hashable
+    models: tuple[tuple[str, float, float, tuple], ...]
+    widest: float
+
+
+_LAYOUTS: dict[int, tuple[Battlefield, _Layout]] = {}
+
+
+def _layout(bf: Battlefield) -> _Layout:
+    hit = _LAYOUTS.get(id(bf))
+    if hit is not None and hit[0] is bf:
+        return hit[1]
+    if len(_LAYOUTS) > 256:
+        _LAYOUTS.clear()
+    owner = {u.id: u.player for u in bf.units}
+    ms = list(bf.models())
+    lay = _Layout((bf.table, bf.terrain, tuple((u.id, u.player) for u in bf.units),
+                   tuple((x.id, x.base, x.facing_deg) for x in ms)),
+                  tuple((x.id, x.x, x.y, (x.id, x.unit_id, owner[x.unit_id], x.base, x.x, x.y, x.facing_deg))
+                        for x in ms),
+                  max((_circum(x) for x in ms), default=0.0))
+    _LAYOUTS[id(bf)] = (bf, lay)
+    return lay
+
+
+def _near(state: Battlefield, skip: str, at: tuple[float, float], reach: float,
+          enemies_of: str | None = None) -> Hashable:
+    """Every model of ``state`` but ``skip`` (only those not of player ``enemies_of``, when
+    given) whose centre is within ``reach`` inches of ``at``, in the table's order: (id, unit,
+    player, base, x, y, facing)."""
+    ax, ay = at
+    hypot = math.hypot
+    return tuple(rec for mid, x, y, rec in _layout(state).models
+                 if mid != skip and rec[2] != enemies_of and hypot(x - ax, y - ay) <= reach)
+
+
+def _return_spot(state: Battlefield, m: Model, player: str, locked: tuple[str, ...],
+                 prefer: tuple[float, float]) -> Spot | None:
+    """``find_return_spot(state, m, player, locked, prefer=prefer)``, kept by the models near
+    ``prefer`` when the spot found is engaged.
+
+    The search takes the nearest candidate to ``prefer`` that is legal and engaged, so an
+    engaged spot at distance d was chosen reading only the models whose bases come within
+    the engagement or coherency range (the larger, and at least the tolerance) of a base
+    centred within d of ``prefer``: centres within d + both bases' circumradii + that range
+    + the tolerance (the candidates nearer than d are made round such models and weighed
+    against such models; their order among themselves follows the table's order).  Another
+    table with the same models, in the same order, within that reach of ``prefer`` - and the
+    same rules, table edges and terrain, and the unit still (or still not) on the table -
+    gives the same spot, so it is kept with that neighbourhood and found again without a
+    search.  A spot not engaged, or none, was chosen after weighing every candidate on the
+    table, so it is kept only by the whole table (``_return_plan``'s key)."""
+    rules = state.rules
+    head = (m.id, m.base, m.facing_deg, m.unit_id, player, locked, prefer, rules, state.table,
+            state.terrain, any(x.id != m.id for x in state.unit(m.unit_id).models)
+            if state.has_unit(m.unit_id) else False)
+    widest = _layout(state).widest
+    kept = _SPOTS.get(head)
+    if kept is not None:
+        for (reach, bound), spots in kept.items():
+            if widest <= bound:
+                spot = spots.get(_near(state, m.id, prefer, reach))
+                if spot is not None:
+                    return spot
+    spot = find_return_spot(state, m, player, locked, prefer=prefer)
+    if spot is None or not spot.engaged:
+        return spot
+    ranges = max(rules.engagement_range or 0.0, rules.coherency_range or 0.0, rules.tol)
+    reach = (math.hypot(spot.x - prefer[0], spot.y - prefer[1]) + _circum(m) + widest + ranges
+             + rules.tol + SPOT_SLACK)
+    if len(_SPOTS) > POLICY_CACHE:
+        _SPOTS.clear()
+    _SPOTS.setdefault(head, {}).setdefault((reach, widest), {})[_near(state, m.id, prefer, reach)] = spot
+    return spot
 
 
 def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
@@ -1225,7 +1356,7 @@ def return_models(state: Battlefield, challenges: tuple[GambitChallenge, ...]
     pending = [(ch, m) for ch in challenges for m in ch.survivors]
     if not pending:
         return state, events
-    key = (_places_key(state), (_table_extra(state), state.rules),
+    key = (_places_key(state), (_layout(state).extra, state.rules),
            tuple((ch.combat, ch.challenger, ch.challenged, ch.origin, ch.locked_with, ch.unit_index,
                   tuple((mid, u.player, u.keywords, u.status) for mid, u in ch.units),
                   tuple((m.id, m.base, m.facing_deg) for m in ch.survivors))
@@ -1272,6 +1403,9 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...], ke
             state, note = _cached("return_one", (key[0], key[1], _prefix(pending[:k + 1])), one)
         if note:
             notes[m.id] = note
+    flags = _engaged_flags(aside, state, [m for _, m in pending])
+    if all(engaged or mid in notes for mid, engaged in flags):
+        return tuple((m.id, state.model(m.id).at) for _, m in pending), tuple(notes.items()), flags
     geom = geometry(moved_geometry(aside, state, {m.id for _, m in pending}))
     for ch, m in pending:
         if m.id in notes or geom.model_engaged(m.id):
@@ -1284,6 +1418,37 @@ def _return_plan(state: Battlefield, challenges: tuple[GambitChallenge, ...], ke
             geom = geometry(moved_geometry(before, state, {m.id}))
     return (tuple((m.id, state.model(m.id).at) for _, m in pending), tuple(notes.items()),
             tuple((m.id, bool(geom.model_engaged(m.id))) for _, m in pending))
+
+
+_FLAGS: dict[Hashable, tuple[tuple[str, bool], ...]] = {}
+FLAGS_SLACK = 1e-3      # inches added to the reach of an engagement read (above the snapshot's EPS)
+
+
+def _engaged_flags(aside: Battlefield, state: Battlefield, models: list[Model]
+                   ) -> tuple[tuple[str, bool], ...]:
+    """Whether each of ``models`` (just placed on ``state``, the table ``aside`` without them)
+    is engaged on ``state``: ((model id, engaged), ...), from the fight phase's snapshot
+    (``moved_geometry``), kept by each model's neighbourhood.  A model is engaged when an enemy
+    base lies within the engagement range of its own (a gap read pair by pair), so only the
+    enemy models whose centres lie within both bases' circumradii + that range + the
+    tolerance of it are read: a table with the same such models round each returning model
+    gives the same answer without a snapshot (its own side's casualties change nothing)."""
+    from tabletop.rules.fight_phase.context import geometry, moved_geometry
+    rules = state.rules
+    widest = _layout(state).widest
+    rng = max(rules.engagement_range or 0.0, 0.0) + rules.tol + FLAGS_SLACK
+    key = (rules, widest, tuple(
+        (m.id, state.owner(m.id), m.base, m.facing_deg, state.model(m.id).at,
+         _near(state, m.id, state.model(m.id).at, _circum(m) + widest + rng, state.owner(m.id)))
+        for m in models))
+    flags = _FLAGS.get(key)
+    if flags is None:
+        geom = geometry(moved_geometry(aside, state, {m.id for m in models}))
+        flags = tuple((m.id, bool(geom.model_engaged(m.id))) for m in models)
+        if len(_FLAGS) > POLICY_CACHE:
+            _FLAGS.clear()
+        _FLAGS[key] = flags
+    return flags
 
 
 def _prefix(pending: list[tuple[GambitChallenge, Model]]) -> Hashable:
@@ -1473,22 +1638,136 @@ def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
     if gambit(gambits[first]).bans:
         ban = next(n for n in GAMBIT_NAMES if n not in (gambits[first], gambits[second]))
         script.append(Decision(first, "feint", ban))
-    script += [Decision(second, "gambit", gambits[second])] + [Decision(p, "prolong", False) for p in ch.players]
-    o = walk.exact(_machine(), begin, outcome=_outcome, key=state_key, scripted=script)
+    script.append(Decision(second, "gambit", gambits[second]))
+    head = walk.exact(_head_machine(), begin, outcome=_cut, key=round_key, scripted=script)
+    dist: dict[tuple[str | None, int], Fraction] = {}
+    states = head.states or 0
+    for cut, p in head.dist.items():
+        if not isinstance(cut, _Cut):                  # a round over before its Strike Step
+            dist[cut] = dist.get(cut, Fraction(0)) + p
+            continue
+        tail = _strike_odds(cut)
+        states += tail.states or 0
+        for o, q in tail.dist.items():
+            dist[o] = dist.get(o, Fraction(0)) + p * q
     win = {p: Fraction(0) for p in ch.players}
     pts = {p: Fraction(0) for p in ch.players}
     draw = Fraction(0)
-    for (winner, points), p in o.dist.items():
+    for (winner, points), p in dist.items():
         if winner is None:
             draw += p
         else:
             win[winner] += p
             pts[winner] += p * points
-    res = PairOdds(tuple((p, gambits[p]) for p in ch.players), win, draw, pts, o.states or 0)
+    res = PairOdds(tuple((p, gambits[p]) for p in ch.players), win, draw, pts, states)
     if len(_PAIRS) > POLICY_CACHE:
         _PAIRS.clear()
     _PAIRS[k] = res
     return res
+
+
+STRIKE_SPLIT = "gambit_strike"
+_STRIKES: dict[Hashable, walk.Odds] = {}
+
+
+@lru_cache(maxsize=1)
+def _head_machine() -> Machine:
+    """``_machine`` with its Strike row cut: a round's walk (``pair_odds``) stops as the
+    Strike Step begins (``STRIKE_SPLIT``), the Face-Off and Focus walked, nothing struck."""
+    rows = [Row(r.name, r.title, r.rule, lambda s: goto(s, END)) if r.name == STRIKE_SPLIT else r
+            for r in challenge_rows(END) + resolution_rows(END)]
+    return Machine(rows, "challenge")
+
+
+@dataclass(frozen=True)
+class _Cut:
+    """A round's walk cut where its Strike Step begins: ``key`` what the rest of the round
+    reads (``strike_key``; equal cuts compare equal, so the head walk's outcomes add their
+    chances) and one ``state`` that reached it (not compared)."""
+
+    key: Hashable
+    state: PhaseState = field(compare=False)
+
+
+def _cut(state: PhaseState) -> Hashable:
+    ch = _duel(state)
+    if ch.done or ch.round is None:
+        return _outcome(state)
+    return _Cut(strike_key(state), state)
+
+
+def _reads(chosen: tuple[tuple[str, str], ...]) -> tuple:
+    """Of each chosen gambit, what the Strike and Glory Steps read: Guard Up's bank per enemy
+    miss, Test the Foe's advantage next round, Withdraw's Glory Step question."""
+    out = []
+    for p, name in chosen:
+        g = gambit(name)
+        out.append((p, g.focus_per_enemy_miss, g.advantage_next, g.may_withdraw))
+    return tuple(out)
+
+
+def strike_key(state: PhaseState) -> Hashable:
+    """What a round read from the start of its Strike Step on (``gambit_strike`` to the Glory
+    Step, no prolonging) depends on, hashable: ``state_key`` with the round's Face-Off and
+    Focus reduced to what the Strike and Glory rows read of them - the Focus winner (who
+    strikes first), the strike profiles' characteristics (their notes feed only the events),
+    the blows struck, and of each gambit (this round's and ``last``) ``_reads``; the weapons,
+    Flurry's D3, the gambits' names and the precedence were spent making the profiles.  So
+    two gambit pairs whose rounds reach the same Strike Step share its walk (``pair_odds``)."""
+    m = _memo(state)
+    ch = m.challenges[-1]
+    rnd = ch.round
+    assert rnd is not None   # cut inside a round
+    duel = (ch.combat, ch.challenger, ch.challenged, ch.disgraced,
+            tuple((mid, x.wounds_lost, x.status) for mid, x in ch.models), ch.support,
+            ch.advantage, ch.banked, ch.taunts, ch.caused, ch.round_no,
+            (rnd.no, rnd.winner, _reads(rnd.chosen),
+             tuple((p, x.ws, x.attacks, x.strength, x.ap, x.damage) for p, x in rnd.profiles),
+             tuple((a, misses, take) for a, _, misses, take in rnd.struck)),
+            _reads(ch.last), ch.removed, ch.withdraw_turn, ch.done, ch.winner, ch.points,
+            ch.attacks_from, ch.base)
+    bf = state.battlefield
+    return (state.cursor, state.pending, m.combats, m.index, m.issue_turn, m.issuer, m.challenger,
+            m.fought, tuple(c.key() for c in m.challenges[:-1]), duel, _table_key(bf), bf.rules,
+            bf.active_player)
+
+
+_GLORY_ROWS = ("gambit_prolong", "gambit_glory")
+
+
+def _strike_state_key(state: PhaseState) -> Hashable:
+    """The Strike Step walk's key (``_strike_odds``): ``state_key``, but once the blows are
+    struck only what the rest of the round reads.  There the walk's script answers the prolong
+    question no (``ODDS_ROUNDS``), and the Glory Step reads of the duel only who was removed,
+    the Wounds caused, Taunt and Bait's count, Withdraw among the last gambits, where its
+    Withdraw questions are, and the duellists' base Wounds, Paragon and Command (``glory``):
+    rounds that differ only in the wounds rolled past those merge.  A finished round is its
+    outcome."""
+    m = _memo(state)
+    ch = m.challenges[-1]
+    if state.cursor == END and state.pending is None:
+        return (END, ch.winner, ch.points, ch.done)
+    if state.cursor not in _GLORY_ROWS:
+        return round_key(state)
+    return (state.cursor, state.pending, state.used, m.combats, m.index, ch.players, ch.challenger,
+            ch.challenged, _reads(ch.last), ch.removed, ch.caused, ch.taunts, ch.withdraw_turn,
+            tuple((p, d.w, d.paragon, d.command) for p, d in ch.base))
+
+
+def _strike_odds(cut: _Cut) -> walk.Odds:
+    """The exact distribution of (winner, points) from a cut round's Strike Step (its rows
+    from ``STRIKE_SPLIT`` on, no prolonging), walked once per ``strike_key``."""
+    hit = _STRIKES.get(cut.key)
+    if hit is not None:
+        return hit
+    ch = _duel(cut.state)
+    begin = evolve(cut.state, cursor=STRIKE_SPLIT, pending=None, used=frozenset())
+    o = walk.exact(_machine(), begin, outcome=_outcome, key=_strike_state_key,
+                   scripted=[Decision(p, "prolong", False) for p in ch.players])
+    if len(_STRIKES) > POLICY_CACHE:
+        _STRIKES.clear()
+    _STRIKES[cut.key] = o
+    return o
 
 
 def best_gambit(start: PhaseState, player: str, options: list[str], chosen: dict[str, str],

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.board.state import Battlefield
-from tabletop.geometry import snapshot
+from tabletop.rules.challenges.tables import geometry
 
 
 def _scripted(state: Battlefield, player: str, choice: str) -> Any:
@@ -36,7 +36,7 @@ def challenge_odds(state: Battlefield) -> dict[str, Any]:
     """JSON-ready odds of the map's challenges (module docstring); ``{"combats": [...]}``."""
     kind = state.rules.challenges
     out: dict[str, Any] = {"challenges": kind, "combats": []}
-    for combat in snapshot(state).engagements:
+    for combat in geometry(state).engagements:
         if kind == "gambit":
             rec = _gambit_combat(state, tuple(combat))
         elif kind == "character":
@@ -83,7 +83,7 @@ def _gambit_combat(state: Battlefield, combat: tuple[str, ...]) -> dict[str, Any
 def _character_combat(state: Battlefield, combat: tuple[str, ...]) -> dict[str, Any] | None:
     from tabletop.rules.challenges.character import characters_in, may_accept
     from tabletop.rules.challenges.character_duel import duel_odds, fighters
-    geo = snapshot(state)
+    geo = geometry(state)
     rows = []
     for player in (state.active_player, state.other_player(state.active_player)):
         for c in characters_in(state, combat, player):
