@@ -63,6 +63,7 @@ def _template(base: Base) -> tuple[np.ndarray, bool, np.ndarray, float]:
         un[1:] += ang[0]
         inner = float(((v[:, 0] * e[:, 1] - v[:, 1] * e[:, 0]) / np.hypot(e[:, 0], e[:, 1])).min())
         got = _TEMPLATES[base] = (outline, ccw, un, max(0.0, inner - 1e-9))
+        _keep_frame(un, np.ascontiguousarray(v))
     return got
 
 
@@ -70,6 +71,7 @@ def _template(base: Base) -> tuple[np.ndarray, bool, np.ndarray, float]:
 def clear_templates() -> None:
     """Forget the kept templates (benchmarks timing a table seen for the first time)."""
     _TEMPLATES.clear()
+    _FRAMES.clear()
 
 
 def placed_outlines(base: Base, xs, ys, facings) -> tuple[np.ndarray, np.ndarray]:
@@ -357,6 +359,23 @@ def gaps_of_pairs(forms: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray
     g = np.empty(len(i))
     if not len(i):
         return g
+    fi, fj = forms[i].tolist(), forms[j].tolist()
+    twin = np.fromiter(map(_are_twins, fi, fj), bool, len(i))
+    if twin.any():
+        # two copies of one symmetric base facing one way (a squad's bases): a point
+        # against the base doubled (``twin_gaps``); the others as below
+        at = np.flatnonzero(twin)
+        g[at] = twin_gaps([fi[k] for k in at.tolist()], [fj[k] for k in at.tolist()])
+        rest = np.flatnonzero(~twin)
+        if len(rest):
+            g[rest] = _general_gaps(forms, i[rest], j[rest])
+        return g
+    return _general_gaps(forms, i, j)
+
+
+def _general_gaps(forms: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """``gaps_of_pairs`` by ``convex_gaps``' search (any two convex forms)."""
+    g = np.empty(len(i))
     seen = np.zeros(len(forms), dtype=bool)
     seen[i] = True
     seen[j] = True
@@ -384,3 +403,164 @@ def gaps_of_pairs(forms: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray
         g[at] = _both_ways(sides[int(ci[at[0]])], sides[int(cj[at[0]])], ri[at], rj[at])
     return g
 
+
+
+
+
+
+class _Frame(NamedTuple):
+    """A template as ``point_distances`` and ``twin_gaps`` read it, in its own frame
+    (centred on the origin, facing 0): its normal angles ``un`` (k,), radians (the array
+    every form of the template shares), their cosines ``nx`` and sines ``ny`` (k,), its
+    counter-clockwise vertices ``v`` (k, 2) and each edge line's offset from the centre
+    along its normal ``h`` (k,), inches; ``twin``: whether it is centrally symmetric (an
+    oval or a rectangle), so that two copies facing the same way are measured as a point
+    against it doubled."""
+
+    un: np.ndarray
+    nx: np.ndarray
+    ny: np.ndarray
+    v: np.ndarray
+    h: np.ndarray
+    twin: bool
+
+
+_FRAMES: dict[int, _Frame] = {}
+_FRAMES_KEPT = 256
+
+
+def _keep_frame(un: np.ndarray, v: np.ndarray) -> _Frame:
+    """Build and keep the ``_Frame`` of the template of normal angles ``un`` and
+    counter-clockwise vertices ``v`` (k, 2), inches, about its centre."""
+    nx, ny = np.cos(un), np.sin(un)
+    k = len(v)
+    scale = float(np.abs(v).max())
+    twin = bool(k % 2 == 0 and np.abs(v[: k // 2] + v[k // 2:]).max() <= 1e-12 * max(scale, 1.0))
+    if len(_FRAMES) >= _FRAMES_KEPT:
+        _FRAMES.clear()
+    got = _FRAMES[id(un)] = _Frame(un, nx, ny, v, v[:, 0] * nx + v[:, 1] * ny, twin)
+    return got
+
+
+def _frame(form: tuple) -> _Frame:
+    """The ``_Frame`` of the template a ``convex_form`` was placed from: the one kept when
+    the template was built, else read back off the form (turned back and moved to the
+    origin: the same to rounding)."""
+    un = form[4]
+    got = _FRAMES.get(id(un))
+    if got is None or got.un is not un:
+        v = form[0]
+        th = float(form[1][0] - un[0])
+        c, s = math.cos(th), math.sin(th)
+        dx, dy = v[:, 0] - form[2][0], v[:, 1] - form[2][1]
+        got = _keep_frame(un, np.stack([c * dx + s * dy, c * dy - s * dx], axis=1))
+    return got
+
+
+_NEIGHBOURS = np.array([-1, 0, 1])
+
+
+def _nearest_edges(qx: np.ndarray, qy: np.ndarray, f: _Frame, grow: float = 1.0
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For points (``qx``, ``qy``) (P,) in the frame of template ``f`` (scaled by
+    ``grow``): (whether each is outside it (P,), the edge it is furthest beyond and its
+    two neighbours (P, 3), the edges after those (P, 3)).
+
+    A point outside a convex polygon is nearest to it on the edge whose line it is
+    furthest beyond (the largest margin), or at an end of it: at an edge's inner point
+    that edge's margin is the distance and no other line has the point further beyond
+    it; at a vertex the point lies in the vertex's cone of normals, where the margin of
+    every other edge is at most one of the two at the vertex.  The neighbours guard
+    against rounding; a point no edge has beyond it (largest margin <= 0) is inside."""
+    n = len(f.un)
+    m = np.multiply.outer(qx, f.nx)
+    m += np.multiply.outer(qy, f.ny)
+    m -= f.h if grow == 1.0 else grow * f.h
+    best = m.argmax(axis=1)
+    outside = m[np.arange(len(qx)), best] > 0.0
+    e = best[:, None] + _NEIGHBOURS
+    e[e < 0] += n
+    e[e >= n] -= n
+    e2 = e + 1
+    e2[e2 == n] = 0
+    return outside, e, e2
+
+
+def point_distances(forms: np.ndarray, idx: np.ndarray, px: np.ndarray, py: np.ndarray
+                    ) -> np.ndarray:
+    """Distances (P,) in inches from points (``px[k]``, ``py[k]``) to the convex polygons
+    ``forms[idx[k]]`` (``forms``: an object array of ``convex_form``s), 0 for a point
+    inside or on the outline, as ``shapely.distance`` reads a polygon and a point (the
+    least distance to an edge, measured the way GEOS measures a point against a segment,
+    ``_point_segment``), so a polygon beside a round base or an objective's centre needs
+    no Shapely geometry.  Numpy over every polygon of one template at once: each point
+    turned back into its polygon's template frame, where every edge's margin is read at
+    once (``_nearest_edges``), then the edge of the largest margin and its neighbours
+    measured exactly on the placed polygon."""
+    idx = np.asarray(idx, dtype=np.intp)
+    out = np.empty(len(idx))
+    if not len(idx):
+        return out
+    px = np.asarray(px, dtype=float)
+    py = np.asarray(py, dtype=float)
+    fs = forms[idx].tolist()
+    groups: dict[int, list[int]] = {}
+    for k, f in enumerate(fs):
+        groups.setdefault(id(f[4]), []).append(k)
+    for ks in groups.values():
+        group = [fs[k] for k in ks] if len(ks) < len(fs) else fs
+        at = np.array(ks, dtype=np.intp)
+        fr = _frame(group[0])
+        cen = np.array([f[2] for f in group], dtype=float)
+        th = np.array([f[1][0] for f in group], dtype=float) - fr.un[0]
+        c, s = np.cos(th), np.sin(th)
+        qx, qy = px[at], py[at]
+        dx, dy = qx - cen[:, 0], qy - cen[:, 1]
+        outside, e, e2 = _nearest_edges(c * dx + s * dy, c * dy - s * dx, fr)
+        v = np.stack([f[0] for f in group])
+        r = np.arange(len(at))[:, None]
+        d = _point_segment(qx[:, None], qy[:, None], v[r, e, 0], v[r, e, 1],
+                           v[r, e2, 0], v[r, e2, 1]).min(axis=1)
+        out[at] = np.where(outside, d, 0.0)
+    return out
+
+
+def twin_gaps(forms_a: list, forms_b: list) -> np.ndarray:
+    """Edge-to-edge distances (P,) in inches of pairs of polygons placed from one centrally
+    symmetric template (``_Frame.twin``) facing the same way (``convex_form``s of equal
+    normal angles), 0 when they touch or overlap: ``convex_gaps``' answer, to rounding.
+
+    Two such polygons A = a + P and B = b + P are apart by the distance from the origin
+    to B - A = (b - a) + (P - P), and P - P is P doubled when P is centrally symmetric
+    (P = -P, and a convex set plus itself is itself doubled): so the gap is the distance
+    from a - b, turned into the template's frame, to the template doubled
+    (``_nearest_edges``, then the nearest edges measured as GEOS measures a point
+    against a segment).  Numpy over every pair of one template at once."""
+    P = len(forms_a)
+    out = np.empty(P)
+    if not P:
+        return out
+    groups: dict[int, list[int]] = {}
+    for k, f in enumerate(forms_a):
+        groups.setdefault(id(f[4]), []).append(k)
+    for ks in groups.values():
+        at = np.array(ks, dtype=np.intp)
+        fa = [forms_a[k] for k in ks]
+        fr = _frame(fa[0])
+        ca = np.array([f[2] for f in fa], dtype=float)
+        cb = np.array([forms_b[k][2] for k in ks], dtype=float)
+        th = np.array([f[1][0] for f in fa], dtype=float) - fr.un[0]
+        c, s = np.cos(th), np.sin(th)
+        dx, dy = ca[:, 0] - cb[:, 0], ca[:, 1] - cb[:, 1]
+        qx, qy = c * dx + s * dy, c * dy - s * dx
+        outside, e, e2 = _nearest_edges(qx, qy, fr, 2.0)
+        v = 2.0 * fr.v
+        d = _point_segment(qx[:, None], qy[:, None], v[e, 0], v[e, 1],
+                           v[e2, 0], v[e2, 1]).min(axis=1)
+        out[at] = np.where(outside, d, 0.0)
+    return out
+
+
+def _are_twins(fa: tuple, fb: tuple) -> bool:
+    """Whether two ``convex_form``s are one centrally symmetric template facing one way."""
+    return fa[4] is fb[4] and fa[1][0] == fb[1][0] and _frame(fa).twin

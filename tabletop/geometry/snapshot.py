@@ -874,7 +874,7 @@ class Geometry:
         rr = self._round[mj]
         if not rr.all():
             odd = np.nonzero(~rr)[0]
-            d[odd] = shapely.distance(self._polys[mj[odd]], shapely.points(ox[oi[odd]], oy[oi[odd]]))
+            d[odd] = convex.point_distances(self._forms, mj[odd], ox[oi[odd]], oy[oi[odd]])
         d = np.maximum(0.0, d - self.pads[mj] - orad[oi])
         ok = d <= rng[oi] + self.tol + tolmod.EPS
         names = [o.id for o in objs]
