@@ -460,10 +460,10 @@ def _frame(form: tuple) -> _Frame:
 _NEIGHBOURS = np.array([-1, 0, 1])
 
 
-def _nearest_edges(qx: np.ndarray, qy: np.ndarray, f: _Frame, grow: float = 1.0
+def _nearest_edges(qx: np.ndarray, qy: np.ndarray, f: _Frame, grow: np.ndarray | float = 1.0
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For points (``qx``, ``qy``) (P,) in the frame of template ``f`` (scaled by
-    ``grow``): (whether each is outside it (P,), the edge it is furthest beyond and its
+    ``grow``, (P,) or one number): (whether each is outside it (P,), the edge it is furthest beyond and its
     two neighbours (P, 3), the edges after those (P, 3)).
 
     A point outside a convex polygon is nearest to it on the edge whose line it is
@@ -475,7 +475,7 @@ def _nearest_edges(qx: np.ndarray, qy: np.ndarray, f: _Frame, grow: float = 1.0
     n = len(f.un)
     m = np.multiply.outer(qx, f.nx)
     m += np.multiply.outer(qy, f.ny)
-    m -= f.h if grow == 1.0 else grow * f.h
+    m -= np.multiply.outer(np.broadcast_to(grow, (len(qx),)), f.h)
     best = m.argmax(axis=1)
     outside = m[np.arange(len(qx)), best] > 0.0
     e = best[:, None] + _NEIGHBOURS
@@ -486,43 +486,55 @@ def _nearest_edges(qx: np.ndarray, qy: np.ndarray, f: _Frame, grow: float = 1.0
     return outside, e, e2
 
 
-def point_distances(forms: np.ndarray, idx: np.ndarray, px: np.ndarray, py: np.ndarray
-                    ) -> np.ndarray:
-    """Distances (P,) in inches from points (``px[k]``, ``py[k]``) to the convex polygons
-    ``forms[idx[k]]`` (``forms``: an object array of ``convex_form``s), 0 for a point
-    inside or on the outline, as ``shapely.distance`` reads a polygon and a point (the
-    least distance to an edge, measured the way GEOS measures a point against a segment,
-    ``_point_segment``), so a polygon beside a round base or an objective's centre needs
-    no Shapely geometry.  Numpy over every polygon of one template at once: each point
-    turned back into its polygon's template frame, where every edge's margin is read at
-    once (``_nearest_edges``), then the edge of the largest margin and its neighbours
-    measured exactly on the placed polygon."""
-    idx = np.asarray(idx, dtype=np.intp)
-    out = np.empty(len(idx))
-    if not len(idx):
+def _frame_distances(forms: np.ndarray, anchor: np.ndarray, dx: np.ndarray, dy: np.ndarray,
+                     grow: np.ndarray | float = 1.0) -> np.ndarray:
+    """Distances (P,) in inches from points (``dx[k]``, ``dy[k]``) (inches, from the centre
+    of polygon ``forms[anchor[k]]``, table axes) to that polygon's template turned as it
+    is and scaled by ``grow[k]`` (1: the polygon itself; 2: the template doubled,
+    ``twin_gaps``), 0 for a point inside or on it.  Each point is turned back into the
+    template's frame, where every edge's margin is read at once (``_nearest_edges``) and
+    the edge of the largest margin and its neighbours are measured as GEOS measures a
+    point against a segment (``_point_segment``): ``shapely.distance``'s answer to
+    rounding (the template's frame moves the coordinates by an ulp or so).  Numpy over
+    every point of one template at once."""
+    out = np.empty(len(anchor))
+    if not len(anchor):
         return out
-    px = np.asarray(px, dtype=float)
-    py = np.asarray(py, dtype=float)
-    fs = forms[idx].tolist()
+    fs = forms[anchor].tolist()
+    grow = np.broadcast_to(np.asarray(grow, dtype=float), (len(fs),))
     groups: dict[int, list[int]] = {}
     for k, f in enumerate(fs):
         groups.setdefault(id(f[4]), []).append(k)
     for ks in groups.values():
-        group = [fs[k] for k in ks] if len(ks) < len(fs) else fs
-        at = np.array(ks, dtype=np.intp)
-        fr = _frame(group[0])
-        cen = np.array([f[2] for f in group], dtype=float)
-        th = np.array([f[1][0] for f in group], dtype=float) - fr.un[0]
+        whole = len(ks) == len(fs)
+        at = slice(None) if whole else np.array(ks, dtype=np.intp)
+        fr = _frame(fs[ks[0]])
+        th = np.fromiter((fs[k][1][0] for k in ks), float, len(ks)) - fr.un[0]
         c, s = np.cos(th), np.sin(th)
-        qx, qy = px[at], py[at]
-        dx, dy = qx - cen[:, 0], qy - cen[:, 1]
-        outside, e, e2 = _nearest_edges(c * dx + s * dy, c * dy - s * dx, fr)
-        v = np.stack([f[0] for f in group])
-        r = np.arange(len(at))[:, None]
-        d = _point_segment(qx[:, None], qy[:, None], v[r, e, 0], v[r, e, 1],
-                           v[r, e2, 0], v[r, e2, 1]).min(axis=1)
+        px, py, gk = dx[at], dy[at], grow[at]
+        qx, qy = c * px + s * py, c * py - s * px
+        outside, e, e2 = _nearest_edges(qx, qy, fr, gk)
+        gk = gk[:, None]
+        vx, vy = fr.v[:, 0], fr.v[:, 1]
+        d = _point_segment(qx[:, None], qy[:, None], gk * vx[e], gk * vy[e],
+                           gk * vx[e2], gk * vy[e2]).min(axis=1)
         out[at] = np.where(outside, d, 0.0)
     return out
+
+
+def point_distances(forms: np.ndarray, idx: np.ndarray, px: np.ndarray, py: np.ndarray
+                    ) -> np.ndarray:
+    """Distances (P,) in inches from points (``px[k]``, ``py[k]``) to the convex polygons
+    ``forms[idx[k]]`` (``forms``: an object array of ``convex_form``s), 0 for a point
+    inside or on the outline, as ``shapely.distance`` reads a polygon and a point (to
+    rounding): measured in each polygon's template frame (``_frame_distances``), so a
+    polygon beside an objective's centre or a round base needs no Shapely geometry."""
+    idx = np.asarray(idx, dtype=np.intp)
+    if not len(idx):
+        return np.empty(0)
+    cen = np.array([f[2] for f in forms[idx].tolist()], dtype=float).reshape(-1, 2)
+    return _frame_distances(forms, idx, np.asarray(px, dtype=float) - cen[:, 0],
+                            np.asarray(py, dtype=float) - cen[:, 1])
 
 
 def twin_gaps(forms_a: list, forms_b: list) -> np.ndarray:
@@ -533,31 +545,53 @@ def twin_gaps(forms_a: list, forms_b: list) -> np.ndarray:
     Two such polygons A = a + P and B = b + P are apart by the distance from the origin
     to B - A = (b - a) + (P - P), and P - P is P doubled when P is centrally symmetric
     (P = -P, and a convex set plus itself is itself doubled): so the gap is the distance
-    from a - b, turned into the template's frame, to the template doubled
-    (``_nearest_edges``, then the nearest edges measured as GEOS measures a point
-    against a segment).  Numpy over every pair of one template at once."""
+    from a - b to the template doubled, turned as they are (``_frame_distances``)."""
     P = len(forms_a)
+    if not P:
+        return np.empty(0)
+    fa = np.empty(P, dtype=object)
+    for k, f in enumerate(forms_a):
+        fa[k] = f
+    ca = np.array([f[2] for f in forms_a], dtype=float)
+    cb = np.array([f[2] for f in forms_b], dtype=float)
+    return _frame_distances(fa, np.arange(P), ca[:, 0] - cb[:, 0], ca[:, 1] - cb[:, 1], 2.0)
+
+
+def odd_gaps(forms: np.ndarray, a: np.ndarray, b: np.ndarray, centres: np.ndarray,
+             is_round: np.ndarray) -> np.ndarray:
+    """Distances (P,) in inches of pairs (``a[k]``, ``b[k]``) with a polygon in them
+    (``forms``: each base's ``convex_form``, None for a round one; ``centres`` (n, 2),
+    inches): a polygon and a round base, the polygon's distance to the round base's
+    centre (its radius is for the caller to take off); two polygons, their gap
+    (``gaps_of_pairs``).  The pairs of a polygon and a round base and of twin polygons
+    (``twin_gaps``) are measured together, one numpy computation per template
+    (``_frame_distances``); other pairs of polygons by ``convex_gaps``' search."""
+    P = len(a)
     out = np.empty(P)
     if not P:
         return out
-    groups: dict[int, list[int]] = {}
-    for k, f in enumerate(forms_a):
-        groups.setdefault(id(f[4]), []).append(k)
-    for ks in groups.values():
-        at = np.array(ks, dtype=np.intp)
-        fa = [forms_a[k] for k in ks]
-        fr = _frame(fa[0])
-        ca = np.array([f[2] for f in fa], dtype=float)
-        cb = np.array([forms_b[k][2] for k in ks], dtype=float)
-        th = np.array([f[1][0] for f in fa], dtype=float) - fr.un[0]
-        c, s = np.cos(th), np.sin(th)
-        dx, dy = ca[:, 0] - cb[:, 0], ca[:, 1] - cb[:, 1]
-        qx, qy = c * dx + s * dy, c * dy - s * dx
-        outside, e, e2 = _nearest_edges(qx, qy, fr, 2.0)
-        v = 2.0 * fr.v
-        d = _point_segment(qx[:, None], qy[:, None], v[e, 0], v[e, 1],
-                           v[e2, 0], v[e2, 1]).min(axis=1)
-        out[at] = np.where(outside, d, 0.0)
+    ra, rb = is_round[a], is_round[b]
+    pp = np.flatnonzero(~ra & ~rb)
+    simple = ~(~ra & ~rb)
+    general = pp[:0]
+    if len(pp):
+        twin = np.fromiter(map(_are_twins, forms[a[pp]].tolist(), forms[b[pp]].tolist()),
+                           bool, len(pp))
+        simple[pp[twin]] = True
+        general = pp[~twin]
+    rows = np.flatnonzero(simple)
+    if len(rows):
+        ar, br, rbr = a[rows], b[rows], rb[rows]
+        # from the anchor polygon's centre to the point: the round base's centre, or for
+        # twins the other's centre reflected (a - b, against the base doubled)
+        sign = np.where(rbr, -1.0, 1.0)
+        dx = sign * (centres[ar, 0] - centres[br, 0])
+        dy = sign * (centres[ar, 1] - centres[br, 1])
+        anchor = np.where(ra[rows], br, ar)
+        grow = np.where(ra[rows] | rbr, 1.0, 2.0)
+        out[rows] = _frame_distances(forms, anchor, dx, dy, grow)
+    if len(general):
+        out[general] = _general_gaps(forms, a[general], b[general])
     return out
 
 

@@ -291,11 +291,11 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
     bases intersect, 0 when two polygons touch or intersect (``footprints.signed_gap``).
 
     ``forms``: for each polygon its convex form (``convex.convex_form``: vertices and
-    edge normal angles; None for a round base); when given, pairs of two polygons are
-    measured by ``convex.convex_gaps``, numpy over all of them at once, instead of
-    Shapely's every-segment-against-every-segment distance (the same gaps), and a
-    polygon and a round base by ``convex.point_distances`` (the polygon's distance to the
-    centre, as ``shapely.distance`` reads it, less the radius).  ``polys``: the footprint
+    edge normal angles; None for a round base); when given, every pair with a polygon
+    in it is measured by ``convex.odd_gaps``, numpy over all of them at once (a polygon
+    and a round base: the polygon's distance to the centre, as ``shapely.distance``
+    reads it, less the radius; two polygons: ``convex.convex_gaps``' gap), instead of
+    Shapely's every-segment-against-every-segment distance.  ``polys``: the footprint
     polygons (None for round bases), or a function giving them, called only without
     ``forms`` when a pair has a polygon in it (then ``shapely.distance`` measures it)."""
     g = np.empty(len(i), dtype=float)
@@ -309,21 +309,10 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
     g[rr] = np.sqrt(dx * dx + dy * dy) - pads[a] - pads[b]
     other = np.nonzero(~rr)[0]
     if forms is not None and len(other):
+        # a polygon and a round base: the polygon's distance to the centre, less the
+        # radius; two polygons: their gap (``convex.odd_gaps``, numpy, no Shapely)
         a, b = i[other], j[other]
-        ra, rb = is_round[a], is_round[b]
-        pp = ~ra & ~rb
-        if pp.any():
-            both = other[pp]
-            g[both] = _convex_pairs(i[both], j[both], forms)
-        # a polygon and a round base: the polygon's distance to the centre, numpy over
-        # its edges (``convex.point_distances``), less the radius
-        pr = np.flatnonzero(~pp)
-        if len(pr):
-            a, b, ra = a[pr], b[pr], ra[pr]
-            poly = np.where(ra, b, a)
-            dot = np.where(ra, a, b)
-            g[other[pr]] = (convex.point_distances(forms, poly, centres[dot, 0], centres[dot, 1])
-                            - pads[a] - pads[b])
+        g[other] = convex.odd_gaps(forms, a, b, centres, is_round) - pads[a] - pads[b]
         other = other[:0]
     if len(other):
         if callable(polys):
@@ -335,13 +324,6 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
                                      core_array(b, centres, is_round, polys))
                     - pads[a] - pads[b])
     return g
-
-
-def _convex_pairs(i: np.ndarray, j: np.ndarray, forms: np.ndarray) -> np.ndarray:
-    """Gaps of pairs of polygons (inches) from their convex forms
-    (``convex.gaps_of_pairs``: each polygon stacked once, one numpy computation per
-    pair of vertex counts)."""
-    return convex.gaps_of_pairs(forms, i, j)
 
 
 def reach_of(x: float, y: float, poly) -> float:

@@ -226,13 +226,16 @@ class Geometry:
         computed as ``pair_gaps`` computes it; otherwise the gap is no less) are within
         ``near`` (+ EPS); keeps those within it.  Returns (i, j, gaps, overlap flags)."""
         limit = self.near + tolmod.EPS
-        g = g.copy()
-        odd = np.nonzero(~(self._round[i] & self._round[j]))[0]
+        odd = np.flatnonzero(~(self._round[i] & self._round[j]))
         if len(odd):
-            g[odd] = near_pairs.pair_gaps(i[odd], j[odd], self.centres, self.pads, self._round,
-                                          lambda: self._polys, self._forms)
-        close = g <= limit
-        i, j, g = i[close], j[close], g[close]
+            # the pairs with an oval or a rectangle in them, measured exactly
+            # (``pair_gaps``' way with forms: ``convex.odd_gaps``), the others kept
+            a, b = i[odd], j[odd]
+            g = g.copy()
+            g[odd] = (convex.odd_gaps(self._forms, a, b, self.centres, self._round)
+                      - self.pads[a] - self.pads[b])
+            close = g <= limit
+            i, j, g = i[close], j[close], g[close]
         return i, j, g, near_pairs.overlap_flags(i, j, g, self.pads, lambda: self._polys,
                                                  self.tol)
 
@@ -849,7 +852,8 @@ class Geometry:
 
         A model counts when the edge of its base is within the objective's range of the
         marker's edge (with the tolerance): numpy over every objective and every model
-        near it at once (a sweep along x), round bases analytically."""
+        near it at once (a sweep along x), round bases analytically, an oval or a
+        rectangle measured only when its inradius and circumradius leave it open."""
         objs = self.state.objectives
         players = [p.id for p in self.state.players]
         out: dict[str, dict[str, list[str]]] = {o.id: {p: [] for p in players} for o in objs}
@@ -873,8 +877,16 @@ class Geometry:
         oi, mj, d = oi[near][order], mj[near][order], d[near][order]
         rr = self._round[mj]
         if not rr.all():
-            odd = np.nonzero(~rr)[0]
-            d[odd] = convex.point_distances(self._forms, mj[odd], ox[oi[odd]], oy[oi[odd]])
+            # an oval or a rectangle holds the circle of its inradius, so one whose centre
+            # is within the range plus that radius of the marker is within range whatever
+            # its turn; the others are measured (``convex.point_distances``)
+            odd = np.flatnonzero(~rr)
+            inner = np.array([f[3] for f in self._forms[mj[odd]].tolist()], dtype=float)
+            sure = d[odd] - inner - orad[oi[odd]] <= lim[oi[odd]]
+            d[odd[sure]] = 0.0
+            odd = odd[~sure]
+            if len(odd):
+                d[odd] = convex.point_distances(self._forms, mj[odd], ox[oi[odd]], oy[oi[odd]])
         d = np.maximum(0.0, d - self.pads[mj] - orad[oi])
         ok = d <= rng[oi] + self.tol + tolmod.EPS
         names = [o.id for o in objs]
