@@ -117,6 +117,66 @@ def convex_forms(base: Base, outlines: np.ndarray, thetas: np.ndarray, xs, ys) -
     return [(verts[q], angles[q], (x, y), inner, un) for q, (x, y) in enumerate(zip(xs, ys))]
 
 
+class LazyForm:
+    """A ``convex_form`` of ``base`` placed at (x, y) facing ``facing`` degrees whose
+    placed outline is built only when first read: read as the form's 5-tuple (``f[0]``
+    the counter-clockwise vertices, ``f[1]`` the normal angles, ``f[2]`` the centre,
+    ``f[3]`` the inradius, ``f[4]`` the template's normal angles), the very values
+    ``convex_form`` gives.  Measuring in the template's frame (``odd_gaps``,
+    ``point_distances``) needs only the turn, the centre and the template, so a table
+    whose ovals are measured that way builds no outline at all."""
+
+    __slots__ = ("base", "x", "y", "facing", "theta", "a0", "inner", "un", "ccw", "_outline",
+                 "_angles")
+
+    def __init__(self, base: Base, x: float, y: float, facing: float, theta: float):
+        _, ccw, un, inner = _template(base)
+        self.base, self.x, self.y, self.facing, self.theta = base, x, y, facing, theta
+        self.un, self.inner, self.ccw = un, inner, ccw
+        self.a0 = float(un[0] + theta)         # the first normal angle, as ``f[1][0]``
+        self._outline: np.ndarray | None = None
+        self._angles: np.ndarray | None = None
+
+    @property
+    def outline(self) -> np.ndarray:
+        """The closed outline (k + 1, 2), inches: ``placed_outlines``' (``base_polygon``'s
+        coordinates, bit for bit)."""
+        if self._outline is None:
+            self._outline = placed_outlines(self.base, [self.x], [self.y], [self.facing])[0][0]
+        return self._outline
+
+    def __len__(self) -> int:
+        return 5
+
+    def __getitem__(self, k: int):
+        if k == 0:
+            o = self.outline
+            return o[:-1] if self.ccw else o[-2::-1]
+        if k == 1:
+            if self._angles is None:
+                self._angles = self.un + self.theta
+            return self._angles
+        if k == 2:
+            return (self.x, self.y)
+        if k == 3:
+            return self.inner
+        if k == 4:
+            return self.un
+        raise IndexError(k)
+
+
+def lazy_forms(base: Base, xs, ys, facings) -> list[LazyForm]:
+    """``LazyForm``s of ``base`` at each (x, y, facing degrees), turned as
+    ``placed_outlines`` turns them."""
+    return [LazyForm(base, x, y, f, f * math.pi / 180.0) for x, y, f in zip(xs, ys, facings)]
+
+
+def _a0(f) -> float:
+    """A form's first normal angle (``f[1][0]``), radians, without building a lazy form's
+    angles."""
+    return f.a0 if type(f) is LazyForm else float(f[1][0])
+
+
 def template_reach(base: Base) -> float:
     """The circumradius of a non-round ``base``'s outline about its centre, inches, from
     its template, with 2e-9 to spare: no less than the distance from a placed outline's
@@ -173,7 +233,7 @@ def _side(forms: list) -> _Side:
     rel = np.stack([un - un[0] for un in firsts.values()])
     flat = (rel + (np.arange(len(rel), dtype=float) * (2.0 * _TWO_PI))[:, None]).ravel()
     return _Side(np.stack([f[0] for f in forms]), np.arange(len(forms)),
-                 np.array([f[1][0] for f in forms]),
+                 np.array([_a0(f) for f in forms]),
                  rel, tid, flat, np.array([f[2] for f in forms], dtype=float).reshape(-1, 2),
                  np.array([f[3] for f in forms], dtype=float))
 
@@ -450,7 +510,7 @@ def _frame(form: tuple) -> _Frame:
     got = _FRAMES.get(id(un))
     if got is None or got.un is not un:
         v = form[0]
-        th = float(form[1][0] - un[0])
+        th = _a0(form) - float(un[0])
         c, s = math.cos(th), math.sin(th)
         dx, dy = v[:, 0] - form[2][0], v[:, 1] - form[2][1]
         got = _keep_frame(un, np.stack([c * dx + s * dy, c * dy - s * dx], axis=1))
@@ -509,7 +569,7 @@ def _frame_distances(forms: np.ndarray, anchor: np.ndarray, dx: np.ndarray, dy: 
         whole = len(ks) == len(fs)
         at = slice(None) if whole else np.array(ks, dtype=np.intp)
         fr = _frame(fs[ks[0]])
-        th = np.fromiter((fs[k][1][0] for k in ks), float, len(ks)) - fr.un[0]
+        th = np.fromiter((_a0(fs[k]) for k in ks), float, len(ks)) - fr.un[0]
         c, s = np.cos(th), np.sin(th)
         px, py, gk = dx[at], dy[at], grow[at]
         qx, qy = c * px + s * py, c * py - s * px
@@ -597,4 +657,4 @@ def odd_gaps(forms: np.ndarray, a: np.ndarray, b: np.ndarray, centres: np.ndarra
 
 def _are_twins(fa: tuple, fb: tuple) -> bool:
     """Whether two ``convex_form``s are one centrally symmetric template facing one way."""
-    return fa[4] is fb[4] and fa[1][0] == fb[1][0] and _frame(fa).twin
+    return fa[4] is fb[4] and _a0(fa) == _a0(fb) and _frame(fa).twin

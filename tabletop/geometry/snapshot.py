@@ -5,12 +5,13 @@ largest of engagement and coherency range, plus the tolerance) with a numpy cell
 grid over the centres (``near_pairs.circle_pairs``), and their exact gaps: every pair
 first read by its bases' circumcircles (the exact gap of two round bases, centre and
 radius, numpy over all pairs at once), then the pairs with an oval or a rectangle in
-them that come near measured exactly: two polygons by ``convex.convex_gaps`` (numpy
-over all such pairs), a polygon and a round base by Shapely (``near_pairs.py``).  The
-oval and rectangle outlines of all models are built together, numpy per base size, the
-very coordinates ``footprints.base_polygon`` gives; their Shapely polygons only when a
-pair or a question needs them (``_polys``).  The pairs are kept as parallel
-numpy arrays, so a table that only lost models (``Geometry.without``) or had a few
+them that come near measured exactly, numpy over all such pairs at once, each in its
+template's frame (``convex.odd_gaps``: a polygon against a round base's centre, two
+copies of one symmetric base facing one way as a point against the base doubled, other
+pairs by ``convex.convex_gaps``).  An oval's or a rectangle's outline (the very
+coordinates ``footprints.base_polygon`` gives) is built only when read
+(``convex.LazyForm``), its Shapely polygon only when a question needs it (``_polys``).
+The pairs are kept as parallel numpy arrays, so a table that only lost models (``Geometry.without``) or had a few
 models moved (``Geometry.moved``) is derived from this one by dropping the pairs of
 the changed models and measuring only the pairs touching the moved ones (and, for a
 drawing, handing on the base and unit outlines of what did not move:
@@ -51,7 +52,7 @@ other).  Not a rule: any value gives the same answers."""
 
 _ID, _X, _Y, _BASE = (attrgetter(a) for a in ("id", "x", "y", "base"))
 
-_POLYGONS: dict[tuple, tuple[np.ndarray, float, tuple]] = {}
+_POLYGONS: dict[tuple, tuple[float, convex.LazyForm]] = {}
 _SHAPES: dict[tuple, Polygon] = {}
 _POLYGON_CACHE_SIZE = 20_000
 
@@ -64,13 +65,12 @@ def _key(m: Model) -> tuple:
     return (m.base, m.x, m.y, m.facing_deg)
 
 
-def _polygons(models: Sequence[Model]) -> list[tuple[np.ndarray, float, tuple]]:
-    """For non-round bases: (closed outline (k + 1, 2), inches, the very coordinates
-    ``base_polygon`` gives; circumradius about the centre in inches, a hair over
-    (``convex.template_reach``); convex form for ``convex.convex_gaps``) of each, kept
-    between snapshots (immutable, keyed by base and place).  The ones not kept are built
-    together, numpy per base size (``convex.placed_outlines``).  Their Shapely polygons
-    are built only when asked (``_shapes``)."""
+def _polygons(models: Sequence[Model]) -> list[tuple[float, convex.LazyForm]]:
+    """For non-round bases: (circumradius about the centre in inches, a hair over
+    (``convex.template_reach``); convex form for ``convex.odd_gaps``, its outline
+    (``base_polygon``'s very coordinates) built only when read: ``convex.LazyForm``) of
+    each, kept between snapshots (immutable, keyed by base and place).  Their Shapely
+    polygons are built only when asked (``_shapes``)."""
     keys = list(map(_key, models))
     out = [_POLYGONS.get(k) for k in keys]
     todo: dict = {}
@@ -81,30 +81,39 @@ def _polygons(models: Sequence[Model]) -> list[tuple[np.ndarray, float, tuple]]:
         _POLYGONS.clear()
         _SHAPES.clear()
     for base, ks in todo.items():
-        xs = [keys[k][1] for k in ks]
-        ys = [keys[k][2] for k in ks]
-        outlines, thetas = convex.placed_outlines(base, xs, ys, [keys[k][3] for k in ks])
         reach = convex.template_reach(base)
-        forms = convex.convex_forms(base, outlines, thetas, xs, ys)
-        for n, k in enumerate(ks):
-            out[k] = _POLYGONS[keys[k]] = (outlines[n], reach, forms[n])
+        forms = convex.lazy_forms(base, [keys[k][1] for k in ks], [keys[k][2] for k in ks],
+                                  [keys[k][3] for k in ks])
+        for k, form in zip(ks, forms):
+            out[k] = _POLYGONS[keys[k]] = (reach, form)
     # cast: every None in ``out`` was filled by the loop above, which mypy cannot follow
-    return cast(list[tuple[np.ndarray, float, tuple]], out)
+    return cast(list[tuple[float, convex.LazyForm]], out)
 
 
-def _polygon(m: Model) -> tuple[np.ndarray, float, tuple]:
+def _polygon(m: Model) -> tuple[float, convex.LazyForm]:
     """``_polygons`` of one model."""
     return _polygons([m])[0]
 
 
 def _shapes(models: Sequence[Model]) -> list[Polygon]:
     """The footprint polygons of non-round ``models`` (``base_polygon``'s, built from
-    ``_polygons``' outlines), kept between snapshots like them."""
+    their outlines, numpy per base size: ``convex.placed_outlines``), kept between
+    snapshots like ``_polygons``."""
     keys = list(map(_key, models))
     out = [_SHAPES.get(k) for k in keys]
     todo = [k for k, got in enumerate(out) if got is None]
     if todo:
-        outlines = [o for o, _, _ in _polygons([models[k] for k in todo])]
+        forms = [f for _, f in _polygons([models[k] for k in todo])]
+        by_base: dict = {}
+        for f in forms:
+            if f._outline is None:
+                by_base.setdefault(f.base, []).append(f)
+        for base, fs in by_base.items():        # the outlines not built yet, together
+            outlines = convex.placed_outlines(base, [f.x for f in fs], [f.y for f in fs],
+                                              [f.facing for f in fs])[0]
+            for f, o in zip(fs, outlines):
+                f._outline = o
+        outlines = [f.outline for f in forms]
         sizes = {len(o) for o in outlines}
         built = (shapely.polygons(np.stack(outlines)).tolist() if len(sizes) == 1
                  else [Polygon(o) for o in outlines])
@@ -168,7 +177,7 @@ class Geometry:
         self._forms = np.empty(n, dtype=object)
         self._reach = self.pads.copy()
         odd = np.nonzero(~self._round)[0].tolist()
-        for k, (_, reach, form) in zip(odd, _polygons([models[k] for k in odd])):
+        for k, (reach, form) in zip(odd, _polygons([models[k] for k in odd])):
             self._reach[k], self._forms[k] = reach, form
         self._set_pairs(*self._measure(*near_pairs.circle_pairs(
             self.centres, self._reach, self.near + tolmod.EPS)))
@@ -378,7 +387,7 @@ class Geometry:
             new._round[k] = m.base.shape == "round"
             new.pads[k] = m.base.radius if new._round[k] else 0.0
             new._reach[k], new._forms[k] = (
-                (new.pads[k], None) if new._round[k] else _polygon(m)[1:])
+                (new.pads[k], None) if new._round[k] else _polygon(m))
             if "_polys" in new.__dict__:
                 new._polys[k] = None if new._round[k] else _shapes([m])[0]
         ch = np.array(changed, dtype=np.intp)
