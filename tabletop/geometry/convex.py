@@ -535,7 +535,10 @@ def _nearest_edges(qx: np.ndarray, qy: np.ndarray, f: _Frame, grow: np.ndarray |
     n = len(f.un)
     m = np.multiply.outer(qx, f.nx)
     m += np.multiply.outer(qy, f.ny)
-    m -= np.multiply.outer(np.broadcast_to(grow, (len(qx),)), f.h)
+    if np.ndim(grow):
+        m -= np.multiply.outer(grow, f.h)
+    else:
+        m -= f.h if grow == 1.0 else grow * f.h
     best = m.argmax(axis=1)
     outside = m[np.arange(len(qx)), best] > 0.0
     e = best[:, None] + _NEIGHBOURS
@@ -561,7 +564,7 @@ def _frame_distances(forms: np.ndarray, anchor: np.ndarray, dx: np.ndarray, dy: 
     if not len(anchor):
         return out
     fs = forms[anchor].tolist()
-    grow = np.broadcast_to(np.asarray(grow, dtype=float), (len(fs),))
+    grow = np.full(len(fs), float(grow)) if np.ndim(grow) == 0 else np.asarray(grow, dtype=float)
     groups: dict[int, list[int]] = {}
     for k, f in enumerate(fs):
         groups.setdefault(id(f[4]), []).append(k)
@@ -631,7 +634,7 @@ def odd_gaps(forms: np.ndarray, a: np.ndarray, b: np.ndarray, centres: np.ndarra
     if not P:
         return out
     ra, rb = is_round[a], is_round[b]
-    pp = np.flatnonzero(~ra & ~rb)
+    pp = (~ra & ~rb).nonzero()[0]
     simple = ~(~ra & ~rb)
     general = pp[:0]
     if len(pp):
@@ -639,7 +642,7 @@ def odd_gaps(forms: np.ndarray, a: np.ndarray, b: np.ndarray, centres: np.ndarra
                            bool, len(pp))
         simple[pp[twin]] = True
         general = pp[~twin]
-    rows = np.flatnonzero(simple)
+    rows = simple.nonzero()[0]
     if len(rows):
         ar, br, rbr = a[rows], b[rows], rb[rows]
         # from the anchor polygon's centre to the point: the round base's centre, or for

@@ -62,9 +62,9 @@ def _expand(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     total = int(cnt.sum())
     if total == 0:
         return _EMPTY, _EMPTY
-    rows = np.repeat(np.arange(len(lo)), cnt)
-    first = np.cumsum(cnt) - cnt
-    pos = np.arange(total) - np.repeat(first - lo, cnt)
+    rows = np.arange(len(lo)).repeat(cnt)
+    first = cnt.cumsum() - cnt
+    pos = np.arange(total) - (first - lo).repeat(cnt)
     return rows, pos
 
 
@@ -104,19 +104,21 @@ def _expand_into(lo: np.ndarray, hi: np.ndarray
     count, (rows, pos, i2, i3), floats = _SCRATCH.arrays(total)
     if total == 0:
         return rows, pos, [i2, i3], floats
-    first = np.cumsum(cnt)
+    first = cnt.cumsum()
     first -= cnt
-    ks = np.flatnonzero(cnt)                  # the ranges that hold something
+    ks = cnt.nonzero()[0]                     # the ranges that hold something
     at = first[ks]
     # each range's index, then each slot's offset from lo, stepped at the range's first
     # slot and summed along
     rows[:] = 0
-    rows[at] = np.diff(ks, prepend=0)
-    np.cumsum(rows, out=rows)
+    rows[at[0]] = ks[0]
+    rows[at[1:]] = ks[1:] - ks[:-1]
+    rows.cumsum(out=rows)
     off = at - lo[ks]
     pos[:] = 0
-    pos[at] = np.diff(off, prepend=0)
-    np.cumsum(pos, out=pos)
+    pos[at[0]] = off[0]
+    pos[at[1:]] = off[1:] - off[:-1]
+    pos.cumsum(out=pos)
     np.subtract(count, pos, out=pos)
     return rows, pos, [i2, i3], floats
 
@@ -151,9 +153,9 @@ def _cell_pairs(x: np.ndarray, y: np.ndarray, cell: float
     ny = int(gy.max()) + 2                     # gy - 1 and gy + 1 stay inside a column
     key = gx * ny + gy
     ncell = (int(gx.max()) + 2) * ny           # a column past the last: key + ny + 1 fits
-    order = np.argsort(key, kind="stable")
+    order = key.argsort(kind="stable")
     count = np.bincount(key, minlength=ncell)
-    end = np.cumsum(count)                     # cell c holds sorted [end[c] - count[c], end[c])
+    end = count.cumsum()                       # cell c holds sorted [end[c] - count[c], end[c])
     rank = np.empty(n, dtype=np.intp)
     rank[order] = np.arange(n)
     # the cell itself (the points after this one in it) and the next cell up (keys k and
@@ -176,7 +178,7 @@ def strip_pairs(qx: np.ndarray, width: np.ndarray | float, x: np.ndarray
     """(query, point) for every point (index into ``x``, inches) whose x is within
     ``width`` inches of query ``qx[q]``'s, by one sort of the points along x.  Pairs come
     query by query, in no set order within a query."""
-    order = np.argsort(x, kind="stable")
+    order = x.argsort(kind="stable")
     sx = x[order]
     lo = np.searchsorted(sx, qx - width, side="left")
     hi = np.searchsorted(sx, qx + width, side="right")
@@ -201,12 +203,12 @@ def circle_pairs(centres: np.ndarray, reach: np.ndarray, limit: float
     y = np.ascontiguousarray(centres[:, 1])
     ok = np.isfinite(x) & np.isfinite(y)       # a base at no finite place is near nothing
     big = ok & (reach > GRID_BIG_FACTOR * float(reach.min()))
-    nbig = int(np.count_nonzero(big))
+    nbig = int(big.sum())
     if nbig > GRID_MAX_BIG:
         big[:] = False
         nbig = 0
     parts_i, parts_j, parts_g = [_EMPTY], [_EMPTY], [np.zeros(0)]
-    inner = np.nonzero(ok & ~big)[0]
+    inner = (ok & ~big).nonzero()[0]
     if len(inner) > 1:
         cell = max(limit + 2.0 * float(reach[inner].max()), 1e-6)
         whole = len(inner) == n
@@ -227,7 +229,7 @@ def circle_pairs(centres: np.ndarray, reach: np.ndarray, limit: float
         np.take(ri, a, out=f1, mode="clip")
         np.add(f1, np.take(rs, s, out=f2, mode="clip"), out=f1)
         np.subtract(f0, f1, out=f1)
-        keep = np.flatnonzero(f1 <= limit + 1e-9)       # no pair within ``limit`` is lost
+        keep = (f1 <= limit + 1e-9).nonzero()[0]       # no pair within ``limit`` is lost
         a, b, dist = a[keep], order[s[keep]], f0[keep]
         # the circle gap as pair_gaps reads it (i < j; positions in ``inner`` keep the
         # models' order), bit for bit: |c_i - c_j| - reach[i] - reach[j]
@@ -376,7 +378,7 @@ def overlap_flags(i: np.ndarray, j: np.ndarray, g: np.ndarray, pads: np.ndarray,
     ``tol / 2`` (``polys``: the footprint polygons, or a function giving them, called
     only when such a pair is found)."""
     ov = g < -tol - tolmod.EPS
-    check = np.nonzero(~ov & (g <= 0) & (pads[i] == 0) & (pads[j] == 0))[0]
+    check = (~ov & (g <= 0) & (pads[i] == 0) & (pads[j] == 0)).nonzero()[0]
     if not len(check):
         return ov
     if callable(polys):

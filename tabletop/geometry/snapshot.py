@@ -165,18 +165,19 @@ class Geometry:
         self.pads = np.zeros(n)
         if n:
             bid = np.fromiter(map(id, bases), np.uint64, n)
-            starts = np.flatnonzero(bid[1:] != bid[:-1]) + 1
+            starts = (bid[1:] != bid[:-1]).nonzero()[0] + 1
             first = [0] + starts.tolist()
             heads = list(map(bases.__getitem__, first))
             kinds = {id(b): (b.shape == "round", b.radius)
                      for b in {id(b): b for b in heads}.values()}
             runs = [kinds[id(b)] for b in heads]
-            size = np.diff(first + [n])
-            self._round = np.repeat(np.array([r for r, _ in runs], dtype=bool), size)
-            self.pads = np.repeat(np.array([p for _, p in runs], dtype=float), size) * self._round
+            ends = np.array(first[1:] + [n], dtype=np.intp)
+            size = ends - np.array(first, dtype=np.intp)
+            self._round = np.array([r for r, _ in runs], dtype=bool).repeat(size)
+            self.pads = np.array([p for _, p in runs], dtype=float).repeat(size) * self._round
         self._forms = np.empty(n, dtype=object)
         self._reach = self.pads.copy()
-        odd = np.nonzero(~self._round)[0].tolist()
+        odd = (~self._round).nonzero()[0].tolist()
         for k, (reach, form) in zip(odd, _polygons([models[k] for k in odd])):
             self._reach[k], self._forms[k] = reach, form
         self._set_pairs(*self._measure(*near_pairs.circle_pairs(
@@ -205,8 +206,8 @@ class Geometry:
             counts.append(k)
             start += k
         self._players = list(players)          # player ids in ``_pcode`` order
-        self._pcode = np.repeat(np.array(pcodes, dtype=np.intp), counts)
-        self._ucode = np.repeat(np.array(ucodes, dtype=np.intp), counts)
+        self._pcode = np.array(pcodes, dtype=np.intp).repeat(counts)
+        self._ucode = np.array(ucodes, dtype=np.intp).repeat(counts)
 
     @cached_property
     def _index(self) -> dict[str, int]:
@@ -235,7 +236,7 @@ class Geometry:
         computed as ``pair_gaps`` computes it; otherwise the gap is no less) are within
         ``near`` (+ EPS); keeps those within it.  Returns (i, j, gaps, overlap flags)."""
         limit = self.near + tolmod.EPS
-        odd = np.flatnonzero(~(self._round[i] & self._round[j]))
+        odd = (~(self._round[i] & self._round[j])).nonzero()[0]
         if len(odd):
             # the pairs with an oval or a rectangle in them, measured exactly
             # (``pair_gaps``' way with forms: ``convex.odd_gaps``), the others kept
@@ -682,9 +683,15 @@ class Geometry:
         if not m.any():
             return []
         ua, ub = self._ucode[self._pi[m]], self._ucode[self._pj[m]]
-        codes = np.unique(np.minimum(ua, ub) * len(self._unit_members) + np.maximum(ua, ub))
         names = list(self._unit_members)
         k = len(names)
+        codes = np.minimum(ua, ub) * k + np.maximum(ua, ub)
+        if k * k <= 1 << 20:                 # each unit pair once, in code order
+            seen = np.zeros(k * k, dtype=bool)
+            seen[codes] = True
+            codes = seen.nonzero()[0]
+        else:
+            codes = np.unique(codes)
         return sorted(_pair(names[c // k], names[c % k]) for c in codes.tolist())
 
     def engaged_units(self, unit_id: str) -> list[str]:
@@ -803,7 +810,9 @@ class Geometry:
             bad[rows[far]] = True
             bad[pos[far]] = True
         names = list(self._unit_members)
-        return [names[c] for c in np.unique(self._ucode[bad]).tolist()]
+        hit = np.zeros(len(names), dtype=bool)
+        hit[self._ucode[bad]] = True
+        return [names[c] for c in hit.nonzero()[0].tolist()]
 
     def _coherency_reasons(self, idx: list[int]) -> dict[str, str]:
         """Why each model of one unit (indices ``idx``) breaks coherency (03.03)."""
@@ -882,14 +891,14 @@ class Geometry:
         dy = self.centres[mj, 1] - oy[oi]
         d = np.sqrt(dx * dx + dy * dy)
         near = d - self._reach[mj] - orad[oi] <= lim[oi] + 1e-9
-        order = np.argsort(oi[near] * len(self.ids) + mj[near], kind="stable")
+        order = (oi[near] * len(self.ids) + mj[near]).argsort(kind="stable")
         oi, mj, d = oi[near][order], mj[near][order], d[near][order]
         rr = self._round[mj]
         if not rr.all():
             # an oval or a rectangle holds the circle of its inradius, so one whose centre
             # is within the range plus that radius of the marker is within range whatever
             # its turn; the others are measured (``convex.point_distances``)
-            odd = np.flatnonzero(~rr)
+            odd = (~rr).nonzero()[0]
             inner = np.array([f[3] for f in self._forms[mj[odd]].tolist()], dtype=float)
             sure = d[odd] - inner - orad[oi[odd]] <= lim[oi[odd]]
             d[odd[sure]] = 0.0
