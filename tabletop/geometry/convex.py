@@ -475,7 +475,9 @@ class _Frame(NamedTuple):
     counter-clockwise vertices ``v`` (k, 2) and each edge line's offset from the centre
     along its normal ``h`` (k,), inches; ``twin``: whether it is centrally symmetric (an
     oval or a rectangle), so that two copies facing the same way are measured as a point
-    against it doubled."""
+    against it doubled.  ``ax``, ``ay`` (edge starts), ``ex``, ``ey`` (edge vectors) and
+    ``l2`` (squared lengths, 1 for an edge of no length) run k + 2 long, edge k - 1
+    first and edge 0 last again, so that edges e - 1, e, e + 1 are entries e to e + 2."""
 
     un: np.ndarray
     nx: np.ndarray
@@ -483,6 +485,11 @@ class _Frame(NamedTuple):
     v: np.ndarray
     h: np.ndarray
     twin: bool
+    ax: np.ndarray
+    ay: np.ndarray
+    ex: np.ndarray
+    ey: np.ndarray
+    l2: np.ndarray
 
 
 _FRAMES: dict[int, _Frame] = {}
@@ -496,9 +503,15 @@ def _keep_frame(un: np.ndarray, v: np.ndarray) -> _Frame:
     k = len(v)
     scale = float(np.abs(v).max())
     twin = bool(k % 2 == 0 and np.abs(v[: k // 2] + v[k // 2:]).max() <= 1e-12 * max(scale, 1.0))
+    ring = np.concatenate([v[-1:], v, v[:2]])           # vertices k - 1, 0, ..., k - 1, 0, 1
+    e = ring[1:] - ring[:-1]                             # edges k - 1, 0, ..., k - 1, 0
+    l2 = (e * e).sum(axis=1)
+    l2[l2 == 0.0] = 1.0                                  # an edge of no length: its start
     if len(_FRAMES) >= _FRAMES_KEPT:
         _FRAMES.clear()
-    got = _FRAMES[id(un)] = _Frame(un, nx, ny, v, v[:, 0] * nx + v[:, 1] * ny, twin)
+    got = _FRAMES[id(un)] = _Frame(un, nx, ny, v, v[:, 0] * nx + v[:, 1] * ny, twin,
+                                   ring[:-1, 0].copy(), ring[:-1, 1].copy(),
+                                   e[:, 0].copy(), e[:, 1].copy(), l2)
     return got
 
 
@@ -517,36 +530,36 @@ def _frame(form: tuple) -> _Frame:
     return got
 
 
-_NEIGHBOURS = np.array([-1, 0, 1])
+_THREE = np.arange(3)
 
 
-def _nearest_edges(qx: np.ndarray, qy: np.ndarray, f: _Frame, grow: np.ndarray | float = 1.0
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For points (``qx``, ``qy``) (P,) in the frame of template ``f`` (scaled by
-    ``grow``, (P,) or one number): (whether each is outside it (P,), the edge it is furthest beyond and its
-    two neighbours (P, 3), the edges after those (P, 3)).
+def _frame_gaps(qx: np.ndarray, qy: np.ndarray, f: _Frame) -> np.ndarray:
+    """Distances (P,) in inches from points (``qx``, ``qy``) (P,) in the frame of template
+    ``f`` to it, 0 inside or on it.
 
     A point outside a convex polygon is nearest to it on the edge whose line it is
     furthest beyond (the largest margin), or at an end of it: at an edge's inner point
     that edge's margin is the distance and no other line has the point further beyond
     it; at a vertex the point lies in the vertex's cone of normals, where the margin of
-    every other edge is at most one of the two at the vertex.  The neighbours guard
-    against rounding; a point no edge has beyond it (largest margin <= 0) is inside."""
-    n = len(f.un)
+    every other edge is at most one of the two at the vertex.  So every edge's margin is
+    read at once, and the edge of the largest and its two neighbours (against rounding)
+    are measured (the nearest point of each, its projection held to the edge); a point
+    no edge has beyond it (largest margin <= 0) is inside."""
     m = np.multiply.outer(qx, f.nx)
     m += np.multiply.outer(qy, f.ny)
-    if np.ndim(grow):
-        m -= np.multiply.outer(grow, f.h)
-    else:
-        m -= f.h if grow == 1.0 else grow * f.h
-    best = m.argmax(axis=1)
-    outside = m[np.arange(len(qx)), best] > 0.0
-    e = best[:, None] + _NEIGHBOURS
-    e[e < 0] += n
-    e[e >= n] -= n
-    e2 = e + 1
-    e2[e2 == n] = 0
-    return outside, e, e2
+    m -= f.h
+    e = m.argmax(axis=1)[:, None] + _THREE              # entries of edges e - 1, e, e + 1
+    outside = m.max(axis=1) > 0.0
+    px, py = qx[:, None], qy[:, None]
+    wx = px - f.ax[e]
+    wy = py - f.ay[e]
+    ex, ey = f.ex[e], f.ey[e]
+    t = (wx * ex + wy * ey) / f.l2[e]
+    np.clip(t, 0.0, 1.0, out=t)
+    wx -= t * ex
+    wy -= t * ey
+    d = np.hypot(wx, wy).min(axis=1)
+    return np.where(outside, d, 0.0)
 
 
 def _frame_distances(forms: np.ndarray, anchor: np.ndarray, dx: np.ndarray, dy: np.ndarray,
@@ -554,17 +567,16 @@ def _frame_distances(forms: np.ndarray, anchor: np.ndarray, dx: np.ndarray, dy: 
     """Distances (P,) in inches from points (``dx[k]``, ``dy[k]``) (inches, from the centre
     of polygon ``forms[anchor[k]]``, table axes) to that polygon's template turned as it
     is and scaled by ``grow[k]`` (1: the polygon itself; 2: the template doubled,
-    ``twin_gaps``), 0 for a point inside or on it.  Each point is turned back into the
-    template's frame, where every edge's margin is read at once (``_nearest_edges``) and
-    the edge of the largest margin and its neighbours are measured as GEOS measures a
-    point against a segment (``_point_segment``): ``shapely.distance``'s answer to
+    ``twin_gaps``), 0 for a point inside or on it: each point turned back into the
+    template's frame and scaled down by ``grow`` (a power of two: exactly), measured
+    there (``_frame_gaps``), the distance scaled back.  ``shapely.distance``'s answer to
     rounding (the template's frame moves the coordinates by an ulp or so).  Numpy over
     every point of one template at once."""
     out = np.empty(len(anchor))
     if not len(anchor):
         return out
     fs = forms[anchor].tolist()
-    grow = np.full(len(fs), float(grow)) if np.ndim(grow) == 0 else np.asarray(grow, dtype=float)
+    scaled = np.ndim(grow) > 0
     groups: dict[int, list[int]] = {}
     for k, f in enumerate(fs):
         groups.setdefault(id(f[4]), []).append(k)
@@ -572,16 +584,17 @@ def _frame_distances(forms: np.ndarray, anchor: np.ndarray, dx: np.ndarray, dy: 
         whole = len(ks) == len(fs)
         at = slice(None) if whole else np.array(ks, dtype=np.intp)
         fr = _frame(fs[ks[0]])
-        th = np.fromiter((_a0(fs[k]) for k in ks), float, len(ks)) - fr.un[0]
+        th = np.array([_a0(fs[k]) for k in ks]) - fr.un[0]
         c, s = np.cos(th), np.sin(th)
-        px, py, gk = dx[at], dy[at], grow[at]
+        px, py = dx[at], dy[at]
         qx, qy = c * px + s * py, c * py - s * px
-        outside, e, e2 = _nearest_edges(qx, qy, fr, gk)
-        gk = gk[:, None]
-        vx, vy = fr.v[:, 0], fr.v[:, 1]
-        d = _point_segment(qx[:, None], qy[:, None], gk * vx[e], gk * vy[e],
-                           gk * vx[e2], gk * vy[e2]).min(axis=1)
-        out[at] = np.where(outside, d, 0.0)
+        if scaled:
+            gk = np.asarray(grow, dtype=float)[at]
+            out[at] = _frame_gaps(qx / gk, qy / gk, fr) * gk
+        elif grow != 1.0:
+            out[at] = _frame_gaps(qx / grow, qy / grow, fr) * grow
+        else:
+            out[at] = _frame_gaps(qx, qy, fr)
     return out
 
 
