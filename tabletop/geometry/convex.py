@@ -72,6 +72,7 @@ def clear_templates() -> None:
     """Forget the kept templates (benchmarks timing a table seen for the first time)."""
     _TEMPLATES.clear()
     _FRAMES.clear()
+    _REACHES.clear()
 
 
 def placed_outlines(base: Base, xs, ys, facings) -> tuple[np.ndarray, np.ndarray]:
@@ -129,8 +130,9 @@ class LazyForm:
     __slots__ = ("base", "x", "y", "facing", "theta", "a0", "inner", "un", "ccw", "_outline",
                  "_angles")
 
-    def __init__(self, base: Base, x: float, y: float, facing: float, theta: float):
-        _, ccw, un, inner = _template(base)
+    def __init__(self, base: Base, x: float, y: float, facing: float, theta: float,
+                 template: tuple | None = None):
+        _, ccw, un, inner = template or _template(base)
         self.base, self.x, self.y, self.facing, self.theta = base, x, y, facing, theta
         self.un, self.inner, self.ccw = un, inner, ccw
         self.a0 = float(un[0] + theta)         # the first normal angle, as ``f[1][0]``
@@ -168,7 +170,8 @@ class LazyForm:
 def lazy_forms(base: Base, xs, ys, facings) -> list[LazyForm]:
     """``LazyForm``s of ``base`` at each (x, y, facing degrees), turned as
     ``placed_outlines`` turns them."""
-    return [LazyForm(base, x, y, f, f * math.pi / 180.0) for x, y, f in zip(xs, ys, facings)]
+    t = _template(base)
+    return [LazyForm(base, x, y, f, f * math.pi / 180.0, t) for x, y, f in zip(xs, ys, facings)]
 
 
 def _a0(f) -> float:
@@ -181,9 +184,15 @@ def template_reach(base: Base) -> float:
     """The circumradius of a non-round ``base``'s outline about its centre, inches, from
     its template, with 2e-9 to spare: no less than the distance from a placed outline's
     centre to its farthest vertex (``reaches``) whatever the turn and place (they differ
-    by rounding only)."""
-    t = _template(base)[0]
-    return float(np.sqrt((t * t).sum(axis=1).max())) + 2e-9
+    by rounding only).  Kept per base with the template."""
+    got = _REACHES.get(base)
+    if got is None:
+        t = _template(base)[0]
+        got = _REACHES[base] = float(np.sqrt((t * t).sum(axis=1).max())) + 2e-9
+    return got
+
+
+_REACHES: dict[Base, float] = {}
 
 
 def reaches(outlines: np.ndarray, xs, ys) -> np.ndarray:

@@ -877,39 +877,42 @@ class Geometry:
         out: dict[str, dict[str, list[str]]] = {o.id: {p: [] for p in players} for o in objs}
         if not objs or not self.ids:
             return out
-        ox = np.array([o.at[0] for o in objs], dtype=float)
-        oy = np.array([o.at[1] for o in objs], dtype=float)
-        orad = np.array([o.marker.radius for o in objs], dtype=float)
-        rng = np.array([self.state.objective_range(o) for o in objs], dtype=float)
+        rng_of = self.state.objective_range
+        ox, oy, orad, rng = np.array([(o.at[0], o.at[1], o.marker.radius, rng_of(o)) for o in objs],
+                                     dtype=float).reshape(-1, 4).T
         lim = rng + self.tol + tolmod.EPS
         # candidates: models whose centre is within the objective's reach plus the widest
-        # base along x (a sweep over the models sorted by x), then along y, then by
-        # their circumcircles (no nearer than the base); the exact distance decides
+        # base along x (a sweep over the models sorted by x); then the edge of a round
+        # base decides, and an oval or a rectangle when its inradius and circumradius
+        # leave it open (it holds the circle of its inradius, so one whose centre is
+        # within the range plus that radius of the marker is within range whatever its
+        # turn) by its exact distance (``convex.point_distances``)
         oi, mj = near_pairs.strip_pairs(ox, lim + orad + float(self._reach.max()) + 1e-9,
                                         self.centres[:, 0])
-        dx = self.centres[mj, 0] - ox[oi]
-        dy = self.centres[mj, 1] - oy[oi]
+        cx, cy = self.centres[mj, 0], self.centres[mj, 1]
+        qx, qy = ox[oi], oy[oi]
+        dx, dy = cx - qx, cy - qy
         d = np.sqrt(dx * dx + dy * dy)
-        near = d - self._reach[mj] - orad[oi] <= lim[oi] + 1e-9
-        order = (oi[near] * len(self.ids) + mj[near]).argsort(kind="stable")
-        oi, mj, d = oi[near][order], mj[near][order], d[near][order]
+        o_r, o_l = orad[oi], lim[oi]
+        ok = d - self.pads[mj] - o_r <= o_l                # a round base: its edge
         rr = self._round[mj]
         if not rr.all():
-            # an oval or a rectangle holds the circle of its inradius, so one whose centre
-            # is within the range plus that radius of the marker is within range whatever
-            # its turn; the others are measured (``convex.point_distances``)
             odd = (~rr).nonzero()[0]
+            dd, r_o, l_o = d[odd], o_r[odd], o_l[odd]
             inner = np.array([f[3] for f in self._forms[mj[odd]].tolist()], dtype=float)
-            sure = d[odd] - inner - orad[oi[odd]] <= lim[oi[odd]]
-            d[odd[sure]] = 0.0
-            odd = odd[~sure]
-            if len(odd):
-                d[odd] = convex.point_distances(self._forms, mj[odd], ox[oi[odd]], oy[oi[odd]])
-        d = np.maximum(0.0, d - self.pads[mj] - orad[oi])
-        ok = d <= rng[oi] + self.tol + tolmod.EPS
+            sure = dd - inner - r_o <= l_o
+            ok[odd] = sure
+            open_ = (~sure & (dd - self._reach[mj[odd]] - r_o <= l_o + 1e-9)).nonzero()[0]
+            if len(open_):
+                at = odd[open_]
+                got = convex.point_distances(self._forms, mj[at], qx[at], qy[at])
+                ok[at] = got - r_o[open_] <= l_o[open_]
+        kept = ok.nonzero()[0]
+        oi, mj = oi[kept], mj[kept]
+        order = (oi * len(self.ids) + mj).argsort(kind="stable")     # model order within each
         names = [o.id for o in objs]
         ids, owner = self.ids, self._players
-        oi, mj = oi[ok], mj[ok]
+        oi, mj = oi[order], mj[order]
         for k, j, p in zip(oi.tolist(), mj.tolist(), self._pcode[mj].tolist()):
             out[names[k]][owner[p]].append(ids[j])
         return out
