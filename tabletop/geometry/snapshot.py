@@ -168,13 +168,10 @@ class Geometry:
             starts = (bid[1:] != bid[:-1]).nonzero()[0] + 1
             first = [0] + starts.tolist()
             heads = list(map(bases.__getitem__, first))
-            kinds = {id(b): (b.shape == "round", b.radius)
-                     for b in {id(b): b for b in heads}.values()}
-            runs = [kinds[id(b)] for b in heads]
             ends = np.array(first[1:] + [n], dtype=np.intp)
             size = ends - np.array(first, dtype=np.intp)
-            self._round = np.array([r for r, _ in runs], dtype=bool).repeat(size)
-            self.pads = np.array([p for _, p in runs], dtype=float).repeat(size) * self._round
+            self._round = np.array([b.shape == "round" for b in heads], dtype=bool).repeat(size)
+            self.pads = np.array([b.radius for b in heads], dtype=float).repeat(size) * self._round
         self._forms = np.empty(n, dtype=object)
         self._reach = self.pads.copy()
         odd = (~self._round).nonzero()[0].tolist()
@@ -188,21 +185,27 @@ class Geometry:
         """Ids, owners and unit members of ``models`` (``state``'s, in its order)."""
         self._set_rules(state)
         self.models = models
-        self._unit_sig = _unit_sig(state)
+        self._unit_sig = sig = _unit_sig(state)
         self.ids: list[str] = list(map(_ID, models))
         # ``models`` are the state's, unit by unit: each unit's run of indices
-        self._unit_members: dict[str, list[int]] = {}
+        members: dict[str, list[int]] = {}
+        self._unit_members = members
         units: dict[str, int] = {}
         players: dict[str, int] = {}
         ucodes, pcodes, counts = [], [], []
         start = 0
-        for u in state.units:
-            k = len(u.models)
+        for uid, player, k in sig:
             if not k:
                 continue
-            self._unit_members.setdefault(u.id, []).extend(range(start, start + k))
-            ucodes.append(units.setdefault(u.id, len(units)))
-            pcodes.append(players.setdefault(u.player, len(players)))
+            if uid in members:                  # one id twice: one unit of both runs
+                members[uid].extend(range(start, start + k))
+            else:
+                members[uid] = list(range(start, start + k))
+                units[uid] = len(units)
+            ucodes.append(units[uid])
+            if player not in players:
+                players[player] = len(players)
+            pcodes.append(players[player])
             counts.append(k)
             start += k
         self._players = list(players)          # player ids in ``_pcode`` order
