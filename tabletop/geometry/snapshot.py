@@ -791,20 +791,22 @@ class Geometry:
         bad = (size >= 2) & (near < need)
         if r.coherency_range is not None and r.coherency_spread is not None:
             # every pair inside a unit (units are runs of consecutive indices)
-            last = np.searchsorted(self._ucode, self._ucode, side="right") \
-                if np.all(np.diff(self._ucode) >= 0) else None
-            if last is None:
+            u = self._ucode
+            if (u[1:] < u[:-1]).any():
                 return [u for u, idx in self._unit_members.items() if len(idx) > 1]
+            starts = np.concatenate([[0], (u[1:] != u[:-1]).nonzero()[0] + 1])
+            ends = np.append(starts[1:], n)
+            sizes = ends - starts
+            last = ends.repeat(sizes)             # each model: the end of its unit's run
             spread = r.coherency_spread + self.tol + tolmod.EPS
             # a unit whose centres all fit in a box whose diagonal is within the spread
             # holds it (a gap is never more than the centre distance: a base holds its
             # centre); only the pairs of the other units are measured
-            starts = np.concatenate([[0], np.flatnonzero(np.diff(self._ucode)) + 1])
             x, y = self.centres[:, 0], self.centres[:, 1]
             w = np.maximum.reduceat(x, starts) - np.minimum.reduceat(x, starts)
             h = np.maximum.reduceat(y, starts) - np.minimum.reduceat(y, starts)
-            wide = np.repeat(np.sqrt(w * w + h * h) > spread, np.diff(np.append(starts, n)))
-            first = np.flatnonzero(wide)
+            wide = (np.sqrt(w * w + h * h) > spread).repeat(sizes)
+            first = wide.nonzero()[0]
             rows, pos = near_pairs._expand(first + 1, last[first])
             rows = first[rows]
             far = near_pairs.gaps_over(rows, pos, spread,
