@@ -519,8 +519,7 @@ def _keep_frame(un: np.ndarray, v: np.ndarray) -> _Frame:
     if len(_FRAMES) >= _FRAMES_KEPT:
         _FRAMES.clear()
     got = _FRAMES[id(un)] = _Frame(un, nx, ny, v, v[:, 0] * nx + v[:, 1] * ny, twin,
-                                   ring[:-1, 0].copy(), ring[:-1, 1].copy(),
-                                   e[:, 0].copy(), e[:, 1].copy(), l2)
+                                   ring[:-1, 0], ring[:-1, 1], e[:, 0], e[:, 1], l2)
     return got
 
 
