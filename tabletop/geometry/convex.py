@@ -10,6 +10,10 @@ all-segments-against-all-segments loop: two convex polygons are nearest along an
 of one and the vertex of the other that reaches furthest towards that edge (an edge of
 their Minkowski difference), so each edge is measured against that one vertex (and its
 two neighbours, against rounding), found by a binary search over the edge directions.
+Most pairs need less (``odd_gaps``): a polygon against a point (a round base's or an
+objective's centre) and two copies of one symmetric base facing one way (a point against
+the base doubled) are measured in the template's own frame, every edge's margin at once
+(``_frame_gaps``), with no placed outline: ``LazyForm`` builds that only when read.
 """
 
 from __future__ import annotations

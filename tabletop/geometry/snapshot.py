@@ -109,9 +109,9 @@ def _shapes(models: Sequence[Model]) -> list[Polygon]:
             if f._outline is None:
                 by_base.setdefault(f.base, []).append(f)
         for base, fs in by_base.items():        # the outlines not built yet, together
-            outlines = convex.placed_outlines(base, [f.x for f in fs], [f.y for f in fs],
-                                              [f.facing for f in fs])[0]
-            for f, o in zip(fs, outlines):
+            placed = convex.placed_outlines(base, [f.x for f in fs], [f.y for f in fs],
+                                            [f.facing for f in fs])[0]
+            for f, o in zip(fs, placed):
                 f._outline = o
         outlines = [f.outline for f in forms]
         sizes = {len(o) for o in outlines}
