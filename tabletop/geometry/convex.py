@@ -10,6 +10,10 @@ all-segments-against-all-segments loop: two convex polygons are nearest along an
 of one and the vertex of the other that reaches furthest towards that edge (an edge of
 their Minkowski difference), so each edge is measured against that one vertex (and its
 two neighbours, against rounding), found by a binary search over the edge directions.
+Most pairs need less (``odd_gaps``): a polygon against a point (a round base's or an
+objective's centre) and two copies of one symmetric base facing one way (a point against
+the base doubled) are measured in the template's own frame, every edge's margin at once
+(``_frame_gaps``), with no placed outline: ``LazyForm`` builds that only when read.
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ def _template(base: Base) -> tuple[np.ndarray, bool, np.ndarray, float]:
         un[1:] += ang[0]
         inner = float(((v[:, 0] * e[:, 1] - v[:, 1] * e[:, 0]) / np.hypot(e[:, 0], e[:, 1])).min())
         got = _TEMPLATES[base] = (outline, ccw, un, max(0.0, inner - 1e-9))
+        _keep_frame(un, np.ascontiguousarray(v))
     return got
 
 
@@ -70,6 +75,8 @@ def _template(base: Base) -> tuple[np.ndarray, bool, np.ndarray, float]:
 def clear_templates() -> None:
     """Forget the kept templates (benchmarks timing a table seen for the first time)."""
     _TEMPLATES.clear()
+    _FRAMES.clear()
+    _REACHES.clear()
 
 
 def placed_outlines(base: Base, xs, ys, facings) -> tuple[np.ndarray, np.ndarray]:
@@ -115,13 +122,81 @@ def convex_forms(base: Base, outlines: np.ndarray, thetas: np.ndarray, xs, ys) -
     return [(verts[q], angles[q], (x, y), inner, un) for q, (x, y) in enumerate(zip(xs, ys))]
 
 
+class LazyForm:
+    """A ``convex_form`` of ``base`` placed at (x, y) facing ``facing`` degrees whose
+    placed outline is built only when first read: read as the form's 5-tuple (``f[0]``
+    the counter-clockwise vertices, ``f[1]`` the normal angles, ``f[2]`` the centre,
+    ``f[3]`` the inradius, ``f[4]`` the template's normal angles), the very values
+    ``convex_form`` gives.  Measuring in the template's frame (``odd_gaps``,
+    ``point_distances``) needs only the turn, the centre and the template, so a table
+    whose ovals are measured that way builds no outline at all."""
+
+    __slots__ = ("base", "x", "y", "facing", "theta", "a0", "inner", "un", "ccw", "_outline",
+                 "_angles")
+
+    def __init__(self, base: Base, x: float, y: float, facing: float, theta: float,
+                 template: tuple | None = None):
+        _, ccw, un, inner = template or _template(base)
+        self.base, self.x, self.y, self.facing, self.theta = base, x, y, facing, theta
+        self.un, self.inner, self.ccw = un, inner, ccw
+        self.a0 = float(un[0] + theta)         # the first normal angle, as ``f[1][0]``
+        self._outline: np.ndarray | None = None
+        self._angles: np.ndarray | None = None
+
+    @property
+    def outline(self) -> np.ndarray:
+        """The closed outline (k + 1, 2), inches: ``placed_outlines``' (``base_polygon``'s
+        coordinates, bit for bit)."""
+        if self._outline is None:
+            self._outline = placed_outlines(self.base, [self.x], [self.y], [self.facing])[0][0]
+        return self._outline
+
+    def __len__(self) -> int:
+        return 5
+
+    def __getitem__(self, k: int):
+        if k == 0:
+            o = self.outline
+            return o[:-1] if self.ccw else o[-2::-1]
+        if k == 1:
+            if self._angles is None:
+                self._angles = self.un + self.theta
+            return self._angles
+        if k == 2:
+            return (self.x, self.y)
+        if k == 3:
+            return self.inner
+        if k == 4:
+            return self.un
+        raise IndexError(k)
+
+
+def lazy_forms(base: Base, xs, ys, facings) -> list[LazyForm]:
+    """``LazyForm``s of ``base`` at each (x, y, facing degrees), turned as
+    ``placed_outlines`` turns them."""
+    t = _template(base)
+    return [LazyForm(base, x, y, f, f * math.pi / 180.0, t) for x, y, f in zip(xs, ys, facings)]
+
+
+def _a0(f) -> float:
+    """A form's first normal angle (``f[1][0]``), radians, without building a lazy form's
+    angles."""
+    return f.a0 if type(f) is LazyForm else float(f[1][0])
+
+
 def template_reach(base: Base) -> float:
     """The circumradius of a non-round ``base``'s outline about its centre, inches, from
     its template, with 2e-9 to spare: no less than the distance from a placed outline's
     centre to its farthest vertex (``reaches``) whatever the turn and place (they differ
-    by rounding only)."""
-    t = _template(base)[0]
-    return float(np.sqrt((t * t).sum(axis=1).max())) + 2e-9
+    by rounding only).  Kept per base with the template."""
+    got = _REACHES.get(base)
+    if got is None:
+        t = _template(base)[0]
+        got = _REACHES[base] = float(np.sqrt((t * t).sum(axis=1).max())) + 2e-9
+    return got
+
+
+_REACHES: dict[Base, float] = {}
 
 
 def reaches(outlines: np.ndarray, xs, ys) -> np.ndarray:
@@ -171,7 +246,7 @@ def _side(forms: list) -> _Side:
     rel = np.stack([un - un[0] for un in firsts.values()])
     flat = (rel + (np.arange(len(rel), dtype=float) * (2.0 * _TWO_PI))[:, None]).ravel()
     return _Side(np.stack([f[0] for f in forms]), np.arange(len(forms)),
-                 np.array([f[1][0] for f in forms]),
+                 np.array([_a0(f) for f in forms]),
                  rel, tid, flat, np.array([f[2] for f in forms], dtype=float).reshape(-1, 2),
                  np.array([f[3] for f in forms], dtype=float))
 
@@ -357,6 +432,23 @@ def gaps_of_pairs(forms: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray
     g = np.empty(len(i))
     if not len(i):
         return g
+    fi, fj = forms[i].tolist(), forms[j].tolist()
+    twin = np.fromiter(map(_are_twins, fi, fj), bool, len(i))
+    if twin.any():
+        # two copies of one symmetric base facing one way (a squad's bases): a point
+        # against the base doubled (``twin_gaps``); the others as below
+        at = np.flatnonzero(twin)
+        g[at] = twin_gaps([fi[k] for k in at.tolist()], [fj[k] for k in at.tolist()])
+        rest = np.flatnonzero(~twin)
+        if len(rest):
+            g[rest] = _general_gaps(forms, i[rest], j[rest])
+        return g
+    return _general_gaps(forms, i, j)
+
+
+def _general_gaps(forms: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """``gaps_of_pairs`` by ``convex_gaps``' search (any two convex forms)."""
+    g = np.empty(len(i))
     seen = np.zeros(len(forms), dtype=bool)
     seen[i] = True
     seen[j] = True
@@ -384,3 +476,213 @@ def gaps_of_pairs(forms: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray
         g[at] = _both_ways(sides[int(ci[at[0]])], sides[int(cj[at[0]])], ri[at], rj[at])
     return g
 
+
+
+
+
+
+class _Frame(NamedTuple):
+    """A template as ``point_distances`` and ``twin_gaps`` read it, in its own frame
+    (centred on the origin, facing 0): its normal angles ``un`` (k,), radians (the array
+    every form of the template shares), their cosines ``nx`` and sines ``ny`` (k,), its
+    counter-clockwise vertices ``v`` (k, 2) and each edge line's offset from the centre
+    along its normal ``h`` (k,), inches; ``twin``: whether it is centrally symmetric (an
+    oval or a rectangle), so that two copies facing the same way are measured as a point
+    against it doubled.  ``ax``, ``ay`` (edge starts), ``ex``, ``ey`` (edge vectors) and
+    ``l2`` (squared lengths, 1 for an edge of no length) run k + 2 long, edge k - 1
+    first and edge 0 last again, so that edges e - 1, e, e + 1 are entries e to e + 2."""
+
+    un: np.ndarray
+    nx: np.ndarray
+    ny: np.ndarray
+    v: np.ndarray
+    h: np.ndarray
+    twin: bool
+    ax: np.ndarray
+    ay: np.ndarray
+    ex: np.ndarray
+    ey: np.ndarray
+    l2: np.ndarray
+
+
+_FRAMES: dict[int, _Frame] = {}
+_FRAMES_KEPT = 256
+
+
+def _keep_frame(un: np.ndarray, v: np.ndarray) -> _Frame:
+    """Build and keep the ``_Frame`` of the template of normal angles ``un`` and
+    counter-clockwise vertices ``v`` (k, 2), inches, about its centre."""
+    nx, ny = np.cos(un), np.sin(un)
+    k = len(v)
+    scale = float(np.abs(v).max())
+    twin = bool(k % 2 == 0 and np.abs(v[: k // 2] + v[k // 2:]).max() <= 1e-12 * max(scale, 1.0))
+    ring = np.concatenate([v[-1:], v, v[:2]])           # vertices k - 1, 0, ..., k - 1, 0, 1
+    e = ring[1:] - ring[:-1]                             # edges k - 1, 0, ..., k - 1, 0
+    l2 = (e * e).sum(axis=1)
+    l2[l2 == 0.0] = 1.0                                  # an edge of no length: its start
+    if len(_FRAMES) >= _FRAMES_KEPT:
+        _FRAMES.clear()
+    got = _FRAMES[id(un)] = _Frame(un, nx, ny, v, v[:, 0] * nx + v[:, 1] * ny, twin,
+                                   ring[:-1, 0], ring[:-1, 1], e[:, 0], e[:, 1], l2)
+    return got
+
+
+def _frame(form: tuple) -> _Frame:
+    """The ``_Frame`` of the template a ``convex_form`` was placed from: the one kept when
+    the template was built, else read back off the form (turned back and moved to the
+    origin: the same to rounding)."""
+    un = form[4]
+    got = _FRAMES.get(id(un))
+    if got is None or got.un is not un:
+        v = form[0]
+        th = _a0(form) - float(un[0])
+        c, s = math.cos(th), math.sin(th)
+        dx, dy = v[:, 0] - form[2][0], v[:, 1] - form[2][1]
+        got = _keep_frame(un, np.stack([c * dx + s * dy, c * dy - s * dx], axis=1))
+    return got
+
+
+_THREE = np.arange(3)
+
+
+def _frame_gaps(qx: np.ndarray, qy: np.ndarray, f: _Frame) -> np.ndarray:
+    """Distances (P,) in inches from points (``qx``, ``qy``) (P,) in the frame of template
+    ``f`` to it, 0 inside or on it.
+
+    A point outside a convex polygon is nearest to it on the edge whose line it is
+    furthest beyond (the largest margin), or at an end of it: at an edge's inner point
+    that edge's margin is the distance and no other line has the point further beyond
+    it; at a vertex the point lies in the vertex's cone of normals, where the margin of
+    every other edge is at most one of the two at the vertex.  So every edge's margin is
+    read at once, and the edge of the largest and its two neighbours (against rounding)
+    are measured (the nearest point of each, its projection held to the edge); a point
+    no edge has beyond it (largest margin <= 0) is inside."""
+    m = np.multiply.outer(qx, f.nx)
+    m += np.multiply.outer(qy, f.ny)
+    m -= f.h
+    e = m.argmax(axis=1)[:, None] + _THREE              # entries of edges e - 1, e, e + 1
+    outside = m.max(axis=1) > 0.0
+    px, py = qx[:, None], qy[:, None]
+    wx = px - f.ax[e]
+    wy = py - f.ay[e]
+    ex, ey = f.ex[e], f.ey[e]
+    t = (wx * ex + wy * ey) / f.l2[e]
+    np.clip(t, 0.0, 1.0, out=t)
+    wx -= t * ex
+    wy -= t * ey
+    d = np.hypot(wx, wy).min(axis=1)
+    return np.where(outside, d, 0.0)
+
+
+def _frame_distances(forms: np.ndarray, anchor: np.ndarray, dx: np.ndarray, dy: np.ndarray,
+                     grow: np.ndarray | float = 1.0) -> np.ndarray:
+    """Distances (P,) in inches from points (``dx[k]``, ``dy[k]``) (inches, from the centre
+    of polygon ``forms[anchor[k]]``, table axes) to that polygon's template turned as it
+    is and scaled by ``grow[k]`` (1: the polygon itself; 2: the template doubled,
+    ``twin_gaps``), 0 for a point inside or on it: each point turned back into the
+    template's frame and scaled down by ``grow`` (a power of two: exactly), measured
+    there (``_frame_gaps``), the distance scaled back.  ``shapely.distance``'s answer to
+    rounding (the template's frame moves the coordinates by an ulp or so).  Numpy over
+    every point of one template at once."""
+    out = np.empty(len(anchor))
+    if not len(anchor):
+        return out
+    fs = forms[anchor].tolist()
+    scaled = np.ndim(grow) > 0
+    groups: dict[int, list[int]] = {}
+    for k, f in enumerate(fs):
+        groups.setdefault(id(f[4]), []).append(k)
+    for ks in groups.values():
+        whole = len(ks) == len(fs)
+        at = slice(None) if whole else np.array(ks, dtype=np.intp)
+        fr = _frame(fs[ks[0]])
+        th = np.array([_a0(fs[k]) for k in ks]) - fr.un[0]
+        c, s = np.cos(th), np.sin(th)
+        px, py = dx[at], dy[at]
+        qx, qy = c * px + s * py, c * py - s * px
+        if scaled:
+            gk = np.asarray(grow, dtype=float)[at]
+            out[at] = _frame_gaps(qx / gk, qy / gk, fr) * gk
+        elif grow != 1.0:
+            out[at] = _frame_gaps(qx / grow, qy / grow, fr) * grow
+        else:
+            out[at] = _frame_gaps(qx, qy, fr)
+    return out
+
+
+def point_distances(forms: np.ndarray, idx: np.ndarray, px: np.ndarray, py: np.ndarray
+                    ) -> np.ndarray:
+    """Distances (P,) in inches from points (``px[k]``, ``py[k]``) to the convex polygons
+    ``forms[idx[k]]`` (``forms``: an object array of ``convex_form``s), 0 for a point
+    inside or on the outline, as ``shapely.distance`` reads a polygon and a point (to
+    rounding): measured in each polygon's template frame (``_frame_distances``), so a
+    polygon beside an objective's centre or a round base needs no Shapely geometry."""
+    idx = np.asarray(idx, dtype=np.intp)
+    if not len(idx):
+        return np.empty(0)
+    cen = np.array([f[2] for f in forms[idx].tolist()], dtype=float).reshape(-1, 2)
+    return _frame_distances(forms, idx, np.asarray(px, dtype=float) - cen[:, 0],
+                            np.asarray(py, dtype=float) - cen[:, 1])
+
+
+def twin_gaps(forms_a: list, forms_b: list) -> np.ndarray:
+    """Edge-to-edge distances (P,) in inches of pairs of polygons placed from one centrally
+    symmetric template (``_Frame.twin``) facing the same way (``convex_form``s of equal
+    normal angles), 0 when they touch or overlap: ``convex_gaps``' answer, to rounding.
+
+    Two such polygons A = a + P and B = b + P are apart by the distance from the origin
+    to B - A = (b - a) + (P - P), and P - P is P doubled when P is centrally symmetric
+    (P = -P, and a convex set plus itself is itself doubled): so the gap is the distance
+    from a - b to the template doubled, turned as they are (``_frame_distances``)."""
+    P = len(forms_a)
+    if not P:
+        return np.empty(0)
+    fa = np.empty(P, dtype=object)
+    for k, f in enumerate(forms_a):
+        fa[k] = f
+    ca = np.array([f[2] for f in forms_a], dtype=float)
+    cb = np.array([f[2] for f in forms_b], dtype=float)
+    return _frame_distances(fa, np.arange(P), ca[:, 0] - cb[:, 0], ca[:, 1] - cb[:, 1], 2.0)
+
+
+def odd_gaps(forms: np.ndarray, a: np.ndarray, b: np.ndarray, centres: np.ndarray,
+             is_round: np.ndarray) -> np.ndarray:
+    """Distances (P,) in inches of pairs (``a[k]``, ``b[k]``) with a polygon in them
+    (``forms``: each base's ``convex_form``, None for a round one; ``centres`` (n, 2),
+    inches): a polygon and a round base, the polygon's distance to the round base's
+    centre (its radius is for the caller to take off); two polygons, their gap
+    (``gaps_of_pairs``).  The pairs of a polygon and a round base and of twin polygons
+    (``twin_gaps``) are measured together, one numpy computation per template
+    (``_frame_distances``); other pairs of polygons by ``convex_gaps``' search."""
+    P = len(a)
+    out = np.empty(P)
+    if not P:
+        return out
+    ra, rb = is_round[a], is_round[b]
+    pp = (~ra & ~rb).nonzero()[0]
+    simple = ~(~ra & ~rb)
+    general = pp[:0]
+    if len(pp):
+        twin = np.fromiter(map(_are_twins, forms[a[pp]].tolist(), forms[b[pp]].tolist()),
+                           bool, len(pp))
+        simple[pp[twin]] = True
+        general = pp[~twin]
+    rows = simple.nonzero()[0]
+    if len(rows):
+        ar, br, rbr = a[rows], b[rows], rb[rows]
+        # from the anchor polygon's centre to the point: the round base's centre, or for
+        # twins the other's centre reflected (a - b, against the base doubled)
+        sign = np.where(rbr, -1.0, 1.0)
+        dx = sign * (centres[ar, 0] - centres[br, 0])
+        dy = sign * (centres[ar, 1] - centres[br, 1])
+        anchor = np.where(ra[rows], br, ar)
+        grow = np.where(ra[rows] | rbr, 1.0, 2.0)
+        out[rows] = _frame_distances(forms, anchor, dx, dy, grow)
+    if len(general):
+        out[general] = _general_gaps(forms, a[general], b[general])
+    return out
+
+
+def _are_twins(fa: tuple, fb: tuple) -> bool:
+    """Whether two ``convex_form``s are one centrally symmetric template facing one way."""
+    return fa[4] is fb[4] and _a0(fa) == _a0(fb) and _frame(fa).twin

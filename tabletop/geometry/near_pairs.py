@@ -62,9 +62,9 @@ def _expand(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     total = int(cnt.sum())
     if total == 0:
         return _EMPTY, _EMPTY
-    rows = np.repeat(np.arange(len(lo)), cnt)
-    first = np.cumsum(cnt) - cnt
-    pos = np.arange(total) - np.repeat(first - lo, cnt)
+    rows = np.arange(len(lo)).repeat(cnt)
+    first = cnt.cumsum() - cnt
+    pos = np.arange(total) - (first - lo).repeat(cnt)
     return rows, pos
 
 
@@ -104,19 +104,21 @@ def _expand_into(lo: np.ndarray, hi: np.ndarray
     count, (rows, pos, i2, i3), floats = _SCRATCH.arrays(total)
     if total == 0:
         return rows, pos, [i2, i3], floats
-    first = np.cumsum(cnt)
+    first = cnt.cumsum()
     first -= cnt
-    ks = np.flatnonzero(cnt)                  # the ranges that hold something
+    ks = cnt.nonzero()[0]                     # the ranges that hold something
     at = first[ks]
     # each range's index, then each slot's offset from lo, stepped at the range's first
     # slot and summed along
     rows[:] = 0
-    rows[at] = np.diff(ks, prepend=0)
-    np.cumsum(rows, out=rows)
+    rows[at[0]] = ks[0]
+    rows[at[1:]] = ks[1:] - ks[:-1]
+    rows.cumsum(out=rows)
     off = at - lo[ks]
     pos[:] = 0
-    pos[at] = np.diff(off, prepend=0)
-    np.cumsum(pos, out=pos)
+    pos[at[0]] = off[0]
+    pos[at[1:]] = off[1:] - off[:-1]
+    pos.cumsum(out=pos)
     np.subtract(count, pos, out=pos)
     return rows, pos, [i2, i3], floats
 
@@ -133,12 +135,15 @@ rule: any value gives the same pairs."""
 
 
 def _cell_pairs(x: np.ndarray, y: np.ndarray, cell: float
-                ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
     """Every pair of points (positions into ``x``, ``y``, finite) in the same or
     neighbouring cells of a square grid at least ``cell`` inches wide, each pair once, in
     no set order.  A sparse table gets wider cells, so there are never many more cells
-    than points.  Returns (a, b, two int and three float arrays as long, free): all
-    ``_SCRATCH`` arrays, valid until its next use on this thread."""
+    than points.  Returns (a, s, order, two int and three float arrays as long, free):
+    pair k is points ``a[k]`` and ``order[s[k]]`` (``s`` a place in the points sorted by
+    cell, ``order`` that sort: read the second point's values from arrays sorted the same
+    way and map only the pairs kept); all but ``order`` ``_SCRATCH`` arrays, valid until
+    its next use on this thread."""
     n = len(x)
     x0, y0 = float(x.min()), float(y.min())
     span = max(float(x.max()) - x0, float(y.max()) - y0)
@@ -148,20 +153,24 @@ def _cell_pairs(x: np.ndarray, y: np.ndarray, cell: float
     ny = int(gy.max()) + 2                     # gy - 1 and gy + 1 stay inside a column
     key = gx * ny + gy
     ncell = (int(gx.max()) + 2) * ny           # a column past the last: key + ny + 1 fits
-    order = np.argsort(key, kind="stable")
+    order = key.argsort(kind="stable")
     count = np.bincount(key, minlength=ncell)
-    end = np.cumsum(count)                     # cell c holds sorted [end[c] - count[c], end[c])
+    end = count.cumsum()                       # cell c holds sorted [end[c] - count[c], end[c])
     rank = np.empty(n, dtype=np.intp)
     rank[order] = np.arange(n)
     # the cell itself (the points after this one in it) and the next cell up (keys k and
     # k + 1: one run of the sorted points), then the three cells of the next column
-    # (keys k + ny - 1 to k + ny + 1: one run): each pair of cells once
-    lo = np.concatenate([rank + 1, end[key + ny - 2]])
-    hi = np.concatenate([end[key + 1], end[key + ny + 1]])
-    rows, pos, (out, spare), floats = _expand_into(lo, hi)
-    np.remainder(rows, n, out=rows)
-    np.take(order, pos, out=out, mode="clip")
-    return rows, out, [pos, spare], floats
+    # (keys k + ny - 1 to k + ny + 1: one run): each pair of cells once.  The two runs
+    # of point k are ranges 2k and 2k + 1, so a range's point is its index halved.
+    lo = np.empty(2 * n, dtype=np.intp)
+    hi = np.empty(2 * n, dtype=np.intp)
+    np.add(rank, 1, out=lo[0::2])
+    lo[1::2] = end[key + ny - 2]
+    hi[0::2] = end[key + 1]
+    hi[1::2] = end[key + ny + 1]
+    rows, pos, ints, floats = _expand_into(lo, hi)
+    np.right_shift(rows, 1, out=rows)
+    return rows, pos, order, ints, floats
 
 
 def strip_pairs(qx: np.ndarray, width: np.ndarray | float, x: np.ndarray
@@ -169,7 +178,7 @@ def strip_pairs(qx: np.ndarray, width: np.ndarray | float, x: np.ndarray
     """(query, point) for every point (index into ``x``, inches) whose x is within
     ``width`` inches of query ``qx[q]``'s, by one sort of the points along x.  Pairs come
     query by query, in no set order within a query."""
-    order = np.argsort(x, kind="stable")
+    order = x.argsort(kind="stable")
     sx = x[order]
     lo = np.searchsorted(sx, qx - width, side="left")
     hi = np.searchsorted(sx, qx + width, side="right")
@@ -194,37 +203,44 @@ def circle_pairs(centres: np.ndarray, reach: np.ndarray, limit: float
     y = np.ascontiguousarray(centres[:, 1])
     ok = np.isfinite(x) & np.isfinite(y)       # a base at no finite place is near nothing
     big = ok & (reach > GRID_BIG_FACTOR * float(reach.min()))
-    nbig = int(np.count_nonzero(big))
+    nbig = int(big.sum())
     if nbig > GRID_MAX_BIG:
         big[:] = False
         nbig = 0
     parts_i, parts_j, parts_g = [_EMPTY], [_EMPTY], [np.zeros(0)]
-    inner = np.nonzero(ok & ~big)[0]
+    inner = (ok & ~big).nonzero()[0]
     if len(inner) > 1:
         cell = max(limit + 2.0 * float(reach[inner].max()), 1e-6)
-        a, b, (c, d), (f0, f1, f2) = _cell_pairs(x[inner], y[inner], cell)
-        if len(inner) < n:               # positions in ``inner`` to model indices
-            np.take(inner, a, out=c, mode="clip")
-            np.take(inner, b, out=d, mode="clip")
-            a, b, c, d = c, d, a, b
-        # the circle gap of every candidate, as pair_gaps reads it (i < j), written in
-        # place: no array as long as the candidates is allocated
-        i = np.minimum(a, b, out=c)
-        j = np.maximum(a, b, out=d)
-        np.take(x, i, out=f0, mode="clip")
-        np.subtract(f0, np.take(x, j, out=f1, mode="clip"), out=f0)
+        whole = len(inner) == n
+        xi, yi, ri = (x, y, reach) if whole else (x[inner], y[inner], reach[inner])
+        a, s, order, (c, d), (f0, f1, f2) = _cell_pairs(xi, yi, cell)
+        xs, ys, rs = xi[order], yi[order], ri[order]
+        # the centre distance of every candidate (the second point read from the arrays
+        # sorted by cell), written in place: no array as long as the candidates is
+        # allocated but the mask; only the pairs it keeps are mapped to model indices
+        np.take(xi, a, out=f0, mode="clip")
+        np.subtract(f0, np.take(xs, s, out=f1, mode="clip"), out=f0)
         np.multiply(f0, f0, out=f0)
-        np.take(y, i, out=f1, mode="clip")
-        np.subtract(f1, np.take(y, j, out=f2, mode="clip"), out=f1)
+        np.take(yi, a, out=f1, mode="clip")
+        np.subtract(f1, np.take(ys, s, out=f2, mode="clip"), out=f1)
         np.multiply(f1, f1, out=f1)
         np.add(f0, f1, out=f0)
         np.sqrt(f0, out=f0)
-        np.subtract(f0, np.take(reach, i, out=f1, mode="clip"), out=f0)
-        np.subtract(f0, np.take(reach, j, out=f1, mode="clip"), out=f0)
-        keep = f0 <= limit
+        np.take(ri, a, out=f1, mode="clip")
+        np.add(f1, np.take(rs, s, out=f2, mode="clip"), out=f1)
+        np.subtract(f0, f1, out=f1)
+        keep = (f1 <= limit + 1e-9).nonzero()[0]       # no pair within ``limit`` is lost
+        a, b, dist = a[keep], order[s[keep]], f0[keep]
+        # the circle gap as pair_gaps reads it (i < j; positions in ``inner`` keep the
+        # models' order), bit for bit: |c_i - c_j| - reach[i] - reach[j]
+        i, j = np.minimum(a, b), np.maximum(a, b)
+        if not whole:
+            i, j = inner[i], inner[j]
+        g = dist - reach[i] - reach[j]
+        keep = g <= limit
         parts_i.append(i[keep])
         parts_j.append(j[keep])
-        parts_g.append(f0[keep])
+        parts_g.append(g[keep])
     if nbig:
         bi = np.nonzero(big)[0]
         a, b = strip_pairs(x[bi], limit + reach[bi] + float(reach.max()) + 1e-9,
@@ -277,12 +293,13 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
     bases intersect, 0 when two polygons touch or intersect (``footprints.signed_gap``).
 
     ``forms``: for each polygon its convex form (``convex.convex_form``: vertices and
-    edge normal angles; None for a round base); when given, pairs of two polygons are
-    measured by ``convex.convex_gaps``, numpy over all of them at once, instead of
-    Shapely's every-segment-against-every-segment distance (the same gaps).  ``polys``:
-    the footprint polygons (None for round bases), or a function giving them, called only
-    when a pair has a polygon that ``forms`` do not cover (a polygon and a round base:
-    ``shapely.distance`` from the polygon to the centre point, less the radius)."""
+    edge normal angles; None for a round base); when given, every pair with a polygon
+    in it is measured by ``convex.odd_gaps``, numpy over all of them at once (a polygon
+    and a round base: the polygon's distance to the centre, as ``shapely.distance``
+    reads it, less the radius; two polygons: ``convex.convex_gaps``' gap), instead of
+    Shapely's every-segment-against-every-segment distance.  ``polys``: the footprint
+    polygons (None for round bases), or a function giving them, called only without
+    ``forms`` when a pair has a polygon in it (then ``shapely.distance`` measures it)."""
     g = np.empty(len(i), dtype=float)
     if not len(i):
         return g
@@ -294,11 +311,11 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
     g[rr] = np.sqrt(dx * dx + dy * dy) - pads[a] - pads[b]
     other = np.nonzero(~rr)[0]
     if forms is not None and len(other):
-        pp = ~is_round[i[other]] & ~is_round[j[other]]
-        if pp.any():
-            both = other[pp]
-            other = other[~pp]
-            g[both] = _convex_pairs(i[both], j[both], forms)
+        # a polygon and a round base: the polygon's distance to the centre, less the
+        # radius; two polygons: their gap (``convex.odd_gaps``, numpy, no Shapely)
+        a, b = i[other], j[other]
+        g[other] = convex.odd_gaps(forms, a, b, centres, is_round) - pads[a] - pads[b]
+        other = other[:0]
     if len(other):
         if callable(polys):
             polys = polys()
@@ -309,13 +326,6 @@ def pair_gaps(i: np.ndarray, j: np.ndarray, centres: np.ndarray, pads: np.ndarra
                                      core_array(b, centres, is_round, polys))
                     - pads[a] - pads[b])
     return g
-
-
-def _convex_pairs(i: np.ndarray, j: np.ndarray, forms: np.ndarray) -> np.ndarray:
-    """Gaps of pairs of polygons (inches) from their convex forms
-    (``convex.gaps_of_pairs``: each polygon stacked once, one numpy computation per
-    pair of vertex counts)."""
-    return convex.gaps_of_pairs(forms, i, j)
 
 
 def reach_of(x: float, y: float, poly) -> float:
@@ -368,7 +378,7 @@ def overlap_flags(i: np.ndarray, j: np.ndarray, g: np.ndarray, pads: np.ndarray,
     ``tol / 2`` (``polys``: the footprint polygons, or a function giving them, called
     only when such a pair is found)."""
     ov = g < -tol - tolmod.EPS
-    check = np.nonzero(~ov & (g <= 0) & (pads[i] == 0) & (pads[j] == 0))[0]
+    check = (~ov & (g <= 0) & (pads[i] == 0) & (pads[j] == 0)).nonzero()[0]
     if not len(check):
         return ov
     if callable(polys):

@@ -5,12 +5,13 @@ largest of engagement and coherency range, plus the tolerance) with a numpy cell
 grid over the centres (``near_pairs.circle_pairs``), and their exact gaps: every pair
 first read by its bases' circumcircles (the exact gap of two round bases, centre and
 radius, numpy over all pairs at once), then the pairs with an oval or a rectangle in
-them that come near measured exactly: two polygons by ``convex.convex_gaps`` (numpy
-over all such pairs), a polygon and a round base by Shapely (``near_pairs.py``).  The
-oval and rectangle outlines of all models are built together, numpy per base size, the
-very coordinates ``footprints.base_polygon`` gives; their Shapely polygons only when a
-pair or a question needs them (``_polys``).  The pairs are kept as parallel
-numpy arrays, so a table that only lost models (``Geometry.without``) or had a few
+them that come near measured exactly, numpy over all such pairs at once, each in its
+template's frame (``convex.odd_gaps``: a polygon against a round base's centre, two
+copies of one symmetric base facing one way as a point against the base doubled, other
+pairs by ``convex.convex_gaps``).  An oval's or a rectangle's outline (the very
+coordinates ``footprints.base_polygon`` gives) is built only when read
+(``convex.LazyForm``), its Shapely polygon only when a question needs it (``_polys``).
+The pairs are kept as parallel numpy arrays, so a table that only lost models (``Geometry.without``) or had a few
 models moved (``Geometry.moved``) is derived from this one by dropping the pairs of
 the changed models and measuring only the pairs touching the moved ones (and, for a
 drawing, handing on the base and unit outlines of what did not move:
@@ -51,7 +52,7 @@ other).  Not a rule: any value gives the same answers."""
 
 _ID, _X, _Y, _BASE = (attrgetter(a) for a in ("id", "x", "y", "base"))
 
-_POLYGONS: dict[tuple, tuple[np.ndarray, float, tuple]] = {}
+_POLYGONS: dict[tuple, tuple[float, convex.LazyForm]] = {}
 _SHAPES: dict[tuple, Polygon] = {}
 _POLYGON_CACHE_SIZE = 20_000
 
@@ -64,13 +65,12 @@ def _key(m: Model) -> tuple:
     return (m.base, m.x, m.y, m.facing_deg)
 
 
-def _polygons(models: Sequence[Model]) -> list[tuple[np.ndarray, float, tuple]]:
-    """For non-round bases: (closed outline (k + 1, 2), inches, the very coordinates
-    ``base_polygon`` gives; circumradius about the centre in inches, a hair over
-    (``convex.template_reach``); convex form for ``convex.convex_gaps``) of each, kept
-    between snapshots (immutable, keyed by base and place).  The ones not kept are built
-    together, numpy per base size (``convex.placed_outlines``).  Their Shapely polygons
-    are built only when asked (``_shapes``)."""
+def _polygons(models: Sequence[Model]) -> list[tuple[float, convex.LazyForm]]:
+    """For non-round bases: (circumradius about the centre in inches, a hair over
+    (``convex.template_reach``); convex form for ``convex.odd_gaps``, its outline
+    (``base_polygon``'s very coordinates) built only when read: ``convex.LazyForm``) of
+    each, kept between snapshots (immutable, keyed by base and place).  Their Shapely
+    polygons are built only when asked (``_shapes``)."""
     keys = list(map(_key, models))
     out = [_POLYGONS.get(k) for k in keys]
     todo: dict = {}
@@ -81,30 +81,39 @@ def _polygons(models: Sequence[Model]) -> list[tuple[np.ndarray, float, tuple]]:
         _POLYGONS.clear()
         _SHAPES.clear()
     for base, ks in todo.items():
-        xs = [keys[k][1] for k in ks]
-        ys = [keys[k][2] for k in ks]
-        outlines, thetas = convex.placed_outlines(base, xs, ys, [keys[k][3] for k in ks])
         reach = convex.template_reach(base)
-        forms = convex.convex_forms(base, outlines, thetas, xs, ys)
-        for n, k in enumerate(ks):
-            out[k] = _POLYGONS[keys[k]] = (outlines[n], reach, forms[n])
+        forms = convex.lazy_forms(base, [keys[k][1] for k in ks], [keys[k][2] for k in ks],
+                                  [keys[k][3] for k in ks])
+        for k, form in zip(ks, forms):
+            out[k] = _POLYGONS[keys[k]] = (reach, form)
     # cast: every None in ``out`` was filled by the loop above, which mypy cannot follow
-    return cast(list[tuple[np.ndarray, float, tuple]], out)
+    return cast(list[tuple[float, convex.LazyForm]], out)
 
 
-def _polygon(m: Model) -> tuple[np.ndarray, float, tuple]:
+def _polygon(m: Model) -> tuple[float, convex.LazyForm]:
     """``_polygons`` of one model."""
     return _polygons([m])[0]
 
 
 def _shapes(models: Sequence[Model]) -> list[Polygon]:
     """The footprint polygons of non-round ``models`` (``base_polygon``'s, built from
-    ``_polygons``' outlines), kept between snapshots like them."""
+    their outlines, numpy per base size: ``convex.placed_outlines``), kept between
+    snapshots like ``_polygons``."""
     keys = list(map(_key, models))
     out = [_SHAPES.get(k) for k in keys]
     todo = [k for k, got in enumerate(out) if got is None]
     if todo:
-        outlines = [o for o, _, _ in _polygons([models[k] for k in todo])]
+        forms = [f for _, f in _polygons([models[k] for k in todo])]
+        by_base: dict = {}
+        for f in forms:
+            if f._outline is None:
+                by_base.setdefault(f.base, []).append(f)
+        for base, fs in by_base.items():        # the outlines not built yet, together
+            placed = convex.placed_outlines(base, [f.x for f in fs], [f.y for f in fs],
+                                            [f.facing for f in fs])[0]
+            for f, o in zip(fs, placed):
+                f._outline = o
+        outlines = [f.outline for f in forms]
         sizes = {len(o) for o in outlines}
         built = (shapely.polygons(np.stack(outlines)).tolist() if len(sizes) == 1
                  else [Polygon(o) for o in outlines])
@@ -156,19 +165,17 @@ class Geometry:
         self.pads = np.zeros(n)
         if n:
             bid = np.fromiter(map(id, bases), np.uint64, n)
-            starts = np.flatnonzero(bid[1:] != bid[:-1]) + 1
+            starts = (bid[1:] != bid[:-1]).nonzero()[0] + 1
             first = [0] + starts.tolist()
             heads = list(map(bases.__getitem__, first))
-            kinds = {id(b): (b.shape == "round", b.radius)
-                     for b in {id(b): b for b in heads}.values()}
-            runs = [kinds[id(b)] for b in heads]
-            size = np.diff(first + [n])
-            self._round = np.repeat(np.array([r for r, _ in runs], dtype=bool), size)
-            self.pads = np.repeat(np.array([p for _, p in runs], dtype=float), size) * self._round
+            ends = np.array(first[1:] + [n], dtype=np.intp)
+            size = ends - np.array(first, dtype=np.intp)
+            self._round = np.array([b.shape == "round" for b in heads], dtype=bool).repeat(size)
+            self.pads = np.array([b.radius for b in heads], dtype=float).repeat(size) * self._round
         self._forms = np.empty(n, dtype=object)
         self._reach = self.pads.copy()
-        odd = np.nonzero(~self._round)[0].tolist()
-        for k, (_, reach, form) in zip(odd, _polygons([models[k] for k in odd])):
+        odd = (~self._round).nonzero()[0].tolist()
+        for k, (reach, form) in zip(odd, _polygons([models[k] for k in odd])):
             self._reach[k], self._forms[k] = reach, form
         self._set_pairs(*self._measure(*near_pairs.circle_pairs(
             self.centres, self._reach, self.near + tolmod.EPS)))
@@ -178,26 +185,32 @@ class Geometry:
         """Ids, owners and unit members of ``models`` (``state``'s, in its order)."""
         self._set_rules(state)
         self.models = models
-        self._unit_sig = _unit_sig(state)
+        self._unit_sig = sig = _unit_sig(state)
         self.ids: list[str] = list(map(_ID, models))
         # ``models`` are the state's, unit by unit: each unit's run of indices
-        self._unit_members: dict[str, list[int]] = {}
+        members: dict[str, list[int]] = {}
+        self._unit_members = members
         units: dict[str, int] = {}
         players: dict[str, int] = {}
         ucodes, pcodes, counts = [], [], []
         start = 0
-        for u in state.units:
-            k = len(u.models)
+        for uid, player, k in sig:
             if not k:
                 continue
-            self._unit_members.setdefault(u.id, []).extend(range(start, start + k))
-            ucodes.append(units.setdefault(u.id, len(units)))
-            pcodes.append(players.setdefault(u.player, len(players)))
+            if uid in members:                  # one id twice: one unit of both runs
+                members[uid].extend(range(start, start + k))
+            else:
+                members[uid] = list(range(start, start + k))
+                units[uid] = len(units)
+            ucodes.append(units[uid])
+            if player not in players:
+                players[player] = len(players)
+            pcodes.append(players[player])
             counts.append(k)
             start += k
         self._players = list(players)          # player ids in ``_pcode`` order
-        self._pcode = np.repeat(np.array(pcodes, dtype=np.intp), counts)
-        self._ucode = np.repeat(np.array(ucodes, dtype=np.intp), counts)
+        self._pcode = np.array(pcodes, dtype=np.intp).repeat(counts)
+        self._ucode = np.array(ucodes, dtype=np.intp).repeat(counts)
 
     @cached_property
     def _index(self) -> dict[str, int]:
@@ -226,13 +239,16 @@ class Geometry:
         computed as ``pair_gaps`` computes it; otherwise the gap is no less) are within
         ``near`` (+ EPS); keeps those within it.  Returns (i, j, gaps, overlap flags)."""
         limit = self.near + tolmod.EPS
-        g = g.copy()
-        odd = np.nonzero(~(self._round[i] & self._round[j]))[0]
+        odd = (~(self._round[i] & self._round[j])).nonzero()[0]
         if len(odd):
-            g[odd] = near_pairs.pair_gaps(i[odd], j[odd], self.centres, self.pads, self._round,
-                                          lambda: self._polys, self._forms)
-        close = g <= limit
-        i, j, g = i[close], j[close], g[close]
+            # the pairs with an oval or a rectangle in them, measured exactly
+            # (``pair_gaps``' way with forms: ``convex.odd_gaps``), the others kept
+            a, b = i[odd], j[odd]
+            g = g.copy()
+            g[odd] = (convex.odd_gaps(self._forms, a, b, self.centres, self._round)
+                      - self.pads[a] - self.pads[b])
+            close = g <= limit
+            i, j, g = i[close], j[close], g[close]
         return i, j, g, near_pairs.overlap_flags(i, j, g, self.pads, lambda: self._polys,
                                                  self.tol)
 
@@ -375,7 +391,7 @@ class Geometry:
             new._round[k] = m.base.shape == "round"
             new.pads[k] = m.base.radius if new._round[k] else 0.0
             new._reach[k], new._forms[k] = (
-                (new.pads[k], None) if new._round[k] else _polygon(m)[1:])
+                (new.pads[k], None) if new._round[k] else _polygon(m))
             if "_polys" in new.__dict__:
                 new._polys[k] = None if new._round[k] else _shapes([m])[0]
         ch = np.array(changed, dtype=np.intp)
@@ -670,9 +686,15 @@ class Geometry:
         if not m.any():
             return []
         ua, ub = self._ucode[self._pi[m]], self._ucode[self._pj[m]]
-        codes = np.unique(np.minimum(ua, ub) * len(self._unit_members) + np.maximum(ua, ub))
         names = list(self._unit_members)
         k = len(names)
+        codes = np.minimum(ua, ub) * k + np.maximum(ua, ub)
+        if k * k <= 1 << 20:                 # each unit pair once, in code order
+            seen = np.zeros(k * k, dtype=bool)
+            seen[codes] = True
+            codes = seen.nonzero()[0]
+        else:
+            codes = np.unique(codes)
         return sorted(_pair(names[c // k], names[c % k]) for c in codes.tolist())
 
     def engaged_units(self, unit_id: str) -> list[str]:
@@ -769,20 +791,22 @@ class Geometry:
         bad = (size >= 2) & (near < need)
         if r.coherency_range is not None and r.coherency_spread is not None:
             # every pair inside a unit (units are runs of consecutive indices)
-            last = np.searchsorted(self._ucode, self._ucode, side="right") \
-                if np.all(np.diff(self._ucode) >= 0) else None
-            if last is None:
+            u = self._ucode
+            if (u[1:] < u[:-1]).any():
                 return [u for u, idx in self._unit_members.items() if len(idx) > 1]
+            starts = np.concatenate([[0], (u[1:] != u[:-1]).nonzero()[0] + 1])
+            ends = np.append(starts[1:], n)
+            sizes = ends - starts
+            last = ends.repeat(sizes)             # each model: the end of its unit's run
             spread = r.coherency_spread + self.tol + tolmod.EPS
             # a unit whose centres all fit in a box whose diagonal is within the spread
             # holds it (a gap is never more than the centre distance: a base holds its
             # centre); only the pairs of the other units are measured
-            starts = np.concatenate([[0], np.flatnonzero(np.diff(self._ucode)) + 1])
             x, y = self.centres[:, 0], self.centres[:, 1]
             w = np.maximum.reduceat(x, starts) - np.minimum.reduceat(x, starts)
             h = np.maximum.reduceat(y, starts) - np.minimum.reduceat(y, starts)
-            wide = np.repeat(np.sqrt(w * w + h * h) > spread, np.diff(np.append(starts, n)))
-            first = np.flatnonzero(wide)
+            wide = (np.sqrt(w * w + h * h) > spread).repeat(sizes)
+            first = wide.nonzero()[0]
             rows, pos = near_pairs._expand(first + 1, last[first])
             rows = first[rows]
             far = near_pairs.gaps_over(rows, pos, spread,
@@ -791,7 +815,9 @@ class Geometry:
             bad[rows[far]] = True
             bad[pos[far]] = True
         names = list(self._unit_members)
-        return [names[c] for c in np.unique(self._ucode[bad]).tolist()]
+        hit = np.zeros(len(names), dtype=bool)
+        hit[self._ucode[bad]] = True
+        return [names[c] for c in hit.nonzero()[0].tolist()]
 
     def _coherency_reasons(self, idx: list[int]) -> dict[str, str]:
         """Why each model of one unit (indices ``idx``) breaks coherency (03.03)."""
@@ -849,37 +875,49 @@ class Geometry:
 
         A model counts when the edge of its base is within the objective's range of the
         marker's edge (with the tolerance): numpy over every objective and every model
-        near it at once (a sweep along x), round bases analytically."""
+        near it at once (a sweep along x), round bases analytically, an oval or a
+        rectangle measured only when its inradius and circumradius leave it open."""
         objs = self.state.objectives
         players = [p.id for p in self.state.players]
         out: dict[str, dict[str, list[str]]] = {o.id: {p: [] for p in players} for o in objs}
         if not objs or not self.ids:
             return out
-        ox = np.array([o.at[0] for o in objs], dtype=float)
-        oy = np.array([o.at[1] for o in objs], dtype=float)
-        orad = np.array([o.marker.radius for o in objs], dtype=float)
-        rng = np.array([self.state.objective_range(o) for o in objs], dtype=float)
+        rng_of = self.state.objective_range
+        ox, oy, orad, rng = np.array([(o.at[0], o.at[1], o.marker.radius, rng_of(o)) for o in objs],
+                                     dtype=float).reshape(-1, 4).T
         lim = rng + self.tol + tolmod.EPS
         # candidates: models whose centre is within the objective's reach plus the widest
-        # base along x (a sweep over the models sorted by x), then along y, then by
-        # their circumcircles (no nearer than the base); the exact distance decides
+        # base along x (a sweep over the models sorted by x); then the edge of a round
+        # base decides, and an oval or a rectangle when its inradius and circumradius
+        # leave it open (it holds the circle of its inradius, so one whose centre is
+        # within the range plus that radius of the marker is within range whatever its
+        # turn) by its exact distance (``convex.point_distances``)
         oi, mj = near_pairs.strip_pairs(ox, lim + orad + float(self._reach.max()) + 1e-9,
                                         self.centres[:, 0])
-        dx = self.centres[mj, 0] - ox[oi]
-        dy = self.centres[mj, 1] - oy[oi]
+        cx, cy = self.centres[mj, 0], self.centres[mj, 1]
+        qx, qy = ox[oi], oy[oi]
+        dx, dy = cx - qx, cy - qy
         d = np.sqrt(dx * dx + dy * dy)
-        near = d - self._reach[mj] - orad[oi] <= lim[oi] + 1e-9
-        order = np.argsort(oi[near] * len(self.ids) + mj[near], kind="stable")
-        oi, mj, d = oi[near][order], mj[near][order], d[near][order]
+        o_r, o_l = orad[oi], lim[oi]
+        ok = d - self.pads[mj] - o_r <= o_l                # a round base: its edge
         rr = self._round[mj]
         if not rr.all():
-            odd = np.nonzero(~rr)[0]
-            d[odd] = shapely.distance(self._polys[mj[odd]], shapely.points(ox[oi[odd]], oy[oi[odd]]))
-        d = np.maximum(0.0, d - self.pads[mj] - orad[oi])
-        ok = d <= rng[oi] + self.tol + tolmod.EPS
+            odd = (~rr).nonzero()[0]
+            dd, r_o, l_o = d[odd], o_r[odd], o_l[odd]
+            inner = np.array([f[3] for f in self._forms[mj[odd]].tolist()], dtype=float)
+            sure = dd - inner - r_o <= l_o
+            ok[odd] = sure
+            open_ = (~sure & (dd - self._reach[mj[odd]] - r_o <= l_o + 1e-9)).nonzero()[0]
+            if len(open_):
+                at = odd[open_]
+                got = convex.point_distances(self._forms, mj[at], qx[at], qy[at])
+                ok[at] = got - r_o[open_] <= l_o[open_]
+        kept = ok.nonzero()[0]
+        oi, mj = oi[kept], mj[kept]
+        order = (oi * len(self.ids) + mj).argsort(kind="stable")     # model order within each
         names = [o.id for o in objs]
         ids, owner = self.ids, self._players
-        oi, mj = oi[ok], mj[ok]
+        oi, mj = oi[order], mj[order]
         for k, j, p in zip(oi.tolist(), mj.tolist(), self._pcode[mj].tolist()):
             out[names[k]][owner[p]].append(ids[j])
         return out
