@@ -40,6 +40,17 @@ AIMS_PER_MODEL = 3
 SAMPLE_STEP = 0.05
 #: spots engaged with several units at once are looked for on a grid this fine
 SPOT_GRID = 0.1
+#: inches: a model that ends engaged stops trying its later aims when each of
+#: their contact spots (``paths.contact_spot``: the free spot touching the aimed
+#: model nearest its start) is farther from its start, as the crow flies, than
+#: the move's maximum distance and this much more.  A path is never shorter than
+#: the straight line, so such an aim cannot give base contact, nor end within
+#: this much of it; it could only bring a model that is engaged already a little
+#: nearer its target (``Reach.score``'s third key), which is not worth a route
+#: each.  A middle rank engaged through its front rank tries one aim, not
+#: ``AIMS_PER_MODEL`` (its other aims are over an inch beyond its move); a model
+#: that can get within a few hundredths of an inch of contact still does.
+AIM_SLACK = 2.0
 
 
 @dataclass
@@ -244,14 +255,17 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
         goal_ids = set(ids)
         stop = None
     best: Reach | None = None
-    for aim_id, aim_xy in targets:
+    for k, (aim_id, aim_xy) in enumerate(targets):
         routes = find_routes(arena, m.base, m.facing_deg, start, obstacles, aim_xy,
                              goal_ids, spec.max_distance, stop,
                              None if stop is None else ("in_range", mid))
         for r in best_on_routes(ctx, mid, routes, aim_id, goal, avoid):
             if r is not None and (best is None or r.score > best.score):
                 best = r
-        if best is not None and (best.contact or (ctx.objective is not None and best.achieved)):
+        if best is not None and (best.contact or (best.achieved and (
+                ctx.objective is not None or all(
+                    math.dist(start, xy) > spec.max_distance + AIM_SLACK
+                    for _, xy in targets[k + 1:] if xy is not None)))):
             break
     if cache is not None:
         cache[key] = best

@@ -86,6 +86,15 @@ MIN_GAIN = 0.1
 #: spots near its friends tried per model and round when repairing coherency
 REPAIR_TRIES = 4
 
+#: of the two first passes (``_Solver.solve``) the one that leaves more models
+#: engaged (within range of the objective), then more in base contact, is kept,
+#: before the one that leaves fewer models out of coherency (03.03): the
+#: coherency step that follows (``_Solver.cohere``) mends coherency from either,
+#: and 12.03 asks for coherency only "if possible", while a model engaged in the
+#: first pass and not in the other is a model that fights.  Other broken clauses
+#: still come first.
+PASS_PREFERS_ENGAGED = True
+
 #: findings a first pass may leave and still be complete (``first_pass_complete``):
 #: the unit out of coherency (left to the coherency step), the unit not engaged or
 #: not within range of the objective when no model can be (``out_of_reach``)
@@ -228,7 +237,9 @@ class _Solver:
 
     def quality(self) -> tuple:
         """How good the moves are: fewest broken clauses, then most models engaged
-        (within range of the objective), then most in base contact, then nearest."""
+        (within range of the objective), then most in base contact, then nearest;
+        with ``PASS_PREFERS_ENGAGED`` the models out of coherency are counted after
+        those in base contact, not with the other broken clauses."""
         ctx = self.ctx
         found = self.keys(self.found())
         achieved = contact = 0
@@ -238,7 +249,10 @@ class _Solver:
             achieved += bool(ctx.achieved_at(m, at)[0]) if ctx.target.get(m) else 0
             contact += bool(ctx.contact_at(m, at)[0]) if ctx.target.get(m) else 0
             dist += float(ctx.dist_at(m, at)[0]) if ctx.target.get(m) else 0.0
-        return (-len(found), achieved, contact, -tie(dist))
+        if PASS_PREFERS_ENGAGED:
+            mend = sum(1 for code, _ in found if code == "coherency")
+            return (-(len(found) - mend), achieved, contact, -mend, -tie(dist))
+        return (-len(found), achieved, contact, 0, -tie(dist))
 
     def first_pass_complete(self) -> bool:
         """Every model that could end engaged (within range of the objective) and in
