@@ -79,17 +79,30 @@ def obstacles_for(ctx: MoveContext, mid: str | None, where: dict[str, XY]) -> li
     ``where`` (else where it stands), in id order (so a route does not depend on the
     order of the map's units)."""
     memo = ctx.obstacle_memo
+    # every model where it stands, in id order, made once per context
+    still = memo.get(_STILL)
+    if still is None:
+        still = memo[_STILL] = sorted((Obstacle(m.id, m.base, m.x, m.y, m.facing_deg)
+                                       for m in ctx.local.models()), key=lambda ob: ob.id)
+    if not where:
+        return [ob for ob in still if ob.id != mid]
     out = []
-    for m in ctx.local.models():
-        if m.id == mid:
+    for ob in still:
+        if ob.id == mid:
             continue
-        x, y = where.get(m.id, (m.x, m.y))
-        ob = memo.get((m.id, x, y))
-        if ob is None:
-            ob = memo[(m.id, x, y)] = Obstacle(m.id, m.base, x, y, m.facing_deg)
+        at = where.get(ob.id)
+        if at is not None and (at[0] != ob.x or at[1] != ob.y):
+            x, y = at
+            moved = memo.get((ob.id, x, y))
+            if moved is None:
+                moved = memo[(ob.id, x, y)] = Obstacle(ob.id, ob.base, x, y, ob.facing_deg)
+            ob = moved
         out.append(ob)
-    out.sort(key=lambda ob: ob.id)
     return out
+
+
+# the ``obstacle_memo`` key of every model where it stands, in id order
+_STILL = ("(still)", 0.0, 0.0)
 
 
 def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
