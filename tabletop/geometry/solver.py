@@ -61,7 +61,7 @@ from tabletop.geometry import pieces
 from tabletop.geometry.assign import assign_slots
 from tabletop.geometry.cohere import UnitCoherency, repair_spots
 from tabletop.geometry.movespec import MoveContext, MovePlan, MoveSpec
-from tabletop.geometry.paths import Arena, Obstacle, free_at
+from tabletop.geometry.paths import Arena, Obstacle, free_at, near_obstacles
 from tabletop.geometry.reach import (
     Reach,
     obstacles_for,
@@ -483,14 +483,16 @@ class _Solver:
         if not len(pts):
             return []
         # the masks are independent: the cheap ones first, the coherency score (a
-        # sort per spot) last, on the spots left
+        # sort per spot) last, on the spots left; room is looked for among the
+        # bases a spot within the move can touch (``near_obstacles``), not the table
         pts = pts[ctx.ok_at(mid, pts)]
         if len(pts):
             pts = pts[self.keep_mask(mid, pts)]
         start = ctx.start[mid]
         if len(pts):
-            pts = pts[free_at(self.arena, m.base, m.facing_deg, start,
-                              obstacles_for(ctx, mid, self.where(but=mid)), pts)]
+            near = near_obstacles(m.base, start, obstacles_for(ctx, mid, self.where(but=mid)),
+                                  ctx.spec.max_distance)
+            pts = pts[free_at(self.arena, m.base, m.facing_deg, start, near, pts)]
         if len(pts) and allowed is not None:
             pts = pts[~self._on_friends(mid, pts, allowed)]
         if not len(pts):
