@@ -482,19 +482,22 @@ class _Solver:
         pts = repair_spots(ctx, mid, at, goals, self.arena.margin)
         if not len(pts):
             return []
-        # the masks are independent: the cheap ones first, the coherency score (a
-        # sort per spot) last, on the spots left; room is looked for among the
-        # bases a spot within the move can touch (``near_obstacles``), not the table
-        pts = pts[ctx.ok_at(mid, pts)]
-        if len(pts):
-            pts = pts[self.keep_mask(mid, pts)]
+        # the masks are independent (the same spots whatever their order): the ones
+        # that keep fewest first, the coherency score (a sort per spot) last, on the
+        # spots left.  Room (a quarter to a third of the spots in a packed unit) is
+        # looked for among the bases a spot within the move can touch
+        # (``near_obstacles``), not the table; the model's own clauses (about half
+        # kept) measure against every target model
         start = ctx.start[mid]
-        if len(pts):
-            near = near_obstacles(m.base, start, obstacles_for(ctx, mid, self.where(but=mid)),
-                                  ctx.spec.max_distance)
-            pts = pts[free_at(self.arena, m.base, m.facing_deg, start, near, pts)]
+        near = near_obstacles(m.base, start, obstacles_for(ctx, mid, self.where(but=mid)),
+                              ctx.spec.max_distance)
+        pts = pts[free_at(self.arena, m.base, m.facing_deg, start, near, pts)]
         if len(pts) and allowed is not None:
             pts = pts[~self._on_friends(mid, pts, allowed)]
+        if len(pts):
+            pts = pts[ctx.ok_at(mid, pts)]
+        if len(pts):
+            pts = pts[self.keep_mask(mid, pts)]
         if not len(pts):
             return []
         i = ctx.ids.index(mid)
@@ -553,19 +556,19 @@ class _Solver:
                     ends = np.array([a.end for a in alts if a is not None],
                                     dtype=float).reshape(-1, 2)
                     on = iter(self._on_friends(mid, ends, allowed, at_now).tolist())
-                    for alt in alts:
-                        # every shortened end tested at once (``_lands_on_friend``)
+                    # every shortened end tested at once (``_lands_on_friend``)
+                    options.extend(self._options(coh, mid, [
+                        alt for alt in alts
                         if not (next(on) if alt is not None else
-                                self._lands_on_friend(mid, None, allowed, at_now)):
-                            options.append(self._option(coh, mid, alt))
+                                self._lands_on_friend(mid, None, allowed, at_now))]))
                     yield
                 for mid in who:
-                    for alt in self.repairs(mid, coh, *current, allowed):
-                        # a repair spot is free of where its friends stand deeper than
-                        # its start is (``free_at``): a friend that ended on its start
-                        # leaves spots the validator refuses; they are not scored
-                        if not self._lands_on_friend(mid, alt, allowed, at_now):
-                            options.append(self._option(coh, mid, alt))
+                    # a repair spot is free of where its friends stand deeper than
+                    # its start is (``free_at``): a friend that ended on its start
+                    # leaves spots the validator refuses; they are not scored
+                    options.extend(self._options(coh, mid, [
+                        alt for alt in self.repairs(mid, coh, *current, allowed)
+                        if not self._lands_on_friend(mid, alt, allowed, at_now)]))
                     yield
                 options.sort(key=lambda o: o[0])
                 for key, _, mid, alt in options:
@@ -634,16 +637,34 @@ class _Solver:
                               np.array([b.is_round for b in bases], dtype=bool))
         return self._radii_of
 
-    def _option(self, coh: UnitCoherency, mid: str, alt: Reach | None) -> tuple:
+    def _options(self, coh: UnitCoherency, mid: str, alts: list[Reach | None]) -> list[tuple]:
+        """``_option`` for each of ``alts`` (changes of one model's move), the unit's
+        coherency of all of them measured at once (``score_moving``: only the
+        model's row and column of the gaps change)."""
+        if not alts:
+            return []
+        ctx = self.ctx
+        ends = [alt.end if alt is not None else ctx.start[mid] for alt in alts]
+        nbad, nshort = coh.score_moving(ctx.ids.index(mid), ends, self.at_list())
+        return [self._option(coh, mid, alt, (int(b), float(s)))
+                for alt, b, s in zip(alts, nbad.tolist(), nshort.tolist())]
+
+    def _option(self, coh: UnitCoherency, mid: str, alt: Reach | None,
+                score: tuple[int, float] | None = None) -> tuple:
+        """The sort key of changing ``mid``'s move to ``alt`` (None: dropped), and
+        the change.  ``score``: (models out of coherency, shortfall) with the change,
+        when known (``_options``)."""
         trial = dict(self.moves)
         if alt is None:
             del trial[mid]
         else:
             trial[mid] = alt
-        left, left_short = coh.score(self.at_list(trial))
+        if score is None:
+            left, left_short = coh.score(self.at_list(trial))
+            score = (len(left), left_short)
         engaged = sum(1 for x in trial.values() if x.achieved)
         near = sum(x.dist for x in trial.values()) + sum(
             self.ctx.start_dist[m] for m in self.ctx.ids if m not in trial)
-        key = (len(left), tie(left_short), -engaged, int(tie(near) / self.ctx.tol),
+        key = (score[0], tie(score[1]), -engaged, int(tie(near) / self.ctx.tol),
                tie(sum(x.length for x in trial.values())), self.ctx.ids.index(mid))
         return key, 0, mid, alt
