@@ -93,25 +93,36 @@ def test_a_model_that_can_touch_a_later_aim_still_tries_it(monkeypatch):
 
 def test_the_pass_that_engages_more_is_kept(monkeypatch):
     # the bench's 40 v 40 in staggered rows (``pile_in_battlefield(legal=True)``):
-    # the slots pass engages 19 models and leaves 6 out of coherency before the
-    # coherency step, the nearest-spots pass engages 16 with 6 out; before the
-    # change the slots pass was measured as 17 engaged with 5 out of coherency and
-    # the other kept (17 engaged at the end).  Kept: the one that engages more.
+    # the slots pass engages 19 models and leaves 6 out of coherency (no other
+    # clause broken) before the coherency step; the nearest-spots pass, made in
+    # full, engaged 16.  Before the change the slots pass was measured as 17
+    # engaged with 5 out of coherency and the other kept (17 engaged at the end).
+    # Kept: the one that engages more; the other is cut short as soon as it cannot
+    # engage 19 (its models so far engaged, plus those still to move that are not
+    # out of reach, fewer than 19)
     assert solver_mod.PASS_PREFERS_ENGAGED
     state = pile_in_battlefield(80, 0, 40, legal=True)
     geo = snapshot(state)
     seen: list[tuple] = []
-    real = solver_mod._Solver.quality
+    made: list[bool] = []
+    real_quality = solver_mod._Solver.quality
+    real_pass = solver_mod._Solver.first_pass
 
     def quality(self):
-        key = real(self)
+        key = real_quality(self)
         seen.append(key)
         return key
+
+    def first_pass(self, use_slots):
+        out = yield from real_pass(self, use_slots)
+        made.append(out is not False)
+        return out
     monkeypatch.setattr(solver_mod._Solver, "quality", quality)
+    monkeypatch.setattr(solver_mod._Solver, "first_pass", first_pass)
     plan = solve_move(state, geo, pile_in_spec(state, geo, RED))
     after = snapshot(plan.state_after(state))
     engaged = sum(1 for m in after.unit_models(RED) if after.model_engaged(m))
-    assert len(seen) == 2
-    assert engaged == max(key[1] for key in seen) == 19
+    assert seen[0][:2] == (0, 19)               # no clause broken but coherency; 19 engaged
+    assert made == [True, False]                # the second pass cut short
+    assert engaged == 19
     assert [v for v in plan.violations if "coherency" not in v.message] == []
-

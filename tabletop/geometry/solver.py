@@ -150,6 +150,8 @@ class _Solver:
         # validator findings and move order by the moves made (``found``)
         self.checked: dict[tuple, tuple[list[Found], list[str]]] = {}
         self._radii_of: tuple[np.ndarray, np.ndarray] | None = None
+        # the ``quality`` of the first pass made already, if any (``first_pass``)
+        self.beat: tuple | None = None
 
     # ------------------------------------------------------------ state
     def where(self, but: str | None = None) -> dict[str, XY]:
@@ -207,7 +209,10 @@ class _Solver:
         best = None
         for use_slots in (True, False):
             self.moves = {}
-            yield from self.first_pass(use_slots)
+            self.beat = None if best is None else best[0]
+            made = yield from self.first_pass(use_slots)
+            if made is False:
+                continue                    # cut short: it could not be kept
             yield from self.sanitise()
             key = self.quality()
             if best is None or key > best[0]:
@@ -283,13 +288,29 @@ class _Solver:
                 return False
         return True
 
-    def first_pass(self, use_slots: bool) -> Generator[None, None, None]:
+    def first_pass(self, use_slots: bool) -> Generator[None, None, bool]:
         """Every model that may move, nearest its target first: toward its contact
         slot (``assign.py``) when ``use_slots`` and it has one, else (or when the
         slot is not reached) toward the nearest free contact spot; never ending
-        on a slot kept for a model that moves later."""
+        on a slot kept for a model that moves later.
+
+        ``self.beat``: the ``quality`` of a pass made already.  When that pass broke no
+        clause but coherency (``PASS_PREFERS_ENGAGED``), this one is cut short
+        (False returned) as soon as it cannot leave as many models engaged (within
+        range of the objective): a model that has moved ends engaged only if its
+        move does or it started so (``sanitise`` may put it back), one still to
+        move only if it is not out of reach (``out_of_reach``) or started so; it
+        could not be kept.  True: every model had its turn."""
         ctx = self.ctx
         movers = ctx.movable()
+        can: dict[str, bool] | None = None
+        beat = self.beat
+        if beat is not None and PASS_PREFERS_ENGAGED and beat[0] == 0:
+            mover = set(movers)
+            at_start = {m: bool(ctx.achieved_at(m, [ctx.start[m]])[0])
+                        for m in ctx.ids if ctx.target.get(m)}
+            can = {m: a or (m in mover and not ctx.out_of_reach(m))
+                   for m, a in at_start.items()}
         slots = {}
         if use_slots:
             static = [ob for ob in obstacles_for(ctx, None, {}) if ob.id not in set(movers)]
@@ -311,6 +332,11 @@ class _Solver:
             if r is not None and self.worth(mid, r):
                 self.moves[mid] = r
             yield
+            if can is not None and mid in can:
+                can[mid] = at_start[mid] or (mid in self.moves and self.moves[mid].achieved)
+                if sum(can.values()) < beat[1]:
+                    return False
+        return True
 
     def closest(self, mid: str, end: XY) -> str:
         """The model of the model's closest target nearest to where it ends (the one
