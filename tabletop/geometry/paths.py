@@ -702,7 +702,7 @@ def contact_spot(arena: Arena, base: Base, facing_deg: float, start: XY, target:
 
 
 def free_at(arena: Arena, base: Base, facing_deg: float, start: XY,
-            obstacles: Sequence[Obstacle], points: Sequence[XY],
+            obstacles: Sequence[Obstacle], points: Points,
             strict: bool = False) -> np.ndarray:
     """For each point: the base standing there is on the table and overlaps no
     obstacle or impassable terrain (beyond a quarter of the tolerance; unless

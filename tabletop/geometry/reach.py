@@ -4,7 +4,8 @@ Used by the solver (to move each model) and by the validator (to decide
 whether ending engaged, or within range of the objective, was possible).
 A model aims at base contact with the closest enemy model of its closest
 target (fight-phase.txt 12.03, 12.08), trying the next closest models of that
-unit when contact is out of reach (``AIMS_PER_MODEL``); in objective mode it
+unit when contact is out of reach (``AIMS_PER_MODEL``; once engaged, only those
+whose contact spots are within the move and ``AIM_SLACK``); in objective mode it
 aims at the marker's centre and stops once within range.  Along each route it
 ends at the best point that keeps its own clauses (``MoveContext.ok_at``):
 engaged (or within range) first, then base contact, then nearest to the

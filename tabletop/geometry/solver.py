@@ -3,7 +3,7 @@
 ``solve_move(state, geo, spec) -> MovePlan``.  The models move one at a
 time, those nearest their closest target first (ties: unit order).  The
 first pass is made twice and the better kept (more models engaged, then in
-base contact): once with contact slots assigned to all the models together
+base contact, then fewer out of coherency: ``PASS_PREFERS_ENGAGED``): once with contact slots assigned to all the models together
 (``assign.py``: slots touching two enemy models first, as many models as can
 have one, least total distance), once with each model aiming at the free
 contact spot nearest to it on the closest models of its closest target.  A
@@ -27,7 +27,9 @@ tight and checked).  Then, keeping every hard clause:
 The first pass is made once when it left nothing for the other to gain
 (``first_pass_complete``: every model that can end engaged and in base contact
 does, and no clause is broken but the unit's coherency, which step 3 mends,
-or the unit's engagement when no model can be engaged).  The solve is a generator (``solve_steps``) that
+or the unit's engagement when no model can be engaged), and the second is cut
+short once it cannot leave as many models engaged as the first (``first_pass``).
+The solve is a generator (``solve_steps``) that
 yields after each step - one model's route in a pass, one retry, one
 coherency change - so a window can cut it over frames (``pieces.py``);
 ``solve_move`` runs it to its end, and the plan is the same however it is cut.
@@ -305,7 +307,9 @@ class _Solver:
         movers = ctx.movable()
         can: dict[str, bool] | None = None
         beat = self.beat
+        bar = 0
         if beat is not None and PASS_PREFERS_ENGAGED and beat[0] == 0:
+            bar = int(beat[1])          # models engaged by the pass made already
             mover = set(movers)
             at_start = {m: bool(ctx.achieved_at(m, [ctx.start[m]])[0])
                         for m in ctx.ids if ctx.target.get(m)}
@@ -334,7 +338,7 @@ class _Solver:
             yield
             if can is not None and mid in can:
                 can[mid] = at_start[mid] or (mid in self.moves and self.moves[mid].achieved)
-                if sum(can.values()) < beat[1]:
+                if sum(can.values()) < bar:
                     return False
         return True
 
