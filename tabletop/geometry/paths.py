@@ -44,7 +44,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -130,6 +130,14 @@ class Obstacle:
     x: float
     y: float
     facing_deg: float
+    #: the base's radius (inches), read once: routes read it for every obstacle near
+    r: float = field(init=False, repr=False, compare=False)
+    #: whether the base is round, read once
+    is_round: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "r", self.base.radius)
+        object.__setattr__(self, "is_round", self.base.is_round)
 
 
 @dataclass
@@ -474,7 +482,7 @@ class _RoundClearance:
     def __init__(self, arena: Arena, base: Base, start: XY, obstacles: Sequence[Obstacle],
                  strict: bool = False):
         self.r = base.radius
-        self.c = np.array([(ob.x, ob.y, ob.base.radius) for ob in obstacles],
+        self.c = np.array([(ob.x, ob.y, ob.r) for ob in obstacles],
                           dtype=float).reshape(-1, 3)
         g0 = np.zeros(len(self.c)) if strict else \
             np.hypot(self.c[:, 0] - start[0], self.c[:, 1] - start[1]) - self.r - self.c[:, 2]
@@ -530,7 +538,7 @@ def clearance(arena: Arena, base: Base, facing_deg: float, start: XY,
     """The clearance test for a base moving from ``start``: measured analytically
     (``_RoundClearance``) for a round base among round bases with no impassable
     terrain within ``reach``, else with Shapely (``_Clearance``); the same answers."""
-    if base.is_round and all(ob.base.is_round for ob in obstacles) \
+    if base.is_round and all(ob.is_round for ob in obstacles) \
             and not arena.terrain_near(start, reach):
         return _RoundClearance(arena, base, start, obstacles)
     return _Clearance(arena, base, facing_deg, start, obstacles, reach)
@@ -550,11 +558,16 @@ def pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
         return pts
     out = [pts[0]]
     i = 0
+    # measured analytically, every later point costs as little as the last alone: one
+    # call for all (with Shapely, the last alone first: often it is in sight)
+    batch = isinstance(clear, _RoundClearance)
     while i < len(pts) - 1:
-        if clear.clear_from(pts[i], pts[-1:])[0]:
+        ok = clear.clear_from(pts[i], pts[i + 1:]) if batch else None
+        if ok[-1] if ok is not None else clear.clear_from(pts[i], pts[-1:])[0]:
             out.append(pts[-1])             # the last point in sight: the farthest clear one
             break
-        ok = clear.clear_from(pts[i], pts[i + 1:])
+        if ok is None:
+            ok = clear.clear_from(pts[i], pts[i + 1:])
         hits = np.nonzero(ok)[0]
         j = i + 1 + (int(hits[-1]) if len(hits) else 0)
         out.append(pts[j])
@@ -591,8 +604,9 @@ def near_obstacles(base: Base, start: XY, obstacles: Sequence[Obstacle],
                    max_distance: float) -> list[Obstacle]:
     """The obstacles a route from ``start`` can meet."""
     reach = sim_reach(base, max_distance)
+    sx, sy = float(start[0]), float(start[1])
     return [ob for ob in obstacles
-            if math.hypot(ob.x - start[0], ob.y - start[1]) <= reach + ob.base.radius]
+            if math.hypot(ob.x - sx, ob.y - sy) <= reach + ob.r]
 
 
 def ring_offsets(base: Base, facing_deg: float, other: Base, other_facing_deg: float,
@@ -688,7 +702,7 @@ def contact_spot(arena: Arena, base: Base, facing_deg: float, start: XY, target:
 
 
 def free_at(arena: Arena, base: Base, facing_deg: float, start: XY,
-            obstacles: Sequence[Obstacle], points: Sequence[XY],
+            obstacles: Sequence[Obstacle], points: Points,
             strict: bool = False) -> np.ndarray:
     """For each point: the base standing there is on the table and overlaps no
     obstacle or impassable terrain (beyond a quarter of the tolerance; unless
@@ -700,7 +714,7 @@ def free_at(arena: Arena, base: Base, facing_deg: float, start: XY,
     on = ((xy[:, 0] >= inset) & (xy[:, 0] <= arena.width - inset)
           & (xy[:, 1] >= inset) & (xy[:, 1] <= arena.depth - inset))
     far = float(np.hypot(xy[:, 0] - start[0], xy[:, 1] - start[1]).max())
-    if base.is_round and all(ob.base.is_round for ob in obstacles) \
+    if base.is_round and all(ob.is_round for ob in obstacles) \
             and not arena.terrain_near(start, far + 2.0 * base.radius + 1.0):
         rc = _RoundClearance(arena, base, start, obstacles, strict=strict)
         return on & rc.clear_at(xy)
@@ -717,9 +731,9 @@ def clear_of(base: Base, facing_deg: float, points: Points,
         return np.zeros(0, dtype=bool)
     if not obstacles:
         return np.ones(len(points), dtype=bool)
-    if base.is_round and all(ob.base.is_round for ob in obstacles):
+    if base.is_round and all(ob.is_round for ob in obstacles):
         xy = np.asarray(points, dtype=float).reshape(-1, 2)
-        c = np.array([(ob.x, ob.y, ob.base.radius) for ob in obstacles], dtype=float)
+        c = np.array([(ob.x, ob.y, ob.r) for ob in obstacles], dtype=float)
         g = np.hypot(xy[:, None, 0] - c[None, :, 0], xy[:, None, 1] - c[None, :, 1]) \
             - base.radius - c[None, :, 2]
         return (g >= -tol / 4.0).all(axis=1)
@@ -863,7 +877,7 @@ def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
     bases, with no impassable terrain near, slides round them analytically
     (``slides.slide``); any other case is steered with pymunk (``_Sim.steer``)."""
     circles = None
-    if base.is_round and all(ob.base.is_round for ob in near) \
+    if base.is_round and all(ob.is_round for ob in near) \
             and not arena.terrain_near(start, reach):
         circles, goal = _slide_circles(arena, base, start, near, goal_ids, reach)
     else:
@@ -909,7 +923,7 @@ def _slide_circles(arena: Arena, base: Base, start: XY, near: Sequence[Obstacle]
     touching the line the centre may not cross.  Shapes (n, 3) and (n,)."""
     grow = base.radius + arena.margin
     touch = TOUCH_FRACTION * arena.margin
-    rows = [(ob.x, ob.y, ob.base.radius + grow + (touch if ob.id in goal_ids else 0.0))
+    rows = [(ob.x, ob.y, ob.r + grow + (touch if ob.id in goal_ids else 0.0))
             for ob in near]
     goal = [ob.id in goal_ids for ob in near]
     w, d = arena.width, arena.depth

@@ -4,7 +4,8 @@ Used by the solver (to move each model) and by the validator (to decide
 whether ending engaged, or within range of the objective, was possible).
 A model aims at base contact with the closest enemy model of its closest
 target (fight-phase.txt 12.03, 12.08), trying the next closest models of that
-unit when contact is out of reach (``AIMS_PER_MODEL``); in objective mode it
+unit when contact is out of reach (``AIMS_PER_MODEL``; once engaged, only those
+whose contact spots are within the move and ``AIM_SLACK``); in objective mode it
 aims at the marker's centre and stops once within range.  Along each route it
 ends at the best point that keeps its own clauses (``MoveContext.ok_at``):
 engaged (or within range) first, then base contact, then nearest to the
@@ -40,6 +41,17 @@ AIMS_PER_MODEL = 3
 SAMPLE_STEP = 0.05
 #: spots engaged with several units at once are looked for on a grid this fine
 SPOT_GRID = 0.1
+#: inches: a model that ends engaged stops trying its later aims when each of
+#: their contact spots (``paths.contact_spot``: the free spot touching the aimed
+#: model nearest its start) is farther from its start, as the crow flies, than
+#: the move's maximum distance and this much more.  A path is never shorter than
+#: the straight line, so such an aim cannot give base contact, nor end within
+#: this much of it; it could only bring a model that is engaged already a little
+#: nearer its target (``Reach.score``'s third key), which is not worth a route
+#: each.  A middle rank engaged through its front rank tries one aim, not
+#: ``AIMS_PER_MODEL`` (its other aims are over an inch beyond its move); a model
+#: that can get within a few hundredths of an inch of contact still does.
+AIM_SLACK = 2.0
 
 
 @dataclass
@@ -68,17 +80,30 @@ def obstacles_for(ctx: MoveContext, mid: str | None, where: dict[str, XY]) -> li
     ``where`` (else where it stands), in id order (so a route does not depend on the
     order of the map's units)."""
     memo = ctx.obstacle_memo
+    # every model where it stands, in id order, made once per context
+    still = memo.get(_STILL)
+    if still is None:
+        still = memo[_STILL] = sorted((Obstacle(m.id, m.base, m.x, m.y, m.facing_deg)
+                                       for m in ctx.local.models()), key=lambda ob: ob.id)
+    if not where:
+        return [ob for ob in still if ob.id != mid]
     out = []
-    for m in ctx.local.models():
-        if m.id == mid:
+    for ob in still:
+        if ob.id == mid:
             continue
-        x, y = where.get(m.id, (m.x, m.y))
-        ob = memo.get((m.id, x, y))
-        if ob is None:
-            ob = memo[(m.id, x, y)] = Obstacle(m.id, m.base, x, y, m.facing_deg)
+        at = where.get(ob.id)
+        if at is not None and (at[0] != ob.x or at[1] != ob.y):
+            x, y = at
+            moved = memo.get((ob.id, x, y))
+            if moved is None:
+                moved = memo[(ob.id, x, y)] = Obstacle(ob.id, ob.base, x, y, ob.facing_deg)
+            ob = moved
         out.append(ob)
-    out.sort(key=lambda ob: ob.id)
     return out
+
+
+# the ``obstacle_memo`` key of every model where it stands, in id order
+_STILL = ("(still)", 0.0, 0.0)
 
 
 def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
@@ -244,14 +269,17 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
         goal_ids = set(ids)
         stop = None
     best: Reach | None = None
-    for aim_id, aim_xy in targets:
+    for k, (aim_id, aim_xy) in enumerate(targets):
         routes = find_routes(arena, m.base, m.facing_deg, start, obstacles, aim_xy,
                              goal_ids, spec.max_distance, stop,
                              None if stop is None else ("in_range", mid))
         for r in best_on_routes(ctx, mid, routes, aim_id, goal, avoid):
             if r is not None and (best is None or r.score > best.score):
                 best = r
-        if best is not None and (best.contact or (ctx.objective is not None and best.achieved)):
+        if best is not None and (best.contact or (best.achieved and (
+                ctx.objective is not None or all(
+                    math.dist(start, xy) > spec.max_distance + AIM_SLACK
+                    for _, xy in targets[k + 1:] if xy is not None)))):
             break
     if cache is not None:
         cache[key] = best

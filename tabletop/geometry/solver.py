@@ -3,7 +3,7 @@
 ``solve_move(state, geo, spec) -> MovePlan``.  The models move one at a
 time, those nearest their closest target first (ties: unit order).  The
 first pass is made twice and the better kept (more models engaged, then in
-base contact): once with contact slots assigned to all the models together
+base contact, then fewer out of coherency: ``PASS_PREFERS_ENGAGED``): once with contact slots assigned to all the models together
 (``assign.py``: slots touching two enemy models first, as many models as can
 have one, least total distance), once with each model aiming at the free
 contact spot nearest to it on the closest models of its closest target.  A
@@ -27,7 +27,9 @@ tight and checked).  Then, keeping every hard clause:
 The first pass is made once when it left nothing for the other to gain
 (``first_pass_complete``: every model that can end engaged and in base contact
 does, and no clause is broken but the unit's coherency, which step 3 mends,
-or the unit's engagement when no model can be engaged).  The solve is a generator (``solve_steps``) that
+or the unit's engagement when no model can be engaged), and the second is cut
+short once it cannot leave as many models engaged as the first (``first_pass``).
+The solve is a generator (``solve_steps``) that
 yields after each step - one model's route in a pass, one retry, one
 coherency change - so a window can cut it over frames (``pieces.py``);
 ``solve_move`` runs it to its end, and the plan is the same however it is cut.
@@ -61,7 +63,7 @@ from tabletop.geometry import pieces
 from tabletop.geometry.assign import assign_slots
 from tabletop.geometry.cohere import UnitCoherency, repair_spots
 from tabletop.geometry.movespec import MoveContext, MovePlan, MoveSpec
-from tabletop.geometry.paths import Arena, Obstacle, free_at
+from tabletop.geometry.paths import Arena, Obstacle, free_at, near_obstacles
 from tabletop.geometry.reach import (
     Reach,
     obstacles_for,
@@ -85,6 +87,15 @@ ENGAGE_TRIES = 4
 MIN_GAIN = 0.1
 #: spots near its friends tried per model and round when repairing coherency
 REPAIR_TRIES = 4
+
+#: of the two first passes (``_Solver.solve``) the one that leaves more models
+#: engaged (within range of the objective), then more in base contact, is kept,
+#: before the one that leaves fewer models out of coherency (03.03): the
+#: coherency step that follows (``_Solver.cohere``) mends coherency from either,
+#: and 12.03 asks for coherency only "if possible", while a model engaged in the
+#: first pass and not in the other is a model that fights.  Other broken clauses
+#: still come first.
+PASS_PREFERS_ENGAGED = True
 
 #: findings a first pass may leave and still be complete (``first_pass_complete``):
 #: the unit out of coherency (left to the coherency step), the unit not engaged or
@@ -141,6 +152,8 @@ class _Solver:
         # validator findings and move order by the moves made (``found``)
         self.checked: dict[tuple, tuple[list[Found], list[str]]] = {}
         self._radii_of: tuple[np.ndarray, np.ndarray] | None = None
+        # the ``quality`` of the first pass made already, if any (``first_pass``)
+        self.beat: tuple | None = None
 
     # ------------------------------------------------------------ state
     def where(self, but: str | None = None) -> dict[str, XY]:
@@ -198,7 +211,10 @@ class _Solver:
         best = None
         for use_slots in (True, False):
             self.moves = {}
-            yield from self.first_pass(use_slots)
+            self.beat = None if best is None else best[0]
+            made = yield from self.first_pass(use_slots)
+            if made is False:
+                continue                    # cut short: it could not be kept
             yield from self.sanitise()
             key = self.quality()
             if best is None or key > best[0]:
@@ -228,7 +244,9 @@ class _Solver:
 
     def quality(self) -> tuple:
         """How good the moves are: fewest broken clauses, then most models engaged
-        (within range of the objective), then most in base contact, then nearest."""
+        (within range of the objective), then most in base contact, then nearest;
+        with ``PASS_PREFERS_ENGAGED`` the models out of coherency are counted after
+        those in base contact, not with the other broken clauses."""
         ctx = self.ctx
         found = self.keys(self.found())
         achieved = contact = 0
@@ -238,7 +256,10 @@ class _Solver:
             achieved += bool(ctx.achieved_at(m, at)[0]) if ctx.target.get(m) else 0
             contact += bool(ctx.contact_at(m, at)[0]) if ctx.target.get(m) else 0
             dist += float(ctx.dist_at(m, at)[0]) if ctx.target.get(m) else 0.0
-        return (-len(found), achieved, contact, -tie(dist))
+        if PASS_PREFERS_ENGAGED:
+            mend = sum(1 for code, _ in found if code == "coherency")
+            return (-(len(found) - mend), achieved, contact, -mend, -tie(dist))
+        return (-len(found), achieved, contact, 0, -tie(dist))
 
     def first_pass_complete(self) -> bool:
         """Every model that could end engaged (within range of the objective) and in
@@ -269,13 +290,31 @@ class _Solver:
                 return False
         return True
 
-    def first_pass(self, use_slots: bool) -> Generator[None, None, None]:
+    def first_pass(self, use_slots: bool) -> Generator[None, None, bool]:
         """Every model that may move, nearest its target first: toward its contact
         slot (``assign.py``) when ``use_slots`` and it has one, else (or when the
         slot is not reached) toward the nearest free contact spot; never ending
-        on a slot kept for a model that moves later."""
+        on a slot kept for a model that moves later.
+
+        ``self.beat``: the ``quality`` of a pass made already.  When that pass broke no
+        clause but coherency (``PASS_PREFERS_ENGAGED``), this one is cut short
+        (False returned) as soon as it cannot leave as many models engaged (within
+        range of the objective): a model that has moved ends engaged only if its
+        move does or it started so (``sanitise`` may put it back), one still to
+        move only if it is not out of reach (``out_of_reach``) or started so; it
+        could not be kept.  True: every model had its turn."""
         ctx = self.ctx
         movers = ctx.movable()
+        can: dict[str, bool] | None = None
+        beat = self.beat
+        bar = 0
+        if beat is not None and PASS_PREFERS_ENGAGED and beat[0] == 0:
+            bar = int(beat[1])          # models engaged by the pass made already
+            mover = set(movers)
+            at_start = {m: bool(ctx.achieved_at(m, [ctx.start[m]])[0])
+                        for m in ctx.ids if ctx.target.get(m)}
+            can = {m: a or (m in mover and not ctx.out_of_reach(m))
+                   for m, a in at_start.items()}
         slots = {}
         if use_slots:
             static = [ob for ob in obstacles_for(ctx, None, {}) if ob.id not in set(movers)]
@@ -297,6 +336,11 @@ class _Solver:
             if r is not None and self.worth(mid, r):
                 self.moves[mid] = r
             yield
+            if can is not None and mid in can:
+                can[mid] = at_start[mid] or (mid in self.moves and self.moves[mid].achieved)
+                if sum(can.values()) < bar:
+                    return False
+        return True
 
     def closest(self, mid: str, end: XY) -> str:
         """The model of the model's closest target nearest to where it ends (the one
@@ -468,17 +512,22 @@ class _Solver:
         pts = repair_spots(ctx, mid, at, goals, self.arena.margin)
         if not len(pts):
             return []
-        # the masks are independent: the cheap ones first, the coherency score (a
-        # sort per spot) last, on the spots left
-        pts = pts[ctx.ok_at(mid, pts)]
-        if len(pts):
-            pts = pts[self.keep_mask(mid, pts)]
+        # the masks are independent (the same spots whatever their order): the ones
+        # that keep fewest first, the coherency score (a sort per spot) last, on the
+        # spots left.  Room (a quarter to a third of the spots in a packed unit) is
+        # looked for among the bases a spot within the move can touch
+        # (``near_obstacles``), not the table; the model's own clauses (about half
+        # kept) measure against every target model
         start = ctx.start[mid]
-        if len(pts):
-            pts = pts[free_at(self.arena, m.base, m.facing_deg, start,
-                              obstacles_for(ctx, mid, self.where(but=mid)), pts)]
+        near = near_obstacles(m.base, start, obstacles_for(ctx, mid, self.where(but=mid)),
+                              ctx.spec.max_distance)
+        pts = pts[free_at(self.arena, m.base, m.facing_deg, start, near, pts)]
         if len(pts) and allowed is not None:
             pts = pts[~self._on_friends(mid, pts, allowed)]
+        if len(pts):
+            pts = pts[ctx.ok_at(mid, pts)]
+        if len(pts):
+            pts = pts[self.keep_mask(mid, pts)]
         if not len(pts):
             return []
         i = ctx.ids.index(mid)
@@ -537,19 +586,19 @@ class _Solver:
                     ends = np.array([a.end for a in alts if a is not None],
                                     dtype=float).reshape(-1, 2)
                     on = iter(self._on_friends(mid, ends, allowed, at_now).tolist())
-                    for alt in alts:
-                        # every shortened end tested at once (``_lands_on_friend``)
+                    # every shortened end tested at once (``_lands_on_friend``)
+                    options.extend(self._options(coh, mid, [
+                        alt for alt in alts
                         if not (next(on) if alt is not None else
-                                self._lands_on_friend(mid, None, allowed, at_now)):
-                            options.append(self._option(coh, mid, alt))
+                                self._lands_on_friend(mid, None, allowed, at_now))]))
                     yield
                 for mid in who:
-                    for alt in self.repairs(mid, coh, *current, allowed):
-                        # a repair spot is free of where its friends stand deeper than
-                        # its start is (``free_at``): a friend that ended on its start
-                        # leaves spots the validator refuses; they are not scored
-                        if not self._lands_on_friend(mid, alt, allowed, at_now):
-                            options.append(self._option(coh, mid, alt))
+                    # a repair spot is free of where its friends stand deeper than
+                    # its start is (``free_at``): a friend that ended on its start
+                    # leaves spots the validator refuses; they are not scored
+                    options.extend(self._options(coh, mid, [
+                        alt for alt in self.repairs(mid, coh, *current, allowed)
+                        if not self._lands_on_friend(mid, alt, allowed, at_now)]))
                     yield
                 options.sort(key=lambda o: o[0])
                 for key, _, mid, alt in options:
@@ -618,16 +667,34 @@ class _Solver:
                               np.array([b.is_round for b in bases], dtype=bool))
         return self._radii_of
 
-    def _option(self, coh: UnitCoherency, mid: str, alt: Reach | None) -> tuple:
+    def _options(self, coh: UnitCoherency, mid: str, alts: list[Reach | None]) -> list[tuple]:
+        """``_option`` for each of ``alts`` (changes of one model's move), the unit's
+        coherency of all of them measured at once (``score_moving``: only the
+        model's row and column of the gaps change)."""
+        if not alts:
+            return []
+        ctx = self.ctx
+        ends = [alt.end if alt is not None else ctx.start[mid] for alt in alts]
+        nbad, nshort = coh.score_moving(ctx.ids.index(mid), ends, self.at_list())
+        return [self._option(coh, mid, alt, (int(b), float(s)))
+                for alt, b, s in zip(alts, nbad.tolist(), nshort.tolist())]
+
+    def _option(self, coh: UnitCoherency, mid: str, alt: Reach | None,
+                score: tuple[int, float] | None = None) -> tuple:
+        """The sort key of changing ``mid``'s move to ``alt`` (None: dropped), and
+        the change.  ``score``: (models out of coherency, shortfall) with the change,
+        when known (``_options``)."""
         trial = dict(self.moves)
         if alt is None:
             del trial[mid]
         else:
             trial[mid] = alt
-        left, left_short = coh.score(self.at_list(trial))
+        if score is None:
+            left, left_short = coh.score(self.at_list(trial))
+            score = (len(left), left_short)
         engaged = sum(1 for x in trial.values() if x.achieved)
         near = sum(x.dist for x in trial.values()) + sum(
             self.ctx.start_dist[m] for m in self.ctx.ids if m not in trial)
-        key = (len(left), tie(left_short), -engaged, int(tie(near) / self.ctx.tol),
+        key = (score[0], tie(score[1]), -engaged, int(tie(near) / self.ctx.tol),
                tie(sum(x.length for x in trial.values())), self.ctx.ids.index(mid))
         return key, 0, mid, alt
