@@ -126,3 +126,20 @@ def test_the_pass_that_engages_more_is_kept(monkeypatch):
     assert made == [True, False]                # the second pass cut short
     assert engaged == 19
     assert [v for v in plan.violations if "coherency" not in v.message] == []
+
+
+def test_pile_in_prefers_engaged_false_keeps_the_pass_with_fewer_out_of_coherency():
+    # ``[rules] pile_in_prefers_engaged = false``: the same staggered-rows 40 v 40, but the
+    # passes are compared with coherency among the broken clauses first (the rule reading
+    # before the named default): the slots pass (19 engaged, 6 out of coherency before the
+    # coherency step) loses to the nearest-spots pass, made in full, and the move ends
+    # with 17 engaged, as it did before the option existed (the figure in the test above)
+    import dataclasses
+    state = pile_in_battlefield(80, 0, 40, legal=True)
+    state = dataclasses.replace(state, rules=dataclasses.replace(state.rules,
+                                                                 pile_in_prefers_engaged=False))
+    geo = snapshot(state)
+    plan = solve_move(state, geo, pile_in_spec(state, geo, RED))
+    after = snapshot(plan.state_after(state))
+    engaged = sum(1 for m in after.unit_models(RED) if after.model_engaged(m))
+    assert engaged == 17

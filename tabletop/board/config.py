@@ -154,6 +154,10 @@ class RulesConfig:
     charge_landing_aim : fight-phase named default (``rules/charge_plan.py`` LANDING_AIM):
         where the charge preview lands a model that cannot reach base contact, "engage"
         (within engagement range if it can, else nearest the targets) or "path".
+    pile_in_prefers_engaged : fight-phase named default (``geometry/solver.py``
+        PASS_PREFERS_ENGAGED): of the solver's two first passes of a pile-in or consolidation,
+        the one with more models engaged is kept before the one with fewer models out of
+        coherency (12.03 asks coherency only "if possible"; the coherency step runs after).
     roster_frontage, roster_model_gap, roster_unit_gap : named defaults ``ROSTER_FRONTAGE``
         (files), ``ROSTER_MODEL_GAP`` and ``ROSTER_UNIT_GAP`` (inches): how ``tabletop roster``
         lays units out (``tabletop/roster/layout.py``, ``geometry/deploy_area.py``).
@@ -199,6 +203,7 @@ class RulesConfig:
     extra_statuses: tuple[str, ...] = ()
     charge_landing_aim: str = "engage"
     charge_landing_turn: bool = True
+    pile_in_prefers_engaged: bool = True
     roster_frontage: int = ROSTER_FRONTAGE
     roster_model_gap: float = ROSTER_MODEL_GAP
     roster_unit_gap: float = ROSTER_UNIT_GAP

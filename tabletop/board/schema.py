@@ -203,6 +203,7 @@ class RulesIn(_Strict):
     extra_statuses: list[str] | None = None
     charge_landing_aim: Literal["engage", "path"] | None = None
     charge_landing_turn: StrictBool | None = None
+    pile_in_prefers_engaged: StrictBool | None = None
     roster_frontage: int | None = Field(default=None, ge=1)
     roster_model_gap: float | None = Field(default=None, ge=0.0, le=2.0)
     roster_unit_gap: float | None = Field(default=None, ge=0.0)

@@ -94,7 +94,8 @@ REPAIR_TRIES = 4
 #: coherency step that follows (``_Solver.cohere``) mends coherency from either,
 #: and 12.03 asks for coherency only "if possible", while a model engaged in the
 #: first pass and not in the other is a model that fights.  Other broken clauses
-#: still come first.
+#: still come first.  Named default: ``[rules] pile_in_prefers_engaged`` (this value when
+#: a map does not set it).
 PASS_PREFERS_ENGAGED = True
 
 #: findings a first pass may leave and still be complete (``first_pass_complete``):
@@ -256,7 +257,7 @@ class _Solver:
             achieved += bool(ctx.achieved_at(m, at)[0]) if ctx.target.get(m) else 0
             contact += bool(ctx.contact_at(m, at)[0]) if ctx.target.get(m) else 0
             dist += float(ctx.dist_at(m, at)[0]) if ctx.target.get(m) else 0.0
-        if PASS_PREFERS_ENGAGED:
+        if getattr(ctx.rules, "pile_in_prefers_engaged", PASS_PREFERS_ENGAGED):
             mend = sum(1 for code, _ in found if code == "coherency")
             return (-(len(found) - mend), achieved, contact, -mend, -tie(dist))
         return (-len(found), achieved, contact, 0, -tie(dist))
@@ -308,7 +309,8 @@ class _Solver:
         can: dict[str, bool] | None = None
         beat = self.beat
         bar = 0
-        if beat is not None and PASS_PREFERS_ENGAGED and beat[0] == 0:
+        prefers = getattr(ctx.rules, "pile_in_prefers_engaged", PASS_PREFERS_ENGAGED)
+        if beat is not None and prefers and beat[0] == 0:
             bar = int(beat[1])          # models engaged by the pass made already
             mover = set(movers)
             at_start = {m: bool(ctx.achieved_at(m, [ctx.start[m]])[0])
