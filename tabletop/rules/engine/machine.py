@@ -153,8 +153,14 @@ class Machine:
             raise ValueError("nothing is pending")
         if isinstance(p, Question) and value not in p.options:
             raise ValueError(f"{value!r} is not an option of {p.choice!r}: {list(p.options)!r}")
-        if isinstance(p, Chance) and not any(v == value for v, _ in p.outcomes):
+        if isinstance(p, Chance) and not p.has_outcome(value):
             raise ValueError(f"{value!r} is not an outcome of {p.purpose!r}")
+        return self._resume(state, value, advance, stop)
+
+    def _resume(self, state: PhaseState, value: Any, advance: bool = True, stop: str | None = None
+                ) -> tuple[PhaseState, tuple[Event | StepMark, ...]]:
+        """``answer`` for a value known to be an outcome of the pending chance (the odds
+        walk answers with the chance's own outcomes: not checked again)."""
         row = self.rows[state.cursor]
         assert row.resume is not None
         t = row.resume(evolve(state, pending=None), value)

@@ -92,7 +92,7 @@ from tabletop.rules.rank_and_flank.round import (
     round_steps,
     unit_casualties,
 )
-from tabletop.rules.rank_and_flank.score import standing_items, total_score
+from tabletop.rules.rank_and_flank.score import result_of, standing_items, total_score
 from tabletop.rules.rank_and_flank.steps import CLOSE, OPEN, in_stage
 from tabletop.rules.rank_and_flank.wounds import allocate
 from tabletop.rules.registry import Resolution
@@ -382,10 +382,14 @@ def _outcome(m: Memo) -> RoundOutcome:
 
 def _setup(plan: Plan, out: RoundOutcome, u: str):
     """A losing unit's break test before the dice (``breaks.break_setup``; cached)."""
-    k = ("test", u, frozenset(out.alive[u]), out.score.difference)
+    return _setup_of(plan, u, frozenset(out.alive[u]), out.forms_after[u], out.score.difference)
+
+
+def _setup_of(plan: Plan, u: str, alive: frozenset[str], form_after: Any, difference: int):
+    k = ("test", u, alive, difference)
     got = plan.cache.get(k)
     if got is None:
-        got = break_setup(plan.ctx.state, u, out.forms_after[u], out.alive[u], out.score.difference)
+        got = break_setup(plan.ctx.state, u, form_after, set(alive), difference)
         plan.cache[k] = got
     return got
 
@@ -393,22 +397,94 @@ def _setup(plan: Plan, out: RoundOutcome, u: str):
 def _verdict(m: Memo) -> tuple:
     """What the rest of the round reads from the tally: ``(winner, tests, challenge)``;
     ``tests`` the losing units that test, in engagement order, as ``(unit, kind, target,
-    player)``; ``challenge`` the duel's ``(removed, overkill)`` (or None)."""
-    out = _outcome(m)
+    player)``; ``challenge`` the duel's ``(removed, overkill)`` (or None).  Cached on the
+    plan, as ``_outcome``: a pure function of the round's units and the tally.  The odds
+    walk (``m.odds``) reads only these, so it adds up the score's points
+    (``_odds_verdict``) without making the round's itemised outcome."""
     plan = m.plan
     assert plan is not None   # the OPEN rows planned the round
+    vk = ("verdict", m.units, m.pools, m.duel, m.caused, m.inflicted)
+    got = plan.cache.get(vk)
+    if got is None:
+        got = plan.cache[vk] = _odds_verdict(m, plan) if m.odds else _verdict_of(m, plan)
+    return got
+
+
+def _verdict_of(m: Memo, plan: Plan) -> tuple:
+    out = _outcome(m)
     tests: tuple[tuple[str, Any, Any, Any], ...] = ()
     if out.score.winner is not None:
         state = plan.ctx.state
         tests = tuple((u, r.kind, r.target, r.player) for u in m.units
                       if state.unit(u).player in out.score.losers and out.alive[u]
                       for r in (_setup(plan, out, u),))
-    challenge = None
-    if plan.pair:
-        res = _duel_result(plan, m.inflicted)
-        challenge = (tuple(sorted(res.removed)),
-                     tuple(sorted((p, n) for p, n in res.overkill.items() if n)))
-    return out.score.winner, tests, challenge
+    return out.score.winner, tests, _challenge_verdict(plan, m.inflicted)
+
+
+def _challenge_verdict(plan: Plan, inflicted: tuple[tuple[str, int], ...]) -> tuple | None:
+    if not plan.pair:
+        return None
+    res = _duel_result(plan, inflicted)
+    return (tuple(sorted(res.removed)),
+            tuple(sorted((p, n) for p, n in res.overkill.items() if n)))
+
+
+def _points(items: list[dict]) -> tuple[tuple[str, int], ...]:
+    """Score items as ``(player, score)`` pairs, in order (all the verdict reads of them)."""
+    return tuple((it["player"], it["score"]) for it in items)
+
+
+def _odds_verdict(m: Memo, plan: Plan) -> tuple:
+    """``_verdict_of`` from the score's points alone: the same totals as ``total_score``
+    (each unit's wounds caused, its standing items, the challenge's items; players in the
+    order of the round's units), the same ``score.result_of``, the same break tests."""
+    ctx = plan.ctx
+    state = ctx.state
+    pools = dict(m.pools)
+    caused = dict(m.caused)
+    players: dict[str, int] = {}
+    for u in ctx.units:
+        players.setdefault(state.unit(u).player, 0)
+    pts: list[tuple[str, int]] = []
+    alive: dict[str, frozenset[str]] = {}
+    forms_after: dict[str, Any] = {}
+    for u in ctx.units:
+        k: tuple[Any, ...] = ("placements", u)
+        mine = plan.cache.get(k) or plan.cache.setdefault(k, frozenset(ctx.forms[u].placements))
+        duel = tuple((x, w) for x, w in m.duel if x in mine)
+        _cas, alive[u], _steps, forms_after[u] = _unit_after(plan, u, pools.get(u, 0), duel)
+    for u in ctx.units:
+        n = caused.get(u, 0)
+        if n:
+            pts.append((state.unit(u).player, n))
+        k = ("standing points", u, alive[u])
+        got = plan.cache.get(k)
+        if got is None:
+            sk = ("standing", u, alive[u])
+            if sk not in plan.cache:
+                plan.cache[sk] = standing_items(state, ctx.units, u, forms_after[u], ctx.sides,
+                                                set(alive[u]))
+            got = plan.cache[k] = _points(plan.cache[sk])
+        pts.extend(got)
+    pts.extend(_points(list(ctx.score_extra)))
+    if plan.pair and m.inflicted:
+        k = ("challenge points", m.inflicted)
+        got = plan.cache.get(k)
+        if got is None:
+            ck = ("challenge score", m.inflicted)
+            if ck not in plan.cache:
+                plan.cache[ck] = _challenge_score(plan, _duel_result(plan, m.inflicted))
+            got = plan.cache[k] = _points(plan.cache[ck])
+        pts.extend(got)
+    for p, n in pts:
+        players[p] = players.get(p, 0) + n
+    winner, losers, diff = result_of(players)
+    tests: tuple[tuple[str, Any, Any, Any], ...] = ()
+    if winner is not None:
+        tests = tuple((u, r.kind, r.target, r.player) for u in m.units
+                      if state.unit(u).player in losers and alive[u]
+                      for r in (_setup_of(plan, u, alive[u], forms_after[u], diff),))
+    return winner, tests, _challenge_verdict(plan, m.inflicted)
 
 
 @lru_cache(maxsize=256)
@@ -603,8 +679,6 @@ def _duel() -> Row:
 
 def _duel_result_row(nxt: str) -> Row:
     def enter(st: PhaseState) -> Transition:
-        from tabletop.rules.challenges.character import result_fields
-        from tabletop.rules.challenges.character_duel import RULE_OVERKILL
         m = st.memo
         plan = m.plan
         if not plan.pair:
@@ -616,6 +690,8 @@ def _duel_result_row(nxt: str) -> Row:
             memo = _set(memo, duel=_add(memo.duel, victim, res.blows[att].inflicted))
         if m.odds:
             return goto(st, nxt, memo=memo)
+        from tabletop.rules.challenges.character import result_fields
+        from tabletop.rules.challenges.character_duel import RULE_OVERKILL
         fa, fb = plan.fighters
         pair = plan.pair
         base = st.battlefield
@@ -665,10 +741,10 @@ def _step_up(state: Battlefield, before: Battlefield, steps: dict[str, list[tupl
 def _casualties(st: PhaseState) -> Transition:
     """Row ``casualties``: the pools applied after every blow, steps up, closing up, combat score."""
     m = st.memo
-    out = _outcome(m)
     if m.odds:      # the tally has said all it says: drop it, so equal verdicts merge
         return goto(st, "break", memo=_set(m, k=0, verdict=_verdict(m), pools=(), duel=(),
                                               caused=(), inflicted=()))
+    out = _outcome(m)
     plan, state, units = m.plan, st.battlefield, list(m.units)
     ctx, blows, cas, score = plan.ctx, out.blows, out.casualties, out.score
 
