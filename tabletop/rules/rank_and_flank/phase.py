@@ -78,7 +78,7 @@ from tabletop.rules.events import Event, EventLog
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
 from tabletop.rules.rank_and_flank import wording
-from tabletop.rules.rank_and_flank.breaks import break_setup, roll_break
+from tabletop.rules.rank_and_flank.breaks import break_base, roll_break, with_difference
 from tabletop.rules.rank_and_flank.close_up import close_up_all
 from tabletop.rules.rank_and_flank.flee import flee, surrounded_for_flight, turn_to_face_all
 from tabletop.rules.rank_and_flank.rolls import p_wound, strike
@@ -389,8 +389,11 @@ def _setup_of(plan: Plan, u: str, alive: frozenset[str], form_after: Any, differ
     k = ("test", u, alive, difference)
     got = plan.cache.get(k)
     if got is None:
-        got = break_setup(plan.ctx.state, u, form_after, set(alive), difference)
-        plan.cache[k] = got
+        kb = ("test base", u, alive)        # what the living models give, whatever the score
+        base = plan.cache.get(kb)
+        if base is None:
+            base = plan.cache[kb] = break_base(plan.ctx.state, u, form_after, set(alive))
+        got = plan.cache[k] = with_difference(base, difference)
     return got
 
 
@@ -436,55 +439,64 @@ def _points(items: list[dict]) -> tuple[tuple[str, int], ...]:
 
 def _odds_verdict(m: Memo, plan: Plan) -> tuple:
     """``_verdict_of`` from the score's points alone: the same totals as ``total_score``
-    (each unit's wounds caused, its standing items, the challenge's items; players in the
-    order of the round's units), the same ``score.result_of``, the same break tests."""
+    (each unit's wounds caused, its standing items, then the round's extra items and the
+    challenge's; players first in the order of the round's units), the same
+    ``score.result_of``, the same break tests."""
     ctx = plan.ctx
-    state = ctx.state
+    lay = plan.cache.get("odds layout")
+    if lay is None:
+        state = ctx.state
+        lay = plan.cache["odds layout"] = (
+            tuple((u, state.unit(u).player, frozenset(ctx.forms[u].placements)) for u in ctx.units),
+            _points(list(ctx.score_extra)))
+    units, extra = lay
     pools = dict(m.pools)
     caused = dict(m.caused)
-    players: dict[str, int] = {}
-    for u in ctx.units:
-        players.setdefault(state.unit(u).player, 0)
-    pts: list[tuple[str, int]] = []
-    alive: dict[str, frozenset[str]] = {}
-    forms_after: dict[str, Any] = {}
-    for u in ctx.units:
-        k: tuple[Any, ...] = ("placements", u)
-        mine = plan.cache.get(k) or plan.cache.setdefault(k, frozenset(ctx.forms[u].placements))
-        duel = tuple((x, w) for x, w in m.duel if x in mine)
-        _cas, alive[u], _steps, forms_after[u] = _unit_after(plan, u, pools.get(u, 0), duel)
-    for u in ctx.units:
-        n = caused.get(u, 0)
-        if n:
-            pts.append((state.unit(u).player, n))
-        k = ("standing points", u, alive[u])
+    totals = {p: 0 for _, p, _ in units}
+    reads: dict[str, tuple[frozenset[str], Any]] = {}
+    for u, player, mine in units:
+        duel = tuple((x, w) for x, w in m.duel if x in mine) if m.duel else ()
+        k = ("odds unit", u, pools.get(u, 0), duel)
         got = plan.cache.get(k)
         if got is None:
-            sk = ("standing", u, alive[u])
-            if sk not in plan.cache:
-                plan.cache[sk] = standing_items(state, ctx.units, u, forms_after[u], ctx.sides,
-                                                set(alive[u]))
-            got = plan.cache[k] = _points(plan.cache[sk])
-        pts.extend(got)
-    pts.extend(_points(list(ctx.score_extra)))
+            _cas, alive, _steps, form = _unit_after(plan, u, pools.get(u, 0), duel)
+            got = plan.cache[k] = (alive, form, _standing_points(plan, u, alive, form))
+        reads[u] = got[0], got[1]
+        totals[player] += caused.get(u, 0)
+        for p, n in got[2]:
+            totals[p] = totals.get(p, 0) + n
+    for p, n in extra:
+        totals[p] = totals.get(p, 0) + n
     if plan.pair and m.inflicted:
-        k = ("challenge points", m.inflicted)
-        got = plan.cache.get(k)
-        if got is None:
+        k2 = ("challenge points", m.inflicted)
+        got2 = plan.cache.get(k2)
+        if got2 is None:
             ck = ("challenge score", m.inflicted)
             if ck not in plan.cache:
                 plan.cache[ck] = _challenge_score(plan, _duel_result(plan, m.inflicted))
-            got = plan.cache[k] = _points(plan.cache[ck])
-        pts.extend(got)
-    for p, n in pts:
-        players[p] = players.get(p, 0) + n
-    winner, losers, diff = result_of(players)
+            got2 = plan.cache[k2] = _points(plan.cache[ck])
+        for p, n in got2:
+            totals[p] = totals.get(p, 0) + n
+    winner, losers, diff = result_of(totals)
     tests: tuple[tuple[str, Any, Any, Any], ...] = ()
     if winner is not None:
+        owner = {u: p for u, p, _ in units}
         tests = tuple((u, r.kind, r.target, r.player) for u in m.units
-                      if state.unit(u).player in losers and alive[u]
-                      for r in (_setup_of(plan, u, alive[u], forms_after[u], diff),))
+                      if (owner[u] if u in owner else ctx.state.unit(u).player) in losers
+                      and reads[u][0]
+                      for r in (_setup_of(plan, u, reads[u][0], reads[u][1], diff),))
     return winner, tests, _challenge_verdict(plan, m.inflicted)
+
+
+def _standing_points(plan: Plan, u: str, alive: frozenset[str], form: Any
+                     ) -> tuple[tuple[str, int], ...]:
+    """Unit ``u``'s standing items (``standing_items``, kept on the plan as ``_outcome`` keeps
+    them) as points."""
+    ctx = plan.ctx
+    sk = ("standing", u, alive)
+    if sk not in plan.cache:
+        plan.cache[sk] = standing_items(ctx.state, ctx.units, u, form, ctx.sides, set(alive))
+    return _points(plan.cache[sk])
 
 
 @lru_cache(maxsize=256)
