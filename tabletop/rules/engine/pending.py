@@ -129,6 +129,11 @@ class Chance:
     outcomes: tuple[tuple[Any, Fraction], ...]
     player: str | None = None
     draw: Callable[[Any], Any] | None = field(default=None, compare=False, hash=False)
+    #: worked out from ``outcomes`` (once per table): their least common denominator, each
+    #: probability times it (ints, in order), the values
+    den: int = field(init=False, repr=False, compare=False)
+    weights: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _values: frozenset[Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         checked = _checked(self.purpose, self.outcomes)
@@ -139,7 +144,7 @@ class Chance:
     def has_outcome(self, value: Any) -> bool:
         """Whether ``value`` is one of the outcomes (a ``Drawn`` counts as its value)."""
         try:
-            return value in self._values  # type: ignore[attr-defined]
+            return value in self._values
         except TypeError:           # unhashable: no outcome is
             return False
 
