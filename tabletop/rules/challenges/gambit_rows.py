@@ -540,6 +540,17 @@ def _kept_dist(name: str) -> tuple[tuple[int, Fraction], ...]:
     return tuple((k, Fraction(13 - 2 * k, 36)) for k in range(1, 7))
 
 
+@lru_cache(maxsize=64)
+def _kept_36(name: str) -> tuple[tuple[int, int], ...]:
+    """``_kept_dist`` in 36ths (ints: every kept die's odds are a whole number of 36ths).
+
+    Raises ``ValueError`` if one is not."""
+    out = tuple((k, q * 36) for k, q in _kept_dist(name))
+    if any(w.denominator != 1 for _, w in out):
+        raise ValueError(f"gambit {name!r}: a Focus die's odds are not in 36ths")
+    return tuple((k, int(w)) for k, w in out)
+
+
 def focus_chance(sides: list[tuple[str, str, dict[str, int]]]) -> tuple[tuple[FocusOutcome, Fraction], ...]:
     """Exact odds of each player taking the Challenge Advantage (ties re-rolled until one is
     higher): ``sides`` [(player, gambit name, modifiers)] in the order they roll."""
@@ -552,14 +563,14 @@ def _focus_odds(pa: str, ga: str, sa: int, pb: str, gb: str, sb: int
                 ) -> tuple[tuple[FocusOutcome, Fraction], ...]:
     """``focus_chance`` of two sides by what it reads: each player, gambit and total modifier
     (worked out once for each: every walk of a round weighs the same Focus Rolls)."""
-    wa = wb = Fraction(0)
-    for ka, qa in _kept_dist(ga):
-        for kb, qb in _kept_dist(gb):
+    wa = wb = 0                     # in 36ths of 36ths (``_kept_36``)
+    for ka, qa in _kept_36(ga):
+        for kb, qb in _kept_36(gb):
             if ka + sa > kb + sb:
                 wa += qa * qb
             elif ka + sa < kb + sb:
                 wb += qa * qb
-    out = [(FocusOutcome(pa), wa / (wa + wb)), (FocusOutcome(pb), wb / (wa + wb))]
+    out = [(FocusOutcome(pa), Fraction(wa, wa + wb)), (FocusOutcome(pb), Fraction(wb, wa + wb))]
     return tuple((o, p) for o, p in out if p)
 
 

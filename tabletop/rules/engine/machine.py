@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from tabletop.board.frozen import evolve
 from tabletop.board.state import Battlefield
@@ -65,9 +65,9 @@ class PhaseState:
         return self.cursor == END and self.pending is None
 
 
-@dataclass(frozen=True)
-class Transition:
-    """What one row did: the state after it, and its events and step marks in order."""
+class Transition(NamedTuple):
+    """What one row did: the state after it, and its events and step marks in order (a
+    named pair: every row of every walk makes one, and a tuple is made at C speed)."""
 
     state: PhaseState
     events: tuple[Event | StepMark, ...] = ()
@@ -153,8 +153,14 @@ class Machine:
             raise ValueError("nothing is pending")
         if isinstance(p, Question) and value not in p.options:
             raise ValueError(f"{value!r} is not an option of {p.choice!r}: {list(p.options)!r}")
-        if isinstance(p, Chance) and not any(v == value for v, _ in p.outcomes):
+        if isinstance(p, Chance) and not p.has_outcome(value):
             raise ValueError(f"{value!r} is not an outcome of {p.purpose!r}")
+        return self._resume(state, value, advance, stop)
+
+    def _resume(self, state: PhaseState, value: Any, advance: bool = True, stop: str | None = None
+                ) -> tuple[PhaseState, tuple[Event | StepMark, ...]]:
+        """``answer`` for a value known to be an outcome of the pending chance (the odds
+        walk answers with the chance's own outcomes: not checked again)."""
         row = self.rows[state.cursor]
         assert row.resume is not None
         t = row.resume(evolve(state, pending=None), value)

@@ -14,6 +14,7 @@ the phase's ``Dice`` (every roll logged) and returns the outcome they make.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -66,6 +67,52 @@ class Question:
 
 
 @dataclass(frozen=True)
+class _Checked:
+    """What ``Chance`` works out once per outcome table: the values (a frozenset, for
+    ``has_outcome``), ``den`` the least common denominator of the probabilities and
+    ``weights`` each probability times ``den`` (ints, in the outcomes' order: the odds walk
+    multiplies them, ``walk.exact``)."""
+
+    outcomes: tuple[tuple[Any, Fraction], ...]
+    values: frozenset[Any]
+    den: int
+    weights: tuple[int, ...]
+
+
+#: engine setting (not a reading of any rule): how many outcome tables ``Chance`` keeps
+#: checked (by identity of the tuple: the count distributions of ``counts`` are made once
+#: and reused, so a walk builds many chances over one table and checks it once)
+CHECKED_TABLES = 4096
+_CHECKED: dict[int, _Checked] = {}
+
+
+def _checked(purpose: str, outcomes: tuple[tuple[Any, Fraction], ...]) -> _Checked:
+    """``outcomes`` checked (probabilities summing to 1, no value twice), kept by identity
+    (``CHECKED_TABLES``; the record holds the tuple, so its id is not reused while kept).
+
+    Raises ``ValueError`` when the probabilities do not sum to 1 or a value is listed twice.
+    """
+    got = _CHECKED.get(id(outcomes))
+    if got is not None and got.outcomes is outcomes:
+        return got
+    den = math.lcm(*(Fraction(p).denominator for _, p in outcomes)) if outcomes else 1
+    weights = tuple(Fraction(p).numerator * (den // Fraction(p).denominator) for _, p in outcomes)
+    if sum(weights) != den:
+        total = sum((p for _, p in outcomes), Fraction(0))
+        raise ValueError(f"chance {purpose!r}: probabilities sum to {total}, not 1")
+    values = frozenset(v for v, _ in outcomes)
+    if len(values) != len(outcomes):
+        raise ValueError(f"chance {purpose!r}: an outcome is listed twice")
+    got = _Checked(outcomes, values, den, weights)
+    if not isinstance(outcomes, tuple):         # a list may change: checked, never kept
+        return got
+    if len(_CHECKED) >= CHECKED_TABLES:
+        _CHECKED.clear()
+    _CHECKED[id(outcomes)] = got
+    return got
+
+
+@dataclass(frozen=True)
 class Chance:
     """A roll the phase waits for.
 
@@ -82,14 +129,24 @@ class Chance:
     outcomes: tuple[tuple[Any, Fraction], ...]
     player: str | None = None
     draw: Callable[[Any], Any] | None = field(default=None, compare=False, hash=False)
+    #: worked out from ``outcomes`` (once per table): their least common denominator, each
+    #: probability times it (ints, in order), the values
+    den: int = field(init=False, repr=False, compare=False)
+    weights: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _values: frozenset[Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        total = sum((p for _, p in self.outcomes), Fraction(0))
-        if total != 1:
-            raise ValueError(f"chance {self.purpose!r}: probabilities sum to {total}, not 1")
-        values = [v for v, _ in self.outcomes]
-        if len(set(values)) != len(values):
-            raise ValueError(f"chance {self.purpose!r}: an outcome is listed twice")
+        checked = _checked(self.purpose, self.outcomes)
+        object.__setattr__(self, "_values", checked.values)
+        object.__setattr__(self, "den", checked.den)
+        object.__setattr__(self, "weights", checked.weights)
+
+    def has_outcome(self, value: Any) -> bool:
+        """Whether ``value`` is one of the outcomes (a ``Drawn`` counts as its value)."""
+        try:
+            return value in self._values
+        except TypeError:           # unhashable: no outcome is
+            return False
 
     def sample(self, rng: random.Random) -> Any:
         """One value drawn from the distribution with ``rng`` (Monte Carlo)."""

@@ -127,9 +127,46 @@ def _children(machine: Machine, state: PhaseState, scripted: Sequence[Decision],
     row ``stop``, ``Machine.advance``)."""
     pend = state.pending
     if isinstance(pend, Question):
-        return [(_answer(machine, state, scripted, policy, stop), Fraction(1))]
+        return [(_answer(machine, state, scripted, policy, stop), ONE)]
     assert isinstance(pend, Chance)
-    return [(machine.answer(state, v, stop=stop)[0], q) for v, q in pend.outcomes if q]
+    return [(machine._resume(state, v, stop=stop)[0], q) for v, q in pend.outcomes if q]
+
+
+def _weighed(machine: Machine, state: PhaseState, scripted: Sequence[Decision], policy: Policy
+             ) -> list[tuple[PhaseState, int]]:
+    """``_children`` with each probability as an int over the chance's ``den`` (1 for a
+    question): what ``exact`` multiplies, no ``Fraction`` made."""
+    pend = state.pending
+    if isinstance(pend, Question):
+        return [(_answer(machine, state, scripted, policy), 1)]
+    assert isinstance(pend, Chance)
+    return [(machine._resume(state, v)[0], w)
+            for (v, _), w in zip(pend.outcomes, pend.weights) if w]
+
+
+def _den(pend: Any) -> int:
+    """The denominator a pending thing's children are weighed over (``Chance.den``; 1 for a
+    question)."""
+    return pend.den if isinstance(pend, Chance) else 1
+
+
+#: a level's probabilities are ints over one denominator (``exact``); when it grows past
+#: this many bits they are divided by their greatest common divisor (engine setting)
+REDUCE_BITS = 256
+ONE = Fraction(1)
+
+
+def _reduced(level: dict[Hashable, list[Any]], den: int, at: int) -> int:
+    """Divide the ints at index ``at`` of ``level``'s entries and ``den`` by their greatest
+    common divisor, when ``den`` is past ``REDUCE_BITS`` bits; the denominator after."""
+    if den.bit_length() <= REDUCE_BITS or not level:
+        return den
+    g = math.gcd(den, *(e[at] for e in level.values()))
+    if g > 1:
+        for e in level.values():
+            e[at] //= g
+        den //= g
+    return den
 
 
 #: what ``_steps`` gives as the answer of a question (the policy's, worked out on the table)
@@ -142,9 +179,9 @@ def _steps(machine: Machine, state: PhaseState, scripted: Sequence[Decision], po
     question (answered as ``_answer`` does)."""
     pend = state.pending
     if isinstance(pend, Question):
-        return [(_answer(machine, state, scripted, policy, stop), Fraction(1), ASKED)]
+        return [(_answer(machine, state, scripted, policy, stop), ONE, ASKED)]
     assert isinstance(pend, Chance)
-    return [(machine.answer(state, v, stop=stop)[0], q, v) for v, q in pend.outcomes if q]
+    return [(machine._resume(state, v, stop=stop)[0], q, v) for v, q in pend.outcomes if q]
 
 
 @cycles_paused()
@@ -164,29 +201,41 @@ def exact(machine: Machine, start: PhaseState, *, outcome: Outcome, key: Key,
         ``max_children`` made.
     """
     state, _ = machine.advance(start)
-    level: dict[Hashable, tuple[PhaseState, Fraction]] = {key(state): (state, Fraction(1))}
+    # a level's probabilities are ints over one denominator ``den``: a child's is its
+    # parent's times its outcome's weight times ``lcm // Chance.den`` (``lcm`` over every
+    # chance pending in the level), over ``den * lcm``; one Fraction per final state
+    level: dict[Hashable, list[Any]] = {key(state): [state, 1]}
+    den = 1
     dist: dict[Any, Fraction] = {}
     weighed = made = 0
     while level:
-        nxt: dict[Hashable, tuple[PhaseState, Fraction]] = {}
-        for st, p in level.values():
+        nxt: dict[Hashable, list[Any]] = {}
+        lcm = math.lcm(*{_den(st.pending) for st, _ in level.values()})
+        for st, n in level.values():
             weighed += 1
             if weighed > max_states:
                 raise TooManyStates(f"more than {max_states} states to weigh")
             if st.done:
                 o = outcome(st)
-                dist[o] = dist.get(o, Fraction(0)) + p
+                dist[o] = dist.get(o, 0) + Fraction(n, den)
                 continue
-            children = _children(machine, st, scripted, policy)
-            made += len(children) if isinstance(st.pending, Chance) else 0
-            if max_children is not None and made > max_children:
-                raise TooManyStates(f"more than {max_children} states to make")
-            for child, q in children:
+            pend = st.pending
+            children = _weighed(machine, st, scripted, policy)
+            if isinstance(pend, Chance):
+                made += len(children)
+                if max_children is not None and made > max_children:
+                    raise TooManyStates(f"more than {max_children} states to make")
+                n *= lcm // pend.den
+            else:
+                n *= lcm
+            for child, w in children:
                 k = key(child)
-                if k in nxt:
-                    nxt[k] = (nxt[k][0], nxt[k][1] + p * q)
+                e = nxt.get(k)
+                if e is None:
+                    nxt[k] = [child, n * w]
                 else:
-                    nxt[k] = (child, p * q)
+                    e[1] += n * w
+        den = _reduced(nxt, den * lcm, 1)
         level = nxt
     return Odds("exact", dist, states=weighed)
 
@@ -249,39 +298,52 @@ def exact_parts(machine: Machine, start: PhaseState, parts: Parts, *,
     def harvest(st: PhaseState, done: frozenset, p: Fraction) -> None:
         for n in done:
             o = parts.outcome(st, n)
-            marg[n][o] = marg[n].get(o, Fraction(0)) + p
+            marg[n][o] = marg[n].get(o, 0) + p
 
     state, _ = machine.advance(start)
     fin = parts.finished(state)
-    harvest(state, fin, Fraction(1))
-    level = {parts.key(state, fin): (state, Fraction(1), fin)}
+    harvest(state, fin, ONE)
+    # probabilities as ints over the level's ``den``, as in ``exact``
+    level: dict[Hashable, list[Any]] = {parts.key(state, fin): [state, 1, fin]}
+    den = 1
     weighed = made = 0
     while level:
-        nxt: dict[Hashable, tuple[PhaseState, Fraction, frozenset]] = {}
-        for st, p, fin in level.values():
+        nxt: dict[Hashable, list[Any]] = {}
+        lcm = math.lcm(*{_den(st.pending) for st, _, _ in level.values()})
+        nden = den * lcm
+        for st, n, fin in level.values():
             weighed += 1
             if weighed > max_states:
                 raise TooManyStates(f"more than {max_states} states to weigh")
             if st.done:
-                harvest(st, frozenset(names) - fin, p)
+                harvest(st, frozenset(names) - fin, Fraction(n, den))
                 continue
-            children = _children(machine, st, scripted, policy)
-            made += len(children) if isinstance(st.pending, Chance) else 0
-            if max_children is not None and made > max_children:
-                raise TooManyStates(f"more than {max_children} states to make")
-            for child, q in children:
+            pend = st.pending
+            children = _weighed(machine, st, scripted, policy)
+            if isinstance(pend, Chance):
+                made += len(children)
+                if max_children is not None and made > max_children:
+                    raise TooManyStates(f"more than {max_children} states to make")
+                n *= lcm // pend.den
+            else:
+                n *= lcm
+            for child, w in children:
                 cfin = parts.finished(child)
                 if not fin <= cfin:
                     raise NotApart(f"parts {sorted(map(str, fin - cfin))} began again")
-                for n in fin:
-                    if parts.print_(child, n) != parts.print_(st, n):
-                        raise NotApart(f"part {n} changed after it had finished")
-                harvest(child, cfin - fin, p * q)
+                for name in fin:
+                    if parts.print_(child, name) != parts.print_(st, name):
+                        raise NotApart(f"part {name} changed after it had finished")
+                nw = n * w
+                if cfin is not fin and cfin != fin:
+                    harvest(child, cfin - fin, Fraction(nw, nden))
                 k = parts.key(child, cfin)
-                if k in nxt:
-                    nxt[k] = (nxt[k][0], nxt[k][1] + p * q, cfin)
+                e = nxt.get(k)
+                if e is None:
+                    nxt[k] = [child, nw, cfin]
                 else:
-                    nxt[k] = (child, p * q, cfin)
+                    e[1] += nw
+        den = _reduced(nxt, nden, 1)
         level = nxt
     return PartOdds(marg, weighed, made)
 

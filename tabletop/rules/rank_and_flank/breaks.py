@@ -94,15 +94,32 @@ def break_setup(state: Battlefield, unit_id: str, form: UnitFormation, alive: se
                 difference: int) -> BreakResult:
     """What one losing unit's test needs before the dice: a crumble (``kind`` "crumble", no
     wounds yet) or a test with its ``target`` (2D6 <= target passes; ``dice`` empty)."""
+    return with_difference(break_base(state, unit_id, form, alive), difference)
+
+
+def break_base(state: Battlefield, unit_id: str, form: UnitFormation, alive: set[str]
+               ) -> BreakResult:
+    """``break_setup`` before the score difference is known (what the unit's living models
+    give: a crumble, or Discipline, ranks and Fearless, with ``target`` Discipline + ranks);
+    ``with_difference`` completes it."""
     player = state.unit(unit_id).player
     if P.unit_has(state, unit_id, *P.CRUMBLES, alive=alive):
         return BreakResult(unit_id, player, "crumble", [], passed=True)
     disc, source = discipline_of(state, unit_id, alive)
     ranks = min(form.full_ranks_behind(P.rank_models(state, unit_id), alive), P.MAX_RANK_BONUS)
     fearless = P.unit_has(state, unit_id, P.FEARLESS, alive=alive)
-    diff = 0 if fearless else difference
-    return BreakResult(unit_id, player, "test", [], 0, disc, source, ranks, diff, fearless,
-                       disc + ranks - diff, True)
+    return BreakResult(unit_id, player, "test", [], 0, disc, source, ranks, 0, fearless,
+                       disc + ranks, True)
+
+
+def with_difference(base: BreakResult, difference: int) -> BreakResult:
+    """``base`` (``break_base``) with the score ``difference`` the unit lost by: a test's
+    target is Discipline + ranks - difference (the difference is 0 when Fearless); a crumble
+    as it is (a copy)."""
+    if base.kind == "crumble":
+        return replace(base, dice=[])
+    diff = 0 if base.fearless else difference
+    return replace(base, dice=[], difference=diff, target=base.discipline + base.ranks - diff)
 
 
 def roll_break(setup: BreakResult, dice: Dice) -> BreakResult:

@@ -78,7 +78,7 @@ from tabletop.rules.events import Event, EventLog
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
 from tabletop.rules.rank_and_flank import wording
-from tabletop.rules.rank_and_flank.breaks import break_setup, roll_break
+from tabletop.rules.rank_and_flank.breaks import break_base, roll_break, with_difference
 from tabletop.rules.rank_and_flank.close_up import close_up_all
 from tabletop.rules.rank_and_flank.flee import flee, surrounded_for_flight, turn_to_face_all
 from tabletop.rules.rank_and_flank.rolls import p_wound, strike
@@ -92,7 +92,7 @@ from tabletop.rules.rank_and_flank.round import (
     round_steps,
     unit_casualties,
 )
-from tabletop.rules.rank_and_flank.score import standing_items, total_score
+from tabletop.rules.rank_and_flank.score import result_of, standing_items, total_score
 from tabletop.rules.rank_and_flank.steps import CLOSE, OPEN, in_stage
 from tabletop.rules.rank_and_flank.wounds import allocate
 from tabletop.rules.registry import Resolution
@@ -382,33 +382,121 @@ def _outcome(m: Memo) -> RoundOutcome:
 
 def _setup(plan: Plan, out: RoundOutcome, u: str):
     """A losing unit's break test before the dice (``breaks.break_setup``; cached)."""
-    k = ("test", u, frozenset(out.alive[u]), out.score.difference)
+    return _setup_of(plan, u, frozenset(out.alive[u]), out.forms_after[u], out.score.difference)
+
+
+def _setup_of(plan: Plan, u: str, alive: frozenset[str], form_after: Any, difference: int):
+    k = ("test", u, alive, difference)
     got = plan.cache.get(k)
     if got is None:
-        got = break_setup(plan.ctx.state, u, out.forms_after[u], out.alive[u], out.score.difference)
-        plan.cache[k] = got
+        kb = ("test base", u, alive)        # what the living models give, whatever the score
+        base = plan.cache.get(kb)
+        if base is None:
+            base = plan.cache[kb] = break_base(plan.ctx.state, u, form_after, set(alive))
+        got = plan.cache[k] = with_difference(base, difference)
     return got
 
 
 def _verdict(m: Memo) -> tuple:
     """What the rest of the round reads from the tally: ``(winner, tests, challenge)``;
     ``tests`` the losing units that test, in engagement order, as ``(unit, kind, target,
-    player)``; ``challenge`` the duel's ``(removed, overkill)`` (or None)."""
-    out = _outcome(m)
+    player)``; ``challenge`` the duel's ``(removed, overkill)`` (or None).  Cached on the
+    plan, as ``_outcome``: a pure function of the round's units and the tally.  The odds
+    walk (``m.odds``) reads only these, so it adds up the score's points
+    (``_odds_verdict``) without making the round's itemised outcome."""
     plan = m.plan
     assert plan is not None   # the OPEN rows planned the round
+    vk = ("verdict", m.units, m.pools, m.duel, m.caused, m.inflicted)
+    got = plan.cache.get(vk)
+    if got is None:
+        got = plan.cache[vk] = _odds_verdict(m, plan) if m.odds else _verdict_of(m, plan)
+    return got
+
+
+def _verdict_of(m: Memo, plan: Plan) -> tuple:
+    out = _outcome(m)
     tests: tuple[tuple[str, Any, Any, Any], ...] = ()
     if out.score.winner is not None:
         state = plan.ctx.state
         tests = tuple((u, r.kind, r.target, r.player) for u in m.units
                       if state.unit(u).player in out.score.losers and out.alive[u]
                       for r in (_setup(plan, out, u),))
-    challenge = None
-    if plan.pair:
-        res = _duel_result(plan, m.inflicted)
-        challenge = (tuple(sorted(res.removed)),
-                     tuple(sorted((p, n) for p, n in res.overkill.items() if n)))
-    return out.score.winner, tests, challenge
+    return out.score.winner, tests, _challenge_verdict(plan, m.inflicted)
+
+
+def _challenge_verdict(plan: Plan, inflicted: tuple[tuple[str, int], ...]) -> tuple | None:
+    if not plan.pair:
+        return None
+    res = _duel_result(plan, inflicted)
+    return (tuple(sorted(res.removed)),
+            tuple(sorted((p, n) for p, n in res.overkill.items() if n)))
+
+
+def _points(items: list[dict]) -> tuple[tuple[str, int], ...]:
+    """Score items as ``(player, score)`` pairs, in order (all the verdict reads of them)."""
+    return tuple((it["player"], it["score"]) for it in items)
+
+
+def _odds_verdict(m: Memo, plan: Plan) -> tuple:
+    """``_verdict_of`` from the score's points alone: the same totals as ``total_score``
+    (each unit's wounds caused, its standing items, then the round's extra items and the
+    challenge's; players first in the order of the round's units), the same
+    ``score.result_of``, the same break tests."""
+    ctx = plan.ctx
+    lay = plan.cache.get("odds layout")
+    if lay is None:
+        state = ctx.state
+        lay = plan.cache["odds layout"] = (
+            tuple((u, state.unit(u).player, frozenset(ctx.forms[u].placements)) for u in ctx.units),
+            _points(list(ctx.score_extra)))
+    units, extra = lay
+    pools = dict(m.pools)
+    caused = dict(m.caused)
+    totals = {p: 0 for _, p, _ in units}
+    reads: dict[str, tuple[frozenset[str], Any]] = {}
+    for u, player, mine in units:
+        duel = tuple((x, w) for x, w in m.duel if x in mine) if m.duel else ()
+        k = ("odds unit", u, pools.get(u, 0), duel)
+        got = plan.cache.get(k)
+        if got is None:
+            _cas, alive, _steps, form = _unit_after(plan, u, pools.get(u, 0), duel)
+            got = plan.cache[k] = (alive, form, _standing_points(plan, u, alive, form))
+        reads[u] = got[0], got[1]
+        totals[player] += caused.get(u, 0)
+        for p, n in got[2]:
+            totals[p] = totals.get(p, 0) + n
+    for p, n in extra:
+        totals[p] = totals.get(p, 0) + n
+    if plan.pair and m.inflicted:
+        k2 = ("challenge points", m.inflicted)
+        got2 = plan.cache.get(k2)
+        if got2 is None:
+            ck = ("challenge score", m.inflicted)
+            if ck not in plan.cache:
+                plan.cache[ck] = _challenge_score(plan, _duel_result(plan, m.inflicted))
+            got2 = plan.cache[k2] = _points(plan.cache[ck])
+        for p, n in got2:
+            totals[p] = totals.get(p, 0) + n
+    winner, losers, diff = result_of(totals)
+    tests: tuple[tuple[str, Any, Any, Any], ...] = ()
+    if winner is not None:
+        owner = {u: p for u, p, _ in units}
+        tests = tuple((u, r.kind, r.target, r.player) for u in m.units
+                      if (owner[u] if u in owner else ctx.state.unit(u).player) in losers
+                      and reads[u][0]
+                      for r in (_setup_of(plan, u, reads[u][0], reads[u][1], diff),))
+    return winner, tests, _challenge_verdict(plan, m.inflicted)
+
+
+def _standing_points(plan: Plan, u: str, alive: frozenset[str], form: Any
+                     ) -> tuple[tuple[str, int], ...]:
+    """Unit ``u``'s standing items (``standing_items``, kept on the plan as ``_outcome`` keeps
+    them) as points."""
+    ctx = plan.ctx
+    sk = ("standing", u, alive)
+    if sk not in plan.cache:
+        plan.cache[sk] = standing_items(ctx.state, ctx.units, u, form, ctx.sides, set(alive))
+    return _points(plan.cache[sk])
 
 
 @lru_cache(maxsize=256)
@@ -603,8 +691,6 @@ def _duel() -> Row:
 
 def _duel_result_row(nxt: str) -> Row:
     def enter(st: PhaseState) -> Transition:
-        from tabletop.rules.challenges.character import result_fields
-        from tabletop.rules.challenges.character_duel import RULE_OVERKILL
         m = st.memo
         plan = m.plan
         if not plan.pair:
@@ -616,6 +702,8 @@ def _duel_result_row(nxt: str) -> Row:
             memo = _set(memo, duel=_add(memo.duel, victim, res.blows[att].inflicted))
         if m.odds:
             return goto(st, nxt, memo=memo)
+        from tabletop.rules.challenges.character import result_fields
+        from tabletop.rules.challenges.character_duel import RULE_OVERKILL
         fa, fb = plan.fighters
         pair = plan.pair
         base = st.battlefield
@@ -665,10 +753,10 @@ def _step_up(state: Battlefield, before: Battlefield, steps: dict[str, list[tupl
 def _casualties(st: PhaseState) -> Transition:
     """Row ``casualties``: the pools applied after every blow, steps up, closing up, combat score."""
     m = st.memo
-    out = _outcome(m)
     if m.odds:      # the tally has said all it says: drop it, so equal verdicts merge
         return goto(st, "break", memo=_set(m, k=0, verdict=_verdict(m), pools=(), duel=(),
                                               caused=(), inflicted=()))
+    out = _outcome(m)
     plan, state, units = m.plan, st.battlefield, list(m.units)
     ctx, blows, cas, score = plan.ctx, out.blows, out.casualties, out.score
 

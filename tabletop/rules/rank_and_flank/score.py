@@ -157,12 +157,18 @@ def total_score(state: Battlefield, units: list[str], caused: dict[str, int],
     totals = {p: 0 for p in players}
     for it in items:
         totals[it["player"]] = totals.get(it["player"], 0) + it["score"]
+    winner, losers, diff = result_of(totals)
+    return Score(totals, items, winner, losers, diff)
+
+
+def result_of(totals: dict[str, int]) -> tuple[str | None, list[str], int]:
+    """``(winner, losers, difference)`` of the totals per player (combat score points):
+    the one player with the highest total wins by its lead over the next; a tie at the top
+    (or one player alone) has no winner, no losers and difference 0."""
     best = max(totals.values()) if totals else 0
     top = [p for p, t in totals.items() if t == best]
     if len(top) == 1 and len(totals) > 1:
         winner = top[0]
         losers = [p for p in totals if p != winner]
-        diff = best - max(t for p, t in totals.items() if p != winner)
-    else:
-        winner, losers, diff = None, [], 0
-    return Score(totals, items, winner, losers, diff)
+        return winner, losers, best - max(t for p, t in totals.items() if p != winner)
+    return None, [], 0
