@@ -204,3 +204,47 @@ def test_the_grid_keeps_no_candidate_length_arrays_of_its_own():
         tracemalloc.stop()
     assert len(i) > 2000
     assert peak < 400 * 1024
+
+
+def test_a_first_snapshot_with_no_candidate_pairs_on_a_new_thread():
+    # the pair search's scratch arrays are per thread; a thread whose first table has no
+    # two bases near each other (two 32mm bases 20" apart: no candidate pair) asked them for
+    # none and found them unmade (AttributeError before the fix)
+    import threading
+    import tomllib
+
+    from tabletop.board import mapfile
+    from tabletop.geometry import snapshot
+    text = """
+[map]
+name = "far"
+ruleset = "fight-phase"
+width = 44
+depth = 30
+[[players]]
+id = "red"
+active = true
+[[players]]
+id = "blue"
+[[units]]
+id = "red"
+player = "red"
+base = "32mm"
+models = [[2, 2]]
+[[units]]
+id = "blue"
+player = "blue"
+base = "32mm"
+models = [[22, 2]]
+"""
+    got: list = []
+
+    def run() -> None:
+        try:
+            got.append(snapshot(mapfile.from_dict(tomllib.loads(text))).base_contacts)
+        except Exception as e:  # noqa: BLE001 - the failure is what this test reports
+            got.append(e)
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    assert got == [[]], got

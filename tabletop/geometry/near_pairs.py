@@ -81,7 +81,9 @@ class _Scratch(threading.local):
     def arrays(self, total: int) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
         """(0, 1, ..., total - 1; four int arrays; three float arrays), each ``total``
         long: views of the kept arrays, valid until the next call on this thread."""
-        if total > self.size:
+        if total > self.size or self.size == 0:
+            # (the first call on a thread makes them even when it asks for none: a table
+            # with no candidate pairs would otherwise find no arrays)
             size = max(total, 2 * self.size, 4096)
             self.count = np.arange(size, dtype=np.intp)
             self.ints = [np.empty(size, dtype=np.intp) for _ in range(4)]
