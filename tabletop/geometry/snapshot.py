@@ -34,6 +34,7 @@ from operator import attrgetter
 from typing import cast
 
 import numpy as np
+import numpy.ma  # noqa: F401  (np.unique's first call imports it: 12-25 ms, taken here)
 import numpy.typing as npt
 import shapely
 from shapely import STRtree
