@@ -88,7 +88,8 @@ def check_out(out: str, source: str | None, force: bool = False) -> None:
     Raises
     ------
     TabletopError
-        ``out`` is the input map, or a folder, or exists and ``force`` is false.
+        ``out`` is the input map, or a folder, or exists and ``force`` is false, or its
+        folder is missing (no command makes folders for its output).
     """
     if source and os.path.exists(out) and os.path.samefile(out, source):
         raise TabletopError(f"{out}: -o is the input map; write the result to a new file")
@@ -96,7 +97,8 @@ def check_out(out: str, source: str | None, force: bool = False) -> None:
         raise TabletopError(f"{out}: -o is a folder; give a file name such as {os.path.join(out, 'after.toml')}")
     if not out.lower().endswith(".toml"):
         raise TabletopError(f"{out}: -o writes a map file; give a name ending in .toml")
-    from tabletop.cli.output import check_new_output
+    from tabletop.cli.output import check_new_output, check_output_folder
+    check_output_folder(out)
     check_new_output(out, source, force)
 
 
@@ -104,13 +106,15 @@ FRAME_NAME = re.compile(r"^\d{3}-.*\.png$")
 
 
 def check_frames_dir(folder: str) -> None:
-    """Make the ``--frames`` folder before any work is done.
+    """Make the ``--frames`` folder before any work is done.  The folder itself is made
+    when missing, never its parents (``cli.output.folder_problem``'s wording).
 
     Raises
     ------
     TabletopError
-        It names a file, cannot be made, or already holds frames of another run
-        (mixing two runs' frames would mislead; nothing is deleted).
+        It names a file, its parent folder is missing, it cannot be made, or it already
+        holds frames of another run (mixing two runs' frames would mislead; nothing is
+        deleted).
     """
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise TabletopError(f"{folder}: --frames names a file; give a folder for the PNGs")
@@ -119,8 +123,14 @@ def check_frames_dir(folder: str) -> None:
         if old:
             raise TabletopError(f"{folder}: already holds {len(old)} frames of another run "
                                 f"(e.g. {sorted(old)[0]}); give a new folder or empty this one")
+        return
+    parent = os.path.dirname(os.path.abspath(folder))
+    if not os.path.isdir(parent):
+        what = "is a file, not a folder" if os.path.exists(parent) else "does not exist"
+        raise TabletopError(f"{folder}: the folder {parent} {what} "
+                            f"(--frames makes the frames folder only, never its parents)")
     try:
-        os.makedirs(folder, exist_ok=True)
+        os.mkdir(folder)
     except OSError as exc:
         raise TabletopError(f"{folder}: cannot make the frames folder: {exc.strerror or exc}") from None
 
