@@ -56,3 +56,136 @@ def test_the_writer_itself_makes_no_folders(tmp_path):
     with pytest.raises(FileNotFoundError):
         write_atomic(str(tmp_path / "a" / "x.txt"), "x", force=False)
     assert not (tmp_path / "a").exists()
+
+
+# --- 2. every command refuses a bad profile number at load, placed by the map file ----------
+
+HAMMER = ROOT / "maps" / "ca-layout-1-hammer-and-anvil.toml"
+
+
+def _stormboyz_with(tmp_path, old: str, new: str) -> Path:
+    """The shipped hammer-and-anvil map with one value of the stormboyz' changed.  The
+    stormboyz are the 19th [[units]] table (assault, boyz, bladeguard, gretchin, nobz,
+    intercessors-b, captain, intercessors, lieutenant, scouts, outriders, terminators,
+    hellblasters, boyz-2, warboss, meganobz, beastboss, warbikers, stormboyz): units[18]."""
+    text = HAMMER.read_text(encoding="utf-8")
+    at = text.index('id = "stormboyz"')
+    end = text.index("[[units]]", at)
+    block = text[at:end]
+    assert old in block
+    path = tmp_path / "map.toml"
+    path.write_text(text[:at] + block.replace(old, new, 1) + text[end:], encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("old, new, place", [
+    ("WS = 3", 'WS = "abc"', "units[18].weapons[0].WS"),
+    ("D = 1", "D = -3", "units[18].weapons[0].D"),
+    ("T = 5", 'T = 5\nFNP = "often"', "units[18].profile.FNP"),
+])
+def test_every_command_refuses_a_bad_profile_at_load_with_checks_line(tmp_path, capsys, old,
+                                                                        new, place):
+    bad = _stormboyz_with(tmp_path, old, new)
+    code, _, want = cli(capsys, "check", bad)
+    assert code == 2
+    want = want.strip()
+    assert want.startswith(f"{bad}: {place}: ") and "\n" not in want   # one located line
+    for argv in (["charge", bad, "stormboyz", "intercessors-b"],
+                 ["charge", bad, "stormboyz", "intercessors-b", "--no-fight"],
+                 ["view", bad],
+                 ["compare", HAMMER, bad],
+                 ["render", bad, "-o", tmp_path / "x.png"],
+                 ["measure", bad, "stormboyz", "intercessors-b"]):
+        code, out, err = cli(capsys, *argv)
+        assert (code, err.strip()) == (2, want), argv
+        assert "units[1]" not in out + err        # never the index of a two-unit sub-map
+    assert not (tmp_path / "x.png").exists()
+
+
+# --- 3. one load lists every fault -------------------------------------------------------------
+
+HEAD = """
+[map]
+name = "faults"
+ruleset = "fight-phase"
+width = 30
+depth = 20
+
+[[players]]
+id = "blue"
+active = true
+
+[[players]]
+id = "red"
+"""
+
+
+def test_schema_and_profile_faults_are_listed_in_one_pass(tmp_path, capsys):
+    # three faults: unit a's T is text, unit b names no player and its model stands at NaN
+    path = tmp_path / "three.toml"
+    path.write_text(HEAD + """
+[[units]]
+id = "a"
+player = "blue"
+base = "32mm"
+weapons = [{ name = "knife", A = 2, WS = 3, S = 4, AP = 0, D = 1 }]
+models = [[5, 5], [6.5, 5]]
+[units.profile]
+T = "tough"
+Sv = 3
+W = 1
+
+[[units]]
+id = "b"
+player = "green"
+base = "32mm"
+weapons = [{ name = "knife", A = 2, WS = 3, S = 4, AP = 0, D = 1 }]
+models = [[nan, 10]]
+[units.profile]
+T = 4
+Sv = 3
+W = 1
+""", encoding="utf-8")
+    code, _, err = cli(capsys, "check", path)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 3
+    # in map order: units[0] (T) before units[1] (its model, then its player)
+    assert lines[0] == f"{path}: units[0].profile.T: must be a number from 1 to 99, got 'tough'"
+    assert lines[1].startswith(f"{path}: units[1].models[0]: ") and "nan" in lines[1]
+    assert lines[2] == f"{path}: units[1].player: no player 'green' (players are blue, red)"
+
+
+def test_four_profile_faults_are_listed_in_one_pass(tmp_path, capsys):
+    # T, Sv and Ld out of bounds (board.profile_values) and a weapon's D = -3 (the ruleset's
+    # weapon check): all four at once, in map order
+    path = tmp_path / "four.toml"
+    path.write_text(HEAD + """
+[[units]]
+id = "a"
+player = "blue"
+base = "32mm"
+weapons = [{ name = "knife", A = 2, WS = 3, S = 4, AP = 0, D = 1 }]
+models = [[5, 5], [6.5, 5]]
+[units.profile]
+T = "tough"
+Sv = 0
+W = 1
+Ld = -1
+
+[[units]]
+id = "b"
+player = "red"
+base = "32mm"
+weapons = [{ name = "knife", A = 2, WS = 3, S = 4, AP = 0, D = -3 }]
+models = [[15, 10]]
+[units.profile]
+T = 4
+Sv = 3
+W = 1
+""", encoding="utf-8")
+    for argv in (["check", path], ["fight", path]):
+        code, _, err = cli(capsys, *argv)
+        places = [line.split(": ")[1] for line in err.strip().splitlines()]
+        assert code == 2
+        assert places == ["units[0].profile.T", "units[0].profile.Sv", "units[0].profile.Ld",
+                          "units[1].weapons[0].D"]

@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from tabletop.cli.common import check_seed, load_map, print_json
+from tabletop.cli.common import check_seed, load_map, print_json, state_faults
 from tabletop.cli.output import add_force, check_new_output, check_output_folder
 from tabletop.errors import MapValidationError, TabletopError
 
@@ -92,6 +92,9 @@ def _load_lesson_map(path: str):
             state = replace(mapfile.from_dict(data, path=path), path=path)
         except MapValidationError:
             raise exc from None
+        more = state_faults(state, list(exc.problems))   # what load_map checks on a state
+        if more:
+            raise MapValidationError(mapfile.in_map_order(data, list(exc.problems) + more)) from None
         return state, list(exc.problems), skip
 
 
