@@ -189,3 +189,30 @@ W = 1
         assert code == 2
         assert places == ["units[0].profile.T", "units[0].profile.Sv", "units[0].profile.Ld",
                           "units[1].weapons[0].D"]
+
+
+# --- 4. check runs the lesson entries' checks ------------------------------------------------
+
+def test_check_refuses_lesson_entries_that_lesson_refuses(tmp_path, capsys):
+    text = LESSON.read_text(encoding="utf-8")
+    # lesson[4] (the fifth [[lesson]]) selects intercessors/3; the eighth, lesson[7], shows
+    # "intercessors fights": give the first a model that is not there, the second step 99
+    assert text.count('select = "intercessors/3"') == 1
+    assert text.count('step = "intercessors fights"') == 1
+    path = tmp_path / "lesson.toml"
+    path.write_text(text.replace('select = "intercessors/3"', 'select = "nobody/9"')
+                    .replace('step = "intercessors fights"', "step = 99"), encoding="utf-8")
+    code, _, lesson_err = cli(capsys, "lesson", path, "--json")
+    assert code == 2
+    code, out, err = cli(capsys, "check", path)
+    assert code == 2 and "Problems: none" not in out
+    assert err == lesson_err                   # the very lines `lesson` gives, in entry order
+    lines = err.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0] == f"{path}: lesson[4].select: no model 'nobody/9' on the table"
+    assert lines[1].startswith(f"{path}: lesson[7].step: step 99, but the phase run has ")
+
+
+def test_check_of_a_good_lesson_map_still_passes(capsys):
+    code, out, err = cli(capsys, "check", LESSON)
+    assert err == "" and code in (0, 1)        # the shipped lesson is a good lesson

@@ -261,13 +261,34 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any],
     return "\n".join(lines)
 
 
+def lesson_checked(path: str) -> Battlefield:
+    """``load_map(path)``, and on a map with ``[[lesson]]`` entries every check ``tabletop
+    lesson`` makes of them (``render.lesson_plan.build_lesson``: steps, ids, overlays, the
+    order), so ``check`` passes no lesson that ``lesson`` refuses, with the same lines.
+    Checking a lesson's steps runs its phase with the lesson's dice (slow on a big table),
+    so only a map with lesson entries pays for it.
+
+    Raises
+    ------
+    MapSyntaxError, MapValidationError, LessonError
+        One located line per fault (the CLI exits 2).
+    """
+    from tabletop.cli.lesson_cmd import load_lesson_map
+
+    state, faults, skip = load_lesson_map(path)
+    if state.lesson or faults:
+        from tabletop.render.lesson_plan import build_lesson
+        build_lesson(state, faults=faults, skip=skip)
+    return state
+
+
 def run(args) -> int:
     from tabletop.geometry import snapshot
     from tabletop.geometry.layout_compare import compare_layouts
     from tabletop.geometry.terrain_report import terrain_gaps
     from tabletop.rules.registry import find_ruleset
 
-    state = load_map(args.map)
+    state = lesson_checked(args.map)
     if args.layout_tolerance is not None and not args.layout:
         raise TabletopError("--layout-tolerance: give --layout REF.toml too")
     ruleset = find_ruleset(state.ruleset)

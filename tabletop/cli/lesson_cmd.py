@@ -62,7 +62,7 @@ def _page_json(page: Any, frames: int) -> dict[str, Any]:
 _LESSON_FAULT = re.compile(r": lesson\[(\d+)\]\.(step|clause): ")
 
 
-def _load_lesson_map(path: str):
+def load_lesson_map(path: str):
     """The lesson map and the faults its load found in ``[[lesson]]`` steps and clauses, so
     the lesson's own checks (overlays, ids, step numbers and titles, order) run too and every
     fault is reported at once: ``(state, fault lines, indices of entries whose step is
@@ -103,7 +103,7 @@ def run(args) -> int:
     size = _size(args.size)
     if args.gif and args.mp4:
         raise TabletopError("tabletop lesson: --gif and --mp4: give one")
-    state, faults, skip = _load_lesson_map(args.map)
+    state, faults, skip = load_lesson_map(args.map)
     for flag, out, ext in (("--gif", args.gif, ".gif"), ("--mp4", args.mp4, ".mp4")):
         if out:
             _check_output(out, flag, ext, state.path, args.force)
