@@ -216,3 +216,29 @@ def test_check_refuses_lesson_entries_that_lesson_refuses(tmp_path, capsys):
 def test_check_of_a_good_lesson_map_still_passes(capsys):
     code, out, err = cli(capsys, "check", LESSON)
     assert err == "" and code in (0, 1)        # the shipped lesson is a good lesson
+
+
+# --- 5a. a long map string is shortened where error lines are printed --------------------------
+
+def test_a_20000_character_id_is_cut_in_its_error_line(tmp_path, capsys):
+    text = LESSON.read_text(encoding="utf-8")
+    long_id = "x" * 20_000
+    path = tmp_path / "long.toml"
+    path.write_text(text.replace('id = "intercessors"\n', f'id = "{long_id}"\n', 1), encoding="utf-8")
+    code, _, err = cli(capsys, "check", path)
+    assert code == 2
+    # the first 60 x's (ECHO_KEEP), "…", and the length written with a thousands comma
+    assert err.strip().splitlines() == [
+        f"{path}: units[0].id: string should have at most 10000 characters, got "
+        f"'{'x' * 60}…' (20,000 characters)"]
+
+
+def test_shorten_echoes_leaves_short_strings_and_apostrophes_alone():
+    from tabletop.errors import MAX_ECHO_CHARS, shorten_echoes
+    line = "m.toml: units[0].models[1]: a model's position is off the table's edge, got 'abc'" * 2
+    assert shorten_echoes(line) == line            # 'abc' is 3 characters; "model's" opens nothing
+    exact = "m.toml: x: got '" + "y" * MAX_ECHO_CHARS + "'"
+    assert shorten_echoes(exact) == exact          # 80 characters: echoed whole
+    over = 'm.toml: units[1].player: no player "' + "z" * 81 + '" (players are a, b)'
+    assert shorten_echoes(over) == ('m.toml: units[1].player: no player "' + "z" * 60
+                                    + '…" (81 characters) (players are a, b)')
