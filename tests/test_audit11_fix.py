@@ -242,3 +242,26 @@ def test_shorten_echoes_leaves_short_strings_and_apostrophes_alone():
     over = 'm.toml: units[1].player: no player "' + "z" * 81 + '" (players are a, b)'
     assert shorten_echoes(over) == ('m.toml: units[1].player: no player "' + "z" * 60
                                     + '…" (81 characters) (players are a, b)')
+
+
+# --- 5b. the README's command table shows --force wherever --help does --------------------------
+
+def test_readme_command_table_shows_force_where_help_does(capsys):
+    import re
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = [line for line in text[text.index("| command | does | exit status |"):].splitlines()]
+    rows = rows[:next(i for i, r in enumerate(rows) if not r.startswith("|"))]
+    shown: dict[str, str] = {}
+    for row in rows:
+        for m in re.finditer(r"`tabletop ([a-z-]+(?: (?:import|export))?)([^`]*)`", row):
+            shown[m.group(1)] = shown.get(m.group(1), "") + m.group(2)
+    with_force = []
+    for cmd in ("render", "check", "fight", "charge", "compare", "lesson", "pile-in",
+                "consolidate", "roster"):
+        with pytest.raises(SystemExit):
+            cli(capsys, cmd, "--help")
+        if "--force" in capsys.readouterr().out:
+            with_force.append(cmd)
+    assert set(with_force) >= {"render", "check", "fight", "charge", "compare", "lesson"}
+    for cmd in with_force:
+        assert "--force" in shown[cmd], cmd
