@@ -7,6 +7,8 @@ command line can print all of them at once and exit with status 2.
 
 from __future__ import annotations
 
+import re
+
 
 class TabletopError(ValueError):
     """Base class: ``problems`` holds one line per problem."""
@@ -57,3 +59,34 @@ def printable(text: object, keep: str = "") -> str:
     if not any(_unsafe(ch) for ch in s):
         return s
     return "".join(f"\\u{ord(ch):04x}" if _unsafe(ch) and ch not in keep else ch for ch in s)
+
+
+#: named default: the longest quoted map string (a name, an id, a value) an error line echoes
+#: whole, in characters.  A longer one (a pasted 20,000-character name) is cut to its first
+#: ``ECHO_KEEP`` characters, "…" and its length, so the line stays one readable line that
+#: still shows which string it was; 80 is a terminal's width, the most a reader takes in.
+MAX_ECHO_CHARS = 80
+#: the characters of a cut string kept at its start (see ``MAX_ECHO_CHARS``)
+ECHO_KEEP = 60
+
+# a quoted string as ``repr`` writes it, opening after a space, a bracket, "=" or the line
+# start and closing before a space, punctuation or the line end (an apostrophe inside a word,
+# "the table's corner", opens nothing)
+_QUOTED = re.compile(r"""(?:(?<=^)|(?<=[\s(\[{=,:]))(['"])((?:\\.|(?!\1).)*)\1(?=$|[\s)\]},.:;])""")
+
+
+def shorten_echoes(line: str) -> str:
+    """``line`` with every quoted string over ``MAX_ECHO_CHARS`` characters cut to its start,
+    "…" and how long it was: ``got 'xxxx…' (20,000 characters)``.  Used where the command
+    line prints error lines (``cli.main``); shorter strings and the rest of the line are
+    left as they are."""
+    if len(line) <= MAX_ECHO_CHARS:
+        return line
+
+    def cut(m: re.Match[str]) -> str:
+        q, body = m.group(1), m.group(2)
+        if len(body) <= MAX_ECHO_CHARS:
+            return m.group(0)
+        return f"{q}{body[:ECHO_KEEP]}…{q} ({len(body):,} characters)"
+
+    return _QUOTED.sub(cut, line)

@@ -101,7 +101,10 @@ def test_every_shipped_map_renders(tmp_path, map_path):
     assert pygame.image.load(str(out)).get_width() > 0
 
 
-def test_render_makes_a_missing_folder_like_the_map_outputs(tmp_path):
+def test_render_refuses_a_missing_folder_like_every_output(tmp_path, capsys):
+    # issue 11 audit: no command makes folders for its output (cli/output.py's one line)
     out = tmp_path / "new" / "folder" / "table.png"
-    assert main(["render", PIXELS, "-o", str(out)]) == 0
-    assert out.exists()
+    assert main(["render", PIXELS, "-o", str(out)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"{out}: the folder {tmp_path / 'new' / 'folder'} does not exist (-o makes no folders)")
+    assert not (tmp_path / "new").exists()

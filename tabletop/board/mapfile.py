@@ -235,6 +235,18 @@ def load(path: str) -> Battlefield:
     return replace(state, path=path)
 
 
+def load_all(path: str) -> tuple[Battlefield | None, list[str]]:
+    """Read a map file and ``build`` it: ``(state or None, every fault found)``.
+
+    Raises
+    ------
+    MapSyntaxError
+        Missing file or TOML syntax error (nothing more can be checked).
+    """
+    state, problems = build(read_toml(path), path=path)
+    return (replace(state, path=path) if state is not None else None), problems
+
+
 def _cross_checks(path: str, data: dict[str, Any]) -> list[str]:
     """Checks across tables, run on the raw data so they report even when fields are bad."""
     problems: list[str] = []
@@ -292,31 +304,68 @@ def _cross_checks(path: str, data: dict[str, Any]) -> list[str]:
 
 
 def from_dict(data: dict[str, Any], path: str = "<map>") -> Battlefield:
-    """Validate a map already read from TOML and build the state (see ``load``)."""
+    """Validate a map already read from TOML and build the state (see ``load``).
+
+    Raises
+    ------
+    MapValidationError
+        Every fault ``build`` finds, one located line each, in map order.
+    """
+    state, problems = build(data, path)
+    if problems or state is None:
+        raise MapValidationError(problems or f"{path}: the map cannot be read")
+    return state
+
+
+def build(data: dict[str, Any], path: str = "<map>") -> tuple[Battlefield | None, list[str]]:
+    """Validate a map already read from TOML and build what can be built: ``(state,
+    problems)``, every fault found in one pass (issue 11 audit), each its own located line,
+    in map order (``in_map_order``).
+
+    The schema, the cross-table checks and the profile and weapon numbers
+    (``profile_values``, also read from the raw tables when the schema fails) are all run
+    whatever the others found; the state is built (and its decisions checked) whenever the
+    schema and the cross-table checks pass, even with bad profile numbers, so a caller can
+    run the ruleset's own profile checks on it too.  ``state`` is None when it cannot be
+    built.  A state returned with problems is for finding more faults only, never to use.
+    """
     data, measured = resolve_measured(data, path)       # a measured table's tape forms
     problems = measured + _cross_checks(path, data)
     try:
         parsed = MapIn.model_validate(data)
     except ValidationError as err:
-        problems = _format_errors(path, err) + problems
-        raise MapValidationError(problems) from None
+        schema = _format_errors(path, err)
+        return None, in_map_order(data, schema + problems + _unreported(
+            _raw_value_problems(path, data), schema))
+    values = _value_problems(path, parsed)
     if problems:
-        raise MapValidationError(problems)
+        return None, in_map_order(data, problems + values)
     try:
         config = make_config(parsed.map.ruleset, parsed.rules.model_dump(exclude_none=True))
     except ValueError as exc:
-        raise MapValidationError(f"{path}: rules: {exc}") from None
+        return None, in_map_order(data, [f"{path}: rules: {exc}"] + values)
     if config.challenges and config.challenges not in ("gambit", "character"):
-        raise MapValidationError(f"{path}: rules.challenges: unknown option {config.challenges!r}")
+        return None, in_map_order(data, [f"{path}: rules.challenges: unknown option "
+                                         f"{config.challenges!r}"] + values)
     expected = {"fight-phase": "gambit", "rank-and-flank": "character"}[config.ruleset]
     if config.challenges and config.challenges != expected:
-        raise MapValidationError(
+        return None, in_map_order(data, [
             f"{path}: rules.challenges: {config.challenges!r} does not apply to "
-            f"{config.ruleset}; use {expected!r}")
+            f"{config.ruleset}; use {expected!r}"] + values)
+    try:
+        state = _build_state(path, parsed, config)
+    except MapValidationError as exc:
+        return None, in_map_order(data, values + list(exc.problems))
+    except Exception:           # noqa: BLE001 -- only reached with bad profile numbers:
+        if values:              # the build was tried to find more faults; report those found
+            return None, in_map_order(data, values)
+        raise
+    return state, in_map_order(data, values + decision_problems(path, state))
 
-    problems = _value_problems(path, parsed)
-    if problems:
-        raise MapValidationError(problems)
+
+def _build_state(path: str, parsed: MapIn, config: Any) -> Battlefield:
+    """The state of a map whose schema and cross-table checks passed."""
+    problems: list[str] = []
     units = []
     for i, u in enumerate(parsed.units):
         try:
@@ -327,7 +376,7 @@ def from_dict(data: dict[str, Any], path: str = "<map>") -> Battlefield:
         raise MapValidationError(problems)
 
     terrain = tuple(_build_terrain(t) for t in parsed.terrain)
-    state = Battlefield(
+    return Battlefield(
         name=parsed.map.name,
         source=parsed.map.source,
         table=Table(parsed.map.width, parsed.map.depth),
@@ -346,10 +395,74 @@ def from_dict(data: dict[str, Any], path: str = "<map>") -> Battlefield:
         seed=parsed.map.seed,
         lesson=tuple(entry.build() for entry in parsed.lesson),
     )
-    problems = decision_problems(path, state)       # an id on no unit, a wrong fight type ...
-    if problems:
-        raise MapValidationError(problems)
-    return state
+
+
+_PLACE = re.compile(r"^([A-Za-z_]\w*)(?:\[(\d+)\])?")
+
+
+def in_map_order(data: Any, problems: list[str]) -> list[str]:
+    """``problems`` (``file: place: ...`` lines) sorted by where their place is in the map
+    file: its top-level table in the order the file gives them, then the entry's index
+    (``units[18]`` after ``units[2]``); lines within one entry, and lines naming no place,
+    keep their order (a stable sort).  Repeated lines are dropped."""
+    tops = list(data) if isinstance(data, dict) else []
+
+    def key(line: str) -> tuple[int, int]:
+        rest = line.split(": ", 1)[1] if ": " in line else line
+        m = _PLACE.match(rest)
+        if not m:
+            return (-1, -1)
+        top = m.group(1)
+        pos = tops.index(top) if top in tops else (-1 if top == "map" else len(tops))
+        return (pos, int(m.group(2)) if m.group(2) is not None else -1)
+
+    return sorted(dict.fromkeys(problems), key=key)
+
+
+def _place_of(line: str) -> str:
+    rest = line.split(": ", 1)[1] if ": " in line else line
+    return rest.split(": ", 1)[0]
+
+
+def _unreported(lines: list[str], reported: list[str]) -> list[str]:
+    """``lines`` whose place is not already named (or inside a place named) by ``reported``:
+    one fault, one line."""
+    places = [_place_of(r) for r in reported]
+    return [line for line in lines
+            if not any(_place_of(line) == p or _place_of(line).startswith(p + ".") for p in places)]
+
+
+def _raw_value_problems(path: str, data: dict[str, Any]) -> list[str]:
+    """``_value_problems`` read from the raw tables (the schema failed, so there is no parsed
+    map): every unit, model and weapon table that is a table is checked; a table of the wrong
+    shape is the schema's to report."""
+    meta = data.get("map")
+    ruleset = meta.get("ruleset") if isinstance(meta, dict) else None
+    if ruleset not in ("fight-phase", "rank-and-flank"):
+        return []                   # bounds depend on the ruleset; the schema names it
+    units = data.get("units")
+    problems: list[str] = []
+
+    def weapons(ws: Any, place: str) -> None:
+        for k, w in enumerate(ws if isinstance(ws, list) else []):
+            if isinstance(w, dict):
+                problems.extend(weapon_problems(dict(w), f"{place}.weapons[{k}]"))
+
+    for i, u in enumerate(units if isinstance(units, list) else []):
+        if not isinstance(u, dict):
+            continue
+        if isinstance(u.get("profile"), dict):
+            problems.extend(profile_problems(dict(u["profile"]), ruleset, f"units[{i}].profile"))
+        weapons(u.get("weapons"), f"units[{i}]")
+        models = u.get("models")
+        for j, m in enumerate(models if isinstance(models, list) else []):
+            if not isinstance(m, dict):
+                continue
+            if isinstance(m.get("profile"), dict):
+                problems.extend(profile_problems(dict(m["profile"]), ruleset,
+                                                 f"units[{i}].models[{j}].profile"))
+            weapons(m.get("weapons"), f"units[{i}].models[{j}]")
+    return [f"{path}: {line}" for line in problems]
 
 
 def _value_problems(path: str, parsed: MapIn) -> list[str]:

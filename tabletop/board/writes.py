@@ -111,7 +111,8 @@ def atomic_target(path: str, *, force: bool, keep: Iterable[str] = ()) -> Iterat
     Parameters
     ----------
     path : str
-        The file to write; its folder is made if missing.
+        The file to write; its folder must exist (no writer makes folders: the CLI refuses
+        a missing one up front with ``cli.output.folder_problem``'s line).
     force : bool
         Replace ``path`` if it exists.
     keep : paths
@@ -127,12 +128,11 @@ def atomic_target(path: str, *, force: bool, keep: Iterable[str] = ()) -> Iterat
     OutputExistsError
         ``path`` exists and ``force`` is false, or it is one of ``keep``.
     OSError
-        The folder cannot be made or written.
+        The folder is missing or cannot be written.
     """
     keep = tuple(keep)
     _check(path, force, keep)
     folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
     base = os.path.basename(path)
     ext = os.path.splitext(base)[1]
     fd, tmp = tempfile.mkstemp(prefix=f".{base}-", suffix=TEMP_SUFFIX + ext, dir=folder)

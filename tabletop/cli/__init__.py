@@ -13,7 +13,7 @@ import os
 import sys
 
 from tabletop import __version__
-from tabletop.errors import TabletopError, printable
+from tabletop.errors import TabletopError, printable, shorten_echoes
 
 #: every command and its one-line help, in the order ``tabletop --help`` lists them.  Only
 #: the command being run is imported (``build_parser``): ``tabletop --help`` imports none
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.run(args) or 0)
     except TabletopError as exc:
         for line in exc.problems:
-            print(printable(line), file=sys.stderr)
+            print(printable(shorten_echoes(line)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

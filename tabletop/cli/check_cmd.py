@@ -3,8 +3,9 @@
 Exit status 0 when clean, 1 when problems are found (overlaps, models off the
 table, models out of coherency) or warnings given, 2 for bad input: a profile
 or weapon value the ruleset's attacks cannot use (``profile_problems``) is
-bad input here exactly as in ``tabletop fight``; only values a layout map
-leaves out (``MISSING_PROFILE``) are let pass.
+bad input for every command (``cli.common.load_map`` refuses it, exit 2, as
+``tabletop fight`` does); only values a map leaves out (``cli.common.MISSING_PROFILE``)
+are let pass.
 """
 
 from __future__ import annotations
@@ -23,14 +24,12 @@ from tabletop.cli.compare_cmd import (
     tolerance_problems,
 )
 from tabletop.cli.output import add_force
-from tabletop.errors import MapValidationError, TabletopError
+from tabletop.errors import TabletopError
 
 if TYPE_CHECKING:   # the geometry and the rules are imported where they are used (--help)
     from tabletop.board.state import Battlefield
     from tabletop.geometry import Geometry
 
-# how the rulesets word a profile value that is absent (a layout map need not carry profiles)
-MISSING_PROFILE = ("(needed to make attacks)", "profile has no ")
 GAPS_SHOWN = 8   # named default: the narrowest terrain gaps the text report lists
 
 
@@ -262,17 +261,38 @@ def text_report(state: Battlefield, geo: Geometry, report: dict[str, Any],
     return "\n".join(lines)
 
 
+def lesson_checked(path: str) -> Battlefield:
+    """``load_map(path)``, and on a map with ``[[lesson]]`` entries every check ``tabletop
+    lesson`` makes of them (``render.lesson_plan.build_lesson``: steps, ids, overlays, the
+    order), so ``check`` passes no lesson that ``lesson`` refuses, with the same lines.
+    Checking a lesson's steps runs its phase with the lesson's dice (slow on a big table),
+    so only a map with lesson entries pays for it.
+
+    Raises
+    ------
+    MapSyntaxError, MapValidationError, LessonError
+        One located line per fault (the CLI exits 2).
+    """
+    from tabletop.cli.lesson_cmd import load_lesson_map
+
+    state, faults, skip = load_lesson_map(path)
+    if state.lesson or faults:
+        from tabletop.render.lesson_plan import build_lesson
+        build_lesson(state, faults=faults, skip=skip)
+    return state
+
+
 def run(args) -> int:
     from tabletop.geometry import snapshot
     from tabletop.geometry.layout_compare import compare_layouts
     from tabletop.geometry.terrain_report import terrain_gaps
     from tabletop.rules.registry import find_ruleset
 
-    state = load_map(args.map)
+    state = lesson_checked(args.map)
     if args.layout_tolerance is not None and not args.layout:
         raise TabletopError("--layout-tolerance: give --layout REF.toml too")
     ruleset = find_ruleset(state.ruleset)
-    profile_check, profile_warn = ruleset.profile_problems, ruleset.profile_warnings
+    profile_warn = ruleset.profile_warnings
     reference = load_map(args.layout) if args.layout else None
     turn_tol = args.layout_turn_tolerance
     if turn_tol is not None and not args.layout:
@@ -299,13 +319,8 @@ def run(args) -> int:
         terrain_only=args.terrain_only)
     report.update(extra)
     report["warnings"] = report["warnings"] + warnings
-    if profile_check is not None:
-        # a layout map need not carry combat profiles; values that are there must be usable:
-        # one the attacks cannot use is bad input here as in `fight` (exit 2, same lines)
-        bad = [line for line in profile_check(state)
-               if not any(m in line for m in MISSING_PROFILE)]
-        if bad:
-            raise MapValidationError(bad)
+    # the profile and weapon values the attacks cannot use were refused by load_map (every
+    # command refuses them, exit 2, the same lines); absent ones (MISSING_PROFILE) pass
     if profile_warn is not None:
         # profile keys and weapon rules words the ruleset does not read: never silently ignored
         report["warnings"] += [line.split(": ", 1)[1] for line in profile_warn(state)]

@@ -25,8 +25,38 @@ MIN_WINDOW_PX = (320, 200)
 MAX_WINDOW_PX = (7680, 4320)
 
 
+#: how the rulesets word a profile value that is absent: a map need not carry profiles (a
+#: layout, a measured table); a command that fights says so itself when it needs one
+MISSING_PROFILE = ("(needed to make attacks)", "profile has no ")
+
+
+def ruleset_profile_faults(state: Battlefield, found: list[str] = ()) -> list[str]:
+    """The ruleset's own profile and weapon checks (``Ruleset.profile_problems``: a weapon's
+    ``WS = "abc"``, ``D = -3``, a bad ``FNP`` ...), places as the map file gives them
+    (``units[18].weapons[0].WS``), leaving out absent values (``MISSING_PROFILE``) and places
+    already named in ``found``.  When ``found`` holds faults the ruleset's check may trip on
+    one of them; it is then skipped (those faults are reported already)."""
+    from tabletop.rules.registry import find_ruleset
+
+    check = find_ruleset(state.ruleset).profile_problems
+    if check is None:
+        return []
+    try:
+        lines = check(state)
+    except Exception:           # noqa: BLE001 -- only with faults already found (re-raised else)
+        if found:
+            return []
+        raise
+    places = {line.split(": ", 2)[1] for line in found if line.count(": ") >= 2}
+    return [line for line in lines if not any(m in line for m in MISSING_PROFILE)
+            and (line.count(": ") < 2 or line.split(": ", 2)[1] not in places)]
+
+
 def load_map(path: str) -> Battlefield:
-    """Load ``path`` and check its shapes can be measured.
+    """Load ``path`` and check everything a command would: the schema, every profile and
+    weapon number with its bounds (``board.profile_values`` and the ruleset's own checks,
+    so every command refuses what ``fight`` would), and that its shapes can be measured.
+    Every fault found is reported at once, each its own located line, in map order.
 
     Raises
     ------
@@ -34,13 +64,31 @@ def load_map(path: str) -> Battlefield:
         One line per problem (the CLI exits 2).
     """
     from tabletop.board import mapfile
+
+    state, problems = mapfile.load_all(path)
+    if state is not None:
+        problems = problems + state_faults(state, problems)
+    if problems:
+        raise MapValidationError(mapfile.in_map_order(_top_order(path), problems))
+    return state
+
+
+def state_faults(state: Battlefield, found: list[str] = ()) -> list[str]:
+    """What ``load_map`` checks on a built state: the ruleset's profile checks
+    (``ruleset_profile_faults``) and the shapes (``geometry.layout_checks.shape_problems``)."""
     from tabletop.geometry.layout_checks import shape_problems
 
-    state = mapfile.load(path)
-    problems = shape_problems(state)
-    if problems:
-        raise MapValidationError(problems)
-    return state
+    return ruleset_profile_faults(state, list(found)) + shape_problems(state)
+
+
+def _top_order(path: str) -> dict[str, Any]:
+    """The map file's top-level tables in file order (for ``in_map_order``)."""
+    from tabletop.board import mapfile
+
+    try:
+        return mapfile.read_toml(path)
+    except TabletopError:
+        return {}
 
 
 def check_seed(seed: int | None, flag: str = "--seed") -> None:
@@ -88,7 +136,8 @@ def check_out(out: str, source: str | None, force: bool = False) -> None:
     Raises
     ------
     TabletopError
-        ``out`` is the input map, or a folder, or exists and ``force`` is false.
+        ``out`` is the input map, or a folder, or exists and ``force`` is false, or its
+        folder is missing (no command makes folders for its output).
     """
     if source and os.path.exists(out) and os.path.samefile(out, source):
         raise TabletopError(f"{out}: -o is the input map; write the result to a new file")
@@ -96,7 +145,8 @@ def check_out(out: str, source: str | None, force: bool = False) -> None:
         raise TabletopError(f"{out}: -o is a folder; give a file name such as {os.path.join(out, 'after.toml')}")
     if not out.lower().endswith(".toml"):
         raise TabletopError(f"{out}: -o writes a map file; give a name ending in .toml")
-    from tabletop.cli.output import check_new_output
+    from tabletop.cli.output import check_new_output, check_output_folder
+    check_output_folder(out)
     check_new_output(out, source, force)
 
 
@@ -104,13 +154,15 @@ FRAME_NAME = re.compile(r"^\d{3}-.*\.png$")
 
 
 def check_frames_dir(folder: str) -> None:
-    """Make the ``--frames`` folder before any work is done.
+    """Make the ``--frames`` folder before any work is done.  The folder itself is made
+    when missing, never its parents (``cli.output.folder_problem``'s wording).
 
     Raises
     ------
     TabletopError
-        It names a file, cannot be made, or already holds frames of another run
-        (mixing two runs' frames would mislead; nothing is deleted).
+        It names a file, its parent folder is missing, it cannot be made, or it already
+        holds frames of another run (mixing two runs' frames would mislead; nothing is
+        deleted).
     """
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise TabletopError(f"{folder}: --frames names a file; give a folder for the PNGs")
@@ -119,8 +171,14 @@ def check_frames_dir(folder: str) -> None:
         if old:
             raise TabletopError(f"{folder}: already holds {len(old)} frames of another run "
                                 f"(e.g. {sorted(old)[0]}); give a new folder or empty this one")
+        return
+    parent = os.path.dirname(os.path.abspath(folder))
+    if not os.path.isdir(parent):
+        what = "is a file, not a folder" if os.path.exists(parent) else "does not exist"
+        raise TabletopError(f"{folder}: the folder {parent} {what} "
+                            f"(--frames makes the frames folder only, never its parents)")
     try:
-        os.makedirs(folder, exist_ok=True)
+        os.mkdir(folder)
     except OSError as exc:
         raise TabletopError(f"{folder}: cannot make the frames folder: {exc.strerror or exc}") from None
 

@@ -88,6 +88,8 @@ def build(args) -> tuple[Battlefield, str | None, dict]:
                                 f"{os.path.join(args.out, 'table.toml')}")
         if not args.out.lower().endswith(".toml"):
             raise TabletopError(f"{args.out}: -o writes a map file; give a name ending in .toml")
+        from tabletop.cli.output import check_output_folder
+        check_output_folder(args.out)              # the editor's save makes no folders either
     if (args.roster is None) != (args.player is None):
         raise TabletopError("--roster and --player go together: the units need a player")
     roster = resolved = None

@@ -14,7 +14,7 @@ import json
 import sys
 
 from tabletop.cli.common import check_out, load_map, print_json
-from tabletop.cli.output import add_force, check_new_output
+from tabletop.cli.output import add_force, check_new_output, check_output_folder
 from tabletop.errors import TabletopError
 
 HELP = "terrain-layout JSON (40kdc-data schema) into a map, or a map out to it"
@@ -74,6 +74,7 @@ def _export(args) -> int:
         raise TabletopError("tabletop layout export: -o LAYOUT.json is required")
     if not args.out.lower().endswith(".json"):
         raise TabletopError(f"{args.out}: -o writes layout JSON; give a name ending in .json")
+    check_output_folder(args.out)
     check_new_output(args.out, src, args.force)
     state = load_map(src)
     entities = to_layout_json(state)

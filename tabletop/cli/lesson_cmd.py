@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from tabletop.cli.common import check_seed, load_map, print_json
+from tabletop.cli.common import check_seed, load_map, print_json, state_faults
 from tabletop.cli.output import add_force, check_new_output, check_output_folder
 from tabletop.errors import MapValidationError, TabletopError
 
@@ -62,7 +62,7 @@ def _page_json(page: Any, frames: int) -> dict[str, Any]:
 _LESSON_FAULT = re.compile(r": lesson\[(\d+)\]\.(step|clause): ")
 
 
-def _load_lesson_map(path: str):
+def load_lesson_map(path: str):
     """The lesson map and the faults its load found in ``[[lesson]]`` steps and clauses, so
     the lesson's own checks (overlays, ids, step numbers and titles, order) run too and every
     fault is reported at once: ``(state, fault lines, indices of entries whose step is
@@ -92,6 +92,9 @@ def _load_lesson_map(path: str):
             state = replace(mapfile.from_dict(data, path=path), path=path)
         except MapValidationError:
             raise exc from None
+        more = state_faults(state, list(exc.problems))   # what load_map checks on a state
+        if more:
+            raise MapValidationError(mapfile.in_map_order(data, list(exc.problems) + more)) from None
         return state, list(exc.problems), skip
 
 
@@ -100,7 +103,7 @@ def run(args) -> int:
     size = _size(args.size)
     if args.gif and args.mp4:
         raise TabletopError("tabletop lesson: --gif and --mp4: give one")
-    state, faults, skip = _load_lesson_map(args.map)
+    state, faults, skip = load_lesson_map(args.map)
     for flag, out, ext in (("--gif", args.gif, ".gif"), ("--mp4", args.mp4, ".mp4")):
         if out:
             _check_output(out, flag, ext, state.path, args.force)

@@ -12,7 +12,7 @@ import os
 import sys
 
 from tabletop.cli.common import load_map
-from tabletop.cli.output import add_force
+from tabletop.cli.output import add_force, folder_problem
 from tabletop.errors import TabletopError
 
 
@@ -38,12 +38,10 @@ def _check_out(out: str, map_path: str, force: bool = False) -> list[str]:
     elif not force and os.path.lexists(out):
         problems.append(f"{out}: -o: already exists; give --force to replace it, or a new name")
     folder = os.path.dirname(os.path.abspath(out))
-    parent = folder
-    while not os.path.exists(parent):           # the folder is made if missing, as -o maps do
-        parent = os.path.dirname(parent)
-    if not os.path.isdir(parent):
-        problems.append(f"{out}: {parent} is a file, not a folder")
-    elif os.path.isdir(folder) and not os.access(folder, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
+    missing = folder_problem(out)                # no command makes folders for its output
+    if missing:
+        problems.append(missing)
+    elif not os.access(folder, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
         problems.append(f"{out}: cannot write there (permission denied)")
     return problems
 

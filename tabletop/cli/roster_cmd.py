@@ -34,10 +34,7 @@ def run(args) -> int:
 
     if args.frontage is not None and args.frontage < 1:
         raise TabletopError(f"--frontage {args.frontage}: a block is at least 1 file wide")
-    check_out(args.out, args.map, args.force)
-    folder = os.path.dirname(os.path.abspath(args.out))
-    if not os.path.isdir(folder):
-        raise TabletopError(f"{args.out}: -o: no folder {folder} (roster never makes one)")
+    check_out(args.out, args.map, args.force)      # its folder too: roster never makes one
     overrides = parse_overrides(args.base or [])
     state = load_map(args.map)
     zone = pick_zone(state, args.player, args.zone, args.map)

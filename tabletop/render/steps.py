@@ -716,7 +716,7 @@ def save_frames(steps: Sequence, folder: str, events: Sequence | None = None,
     the whole table when zoomed (``inset``); ``"phase"`` shows every frame
     round the action of all the steps (``focus_box``), the single view of old;
     ``"table"`` always the whole table.  ``zoom=False`` is ``"table"``.
-    ``folder`` is made when missing.
+    ``folder`` is made when missing, never its parents.
 
     Raises
     ------
@@ -729,7 +729,8 @@ def save_frames(steps: Sequence, folder: str, events: Sequence | None = None,
         raise ValueError(f"framing must be one of {', '.join(FRAMINGS)}, got {framing!r}")
     if not zoom:
         framing = "table"
-    os.makedirs(folder, exist_ok=True)
+    if not os.path.isdir(folder):
+        os.mkdir(folder)                     # the folder itself only: no command makes parents
     phase_box = focus_box(steps) if framing == "phase" else None
     paths = []
     for k, step in enumerate(steps, start=1):
