@@ -151,6 +151,7 @@ def measure_play(state, seed: int = PLAY_SEED) -> dict[str, Any]:
     # rules keep solved moves, ``moving._SOLVED``, and a kept one costs no solver steps)
     moving._SOLVED.clear()
     app = App(state, size=WINDOW_SIZE, play=PlaySession(state, seed))
+    app.play.autosave = None    # a benchmark writes nothing beside the shipped map
     surface = pygame.Surface(WINDOW_SIZE)
     app.draw(surface)
     frames, asked, worked = [], 0, []
