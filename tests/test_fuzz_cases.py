@@ -369,3 +369,21 @@ def test_a_clause_of_one_control_character_is_a_map_error(write_map, capsys):
     assert main(["check", write_map(text)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "lesson[0].clause" in err[0] and "blank" in err[0], err
+
+
+@pytest.mark.parametrize("lost, ok", [(1, True), (2, False), (5, False)])
+def test_wounds_lost_must_leave_the_model_a_wound(write_map, capsys, lost, ok):
+    # audit 9 finding 2: red/1 (W 2 from the unit's profile) with wounds_lost = 5 was
+    # accepted and fought with "-3 left"; W 2 leaves room to have lost at most 1
+    path = write_map((FIGHT.replace("RED_T", "4").replace("RED_SV", "3").replace("RED_A", "2")
+                      .replace("RED_WA", "3").replace("RED_NAME", "Reds"))
+                     .replace("models = [[10, 9]]",
+                              f"models = [{{ at = [10, 9], wounds_lost = {lost} }}]"))
+    code = main(["check", path])
+    err = capsys.readouterr().err.strip().splitlines()
+    if ok:
+        assert code == 0, err
+    else:
+        assert code == 2 and err == [
+            f"{path}: units[0].models[0].wounds_lost: a model of 2 wounds can have lost at most "
+            f"1 (one that lost them all is removed), got {lost}"], err

@@ -479,7 +479,32 @@ def _value_problems(path: str, parsed: MapIn) -> list[str]:
                                              f"units[{i}].models[{j}].profile")
             for k, w in enumerate(m.weapons or ()):
                 problems += weapon_problems(w, f"units[{i}].models[{j}].weapons[{k}]")
+            if m.wounds_lost:
+                problems += _wounds_lost_problem(m.wounds_lost, m.profile or {}, u.profile,
+                                                 f"units[{i}].models[{j}].wounds_lost")
     return [f"{path}: {line}" for line in problems]
+
+
+def _wounds_lost_problem(lost: int, own: dict[str, Any], unit: dict[str, Any],
+                         place: str) -> list[str]:
+    """A model's ``wounds_lost`` must leave it a wound: at most its wounds characteristic
+    (``W``; rank-and-flank ``Wounds``, any case; the model's own profile before its unit's)
+    less one, since a model that has lost them all is removed, not left on the table
+    (a model is destroyed and removed when its last wound is lost; rank-and-flank-combat.txt
+    "Wounds and casualties" removes one each time the pool reaches its Wounds).  No
+    line when the characteristic is missing or is not a number (reported elsewhere)."""
+    wounds = None
+    for table in (own, unit):
+        for key, value in table.items():
+            if key in ("W",) or key.lower() == "wounds":
+                wounds = value
+                break
+        if wounds is not None:
+            break
+    if isinstance(wounds, bool) or not isinstance(wounds, int) or lost < wounds:
+        return []
+    return [f"{place}: a model of {wounds} wound{'s' if wounds != 1 else ''} can have lost at most "
+            f"{wounds - 1} (one that lost them all is removed), got {lost}"]
 
 
 def rect_polygon(centre: list[float] | tuple[float, float], width: float, depth: float,
