@@ -36,7 +36,7 @@ from tabletop.cli.common import (
     write_map,
 )
 from tabletop.cli.output import add_force
-from tabletop.errors import TabletopError
+from tabletop.errors import TabletopError, printable
 
 if TYPE_CHECKING:   # the rules are imported where they are used: --help imports none of them
     from tabletop.board.state import Battlefield
@@ -66,10 +66,12 @@ def run_seed(state: Battlefield, seed: int | None) -> int:
     return random.randrange(1, 1_000_000)
 
 
-def resolve(state: Battlefield, seed: int | None = None, log: EventLog | None = None) -> Resolution:
+def resolve(state: Battlefield, seed: int | None = None, log: EventLog | None = None,
+            decisions: Any = None) -> Resolution:
     """Resolve ``state``'s combat phase with its ruleset: seeded dice (``seed``, else the
-    map's ``[map] seed``), the map's scripted decisions.  Used by ``fight`` and by
-    ``view --fight``.
+    map's ``[map] seed``), the map's scripted decisions (through ``decisions``, a
+    ``rules.decisions.Decisions`` of them, when the caller wants to read which were used).
+    Used by ``fight`` and by ``view --fight``.
 
     Raises
     ------
@@ -85,7 +87,22 @@ def resolve(state: Battlefield, seed: int | None = None, log: EventLog | None = 
         raise TabletopError(f"{state.path}: ruleset {state.ruleset!r} cannot resolve a fight")
     log = log if log is not None else EventLog()
     dice = Dice(seed if seed is not None else state.seed, log)
-    return ruleset.fight(state, dice, Decisions(state.decisions, log), log)
+    if decisions is None:
+        decisions = Decisions(state.decisions, log)
+    return ruleset.fight(state, dice, decisions, log)
+
+
+def unused_decisions(state: Battlefield, decisions: Any) -> list[str]:
+    """One ``path: warning: ...`` line per ``[[decisions]]`` entry the phase never asked
+    for (a choice this fight has no question of, or more entries than questions): such
+    an entry is ignored, and a person who wrote it should know (``decisions.used`` holds
+    the indices taken)."""
+    out = []
+    for i, d in enumerate(state.decisions):
+        if i not in decisions.used:
+            out.append(f"{state.path}: warning: decisions[{i}]: {d.player}'s {d.choice} "
+                       f"= {d.value!r} was never asked this phase; it is ignored")
+    return out
 
 
 def steps_json(log: EventLog) -> list[dict[str, Any]]:
@@ -198,15 +215,22 @@ def run(args) -> int:
                 print(header.pop())
             show(ev)
         log.listeners.append(with_header)
-    res = resolve(state, seed, log)
+    from tabletop.rules.decisions import Decisions
+    decisions = Decisions(state.decisions, log)
+    res = resolve(state, seed, log, decisions)
     if header and not args.json:
         print(header.pop())
+    unused = unused_decisions(state, decisions)
+    for line in unused:
+        print(printable(line), file=sys.stderr)
     written = write_map(res.state, args.out, state.path, args.force) if args.out else None
     frames = write_frames(log, args.frames, getattr(args, "frames_view", None) or "step") if args.frames else []
     if args.json:
         print_json({"map": state.name, "ruleset": state.ruleset, "seed": seed,
                     "events": log.to_list(), "steps": steps_json(log), "output": written,
-                    "frames": frames})
+                    "frames": frames,
+                    "decisions_unused": [i for i in range(len(state.decisions))
+                                         if i not in decisions.used]})
         return 0
     if written:
         print(f"Wrote {written}")
