@@ -491,41 +491,61 @@ class _RoundClearance:
     def clear_at(self, points: Points) -> np.ndarray:
         """For each point: the base standing there overlaps nothing (beyond the limit)."""
         xy = np.asarray(points, dtype=float).reshape(-1, 2)
-        if not len(self.c):
+        c, limit = self._near(xy)
+        if not len(c) or not len(xy):
             return np.ones(len(xy), dtype=bool)
-        g = np.hypot(xy[:, None, 0] - self.c[None, :, 0], xy[:, None, 1] - self.c[None, :, 1]) \
-            - self.r - self.c[None, :, 2]
-        return (g >= self.limit[None, :]).all(axis=1)
+        g = np.hypot(xy[:, None, 0] - c[None, :, 0], xy[:, None, 1] - c[None, :, 1]) \
+            - self.r - c[None, :, 2]
+        return (g >= limit[None, :]).all(axis=1)
+
+    def _near(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The obstacles (and their limits) that can touch the base standing anywhere
+        in the bounding box of ``xy`` (k, 2): those whose edge comes nearer the box
+        than the base's radius.  Every other one is clear of every point and leg
+        within the box (its gap is positive, its limit negative), so leaving it
+        out changes no answer, only the size of the arrays measured."""
+        c = self.c
+        if not len(c) or not len(xy):
+            return c, self.limit
+        lo, hi = xy.min(axis=0), xy.max(axis=0)
+        ex = np.maximum(0.0, np.maximum(lo[0] - c[:, 0], c[:, 0] - hi[0]))
+        ey = np.maximum(0.0, np.maximum(lo[1] - c[:, 1], c[:, 1] - hi[1]))
+        keep = np.hypot(ex, ey) < self.r + c[:, 2]
+        if keep.all():
+            return c, self.limit
+        return c[keep], self.limit[keep]
 
     def clear_from(self, a: XY, points: Sequence[XY]) -> np.ndarray:
         """For each point b: the straight move a -> b stays clear (each obstacle's
         centre to the nearest point of the segment, less the radii)."""
         b = np.asarray(points, dtype=float).reshape(-1, 2)
-        if not len(self.c):
-            return np.ones(len(b), dtype=bool)
         ax, ay = float(a[0]), float(a[1])
+        c, limit = self._near(np.vstack([b, [[ax, ay]]]))
+        if not len(c) or not len(b):
+            return np.ones(len(b), dtype=bool)
         dx, dy = b[:, 0] - ax, b[:, 1] - ay
         ll = dx * dx + dy * dy
-        px = self.c[None, :, 0] - ax
-        py = self.c[None, :, 1] - ay
+        px = c[None, :, 0] - ax
+        py = c[None, :, 1] - ay
         t = np.clip((px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None],
                     0.0, 1.0)
-        g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - self.c[None, :, 2]
-        return (g >= self.limit[None, :]).all(axis=1)
+        g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
+        return (g >= limit[None, :]).all(axis=1)
 
     def clear_legs(self, path: Sequence[XY]) -> np.ndarray:
         """For each leg of the polyline ``path``: the straight move along it stays clear."""
         a, b = _legs_of(path)
-        if not len(self.c):
+        c, limit = self._near(np.asarray(path, dtype=float).reshape(-1, 2))
+        if not len(c) or not len(a):
             return np.ones(len(a), dtype=bool)
         dx, dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
         ll = dx * dx + dy * dy
-        px = self.c[None, :, 0] - a[:, None, 0]
-        py = self.c[None, :, 1] - a[:, None, 1]
+        px = c[None, :, 0] - a[:, None, 0]
+        py = c[None, :, 1] - a[:, None, 1]
         t = np.clip((px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None],
                     0.0, 1.0)
-        g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - self.c[None, :, 2]
-        return (g >= self.limit[None, :]).all(axis=1)
+        g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
+        return (g >= limit[None, :]).all(axis=1)
 
 
 def _legs_of(path: Sequence[XY]) -> tuple[np.ndarray, np.ndarray]:
