@@ -475,6 +475,11 @@ class _Clearance:
         return (g >= self.limit[None, :]).all(axis=1)
 
 
+#: a round clearance with more obstacles than this cuts them down to those near
+#: the points asked about before measuring (``_RoundClearance._near``)
+NEAR_FROM = 8
+
+
 class _RoundClearance:
     """``_Clearance`` for a round base among round bases, measured analytically
     (centre distance less the radii), with the same limit."""
@@ -498,6 +503,16 @@ class _RoundClearance:
             - self.r - c[None, :, 2]
         return (g >= limit[None, :]).all(axis=1)
 
+    def within(self, points: Points) -> _RoundClearance:
+        """The same test for points and legs inside the bounding box of ``points``
+        only: the obstacles that cannot touch the base anywhere in it left out
+        (``_near``).  A route pulled tight asks many small questions inside its
+        own box: it is cut down once, not per question."""
+        c, limit = self._near(np.asarray(points, dtype=float).reshape(-1, 2))
+        out = object.__new__(_RoundClearance)
+        out.r, out.c, out.limit = self.r, c, limit
+        return out
+
     def _near(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The obstacles (and their limits) that can touch the base standing anywhere
         in the bounding box of ``xy`` (k, 2): those whose edge comes nearer the box
@@ -505,7 +520,7 @@ class _RoundClearance:
         within the box (its gap is positive, its limit negative), so leaving it
         out changes no answer, only the size of the arrays measured."""
         c = self.c
-        if not len(c) or not len(xy):
+        if len(c) <= NEAR_FROM or not len(xy):
             return c, self.limit
         lo, hi = xy.min(axis=0), xy.max(axis=0)
         ex = np.maximum(0.0, np.maximum(lo[0] - c[:, 0], c[:, 0] - hi[0]))
@@ -581,6 +596,8 @@ def pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
     # measured analytically, every later point costs as little as the last alone: one
     # call for all (with Shapely, the last alone first: often it is in sight)
     batch = isinstance(clear, _RoundClearance)
+    if batch:
+        clear = clear.within(pts)
     while i < len(pts) - 1:
         ok = clear.clear_from(pts[i], pts[i + 1:]) if batch else None
         if ok[-1] if ok is not None else clear.clear_from(pts[i], pts[-1:])[0]:
@@ -926,8 +943,9 @@ def _tight_route(raw: list[XY], reached: bool, aim: XY, side: int,
                  clear: _Clearance | _RoundClearance, max_distance: float) -> Route:
     """A raw route pulled tight, stopped before its first leg that is not clear,
     cut at the maximum distance."""
-    tight = pull_tight(raw, clear)
-    clean = clear_prefix(tight, clear)
+    near = clear.within(raw) if isinstance(clear, _RoundClearance) else clear
+    tight = pull_tight(raw, near)
+    clean = clear_prefix(tight, near)
     reached = reached and len(clean) == len(tight)
     full = path_length(clean)
     path = cut_path(clean, max_distance) if full > max_distance else clean
