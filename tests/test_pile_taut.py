@@ -74,3 +74,23 @@ def test_the_ring_crossings_of_round_bases_all_at_once_are_those_pair_by_pair():
             for p in ring_crossings(ONE, 90.0, friend[0], 1.0, t, g)]
     assert np.allclose(got, pair, atol=1e-12)
     assert _crossings(ONE, 90.0, friend, 1.0, [], [1.0]).shape == (0, 2)
+
+
+def test_a_steered_route_among_round_bases_is_clear_leg_by_leg_and_point_by_point():
+    # the mover (radius 1) at (5, 5) aims at (5, 11): the base at (5, 8) stands in the
+    # way (its edge 1" off the mover's), so the route is steered round it (slides).
+    # Pulled tight and cut at its first unclear leg, every leg is clear (measured as
+    # the greedy pass kept it), so every point on it is: the route says so
+    # (``legs_clear``) and the full measure agrees at points 0.05" apart along it
+    arena = _arena()
+    obstacles = _obstacles()
+    routes = paths.find_routes(arena, ONE, 90.0, (5.0, 5.0), obstacles, (5.0, 11.0), set(), 6.0)
+    full = clearance(arena, ONE, 90.0, (5.0, 5.0), obstacles, 10.0)
+    assert routes and all(r.legs_clear for r in routes)
+    for r in routes:
+        assert len(r.path) > 2                      # round the base, not straight
+        assert full.clear_legs(r.path).all()
+        pts = [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+               for a, b in zip(r.path, r.path[1:]) for t in np.linspace(0, 1, 21)]
+        assert full.clear_at(pts).all()
+        assert paths.clear_prefix(paths.pull_tight(r.path, full), full) == r.path

@@ -151,10 +151,14 @@ class Route:
     aim: XY
     side: int
     clearance: _Clearance | _RoundClearance | None = None
+    #: every leg of ``path`` was measured clear by ``clearance`` (analytically: a
+    #: round clearance), so every point on it is clear: ``clear_at`` need not measure
+    legs_clear: bool = False
 
     def clear_at(self, points: Points) -> np.ndarray:
-        """Whether the base standing at each point overlaps no obstacle."""
-        if self.clearance is None:
+        """Whether the base standing at each point overlaps no obstacle (each point
+        on the path, when its legs are known clear: ``legs_clear``)."""
+        if self.clearance is None or self.legs_clear:
             return np.ones(len(points), dtype=bool)
         return self.clearance.clear_at(points)
 
@@ -583,6 +587,15 @@ def pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
                spacing: float = 0.04) -> list[XY]:
     """The shortest polyline through points of ``route`` whose every straight
     leg stays clear (greedy: from each kept point, the farthest clear one)."""
+    return _pull_tight(route, clear, spacing)[0]
+
+
+def _pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
+                spacing: float = 0.04) -> tuple[list[XY], int | None]:
+    """``pull_tight``, and how many of its points lead up to its first leg that is
+    not clear (``clear_prefix`` of it), when the greedy pass measured every leg it
+    kept (a round clearance: each leg kept is the farthest clear one, or, none
+    being clear, the next raw leg, measured not clear); else None."""
     pts = [xy_of(route[0])]
     for p in route[1:-1]:
         if math.dist(p, pts[-1]) >= spacing:
@@ -590,14 +603,15 @@ def pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
     if len(route) > 1:
         pts.append(xy_of(route[-1]))
     if len(pts) <= 2:
-        return pts
+        return pts, None
     out = [pts[0]]
     i = 0
     # measured analytically, every later point costs as little as the last alone: one
     # call for all (with Shapely, the last alone first: often it is in sight)
     batch = isinstance(clear, _RoundClearance)
-    if batch:
+    if isinstance(clear, _RoundClearance):
         clear = clear.within(pts)
+    clean: int | None = None
     while i < len(pts) - 1:
         ok = clear.clear_from(pts[i], pts[i + 1:]) if batch else None
         if ok[-1] if ok is not None else clear.clear_from(pts[i], pts[-1:])[0]:
@@ -606,10 +620,14 @@ def pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
         if ok is None:
             ok = clear.clear_from(pts[i], pts[i + 1:])
         hits = np.nonzero(ok)[0]
+        if not len(hits) and clean is None:
+            clean = len(out)                # the raw leg kept is not clear: the route stops
         j = i + 1 + (int(hits[-1]) if len(hits) else 0)
         out.append(pts[j])
         i = j
-    return out
+    if not batch:
+        return out, None
+    return out, len(out) if clean is None else clean
 
 
 def clear_prefix(path: Sequence[XY], clear: _Clearance | _RoundClearance) -> list[XY]:
@@ -944,12 +962,15 @@ def _tight_route(raw: list[XY], reached: bool, aim: XY, side: int,
     """A raw route pulled tight, stopped before its first leg that is not clear,
     cut at the maximum distance."""
     near = clear.within(raw) if isinstance(clear, _RoundClearance) else clear
-    tight = pull_tight(raw, near)
-    clean = clear_prefix(tight, near)
+    tight, n_clean = _pull_tight(raw, near)
+    clean = clear_prefix(tight, near) if n_clean is None else tight[:n_clean]
     reached = reached and len(clean) == len(tight)
     full = path_length(clean)
     path = cut_path(clean, max_distance) if full > max_distance else clean
-    return Route(path, reached and full <= max_distance + 1e-9, xy_of(aim), side, clear)
+    # a round clearance measures a leg by the nearest point of it to each obstacle:
+    # every leg of ``clean`` (and of its cut) is clear, so is every point on them
+    return Route(path, reached and full <= max_distance + 1e-9, xy_of(aim), side, clear,
+                 isinstance(clear, _RoundClearance))
 
 
 def _slide_circles(arena: Arena, base: Base, start: XY, near: Sequence[Obstacle],
