@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 import shapely
 
+from tabletop.board.bases import Base
 from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.movespec import MoveContext
 from tabletop.geometry.paths import Obstacle, ring_crossings, ring_offsets
@@ -239,10 +240,43 @@ def repair_spots(ctx: MoveContext, mid: str, at: dict[str, XY], goals: tuple[str
         for gap in target_gaps:
             out.append(ring_offsets(m.base, m.facing_deg, ob.base, ob.facing_deg, gap,
                                     REPAIR_RING) + (ob.x, ob.y))
-    cross = [p for f in friends for t in targets for gf in friend_gaps[-1:]
-             for gt in target_gaps for p in ring_crossings(m.base, m.facing_deg, f, gf, t, gt)]
-    if cross:
-        out.append(np.array(cross, dtype=float))
+    cross = _crossings(m.base, m.facing_deg, friends, friend_gaps[-1], targets, target_gaps)
+    if len(cross):
+        out.append(cross)
     pts = np.vstack(out)
     crow = np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1])
     return pts[(crow <= reach) & (crow > ctx.tol)]
+
+
+def _crossings(base: Base, facing_deg: float, friends: list[Obstacle], gap_f: float,
+               targets: list[Obstacle], target_gaps: list[float]) -> np.ndarray:
+    """``ring_crossings`` of ``base`` at ``gap_f`` off each friend and each of
+    ``target_gaps`` off each target, (k, 2) inches, in the order friend, target,
+    gap, then the two crossings: the same points as calling it pair by pair.
+    Round bases all: every pair at once (numpy, the same circle-circle formula);
+    else pair by pair (Shapely)."""
+    if not friends or not targets:
+        return np.zeros((0, 2))
+    if not (base.is_round and all(ob.base.is_round for ob in (*friends, *targets))):
+        cross = [p for f in friends for t in targets for gt in target_gaps
+                 for p in ring_crossings(base, facing_deg, f, gap_f, t, gt)]
+        return np.array(cross, dtype=float).reshape(-1, 2)
+    fa = np.array([(ob.x, ob.y, base.radius + ob.base.radius + gap_f) for ob in friends])
+    tb = np.array([(ob.x, ob.y, ob.base.radius) for ob in targets])
+    gaps = np.asarray(target_gaps, dtype=float)
+    ax, ay, ra = (fa[:, i][:, None, None] for i in range(3))          # (F, 1, 1)
+    bx, by = tb[:, 0][None, :, None], tb[:, 1][None, :, None]           # (1, T, 1)
+    rb = base.radius + tb[:, 2][None, :, None] + gaps[None, None, :]    # (1, T, G)
+    ex, ey = bx - ax, by - ay
+    d = np.hypot(ex, ey)
+    ok = (d != 0) & (d <= ra + rb) & (d >= np.abs(ra - rb))
+    dd = np.where(d != 0, d, 1.0)
+    along = (ra * ra - rb * rb + d * d) / (2 * dd)
+    h = np.sqrt(np.maximum(0.0, ra * ra - along * along))
+    ux, uy = ex / dd, ey / dd
+    mx, my = ax + along * ux, ay + along * uy
+    pts = np.stack([np.stack([mx - h * uy, my + h * ux], axis=-1),
+                    np.stack([mx + h * uy, my - h * ux], axis=-1)], axis=-2)  # (F, T, G, 2, 2)
+    shape = np.broadcast_shapes(ok.shape, (len(friends), len(targets), len(gaps)))
+    keep = np.broadcast_to(ok, shape)
+    return pts[keep].reshape(-1, 2)

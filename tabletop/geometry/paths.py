@@ -151,10 +151,14 @@ class Route:
     aim: XY
     side: int
     clearance: _Clearance | _RoundClearance | None = None
+    #: every leg of ``path`` was measured clear by ``clearance`` (analytically: a
+    #: round clearance), so every point on it is clear: ``clear_at`` need not measure
+    legs_clear: bool = False
 
     def clear_at(self, points: Points) -> np.ndarray:
-        """Whether the base standing at each point overlaps no obstacle."""
-        if self.clearance is None:
+        """Whether the base standing at each point overlaps no obstacle (each point
+        on the path, when its legs are known clear: ``legs_clear``)."""
+        if self.clearance is None or self.legs_clear:
             return np.ones(len(points), dtype=bool)
         return self.clearance.clear_at(points)
 
@@ -475,6 +479,11 @@ class _Clearance:
         return (g >= self.limit[None, :]).all(axis=1)
 
 
+#: a round clearance with more obstacles than this cuts them down to those near
+#: the points asked about before measuring (``_RoundClearance._near``)
+NEAR_FROM = 8
+
+
 class _RoundClearance:
     """``_Clearance`` for a round base among round bases, measured analytically
     (centre distance less the radii), with the same limit."""
@@ -491,41 +500,71 @@ class _RoundClearance:
     def clear_at(self, points: Points) -> np.ndarray:
         """For each point: the base standing there overlaps nothing (beyond the limit)."""
         xy = np.asarray(points, dtype=float).reshape(-1, 2)
-        if not len(self.c):
+        c, limit = self._near(xy)
+        if not len(c) or not len(xy):
             return np.ones(len(xy), dtype=bool)
-        g = np.hypot(xy[:, None, 0] - self.c[None, :, 0], xy[:, None, 1] - self.c[None, :, 1]) \
-            - self.r - self.c[None, :, 2]
-        return (g >= self.limit[None, :]).all(axis=1)
+        g = np.hypot(xy[:, None, 0] - c[None, :, 0], xy[:, None, 1] - c[None, :, 1]) \
+            - self.r - c[None, :, 2]
+        return (g >= limit[None, :]).all(axis=1)
+
+    def within(self, points: Points) -> _RoundClearance:
+        """The same test for points and legs inside the bounding box of ``points``
+        only: the obstacles that cannot touch the base anywhere in it left out
+        (``_near``).  A route pulled tight asks many small questions inside its
+        own box: it is cut down once, not per question."""
+        c, limit = self._near(np.asarray(points, dtype=float).reshape(-1, 2))
+        out = object.__new__(_RoundClearance)
+        out.r, out.c, out.limit = self.r, c, limit
+        return out
+
+    def _near(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The obstacles (and their limits) that can touch the base standing anywhere
+        in the bounding box of ``xy`` (k, 2): those whose edge comes nearer the box
+        than the base's radius.  Every other one is clear of every point and leg
+        within the box (its gap is positive, its limit negative), so leaving it
+        out changes no answer, only the size of the arrays measured."""
+        c = self.c
+        if len(c) <= NEAR_FROM or not len(xy):
+            return c, self.limit
+        lo, hi = xy.min(axis=0), xy.max(axis=0)
+        ex = np.maximum(0.0, np.maximum(lo[0] - c[:, 0], c[:, 0] - hi[0]))
+        ey = np.maximum(0.0, np.maximum(lo[1] - c[:, 1], c[:, 1] - hi[1]))
+        keep = np.hypot(ex, ey) < self.r + c[:, 2]
+        if keep.all():
+            return c, self.limit
+        return c[keep], self.limit[keep]
 
     def clear_from(self, a: XY, points: Sequence[XY]) -> np.ndarray:
         """For each point b: the straight move a -> b stays clear (each obstacle's
         centre to the nearest point of the segment, less the radii)."""
         b = np.asarray(points, dtype=float).reshape(-1, 2)
-        if not len(self.c):
-            return np.ones(len(b), dtype=bool)
         ax, ay = float(a[0]), float(a[1])
+        c, limit = self._near(np.vstack([b, [[ax, ay]]]))
+        if not len(c) or not len(b):
+            return np.ones(len(b), dtype=bool)
         dx, dy = b[:, 0] - ax, b[:, 1] - ay
         ll = dx * dx + dy * dy
-        px = self.c[None, :, 0] - ax
-        py = self.c[None, :, 1] - ay
+        px = c[None, :, 0] - ax
+        py = c[None, :, 1] - ay
         t = np.clip((px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None],
                     0.0, 1.0)
-        g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - self.c[None, :, 2]
-        return (g >= self.limit[None, :]).all(axis=1)
+        g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
+        return (g >= limit[None, :]).all(axis=1)
 
     def clear_legs(self, path: Sequence[XY]) -> np.ndarray:
         """For each leg of the polyline ``path``: the straight move along it stays clear."""
         a, b = _legs_of(path)
-        if not len(self.c):
+        c, limit = self._near(np.asarray(path, dtype=float).reshape(-1, 2))
+        if not len(c) or not len(a):
             return np.ones(len(a), dtype=bool)
         dx, dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
         ll = dx * dx + dy * dy
-        px = self.c[None, :, 0] - a[:, None, 0]
-        py = self.c[None, :, 1] - a[:, None, 1]
+        px = c[None, :, 0] - a[:, None, 0]
+        py = c[None, :, 1] - a[:, None, 1]
         t = np.clip((px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None],
                     0.0, 1.0)
-        g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - self.c[None, :, 2]
-        return (g >= self.limit[None, :]).all(axis=1)
+        g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
+        return (g >= limit[None, :]).all(axis=1)
 
 
 def _legs_of(path: Sequence[XY]) -> tuple[np.ndarray, np.ndarray]:
@@ -548,6 +587,15 @@ def pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
                spacing: float = 0.04) -> list[XY]:
     """The shortest polyline through points of ``route`` whose every straight
     leg stays clear (greedy: from each kept point, the farthest clear one)."""
+    return _pull_tight(route, clear, spacing)[0]
+
+
+def _pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
+                spacing: float = 0.04) -> tuple[list[XY], int | None]:
+    """``pull_tight``, and how many of its points lead up to its first leg that is
+    not clear (``clear_prefix`` of it), when the greedy pass measured every leg it
+    kept (a round clearance: each leg kept is the farthest clear one, or, none
+    being clear, the next raw leg, measured not clear); else None."""
     pts = [xy_of(route[0])]
     for p in route[1:-1]:
         if math.dist(p, pts[-1]) >= spacing:
@@ -555,12 +603,15 @@ def pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
     if len(route) > 1:
         pts.append(xy_of(route[-1]))
     if len(pts) <= 2:
-        return pts
+        return pts, None
     out = [pts[0]]
     i = 0
     # measured analytically, every later point costs as little as the last alone: one
     # call for all (with Shapely, the last alone first: often it is in sight)
     batch = isinstance(clear, _RoundClearance)
+    if isinstance(clear, _RoundClearance):
+        clear = clear.within(pts)
+    clean: int | None = None
     while i < len(pts) - 1:
         ok = clear.clear_from(pts[i], pts[i + 1:]) if batch else None
         if ok[-1] if ok is not None else clear.clear_from(pts[i], pts[-1:])[0]:
@@ -569,10 +620,14 @@ def pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
         if ok is None:
             ok = clear.clear_from(pts[i], pts[i + 1:])
         hits = np.nonzero(ok)[0]
+        if not len(hits) and clean is None:
+            clean = len(out)                # the raw leg kept is not clear: the route stops
         j = i + 1 + (int(hits[-1]) if len(hits) else 0)
         out.append(pts[j])
         i = j
-    return out
+    if not batch:
+        return out, None
+    return out, len(out) if clean is None else clean
 
 
 def clear_prefix(path: Sequence[XY], clear: _Clearance | _RoundClearance) -> list[XY]:
@@ -906,12 +961,16 @@ def _tight_route(raw: list[XY], reached: bool, aim: XY, side: int,
                  clear: _Clearance | _RoundClearance, max_distance: float) -> Route:
     """A raw route pulled tight, stopped before its first leg that is not clear,
     cut at the maximum distance."""
-    tight = pull_tight(raw, clear)
-    clean = clear_prefix(tight, clear)
+    near = clear.within(raw) if isinstance(clear, _RoundClearance) else clear
+    tight, n_clean = _pull_tight(raw, near)
+    clean = clear_prefix(tight, near) if n_clean is None else tight[:n_clean]
     reached = reached and len(clean) == len(tight)
     full = path_length(clean)
     path = cut_path(clean, max_distance) if full > max_distance else clean
-    return Route(path, reached and full <= max_distance + 1e-9, xy_of(aim), side, clear)
+    # a round clearance measures a leg by the nearest point of it to each obstacle:
+    # every leg of ``clean`` (and of its cut) is clear, so is every point on them
+    return Route(path, reached and full <= max_distance + 1e-9, xy_of(aim), side, clear,
+                 isinstance(clear, _RoundClearance))
 
 
 def _slide_circles(arena: Arena, base: Base, start: XY, near: Sequence[Obstacle],
