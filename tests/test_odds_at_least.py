@@ -13,7 +13,8 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-from fightkit import unit as fp_unit, state_from
+from fightkit import state_from
+from fightkit import unit as fp_unit
 from rnf_maps import rnf_map, unit
 
 from tabletop.cli import main

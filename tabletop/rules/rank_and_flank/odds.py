@@ -113,7 +113,9 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int | No
 
     def unit_counts(dist: dict) -> dict[str, dict[int, Any]]:
         """Each unit's models lost ``{count: p}`` from the outcomes' last item."""
-        return {u: counts(dist, lambda k, u=u: dict(k[-1]).get(u, 0)) for u in units}
+        def lost_of(u: str) -> Any:
+            return lambda k: dict(k[-1]).get(u, 0)
+        return {u: counts(dist, lost_of(u)) for u in units}
 
     result: dict[str, Any] = {"units": list(units), "players": players}
     why = "exact odds not asked for"
