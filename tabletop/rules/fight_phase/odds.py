@@ -89,6 +89,7 @@ from tabletop.rules.fight_phase.odds_key import memo_key as _memo_key
 from tabletop.rules.fight_phase.odds_split import fight_split
 from tabletop.rules.fight_phase.profiles import check_profiles
 from tabletop.rules.fight_phase.sequence import phase
+from tabletop.rules.odds_summary import at_least_lines, unit_at_least
 
 ODDS_STEPS = ("challenge", "fight", "challenge_resolution")
 STEP_NAMES = {"challenge": "challenge", "fight": "fight", "challenge_resolution": "resolution"}
@@ -370,6 +371,8 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
                         "expected_models_removed_se": rem_se, "expected_wounds_caused_se": wnd_se,
                         "models_removed_se": {k: _p_se(p, n) for k, p in
                                               _counts(dist, lambda o: o[2]).items()}})
+        row.update(unit_at_least(dist, {"models_lost": (lambda o: o[0], len(unit.models)),  # odds_summary
+                                        "wounds_caused": (lambda o: o[3], None)}, exact=n is None, runs=n))
         rows.append(row)
     by_unit = {r["unit"]: r for r in rows}
     engagements = []
@@ -387,7 +390,7 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
         out["max_se"] = max_se
     else:
         out["states"] = states
-    out["text"] = format_odds(out)
+    out["text"] = "\n".join([format_odds(out)] + at_least_lines(rows))
     return out
 
 

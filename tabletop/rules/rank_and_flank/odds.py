@@ -32,6 +32,7 @@ from tabletop.rules.engine import walk
 from tabletop.rules.engine.driver import default_policy, scripted_answer
 from tabletop.rules.engine.machine import PhaseState
 from tabletop.rules.engine.pending import Question
+from tabletop.rules.odds_summary import at_least, at_least_line, counts
 from tabletop.rules.rank_and_flank.phase import forget_geometry, geometry, key, round_machine
 
 MAX_PATHS = walk.MAX_STATES
@@ -39,12 +40,13 @@ RUNS = walk.MC_MAX_RUNS
 
 
 def _result(state: PhaseState) -> tuple:
-    """What the figures read from a finished round: (winner, broken units[, slain, overkill])."""
+    """What the figures read from a finished round: (winner, broken units[, slain, overkill],
+    models lost per unit) - the last always last, as sorted ``(unit, n)`` pairs."""
     m = state.memo
     winner, _tests, challenge = m.verdict
     if challenge is None:
-        return winner, m.broken
-    return (winner, m.broken) + challenge
+        return winner, m.broken, m.lost
+    return (winner, m.broken) + challenge + (m.lost,)
 
 
 def _to_first_chance(machine, state: PhaseState, scripted) -> PhaseState:
@@ -103,7 +105,17 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int | No
         vals = []
         for v in figures_of(p_of).values():
             vals += list(v.values()) if isinstance(v, dict) else [v]
+        for d in unit_counts(dist).values():
+            vals += list(d.values())
         return max((math.sqrt(p * (1 - p) / n) for p in vals), default=0.0)
+
+    models = {u: len(state.unit(u).models) for u in units}
+
+    def unit_counts(dist: dict) -> dict[str, dict[int, Any]]:
+        """Each unit's models lost ``{count: p}`` from the outcomes' last item."""
+        def lost_of(u: str) -> Any:
+            return lambda k: dict(k[-1]).get(u, 0)
+        return {u: counts(dist, lost_of(u)) for u in units}
 
     result: dict[str, Any] = {"units": list(units), "players": players}
     why = "exact odds not asked for"
@@ -134,9 +146,23 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int | No
 
     for name, v in figures.items():
         result[name] = as_float(v)
+    lost = unit_counts(got.dist)
+    losses = {
+        "models_lost": {u: {str(c): d[c] for c in sorted(d)} for u, d in lost.items()},
+        # destroyed: every model lost to the round's blows (P(lost >= models))
+        "p_destroyed": {u: at_least(lost[u], models[u])[models[u]] for u in units},
+        "models_lost_at_least": {u: {str(c): p for c, p in at_least(lost[u], models[u]).items()}
+                                 for u in units},
+    }
+    result["models"] = models
+    for name, v in losses.items():
+        result[name] = {u: as_float(x) for u, x in v.items()}
     if got.method == "exact":
         result["exact"] = {name: ({k: str(x) for k, x in v.items()} if isinstance(v, dict)
                                   else str(v)) for name, v in figures.items()}
+        for name, v in losses.items():
+            result["exact"][name] = {u: ({c: str(x) for c, x in d.items()}
+                                         if isinstance(d, dict) else str(d)) for u, d in v.items()}
     else:
         mc_runs = got.runs
         assert mc_runs is not None   # a Monte Carlo estimate counts its runs
@@ -146,6 +172,10 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int | No
         result["se"] = {name: ({k: se(x) for k, x in result[name].items()}
                                if isinstance(result[name], dict) else se(result[name]))
                         for name in figures}
+        for name in losses:
+            result["se"][name] = {u: ({c: se(x) for c, x in d.items()}
+                                      if isinstance(d, dict) else se(d))
+                                  for u, d in result[name].items()}
     return result
 
 
@@ -187,6 +217,10 @@ def format_odds(engagements: list[dict[str, Any]]) -> str:
         lines.append(f"  tie (nobody tests): {_pct(e['tie'], se and se['tie'])}")
         for u, p in e["breaks"].items():
             lines.append(f"  {u} breaks: {_pct(p, se and se['breaks'][u])}")
+        for u in e["units"]:
+            tail = at_least_line(e["models_lost_at_least"][u], e["models"][u])
+            if tail:
+                lines.append(f"  {u}: {tail}")
         lines += _challenge_lines(e)
     return "\n".join(lines)
 

@@ -164,7 +164,9 @@ class Memo:
     gave (``_verdict``: winner, the break tests to take, the challenge's result);
     ``broken`` the units that failed a break test; ``odds`` when the rows run for
     the odds (no model moves; the tally is dropped once the verdict is known, so
-    rounds that reach the same verdict are weighed once).
+    rounds that reach the same verdict and the same ``lost`` are weighed once);
+    ``lost`` (odds only) the models each unit of the round lost to its blows, as
+    sorted ``(unit, n)`` pairs, kept when the tally is dropped.
     """
 
     groups: tuple[tuple[str, ...], ...] = ()
@@ -182,6 +184,7 @@ class Memo:
     verdict: tuple | None = None
     facts: tuple[tuple[str, Any], ...] | None = None
     odds: bool = False
+    lost: tuple[tuple[str, int], ...] = ()
 
 
 def _set(m: Memo, **changes: Any) -> Memo:
@@ -201,7 +204,7 @@ def _add(pairs: tuple[tuple[str, int], ...], who: str, n: int) -> tuple[tuple[st
 
 def _fresh_round(m: Memo, units: tuple[str, ...]) -> Memo:
     return _set(m, units=units, answers=(), emitted=0, plan=None, k=0, pools=(), duel=(),
-                   caused=(), inflicted=(), broken=(), verdict=None, facts=None)
+                   caused=(), inflicted=(), broken=(), verdict=None, facts=None, lost=())
 
 
 def key(state: PhaseState) -> Any:
@@ -212,7 +215,7 @@ def key(state: PhaseState) -> Any:
     models = tuple((x.id, x.x, x.y, x.facing_deg, x.wounds_lost, tuple(x.status))
                    for u in bf.units for x in u.models) if not m.odds else ()
     return (state.cursor, m.index, m.k, len(m.answers), m.pools, m.duel, m.caused, m.inflicted,
-            m.verdict, m.broken, state.used, models)
+            m.verdict, m.broken, state.used, models, m.lost)
 
 
 _GEO: list[tuple[Battlefield, Any]] = []
@@ -488,6 +491,28 @@ def _odds_verdict(m: Memo, plan: Plan) -> tuple:
     return winner, tests, _challenge_verdict(plan, m.inflicted)
 
 
+def _odds_lost(m: Memo) -> tuple[tuple[str, int], ...]:
+    """The models each unit of the round loses to the tally's blows (its pool and the wounds
+    struck at its models, ``_unit_after``), as sorted ``(unit, n)`` pairs: what the odds
+    read for each unit's models lost (cached on the plan with the tally)."""
+    plan = m.plan
+    assert plan is not None   # the OPEN rows planned the round
+    k = ("odds lost", m.units, m.pools, m.duel)
+    got = plan.cache.get(k)
+    if got is None:
+        ctx = plan.ctx
+        pools = dict(m.pools)
+        out = []
+        for u in ctx.units:
+            mine = plan.cache.get(("placements", u)) or plan.cache.setdefault(
+                ("placements", u), frozenset(ctx.forms[u].placements))
+            duel = tuple((x, w) for x, w in m.duel if x in mine) if m.duel else ()
+            _cas, alive, _steps, _form = _unit_after(plan, u, pools.get(u, 0), duel)
+            out.append((u, len(ctx.state.unit(u).models) - len(alive)))
+        got = plan.cache[k] = tuple(sorted(out))
+    return got
+
+
 def _standing_points(plan: Plan, u: str, alive: frozenset[str], form: Any
                      ) -> tuple[tuple[str, int], ...]:
     """Unit ``u``'s standing items (``standing_items``, kept on the plan as ``_outcome`` keeps
@@ -754,8 +779,8 @@ def _casualties(st: PhaseState) -> Transition:
     """Row ``casualties``: the pools applied after every blow, steps up, closing up, combat score."""
     m = st.memo
     if m.odds:      # the tally has said all it says: drop it, so equal verdicts merge
-        return goto(st, "break", memo=_set(m, k=0, verdict=_verdict(m), pools=(), duel=(),
-                                              caused=(), inflicted=()))
+        return goto(st, "break", memo=_set(m, k=0, verdict=_verdict(m), lost=_odds_lost(m),
+                                              pools=(), duel=(), caused=(), inflicted=()))
     out = _outcome(m)
     plan, state, units = m.plan, st.battlefield, list(m.units)
     ctx, blows, cas, score = plan.ctx, out.blows, out.casualties, out.score
