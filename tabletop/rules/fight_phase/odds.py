@@ -512,7 +512,8 @@ def format_odds(odds_: dict[str, Any]) -> str:
         lines.append(f"    {r['unit']:<{w}}  "
                      f"{_dist_text(r['models_removed'], r.get('models_removed_se'))}")
     if odds_["engagements"]:
-        lines.append("  engagements: each unit's P(destroyed) over the whole phase")
+        lines.append("  engagements: each unit's P(destroyed) through the Fight step (a fight an "
+                     "engaging consolidation starts is not weighed yet)")
         for e in odds_["engagements"]:
             a, b = e["units"]
             se = e.get("p_wiped_out_se", {})
