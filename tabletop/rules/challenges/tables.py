@@ -14,25 +14,17 @@ by identity (never by value: nothing here decides which tables are alike).
 from __future__ import annotations
 
 from tabletop.board.state import Battlefield
-from tabletop.geometry import snapshot
 from tabletop.geometry.snapshot import Geometry
+from tabletop.rules.kept_geometry import KeptSnapshots
 
 __all__ = ["KEPT_TABLES", "geometry"]
 
 KEPT_TABLES = 8
 
-_KEPT: list[tuple[Battlefield, Geometry]] = []
+_KEPT = KeptSnapshots(KEPT_TABLES, recent_first=True)
 
 
 def geometry(bf: Battlefield) -> Geometry:
     """``snapshot(bf)``, the same object for the same table while it is among the last
-    ``KEPT_TABLES`` asked for.  Raises what ``snapshot`` raises."""
-    for i, (table, geo) in enumerate(_KEPT):
-        if table is bf:
-            if i:
-                _KEPT.insert(0, _KEPT.pop(i))
-            return geo
-    geo = snapshot(bf)
-    _KEPT.insert(0, (bf, geo))
-    del _KEPT[KEPT_TABLES:]
-    return geo
+    ``KEPT_TABLES`` asked for (``rules.kept_geometry``).  Raises what ``snapshot`` raises."""
+    return _KEPT.get(bf)

@@ -59,7 +59,6 @@ from functools import lru_cache
 from typing import Any
 
 from tabletop.board.state import Battlefield, Model
-from tabletop.geometry import snapshot
 from tabletop.rules import events as E
 from tabletop.rules.dice import Dice
 from tabletop.rules.engine import counts
@@ -75,6 +74,7 @@ from tabletop.rules.engine.machine import (
 )
 from tabletop.rules.engine.pending import Chance, Drawn, Question, detail_of, outcome_of, uniform
 from tabletop.rules.events import Event, EventLog
+from tabletop.rules.kept_geometry import KeptSnapshots
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
 from tabletop.rules.rank_and_flank import wording
@@ -218,22 +218,16 @@ def key(state: PhaseState) -> Any:
             m.verdict, m.broken, state.used, models, m.lost)
 
 
-_GEO: list[tuple[Battlefield, Any]] = []
+_GEO = KeptSnapshots(4)
 
 
 def geometry(battlefield: Battlefield):
-    """``snapshot(battlefield)``, kept for the last few tables seen (by identity: a
-    ``Battlefield`` is frozen, so the same object always has the same geometry).  The rows
-    of one round read the same table several times (the engagements, the ``OPEN`` rows, the
-    plan) when nothing moved in between.  ``phase`` and ``round_machine`` start afresh
-    (``forget_geometry``), so no answer is carried from one call to the next."""
-    for bf, geo in _GEO:
-        if bf is battlefield:
-            return geo
-    geo = snapshot(battlefield)
-    _GEO.insert(0, (battlefield, geo))
-    del _GEO[4:]
-    return geo
+    """``snapshot(battlefield)``, kept for the last few tables seen (by identity:
+    ``rules.kept_geometry``).  The rows of one round read the same table several times
+    (the engagements, the ``OPEN`` rows, the plan) when nothing moved in between.
+    ``phase`` and ``round_machine`` start afresh (``forget_geometry``), so no answer is
+    carried from one call to the next."""
+    return _GEO.get(battlefield)
 
 
 def forget_geometry() -> None:
