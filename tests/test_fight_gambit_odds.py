@@ -59,7 +59,7 @@ def test_gambit_fight_odds_exact_by_hand():
     s = duel_and_brawl(SCRIPT)
     o = odds_mod.odds(s)
     assert o["method"] == "exact"
-    assert o["steps"] == ["challenge", "fight", "resolution"]
+    assert o["steps"] == ["challenge", "fight", "resolution", "consolidation"]
     by = {r["unit"]: r for r in o["units"]}
     assert by["a"]["p_destroyed_exact"] == str(Fraction(17, 2187))
     assert by["b"]["p_destroyed_exact"] == str(Fraction(23, 1944))
@@ -115,7 +115,7 @@ def test_gambit_fight_odds_agree_with_the_real_resolver():
     o = odds_mod.odds(s)
     assert o["method"] == "exact"
     start, _ = odds_mod._piled_in(s)
-    machine, _ = phase(s, until="consolidate")
+    machine, _ = phase(s)
     runs = 400
     dead, lost = {"a": 0, "b": 0}, {"a": 0, "b": 0}
     for seed in range(runs):

@@ -60,7 +60,7 @@ def _fight_phase(state, n):
     if odds["method"] == "none":
         return
     start, _ = fp._piled_in(state)
-    machine, _ = phase(state, until="consolidate")
+    machine, _ = phase(state)   # the whole phase: Consolidation and the fights it starts too
     units = [r["unit"] for r in odds["units"]]
     before = {r["unit"]: r["models"] for r in odds["units"]}
     outcome = fp._outcome(units, before)

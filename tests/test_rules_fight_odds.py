@@ -94,8 +94,8 @@ def test_cli_json_shape(write_map, capsys):
     assert code == 0
     d = json.loads(out)
     # no [rules] challenges: the phase's table has no Challenge Sub-phase or Resolution rows
-    # (issue 9 item 1), so every history runs the Fight step only
-    assert d["method"] == "exact" and d["steps"] == ["fight"]
+    # (issue 9 item 1), so every history runs the Fight step and Consolidation only
+    assert d["method"] == "exact" and d["steps"] == ["fight", "consolidation"]
     row = d["units"][1]
     assert set(row) >= {"unit", "player", "charged", "models", "targets", "expected_models_lost",
                         "p_destroyed", "expected_models_removed", "expected_wounds_caused",

@@ -94,6 +94,13 @@ class Split:
     parts no longer stand apart; ``reads_around(parent, child, i)`` whether the step from
     ``parent`` to ``child`` in part i's own work read the table beyond the part (a move set
     up or made; None: own work that moved a model is never replayed, module docstring).
+    ``answer_stop(state)`` names a row at which answering the boundary question of
+    ``state`` stops (None: ``own_end``): the segment that follows is walked from there for
+    each inner state of its part, not run on the template first (a consolidation move,
+    which reads the part's own models, ``odds_split``).  ``quiet(state, i, dists)``, asked
+    of such a state (part ``i`` owns what comes next, the node's parts' inner states
+    ``dists``): None, or the state with that work left undone, when nothing weighed can
+    depend on it (a consolidation move that can start no fight, ``odds_consolidation``).
     """
 
     parts: int
@@ -114,13 +121,29 @@ class Split:
         lambda data, before, after, i: None
     near: Callable[[PhaseState, int, Any], Hashable] = lambda st, i, dist: id(st)
     reads_around: Callable[[PhaseState, PhaseState, int], bool] | None = None
+    answer_stop: Callable[[PhaseState], str | None] = lambda st: None
+    quiet: Callable[[PhaseState, int, tuple[Any, ...]], PhaseState | None] = \
+        lambda st, i, dists: None
 
 
 @cycles_paused()
 def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                 scripted: Sequence[Decision] = (), policy: Policy = default_policy,
-                max_states: int = 200_000) -> tuple[dict[int, dict[Any, Fraction]], int]:
+                max_states: int = 200_000,
+                hold: Callable[[PhaseState, tuple[Dist, ...]], PhaseState | None] | None = None,
+                held: list[tuple[PhaseState, Fraction, tuple[Dist, ...]]] | None = None,
+                resume: Sequence[tuple[PhaseState, Fraction, tuple[Dist, ...]]] | None = None
+                ) -> tuple[dict[int, dict[Any, Fraction]], int]:
     """Each part's exact distribution of outcomes (module docstring), and the states weighed.
+
+    ``hold(template, dists)`` is asked of every node that ends the phase (its table and
+    each part's inner states): a state given back is where the node goes on (with another
+    machine), and the node, as that state, its probability and ``dists``, is put in
+    ``held`` instead of being weighed.  ``resume`` (nodes so held) is where the walk
+    starts instead of ``start``; the distributions it gives then are those of the resumed
+    nodes, weighted by their probabilities.  The fight-phase odds walk the Fight step, hold
+    the tables on which Consolidation can start a fight and walk Consolidation from those
+    alone (``odds_consolidation``).
 
     Raises
     ------
@@ -276,12 +299,19 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                 out.append((st, p) + split.inner(st, i))
         return out
 
-    state, _ = machine.advance(start)
-    dists: tuple[Dist, ...] = tuple(
-        {k: (d, Fraction(1))} for k, d in (split.inner(state, i) for i in range(split.parts)))
     # a node: (template, probability, the parts' distributions)
-    nodes: dict[Hashable, tuple[PhaseState, Fraction, tuple[Dist, ...]]] = {
-        _node_key(split, state, dists): (state, Fraction(1), dists)}
+    nodes: dict[Hashable, tuple[PhaseState, Fraction, tuple[Dist, ...]]] = {}
+    if resume is None:
+        state, _ = machine.advance(start)
+        dists: tuple[Dist, ...] = tuple(
+            {k: (d, Fraction(1))} for k, d in (split.inner(state, i) for i in range(split.parts)))
+        nodes[_node_key(split, state, dists)] = (state, Fraction(1), dists)
+    else:
+        for state, p, dists in resume:
+            state, _ = machine.advance(state)
+            nk = _node_key(split, state, dists)
+            was = nodes.get(nk)
+            nodes[nk] = (state, p if was is None else was[1] + p, dists)
     # (part, id of its distribution) -> (that distribution, probability of the done nodes with it)
     finished: dict[tuple[int, int], tuple[Dist, Fraction]] = {}
     memo: dict[Hashable, list[tuple[PhaseState, Fraction, Hashable, Any]]] = {}
@@ -295,29 +325,59 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
         later: dict[Hashable, tuple[PhaseState, Fraction, tuple[Dist, ...]]] = {}
         for template, p, dists in nodes.values():
             if template.done:
+                on = hold(template, dists) if hold is not None else None
+                if on is not None:
+                    assert held is not None
+                    held.append((on, p, dists))
+                    continue
                 # weighed once per part and distribution (``_harvest``), not once per node
                 for part, d in enumerate(dists):
                     w = finished.get((part, id(d)))
                     finished[(part, id(d))] = (d, p if w is None else w[1] + p)
                 continue
             answered = template
+            fresh = None        # the row answering stopped at, each inner state run on from it
             if isinstance(template.pending, Question):
-                answered = _answer(machine, template, scripted, policy, split.own_end)
+                fresh = split.answer_stop(template)
+                answered = _answer(machine, template, scripted, policy, fresh or split.own_end)
+                if fresh is not None and not (answered.cursor == fresh
+                                              and answered.pending is None):
+                    fresh = None
             i = split.owner(answered)
-            shares = i is not None and split.own_end is not None and split.shares(answered)
-            if not shares and split.own_end is not None and answered.pending is None:
+            if i is None:
+                fresh = None
+            skipped = False
+            if fresh is not None:
+                assert i is not None
+                left = split.quiet(answered, i, dists)
+                if left is not None:        # the move left unmade: the table's own turn
+                    answered, _ = machine.advance(left)
+                    i, fresh, skipped = None, None, True
+            shares = fresh is None and i is not None and split.own_end is not None \
+                and split.shares(answered)
+            if fresh is None and not shares and split.own_end is not None \
+                    and answered.pending is None and not answered.done:
                 answered, _ = machine.advance(answered)     # stopped early: run on
             mkey = (split.shared(answered), i, id(dists[i]) if i is not None else None) \
                 + tuple(split.projection(answered, j) for j in range(split.parts))
+            if fresh is not None:       # a move: what it reads of the other parts, as they stand
+                assert i is not None
+                mkey += (split.near(answered, i, dists[i]),)
             reached = memo.get(mkey)
             if reached is None:
                 if shares:
                     assert i is not None
                     reached = own_segment(answered, i, dists[i])
+                elif fresh is not None:
+                    assert i is not None
+                    starts = [(machine.advance(split.splice(answered, i, data))[0], q)
+                              for data, q in dists[i].values()]
+                    ends = walk_segment(starts, i, first=False)[0]
+                    reached = [(st, q) + split.inner(st, i) for st, q in ends]
                 else:
                     starts = [(answered, Fraction(1))] if i is None else \
                         [(split.splice(answered, i, data), q) for data, q in dists[i].values()]
-                    ends = walk_segment(starts, i)[0]
+                    ends = walk_segment(starts, i, first=not skipped)[0]
                     reached = [(st, q, None, None) for st, q in ends] if i is None else \
                         [(st, q) + split.inner(st, i) for st, q in ends]
                 seen: set[int] = set()

@@ -20,9 +20,20 @@ Named defaults:
     (12.04-12.06) and the Resolution (the challenge rows only where the map's
     table has them, ``challenges = "gambit"``).  The steps before them (start, pile-in
     12.02-12.03) roll no dice, so they are resolved once and every history
-    starts from the piled-in table.  Consolidation (12.07-12.08) is left out:
-    it rolls no dice, and the fights it can start (12.08 AFTER MOVING, an
-    engaging consolidation) are not counted.
+    starts from the piled-in table.  Consolidation (12.07-12.08) is weighed too: it
+    rolls no dice itself, but an engaging consolidation makes the enemy units it engages
+    that have not fought fight now (12.08 AFTER MOVING), and those fights are weighed
+    like any other.  12.09 (End of Fight phase) rolls nothing and is not walked.
+``CONSOLIDATION``
+    The consolidation moves are solved only where they can matter: the walk weighs the
+    phase up to Consolidation, asks of every table it ends on whether an engaging
+    consolidation could start a fight there (``odds_consolidation``: a unit not engaged,
+    an enemy within 3" to select, one that has not fought within its move plus the
+    engagement range, and a point it could reach that is closer to the first and engaged
+    with both), and walks Consolidation from those tables only.  There, a move is made
+    while a fight can still follow and left unmade once none can (nothing else reads
+    where a unit ends its consolidation).  The 60x44 layout has no such table, so its
+    walk costs what the Fight step costs; the overrun and consolidation lessons do.
 ``PER_ENGAGEMENT``
     The exact walk weighs each engagement on its own (``odds_split``,
     ``engine.factored``): what the table shares (whose turn it is, which units are
@@ -85,14 +96,18 @@ from tabletop.rules.dice import Dice
 from tabletop.rules.engine import driver, factored, walk
 from tabletop.rules.engine.machine import PhaseState
 from tabletop.rules.fight_phase.context import geometry, tally_get
+from tabletop.rules.fight_phase.odds_consolidation import ConsolidationCheck
 from tabletop.rules.fight_phase.odds_key import memo_key as _memo_key
 from tabletop.rules.fight_phase.odds_split import fight_split
 from tabletop.rules.fight_phase.profiles import check_profiles
 from tabletop.rules.fight_phase.sequence import phase
 from tabletop.rules.odds_summary import at_least_lines, unit_at_least
 
-ODDS_STEPS = ("challenge", "fight", "challenge_resolution")
-STEP_NAMES = {"challenge": "challenge", "fight": "fight", "challenge_resolution": "resolution"}
+ODDS_STEPS = ("challenge", "fight", "challenge_resolution", "consolidate")
+STEP_NAMES = {"challenge": "challenge", "fight": "fight", "challenge_resolution": "resolution",
+              "consolidate": "consolidation"}
+#: the row the odds walk stops at: 12.09 End of Fight phase, which rolls no dice
+UNTIL = "phase_end"
 MAX_STATES = 6_000
 MAX_MADE = 1_500
 EXACT_STATES = 200_000
@@ -165,17 +180,19 @@ def _busy(memo: Any) -> set[str]:
 
 def fight_parts(groups: tuple[tuple[str, ...], ...], before: dict[str, int]) -> walk.Parts:
     """The fight phase's engagements as parts of the odds walk (``PER_ENGAGEMENT``): an
-    engagement is finished when each of its units is destroyed, has been selected to
-    fight, or has dropped out (12.04), and no job of one of its units is under way."""
+    engagement is finished when each of its units is destroyed and no job of one of its
+    units is under way, or the phase is over.  (A unit that has fought can still be fought:
+    an engaging consolidation's new foes fight the unit that consolidated, 12.08.)"""
     index = {u: i for i, g in enumerate(groups) for u in g}
 
     def finished(state: PhaseState) -> frozenset:
         bf, memo = state.battlefield, state.memo
+        if state.done:
+            return frozenset(range(len(groups)))
         busy = _busy(memo)
         done = set()
         for i, g in enumerate(groups):
-            if all((not bf.has_unit(u) or u in memo.selected or u in memo.dropped_out)
-                   and u not in busy for u in g):
+            if all(not bf.has_unit(u) and u not in busy for u in g):
                 done.add(i)
         return frozenset(done)
 
@@ -244,7 +261,7 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     """Odds of the map's fight phase (module docstring), JSON-ready.
 
     Returns ``{"method": "exact" | "monte carlo" | "none", "runs": N | None, "seed": s,
-    "steps": [...], "why": str (Monte Carlo), "units": [{unit, player, charged, models,
+    "steps": [...] (what is weighed: "challenge", "fight", "resolution", "consolidation"), "why": str (Monte Carlo), "units": [{unit, player, charged, models,
     targets, expected_models_lost, p_destroyed, expected_models_removed,
     expected_wounds_caused, models_removed: {k: p}, wounds_caused: {k: p}, models_lost:
     {k: p} (the models it loses, by anyone), ..._se (Monte
@@ -266,7 +283,7 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
         raise MapValidationError([f"--runs {runs}: give at least 1 run"])
     seed = DEFAULT_SEED if seed is None else seed
     start, first = _piled_in(state)
-    machine, _ = phase(state, until="consolidate")
+    machine, _ = phase(state, until=UNTIL)
     piled = start.battlefield
     pairs = [list(p) for p in geometry(piled).engaged_unit_pairs]
     units = [u.id for u in piled.units if u.charged or any(u.id in p for p in pairs)]
@@ -295,9 +312,30 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     bound = MAX_STATES if max_states is None else max_states
     if why is None:
         try:
-            split = fight_split(wide, tuple(u.id for u in piled.units), before)
-            marg, states = factored.exact_split(machine, start, split, scripted=state.decisions,
-                                                max_states=bound)
+            order = tuple(u.id for u in piled.units)
+            split = fight_split(wide, order, before)
+            # the Fight step first; Consolidation only from the tables where it can start a
+            # fight (``CONSOLIDATION``)
+            check = ConsolidationCheck(wide, split, {u.id: u.player for u in piled.units})
+
+            def hold(template: PhaseState, dists: Any) -> PhaseState | None:
+                if not check.possible(template, dists):
+                    return None
+                return replace(template, cursor="consolidate")
+            held: list[Any] = []
+            fight_step = phase(state, until="consolidate")[0] \
+                if "consolidate" in machine.rows else machine
+            marg, states = factored.exact_split(fight_step, start, split, scripted=state.decisions,
+                                                max_states=bound, hold=hold, held=held)
+            if held:
+                split = fight_split(wide, order, before, quiet=check.quiet)
+                more, n_more = factored.exact_split(machine, start, split,
+                                                    scripted=state.decisions,
+                                                    max_states=bound - states, resume=held)
+                states += n_more
+                for part, dist in more.items():
+                    for o, p in dist.items():
+                        marg[part][o] = marg[part].get(o, Fraction(0)) + p
             per_unit = _per_unit(units, wide, marg)
         except walk.TooManyStates:
             why = (f"an exact walk would weigh more than {bound:,} states (the bound with "
@@ -512,8 +550,8 @@ def format_odds(odds_: dict[str, Any]) -> str:
         lines.append(f"    {r['unit']:<{w}}  "
                      f"{_dist_text(r['models_removed'], r.get('models_removed_se'))}")
     if odds_["engagements"]:
-        lines.append("  engagements: each unit's P(destroyed) through the Fight step (a fight an "
-                     "engaging consolidation starts is not weighed yet)")
+        lines.append("  engagements: each unit's P(destroyed) over the whole phase (the Fight "
+                     "step and the fights an engaging consolidation starts), not by that one enemy")
         for e in odds_["engagements"]:
             a, b = e["units"]
             se = e.get("p_wiped_out_se", {})

@@ -30,12 +30,14 @@ from tabletop.rules.fight_phase.context import geometry, moved_geometry
 from tabletop.rules.fight_phase.moving import SOLVED_KEY_MARGIN
 from tabletop.rules.fight_phase.odds_key import memo_key as _memo_key
 
-__all__ = ["fight_split"]
+__all__ = ["fight_split", "solve_reach"]
 
 _SETS = ("selected", "ever_eligible", "dropped_out", "engaged_at_fight_start")
 _TALLIES = ("wounds_caused", "removed_by", "attacked")
 NEAR_MARGIN = 1.0           # inches beyond what a move's solve reads (``moving.solve_key``)
 OWN_END = "select_after"    # the row after a selected unit's fight (``sequence.fight_step_rows``)
+CONSOLIDATE = "consolidate"  # the 12.07 question picking the next unit to consolidate
+MOVE_ROW = "move"           # the row that makes a move (``actions.move_row``)
 RECORDS_KEPT = 4096         # parts' flags and tallies kept per set of memo records (``_records``)
 
 
@@ -70,11 +72,24 @@ def _kept(st: PhaseState, name: str) -> dict:
     return got
 
 
+def solve_reach(r: Any) -> float:
+    """How far beyond a moving unit's models (each's base radius more) a move's solve reads
+    the table, inches (``moving.solve_key``), with ``NEAR_MARGIN`` to spare; ``r`` the map's
+    ``[rules]``."""
+    return (max(r.pile_in_distance, r.consolidate_distance)
+            + max(r.pile_in_target_range, CONSOLIDATION_MODE_RANGE)
+            + max(r.engagement_range, r.coherency_range or 0.0) + NEIGHBOURHOOD
+            + SOLVED_KEY_MARGIN + NEAR_MARGIN)
+
+
 def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
-                before: dict[str, int]) -> factored.Split:
+                before: dict[str, int], quiet: Any = None) -> factored.Split:
     """The ``Split`` of a fight phase into ``groups`` (engagements; ``order`` every unit of
     the table in file order; ``before`` each engaged unit's models after the pile-in).
-    A part's outcome is ``odds._unit_outcome`` of each of its units."""
+    A part's outcome is ``odds._unit_outcome`` of each of its units.  ``quiet(state, i,
+    dists)`` (None: never) says whether the consolidation move under way may be left unmade
+    (``odds_consolidation.ConsolidationCheck.quiet``); the split then leaves it unmade.
+    """
     index = {u: i for i, g in enumerate(groups) for u in g}
     in_parts = set(index)
 
@@ -82,12 +97,19 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
         if st.done:
             return True
         q = st.pending
-        return isinstance(q, Question) and q.choice == "fight" and st.memo.fighting is None
+        return isinstance(q, Question) and st.memo.fighting is None and (
+            q.choice == "fight" or (q.choice == CONSOLIDATE and st.memo.move is None))
+
+    def answer_stop(st: PhaseState) -> str | None:
+        q = st.pending      # a consolidation picked: its move is walked per inner state
+        return MOVE_ROW if isinstance(q, Question) and q.choice == CONSOLIDATE else None
 
     def owner(st: PhaseState) -> int | None:
         job, ch = st.memo.fighting, st.memo.challenge
         if job is not None:
             return index.get(job.unit)
+        if st.memo.move is not None:        # a consolidation move (12.08)
+            return index.get(st.memo.move.unit)
         if ch is not None and ch.index < len(ch.combats) and ch.combats[ch.index]:
             return index.get(ch.combats[ch.index][0])     # a challenge in that combat
         return 0 if len(groups) == 1 else None
@@ -268,10 +290,7 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
 
     def near(st: PhaseState, i: int, dist: Any) -> Hashable:
         bf = st.battlefield
-        r = bf.rules
-        reach = (r.pile_in_distance + max(r.pile_in_target_range, CONSOLIDATION_MODE_RANGE)
-                 + max(r.engagement_range, r.coherency_range or 0.0) + NEIGHBOURHOOD
-                 + SOLVED_KEY_MARGIN + NEAR_MARGIN)
+        reach = solve_reach(bf.rules)
         mine = {(m.x, m.y) for data, _ in dist.values() for u in data[0] if u is not None
                 for m in u.models}
         out = []
@@ -289,6 +308,12 @@ def fight_split(groups: tuple[tuple[str, ...], ...], order: tuple[str, ...],
             if index.get(a, -1) != index.get(b, -2):
                 raise walk.NotApart(f"{a} and {b} are engaged across engagements")
 
+    def left_unmade(st: PhaseState, i: int, dists: Any) -> PhaseState | None:
+        job = st.memo.move
+        if quiet is None or job is None or job.kind != CONSOLIDATE or not quiet(st, i, dists):
+            return None
+        return evolve(st, cursor=job.then, memo=evolve(st.memo, move=None))
+
     return factored.Split(len(groups), boundary, owner, inner, splice, projection, shared,
                           moving, outcome, check, OWN_END, shares, moved, transplant, carry,
-                          near, reads_around)
+                          near, reads_around, answer_stop, left_unmade)
