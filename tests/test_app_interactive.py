@@ -142,7 +142,7 @@ def test_choosing_a_non_default_unit_makes_it_fight_first(play_app):
     assert app.step_index == shown
     click_button(app, panel.buttons[1])
     assert q.answered and q.answer == "R2" and app.play.question is not q
-    next_question(app)
+    rest = next_question(app)
     key(app, pygame.K_d)                      # the default policy answers the rest
     finish(app)
     chosen = [(e["player"], e["unit"], e["fights_first"]) for e in app.events
@@ -151,6 +151,9 @@ def test_choosing_a_non_default_unit_makes_it_fight_first(play_app):
     assert ("red", "R1", True) in chosen[1:]
     decided = [(e["choice"], e["value"], e["by"]) for e in app.events if e.type == "decision"]
     assert ("fight", "R2", "window") in decided
+    # the answer ``d`` gave is the default policy's, and recorded so (audit 9), not the person's
+    assert (rest.choice, rest.default, "default") in decided
+    assert all(by != "window" for c, v, by in decided[decided.index(("fight", "R2", "window")) + 1:])
     assert app.session.use_defaults
     assert app.step_index == len(app.steps) - 1      # it followed the phase to its end
     assert app.steps[-1].title == "End of the Fight phase"

@@ -23,8 +23,10 @@ import pytest
 
 from tabletop.app import question_text
 from tabletop.app.app import App
+from tabletop.app.board_theme import board_theme
 from tabletop.app.interactive import PlaySession
 from tabletop.board import mapfile
+from tabletop.render.board import board_canvas
 from tests.window_helpers import click, post_and_handle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,8 +105,15 @@ def test_each_badge_sits_clear_and_a_click_on_it_answers_its_option():
             r = m.base.radius * v.scale
             bases.append(pygame.Rect(round(x - r), round(y - r), round(2 * r), round(2 * r)))
         panel = app.play.ask.rect.move(-board.x, -board.y)
+        # the units' name plates as the board places them (audit 9: a number sat on a plate)
+        c = board_canvas(pygame.Surface(board.size), app.shown()[0], geo, v,
+                         overlays=frozenset(app.overlays), selected=app.selected,
+                         theme=board_theme(board.size), clip=pygame.Rect(0, 0, 0, 0))
+        plates = [p[4] for p in c.placed]
+        assert plates
         for i, (rect, k) in enumerate(badges):
             assert rect.collidelist(bases) < 0, (k, rect)          # on no model
+            assert rect.collidelist(plates) < 0, (k, rect)         # on no name plate
             assert not rect.colliderect(panel), k
             assert all(not rect.colliderect(o) for o, _k in badges[i + 1:]), k
     finally:

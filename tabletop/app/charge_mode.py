@@ -41,10 +41,10 @@ from typing import Any
 import numpy as np
 import pygame
 
+from tabletop.app.plates import PlateCache
 from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
 from tabletop.render import prims
-from tabletop.render.board import board_canvas
 from tabletop.render.charge_plan import draw_fight_chart, draw_plan, tag_placer
 from tabletop.render.charge_plan import percent as _pct
 from tabletop.render.charge_shade import (
@@ -140,7 +140,7 @@ class ChargeMode:
         # the shaded board drawn: (view (scale, origin x, origin y), what else it shows, image)
         self._board: tuple[tuple, tuple, pygame.Surface] | None = None
         self.placed: list[Placed] = []      # the marks and tags the last frame drew
-        self._plates: tuple[tuple, Any, Any, list[pygame.Rect]] | None = None
+        self._plates = PlateCache()
         self._reach: Job | None = None
         self._plan: Job | None = None
 
@@ -415,20 +415,10 @@ class ChargeMode:
 
     def plates(self, surface, view: View, state: Battlefield, geo: Geometry, overlays,
                selected, theme) -> list[pygame.Rect]:
-        """The unit name plates the window's board puts on ``surface`` (pixels, each grown by
-        its selection ring; placed, not drawn), kept while the view, table and selection
-        stay the same: the marks and tags keep clear of them."""
-        key = (surface.get_size(), view.scale, view.origin_x, view.origin_y, overlays,
-               selected, theme)
-        got = self._plates
-        if got is not None and got[0] == key and got[1] is state and got[2] is geo:
-            return got[3]
-        c = board_canvas(pygame.Surface(surface.get_size()), state, geo, view,
-                         overlays=overlays, selected=selected, theme=theme,
-                         clip=pygame.Rect(0, 0, 0, 0))
-        rects = [p[4].inflate(8, 8) for p in (c.placed or [])]
-        self._plates = (key, state, geo, rects)
-        return rects
+        """The unit name plates the window's board puts on ``surface`` (``plates.PlateCache``):
+        the marks and tags keep clear of them."""
+        return self._plates.plates(surface.get_size(), view, state, geo, overlays, selected,
+                                   theme)
 
     def _draw_shaded(self, surface, view, state, geo, sh: Shade, overlays, selected, theme,
                      moving: bool) -> None:

@@ -65,7 +65,7 @@ from typing import Any
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
 from tabletop.geometry import pieces
-from tabletop.rules.decisions import BY_WINDOW, Decisions
+from tabletop.rules.decisions import BY_DEFAULT, BY_WINDOW, Decisions
 from tabletop.rules.dice import Dice
 from tabletop.rules.engine.driver import answer_from_map, emit
 from tabletop.rules.engine.machine import PhaseState
@@ -307,9 +307,12 @@ class PlaySession:
             self.question = None
             if q.for_rest:
                 self.use_defaults = True
-            self.decisions.record(q.player, q.choice, q.answer, BY_WINDOW)
+            # ``d`` (the default here and for the rest) is the default policy's answer, not
+            # one the person picked: recorded as such, like the later ones it answers
+            by = BY_DEFAULT if q.for_rest else BY_WINDOW
+            self.decisions.record(q.player, q.choice, q.answer, by)
             self.log.emit("decision", q.rule, player=q.player, choice=q.choice, value=q.answer,
-                          by="window", default=q.default)
+                          by=by, default=q.default)
             emit(self.log, events)
             return
         if st.done:

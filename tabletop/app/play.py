@@ -54,7 +54,9 @@ import pygame
 
 from tabletop.app import question_text
 from tabletop.app.ask_panel import AskPanel
+from tabletop.app.board_theme import board_theme
 from tabletop.app.interactive import SOLVER_STEP_WORK, PlaySession, Question
+from tabletop.app.plates import PlateCache
 from tabletop.board import mapfile
 from tabletop.board.writes import write_atomic
 from tabletop.errors import TabletopError
@@ -105,6 +107,7 @@ class PlayController:
         #: pixels, option index); a click on one answers (``click_badge``)
         self.badges: list[tuple[pygame.Rect, int]] = []
         self._badge_key: Any = None     # what the badges' places were worked out for
+        self._plates = PlateCache()     # the name plates the badges keep clear of
         self.question: Question | None = None
         self.ask: AskPanel | None = None
         self.finished = False
@@ -443,14 +446,16 @@ class PlayController:
     def place_badges(self, area: pygame.Rect, geo: Geometry) -> list[tuple[pygame.Rect, int]]:
         """Where each option's number goes (board pixels within ``area``): beside the ring of
         its unit's top model (above it first), clear of every model's base, every ring, the
-        question panel and the numbers placed before it, by ``render.label_place``; kept in
+        units' name plates (``plates.PlateCache``), the question panel and the numbers placed
+        before it, by ``render.label_place``; kept in
         ``badges`` (what ``click_badge`` reads) and worked out again only when the question,
         the view, the board or the panel changes."""
         q = self.question
         view = self.app.view
         board = self.app.board_rect
         panel = self.ask.rect.move(-board.x, -board.y) if self.ask is not None else pygame.Rect(0, 0, 0, 0)
-        key = (id(q), view.scale, view.origin_x, view.origin_y, tuple(area), tuple(panel), id(geo))
+        key = (id(q), view.scale, view.origin_x, view.origin_y, tuple(area), tuple(panel), id(geo),
+               self.app.overlays, self.app.selected)
         if key == self._badge_key:
             return self.badges
         self._badge_key = key
@@ -460,7 +465,11 @@ class PlayController:
         options = question_text.option_models(q, geo)
         bases = [_ring_rect(geo, mid, view, pad=0) for mid in geo.ids]
         rings = [_ring_rect(geo, mid, view) for ids in options.values() for mid in ids]
-        placer = LabelPlacer(area, bases=bases + rings, blocked=[panel])
+        # the units' name plates too (audit 9: a number drawn over a plate hid its name)
+        state, _ = self.app.shown()
+        plates = self._plates.plates(area.size, view, state, geo, frozenset(self.app.overlays),
+                                     self.app.selected, board_theme(area.size))
+        placer = LabelPlacer(area, bases=bases + rings, blocked=[panel, *plates])
         for k, ids in options.items():
             top = max(ids, key=lambda m: geo.model(m).y)
             anchor = _ring_rect(geo, top, view)
