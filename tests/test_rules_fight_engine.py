@@ -88,4 +88,4 @@ def test_monte_carlo_says_why_and_one_run_has_no_standard_error():
     r = fp_odds.odds(s, runs=1, exact=False)
     assert r["method"] == "monte carlo" and r["why"]
     assert "fewer than 2 runs" in r["text"] and "+/- 0.00" not in r["text"]
-    assert r["steps"] == ["fight"]
+    assert r["steps"] == ["fight", "consolidation"]
