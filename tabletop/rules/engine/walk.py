@@ -144,6 +144,40 @@ def _weighed(machine: Machine, state: PhaseState, scripted: Sequence[Decision], 
             for (v, _), w in zip(pend.outcomes, pend.weights) if w]
 
 
+class _Count:
+    """The states an exact walk has weighed and made, against its bounds: ``weigh()`` and
+    ``make(n)`` raise ``TooManyStates`` past ``max_states`` weighed or ``max_children``
+    made (None: no bound)."""
+
+    def __init__(self, max_states: int, max_children: int | None) -> None:
+        self.max_states, self.max_children = max_states, max_children
+        self.weighed = self.made = 0
+
+    def weigh(self) -> None:
+        self.weighed += 1
+        if self.weighed > self.max_states:
+            raise TooManyStates(f"more than {self.max_states} states to weigh")
+
+    def make(self, n: int) -> None:
+        self.made += n
+        if self.max_children is not None and self.made > self.max_children:
+            raise TooManyStates(f"more than {self.max_children} states to make")
+
+
+def _level_children(machine: Machine, st: PhaseState, n: int, lcm: int,
+                    scripted: Sequence[Decision], policy: Policy, count: _Count
+                    ) -> tuple[list[tuple[PhaseState, int]], int]:
+    """``st``'s children with their int weights (``_weighed``; a chance's made counted on
+    ``count``), and ``st``'s own weight ``n`` brought over the level's ``lcm``: each child's
+    share of the next level is the second times its weight."""
+    pend = st.pending
+    children = _weighed(machine, st, scripted, policy)
+    if isinstance(pend, Chance):
+        count.make(len(children))
+        return children, n * (lcm // pend.den)
+    return children, n * lcm
+
+
 def _den(pend: Any) -> int:
     """The denominator a pending thing's children are weighed over (``Chance.den``; 1 for a
     question)."""
@@ -207,27 +241,17 @@ def exact(machine: Machine, start: PhaseState, *, outcome: Outcome, key: Key,
     level: dict[Hashable, list[Any]] = {key(state): [state, 1]}
     den = 1
     dist: dict[Any, Fraction] = {}
-    weighed = made = 0
+    count = _Count(max_states, max_children)
     while level:
         nxt: dict[Hashable, list[Any]] = {}
         lcm = math.lcm(*{_den(st.pending) for st, _ in level.values()})
         for st, n in level.values():
-            weighed += 1
-            if weighed > max_states:
-                raise TooManyStates(f"more than {max_states} states to weigh")
+            count.weigh()
             if st.done:
                 o = outcome(st)
                 dist[o] = dist.get(o, 0) + Fraction(n, den)
                 continue
-            pend = st.pending
-            children = _weighed(machine, st, scripted, policy)
-            if isinstance(pend, Chance):
-                made += len(children)
-                if max_children is not None and made > max_children:
-                    raise TooManyStates(f"more than {max_children} states to make")
-                n *= lcm // pend.den
-            else:
-                n *= lcm
+            children, n = _level_children(machine, st, n, lcm, scripted, policy, count)
             for child, w in children:
                 k = key(child)
                 e = nxt.get(k)
@@ -237,7 +261,7 @@ def exact(machine: Machine, start: PhaseState, *, outcome: Outcome, key: Key,
                     e[1] += n * w
         den = _reduced(nxt, den * lcm, 1)
         level = nxt
-    return Odds("exact", dist, states=weighed)
+    return Odds("exact", dist, states=count.weighed)
 
 
 @dataclass(frozen=True)
@@ -306,27 +330,17 @@ def exact_parts(machine: Machine, start: PhaseState, parts: Parts, *,
     # probabilities as ints over the level's ``den``, as in ``exact``
     level: dict[Hashable, list[Any]] = {parts.key(state, fin): [state, 1, fin]}
     den = 1
-    weighed = made = 0
+    count = _Count(max_states, max_children)
     while level:
         nxt: dict[Hashable, list[Any]] = {}
         lcm = math.lcm(*{_den(st.pending) for st, _, _ in level.values()})
         nden = den * lcm
         for st, n, fin in level.values():
-            weighed += 1
-            if weighed > max_states:
-                raise TooManyStates(f"more than {max_states} states to weigh")
+            count.weigh()
             if st.done:
                 harvest(st, frozenset(names) - fin, Fraction(n, den))
                 continue
-            pend = st.pending
-            children = _weighed(machine, st, scripted, policy)
-            if isinstance(pend, Chance):
-                made += len(children)
-                if max_children is not None and made > max_children:
-                    raise TooManyStates(f"more than {max_children} states to make")
-                n *= lcm // pend.den
-            else:
-                n *= lcm
+            children, n = _level_children(machine, st, n, lcm, scripted, policy, count)
             for child, w in children:
                 cfin = parts.finished(child)
                 if not fin <= cfin:
@@ -345,7 +359,7 @@ def exact_parts(machine: Machine, start: PhaseState, parts: Parts, *,
                     e[1] += nw
         den = _reduced(nxt, nden, 1)
         level = nxt
-    return PartOdds(marg, weighed, made)
+    return PartOdds(marg, count.weighed, count.made)
 
 
 def _sample(machine: Machine, start: PhaseState, rng: random.Random, outcome: Outcome,
