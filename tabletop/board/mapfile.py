@@ -432,6 +432,29 @@ def _unreported(lines: list[str], reported: list[str]) -> list[str]:
             if not any(_place_of(line) == p or _place_of(line).startswith(p + ".") for p in places)]
 
 
+# one unit's values as ``_table_problems`` reads them: (its index, its profile or None, its
+# weapons as (index, table)), and its models' (index, profile or None, weapons as
+# (index, table))
+_Tables = tuple[int, Any, list[tuple[int, Any]], list[tuple[int, Any, list[tuple[int, Any]]]]]
+
+
+def _table_problems(ruleset: str, units: list[_Tables]) -> list[str]:
+    """Profile and weapon values as numbers with their bounds (``profile_values``), one
+    line each, at their places (``units[i].models[j].weapons[k]``)."""
+    problems: list[str] = []
+    for i, profile, weapons, models in units:
+        if profile is not None:
+            problems += profile_problems(profile, ruleset, f"units[{i}].profile")
+        for k, w in weapons:
+            problems += weapon_problems(w, f"units[{i}].weapons[{k}]")
+        for j, mprofile, mweapons in models:
+            if mprofile:
+                problems += profile_problems(mprofile, ruleset, f"units[{i}].models[{j}].profile")
+            for k, w in mweapons:
+                problems += weapon_problems(w, f"units[{i}].models[{j}].weapons[{k}]")
+    return problems
+
+
 def _raw_value_problems(path: str, data: dict[str, Any]) -> list[str]:
     """``_value_problems`` read from the raw tables (the schema failed, so there is no parsed
     map): every unit, model and weapon table that is a table is checked; a table of the wrong
@@ -440,45 +463,36 @@ def _raw_value_problems(path: str, data: dict[str, Any]) -> list[str]:
     ruleset = meta.get("ruleset") if isinstance(meta, dict) else None
     if ruleset not in ("fight-phase", "rank-and-flank"):
         return []                   # bounds depend on the ruleset; the schema names it
+
+    def tables(ws: Any) -> list[tuple[int, Any]]:
+        return [(k, dict(w)) for k, w in enumerate(ws if isinstance(ws, list) else [])
+                if isinstance(w, dict)]
+
+    def profile(t: dict) -> Any:
+        return dict(t["profile"]) if isinstance(t.get("profile"), dict) else None
+
     units = data.get("units")
-    problems: list[str] = []
-
-    def weapons(ws: Any, place: str) -> None:
-        for k, w in enumerate(ws if isinstance(ws, list) else []):
-            if isinstance(w, dict):
-                problems.extend(weapon_problems(dict(w), f"{place}.weapons[{k}]"))
-
+    found: list[_Tables] = []
     for i, u in enumerate(units if isinstance(units, list) else []):
         if not isinstance(u, dict):
             continue
-        if isinstance(u.get("profile"), dict):
-            problems.extend(profile_problems(dict(u["profile"]), ruleset, f"units[{i}].profile"))
-        weapons(u.get("weapons"), f"units[{i}]")
         models = u.get("models")
-        for j, m in enumerate(models if isinstance(models, list) else []):
-            if not isinstance(m, dict):
-                continue
-            if isinstance(m.get("profile"), dict):
-                problems.extend(profile_problems(dict(m["profile"]), ruleset,
-                                                 f"units[{i}].models[{j}].profile"))
-            weapons(m.get("weapons"), f"units[{i}].models[{j}]")
-    return [f"{path}: {line}" for line in problems]
+        found.append((i, profile(u), tables(u.get("weapons")),
+                      [(j, profile(m), tables(m.get("weapons")))
+                       for j, m in enumerate(models if isinstance(models, list) else [])
+                       if isinstance(m, dict)]))
+    return [f"{path}: {line}" for line in _table_problems(ruleset, found)]
 
 
 def _value_problems(path: str, parsed: MapIn) -> list[str]:
     """Profile and weapon values as numbers with their bounds (``profile_values``), one line
-    each; a value written ``"3+"`` is stored as 3."""
-    problems: list[str] = []
+    each; a value written ``"3+"`` is stored as 3; and each model's ``wounds_lost``."""
+    problems = _table_problems(parsed.map.ruleset, [
+        (i, u.profile, list(enumerate(u.weapons)),
+         [(j, m.profile, list(enumerate(m.weapons or ()))) for j, m in enumerate(u.models or ())])
+        for i, u in enumerate(parsed.units)])
     for i, u in enumerate(parsed.units):
-        problems += profile_problems(u.profile, parsed.map.ruleset, f"units[{i}].profile")
-        for k, w in enumerate(u.weapons):
-            problems += weapon_problems(w, f"units[{i}].weapons[{k}]")
         for j, m in enumerate(u.models or ()):
-            if m.profile:
-                problems += profile_problems(m.profile, parsed.map.ruleset,
-                                             f"units[{i}].models[{j}].profile")
-            for k, w in enumerate(m.weapons or ()):
-                problems += weapon_problems(w, f"units[{i}].models[{j}].weapons[{k}]")
             if m.wounds_lost:
                 problems += _wounds_lost_problem(m.wounds_lost, m.profile or {}, u.profile,
                                                  f"units[{i}].models[{j}].wounds_lost")
