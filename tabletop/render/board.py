@@ -22,6 +22,7 @@ from tabletop.board.state import Battlefield
 from tabletop.geometry import Geometry
 from tabletop.layout_io.place import area_centroid
 from tabletop.render import prims
+from tabletop.render.label_place import eight_around
 from tabletop.render.options import OVERLAYS, resolve_overlays  # noqa: F401  (re-exported)
 from tabletop.render.theme import DEFAULT_THEME, RGB, Theme, mix, readable_on, shade
 from tabletop.render.view import View
@@ -780,20 +781,10 @@ def ring_model(c: Canvas, mid: str, colour, width: int = 3, pad_px: float = 3.0)
 def label_candidates(anchor: pygame.Rect, size: tuple[int, int], gap: int = 5) -> list[pygame.Rect]:
     """The places ``place_label`` weighs for a plate of ``size`` px beside ``anchor``, in
     its order of preference: below, above, right, left, the corners, then further out."""
-    w, h = size
+    h = size[1]
     cands = []
     for extra in (0, h + 4, 2 * (h + 4), 3 * (h + 4)):
-        g = gap + extra
-        cands += [
-            pygame.Rect(anchor.centerx - w // 2, anchor.bottom + g, w, h),
-            pygame.Rect(anchor.centerx - w // 2, anchor.top - g - h, w, h),
-            pygame.Rect(anchor.right + g, anchor.centery - h // 2, w, h),
-            pygame.Rect(anchor.left - g - w, anchor.centery - h // 2, w, h),
-            pygame.Rect(anchor.right + g, anchor.bottom + g, w, h),
-            pygame.Rect(anchor.left - g - w, anchor.top - g - h, w, h),
-            pygame.Rect(anchor.right + g, anchor.top - g - h, w, h),
-            pygame.Rect(anchor.left - g - w, anchor.bottom + g, w, h),
-        ]
+        cands += eight_around(anchor, size, gap + extra, gap + extra)
     return cands
 
 

@@ -94,6 +94,21 @@ def overlap_area(rect: pygame.Rect, rects: Sequence[pygame.Rect]) -> int:
     return total
 
 
+def eight_around(anchor: pygame.Rect, size: Size, gy: int, gx: int) -> list[pygame.Rect]:
+    """Eight places for a label of ``size`` pixels round ``anchor``, ``gy`` pixels above or
+    below it and ``gx`` beside it: below, above, right, left, then the corners (below right,
+    above left, above right, below left)."""
+    w, h = size
+    return [pygame.Rect(anchor.centerx - w // 2, anchor.bottom + gy, w, h),
+            pygame.Rect(anchor.centerx - w // 2, anchor.top - gy - h, w, h),
+            pygame.Rect(anchor.right + gx, anchor.centery - h // 2, w, h),
+            pygame.Rect(anchor.left - gx - w, anchor.centery - h // 2, w, h),
+            pygame.Rect(anchor.right + gx, anchor.bottom + gy, w, h),
+            pygame.Rect(anchor.left - gx - w, anchor.top - gy - h, w, h),
+            pygame.Rect(anchor.right + gx, anchor.top - gy - h, w, h),
+            pygame.Rect(anchor.left - gx - w, anchor.bottom + gy, w, h)]
+
+
 def around(anchor: pygame.Rect, size: Size, gap: int = LABEL_GAP_PX,
            rings: int = LABEL_RINGS) -> list[pygame.Rect]:
     """Places for a label of ``size`` pixels beside ``anchor`` in order of preference:
@@ -105,15 +120,7 @@ def around(anchor: pygame.Rect, size: Size, gap: int = LABEL_GAP_PX,
     out = []
     for k in range(rings):
         gy, gx = gap + k * (h + 4), gap + k * (w // 2 + 4)
-        out += [
-            pygame.Rect(anchor.centerx - w // 2, anchor.bottom + gy, w, h),
-            pygame.Rect(anchor.centerx - w // 2, anchor.top - gy - h, w, h),
-            pygame.Rect(anchor.right + gx, anchor.centery - h // 2, w, h),
-            pygame.Rect(anchor.left - gx - w, anchor.centery - h // 2, w, h),
-            pygame.Rect(anchor.right + gx, anchor.bottom + gy, w, h),
-            pygame.Rect(anchor.left - gx - w, anchor.top - gy - h, w, h),
-            pygame.Rect(anchor.right + gx, anchor.top - gy - h, w, h),
-            pygame.Rect(anchor.left - gx - w, anchor.bottom + gy, w, h),
+        out += eight_around(anchor, size, gy, gx) + [
             # below and above again, flush with the anchor's left edge, then its right edge
             pygame.Rect(anchor.left, anchor.bottom + gy, w, h),
             pygame.Rect(anchor.left, anchor.top - gy - h, w, h),
