@@ -143,6 +143,7 @@ def test_a_crash_during_reload_leaves_the_map_and_the_autosave(map_path, monkeyp
     def out_of_memory(path):
         raise MemoryError("pygame out of memory")
     monkeypatch.setattr(mapfile, "load", out_of_memory)
+    monkeypatch.setattr(mapfile, "load_all", out_of_memory)     # r reads through load_checked
     with pytest.raises(MemoryError):
         post_and_pump(app, key(pygame.K_r, "r"), key(pygame.K_y, "y"))
     monkeypatch.undo()

@@ -75,6 +75,7 @@ from tabletop.render.theme import DEFAULT_THEME
 from tabletop.render.theme import font as theme_font
 from tabletop.render.view import View
 from tabletop.rules.events import Event, Step
+from tabletop.rules.map_checks import load_checked
 
 # named defaults of the window
 DEFAULT_SIZE = (1400, 900)      # pixels
@@ -102,6 +103,10 @@ PANEL_WAITS_FOR_BOARD = True    # a frame whose map board is drawn again (a drop
                                 # the frames that place a drop's labels over time do not count)
 DEFAULT_SAVE_NAME = "tabletop-map.toml"   # when the state has no file of its own
 SAVE_NAME_TRIES = 100           # s: names tried when the free one is taken meanwhile
+INPUT_EVENTS = (pygame.KEYDOWN, pygame.KEYUP, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP,
+                pygame.MOUSEMOTION, pygame.MOUSEWHEEL, pygame.TEXTINPUT)
+                                # the person at the window: not idle (the autosave's rewrite
+                                # waits app.autosave_keep.IDLE_FRAMES frames without these)
 
 PANEL_BG = (34, 36, 40)
 RULER_COLOUR = (255, 214, 64)
@@ -409,6 +414,8 @@ class App:
         if self.editor.active and not consumed and editor_input.handle(self, event):
             return self.running
         t = event.type
+        if t in INPUT_EVENTS:
+            self.unsaved.input()        # not idle: the autosave's rewrite waits (app.autosave_keep)
         if t == pygame.QUIT:
             self.quit()         # the close button: asks first when moves are unsaved
         elif t == pygame.VIDEORESIZE:
@@ -436,7 +443,9 @@ class App:
         return self.running
 
     def close(self) -> None:
-        """The window is closing: stop a play session."""
+        """The window is closing: stop a play session and the autosave's rewrite (the
+        autosave written last stays whole)."""
+        self.unsaved.close()
         if self.play is not None:
             self.play.close()
 
@@ -779,7 +788,9 @@ class App:
             self.message("nothing to reload: this board has no map file")
             return
         try:
-            state = mapfile.load(self.path)
+            # every check a command makes (rules.map_checks): a map edited to a profile the
+            # rules cannot use is refused here, not when the phase runs
+            state = load_checked(self.path)
         except TabletopError as exc:
             n = len(exc.problems)
             head = f"reload failed; the board is unchanged ({n} problem{'s' if n != 1 else ''}):"
@@ -1011,6 +1022,9 @@ class App:
         timed), take a play session's news, rebuild at most ``PANEL_BOXES_PER_FRAME``
         changed text boxes of the panel, then advance the widgets by ``dt`` seconds."""
         self._advance_motion()
+        # the autosave rewritten in the map's words once idle (another process; app.autosave_keep)
+        self.unsaved.tick(busy=self.press is not None or self.drag is not None
+                          or self.pan_from is not None or self.editor.drag is not None)
         if self.charge.update():
             self.refresh()
         if self.play is not None:

@@ -94,10 +94,13 @@ BINDINGS: tuple[Binding, ...] = (
     Binding("`s`", "save to a new file beside the map (never overwrites); with `--play`: the run "
             "- the map as read, its seed and every answer as `[[decisions]]` - which "
             "`tabletop fight` replays", (("s", "save"),)),
-    Binding("`r`", "reload the map from disk (a bad file shows its problems and keeps the board; "
-            "asks first when moves are unsaved)", (("r", "reload"),)),
+    Binding("`r`", "reload the map from disk, checked as every command checks a map "
+            "(`tabletop check`'s lines: schema, profiles and weapons, the ruleset's own profile "
+            "checks, shapes); a bad file shows its problems and keeps the board; asks first "
+            "when moves are unsaved", (("r", "reload"),)),
     Binding("`a`", "load the autosave beside the map (`<map>.autosave.toml`, offered on opening "
-            "when it is newer than the map)", (("a", "load_autosave"),)),
+            "when it is newer than the map; checked as `r` checks the map)",
+            (("a", "load_autosave"),)),
     Binding("`y` / `n`", "answer the panel's question: quit, reload or close with unsaved moves"),
     Binding("`n` / `p`", "next / previous step of a resolved phase (`--fight`)",
             (("n", "next_step"), ("p", "prev_step"))),

@@ -5,7 +5,10 @@ window tells it of every change (``changed``): while the board differs from
 ``clean`` an autosave ``<map>.autosave.toml`` is written beside the map after each
 change (``board.writes``: a temporary file of its own renamed into place, so a
 crash leaves the previous autosave and the map whole); when the board is back to
-``clean`` the autosave is removed.  ``guard(what, action)`` runs ``action`` at once
+``clean`` the autosave is removed.  That copy is written afresh (tomli-w, a few ms); once
+the window has been idle a while it is replaced by the map's own document edited to the
+board, its comments and layout kept (``app.autosave_keep``: another process does the
+edit, the window renames its result into place).  ``guard(what, action)`` runs ``action`` at once
 when nothing is unsaved, else holds it and returns a y/n question for the panel;
 ``answer(key)`` takes ``y`` (run it) or ``n`` / ``Esc`` (keep the board).
 
@@ -20,10 +23,12 @@ import os
 from collections.abc import Callable
 from dataclasses import replace
 
+from tabletop.app.autosave_keep import KeptAutosave
 from tabletop.board import mapfile
 from tabletop.board.state import Battlefield
 from tabletop.board.writes import write_atomic
 from tabletop.errors import TabletopError
+from tabletop.rules.map_checks import load_checked
 
 __all__ = ["AUTOSAVE_SUFFIX", "Unsaved", "autosave_path"]
 
@@ -61,6 +66,7 @@ class Unsaved:
         self.autosave = autosave_path(path) if path else None
         self.autosave_error: str | None = None
         self.save_hint: Callable[[], str] | None = None     # the editor: where its s writes
+        self.kept = KeptAutosave()      # the autosave rewritten in the map's words, when idle
 
     def dirty(self, state: Battlefield) -> bool:
         """Whether ``state`` differs from the state last loaded or saved."""
@@ -79,10 +85,11 @@ class Unsaved:
         if self.autosave is None:
             return None
         try:
-            # written afresh (tomli-w, fast): the autosave is for recovery; a save with
-            # ``s`` after loading it edits the map's own document again
+            # written afresh (tomli-w, fast) at once; rewritten in the map's own words once
+            # the window is idle (``tick``, ``app.autosave_keep``)
             write_atomic(self.autosave, mapfile.dumps(state), force=True,
                          keep=(self.path,) if self.path else ())
+            self.kept.written()
         except (OSError, TabletopError) as exc:
             said = f"autosave {self.autosave}: cannot write: {exc}"
             if said != self.autosave_error:
@@ -101,7 +108,22 @@ class Unsaved:
         was on the board, so the autosave stays until the board is clean)."""
         self.clean = state
 
+    def tick(self, busy: bool = False) -> None:
+        """One frame of the window: the autosave's rewrite in the map's words goes on
+        (``KeptAutosave.tick``; ``busy``: a drag or press is held, the window is not idle)."""
+        self.kept.tick(self.autosave, self.path, busy)
+
+    def input(self) -> None:
+        """The person pressed, moved or wheeled: the window is not idle."""
+        self.kept.input()
+
+    def close(self) -> None:
+        """The window closes: a rewrite still working is stopped (the fast copy stays)."""
+        self.kept.close()
+
     def discard_autosave(self) -> None:
+        """Remove the autosave (the board is saved, or back as loaded)."""
+        self.kept.discarded()
         if self.autosave:
             with contextlib.suppress(FileNotFoundError):
                 if os.path.isfile(self.autosave) and not os.path.islink(self.autosave):
@@ -162,8 +184,10 @@ class Unsaved:
         Raises
         ------
         TabletopError
-            There is no autosave, or it does not load (one line per problem).
+            There is no autosave, or it does not load or fails a map check (one line per
+            problem, ``rules.map_checks.load_checked``).
         """
         if not self.autosave or not os.path.isfile(self.autosave):
             raise TabletopError("no autosave beside this map")
-        return replace(mapfile.load(self.autosave), path=self.path)
+        # the checks a command makes of a map (``rules.map_checks``), as ``r`` makes
+        return replace(load_checked(self.autosave), path=self.path)

@@ -13,7 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from tabletop.board.limits import MAX_SEED
-from tabletop.errors import MapValidationError, TabletopError, UnknownIdError
+from tabletop.errors import TabletopError, UnknownIdError
 
 if TYPE_CHECKING:
     from tabletop.board.state import Battlefield
@@ -25,70 +25,37 @@ MIN_WINDOW_PX = (320, 200)
 MAX_WINDOW_PX = (7680, 4320)
 
 
-#: how the rulesets word a profile value that is absent: a map need not carry profiles (a
-#: layout, a measured table); a command that fights says so itself when it needs one
-MISSING_PROFILE = ("(needed to make attacks)", "profile has no ")
+# the map checks every command runs (and the window's reload) live in one place, the rules
+# layer (``rules.map_checks``), so both refuse a map with the same lines; these names call
+# them there (imported when called: ``--help`` imports no rules)
+MISSING_PROFILE = ("(needed to make attacks)", "profile has no ")   # = map_checks.MISSING_PROFILE
 
 
 def ruleset_profile_faults(state: Battlefield, found: list[str] = ()) -> list[str]:
-    """The ruleset's own profile and weapon checks (``Ruleset.profile_problems``: a weapon's
-    ``WS = "abc"``, ``D = -3``, a bad ``FNP`` ...), places as the map file gives them
-    (``units[18].weapons[0].WS``), leaving out absent values (``MISSING_PROFILE``) and places
-    already named in ``found``.  When ``found`` holds faults the ruleset's check may trip on
-    one of them; it is then skipped (those faults are reported already)."""
-    from tabletop.rules.registry import find_ruleset
+    """``rules.map_checks.ruleset_profile_faults``: the ruleset's own profile checks."""
+    from tabletop.rules import map_checks
+    return map_checks.ruleset_profile_faults(state, found)
 
-    check = find_ruleset(state.ruleset).profile_problems
-    if check is None:
-        return []
-    try:
-        lines = check(state)
-    except Exception:           # noqa: BLE001 -- only with faults already found (re-raised else)
-        if found:
-            return []
-        raise
-    places = {line.split(": ", 2)[1] for line in found if line.count(": ") >= 2}
-    return [line for line in lines if not any(m in line for m in MISSING_PROFILE)
-            and (line.count(": ") < 2 or line.split(": ", 2)[1] not in places)]
+
+def state_faults(state: Battlefield, found: list[str] = ()) -> list[str]:
+    """``rules.map_checks.state_faults``: the profile and shape checks of a built state."""
+    from tabletop.rules import map_checks
+    return map_checks.state_faults(state, found)
 
 
 def load_map(path: str) -> Battlefield:
-    """Load ``path`` and check everything a command would: the schema, every profile and
-    weapon number with its bounds (``board.profile_values`` and the ruleset's own checks,
-    so every command refuses what ``fight`` would), and that its shapes can be measured.
-    Every fault found is reported at once, each its own located line, in map order.
+    """Load ``path`` and check everything a command would (``rules.map_checks.load_checked``:
+    the schema, every profile and weapon number with its bounds, the ruleset's own checks,
+    the shapes).  Every fault found is reported at once, each its own located line, in map
+    order.
 
     Raises
     ------
     MapSyntaxError, MapValidationError
         One line per problem (the CLI exits 2).
     """
-    from tabletop.board import mapfile
-
-    state, problems = mapfile.load_all(path)
-    if state is not None:
-        problems = problems + state_faults(state, problems)
-    if problems:
-        raise MapValidationError(mapfile.in_map_order(_top_order(path), problems))
-    return state
-
-
-def state_faults(state: Battlefield, found: list[str] = ()) -> list[str]:
-    """What ``load_map`` checks on a built state: the ruleset's profile checks
-    (``ruleset_profile_faults``) and the shapes (``geometry.layout_checks.shape_problems``)."""
-    from tabletop.geometry.layout_checks import shape_problems
-
-    return ruleset_profile_faults(state, list(found)) + shape_problems(state)
-
-
-def _top_order(path: str) -> dict[str, Any]:
-    """The map file's top-level tables in file order (for ``in_map_order``)."""
-    from tabletop.board import mapfile
-
-    try:
-        return mapfile.read_toml(path)
-    except TabletopError:
-        return {}
+    from tabletop.rules import map_checks
+    return map_checks.load_checked(path)
 
 
 def check_seed(seed: int | None, flag: str = "--seed") -> None:
