@@ -1,4 +1,4 @@
-"""What the fight would look like: odds for ``tabletop fight MAP --odds`` (fight-phase.txt 12.02-12.06).
+"""What the fight would look like: odds for ``tabletop fight MAP --odds`` (fight-phase.txt 12.02-12.08).
 
 The odds come from the phase's own rows (``sequence.phase``), not a second
 copy of the attack sequence: the one odds engine (``engine.walk``) follows
@@ -121,7 +121,7 @@ GAMBIT_RUNS = 100
 #: ``--sample`` keeps ``MAX_RUNS`` / ``GAMBIT_RUNS`` (the 60x44 layout's time) and says so.
 SAMPLE_MAX_RUNS = walk.MC_MAX_RUNS
 DEFAULT_SEED = 1
-RULE = "fight-phase.txt 12.02-12.06"
+RULE = "fight-phase.txt 12.02-12.08"
 
 
 def _unit_outcome(state: PhaseState, u: str, before: dict[str, int]) -> tuple:
