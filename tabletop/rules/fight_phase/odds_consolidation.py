@@ -46,6 +46,7 @@ from tabletop.rules.fight_phase.context import geometry
 __all__ = ["ConsolidationCheck"]
 
 _SELECTED, _EVER = 0, 1     # places of the flags in ``odds_split``'s inner data (``_SETS``)
+GAPS_KEPT = 200_000         # pairs of units whose gap ``ConsolidationCheck`` keeps
 NODES_KEPT = 256            # nodes whose stands ``ConsolidationCheck`` keeps
 _SPARE = 0.005              # inches added to every radius ``_can_reach`` draws: its discs are
 #                            polygons of ``_SEGMENTS`` a quarter, inside the circle by at most
@@ -139,8 +140,11 @@ class ConsolidationCheck:
         self.groups = [tuple(g) for g in groups]
         self._players = players
         self.in_parts = {u for g in self.groups for u in g}
+        self._at = {u: n for g in self.groups for n, u in enumerate(g)}    # place in its part
         self.split = split
         self._engaged: dict[tuple[int, Hashable], tuple[bool, ...]] = {}
+        self._gaps: dict[tuple[int, int], tuple[Models, Models, float]] = {}
+        self._reach: dict[tuple, tuple[Models, list, list, bool]] = {}     # ``_can_reach``, kept
         # ids of what a node's stands are read from -> (those objects, the stands, each
         # stand's ``_starts`` as worked out): kept while those objects are
         self._nodes: dict[tuple, tuple[tuple, list[tuple], dict[int, bool]]] = {}
@@ -174,8 +178,12 @@ class ConsolidationCheck:
         every inner state of a part counts, whatever the other parts' are (so "possible"
         may be said of no one table, never left unsaid)."""
         stands, _ = self._node(template, dists)
-        return any(self._starter(template, dists, n) for n, s in enumerate(stands)
-                   if s[0] is not None)
+        for n, (i, k, uid, _, _, may) in enumerate(stands):
+            if i is None or not may or self._engaged_flags(template, dists, i, k)[self._at[uid]]:
+                continue        # (``_starts`` would say no: asked here first, for speed)
+            if self._starter(template, dists, n):
+                return True
+        return False
 
     def quiet(self, answered: PhaseState, i: int, dists: Sequence[dict]) -> bool:
         """Whether the consolidation move under way in ``answered`` (``memo.move``, of a unit
@@ -237,14 +245,43 @@ class ConsolidationCheck:
             if player[vid] == player[uid] or (j == i and k2 != k):
                 continue        # a friend, or the same engagement's other inner state
             slack = move if moves and first else 0.0
-            gap = _gap(models, others) - slack
+            gap = self._gap(models, others) - slack
             if gap <= reach_x:
                 xs.append((others, slack))
             if not selected and gap <= reach_e:
                 es.append((others, slack))
         if not xs or not es:
             return False
-        return _can_reach(models, xs, es, move + r.tol, max(r.engagement_range, 0.0) + r.tol)
+        key = (id(models), tuple((id(o), sl) for o, sl in xs), tuple((id(o), sl) for o, sl in es))
+        got = self._reach.get(key)
+        if got is None or got[0] is not models or any(a[0] is not b[0] for a, b in zip(got[1], xs)) \
+                or any(a[0] is not b[0] for a, b in zip(got[2], es)):
+            if len(self._reach) >= GAPS_KEPT:
+                self._reach.clear()
+            got = self._reach[key] = (models, xs, es, _can_reach(
+                models, xs, es, move + r.tol, max(r.engagement_range, 0.0) + r.tol))
+        return got[3]
+
+    def _gap(self, a: Models, b: Models) -> float:
+        """``_gap(a, b)``, worked out once per pair of (kept, frozen) model tuples: most
+        inner states share their units with others."""
+        k = (id(a), id(b))
+        got = self._gaps.get(k)
+        if got is None or got[0] is not a or got[1] is not b:
+            if len(self._gaps) >= GAPS_KEPT:
+                self._gaps.clear()
+            got = self._gaps[k] = (a, b, _gap(a, b))
+        return got[2]
+
+    def _engaged_flags(self, template: PhaseState, dists: Sequence[dict], i: int,
+                       k: Hashable) -> tuple[bool, ...]:
+        """Whether each unit of part ``i`` is engaged in its inner state ``k`` (in the
+        part's order; ``_is_engaged``)."""
+        got = self._engaged.get((i, k))
+        if got is None:
+            self._is_engaged(template, dists, i, k, self.groups[i][0])
+            got = self._engaged[(i, k)]
+        return got
 
     def _is_engaged(self, template: PhaseState, dists: Sequence[dict], i: int, k: Hashable,
                     uid: str) -> bool:
@@ -256,4 +293,4 @@ class ConsolidationCheck:
             st = self.split.splice(template, i, dists[i][k][0])
             geo = geometry(st.battlefield)
             got = self._engaged[(i, k)] = tuple(geo.unit_engaged(u) for u in self.groups[i])
-        return got[self.groups[i].index(uid)]
+        return got[self._at[uid]]
