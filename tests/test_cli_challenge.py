@@ -85,9 +85,12 @@ def test_odds_table_per_gambit_pair(capsys):
     assert code == 0
     lines = out.split("\nFight odds")[0].splitlines()     # the fight-phase odds follow
     assert lines[0].startswith("Challenge odds in the combat breachers + tac (gambit challenge")
-    rows = [ln for ln in lines if ln.startswith("  ") and "%" in ln and "default policy" not in ln]
+    rows = [ln for ln in lines if ln.startswith("  ") and not ln.startswith("    ") and "%" in ln
+            and "default policy" not in ln]   # the pair rows; the glory points lines are indented 4
     assert len(rows) == 64                    # every pair the Face-Off allows
     assert any(ln.strip().startswith("default policy:") for ln in lines)
+    glory = [ln.split()[0] for ln in lines if ln.startswith("    ") and " pts " in ln]
+    assert glory == ["red", "blue"]           # the default policy's pair: one points line per player
     code, out, _ = run(capsys, "fight", GAMBIT, "--odds", "--json")
     doc = json.loads(out)
     (combat,) = doc["combats"]

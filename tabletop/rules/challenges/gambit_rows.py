@@ -140,6 +140,7 @@ from tabletop.rules.engine.machine import (
 )
 from tabletop.rules.engine.pending import Chance, Question, uniform
 from tabletop.rules.events import Event, make_event
+from tabletop.rules.odds_summary import at_least, at_least_keys, counts
 
 RULE_ELIGIBLE = "gambit-challenge.txt eligibility (list missing: characters.GAMBIT_ELIGIBILITY)"
 RULE_DECLARE = "gambit-challenge.txt Step 1 (Declare)"
@@ -1527,18 +1528,38 @@ def duel_start(bf: Battlefield, combat: tuple[str, ...], issuer: str, challenger
 @dataclass(frozen=True)
 class PairOdds:
     """One gambit pair's odds for one round and its Glory Step: win chance and expected points
-    by player, and the draw chance (exact ``Fraction``s)."""
+    by player, and the draw chance (exact ``Fraction``s).  ``outcomes`` is the walk's own
+    distribution ``{(winner or None, points): p}`` the other figures are summed from
+    (gambit-challenge.txt, Glory Step): ``points_dist`` and ``points_at_least`` read it."""
 
     gambits: tuple[tuple[str, str], ...]
     win: dict[str, Fraction]
     draw: Fraction
     points: dict[str, Fraction]
     states: int = 0
+    outcomes: dict[tuple[str | None, int], Fraction] = field(default_factory=dict)
 
     def value(self, p: str) -> tuple[Fraction, Fraction]:
         """``POLICY_VALUE`` for ``p``: (points difference, win chance difference)."""
         o = next(q for q in self.win if q != p)
         return (self.points[p] - self.points[o], self.win[p] - self.win[o])
+
+    def points_dist(self, p: str) -> dict[int, Fraction]:
+        """Player ``p``'s combat resolution points from this round's Glory Step
+        (gambit-challenge.txt, Glory Step) as ``{k: P(p scores exactly k)}``, k ascending,
+        only the k with a chance; exact ``Fraction``s summing to 1.  ``p`` scores 0 when it
+        loses, draws or withdraws, the winner's ``points`` when it wins; its mean is
+        ``points[p]`` exactly.  Raises ``KeyError`` for a player not in the pair."""
+        if p not in self.win:
+            raise KeyError(p)
+        return dict(sorted(counts(self.outcomes, lambda o: o[1] if o[0] == p else 0).items()))
+
+    def points_at_least(self, p: str) -> dict[int, Fraction]:
+        """``{k: P(p scores at least k points)}`` for ``k = 0..`` the most ``p`` can score this
+        round (``points_dist``'s upper tail; ``k = 0`` is the whole distribution, 1), exact and
+        non-increasing.  Raises ``KeyError`` for a player not in the pair."""
+        dist = self.points_dist(p)
+        return {0: sum(dist.values(), Fraction(0)), **at_least(dist)}
 
 
 def _outcome(state: PhaseState) -> Hashable:
@@ -1670,7 +1691,7 @@ def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
         else:
             win[winner] += p
             pts[winner] += p * points
-    res = PairOdds(tuple((p, gambits[p]) for p in ch.players), win, draw, pts, states)
+    res = PairOdds(tuple((p, gambits[p]) for p in ch.players), win, draw, pts, states, dist)
     if len(_PAIRS) > POLICY_CACHE:
         _PAIRS.clear()
     _PAIRS[k] = res
@@ -1875,5 +1896,14 @@ def odds_summary(start: PhaseState) -> dict[str, Any]:
 
 
 def _row(r: PairOdds) -> dict[str, Any]:
-    return {"gambits": {p: g for p, g in r.gambits}, "win": {p: float(v) for p, v in r.win.items()},
-            "draw": float(r.draw), "expected_points": {p: float(v) for p, v in r.points.items()}}
+    row: dict[str, Any] = {
+        "gambits": {p: g for p, g in r.gambits}, "win": {p: float(v) for p, v in r.win.items()},
+        "draw": float(r.draw), "expected_points": {p: float(v) for p, v in r.points.items()},
+        "points_dist": {}, "points_dist_exact": {}, "points_at_least": {}, "points_at_least_exact": {}}
+    for p in r.win:
+        dist = r.points_dist(p)
+        row["points_dist"][p] = {str(k): float(v) for k, v in dist.items()}
+        row["points_dist_exact"][p] = {str(k): str(v) for k, v in dist.items()}
+        for key, tail in at_least_keys("points", dist, exact=True).items():   # k = 1.. (odds_summary)
+            row[key][p] = tail
+    return row

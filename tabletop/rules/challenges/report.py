@@ -11,6 +11,10 @@ when it has them, else the default policy's - and then:
   pair's gambits scripted and the sub-phase's own rows walked
   (``gambit_rows.pair_odds``); then the pair the default policy plays.  Outside support is counted from the table
   as the map stands (before the phase's pile-in), the duellists set aside.
+  Every pair also carries each side's full distribution of Glory Step points
+  and its "at least k" figures (``points_dist``, ``points_at_least``, from the
+  same walk); the text prints them for the default policy's pair only, one
+  line per player, so the table stays readable.
 - character challenges (``challenges = "character"``): each possible
   challenger against each character who could accept: its chance to kill
   the other and live, both dying, both living, and each side's expected
@@ -103,6 +107,23 @@ def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
 
+def _pts(k: str) -> str:
+    return f"{k} pt" if k == "1" else f"{k} pts"
+
+
+def points_line(row: dict[str, Any], player: str) -> str:
+    """One player's Glory Step points of a gambit pair row (``pairs[]`` or ``policy``) as text:
+    each count with its chance, then the "at least k" chances at each count k >= 1 it can
+    score (where the upper tail changes; ``points_at_least`` in ``--json`` has every k), e.g.
+    ``0 pts 70.1%, 1 pt 20.0%, 2 pts 9.9%; at least 1 29.9%, 2 9.9%``; the at-least part is
+    left out when the player cannot score.  Raises ``KeyError`` for a row without the keys."""
+    dist = row["points_dist"][player]
+    text = ", ".join(f"{_pts(k)} {_pct(p).strip()}" for k, p in dist.items())
+    tail = row["points_at_least"][player]
+    bits = [f"{k} {_pct(tail[k]).strip()}" for k in dist if k != "0" and k in tail]
+    return f"{text}; at least {', '.join(bits)}" if bits else text
+
+
 def odds_lines(report: dict[str, Any]) -> list[str]:
     """The report as text lines: a header per combat and one row per pair."""
     lines: list[str] = []
@@ -129,6 +150,10 @@ def odds_lines(report: dict[str, Any]) -> list[str]:
             lines.append(f"  default policy: {p1} {pol['gambits'][p1]}{ban}, {p2} {pol['gambits'][p2]}: "
                          f"{p1} wins {_pct(pol['win'][p1]).strip()}, {p2} wins {_pct(pol['win'][p2]).strip()}, "
                          f"draw {_pct(pol['draw']).strip()}")
+            lines.append("  glory points this round under the default policy (gambit-challenge.txt, Glory Step):")
+            w = max(len(p1), len(p2))
+            for p in (p1, p2):
+                lines.append(f"    {p:<{w}}  {points_line(pol, p)}")
         else:
             lines.append(f"  {'challenger':<14} {'accepted by':<14} {'challenger wins':>16} "
                          f"{'accepter wins':>14} {'both die':>9} {'both live':>10} {'E score':>14}")
