@@ -106,3 +106,19 @@ def test_can_reach_needs_a_point_closer_to_the_selected_unit_and_engaged_with_bo
     assert not _can_reach(_m(0, 0), x, [(_m(0, 6.5), 0.0)], 3.0, 2.0)
     # ... unless E may have moved 3" first (the active player's unit, U not)
     assert _can_reach(_m(0, 0), x, [(_m(0, 6.5), 3.0)], 3.0, 2.0)
+
+
+def test_sampled_odds_run_consolidation_where_a_fight_can_follow():
+    # the overrun lesson: R1 is destroyed only by C, a new foe its engaging consolidation
+    # brings in (775/5832 exact); 400 sampled runs (each running Consolidation only when the
+    # check says a fight can follow) agree within 4 standard errors, and the no-fight map
+    # above samples R's 25/324 as well
+    from pathlib import Path
+
+    from tabletop.board.mapfile import load
+    lesson = load(str(Path(__file__).resolve().parents[1] / "maps" / "lessons" / "overrun.toml"))
+    for state, unit, exact in ((lesson, "R1", Fraction(775, 5832)), (loads(MAP), "R", Fraction(25, 324))):
+        o = odds_mod.odds(state, exact=False, runs=400)
+        got = {r["unit"]: r for r in o["units"]}[unit]["p_destroyed"]
+        p = float(exact)
+        assert abs(got - p) < 4 * (p * (1 - p) / 400) ** 0.5, (unit, got, p)

@@ -363,15 +363,24 @@ def exact_parts(machine: Machine, start: PhaseState, parts: Parts, *,
 
 
 def _sample(machine: Machine, start: PhaseState, rng: random.Random, outcome: Outcome,
-            scripted: Sequence[Decision], policy: Policy) -> Hashable:
+            scripted: Sequence[Decision], policy: Policy,
+            then: tuple[Machine, Callable[[PhaseState], PhaseState | None]] | None = None
+            ) -> Hashable:
     state, _ = machine.advance(start)
-    while not state.done:
-        pend = state.pending
-        if isinstance(pend, Chance):
-            state = machine.answer(state, pend.sample(rng))[0]
-        else:
-            state = _answer(machine, state, scripted, policy)
-    return outcome(state)
+    while True:
+        while not state.done:
+            pend = state.pending
+            if isinstance(pend, Chance):
+                state = machine.answer(state, pend.sample(rng))[0]
+            else:
+                state = _answer(machine, state, scripted, policy)
+        if then is None:
+            return outcome(state)
+        on = then[1](state)
+        if on is None:
+            return outcome(state)
+        machine, then = then[0], None
+        state, _ = machine.advance(on)
 
 
 @cycles_paused()
@@ -379,9 +388,15 @@ def monte_carlo(machine: Machine, start: PhaseState, *, outcome: Outcome,
                 scripted: Sequence[Decision] = (), policy: Policy = default_policy, seed: int = 1,
                 target_se: float = TARGET_SE, min_runs: int = MC_MIN_RUNS,
                 max_runs: int = MC_MAX_RUNS, batch: int = MC_BATCH,
-                measure: Callable[[dict[Any, float], int], float] | None = None) -> Odds:
+                measure: Callable[[dict[Any, float], int], float] | None = None,
+                then: tuple[Machine, Callable[[PhaseState], PhaseState | None]] | None = None
+                ) -> Odds:
     """A seeded estimate of the distribution of ``outcome``: runs in batches until the largest
     standard error is under ``target_se`` (after ``min_runs``) or ``max_runs`` runs.
+
+    ``then = (machine2, go_on)``: a run that ends asks ``go_on(final state)``; a state given
+    back is run on with ``machine2`` to its end (the fight-phase odds run the Fight step,
+    then Consolidation only where it can start a fight, ``fight_phase.odds``).
 
     ``measure(dist, runs)`` gives the largest standard error of the figures the
     caller reports (default: of any single outcome's probability).
@@ -392,7 +407,7 @@ def monte_carlo(machine: Machine, start: PhaseState, *, outcome: Outcome,
     max_se = float("inf")
     while runs < max_runs:
         for _ in range(min(batch, max_runs - runs)):
-            o = _sample(machine, start, rng, outcome, scripted, policy)
+            o = _sample(machine, start, rng, outcome, scripted, policy, then)
             counts[o] = counts.get(o, 0) + 1
             runs += 1
         dist = {o: c / runs for o, c in counts.items()}

@@ -33,7 +33,9 @@ Named defaults:
     with both), and walks Consolidation from those tables only.  There, a move is made
     while a fight can still follow and left unmade once none can (nothing else reads
     where a unit ends its consolidation).  The 60x44 layout has no such table, so its
-    walk costs what the Fight step costs; the overrun and consolidation lessons do.
+    walk costs what the Fight step costs; the overrun and consolidation lessons do.  The
+    Monte Carlo runs do the same: each runs the Fight step, then Consolidation only when the
+    check says a fight can follow from where the run stands (``walk.monte_carlo``'s ``then``).
 ``PER_ENGAGEMENT``
     The exact walk weighs each engagement on its own (``odds_split``,
     ``engine.factored``): what the table shares (whose turn it is, which units are
@@ -310,21 +312,25 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     if exhaustive and max_states is None:
         max_states = EXACT_STATES
     bound = MAX_STATES if max_states is None else max_states
+    # the Fight step first; Consolidation only from the tables where it can start a fight
+    # (``CONSOLIDATION``), in the exact walk and in each sampled run
+    order = tuple(u.id for u in piled.units)
+    split = fight_split(wide, order, before)
+    check = ConsolidationCheck(wide, split, {u.id: u.player for u in piled.units})
+
+    def hold(template: PhaseState, dists: Any) -> PhaseState | None:
+        if "consolidate" not in machine.rows or not check.possible(template, dists):
+            return None
+        return replace(template, cursor="consolidate")
+
+    def go_on(end: PhaseState) -> PhaseState | None:
+        return hold(end, tuple({k: (data, 1)} for k, data in
+                               (split.inner(end, i) for i in range(split.parts))))
+    fight_step = phase(state, until="consolidate")[0] if "consolidate" in machine.rows \
+        else machine
     if why is None:
         try:
-            order = tuple(u.id for u in piled.units)
-            split = fight_split(wide, order, before)
-            # the Fight step first; Consolidation only from the tables where it can start a
-            # fight (``CONSOLIDATION``)
-            check = ConsolidationCheck(wide, split, {u.id: u.player for u in piled.units})
-
-            def hold(template: PhaseState, dists: Any) -> PhaseState | None:
-                if not check.possible(template, dists):
-                    return None
-                return replace(template, cursor="consolidate")
             held: list[Any] = []
-            fight_step = phase(state, until="consolidate")[0] \
-                if "consolidate" in machine.rows else machine
             marg, states = factored.exact_split(fight_step, start, split, scripted=state.decisions,
                                                 max_states=bound, hold=hold, held=held)
             if held:
@@ -362,10 +368,10 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
         min_runs, max_runs, batch = min(200, cap), cap, min(200, cap)
         if runs is not None:
             min_runs = max_runs = batch = runs
-        result = walk.monte_carlo(machine, start, outcome=_outcome(units, before),
+        result = walk.monte_carlo(fight_step, start, outcome=_outcome(units, before),
                                   scripted=state.decisions, seed=seed, target_se=TARGET_SE,
                                   measure=_measure(len(units)), min_runs=min_runs,
-                                  max_runs=max_runs, batch=batch)
+                                  max_runs=max_runs, batch=batch, then=(machine, go_on))
         n = result.runs
         max_se = result.max_se
         assert max_se is not None                   # a Monte Carlo result always has one
