@@ -6,8 +6,9 @@ engaging consolidation starts (12.08 AFTER MOVING: the enemy units engaged with 
 consolidated unit that have not been selected to fight this phase are selected now).  So
 the odds walk first weighs the phase up to Consolidation, one engagement at a time
 (``engine.factored``), and asks of every table it ends on whether such a fight is
-possible at all; only when one is does it walk the phase to its end (the consolidation
-moves solved on every table, which costs far more).
+possible at all; only from the tables where one is does it walk Consolidation (the
+consolidation moves solved on every such table, which costs far more), and there it makes
+each move only while a fight can still follow (``quiet``).  A sampled run does the same.
 
 A fight needs, at the start of the Consolidation step, a unit ``U`` and enemy units ``X``
 and ``E`` such that (``ConsolidationCheck.possible``):
@@ -19,14 +20,18 @@ and ``E`` such that (``ConsolidationCheck.possible``):
 - ``X`` is within ``CONSOLIDATION_MODE_RANGE`` (3") of ``U`` when ``U`` picks its mode,
   so that it makes an engaging one;
 - ``E`` has not been selected to fight and is within the consolidation distance plus the
-  engagement range of ``U`` when ``U`` moves, so that ``U`` can end engaged with it.
+  engagement range of ``U`` when ``U`` moves, so that ``U`` can end engaged with it;
+- some model of ``U`` can reach, within the consolidation distance, a point closer to an
+  ``X`` than it starts (12.08 WHILE MOVING) and within the engagement range of ``E``, and
+  the unit can end engaged with that ``X`` (AFTER MOVING: an engaging consolidation must end
+  engaged with every unit it selected, else it is not made); for a unit of one model, at
+  that same point (``_can_reach``).
 
 ``U`` moves only in its own consolidation; ``X`` and ``E`` can have moved before it by at
 most the consolidation distance each, and only if they may consolidate and are the active
 player's while ``U`` is not (12.07: the player whose turn it is makes all their moves
-first).  Distances here are
-between model centres less each base's bounding radius (its half-diagonal), never more than
-the true distance, so the test can say "possible" when no fight can happen, never the
+first).  Distances here are between model centres less each base's bounding radius (its
+half-diagonal), never more than the true distance, so the test can say "possible" when no fight can happen, never the
 reverse.  Whether ``U`` is engaged is read from the geometry of its own engagement (a unit
 of another engagement is never engaged with it: ``odds_split``'s ``check``).
 """
