@@ -292,6 +292,12 @@ def _cross_checks(path: str, data: dict[str, Any]) -> list[str]:
                 problems.append(
                     f"{path}: {key}[{i}].player: no player {item['player']!r} "
                     f"(players are {', '.join(sorted(known)) or 'none'})")
+    for i, item in enumerate(lst("decisions")):
+        # a hand-written decision must give its answer (TOML has no null); a saved --play
+        # run (``by``) may record a question answered with nothing
+        if isinstance(item, dict) and "value" not in item and "by" not in item:
+            problems.append(f"{path}: decisions[{i}].value: missing: give the answer, one of "
+                            f"the options of choice {item.get('choice')!r}")
     ruleset = data.get("map", {}).get("ruleset") if isinstance(data.get("map"), dict) else None
     known_choices = DECISION_CHOICES.get(ruleset) if isinstance(ruleset, str) else None
     if known_choices:

@@ -467,7 +467,7 @@ class UnitIn(_Strict):
 class DecisionIn(_Strict):
     player: str
     choice: str
-    value: Any = None
+    value: Any = None           # the answer; missing only in a saved --play run (by), see mapfile
     by: Literal["window", "default"] | None = None    # who answered in a saved --play run
 
 

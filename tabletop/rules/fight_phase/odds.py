@@ -48,8 +48,9 @@ Named defaults:
     (12.06) can reach them.  Where engagements still join (a move engages across them)
     the table is walked whole with the engagements as parts (``engine.walk.exact_parts``).
 ``MAX_STATES``
-    6,000: the exact walk weighs at most this many states (``--exact``: ``EXACT_STATES``,
-    200,000); on a map with gambit challenges too: the duel's chances are walked, its
+    6,000 per engagement weighed apart (``PER_ENGAGEMENT``; at most ``EXACT_STATES``): the
+    exact walk weighs at most this many states (``--exact``: ``EXACT_STATES``, 200,000), so
+    a table of several fights is exact whenever each of its fights alone would be; on a map with gambit challenges too: the duel's chances are walked, its
     default policy's searches done once per situation (``gambit_rows.situation``).  Past
     the bound the odds are a seeded Monte Carlo estimate of the same rows, which says why,
     runs until the largest standard error of the figures shown (each unit's P(destroyed)
@@ -311,7 +312,9 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     states = None
     if exhaustive and max_states is None:
         max_states = EXACT_STATES
-    bound = MAX_STATES if max_states is None else max_states
+    # the bound grows with the engagements weighed apart (``PER_ENGAGEMENT``): each adds
+    # its own turns' states, so a table of several fights is exact when each one alone is
+    bound = min(MAX_STATES * len(wide), EXACT_STATES) if max_states is None else max_states
     # the Fight step first; Consolidation only from the tables where it can start a fight
     # (``CONSOLIDATION``), in the exact walk and in each sampled run
     order = tuple(u.id for u in piled.units)
@@ -347,8 +350,9 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
             why = (f"an exact walk would weigh more than {bound:,} states (the bound with "
                    f"--exact, fight_phase.odds.EXACT_STATES)" if bound >= EXACT_STATES else
                    f"an exact walk would weigh more than {bound:,} states (the bound, "
-                   f"fight_phase.odds.MAX_STATES; --exact raises it to {EXACT_STATES:,}, "
-                   f"--sample skips the walk)")
+                   f"fight_phase.odds.MAX_STATES: {MAX_STATES:,} per engagement, "
+                   f"{len(wide)} here; --exact raises it to {EXACT_STATES:,}, --sample "
+                   f"skips the walk)")
         except walk.NotApart as e:
             try:        # the engagements join: the table weighed whole, engagements as parts
                 got = walk.exact_parts(machine, start, fight_parts(groups, before),
