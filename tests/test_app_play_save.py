@@ -335,3 +335,20 @@ def test_decision_needs_a_value(tmp_path):
     n = text.count("[[decisions]]")
     assert f"decisions[{n}].value: missing: give the answer, one of the options of choice 'fight'" \
         in str(err.value)
+
+
+def test_saved_answers_are_decisions_tables_and_the_comments_stay(tmp_path):
+    # audit 9: a --play save wrote the answers as one long inline `decisions = [...]` line;
+    # they are [[decisions]] tables, as a person writes them, after the map's own text
+    src = ROOT / "maps" / "lessons" / "overrun.toml"
+    path = tmp_path / "o.toml"
+    path.write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
+    from dataclasses import replace
+    state = replace(mapfile.load(str(path)), decisions=(
+        Decision("red", "fight", "R1", by="window"), Decision("red", "fight_type", "normal", by="default")))
+    out = tmp_path / "saved.toml"
+    mapfile.save(state, str(out), source=str(path))
+    text = out.read_text(encoding="utf-8")
+    assert "decisions = [" not in text and text.count("[[decisions]]") == 2
+    assert text.startswith("# Hand-built lesson")                      # the comments kept
+    assert mapfile.load(str(out)).decisions == state.decisions

@@ -25,12 +25,19 @@ _TABLES = (Table, InlineTable, TOMLDocument)
 
 
 def _value(v: Any, inline: bool) -> Any:
-    """``v`` as a tomlkit item; a table inside an array or an inline table stays inline."""
+    """``v`` as a tomlkit item; a table inside an array or an inline table stays inline, a
+    list of tables elsewhere is written as ``[[...]]`` tables (a saved run's
+    ``[[decisions]]``)."""
     if isinstance(v, dict) and inline:
         t = tomlkit.inline_table()
         for k, x in v.items():
             t[k] = _value(x, True)
         return t
+    if isinstance(v, list) and v and not inline and all(isinstance(x, dict) for x in v):
+        aot = tomlkit.aot()             # a list of tables outside an array: [[...]] tables
+        for x in v:
+            aot.append(tomlkit.item(x))
+        return aot
     if isinstance(v, list):
         arr = tomlkit.array()
         for x in v:
