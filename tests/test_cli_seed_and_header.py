@@ -22,7 +22,8 @@ def test_a_negative_seed_is_one_line_exit_2(argv, capsys):
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.splitlines() == [f"{argv[-2]} {argv[-1]}: the dice seed is a whole number from 0"]
+    assert err.splitlines() == [f"tabletop {argv[0]}: {argv[-2]} {argv[-1]}: the dice seed is a "
+                                f"whole number from 0"]
 
 
 def test_seed_0_is_a_seed(capsys):

@@ -344,7 +344,8 @@ def test_unknown_ids_in_decisions_are_a_map_error_not_a_crash(write_map, capsys,
 
 def test_an_out_of_range_seed_is_refused(capsys):
     rc, _, err = run(capsys, "fight", LESSON, "--seed", str(2 ** 63))
-    assert rc == 2 and err.strip() == f"--seed {2 ** 63}: the dice seed is at most {2 ** 63 - 1} (MAX_SEED)"
+    assert rc == 2 and err.strip() == (f"tabletop fight: --seed {2 ** 63}: the dice seed is at "
+                                       f"most {2 ** 63 - 1} (MAX_SEED)")
 
 
 def test_the_validation_errors_are_map_errors():
@@ -358,7 +359,8 @@ def test_odds_runs_are_bounded(capsys, runs):
     # bounded (1e20 Monte Carlo runs); runs are now 1..MAX_ODDS_RUNS
     rc, out, err = run(capsys, "fight", LESSON, "--odds", "--sample", "--runs", runs)
     assert rc == 2 and out == ""
-    assert err.strip() == f"--runs {runs}: give a number of runs from 1 to 100,000 (MAX_ODDS_RUNS)"
+    assert err.strip() == (f"tabletop fight: --runs {runs}: give a number of runs from 1 to "
+                           f"100,000 (MAX_ODDS_RUNS)")
 
 
 def test_a_clause_of_one_control_character_is_a_map_error(write_map, capsys):

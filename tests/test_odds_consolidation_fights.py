@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import tomllib
 from fractions import Fraction
+from pathlib import Path
 
 from tabletop.board.mapfile import from_dict
 from tabletop.rules.fight_phase.odds_consolidation import _can_reach
@@ -113,8 +114,6 @@ def test_sampled_odds_run_consolidation_where_a_fight_can_follow():
     # brings in (775/5832 exact); 400 sampled runs (each running Consolidation only when the
     # check says a fight can follow) agree within 4 standard errors, and the no-fight map
     # above samples R's 25/324 as well
-    from pathlib import Path
-
     from tabletop.board.mapfile import load
     lesson = load(str(Path(__file__).resolve().parents[1] / "maps" / "lessons" / "overrun.toml"))
     for state, unit, exact in ((lesson, "R1", Fraction(775, 5832)), (loads(MAP), "R", Fraction(25, 324))):
@@ -122,3 +121,14 @@ def test_sampled_odds_run_consolidation_where_a_fight_can_follow():
         got = {r["unit"]: r for r in o["units"]}[unit]["p_destroyed"]
         p = float(exact)
         assert abs(got - p) < 4 * (p * (1 - p) / 400) ** 0.5, (unit, got, p)
+
+
+def test_runs_on_exact_odds_is_said_to_be_unused(capsys):
+    # audit 9: `--odds --runs 5` on a map whose odds come out exact ignored --runs silently
+    from tabletop.cli import main
+    lesson = str(Path(__file__).resolve().parents[1] / "maps" / "lessons" / "overrun.toml")
+    assert main(["fight", lesson, "--odds", "--runs", "5"]) == 0
+    err = capsys.readouterr().err
+    assert "tabletop fight: --runs 5: not used: the odds are exact" in err
+    assert main(["fight", lesson, "--odds", "--runs", "5", "--sample"]) == 0
+    assert "not used" not in capsys.readouterr().err

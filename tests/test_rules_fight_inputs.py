@@ -283,7 +283,8 @@ id = "b"
 player = "blue"
 base = "32mm"
 profile = { T = 4, Sv = 3, W = 1 }
-weapons = [{ name = "Claw", A = 0, WS = 3, S = 4, AP = 0, D = 1 }]
+weapons = [{ name = "Claw", A = 0, WS = 3, S = 4, AP = 0, D = 1 },
+           { name = "Tickle", A = 1, WS = 3, S = 4, AP = 0, D = 0 }]
 models = [[11.26, 10]]
 
 [[units]]
@@ -297,4 +298,7 @@ models = [[20, 10]]
     lines = unknown_words(state)
     assert any("units[0].weapons: no weapon of unit a has a WS" in x for x in lines), lines
     assert any("units[1].weapons[0].A: A = 0 on Claw of unit b" in x for x in lines), lines
+    # D = 0 too (audit 9: it passed silently while A = 0 was warned of)
+    assert any("units[1].weapons[1].D: D = 0 on Tickle of unit b: its attacks that wound "
+               "inflict no damage" in x for x in lines), lines
     assert not any("unit c" in x for x in lines)       # no weapons at all: nothing to warn of

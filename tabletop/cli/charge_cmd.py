@@ -239,7 +239,7 @@ def text(p: dict) -> str:
 
 
 def run(args) -> int:
-    check_seed(args.seed)
+    check_seed(args.seed, command="tabletop charge")
     if args.shade and not args.out:
         raise TabletopError("--shade draws the table: give -o PLAN.png")
     if args.out and not args.out.lower().endswith(".png"):

@@ -58,7 +58,7 @@ def load_map(path: str) -> Battlefield:
     return map_checks.load_checked(path)
 
 
-def check_seed(seed: int | None, flag: str = "--seed") -> None:
+def check_seed(seed: int | None, flag: str = "--seed", command: str = "") -> None:
     """Refuse a negative dice seed, as ``[map] seed`` is refused (``board.schema``): a seed
     is a whole number from 0 (``random`` would quietly take -3 as 3).
 
@@ -67,10 +67,11 @@ def check_seed(seed: int | None, flag: str = "--seed") -> None:
     TabletopError
         One line (the CLI exits 2).
     """
+    said = f"{command}: {flag}" if command else flag       # "tabletop fight: --seed"
     if seed is not None and seed < 0:
-        raise TabletopError(f"{flag} {seed}: the dice seed is a whole number from 0")
+        raise TabletopError(f"{said} {seed}: the dice seed is a whole number from 0")
     if seed is not None and seed > MAX_SEED:
-        raise TabletopError(f"{flag} {seed}: the dice seed is at most {MAX_SEED} (MAX_SEED)")
+        raise TabletopError(f"{said} {seed}: the dice seed is at most {MAX_SEED} (MAX_SEED)")
 
 
 #: named limit: the most Monte Carlo runs ``fight --odds --runs N`` makes (each is a whole
@@ -78,7 +79,7 @@ def check_seed(seed: int | None, flag: str = "--seed") -> None:
 MAX_ODDS_RUNS = 100_000
 
 
-def check_runs(runs: int | None, flag: str = "--runs") -> None:
+def check_runs(runs: int | None, flag: str = "--runs", command: str = "") -> None:
     """Refuse a number of Monte Carlo runs outside 1..``MAX_ODDS_RUNS`` (a bound on the work).
 
     Raises
@@ -86,8 +87,9 @@ def check_runs(runs: int | None, flag: str = "--runs") -> None:
     TabletopError
         One line (the CLI exits 2).
     """
+    said = f"{command}: {flag}" if command else flag       # "tabletop fight: --runs"
     if runs is not None and not 1 <= runs <= MAX_ODDS_RUNS:
-        raise TabletopError(f"{flag} {runs}: give a number of runs from 1 to {MAX_ODDS_RUNS:,} "
+        raise TabletopError(f"{said} {runs}: give a number of runs from 1 to {MAX_ODDS_RUNS:,} "
                             f"(MAX_ODDS_RUNS)")
 
 

@@ -147,7 +147,7 @@ def run(args) -> int:
         if given and not args.odds:
             raise TabletopError(f"tabletop fight: {flag}: only with --odds (it sets how the odds "
                                 f"are worked out)")
-    check_runs(args.runs)
+    check_runs(args.runs, command="tabletop fight")
     if args.exact and args.sample:
         raise TabletopError("tabletop fight: --exact and --sample: give one (weigh every "
                             "outcome, or sample)")
@@ -156,7 +156,7 @@ def run(args) -> int:
         if given and args.odds:
             raise TabletopError(f"tabletop fight: {flag}: not with --odds (the odds resolve no "
                                 f"single fight to write or draw)")
-    check_seed(args.seed)
+    check_seed(args.seed, command="tabletop fight")
     state = load_map(args.map)
     if args.out:
         check_out(args.out, state.path, args.force)
@@ -192,6 +192,9 @@ def run(args) -> int:
         if args.sample:
             opts["exact"] = False
         odds = ruleset.odds(state, **opts)
+        if args.runs is not None and not args.sample and _exact(odds):
+            print(f"tabletop fight: --runs {args.runs}: not used: the odds are exact (every "
+                  f"chance outcome weighed); --sample samples that many runs", file=sys.stderr)
         if args.json:
             # the challenge report's own keys stay at the top level too (extend, never break)
             print_json({**report, **odds, "challenge_odds": report}
@@ -264,3 +267,14 @@ def add_parser(sub) -> None:
                    help="with --odds: weigh every chance outcome however many states it takes "
                         "(up to 200,000) instead of sampling past the usual bound of 6,000")
     p.set_defaults(run=run)
+
+
+def _exact(odds: object) -> bool:
+    """Whether ``odds`` (a ruleset's ``--odds`` result) came out exact: the fight phase's
+    ``method``, or every rank-and-flank engagement's."""
+    if not isinstance(odds, dict):
+        return False
+    if "method" in odds:
+        return odds["method"] == "exact"
+    engagements = odds.get("engagements") or []
+    return bool(engagements) and all(e.get("method") == "exact" for e in engagements)

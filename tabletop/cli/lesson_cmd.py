@@ -99,7 +99,7 @@ def load_lesson_map(path: str):
 
 
 def run(args) -> int:
-    check_seed(args.seed)
+    check_seed(args.seed, command="tabletop lesson")
     size = _size(args.size)
     if args.gif and args.mp4:
         raise TabletopError("tabletop lesson: --gif and --mp4: give one")

@@ -29,7 +29,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def run(args) -> int:
-    check_seed(getattr(args, "seed", None))
+    check_seed(getattr(args, "seed", None), command="tabletop view")
     state = load_map(args.map)
     size = _size(args.size) if args.size is not None else None
     from tabletop.app.window import run as run_window  # pygame only when a window is wanted

@@ -292,7 +292,7 @@ def positive_ap_note(weapon: dict) -> str | None:
 def unknown_words(state: Battlefield) -> list[str]:
     """Warnings for profile keys and weapon ``rules`` words the program does not read,
     and a note for each weapon with a positive AP (``AP_SIGN``: read as its negative);
-    a warning for a melee weapon with ``A = 0`` and for a model whose weapons have no ``WS``
+    a warning for a melee weapon with ``A = 0`` or ``D = 0`` and for a model whose weapons have no ``WS``
     (it makes no attacks, ``MELEE_WEAPON``).
 
     One line each, ``file: place: ...``, naming the unit (and weapon) and the
@@ -339,6 +339,9 @@ def unknown_words(state: Battlefield) -> list[str]:
                 if "WS" in w and str(w.get("A", "")).strip() == "0":
                     add(f"{path}: {wplace}.A: A = 0 on {name} of unit {u.id}: it makes no "
                         f"attacks")
+                if "WS" in w and str(w.get("D", "")).strip() == "0":
+                    add(f"{path}: {wplace}.D: D = 0 on {name} of unit {u.id}: its attacks "
+                        f"that wound inflict no damage")
             if m.weapons and not any("WS" in w for w in m.weapons):
                 place = f"{model_place(state, m)}.weapons" if "weapons" in m.written \
                     else f"units[{i}].weapons"
