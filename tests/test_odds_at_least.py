@@ -41,7 +41,7 @@ def test_text_line_reads_one_half_and_all():
     assert text_thresholds(5) == [1, 3, 5]       # half of 5 rounded up: 3
     assert text_thresholds(1) == [1]
     tail = {"1": 0.78, "2": 0.5, "3": 0.22, "4": 0.1, "5": 0.04}
-    assert at_least_line(tail, 5) == "at least 1 lost 78%, 3 22%, all 5 4%"
+    assert at_least_line(tail, 5) == "at least 1 lost 78%, half (3) 22%, all 5 4%"
     assert at_least_line({"1": 0.0}, 1) == "no model lost"
 
 

@@ -132,3 +132,15 @@ def test_runs_on_exact_odds_is_said_to_be_unused(capsys):
     assert "tabletop fight: --runs 5: not used: the odds are exact" in err
     assert main(["fight", lesson, "--odds", "--runs", "5", "--sample"]) == 0
     assert "not used" not in capsys.readouterr().err
+
+
+def test_engagements_list_the_pairs_joined_during_the_phase():
+    # audit 9: R1 v C (the new foe C fights R1, 12.08) was missing from "engagements", so
+    # R1's 13.3% showed only under B v R1
+    o = odds_mod.odds(loads(MAP))
+    got = {tuple(e["units"]): e for e in o["engagements"]}
+    assert got[("B", "R")]["formed"] == "pile-in"
+    joined = got[("R", "C")]
+    assert joined["formed"] == "during the phase"
+    assert abs(joined["p_wiped_out"]["R"] - 25 / 324) < 1e-12 and joined["p_wiped_out"]["C"] == 0
+    assert "R v C: R 7.7%, C 0.0% (joined during the phase)" in o["text"]

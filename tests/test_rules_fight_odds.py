@@ -38,7 +38,8 @@ def test_exact_kill_odds_worked_by_hand():
     assert Fraction(rows["R"]["p_destroyed_exact"]) == Fraction(2, 3) * Fraction(1, 3)   # 2/9
     assert rows["R"]["models_removed"] == {"0": 2 / 3, "1": 1 / 3}
     assert rows["R"]["targets"] == ["B"] and rows["B"]["targets"] == ["R"]
-    assert r["engagements"] == [{"units": ["B", "R"], "p_wiped_out": {"B": 1 / 3, "R": 2 / 9}}]
+    assert r["engagements"] == [{"units": ["B", "R"], "p_wiped_out": {"B": 1 / 3, "R": 2 / 9},
+                                 "formed": "pile-in"}]
 
 
 def test_monte_carlo_kill_odds_within_three_standard_errors():

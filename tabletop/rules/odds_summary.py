@@ -97,16 +97,19 @@ def text_thresholds(models: int) -> list[int]:
 
 
 def at_least_line(tail: Mapping[str, float], models: int, what: str = "lost") -> str:
-    """A compact line of a unit's "at least" chances, e.g. ``at least 1 lost 78%, 3 22%,
-    all 5 4%`` (the ``text_thresholds`` of ``models``); empty for a unit of no models."""
+    """A compact line of a unit's "at least" chances, e.g. ``at least 1 lost 78%, half (3)
+    22%, all 5 4%`` (the ``text_thresholds`` of ``models``: one, half rounded up, all);
+    empty for a unit of no models."""
     ks = [k for k in text_thresholds(models) if str(k) in tail]
     if not ks:
         return ""
     if not tail[str(ks[0])]:
         return f"no model {what}"
     bits = []
+    half = (models + 1) // 2
     for i, k in enumerate(ks):
-        label = f"all {k}" if k == models and k > 1 else str(k)
+        label = f"all {k}" if k == models and k > 1 else \
+            f"half ({k})" if k == half and i > 0 else str(k)
         bits.append((f"at least {label} {what} " if i == 0 else f"{label} ")
                     + _pct(tail[str(k)]))
     return ", ".join(bits)

@@ -424,9 +424,20 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
         rows.append(row)
     by_unit = {r["unit"]: r for r in rows}
     engagements = []
-    for a, b in pairs:
+    # the pairs engaged after the pile-in step, then those a fight joined during the phase
+    # (an overrun's extra pile-in, 12.06, or an engaging consolidation's new foes, 12.08):
+    # a unit and a target it attacked in some outcome
+    known = {frozenset(p) for p in pairs}
+    later = []
+    for r in rows:
+        for t in r["targets"]:
+            if t in by_unit and frozenset((r["unit"], t)) not in known:
+                known.add(frozenset((r["unit"], t)))
+                later.append([t, r["unit"]])
+    for (a, b), formed in [(p, "pile-in") for p in pairs] + [(p, "during the phase") for p in later]:
         rec: dict[str, Any] = {"units": [a, b], "p_wiped_out": {a: by_unit[a]["p_destroyed"],
-                                                                b: by_unit[b]["p_destroyed"]}}
+                                                                b: by_unit[b]["p_destroyed"]},
+                               "formed": formed}
         if n is not None:
             rec["p_wiped_out_se"] = {a: by_unit[a]["p_destroyed_se"], b: by_unit[b]["p_destroyed_se"]}
         engagements.append(rec)
@@ -565,6 +576,7 @@ def format_odds(odds_: dict[str, Any]) -> str:
         for e in odds_["engagements"]:
             a, b = e["units"]
             se = e.get("p_wiped_out_se", {})
+            when = " (joined during the phase)" if e.get("formed") == "during the phase" else ""
             lines.append(f"    {a} v {b}: {a} {_pct(e['p_wiped_out'][a], se.get(a), odds_['runs']).strip()}, "
-                         f"{b} {_pct(e['p_wiped_out'][b], se.get(b), odds_['runs']).strip()}")
+                         f"{b} {_pct(e['p_wiped_out'][b], se.get(b), odds_['runs']).strip()}{when}")
     return "\n".join(lines)
