@@ -191,6 +191,10 @@ def run(args) -> int:
                       "fight can take minutes (--sample is quick)", file=sys.stderr)
         if args.sample:
             opts["exact"] = False
+            if not args.json and args.runs is None:
+                print("--sample: sampling until every standard error is under 0.5 percentage "
+                      "points or the cap of runs; a big table can take minutes (--runs N sets "
+                      "the number of runs)", file=sys.stderr)
         odds = ruleset.odds(state, **opts)
         if args.runs is not None and not args.sample and _exact(odds):
             print(f"tabletop fight: --runs {args.runs}: not used: the odds are exact (every "
