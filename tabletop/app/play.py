@@ -47,6 +47,7 @@ the same map, seed and answers give the same frames.
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -108,6 +109,7 @@ class PlayController:
         self.badges: list[tuple[pygame.Rect, int]] = []
         self._badge_key: Any = None     # what the badges' places were worked out for
         self._plates = PlateCache()     # the name plates the badges keep clear of
+        self._badge_model: dict[int, str] = {}      # option -> the model its badge numbers
         self.question: Question | None = None
         self.ask: AskPanel | None = None
         self.finished = False
@@ -439,6 +441,9 @@ class PlayController:
         self.place_badges(surface.get_rect(), geo)
         for rect, k in self.badges:
             colour = DEFAULT_COLOUR if k == q.default_index else OPTION_COLOUR
+            mid = self._badge_model.get(k)
+            if mid is not None and mid in geo.ids:    # a short line to the ring it numbers
+                self._leader(surface, geo, mid, rect, colour, view)
             img = theme_font(BADGE_FONT_PX).render(str(k + 1), True, colour)
             pygame.draw.rect(surface, (20, 20, 20), rect, border_radius=4)
             surface.blit(img, img.get_rect(center=rect.center))
@@ -460,6 +465,7 @@ class PlayController:
             return self.badges
         self._badge_key = key
         self.badges = []
+        self._badge_model = {}
         if q is None:
             return self.badges
         options = question_text.option_models(q, geo)
@@ -477,7 +483,23 @@ class PlayController:
             cands = around(anchor, (w + 8, h + 4), gap=BADGE_GAP_PX)
             cands.insert(0, cands.pop(1))          # above its model first, as before
             self.badges.append((placer.place("badge", str(k), cands, anchor).rect, k))
+            self._badge_model[k] = top
         return self.badges
+
+    @staticmethod
+    def _leader(surface, geo: Geometry, mid: str, rect: pygame.Rect, colour, view) -> None:
+        """A line from badge ``rect`` to the ring of model ``mid`` (audit 9: a number set
+        aside beside another unit's model read as that one's); none when they touch."""
+        m = geo.model(mid)
+        x, y = view.to_screen(m.x, m.y)
+        r = m.base.radius * view.scale + RING_PAD_PX
+        sx, sy = min(max(x, rect.left), rect.right), min(max(y, rect.top), rect.bottom)
+        d = math.hypot(sx - x, sy - y)
+        if d <= r + BADGE_GAP_PX + 2:
+            return
+        end = (x + (sx - x) / d * r, y + (sy - y) / d * r)
+        pygame.draw.line(surface, HALO_COLOUR, (sx, sy), end, 4)
+        pygame.draw.line(surface, colour, (sx, sy), end, 2)
     @staticmethod
     def _ring(surface, geo: Geometry, mid: str, colour, view) -> None:
         """A ring just outside the base's bounding circle (clear of the contact overlay)."""
