@@ -238,6 +238,8 @@ class MoveContext:
         self.start_dist: dict[str, float] = {}
         self._parts: dict[str, tuple] = {}
         self._centres: dict[str, np.ndarray | None] = {}
+        # ``gaps_at`` of one point, by model, point and target
+        self._gap_memo: dict[tuple[str, float, float, str], np.ndarray] = {}
         if not self.problems:
             self._closest_targets()
 
@@ -325,7 +327,22 @@ class MoveContext:
         return list(self._parts_for(target)[2])
 
     def gaps_at(self, mid: str, points, target: str) -> np.ndarray:
-        """Signed gaps, shape (n points, n target models): model ``mid`` placed at each point."""
+        """Signed gaps, shape (n points, n target models): model ``mid`` placed at each point.
+
+        One point is remembered by model, point and target (a solve asks about
+        the same end positions again and again: each pass's quality, each
+        coherency round); the array returned is then read-only."""
+        if len(points) == 1:
+            p = points[0]
+            key = (mid, float(p[0]), float(p[1]), target)
+            hit = self._gap_memo.get(key)
+            if hit is None:
+                hit = self._gap_memo[key] = self._gaps_at(mid, points, target)
+                hit.setflags(write=False)
+            return hit
+        return self._gaps_at(mid, points, target)
+
+    def _gaps_at(self, mid: str, points, target: str) -> np.ndarray:
         m = self.models[mid]
         tc, tp, _ = self._parts_for(target)
         centres = self._centres.get(target)

@@ -482,6 +482,9 @@ class _Clearance:
 #: a round clearance with more obstacles than this cuts them down to those near
 #: the points asked about before measuring (``_RoundClearance._near``)
 NEAR_FROM = 8
+#: a round clearance asked about more (points x obstacles) than this measures each
+#: obstacle against the points near it only (``_RoundClearance._clear_at_sparse``)
+SPARSE_FROM = 4000
 
 
 class _RoundClearance:
@@ -503,9 +506,33 @@ class _RoundClearance:
         c, limit = self._near(xy)
         if not len(c) or not len(xy):
             return np.ones(len(xy), dtype=bool)
+        if len(xy) * len(c) > SPARSE_FROM:
+            return self._clear_at_sparse(xy, c, limit)
         g = np.hypot(xy[:, None, 0] - c[None, :, 0], xy[:, None, 1] - c[None, :, 1]) \
             - self.r - c[None, :, 2]
         return (g >= limit[None, :]).all(axis=1)
+
+    def _clear_at_sparse(self, xy: np.ndarray, c: np.ndarray, limit: np.ndarray) -> np.ndarray:
+        """``clear_at`` for many points (a coherency repair's few thousand spots
+        against every base near): each obstacle measured only against the points
+        whose x lies within the base's radius and its own of its centre (points
+        sorted by x, ``searchsorted``).  Every other point is farther than those
+        radii from it, so its gap is positive and its limit negative: clear, as
+        the full (k, n) matrix would say; the gaps measured are the same numbers."""
+        order = np.argsort(xy[:, 0], kind="stable")
+        xs = xy[order, 0]
+        span = self.r + c[:, 2]
+        lo = np.searchsorted(xs, c[:, 0] - span, side="left").tolist()
+        hi = np.searchsorted(xs, c[:, 0] + span, side="right").tolist()
+        ok = np.ones(len(xy), dtype=bool)
+        for j, (a, b) in enumerate(zip(lo, hi)):
+            if a >= b:
+                continue
+            idx = order[a:b]
+            p = xy[idx]
+            g = np.hypot(p[:, 0] - c[j, 0], p[:, 1] - c[j, 1]) - self.r - c[j, 2]
+            ok[idx[g < limit[j]]] = False
+        return ok
 
     def within(self, points: Points) -> _RoundClearance:
         """The same test for points and legs inside the bounding box of ``points``

@@ -153,6 +153,8 @@ class _Solver:
         # validator findings and move order by the moves made (``found``)
         self.checked: dict[tuple, tuple[list[Found], list[str]]] = {}
         self._radii_of: tuple[np.ndarray, np.ndarray] | None = None
+        # ``shorter`` by model: the move it was asked about and the answer
+        self._shorter: dict[str, tuple[Reach, list[Reach | None]]] = {}
         # the ``quality`` of the first pass made already, if any (``first_pass``)
         self.beat: tuple | None = None
 
@@ -457,6 +459,9 @@ class _Solver:
     def shorter(self, mid: str) -> list[Reach | None]:
         """Shorter versions of a model's move that keep its own clauses, longest first, then none."""
         ctx, r = self.ctx, self.moves[mid]
+        hit = self._shorter.get(mid)
+        if hit is not None and hit[0] is r:
+            return list(hit[1])             # the same move as last round: the same answer
         out: list[Reach | None] = []
         pts = samples(r.path, SHORTEN_STEP)
         ends = [p for p in pts[1:-1] if p[0] < r.length - 1e-9]
@@ -471,7 +476,8 @@ class _Solver:
                 out.append(Reach(mid, cut_path(r.path, s), r.aim, bool(achieved[k]),
                                  bool(contact[k]), float(dist[k]), s))
         out.append(None)
-        return out
+        self._shorter[mid] = (r, out)
+        return list(out)
 
     def keep_mask(self, mid: str, pts) -> np.ndarray:
         """For each spot: moving ``mid`` there keeps the unit's own after-moving
