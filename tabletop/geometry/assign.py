@@ -57,43 +57,50 @@ def min_cost_assignment(cost: np.ndarray) -> list[int]:
     """The column for each row that minimises the total cost (Hungarian method).
 
     ``cost`` has shape (rows, cols) with rows <= cols, finite.  O(rows^2 cols);
-    ties go the same way every time (rows and columns in order).
+    ties go the same way every time (rows and columns in order).  Each step
+    measures every column at once (numpy): the same numbers, and the same
+    first column on a tie, as a loop over the columns.
     """
     n, m = cost.shape
     if n > m:
         raise ValueError("more rows than columns")
+    cost = np.asarray(cost, dtype=float)
     inf = float("inf")
-    u = [0.0] * (n + 1)
-    v = [0.0] * (m + 1)
+    u = np.zeros(n + 1)
+    v = np.zeros(m + 1)
     p = [0] * (m + 1)          # p[j]: the row (1-based) holding column j
-    way = [0] * (m + 1)
+    pa = np.zeros(m + 1, dtype=int)
+    way = np.zeros(m + 1, dtype=int)
     for i in range(1, n + 1):
         p[0] = i
+        pa[0] = i
         j0 = 0
-        minv = [inf] * (m + 1)
-        used = [False] * (m + 1)
+        minv = np.full(m + 1, inf)
+        used = np.zeros(m + 1, dtype=bool)
         while True:
             used[j0] = True
-            i0, delta, j1 = p[j0], inf, 0
-            for j in range(1, m + 1):
-                if not used[j]:
-                    cur = cost[i0 - 1, j - 1] - u[i0] - v[j]
-                    if cur < minv[j]:
-                        minv[j], way[j] = cur, j0
-                    if minv[j] < delta:
-                        delta, j1 = minv[j], j
-            for j in range(m + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
+            i0 = p[j0]
+            free = ~used[1:]
+            cur = cost[i0 - 1] - u[i0] - v[1:]
+            better = free & (cur < minv[1:])
+            minv[1:][better] = cur[better]
+            way[1:][better] = j0
+            masked = np.where(free, minv[1:], inf)
+            j1 = int(np.argmin(masked)) + 1
+            delta = float(masked[j1 - 1])
+            if delta == inf:
+                j1 = 0
+            cols = np.nonzero(used)[0]
+            u[pa[cols]] += delta
+            v[cols] -= delta
+            minv[~used] -= delta
             j0 = j1
             if p[j0] == 0:
                 break
         while j0:
-            j1 = way[j0]
+            j1 = int(way[j0])
             p[j0] = p[j1]
+            pa[j0] = p[j1]
             j0 = j1
     out = [-1] * n
     for j in range(1, m + 1):
@@ -199,6 +206,8 @@ def _pack(ctx: MoveContext, arena: Arena, base, facing: float, group: list[str],
         return []
     near_d = [tie(min(math.dist(c.xy, ctx.start[m]) for m in group)) for c in cands]
     order = sorted(range(len(cands)), key=lambda k: (-len(cands[k].touches), near_d[k], k))
+    if base.is_round:
+        return _pack_round(cands, order, base.radius, ctx.tol)
     chosen: list[Slot] = []
     for k in order:
         c = cands[k]
@@ -209,4 +218,23 @@ def _pack(ctx: MoveContext, arena: Arena, base, facing: float, group: list[str],
             if (g < -ctx.tol / 4.0).any():
                 continue
         chosen.append(c)
+    return chosen
+
+
+def _pack_round(cands: list[Slot], order: list[int], radius: float, tol: float) -> list[Slot]:
+    """``_pack``'s greedy choice for round bases: in ``order``, each candidate that
+    overlaps no slot chosen before it (by more than a quarter of the tolerance).
+    Each slot chosen marks every candidate it overlaps at once, the centre
+    distance measured as Shapely measures two points (sqrt(dx^2 + dy^2), the
+    same number), so the same slots as testing candidate by candidate."""
+    xy = np.array([c.xy for c in cands], dtype=float).reshape(-1, 2)
+    blocked = np.zeros(len(cands), dtype=bool)
+    chosen: list[Slot] = []
+    for k in order:
+        if blocked[k]:
+            continue
+        chosen.append(cands[k])
+        dx = xy[:, 0] - xy[k, 0]
+        dy = xy[:, 1] - xy[k, 1]
+        blocked |= np.sqrt(dx * dx + dy * dy) - 2.0 * radius < -tol / 4.0
     return chosen

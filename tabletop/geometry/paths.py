@@ -566,7 +566,10 @@ class _RoundClearance:
         centre to the nearest point of the segment, less the radii)."""
         b = np.asarray(points, dtype=float).reshape(-1, 2)
         ax, ay = float(a[0]), float(a[1])
-        c, limit = self._near(np.vstack([b, [[ax, ay]]]))
+        if len(self.c) <= NEAR_FROM:
+            c, limit = self.c, self.limit     # ``_near`` would keep them all
+        else:
+            c, limit = self._near(np.vstack([b, [[ax, ay]]]))
         if not len(c) or not len(b):
             return np.ones(len(b), dtype=bool)
         dx, dy = b[:, 0] - ax, b[:, 1] - ay
@@ -636,11 +639,13 @@ def _pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
     # measured analytically, every later point costs as little as the last alone: one
     # call for all (with Shapely, the last alone first: often it is in sight)
     batch = isinstance(clear, _RoundClearance)
+    arr: Sequence[XY] | np.ndarray = pts
     if isinstance(clear, _RoundClearance):
-        clear = clear.within(pts)
+        arr = np.array(pts, dtype=float)    # the same points, made an array once
+        clear = clear.within(arr)
     clean: int | None = None
     while i < len(pts) - 1:
-        ok = clear.clear_from(pts[i], pts[i + 1:]) if batch else None
+        ok = clear.clear_from(pts[i], arr[i + 1:]) if batch else None
         if ok[-1] if ok is not None else clear.clear_from(pts[i], pts[-1:])[0]:
             out.append(pts[-1])             # the last point in sight: the farthest clear one
             break

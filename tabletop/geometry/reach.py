@@ -142,10 +142,13 @@ def best_on_routes(ctx: MoveContext, mid: str, routes: Sequence[Route], aim: str
     tests: dict[int, tuple[Route, list[int]]] = {}
     for k, i in enumerate(use):
         tests.setdefault(id(routes[i].clearance), (routes[i], []))[1].append(k)
-    for route, ks in tests.values():
-        rows = np.isin(of, ks)
-        if rows.any():
-            ok[rows] &= route.clear_at(xy[rows])
+    if len(tests) == 1:                 # one clearance: every row is its routes'
+        ok &= next(iter(tests.values()))[0].clear_at(xy)
+    else:
+        for route, ks in tests.values():
+            rows = np.isin(of, ks)
+            if rows.any():
+                ok[rows] &= route.clear_at(xy[rows])
     if avoid and ok.any():
         m = ctx.models[mid]
         ok &= clear_of(m.base, m.facing_deg, xy, avoid, ctx.tol)
