@@ -177,6 +177,8 @@ class Arena:
         self._sims: dict[tuple, _Sim] = {}
         # routes found on this state (``find_routes``), by mover, start, aim and obstacles near
         self.routes: dict[tuple, tuple[Route, ...]] = {}
+        # circles of the analytic slides by mover's start (``slides.slide``'s memo)
+        self.slides: dict[tuple, tuple] = {}
 
     def sim_for(self, base: Base, facing_deg: float, start: XY,
                 obstacles: Sequence[Obstacle], reach: float) -> _Sim:
@@ -976,7 +978,8 @@ def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
         if circles is not None:
             raw, reached, turned, wedge = slide(start, aim, circles, goal, stop,
                                                 SIM_REACH * max_distance, side, HEAD_ON,
-                                                SIM_DECIMALS, ARC_SAG_FRACTION * arena.margin)
+                                                SIM_DECIMALS, ARC_SAG_FRACTION * arena.margin,
+                                                arena.slides)
         else:
             raw, reached, turned = sim.steer(start, aim, goal_ids, stop,
                                              SIM_REACH * max_distance, side)

@@ -354,7 +354,8 @@ class _Walk:
 
 def slide(start: XY, aim: XY, circles: np.ndarray, goal: np.ndarray,
           stop: Callable[[XY], bool] | None, limit: float, side: int,
-          head_on: float, decimals: int, sag: float) -> tuple[list[XY], bool, bool, int | None]:
+          head_on: float, decimals: int, sag: float,
+          memo: dict | None = None) -> tuple[list[XY], bool, bool, int | None]:
     """Steer a round base's centre from ``start`` toward ``aim`` round grown circles.
 
     Parameters
@@ -369,6 +370,10 @@ def slide(start: XY, aim: XY, circles: np.ndarray, goal: np.ndarray,
     head_on : below this share of the pull along a circle, the pull is head-on.
     decimals : the frame centred on the start rounds every coordinate to these.
     sag : inches an arc's chords may dip inside its circle in the raw route.
+    memo : optional dict shared by the walks of one mover (both sides, every
+        aim): the circles in the start's frame and where each crosses the
+        others are worked out once per start, circles and limit, not per walk
+        (they do not depend on the aim or the side); the same routes.
 
     Returns
     -------
@@ -377,19 +382,31 @@ def slide(start: XY, aim: XY, circles: np.ndarray, goal: np.ndarray,
     wedged between two circles, or None)
     """
     ox, oy = float(start[0]), float(start[1])
-    c = np.array(circles, dtype=float).reshape(-1, 3).copy()
-    c[:, 0] = np.round(c[:, 0] - ox, decimals)
-    c[:, 1] = np.round(c[:, 1] - oy, decimals)
-    # a circle the start stands in is shrunk to pass through it (touching at the start)
-    d0 = np.hypot(c[:, 0], c[:, 1])
-    c[:, 2] = np.minimum(c[:, 2], d0)
-    keep = c[:, 2] > _EPS                     # a base centred on the start: no circle to go round
-    # a route is at most ``limit`` long, so it never meets a circle farther than that
-    keep &= d0 - c[:, 2] <= limit + _REACH_SLACK
-    c, goal = c[keep], np.asarray(goal, dtype=bool).reshape(-1)[keep]
+    key = None
+    prepared = None
+    if memo is not None:
+        circles = np.asarray(circles, dtype=float)
+        goal = np.asarray(goal, dtype=bool)
+        key = (ox, oy, decimals, limit, circles.shape, circles.tobytes(), goal.tobytes())
+        prepared = memo.get(key)
+    if prepared is None:
+        c = np.array(circles, dtype=float).reshape(-1, 3).copy()
+        c[:, 0] = np.round(c[:, 0] - ox, decimals)
+        c[:, 1] = np.round(c[:, 1] - oy, decimals)
+        # a circle the start stands in is shrunk to pass through it (touching at the start)
+        d0 = np.hypot(c[:, 0], c[:, 1])
+        c[:, 2] = np.minimum(c[:, 2], d0)
+        keep = c[:, 2] > _EPS                 # a base centred on the start: no circle to go round
+        # a route is at most ``limit`` long, so it never meets a circle farther than that
+        keep &= d0 - c[:, 2] <= limit + _REACH_SLACK
+        prepared = (c[keep], np.asarray(goal, dtype=bool).reshape(-1)[keep], {}, {})
+        if key is not None and memo is not None:
+            memo[key] = prepared
+    c, goal, rows, crossings = prepared
     rel_aim = (round(aim[0] - ox, decimals), round(aim[1] - oy, decimals))
     rel_stop = None if stop is None else (lambda p: stop((ox + p[0], oy + p[1])))
     walk = _Walk(c, goal, rel_aim, rel_stop, limit, side, head_on, sag)
+    walk._rows, walk._crossings = rows, crossings
     route, reached, turned = walk.run()
     out = [(ox + x, oy + y) for x, y in route]
     out[0] = (ox, oy)
