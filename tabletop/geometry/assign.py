@@ -57,50 +57,47 @@ def min_cost_assignment(cost: np.ndarray) -> list[int]:
     """The column for each row that minimises the total cost (Hungarian method).
 
     ``cost`` has shape (rows, cols) with rows <= cols, finite.  O(rows^2 cols);
-    ties go the same way every time (rows and columns in order).  Each step
-    measures every column at once (numpy): the same numbers, and the same
-    first column on a tie, as a loop over the columns.
+    ties go the same way every time (rows and columns in order).  The costs
+    are read as Python floats (one ``tolist``): the same numbers, read faster
+    than numpy scalars one by one.
     """
     n, m = cost.shape
     if n > m:
         raise ValueError("more rows than columns")
-    cost = np.asarray(cost, dtype=float)
     inf = float("inf")
-    u = np.zeros(n + 1)
-    v = np.zeros(m + 1)
+    rows = np.asarray(cost, dtype=float).tolist()
+    u = [0.0] * (n + 1)
+    v = [0.0] * (m + 1)
     p = [0] * (m + 1)          # p[j]: the row (1-based) holding column j
-    pa = np.zeros(m + 1, dtype=int)
-    way = np.zeros(m + 1, dtype=int)
+    way = [0] * (m + 1)
     for i in range(1, n + 1):
         p[0] = i
-        pa[0] = i
         j0 = 0
-        minv = np.full(m + 1, inf)
-        used = np.zeros(m + 1, dtype=bool)
+        minv = [inf] * (m + 1)
+        used = [False] * (m + 1)
         while True:
             used[j0] = True
-            i0 = p[j0]
-            free = ~used[1:]
-            cur = cost[i0 - 1] - u[i0] - v[1:]
-            better = free & (cur < minv[1:])
-            minv[1:][better] = cur[better]
-            way[1:][better] = j0
-            masked = np.where(free, minv[1:], inf)
-            j1 = int(np.argmin(masked)) + 1
-            delta = float(masked[j1 - 1])
-            if delta == inf:
-                j1 = 0
-            cols = np.nonzero(used)[0]
-            u[pa[cols]] += delta
-            v[cols] -= delta
-            minv[~used] -= delta
+            i0, delta, j1 = p[j0], inf, 0
+            row, ui = rows[i0 - 1], u[i0]
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = row[j - 1] - ui - v[j]
+                    if cur < minv[j]:
+                        minv[j], way[j] = cur, j0
+                    if minv[j] < delta:
+                        delta, j1 = minv[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
             j0 = j1
             if p[j0] == 0:
                 break
         while j0:
-            j1 = int(way[j0])
+            j1 = way[j0]
             p[j0] = p[j1]
-            pa[j0] = p[j1]
             j0 = j1
     out = [-1] * n
     for j in range(1, m + 1):
@@ -204,7 +201,7 @@ def _pack(ctx: MoveContext, arena: Arena, base, facing: float, group: list[str],
     cands = [c for c, ok in zip(cands, anyone) if ok]
     if not cands:
         return []
-    near_d = [tie(min(math.dist(c.xy, ctx.start[m]) for m in group)) for c in cands]
+    near_d = _nearest_start(cands, [ctx.start[m] for m in group])
     order = sorted(range(len(cands)), key=lambda k: (-len(cands[k].touches), near_d[k], k))
     if base.is_round:
         return _pack_round(cands, order, base.radius, ctx.tol)
@@ -238,3 +235,20 @@ def _pack_round(cands: list[Slot], order: list[int], radius: float, tol: float) 
         dy = xy[:, 1] - xy[k, 1]
         blocked |= np.sqrt(dx * dx + dy * dy) - 2.0 * radius < -tol / 4.0
     return chosen
+
+
+def _nearest_start(cands: list[Slot], starts: list[XY]) -> list[float]:
+    """For each slot: ``tie`` of the distance (``math.dist``) to the nearest of
+    ``starts``.  numpy finds, for each slot, the starts within a nanoinch of the
+    nearest (``np.hypot``, which may differ from ``math.dist`` in the last bit);
+    only those are measured with ``math.dist``: the same minimum as measuring
+    every start."""
+    xy = np.array([c.xy for c in cands], dtype=float).reshape(-1, 2)
+    st = np.array(starts, dtype=float).reshape(-1, 2)
+    d = np.hypot(xy[:, None, 0] - st[None, :, 0], xy[:, None, 1] - st[None, :, 1])
+    close = d <= d.min(axis=1, keepdims=True) + 1e-9
+    out = []
+    for k, row in enumerate(close.tolist()):
+        p = cands[k].xy
+        out.append(tie(min(math.dist(p, starts[j]) for j, near in enumerate(row) if near)))
+    return out
