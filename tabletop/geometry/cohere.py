@@ -237,7 +237,6 @@ def repair_spots(ctx: MoveContext, mid: str, at: dict[str, XY], goals: tuple[str
     start = np.asarray(ctx.start[mid], dtype=float)
     reach = ctx.spec.max_distance
     r = ctx.rules
-    out = [start + _grid(REPAIR_GRID, reach)]
     span = reach + 2.0 * m.base.radius
     friends = []
     for f in ctx.ids:
@@ -248,6 +247,24 @@ def repair_spots(ctx: MoveContext, mid: str, at: dict[str, XY], goals: tuple[str
         if math.hypot(x - start[0], y - start[1]) > span + fm.base.radius + (r.coherency_range or 0):
             continue
         friends.append(Obstacle(f, fm.base, x, y, fm.facing_deg))
+    # the spots depend on nothing else that changes while a unit moves: remembered
+    # on the context by model, friends near and goals
+    memo = ctx.repair_memo
+    key = (mid, tuple((ob.id, ob.x, ob.y) for ob in friends), goals, margin)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    memo[key] = out_pts = _repair_spots(ctx, mid, m, start, friends, goals, margin)
+    return out_pts
+
+
+def _repair_spots(ctx: MoveContext, mid: str, m, start: np.ndarray, friends: list[Obstacle],
+                  goals: tuple[str, ...], margin: float) -> np.ndarray:
+    """``repair_spots`` once the friends near are known (read-only array)."""
+    reach = ctx.spec.max_distance
+    r = ctx.rules
+    out = [start + _grid(REPAIR_GRID, reach)]
+    span = reach + 2.0 * m.base.radius
     coh = r.coherency_range if r.coherency_range is not None else 0.0
     friend_gaps = sorted({max(margin, coh - ctx.tol / 2), max(margin, coh / 2), margin})
     for ob in friends:
@@ -277,7 +294,9 @@ def repair_spots(ctx: MoveContext, mid: str, at: dict[str, XY], goals: tuple[str
         out.append(cross)
     pts = np.vstack(out)
     crow = np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1])
-    return pts[(crow <= reach) & (crow > ctx.tol)]
+    pts = pts[(crow <= reach) & (crow > ctx.tol)]
+    pts.setflags(write=False)
+    return pts
 
 
 def _crossings(base: Base, facing_deg: float, friends: list[Obstacle], gap_f: float,

@@ -223,6 +223,8 @@ class MoveContext:
         self.local = self._neighbourhood()
         # Obstacles built for the routes (``reach.obstacles_for``), by model id and position
         self.obstacle_memo: dict[tuple[str, float, float], Any] = {}
+        # ``cohere.repair_spots`` by model, friends near and goals
+        self.repair_memo: dict[tuple, np.ndarray] = {}
         self.fixed: dict[str, str] = {}
         if spec.kind in ("pile_in", "ongoing"):
             for mid in self.ids:

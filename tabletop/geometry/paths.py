@@ -464,7 +464,7 @@ class _Clearance:
         g = shapely.distance(cores[:, None], self.cores[None, :]) - pad - self.pads[None, :]
         return (g >= self.limit[None, :]).all(axis=1)
 
-    def clear_from(self, a: XY, points: Sequence[XY]) -> np.ndarray:
+    def clear_from(self, a: XY, points: Points) -> np.ndarray:
         """For each point b: the straight move a -> b stays clear."""
         if not len(self.cores):
             return np.ones(len(points), dtype=bool)
@@ -563,7 +563,7 @@ class _RoundClearance:
             return c, self.limit
         return c[keep], self.limit[keep]
 
-    def clear_from(self, a: XY, points: Sequence[XY]) -> np.ndarray:
+    def clear_from(self, a: XY, points: Points) -> np.ndarray:
         """For each point b: the straight move a -> b stays clear (each obstacle's
         centre to the nearest point of the segment, less the radii)."""
         b = np.asarray(points, dtype=float).reshape(-1, 2)

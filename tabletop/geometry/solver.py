@@ -153,6 +153,9 @@ class _Solver:
         # validator findings and move order by the moves made (``found``)
         self.checked: dict[tuple, tuple[list[Found], list[str]]] = {}
         self._radii_of: tuple[np.ndarray, np.ndarray] | None = None
+        # ``repairs``: which spots have room and keep the model's own clauses, by
+        # model, spots and the bases near
+        self._kept_spots: dict[tuple, np.ndarray] = {}
         # ``shorter`` by model: the move it was asked about and the answer
         self._shorter: dict[str, tuple[Reach, list[Reach | None]]] = {}
         # the ``quality`` of the first pass made already, if any (``first_pass``)
@@ -529,11 +532,19 @@ class _Solver:
         start = ctx.start[mid]
         near = near_obstacles(m.base, start, obstacles_for(ctx, mid, self.where(but=mid)),
                               ctx.spec.max_distance)
-        pts = pts[free_at(self.arena, m.base, m.facing_deg, start, near, pts)]
+        # room and the model's own clauses depend only on the spots and the bases
+        # near: remembered by those (a coherency round asks again about the models
+        # none of whose neighbours moved since the last)
+        key = (mid, pts.shape, pts.tobytes(), tuple((ob.id, ob.x, ob.y) for ob in near))
+        kept = self._kept_spots.get(key)
+        if kept is None:
+            kept = free_at(self.arena, m.base, m.facing_deg, start, near, pts)
+            if kept.any():
+                kept[kept] = ctx.ok_at(mid, pts[kept])
+            self._kept_spots[key] = kept
+        pts = pts[kept]
         if len(pts) and allowed is not None:
             pts = pts[~self._on_friends(mid, pts, allowed)]
-        if len(pts):
-            pts = pts[ctx.ok_at(mid, pts)]
         if len(pts):
             pts = pts[self.keep_mask(mid, pts)]
         if not len(pts):
