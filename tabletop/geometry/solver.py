@@ -152,6 +152,8 @@ class _Solver:
         self.cache: dict = {}
         # validator findings and move order by the moves made (``found``)
         self.checked: dict[tuple, tuple[list[Found], list[str]]] = {}
+        # each moved model's own findings, kept between checks (``validator.check``'s memo)
+        self.check_memo: dict[tuple, tuple[Found, ...]] = {}
         self._radii_of: tuple[np.ndarray, np.ndarray] | None = None
         # ``repairs``: which spots have room and keep the model's own clauses, by
         # model, spots and the bases near
@@ -185,7 +187,7 @@ class _Solver:
         if hit is None:
             got: list[str] = []
             hit = (check(self.ctx, self.positions(), self.paths(), possible=False,
-                         arena=self.arena, order_out=got), got)
+                         arena=self.arena, order_out=got, memo=self.check_memo), got)
             self.checked[key] = hit
         if order is not None:
             order[:] = hit[1]
