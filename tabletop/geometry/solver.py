@@ -597,12 +597,16 @@ class _Solver:
             first = [m for m in movable if m in bad]
             rest = [m for m in movable if m not in bad]
             applied = False
-            at_now = np.asarray(self.at_list(), dtype=float)
+            at_listed = self.at_list()
+            at_now = np.asarray(at_listed, dtype=float)
             for who in (first, rest):
                 options = []
                 for mid in [m for m in ctx.ids if m in self.moves]:
                     if who is rest:
                         break                 # shortening was tried with the first group
+                    if coh.cannot_help(ctx.ids.index(mid), at_listed, *current):
+                        yield                 # no end of its leaves the unit nearer
+                        continue              # coherency (``repairs`` reads the same bound)
                     alts = self.shorter(mid)
                     ends = np.array([a.end for a in alts if a is not None],
                                     dtype=float).reshape(-1, 2)
