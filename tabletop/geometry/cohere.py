@@ -169,7 +169,7 @@ class UnitCoherency:
         remembered for the last positions asked about (a coherency round asks about
         every model's changes with the others where they are)."""
         key = tuple((float(p[0]), float(p[1])) for p in at)
-        last = self._last
+        last = getattr(self, "_last", None)     # None too when built without __init__
         if last is None or last[0] != key:
             last = self._last = (key, self.gaps(at), {})
             last[1].setflags(write=False)
