@@ -134,8 +134,9 @@ def assign_slots(ctx: MoveContext, arena: Arena, movers: list[str],
         if not slots:
             continue
         cost = np.full((len(group), len(slots) + len(group)), NO_SLOT)
+        table = _slot_table(ctx, slots)
         for i, mid in enumerate(group):
-            feasible, crow = _feasible(ctx, mid, slots)
+            feasible, crow = _feasible(ctx, mid, slots, table)
             cost[i, :len(slots)] = np.where(feasible, ties(crow), NO_SLOT * 10.0)
         for i, j in enumerate(min_cost_assignment(cost)):
             if j < len(slots) and cost[i, j] < NO_SLOT:
@@ -144,17 +145,31 @@ def assign_slots(ctx: MoveContext, arena: Arena, movers: list[str],
     return out
 
 
-def _feasible(ctx: MoveContext, mid: str, slots: list[Slot]) -> tuple[np.ndarray, np.ndarray]:
-    """For each slot: whether ``mid`` may take it, and the distance to it as the crow flies."""
+def _feasible(ctx: MoveContext, mid: str, slots: list[Slot],
+              table: tuple[np.ndarray, dict[str, np.ndarray]] | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """For each slot: whether ``mid`` may take it, and the distance to it as the crow flies.
+
+    ``table``: ``_slot_table(ctx, slots)``, when the caller asks about the same
+    slots for several models (read once, not per model)."""
+    xy, aims_in = table if table is not None else _slot_table(ctx, slots)
     start = ctx.start[mid]
-    xy = np.array([s.xy for s in slots], dtype=float)
     crow = np.hypot(xy[:, 0] - start[0], xy[:, 1] - start[1])
-    mine = set(ctx.target_models(ctx.target[mid]))
-    ok = (crow <= ctx.spec.max_distance) & np.array([s.aim in mine for s in slots])
+    ok = (crow <= ctx.spec.max_distance) & aims_in[ctx.target[mid]]
     if ok.any():
         idx = np.nonzero(ok)[0]
-        ok[idx] &= ctx.ok_at(mid, [slots[k].xy for k in idx.tolist()])
+        ok[idx] &= ctx.ok_at(mid, xy[idx])
     return ok, crow
+
+
+def _slot_table(ctx: MoveContext, slots: list[Slot]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The slots' centres (k, 2) and, by target unit, whether each aims at one of its models."""
+    xy = np.array([s.xy for s in slots], dtype=float).reshape(-1, 2)
+    aims_in = {}
+    for u in set(ctx.target.values()):
+        mine = set(ctx.target_models(u))
+        aims_in[u] = np.array([s.aim in mine for s in slots], dtype=bool)
+    return xy, aims_in
 
 
 def _pack(ctx: MoveContext, arena: Arena, base, facing: float, group: list[str],
@@ -196,8 +211,9 @@ def _pack(ctx: MoveContext, arena: Arena, base, facing: float, group: list[str],
     if not cands:
         return []
     anyone = np.zeros(len(cands), dtype=bool)
+    table = _slot_table(ctx, cands)
     for mid in group:
-        anyone |= _feasible(ctx, mid, cands)[0]
+        anyone |= _feasible(ctx, mid, cands, table)[0]
     cands = [c for c, ok in zip(cands, anyone) if ok]
     if not cands:
         return []
