@@ -377,7 +377,10 @@ class MoveContext:
 
     def engaged_at(self, mid: str, points, unit_id: str) -> np.ndarray:
         """Whether ``mid`` at each point is engaged with enemy unit ``unit_id`` (rules range)."""
-        d = self.dist_at(mid, points, unit_id)
+        return self._engaged_by(self.dist_at(mid, points, unit_id))
+
+    def _engaged_by(self, d: np.ndarray) -> np.ndarray:
+        """``engaged_at`` from the distances (inches) to the enemy unit."""
         if self.rules.engages_by_contact:
             return np.asarray(tolmod.in_contact(d, self.tol), dtype=bool)
         return np.asarray(tolmod.within(d, self.rules.engagement_range, self.tol), dtype=bool)
@@ -430,7 +433,10 @@ class MoveContext:
             return ok | self.in_range_at(mid, points)
         if self.spec.kind in ("pile_in", "ongoing"):
             for u in self.start_engaged[mid]:
-                ok &= self.engaged_at(mid, points, u)
+                if u == self.target[mid]:
+                    ok &= self._engaged_by(d)   # its closest target: ``d`` measured already
+                else:
+                    ok &= self.engaged_at(mid, points, u)
         return ok
 
     def goal_range(self) -> float:
