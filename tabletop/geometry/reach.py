@@ -85,25 +85,31 @@ def obstacles_for(ctx: MoveContext, mid: str | None, where: dict[str, XY]) -> li
     if still is None:
         still = memo[_STILL] = sorted((Obstacle(m.id, m.base, m.x, m.y, m.facing_deg)
                                        for m in ctx.local.models()), key=lambda ob: ob.id)
-    if not where:
-        return [ob for ob in still if ob.id != mid]
-    out = []
-    for ob in still:
-        if ob.id == mid:
+    slot = memo.get(_SLOT)
+    if slot is None:
+        slot = memo[_SLOT] = {ob.id: k for k, ob in enumerate(still)}
+    out = list(still)
+    for oid, at in where.items():
+        k = slot.get(oid)
+        if k is None or oid == mid:
             continue
-        at = where.get(ob.id)
-        if at is not None and (at[0] != ob.x or at[1] != ob.y):
+        ob = still[k]
+        if at[0] != ob.x or at[1] != ob.y:
             x, y = at
-            moved = memo.get((ob.id, x, y))
+            moved = memo.get((oid, x, y))
             if moved is None:
-                moved = memo[(ob.id, x, y)] = Obstacle(ob.id, ob.base, x, y, ob.facing_deg)
-            ob = moved
-        out.append(ob)
+                moved = memo[(oid, x, y)] = Obstacle(oid, ob.base, x, y, ob.facing_deg)
+            out[k] = moved
+    k = slot.get(mid) if mid is not None else None
+    if k is not None:
+        del out[k]
     return out
 
 
 # the ``obstacle_memo`` key of every model where it stands, in id order
 _STILL = ("(still)", 0.0, 0.0)
+# the ``obstacle_memo`` key of each model's place in that list, by id
+_SLOT = ("(slot)", 0.0, 0.0)
 
 
 def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,

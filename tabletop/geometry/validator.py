@@ -186,9 +186,8 @@ class _Check:
                   for m in self.moved}
         moved = frozenset(self.moved)
         for m in self.moved:
-            self._remembered(("own", m, tuple(self.paths[m]), self.end[m], moved), lambda m=m: (
-                self._path_ends(m), self._path_on_table(m), self._fixed(m), self._length(m),
-                self._static_crossings(m, sweeps[m]), self._terrain(m, sweeps[m])))
+            self._remembered(("own", m, tuple(self.paths[m]), self.end[m], moved),
+                             lambda m=m: self._own(m, sweeps[m]))
         order = self._order(sweeps)
         if order_out is not None:
             order_out[:] = order
@@ -221,6 +220,15 @@ class _Check:
         self.found.extend(hit)
 
     # ------------------------------------------------------------ per model
+    def _own(self, m: str, sweep) -> None:
+        """The moved model's own path clauses, in order."""
+        self._path_ends(m)
+        self._path_on_table(m)
+        self._fixed(m)
+        self._length(m)
+        self._static_crossings(m, sweep)
+        self._terrain(m, sweep)
+
     def _path_ends(self, m: str) -> None:
         p, s, e = self.paths[m], self.ctx.start[m], self.end[m]
         if math.dist(p[0], s) > self.tol:
