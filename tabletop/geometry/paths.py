@@ -996,7 +996,9 @@ def _tight_route(raw: list[XY], reached: bool, aim: XY, side: int,
                  clear: _Clearance | _RoundClearance, max_distance: float) -> Route:
     """A raw route pulled tight, stopped before its first leg that is not clear,
     cut at the maximum distance."""
-    near = clear.within(raw) if isinstance(clear, _RoundClearance) else clear
+    # a round clearance is cut down to the route's box inside ``_pull_tight`` (on the
+    # points it keeps, whose box holds every leg it measures); it never reads ``near``
+    near = clear
     tight, n_clean = _pull_tight(raw, near)
     clean = clear_prefix(tight, near) if n_clean is None else tight[:n_clean]
     reached = reached and len(clean) == len(tight)
