@@ -281,16 +281,21 @@ class MoveContext:
         reach = (self.spec.max_distance + max(r.pile_in_target_range, CONSOLIDATION_MODE_RANGE)
                  + max(r.engagement_range, r.coherency_range or 0.0) + NEIGHBOURHOOD)
         mine = np.array([m.at for m in self.unit.models], dtype=float)
-        keep = []
-        for u in self.state.units:
-            if u.id == self.unit.id or u.id in self.spec.targets:
-                keep.append(u)
-                continue
-            xy = np.array([m.at for m in u.models], dtype=float)
-            rad = max(m.base.radius for m in u.models)
-            d = np.hypot(xy[:, None, 0] - mine[None, :, 0], xy[:, None, 1] - mine[None, :, 1])
-            if d.min() <= reach + rad:
-                keep.append(u)
+        others = [u for u in self.state.units
+                  if not (u.id == self.unit.id or u.id in self.spec.targets) and u.models]
+        near: set[str] = set()
+        if others:
+            # every other unit's models at once: the nearest to the moving unit, unit by unit
+            xy = np.array([m.at for u in others for m in u.models], dtype=float).reshape(-1, 2)
+            d = np.hypot(xy[:, None, 0] - mine[None, :, 0],
+                         xy[:, None, 1] - mine[None, :, 1]).min(axis=1)
+            firsts = np.cumsum([0] + [len(u.models) for u in others[:-1]])
+            nearest = np.minimum.reduceat(d, firsts).tolist()
+            for u, dmin in zip(others, nearest):
+                if dmin <= reach + max(m.base.radius for m in u.models):
+                    near.add(u.id)
+        keep = [u for u in self.state.units
+                if u.id == self.unit.id or u.id in self.spec.targets or u.id in near]
         return replace(self.state, units=tuple(keep))
 
     def _unit_violation(self, text: str) -> Violation:
