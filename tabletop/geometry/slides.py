@@ -90,7 +90,7 @@ class _Walk:
         self.length = 0.0
         self.turned = False
         self.wedge: int | None = None         # points up to the first wedge
-        self._crossings: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._crossings: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
         self._rows: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     # ---------------------------------------------------------------- stop
@@ -153,16 +153,23 @@ class _Walk:
         ``sense``, within ``span`` radians: (angle turned, index), or (span, -1)."""
         hit = self._crossings.get((k, sense))
         if hit is None:
-            hit = self._crossings[(k, sense)] = self._enter_angles(k, sense)
+            idx_a, enter_a = self._enter_angles(k, sense)
+            hit = self._crossings[(k, sense)] = (idx_a.tolist(), enter_a.tolist())
         idx, enter = hit
-        if not len(idx):
+        if not idx:
             return span, -1
-        turn = ((enter - theta) * sense) % _TAU
-        turn = np.where(turn > _TAU - _EPS, 0.0, turn)   # at the way in: met now
-        i = int(np.argmin(turn))
-        if turn[i] >= span:
+        # a few circles at most: plain floats (``%`` floors as numpy's remainder does),
+        # the first smallest turn as ``argmin`` takes it
+        best, i = math.inf, -1
+        for j, e in enumerate(enter):
+            turn = ((e - theta) * sense) % _TAU
+            if turn > _TAU - _EPS:
+                turn = 0.0                    # at the way in: met now
+            if turn < best:
+                best, i = turn, j
+        if best >= span:
             return span, -1
-        return float(turn[i]), int(idx[i])
+        return best, idx[i]
 
     def _enter_angles(self, k: int, sense: int) -> tuple[np.ndarray, np.ndarray]:
         """The circles that cross circle ``k`` and the angle on ``k`` where going
