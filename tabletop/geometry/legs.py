@@ -50,7 +50,8 @@ def segment_distances(a: XY, b: XY, centres: np.ndarray) -> np.ndarray:
     dx, dy = float(b[0]) - ax, float(b[1]) - ay
     ll = dx * dx + dy * dy
     px, py = c[:, 0] - ax, c[:, 1] - ay
-    t = np.clip((px * dx + py * dy) / ll, 0.0, 1.0) if ll > 0 else np.zeros(len(c))
+    # clipped to [0, 1] (np.clip's numbers, but for the sign of a zero: the same distances)
+    t = np.minimum(np.maximum((px * dx + py * dy) / ll, 0.0), 1.0) if ll > 0 else np.zeros(len(c))
     return np.hypot(px - t * dx, py - t * dy)
 
 

@@ -578,8 +578,10 @@ class _RoundClearance:
         ll = dx * dx + dy * dy
         px = c[None, :, 0] - ax
         py = c[None, :, 1] - ay
-        t = np.clip((px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None],
-                    0.0, 1.0)
+        # clipped to [0, 1] (maximum then minimum: np.clip's numbers, but for the sign
+        # of a zero, which no gap below can tell)
+        t = np.minimum(np.maximum(
+            (px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None], 0.0), 1.0)
         g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
         return (g >= limit[None, :]).all(axis=1)
 
@@ -593,8 +595,10 @@ class _RoundClearance:
         ll = dx * dx + dy * dy
         px = c[None, :, 0] - a[:, None, 0]
         py = c[None, :, 1] - a[:, None, 1]
-        t = np.clip((px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None],
-                    0.0, 1.0)
+        # clipped to [0, 1] (maximum then minimum: np.clip's numbers, but for the sign
+        # of a zero, which no gap below can tell)
+        t = np.minimum(np.maximum(
+            (px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None], 0.0), 1.0)
         g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
         return (g >= limit[None, :]).all(axis=1)
 
