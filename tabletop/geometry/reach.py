@@ -251,6 +251,7 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
                tuple(spots or ()), tuple((ob.x, ob.y) for ob in avoid))
         if key in cache:
             return cache[key]
+    targets: Sequence[tuple[str, XY]]
     if ctx.objective is not None:
         o = ctx.objective
         targets = [(o.id, (o.at[0], o.at[1]))]
@@ -268,13 +269,17 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
             gaps = ties(ctx.gaps_at(mid, [start], tgt)[0])
             tries = 1 if ctx.out_of_reach(mid, goal) else AIMS_PER_MODEL
             aims = [ids[k] for k in np.argsort(gaps, kind="stable")[:tries].tolist()]
-            targets = []
             by_id = {ob.id: ob for ob in everyone}
-            for a in aims:
+            around = [*obstacles, *avoid]
+
+            def spot_of(a: str) -> tuple[str, XY]:
                 t = by_id[a]
-                spot = contact_spot(arena, m.base, m.facing_deg, start, t, [*obstacles, *avoid],
+                spot = contact_spot(arena, m.base, m.facing_deg, start, t, around,
                                     spec.max_distance)
-                targets.append((a, spot or (t.x, t.y)))
+                return (a, spot or (t.x, t.y))
+            # the first aim's contact spot now, the others' when asked for (a model
+            # that reaches base contact on its first aim never needs them)
+            targets = _Lazy(aims, spot_of)
         goal_ids = set(ids)
         stop = None
     best: Reach | None = None
@@ -293,6 +298,28 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     if cache is not None:
         cache[key] = best
     return best
+
+
+class _Lazy(Sequence[tuple[str, XY]]):
+    """``[make(x) for x in items]``, each made the first time it is read."""
+
+    def __init__(self, items: Sequence[str], make: Callable[[str], tuple[str, XY]]):
+        self.items, self.make = list(items), make
+        self.made: dict[int, tuple[str, XY]] = {}
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self.items)))]
+        if k < 0:
+            k += len(self.items)
+        if not 0 <= k < len(self.items):
+            raise IndexError(k)
+        if k not in self.made:
+            self.made[k] = self.make(self.items[k])
+        return self.made[k]
 
 
 def reach_spot(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
