@@ -92,6 +92,9 @@ class _Walk:
         self.wedge: int | None = None         # points up to the first wedge
         self._crossings: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
         self._rows: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        # the circles as plain floats (x, y, r), for the per-event tests (``_ray``,
+        # ``_pressing``): a few dozen circles cost less one by one than in numpy calls
+        self.cl: list[list[float]] = circles.tolist()
 
     # ---------------------------------------------------------------- stop
     def _stop_on(self, at: Callable[[float], XY], span: float) -> float | None:
@@ -117,35 +120,51 @@ class _Walk:
     # ---------------------------------------------------------------- legs
     def _ray(self, p: XY, u: XY, span: float) -> tuple[float, int]:
         """First circle the centre meets going from ``p`` along unit ``u``
-        within ``span``: (distance, index), or (span, -1)."""
-        c = self.c
-        if not len(c):
+        within ``span``: (distance, index), or (span, -1).
+
+        Plain floats, circle by circle: the same operations in the same order as
+        numpy over all of them (+, -, *, sqrt are correctly rounded either way;
+        a radius squared as numpy squares it, r * r), and the first nearest."""
+        px0, py0 = p[0], p[1]
+        ux, uy = u[0], u[1]
+        best, k = math.inf, -1
+        for j, (cx, cy, r) in enumerate(self.cl):
+            px, py = cx - px0, cy - py0
+            b = px * ux + py * uy                 # along the ray to the centre's foot
+            if not b > _EPS:
+                continue
+            cc = px * px + py * py - r * r        # < 0: p inside
+            disc = b * b - cc
+            if not disc > 0:
+                continue
+            t = b - math.sqrt(disc)
+            if t < span and t > -_EPS and t < best:
+                best, k = t, j
+        if k < 0:
             return span, -1
-        px, py = c[:, 0] - p[0], c[:, 1] - p[1]
-        b = px * u[0] + py * u[1]                 # along the ray to the centre's foot
-        cc = px * px + py * py - c[:, 2] ** 2     # < 0: p inside
-        disc = b * b - cc
-        with np.errstate(invalid="ignore"):
-            t = b - np.sqrt(np.where(disc > 0, disc, 0.0))
-        hit = (disc > 0) & (b > _EPS) & (t < span) & (t > -_EPS)
-        if not hit.any():
-            return span, -1
-        k = int(np.argmin(np.where(hit, t, np.inf)))
-        return max(0.0, float(t[k])), k
+        return max(0.0, best), k
 
     def _pressing(self, p: XY, u: XY) -> int:
-        """The circle the centre stands on and the pull ``u`` presses into most, or -1."""
-        c = self.c
-        if not len(c):
-            return -1
-        px, py = c[:, 0] - p[0], c[:, 1] - p[1]
-        d = np.hypot(px, py)
-        on = d <= c[:, 2] + 1e-7
-        press = (px * u[0] + py * u[1]) / np.where(d > 0, d, 1.0)
-        ok = on & (press > _EPS)
-        if not ok.any():
-            return -1
-        return int(np.argmax(np.where(ok, press, -np.inf)))
+        """The circle the centre stands on and the pull ``u`` presses into most, or -1.
+
+        Plain floats, circle by circle; a circle is measured (``np.hypot``, as
+        numpy over all of them measures it) only when its squared centre
+        distance does not already put the centre well off it."""
+        px0, py0 = p[0], p[1]
+        ux, uy = u[0], u[1]
+        best, k = -math.inf, -1
+        for j, (cx, cy, r) in enumerate(self.cl):
+            px, py = cx - px0, cy - py0
+            edge = r + 1e-7
+            if px * px + py * py > edge * edge * (1.0 + 1e-9) + 1e-300:
+                continue                          # farther than its edge: not on it
+            d = float(np.hypot(px, py))
+            if not d <= edge:
+                continue
+            press = (px * ux + py * uy) / (d if d > 0 else 1.0)
+            if press > _EPS and press > best:
+                best, k = press, j
+        return k
 
     # ---------------------------------------------------------------- arcs
     def _arc_hit(self, k: int, theta: float, sense: int, span: float) -> tuple[float, int]:
