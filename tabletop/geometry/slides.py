@@ -93,7 +93,8 @@ class _Walk:
         self._crossings: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
         self._rows: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         # the circles as plain floats (x, y, r), for the per-event tests (``_ray``,
-        # ``_pressing``): a few dozen circles cost less one by one than in numpy calls
+        # ``_pressing``): a few dozen circles cost less one by one than in numpy calls;
+        # one circle's numbers read as floats, not numpy scalars (the same values)
         self.cl: list[list[float]] = circles.tolist()
 
     # ---------------------------------------------------------------- stop
@@ -214,7 +215,7 @@ class _Walk:
     def _leave_turn(self, k: int, theta: float, sense: int) -> float:
         """Angle to turn round circle ``k`` (in ``sense``) until the way to the aim
         leads away from it (0: already), or inf when it never does."""
-        cx, cy, r = self.c[k]
+        cx, cy, r = self.cl[k]
         wx, wy = self.aim[0] - cx, self.aim[1] - cy
         w = math.hypot(wx, wy)
         if w <= r:
@@ -229,14 +230,14 @@ class _Walk:
         return _ang_dist(theta, tw - sense * beta, sense)
 
     def _tangent(self, k: int, p: XY, sense: int) -> XY:
-        cx, cy, r = self.c[k]
+        cx, cy, r = self.cl[k]
         ux, uy = (p[0] - cx) / r, (p[1] - cy) / r
         return (-uy * sense, ux * sense)
 
     def _go_round(self, k: int, sense: int, head_on: bool) -> tuple[str, int, int, bool]:
         """Slide round circle ``k`` from the route's end.  Returns (what ended it:
         "leave" | "hit" | "stop" | "limit" | "goal", the circle now on, sense, head_on)."""
-        cx, cy, r = self.c[k]
+        cx, cy, r = self.cl[k]
         p = self.route[-1]
         theta = math.atan2(p[1] - cy, p[0] - cx)
         leave = self._leave_turn(k, theta, sense)
@@ -341,7 +342,7 @@ class _Walk:
         """Pressing into circle ``k`` at ``p`` with pull ``u``: which way round."""
         t = self._tangent(k, p, 1)
         along = u[0] * t[0] + u[1] * t[1]
-        cx, cy, r = self.c[k]
+        cx, cy, r = self.cl[k]
         nx, ny = (cx - p[0]) / r, (cy - p[1]) / r
         push = u[0] * nx + u[1] * ny
         rest = math.hypot(u[0] - nx * push, u[1] - ny * push)
@@ -374,7 +375,7 @@ class _Walk:
         return k, -sense, True
 
     def _presses(self, k: int, p: XY, u: XY) -> bool:
-        cx, cy, r = self.c[k]
+        cx, cy, r = self.cl[k]
         return (u[0] * (cx - p[0]) + u[1] * (cy - p[1])) / r > _EPS
 
 
