@@ -585,6 +585,35 @@ class _RoundClearance:
         g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
         return (g >= limit[None, :]).all(axis=1)
 
+    def clear_one(self, a: XY, b: XY) -> bool:
+        """``clear_from(a, [b])[0]``, over plain floats obstacle by obstacle: the same
+        projection onto the leg; the distance is taken with ``np.hypot`` (numpy's
+        number) unless its square already puts the obstacle well clear of the
+        limit or well inside it (by a billionth: no rounding reaches that far)."""
+        lists = getattr(self, "_lists", None)
+        if lists is None:
+            lists = self._lists = (self.c.tolist(), self.limit.tolist())
+        ax, ay = float(a[0]), float(a[1])
+        dx, dy = float(b[0]) - ax, float(b[1]) - ay
+        ll = dx * dx + dy * dy
+        den = ll if ll > 0 else 1.0
+        r = self.r
+        for (cx, cy, cr), lim in zip(*lists):
+            px, py = cx - ax, cy - ay
+            t = (px * dx + py * dy) / den
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            qx, qy = px - t * dx, py - t * dy
+            edge = r + cr + lim                   # the gap's limit as a centre distance
+            if edge > 1e-6:
+                sq = qx * qx + qy * qy
+                if sq > edge * edge * (1.0 + 1e-9):
+                    continue                      # well clear
+                if sq < edge * edge * (1.0 - 1e-9):
+                    return False                  # well inside
+            if not float(np.hypot(qx, qy)) - r - cr >= lim:
+                return False
+        return True
+
     def clear_legs(self, path: Sequence[XY]) -> np.ndarray:
         """For each leg of the polyline ``path``: the straight move along it stays clear."""
         a, b = _legs_of(path)
@@ -642,8 +671,7 @@ def _pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
         return pts, None
     out = [pts[0]]
     i = 0
-    # measured analytically, every later point costs as little as the last alone: one
-    # call for all (with Shapely, the last alone first: often it is in sight)
+    # the last point alone first, often in sight; else every later point in one call
     batch = isinstance(clear, _RoundClearance)
     arr: Sequence[XY] | np.ndarray = pts
     if isinstance(clear, _RoundClearance):
@@ -651,12 +679,13 @@ def _pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
         clear = clear.within(arr)
     clean: int | None = None
     while i < len(pts) - 1:
-        ok = clear.clear_from(pts[i], arr[i + 1:]) if batch else None
-        if ok[-1] if ok is not None else clear.clear_from(pts[i], pts[-1:])[0]:
+        # the last point alone first (plain floats for a round clearance, ``clear_one``):
+        # most often it is in sight; else every later point at once
+        if clear.clear_one(pts[i], pts[-1]) if isinstance(clear, _RoundClearance) \
+                else clear.clear_from(pts[i], pts[-1:])[0]:
             out.append(pts[-1])             # the last point in sight: the farthest clear one
             break
-        if ok is None:
-            ok = clear.clear_from(pts[i], pts[i + 1:])
+        ok = clear.clear_from(pts[i], arr[i + 1:] if batch else pts[i + 1:])
         hits = np.nonzero(ok)[0]
         if not len(hits) and clean is None:
             clean = len(out)                # the raw leg kept is not clear: the route stops
