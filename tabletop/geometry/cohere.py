@@ -149,25 +149,35 @@ class UnitCoherency:
         r = self.rules
         if r.coherency_spread is None or self.n < 2:
             return False
-        g = self._gaps_of(at)[0]
-        now = np.asarray(self._score(g)[0], dtype=bool)
+        g, rests = self._gaps_of(at)
+        thr = r.coherency_spread + self.tol + tolmod.EPS
+        # for these positions, once: who is out now, and each model's count of models
+        # farther than the spread (a pair's test: the same booleans as ``sub`` reads)
+        got = rests.get(-1)
+        if got is None:
+            fin_all = np.where(np.isinf(g), 0.0, g)
+            over = fin_all > thr
+            got = rests[-1] = (np.asarray(self._score(g)[0], dtype=bool), over,
+                               over.sum(axis=-1))
+        now, over, n_over = got
         if now[i] or int(now.sum()) != bad:
             return False
-        thr = r.coherency_spread + self.tol + tolmod.EPS
         keep = np.ones(self.n, dtype=bool)
         keep[i] = False
-        sub = g[np.ix_(keep, keep)]
-        fin = np.where(np.isinf(sub), 0.0, sub)
-        far = np.asarray((fin > thr).any(axis=-1), dtype=bool)   # out whatever i does
+        # far from some model other than i: out whatever i does
+        far = (n_over - over[:, i])[keep] > 0
         if int(far[now[keep]].sum()) < bad:
             return False
+        sub = g[np.ix_(keep, keep)]
+        fin = np.where(np.isinf(sub), 0.0, sub)
         floor = float(np.maximum(0.0, fin - r.coherency_spread).sum(axis=-1)[now[keep]].sum())
         return tie(floor) >= tie(short)
 
     def _gaps_of(self, at: list[XY]) -> tuple[np.ndarray, dict[int, tuple]]:
-        """``gaps(at)`` and the ``_rest_parts`` by model found for the same positions,
-        remembered for the last positions asked about (a coherency round asks about
-        every model's changes with the others where they are)."""
+        """``gaps(at)`` and the ``_rest_parts`` by model found for the same positions
+        (under -1: what ``cannot_help`` reads of them), remembered for the last
+        positions asked about (a coherency round asks about every model's changes
+        with the others where they are)."""
         key = tuple((float(p[0]), float(p[1])) for p in at)
         last = getattr(self, "_last", None)     # None too when built without __init__
         if last is None or last[0] != key:
