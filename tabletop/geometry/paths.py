@@ -524,16 +524,18 @@ class _RoundClearance:
         order = np.argsort(xy[:, 0], kind="stable")
         xs = xy[order, 0]
         span = self.r + c[:, 2]
-        lo = np.searchsorted(xs, c[:, 0] - span, side="left").tolist()
-        hi = np.searchsorted(xs, c[:, 0] + span, side="right").tolist()
+        lo = np.searchsorted(xs, c[:, 0] - span, side="left")
+        hi = np.searchsorted(xs, c[:, 0] + span, side="right")
+        cnt = np.maximum(hi - lo, 0)
         ok = np.ones(len(xy), dtype=bool)
-        for j, (a, b) in enumerate(zip(lo, hi)):
-            if a >= b:
-                continue
-            idx = order[a:b]
-            p = xy[idx]
-            g = np.hypot(p[:, 0] - c[j, 0], p[:, 1] - c[j, 1]) - self.r - c[j, 2]
-            ok[idx[g < limit[j]]] = False
+        if not cnt.any():
+            return ok
+        # every (obstacle, point) pair within an obstacle's window, at once
+        jj = np.repeat(np.arange(len(c)), cnt)
+        pos = np.arange(len(jj)) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
+        idx = order[pos]
+        g = np.hypot(xy[idx, 0] - c[jj, 0], xy[idx, 1] - c[jj, 1]) - self.r - c[jj, 2]
+        ok[idx[g < limit[jj]]] = False
         return ok
 
     def within(self, points: Points) -> _RoundClearance:
