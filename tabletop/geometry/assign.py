@@ -57,12 +57,15 @@ def min_cost_assignment(cost: np.ndarray) -> list[int]:
     """The column for each row that minimises the total cost (Hungarian method).
 
     ``cost`` has shape (rows, cols) with rows <= cols, finite.  O(rows^2 cols);
-    ties go the same way every time (rows and columns in order).
+    ties go the same way every time (rows and columns in order).  The costs
+    are read as Python floats (one ``tolist``): the same numbers, read faster
+    than numpy scalars one by one.
     """
     n, m = cost.shape
     if n > m:
         raise ValueError("more rows than columns")
     inf = float("inf")
+    rows = np.asarray(cost, dtype=float).tolist()
     u = [0.0] * (n + 1)
     v = [0.0] * (m + 1)
     p = [0] * (m + 1)          # p[j]: the row (1-based) holding column j
@@ -75,9 +78,10 @@ def min_cost_assignment(cost: np.ndarray) -> list[int]:
         while True:
             used[j0] = True
             i0, delta, j1 = p[j0], inf, 0
+            row, ui = rows[i0 - 1], u[i0]
             for j in range(1, m + 1):
                 if not used[j]:
-                    cur = cost[i0 - 1, j - 1] - u[i0] - v[j]
+                    cur = row[j - 1] - ui - v[j]
                     if cur < minv[j]:
                         minv[j], way[j] = cur, j0
                     if minv[j] < delta:
@@ -130,8 +134,9 @@ def assign_slots(ctx: MoveContext, arena: Arena, movers: list[str],
         if not slots:
             continue
         cost = np.full((len(group), len(slots) + len(group)), NO_SLOT)
+        table = _slot_table(ctx, slots)
         for i, mid in enumerate(group):
-            feasible, crow = _feasible(ctx, mid, slots)
+            feasible, crow = _feasible(ctx, mid, slots, table)
             cost[i, :len(slots)] = np.where(feasible, ties(crow), NO_SLOT * 10.0)
         for i, j in enumerate(min_cost_assignment(cost)):
             if j < len(slots) and cost[i, j] < NO_SLOT:
@@ -140,17 +145,31 @@ def assign_slots(ctx: MoveContext, arena: Arena, movers: list[str],
     return out
 
 
-def _feasible(ctx: MoveContext, mid: str, slots: list[Slot]) -> tuple[np.ndarray, np.ndarray]:
-    """For each slot: whether ``mid`` may take it, and the distance to it as the crow flies."""
+def _feasible(ctx: MoveContext, mid: str, slots: list[Slot],
+              table: tuple[np.ndarray, dict[str, np.ndarray]] | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """For each slot: whether ``mid`` may take it, and the distance to it as the crow flies.
+
+    ``table``: ``_slot_table(ctx, slots)``, when the caller asks about the same
+    slots for several models (read once, not per model)."""
+    xy, aims_in = table if table is not None else _slot_table(ctx, slots)
     start = ctx.start[mid]
-    xy = np.array([s.xy for s in slots], dtype=float)
     crow = np.hypot(xy[:, 0] - start[0], xy[:, 1] - start[1])
-    mine = set(ctx.target_models(ctx.target[mid]))
-    ok = (crow <= ctx.spec.max_distance) & np.array([s.aim in mine for s in slots])
+    ok = (crow <= ctx.spec.max_distance) & aims_in[ctx.target[mid]]
     if ok.any():
         idx = np.nonzero(ok)[0]
-        ok[idx] &= ctx.ok_at(mid, [slots[k].xy for k in idx.tolist()])
+        ok[idx] &= ctx.ok_at(mid, xy[idx])
     return ok, crow
+
+
+def _slot_table(ctx: MoveContext, slots: list[Slot]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The slots' centres (k, 2) and, by target unit, whether each aims at one of its models."""
+    xy = np.array([s.xy for s in slots], dtype=float).reshape(-1, 2)
+    aims_in = {}
+    for u in set(ctx.target.values()):
+        mine = set(ctx.target_models(u))
+        aims_in[u] = np.array([s.aim in mine for s in slots], dtype=bool)
+    return xy, aims_in
 
 
 def _pack(ctx: MoveContext, arena: Arena, base, facing: float, group: list[str],
@@ -192,13 +211,16 @@ def _pack(ctx: MoveContext, arena: Arena, base, facing: float, group: list[str],
     if not cands:
         return []
     anyone = np.zeros(len(cands), dtype=bool)
+    table = _slot_table(ctx, cands)
     for mid in group:
-        anyone |= _feasible(ctx, mid, cands)[0]
+        anyone |= _feasible(ctx, mid, cands, table)[0]
     cands = [c for c, ok in zip(cands, anyone) if ok]
     if not cands:
         return []
-    near_d = [tie(min(math.dist(c.xy, ctx.start[m]) for m in group)) for c in cands]
+    near_d = _nearest_start(cands, [ctx.start[m] for m in group])
     order = sorted(range(len(cands)), key=lambda k: (-len(cands[k].touches), near_d[k], k))
+    if base.is_round:
+        return _pack_round(cands, order, base.radius, ctx.tol)
     chosen: list[Slot] = []
     for k in order:
         c = cands[k]
@@ -210,3 +232,39 @@ def _pack(ctx: MoveContext, arena: Arena, base, facing: float, group: list[str],
                 continue
         chosen.append(c)
     return chosen
+
+
+def _pack_round(cands: list[Slot], order: list[int], radius: float, tol: float) -> list[Slot]:
+    """``_pack``'s greedy choice for round bases: in ``order``, each candidate that
+    overlaps no slot chosen before it (by more than a quarter of the tolerance).
+    Each slot chosen marks every candidate it overlaps at once, the centre
+    distance measured as Shapely measures two points (sqrt(dx^2 + dy^2), the
+    same number), so the same slots as testing candidate by candidate."""
+    xy = np.array([c.xy for c in cands], dtype=float).reshape(-1, 2)
+    blocked = np.zeros(len(cands), dtype=bool)
+    chosen: list[Slot] = []
+    for k in order:
+        if blocked[k]:
+            continue
+        chosen.append(cands[k])
+        dx = xy[:, 0] - xy[k, 0]
+        dy = xy[:, 1] - xy[k, 1]
+        blocked |= np.sqrt(dx * dx + dy * dy) - 2.0 * radius < -tol / 4.0
+    return chosen
+
+
+def _nearest_start(cands: list[Slot], starts: list[XY]) -> list[float]:
+    """For each slot: ``tie`` of the distance (``math.dist``) to the nearest of
+    ``starts``.  numpy finds, for each slot, the starts within a nanoinch of the
+    nearest (``np.hypot``, which may differ from ``math.dist`` in the last bit);
+    only those are measured with ``math.dist``: the same minimum as measuring
+    every start."""
+    xy = np.array([c.xy for c in cands], dtype=float).reshape(-1, 2)
+    st = np.array(starts, dtype=float).reshape(-1, 2)
+    d = np.hypot(xy[:, None, 0] - st[None, :, 0], xy[:, None, 1] - st[None, :, 1])
+    close = d <= d.min(axis=1, keepdims=True) + 1e-9
+    out = []
+    for k, row in enumerate(close.tolist()):
+        p = cands[k].xy
+        out.append(tie(min(math.dist(p, starts[j]) for j, near in enumerate(row) if near)))
+    return out

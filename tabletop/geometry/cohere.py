@@ -49,6 +49,9 @@ class UnitCoherency:
         self.tol = ctx.tol
         self.round = all(ctx.models[m].base.is_round for m in self.ids)
         self.radius = np.array([ctx.models[m].base.radius for m in self.ids])
+        # the last positions measured (``_gaps_of``): their gap matrix, and by model
+        # the parts of ``_score_with`` its row and column removed leave (``score_moving``)
+        self._last: tuple[tuple, np.ndarray, dict[int, tuple]] | None = None
 
     # ------------------------------------------------------------ gaps
     def gaps(self, at: list[XY]) -> np.ndarray:
@@ -94,7 +97,8 @@ class UnitCoherency:
             kth = g.min(axis=-1)
             return kth > tol + tolmod.EPS, np.maximum(0.0, kth)
         need = min(r.coherency_needed(self.n), self.n - 1)
-        kth = np.sort(g, axis=-1)[..., need - 1]
+        # the need-th smallest gap of each row (a partition finds the same value a sort does)
+        kth = np.partition(g, need - 1, axis=-1)[..., need - 1]
         bad = kth > r.coherency_range + tol + tolmod.EPS
         excess = np.maximum(0.0, kth - r.coherency_range)
         if r.coherency_spread is not None:
@@ -108,7 +112,7 @@ class UnitCoherency:
         """(models out of coherency, shortfall in inches) with the models at ``at``."""
         if self.n < 2:
             return set(), 0.0
-        bad, excess = self._score(self.gaps(at))
+        bad, excess = self._score(self._gaps_of(at)[0])
         return {self.ids[k] for k in np.nonzero(bad)[0].tolist()}, float(excess[bad].sum())
 
     def score_moving(self, i: int, points, at: list[XY]) -> tuple[np.ndarray, np.ndarray]:
@@ -121,12 +125,15 @@ class UnitCoherency:
         k = len(points)
         if self.n < 2 or not k:
             return np.zeros(k, dtype=int), np.zeros(k)
-        g = self.gaps(at)
+        g, rests = self._gaps_of(at)
         h = self.gaps_from(i, points, at)               # (k, n), inf at column i
         bad_i, excess_i = self._score(h)                # model i's own row, (k,)
-        rest = np.delete(np.delete(g, i, axis=0), i, axis=1)   # (n-1, n-1): rows j != i
+        parts = rests.get(i)
+        if parts is None:
+            rest = np.delete(np.delete(g, i, axis=0), i, axis=1)   # (n-1, n-1): rows j != i
+            parts = rests[i] = self._rest_parts(rest)
         x = np.delete(h, i, axis=1)                     # (k, n-1): the new gap of each row j
-        bad, excess = self._score_with(rest, x)
+        bad, excess = self._score_x(parts, x)
         bad_n = bad.sum(axis=1) + bad_i
         short = np.where(bad, excess, 0.0).sum(axis=1) + np.where(bad_i, excess_i, 0.0)
         return bad_n, short
@@ -143,43 +150,83 @@ class UnitCoherency:
         r = self.rules
         if r.coherency_spread is None or self.n < 2:
             return False
-        g = self.gaps(at)
-        now = np.asarray(self._score(g)[0], dtype=bool)
+        g, rests = self._gaps_of(at)
+        thr = r.coherency_spread + self.tol + tolmod.EPS
+        # for these positions, once: who is out now, and each model's count of models
+        # farther than the spread (a pair's test: the same booleans as ``sub`` reads)
+        got = rests.get(-1)
+        if got is None:
+            fin_all = np.where(np.isinf(g), 0.0, g)
+            over = fin_all > thr
+            got = rests[-1] = (np.asarray(self._score(g)[0], dtype=bool), over,
+                               over.sum(axis=-1))
+        now, over, n_over = got
         if now[i] or int(now.sum()) != bad:
             return False
-        thr = r.coherency_spread + self.tol + tolmod.EPS
         keep = np.ones(self.n, dtype=bool)
         keep[i] = False
-        sub = g[np.ix_(keep, keep)]
-        fin = np.where(np.isinf(sub), 0.0, sub)
-        far = np.asarray((fin > thr).any(axis=-1), dtype=bool)   # out whatever i does
+        # far from some model other than i: out whatever i does
+        far = (n_over - over[:, i])[keep] > 0
         if int(far[now[keep]].sum()) < bad:
             return False
+        sub = g[np.ix_(keep, keep)]
+        fin = np.where(np.isinf(sub), 0.0, sub)
         floor = float(np.maximum(0.0, fin - r.coherency_spread).sum(axis=-1)[now[keep]].sum())
         return tie(floor) >= tie(short)
+
+    def _gaps_of(self, at: list[XY]) -> tuple[np.ndarray, dict[int, tuple]]:
+        """``gaps(at)`` and the ``_rest_parts`` by model found for the same positions
+        (under -1: what ``cannot_help`` reads of them), remembered for the last
+        positions asked about (a coherency round asks about every model's changes
+        with the others where they are)."""
+        key = tuple((float(p[0]), float(p[1])) for p in at)
+        last = getattr(self, "_last", None)     # None too when built without __init__
+        if last is None or last[0] != key:
+            last = self._last = (key, self.gaps(at), {})
+            last[1].setflags(write=False)
+        return last[1], last[2]
 
     def _score_with(self, rest: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``_score`` of rows ``rest`` (m, m-1 gaps to the models that stay) each with one
         more gap ``x`` (k, m): (bad (k, m), excess (k, m))."""
+        return self._score_x(self._rest_parts(rest), x)
+
+    def _rest_parts(self, rest: np.ndarray) -> tuple:
+        """What ``_score_with`` reads of ``rest`` (the same for every ``x``)."""
         r, tol = self.rules, self.tol
         if r.coherency_range is None:
-            kth = np.minimum(rest.min(axis=-1)[None, :], x)
-            return kth > tol + tolmod.EPS, np.maximum(0.0, kth)
+            return (rest.min(axis=-1)[None, :],)
         need = min(r.coherency_needed(self.n), self.n - 1)
-        srt = np.sort(rest, axis=-1)
+        # the (need-1)-th and need-th smallest of each row: a partition at those two
+        # places holds the same values there as a sort
+        cols = rest.shape[1]
+        kk = [k for k in (need - 2, need - 1) if 0 <= k < cols]
+        srt = np.partition(rest, kk, axis=-1) if kk else rest
         below = srt[:, need - 2][None, :] if need >= 2 else np.full((1, rest.shape[0]), -np.inf)
         at_k = srt[:, need - 1][None, :] if need - 1 < rest.shape[1] else \
             np.full((1, rest.shape[0]), np.inf)
+        if r.coherency_spread is None:
+            return below, at_k, None, None
+        thr = r.coherency_spread + tol + tolmod.EPS
+        fr = np.where(np.isinf(rest), 0.0, rest)
+        return (below, at_k, np.any(fr > thr, axis=-1)[None, :],
+                np.maximum(0.0, fr - r.coherency_spread).sum(axis=-1)[None, :])
+
+    def _score_x(self, parts: tuple, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``_score_with`` from ``_rest_parts`` of its rows and the new gaps ``x``."""
+        r, tol = self.rules, self.tol
+        if r.coherency_range is None:
+            kth = np.minimum(parts[0], x)
+            return kth > tol + tolmod.EPS, np.maximum(0.0, kth)
+        below, at_k, far, over = parts
         kth = np.minimum(at_k, np.maximum(below, x))    # the need-th smallest with x added
         bad = kth > r.coherency_range + tol + tolmod.EPS
         excess = np.maximum(0.0, kth - r.coherency_range)
         if r.coherency_spread is not None:
             thr = r.coherency_spread + tol + tolmod.EPS
-            fr = np.where(np.isinf(rest), 0.0, rest)
             fx = np.where(np.isinf(x), 0.0, x)
-            bad = bad | np.any(fr > thr, axis=-1)[None, :] | (fx > thr)
-            excess = excess + np.maximum(0.0, fr - r.coherency_spread).sum(axis=-1)[None, :] \
-                + np.maximum(0.0, fx - r.coherency_spread)
+            bad = bad | far | (fx > thr)
+            excess = excess + over + np.maximum(0.0, fx - r.coherency_spread)
         return bad, excess
 
 
@@ -205,7 +252,6 @@ def repair_spots(ctx: MoveContext, mid: str, at: dict[str, XY], goals: tuple[str
     start = np.asarray(ctx.start[mid], dtype=float)
     reach = ctx.spec.max_distance
     r = ctx.rules
-    out = [start + _grid(REPAIR_GRID, reach)]
     span = reach + 2.0 * m.base.radius
     friends = []
     for f in ctx.ids:
@@ -216,6 +262,24 @@ def repair_spots(ctx: MoveContext, mid: str, at: dict[str, XY], goals: tuple[str
         if math.hypot(x - start[0], y - start[1]) > span + fm.base.radius + (r.coherency_range or 0):
             continue
         friends.append(Obstacle(f, fm.base, x, y, fm.facing_deg))
+    # the spots depend on nothing else that changes while a unit moves: remembered
+    # on the context by model, friends near and goals
+    memo = ctx.repair_memo
+    key = (mid, tuple((ob.id, ob.x, ob.y) for ob in friends), goals, margin)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    memo[key] = out_pts = _repair_spots(ctx, mid, m, start, friends, goals, margin)
+    return out_pts
+
+
+def _repair_spots(ctx: MoveContext, mid: str, m, start: np.ndarray, friends: list[Obstacle],
+                  goals: tuple[str, ...], margin: float) -> np.ndarray:
+    """``repair_spots`` once the friends near are known (read-only array)."""
+    reach = ctx.spec.max_distance
+    r = ctx.rules
+    out = [start + _grid(REPAIR_GRID, reach)]
+    span = reach + 2.0 * m.base.radius
     coh = r.coherency_range if r.coherency_range is not None else 0.0
     friend_gaps = sorted({max(margin, coh - ctx.tol / 2), max(margin, coh / 2), margin})
     for ob in friends:
@@ -245,7 +309,9 @@ def repair_spots(ctx: MoveContext, mid: str, at: dict[str, XY], goals: tuple[str
         out.append(cross)
     pts = np.vstack(out)
     crow = np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1])
-    return pts[(crow <= reach) & (crow > ctx.tol)]
+    pts = pts[(crow <= reach) & (crow > ctx.tol)]
+    pts.setflags(write=False)
+    return pts
 
 
 def _crossings(base: Base, facing_deg: float, friends: list[Obstacle], gap_f: float,

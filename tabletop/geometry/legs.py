@@ -50,7 +50,8 @@ def segment_distances(a: XY, b: XY, centres: np.ndarray) -> np.ndarray:
     dx, dy = float(b[0]) - ax, float(b[1]) - ay
     ll = dx * dx + dy * dy
     px, py = c[:, 0] - ax, c[:, 1] - ay
-    t = np.clip((px * dx + py * dy) / ll, 0.0, 1.0) if ll > 0 else np.zeros(len(c))
+    # clipped to [0, 1] (np.clip's numbers, but for the sign of a zero: the same distances)
+    t = np.minimum(np.maximum((px * dx + py * dy) / ll, 0.0), 1.0) if ll > 0 else np.zeros(len(c))
     return np.hypot(px - t * dx, py - t * dy)
 
 
@@ -72,7 +73,7 @@ def leg_clear(base: Base, facing_deg: float, start: XY, end: XY,
     base, facing_deg : the moving base (it keeps its facing).
     start, end : centres, inches.
     obstacles : other bases standing still (``paths.Obstacle``: id, base, x, y,
-        facing_deg).
+        facing_deg, and its radius ``r`` and ``is_round`` read once).
     terrain : impassable terrain as Shapely polygons.
     tol : the contact tolerance (inches); a leg may graze an obstacle by
         ``GRAZE_FRACTION`` of it, and by as much as the base already overlaps
@@ -83,7 +84,9 @@ def leg_clear(base: Base, facing_deg: float, start: XY, end: XY,
     """
     graze = GRAZE_FRACTION * tol
     if obstacles:
-        info = np.array([(ob.x, ob.y, bound_radius(ob.base), ob.base.is_round)
+        # a round obstacle's bounding radius is its radius (``Obstacle.r``, read once)
+        info = np.array([(ob.x, ob.y, ob.r, True) if ob.is_round else
+                         (ob.x, ob.y, bound_radius(ob.base), False)
                          for ob in obstacles], dtype=float)
         mine = bound_radius(base)
         near = segment_distances(start, end, info[:, :2]) - mine - info[:, 2] < 0.0

@@ -223,6 +223,8 @@ class MoveContext:
         self.local = self._neighbourhood()
         # Obstacles built for the routes (``reach.obstacles_for``), by model id and position
         self.obstacle_memo: dict[tuple[str, float, float], Any] = {}
+        # ``cohere.repair_spots`` by model, friends near and goals
+        self.repair_memo: dict[tuple, np.ndarray] = {}
         self.fixed: dict[str, str] = {}
         if spec.kind in ("pile_in", "ongoing"):
             for mid in self.ids:
@@ -238,6 +240,8 @@ class MoveContext:
         self.start_dist: dict[str, float] = {}
         self._parts: dict[str, tuple] = {}
         self._centres: dict[str, np.ndarray | None] = {}
+        # ``gaps_at`` of one point, by model, point and target
+        self._gap_memo: dict[tuple[str, float, float, str], np.ndarray] = {}
         if not self.problems:
             self._closest_targets()
 
@@ -277,16 +281,21 @@ class MoveContext:
         reach = (self.spec.max_distance + max(r.pile_in_target_range, CONSOLIDATION_MODE_RANGE)
                  + max(r.engagement_range, r.coherency_range or 0.0) + NEIGHBOURHOOD)
         mine = np.array([m.at for m in self.unit.models], dtype=float)
-        keep = []
-        for u in self.state.units:
-            if u.id == self.unit.id or u.id in self.spec.targets:
-                keep.append(u)
-                continue
-            xy = np.array([m.at for m in u.models], dtype=float)
-            rad = max(m.base.radius for m in u.models)
-            d = np.hypot(xy[:, None, 0] - mine[None, :, 0], xy[:, None, 1] - mine[None, :, 1])
-            if d.min() <= reach + rad:
-                keep.append(u)
+        others = [u for u in self.state.units
+                  if not (u.id == self.unit.id or u.id in self.spec.targets) and u.models]
+        near: set[str] = set()
+        if others:
+            # every other unit's models at once: the nearest to the moving unit, unit by unit
+            xy = np.array([m.at for u in others for m in u.models], dtype=float).reshape(-1, 2)
+            d = np.hypot(xy[:, None, 0] - mine[None, :, 0],
+                         xy[:, None, 1] - mine[None, :, 1]).min(axis=1)
+            firsts = np.cumsum([0] + [len(u.models) for u in others[:-1]])
+            nearest = np.minimum.reduceat(d, firsts).tolist()
+            for u, dmin in zip(others, nearest):
+                if dmin <= reach + max(m.base.radius for m in u.models):
+                    near.add(u.id)
+        keep = [u for u in self.state.units
+                if u.id == self.unit.id or u.id in self.spec.targets or u.id in near]
         return replace(self.state, units=tuple(keep))
 
     def _unit_violation(self, text: str) -> Violation:
@@ -325,7 +334,22 @@ class MoveContext:
         return list(self._parts_for(target)[2])
 
     def gaps_at(self, mid: str, points, target: str) -> np.ndarray:
-        """Signed gaps, shape (n points, n target models): model ``mid`` placed at each point."""
+        """Signed gaps, shape (n points, n target models): model ``mid`` placed at each point.
+
+        One point is remembered by model, point and target (a solve asks about
+        the same end positions again and again: each pass's quality, each
+        coherency round); the array returned is then read-only."""
+        if len(points) == 1:
+            p = points[0]
+            key = (mid, float(p[0]), float(p[1]), target)
+            hit = self._gap_memo.get(key)
+            if hit is None:
+                hit = self._gap_memo[key] = self._gaps_at(mid, points, target)
+                hit.setflags(write=False)
+            return hit
+        return self._gaps_at(mid, points, target)
+
+    def _gaps_at(self, mid: str, points, target: str) -> np.ndarray:
         m = self.models[mid]
         tc, tp, _ = self._parts_for(target)
         centres = self._centres.get(target)
@@ -358,7 +382,10 @@ class MoveContext:
 
     def engaged_at(self, mid: str, points, unit_id: str) -> np.ndarray:
         """Whether ``mid`` at each point is engaged with enemy unit ``unit_id`` (rules range)."""
-        d = self.dist_at(mid, points, unit_id)
+        return self._engaged_by(self.dist_at(mid, points, unit_id))
+
+    def _engaged_by(self, d: np.ndarray) -> np.ndarray:
+        """``engaged_at`` from the distances (inches) to the enemy unit."""
         if self.rules.engages_by_contact:
             return np.asarray(tolmod.in_contact(d, self.tol), dtype=bool)
         return np.asarray(tolmod.within(d, self.rules.engagement_range, self.tol), dtype=bool)
@@ -411,7 +438,10 @@ class MoveContext:
             return ok | self.in_range_at(mid, points)
         if self.spec.kind in ("pile_in", "ongoing"):
             for u in self.start_engaged[mid]:
-                ok &= self.engaged_at(mid, points, u)
+                if u == self.target[mid]:
+                    ok &= self._engaged_by(d)   # its closest target: ``d`` measured already
+                else:
+                    ok &= self.engaged_at(mid, points, u)
         return ok
 
     def goal_range(self) -> float:

@@ -177,6 +177,8 @@ class Arena:
         self._sims: dict[tuple, _Sim] = {}
         # routes found on this state (``find_routes``), by mover, start, aim and obstacles near
         self.routes: dict[tuple, tuple[Route, ...]] = {}
+        # circles of the analytic slides by mover's start (``slides.slide``'s memo)
+        self.slides: dict[tuple, tuple] = {}
 
     def sim_for(self, base: Base, facing_deg: float, start: XY,
                 obstacles: Sequence[Obstacle], reach: float) -> _Sim:
@@ -462,7 +464,7 @@ class _Clearance:
         g = shapely.distance(cores[:, None], self.cores[None, :]) - pad - self.pads[None, :]
         return (g >= self.limit[None, :]).all(axis=1)
 
-    def clear_from(self, a: XY, points: Sequence[XY]) -> np.ndarray:
+    def clear_from(self, a: XY, points: Points) -> np.ndarray:
         """For each point b: the straight move a -> b stays clear."""
         if not len(self.cores):
             return np.ones(len(points), dtype=bool)
@@ -482,6 +484,9 @@ class _Clearance:
 #: a round clearance with more obstacles than this cuts them down to those near
 #: the points asked about before measuring (``_RoundClearance._near``)
 NEAR_FROM = 8
+#: a round clearance asked about more (points x obstacles) than this measures each
+#: obstacle against the points near it only (``_RoundClearance._clear_at_sparse``)
+SPARSE_FROM = 4000
 
 
 class _RoundClearance:
@@ -503,9 +508,35 @@ class _RoundClearance:
         c, limit = self._near(xy)
         if not len(c) or not len(xy):
             return np.ones(len(xy), dtype=bool)
+        if len(xy) * len(c) > SPARSE_FROM:
+            return self._clear_at_sparse(xy, c, limit)
         g = np.hypot(xy[:, None, 0] - c[None, :, 0], xy[:, None, 1] - c[None, :, 1]) \
             - self.r - c[None, :, 2]
         return (g >= limit[None, :]).all(axis=1)
+
+    def _clear_at_sparse(self, xy: np.ndarray, c: np.ndarray, limit: np.ndarray) -> np.ndarray:
+        """``clear_at`` for many points (a coherency repair's few thousand spots
+        against every base near): each obstacle measured only against the points
+        whose x lies within the base's radius and its own of its centre (points
+        sorted by x, ``searchsorted``).  Every other point is farther than those
+        radii from it, so its gap is positive and its limit negative: clear, as
+        the full (k, n) matrix would say; the gaps measured are the same numbers."""
+        order = np.argsort(xy[:, 0], kind="stable")
+        xs = xy[order, 0]
+        span = self.r + c[:, 2]
+        lo = np.searchsorted(xs, c[:, 0] - span, side="left")
+        hi = np.searchsorted(xs, c[:, 0] + span, side="right")
+        cnt = np.maximum(hi - lo, 0)
+        ok = np.ones(len(xy), dtype=bool)
+        if not cnt.any():
+            return ok
+        # every (obstacle, point) pair within an obstacle's window, at once
+        jj = np.repeat(np.arange(len(c)), cnt)
+        pos = np.arange(len(jj)) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
+        idx = order[pos]
+        g = np.hypot(xy[idx, 0] - c[jj, 0], xy[idx, 1] - c[jj, 1]) - self.r - c[jj, 2]
+        ok[idx[g < limit[jj]]] = False
+        return ok
 
     def within(self, points: Points) -> _RoundClearance:
         """The same test for points and legs inside the bounding box of ``points``
@@ -534,22 +565,56 @@ class _RoundClearance:
             return c, self.limit
         return c[keep], self.limit[keep]
 
-    def clear_from(self, a: XY, points: Sequence[XY]) -> np.ndarray:
+    def clear_from(self, a: XY, points: Points) -> np.ndarray:
         """For each point b: the straight move a -> b stays clear (each obstacle's
         centre to the nearest point of the segment, less the radii)."""
         b = np.asarray(points, dtype=float).reshape(-1, 2)
         ax, ay = float(a[0]), float(a[1])
-        c, limit = self._near(np.vstack([b, [[ax, ay]]]))
+        if len(self.c) <= NEAR_FROM:
+            c, limit = self.c, self.limit     # ``_near`` would keep them all
+        else:
+            c, limit = self._near(np.vstack([b, [[ax, ay]]]))
         if not len(c) or not len(b):
             return np.ones(len(b), dtype=bool)
         dx, dy = b[:, 0] - ax, b[:, 1] - ay
         ll = dx * dx + dy * dy
         px = c[None, :, 0] - ax
         py = c[None, :, 1] - ay
-        t = np.clip((px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None],
-                    0.0, 1.0)
+        # clipped to [0, 1] (maximum then minimum: np.clip's numbers, but for the sign
+        # of a zero, which no gap below can tell)
+        t = np.minimum(np.maximum(
+            (px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None], 0.0), 1.0)
         g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
         return (g >= limit[None, :]).all(axis=1)
+
+    def clear_one(self, a: XY, b: XY) -> bool:
+        """``clear_from(a, [b])[0]``, over plain floats obstacle by obstacle: the same
+        projection onto the leg; the distance is taken with ``np.hypot`` (numpy's
+        number) unless its square already puts the obstacle well clear of the
+        limit or well inside it (by a billionth: no rounding reaches that far)."""
+        lists = getattr(self, "_lists", None)
+        if lists is None:
+            lists = self._lists = (self.c.tolist(), self.limit.tolist())
+        ax, ay = float(a[0]), float(a[1])
+        dx, dy = float(b[0]) - ax, float(b[1]) - ay
+        ll = dx * dx + dy * dy
+        den = ll if ll > 0 else 1.0
+        r = self.r
+        for (cx, cy, cr), lim in zip(*lists):
+            px, py = cx - ax, cy - ay
+            t = (px * dx + py * dy) / den
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            qx, qy = px - t * dx, py - t * dy
+            edge = r + cr + lim                   # the gap's limit as a centre distance
+            if edge > 1e-6:
+                sq = qx * qx + qy * qy
+                if sq > edge * edge * (1.0 + 1e-9):
+                    continue                      # well clear
+                if sq < edge * edge * (1.0 - 1e-9):
+                    return False                  # well inside
+            if not float(np.hypot(qx, qy)) - r - cr >= lim:
+                return False
+        return True
 
     def clear_legs(self, path: Sequence[XY]) -> np.ndarray:
         """For each leg of the polyline ``path``: the straight move along it stays clear."""
@@ -561,8 +626,10 @@ class _RoundClearance:
         ll = dx * dx + dy * dy
         px = c[None, :, 0] - a[:, None, 0]
         py = c[None, :, 1] - a[:, None, 1]
-        t = np.clip((px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None],
-                    0.0, 1.0)
+        # clipped to [0, 1] (maximum then minimum: np.clip's numbers, but for the sign
+        # of a zero, which no gap below can tell)
+        t = np.minimum(np.maximum(
+            (px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None], 0.0), 1.0)
         g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
         return (g >= limit[None, :]).all(axis=1)
 
@@ -606,19 +673,21 @@ def _pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
         return pts, None
     out = [pts[0]]
     i = 0
-    # measured analytically, every later point costs as little as the last alone: one
-    # call for all (with Shapely, the last alone first: often it is in sight)
+    # the last point alone first, often in sight; else every later point in one call
     batch = isinstance(clear, _RoundClearance)
+    arr: Sequence[XY] | np.ndarray = pts
     if isinstance(clear, _RoundClearance):
-        clear = clear.within(pts)
+        arr = np.array(pts, dtype=float)    # the same points, made an array once
+        clear = clear.within(arr)
     clean: int | None = None
     while i < len(pts) - 1:
-        ok = clear.clear_from(pts[i], pts[i + 1:]) if batch else None
-        if ok[-1] if ok is not None else clear.clear_from(pts[i], pts[-1:])[0]:
+        # the last point alone first (plain floats for a round clearance, ``clear_one``):
+        # most often it is in sight; else every later point at once
+        if clear.clear_one(pts[i], pts[-1]) if isinstance(clear, _RoundClearance) \
+                else clear.clear_from(pts[i], pts[-1:])[0]:
             out.append(pts[-1])             # the last point in sight: the farthest clear one
             break
-        if ok is None:
-            ok = clear.clear_from(pts[i], pts[i + 1:])
+        ok = clear.clear_from(pts[i], arr[i + 1:] if batch else pts[i + 1:])
         hits = np.nonzero(ok)[0]
         if not len(hits) and clean is None:
             clean = len(out)                # the raw leg kept is not clear: the route stops
@@ -944,7 +1013,8 @@ def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
         if circles is not None:
             raw, reached, turned, wedge = slide(start, aim, circles, goal, stop,
                                                 SIM_REACH * max_distance, side, HEAD_ON,
-                                                SIM_DECIMALS, ARC_SAG_FRACTION * arena.margin)
+                                                SIM_DECIMALS, ARC_SAG_FRACTION * arena.margin,
+                                                arena.slides)
         else:
             raw, reached, turned = sim.steer(start, aim, goal_ids, stop,
                                              SIM_REACH * max_distance, side)
@@ -961,7 +1031,9 @@ def _tight_route(raw: list[XY], reached: bool, aim: XY, side: int,
                  clear: _Clearance | _RoundClearance, max_distance: float) -> Route:
     """A raw route pulled tight, stopped before its first leg that is not clear,
     cut at the maximum distance."""
-    near = clear.within(raw) if isinstance(clear, _RoundClearance) else clear
+    # a round clearance is cut down to the route's box inside ``_pull_tight`` (on the
+    # points it keeps, whose box holds every leg it measures); it never reads ``near``
+    near = clear
     tight, n_clean = _pull_tight(raw, near)
     clean = clear_prefix(tight, near) if n_clean is None else tight[:n_clean]
     reached = reached and len(clean) == len(tight)

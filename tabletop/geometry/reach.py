@@ -85,25 +85,31 @@ def obstacles_for(ctx: MoveContext, mid: str | None, where: dict[str, XY]) -> li
     if still is None:
         still = memo[_STILL] = sorted((Obstacle(m.id, m.base, m.x, m.y, m.facing_deg)
                                        for m in ctx.local.models()), key=lambda ob: ob.id)
-    if not where:
-        return [ob for ob in still if ob.id != mid]
-    out = []
-    for ob in still:
-        if ob.id == mid:
+    slot = memo.get(_SLOT)
+    if slot is None:
+        slot = memo[_SLOT] = {ob.id: k for k, ob in enumerate(still)}
+    out = list(still)
+    for oid, at in where.items():
+        k = slot.get(oid)
+        if k is None or oid == mid:
             continue
-        at = where.get(ob.id)
-        if at is not None and (at[0] != ob.x or at[1] != ob.y):
+        ob = still[k]
+        if at[0] != ob.x or at[1] != ob.y:
             x, y = at
-            moved = memo.get((ob.id, x, y))
+            moved = memo.get((oid, x, y))
             if moved is None:
-                moved = memo[(ob.id, x, y)] = Obstacle(ob.id, ob.base, x, y, ob.facing_deg)
-            ob = moved
-        out.append(ob)
+                moved = memo[(oid, x, y)] = Obstacle(oid, ob.base, x, y, ob.facing_deg)
+            out[k] = moved
+    k = slot.get(mid) if mid is not None else None
+    if k is not None:
+        del out[k]
     return out
 
 
 # the ``obstacle_memo`` key of every model where it stands, in id order
 _STILL = ("(still)", 0.0, 0.0)
+# the ``obstacle_memo`` key of each model's place in that list, by id
+_SLOT = ("(slot)", 0.0, 0.0)
 
 
 def best_on_route(ctx: MoveContext, mid: str, route: Route, aim: str,
@@ -142,10 +148,13 @@ def best_on_routes(ctx: MoveContext, mid: str, routes: Sequence[Route], aim: str
     tests: dict[int, tuple[Route, list[int]]] = {}
     for k, i in enumerate(use):
         tests.setdefault(id(routes[i].clearance), (routes[i], []))[1].append(k)
-    for route, ks in tests.values():
-        rows = np.isin(of, ks)
-        if rows.any():
-            ok[rows] &= route.clear_at(xy[rows])
+    if len(tests) == 1:                 # one clearance: every row is its routes'
+        ok &= next(iter(tests.values()))[0].clear_at(xy)
+    else:
+        for route, ks in tests.values():
+            rows = np.isin(of, ks)
+            if rows.any():
+                ok[rows] &= route.clear_at(xy[rows])
     if avoid and ok.any():
         m = ctx.models[mid]
         ok &= clear_of(m.base, m.facing_deg, xy, avoid, ctx.tol)
@@ -242,6 +251,7 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
                tuple(spots or ()), tuple((ob.x, ob.y) for ob in avoid))
         if key in cache:
             return cache[key]
+    targets: Sequence[tuple[str, XY]]
     if ctx.objective is not None:
         o = ctx.objective
         targets = [(o.id, (o.at[0], o.at[1]))]
@@ -259,13 +269,17 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
             gaps = ties(ctx.gaps_at(mid, [start], tgt)[0])
             tries = 1 if ctx.out_of_reach(mid, goal) else AIMS_PER_MODEL
             aims = [ids[k] for k in np.argsort(gaps, kind="stable")[:tries].tolist()]
-            targets = []
             by_id = {ob.id: ob for ob in everyone}
-            for a in aims:
+            around = [*obstacles, *avoid]
+
+            def spot_of(a: str) -> tuple[str, XY]:
                 t = by_id[a]
-                spot = contact_spot(arena, m.base, m.facing_deg, start, t, [*obstacles, *avoid],
+                spot = contact_spot(arena, m.base, m.facing_deg, start, t, around,
                                     spec.max_distance)
-                targets.append((a, spot or (t.x, t.y)))
+                return (a, spot or (t.x, t.y))
+            # the first aim's contact spot now, the others' when asked for (a model
+            # that reaches base contact on its first aim never needs them)
+            targets = _Lazy(aims, spot_of)
         goal_ids = set(ids)
         stop = None
     best: Reach | None = None
@@ -284,6 +298,28 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     if cache is not None:
         cache[key] = best
     return best
+
+
+class _Lazy(Sequence[tuple[str, XY]]):
+    """``[make(x) for x in items]``, each made the first time it is read."""
+
+    def __init__(self, items: Sequence[str], make: Callable[[str], tuple[str, XY]]):
+        self.items, self.make = list(items), make
+        self.made: dict[int, tuple[str, XY]] = {}
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self.items)))]
+        if k < 0:
+            k += len(self.items)
+        if not 0 <= k < len(self.items):
+            raise IndexError(k)
+        if k not in self.made:
+            self.made[k] = self.make(self.items[k])
+        return self.made[k]
 
 
 def reach_spot(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],

@@ -90,8 +90,12 @@ class _Walk:
         self.length = 0.0
         self.turned = False
         self.wedge: int | None = None         # points up to the first wedge
-        self._crossings: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._crossings: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
         self._rows: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        # the circles as plain floats (x, y, r), for the per-event tests (``_ray``,
+        # ``_pressing``): a few dozen circles cost less one by one than in numpy calls;
+        # one circle's numbers read as floats, not numpy scalars (the same values)
+        self.cl: list[list[float]] = circles.tolist()
 
     # ---------------------------------------------------------------- stop
     def _stop_on(self, at: Callable[[float], XY], span: float) -> float | None:
@@ -117,35 +121,51 @@ class _Walk:
     # ---------------------------------------------------------------- legs
     def _ray(self, p: XY, u: XY, span: float) -> tuple[float, int]:
         """First circle the centre meets going from ``p`` along unit ``u``
-        within ``span``: (distance, index), or (span, -1)."""
-        c = self.c
-        if not len(c):
+        within ``span``: (distance, index), or (span, -1).
+
+        Plain floats, circle by circle: the same operations in the same order as
+        numpy over all of them (+, -, *, sqrt are correctly rounded either way;
+        a radius squared as numpy squares it, r * r), and the first nearest."""
+        px0, py0 = p[0], p[1]
+        ux, uy = u[0], u[1]
+        best, k = math.inf, -1
+        for j, (cx, cy, r) in enumerate(self.cl):
+            px, py = cx - px0, cy - py0
+            b = px * ux + py * uy                 # along the ray to the centre's foot
+            if not b > _EPS:
+                continue
+            cc = px * px + py * py - r * r        # < 0: p inside
+            disc = b * b - cc
+            if not disc > 0:
+                continue
+            t = b - math.sqrt(disc)
+            if t < span and t > -_EPS and t < best:
+                best, k = t, j
+        if k < 0:
             return span, -1
-        px, py = c[:, 0] - p[0], c[:, 1] - p[1]
-        b = px * u[0] + py * u[1]                 # along the ray to the centre's foot
-        cc = px * px + py * py - c[:, 2] ** 2     # < 0: p inside
-        disc = b * b - cc
-        with np.errstate(invalid="ignore"):
-            t = b - np.sqrt(np.where(disc > 0, disc, 0.0))
-        hit = (disc > 0) & (b > _EPS) & (t < span) & (t > -_EPS)
-        if not hit.any():
-            return span, -1
-        k = int(np.argmin(np.where(hit, t, np.inf)))
-        return max(0.0, float(t[k])), k
+        return max(0.0, best), k
 
     def _pressing(self, p: XY, u: XY) -> int:
-        """The circle the centre stands on and the pull ``u`` presses into most, or -1."""
-        c = self.c
-        if not len(c):
-            return -1
-        px, py = c[:, 0] - p[0], c[:, 1] - p[1]
-        d = np.hypot(px, py)
-        on = d <= c[:, 2] + 1e-7
-        press = (px * u[0] + py * u[1]) / np.where(d > 0, d, 1.0)
-        ok = on & (press > _EPS)
-        if not ok.any():
-            return -1
-        return int(np.argmax(np.where(ok, press, -np.inf)))
+        """The circle the centre stands on and the pull ``u`` presses into most, or -1.
+
+        Plain floats, circle by circle; a circle is measured (``np.hypot``, as
+        numpy over all of them measures it) only when its squared centre
+        distance does not already put the centre well off it."""
+        px0, py0 = p[0], p[1]
+        ux, uy = u[0], u[1]
+        best, k = -math.inf, -1
+        for j, (cx, cy, r) in enumerate(self.cl):
+            px, py = cx - px0, cy - py0
+            edge = r + 1e-7
+            if px * px + py * py > edge * edge * (1.0 + 1e-9) + 1e-300:
+                continue                          # farther than its edge: not on it
+            d = float(np.hypot(px, py))
+            if not d <= edge:
+                continue
+            press = (px * ux + py * uy) / (d if d > 0 else 1.0)
+            if press > _EPS and press > best:
+                best, k = press, j
+        return k
 
     # ---------------------------------------------------------------- arcs
     def _arc_hit(self, k: int, theta: float, sense: int, span: float) -> tuple[float, int]:
@@ -153,16 +173,23 @@ class _Walk:
         ``sense``, within ``span`` radians: (angle turned, index), or (span, -1)."""
         hit = self._crossings.get((k, sense))
         if hit is None:
-            hit = self._crossings[(k, sense)] = self._enter_angles(k, sense)
+            idx_a, enter_a = self._enter_angles(k, sense)
+            hit = self._crossings[(k, sense)] = (idx_a.tolist(), enter_a.tolist())
         idx, enter = hit
-        if not len(idx):
+        if not idx:
             return span, -1
-        turn = ((enter - theta) * sense) % _TAU
-        turn = np.where(turn > _TAU - _EPS, 0.0, turn)   # at the way in: met now
-        i = int(np.argmin(turn))
-        if turn[i] >= span:
+        # a few circles at most: plain floats (``%`` floors as numpy's remainder does),
+        # the first smallest turn as ``argmin`` takes it
+        best, i = math.inf, -1
+        for j, e in enumerate(enter):
+            turn = ((e - theta) * sense) % _TAU
+            if turn > _TAU - _EPS:
+                turn = 0.0                    # at the way in: met now
+            if turn < best:
+                best, i = turn, j
+        if best >= span:
             return span, -1
-        return float(turn[i]), int(idx[i])
+        return best, idx[i]
 
     def _enter_angles(self, k: int, sense: int) -> tuple[np.ndarray, np.ndarray]:
         """The circles that cross circle ``k`` and the angle on ``k`` where going
@@ -188,7 +215,7 @@ class _Walk:
     def _leave_turn(self, k: int, theta: float, sense: int) -> float:
         """Angle to turn round circle ``k`` (in ``sense``) until the way to the aim
         leads away from it (0: already), or inf when it never does."""
-        cx, cy, r = self.c[k]
+        cx, cy, r = self.cl[k]
         wx, wy = self.aim[0] - cx, self.aim[1] - cy
         w = math.hypot(wx, wy)
         if w <= r:
@@ -203,14 +230,14 @@ class _Walk:
         return _ang_dist(theta, tw - sense * beta, sense)
 
     def _tangent(self, k: int, p: XY, sense: int) -> XY:
-        cx, cy, r = self.c[k]
+        cx, cy, r = self.cl[k]
         ux, uy = (p[0] - cx) / r, (p[1] - cy) / r
         return (-uy * sense, ux * sense)
 
     def _go_round(self, k: int, sense: int, head_on: bool) -> tuple[str, int, int, bool]:
         """Slide round circle ``k`` from the route's end.  Returns (what ended it:
         "leave" | "hit" | "stop" | "limit" | "goal", the circle now on, sense, head_on)."""
-        cx, cy, r = self.c[k]
+        cx, cy, r = self.cl[k]
         p = self.route[-1]
         theta = math.atan2(p[1] - cy, p[0] - cx)
         leave = self._leave_turn(k, theta, sense)
@@ -315,7 +342,7 @@ class _Walk:
         """Pressing into circle ``k`` at ``p`` with pull ``u``: which way round."""
         t = self._tangent(k, p, 1)
         along = u[0] * t[0] + u[1] * t[1]
-        cx, cy, r = self.c[k]
+        cx, cy, r = self.cl[k]
         nx, ny = (cx - p[0]) / r, (cy - p[1]) / r
         push = u[0] * nx + u[1] * ny
         rest = math.hypot(u[0] - nx * push, u[1] - ny * push)
@@ -348,13 +375,14 @@ class _Walk:
         return k, -sense, True
 
     def _presses(self, k: int, p: XY, u: XY) -> bool:
-        cx, cy, r = self.c[k]
+        cx, cy, r = self.cl[k]
         return (u[0] * (cx - p[0]) + u[1] * (cy - p[1])) / r > _EPS
 
 
 def slide(start: XY, aim: XY, circles: np.ndarray, goal: np.ndarray,
           stop: Callable[[XY], bool] | None, limit: float, side: int,
-          head_on: float, decimals: int, sag: float) -> tuple[list[XY], bool, bool, int | None]:
+          head_on: float, decimals: int, sag: float,
+          memo: dict | None = None) -> tuple[list[XY], bool, bool, int | None]:
     """Steer a round base's centre from ``start`` toward ``aim`` round grown circles.
 
     Parameters
@@ -369,6 +397,10 @@ def slide(start: XY, aim: XY, circles: np.ndarray, goal: np.ndarray,
     head_on : below this share of the pull along a circle, the pull is head-on.
     decimals : the frame centred on the start rounds every coordinate to these.
     sag : inches an arc's chords may dip inside its circle in the raw route.
+    memo : optional dict shared by the walks of one mover (both sides, every
+        aim): the circles in the start's frame and where each crosses the
+        others are worked out once per start, circles and limit, not per walk
+        (they do not depend on the aim or the side); the same routes.
 
     Returns
     -------
@@ -377,19 +409,31 @@ def slide(start: XY, aim: XY, circles: np.ndarray, goal: np.ndarray,
     wedged between two circles, or None)
     """
     ox, oy = float(start[0]), float(start[1])
-    c = np.array(circles, dtype=float).reshape(-1, 3).copy()
-    c[:, 0] = np.round(c[:, 0] - ox, decimals)
-    c[:, 1] = np.round(c[:, 1] - oy, decimals)
-    # a circle the start stands in is shrunk to pass through it (touching at the start)
-    d0 = np.hypot(c[:, 0], c[:, 1])
-    c[:, 2] = np.minimum(c[:, 2], d0)
-    keep = c[:, 2] > _EPS                     # a base centred on the start: no circle to go round
-    # a route is at most ``limit`` long, so it never meets a circle farther than that
-    keep &= d0 - c[:, 2] <= limit + _REACH_SLACK
-    c, goal = c[keep], np.asarray(goal, dtype=bool).reshape(-1)[keep]
+    key = None
+    prepared = None
+    if memo is not None:
+        circles = np.asarray(circles, dtype=float)
+        goal = np.asarray(goal, dtype=bool)
+        key = (ox, oy, decimals, limit, circles.shape, circles.tobytes(), goal.tobytes())
+        prepared = memo.get(key)
+    if prepared is None:
+        c = np.array(circles, dtype=float).reshape(-1, 3).copy()
+        c[:, 0] = np.round(c[:, 0] - ox, decimals)
+        c[:, 1] = np.round(c[:, 1] - oy, decimals)
+        # a circle the start stands in is shrunk to pass through it (touching at the start)
+        d0 = np.hypot(c[:, 0], c[:, 1])
+        c[:, 2] = np.minimum(c[:, 2], d0)
+        keep = c[:, 2] > _EPS                 # a base centred on the start: no circle to go round
+        # a route is at most ``limit`` long, so it never meets a circle farther than that
+        keep &= d0 - c[:, 2] <= limit + _REACH_SLACK
+        prepared = (c[keep], np.asarray(goal, dtype=bool).reshape(-1)[keep], {}, {})
+        if key is not None and memo is not None:
+            memo[key] = prepared
+    c, goal, rows, crossings = prepared
     rel_aim = (round(aim[0] - ox, decimals), round(aim[1] - oy, decimals))
     rel_stop = None if stop is None else (lambda p: stop((ox + p[0], oy + p[1])))
     walk = _Walk(c, goal, rel_aim, rel_stop, limit, side, head_on, sag)
+    walk._rows, walk._crossings = rows, crossings
     route, reached, turned = walk.run()
     out = [(ox + x, oy + y) for x, y in route]
     out[0] = (ox, oy)

@@ -152,7 +152,14 @@ class _Solver:
         self.cache: dict = {}
         # validator findings and move order by the moves made (``found``)
         self.checked: dict[tuple, tuple[list[Found], list[str]]] = {}
+        # each moved model's own findings, kept between checks (``validator.check``'s memo)
+        self.check_memo: dict[tuple, tuple[Found, ...]] = {}
         self._radii_of: tuple[np.ndarray, np.ndarray] | None = None
+        # ``repairs``: which spots have room and keep the model's own clauses, by
+        # model, spots and the bases near
+        self._kept_spots: dict[tuple, np.ndarray] = {}
+        # ``shorter`` by model: the move it was asked about and the answer
+        self._shorter: dict[str, tuple[Reach, list[Reach | None]]] = {}
         # the ``quality`` of the first pass made already, if any (``first_pass``)
         self.beat: tuple | None = None
 
@@ -180,7 +187,7 @@ class _Solver:
         if hit is None:
             got: list[str] = []
             hit = (check(self.ctx, self.positions(), self.paths(), possible=False,
-                         arena=self.arena, order_out=got), got)
+                         arena=self.arena, order_out=got, memo=self.check_memo), got)
             self.checked[key] = hit
         if order is not None:
             order[:] = hit[1]
@@ -457,6 +464,9 @@ class _Solver:
     def shorter(self, mid: str) -> list[Reach | None]:
         """Shorter versions of a model's move that keep its own clauses, longest first, then none."""
         ctx, r = self.ctx, self.moves[mid]
+        hit = self._shorter.get(mid)
+        if hit is not None and hit[0] is r:
+            return list(hit[1])             # the same move as last round: the same answer
         out: list[Reach | None] = []
         pts = samples(r.path, SHORTEN_STEP)
         ends = [p for p in pts[1:-1] if p[0] < r.length - 1e-9]
@@ -471,7 +481,8 @@ class _Solver:
                 out.append(Reach(mid, cut_path(r.path, s), r.aim, bool(achieved[k]),
                                  bool(contact[k]), float(dist[k]), s))
         out.append(None)
-        return out
+        self._shorter[mid] = (r, out)
+        return list(out)
 
     def keep_mask(self, mid: str, pts) -> np.ndarray:
         """For each spot: moving ``mid`` there keeps the unit's own after-moving
@@ -523,11 +534,19 @@ class _Solver:
         start = ctx.start[mid]
         near = near_obstacles(m.base, start, obstacles_for(ctx, mid, self.where(but=mid)),
                               ctx.spec.max_distance)
-        pts = pts[free_at(self.arena, m.base, m.facing_deg, start, near, pts)]
+        # room and the model's own clauses depend only on the spots and the bases
+        # near: remembered by those (a coherency round asks again about the models
+        # none of whose neighbours moved since the last)
+        key = (mid, pts.shape, pts.tobytes(), tuple((ob.id, ob.x, ob.y) for ob in near))
+        kept = self._kept_spots.get(key)
+        if kept is None:
+            kept = free_at(self.arena, m.base, m.facing_deg, start, near, pts)
+            if kept.any():
+                kept[kept] = ctx.ok_at(mid, pts[kept])
+            self._kept_spots[key] = kept
+        pts = pts[kept]
         if len(pts) and allowed is not None:
             pts = pts[~self._on_friends(mid, pts, allowed)]
-        if len(pts):
-            pts = pts[ctx.ok_at(mid, pts)]
         if len(pts):
             pts = pts[self.keep_mask(mid, pts)]
         if not len(pts):
@@ -578,12 +597,16 @@ class _Solver:
             first = [m for m in movable if m in bad]
             rest = [m for m in movable if m not in bad]
             applied = False
-            at_now = np.asarray(self.at_list(), dtype=float)
+            at_listed = self.at_list()
+            at_now = np.asarray(at_listed, dtype=float)
             for who in (first, rest):
                 options = []
                 for mid in [m for m in ctx.ids if m in self.moves]:
                     if who is rest:
                         break                 # shortening was tried with the first group
+                    if coh.cannot_help(ctx.ids.index(mid), at_listed, *current):
+                        yield                 # no end of its leaves the unit nearer
+                        continue              # coherency (``repairs`` reads the same bound)
                     alts = self.shorter(mid)
                     ends = np.array([a.end for a in alts if a is not None],
                                     dtype=float).reshape(-1, 2)

@@ -109,16 +109,21 @@ def validate_move(state: Battlefield, geo: Geometry, spec: MoveSpec,
 def check(ctx: MoveContext, positions: Mapping[str, XY],
           paths: Mapping[str, Sequence[XY]] | None = None, *, possible: bool = True,
           arena: Arena | None = None, order_out: list[str] | None = None,
-          cache: dict | None = None) -> list[Found]:
+          cache: dict | None = None, memo: dict | None = None) -> list[Found]:
     """``validate_move`` on a prepared context; ``possible=False`` skips the
     (costly) "engaged if possible" search.  ``order_out`` receives an order of
     the moved models that lets every path pass clear, when one exists;
-    ``cache`` is handed to ``reach_model``."""
+    ``cache`` is handed to ``reach_model``.  ``memo``: a dict kept between checks
+    of moves of one context (the solver's): each moved model's own findings
+    (its path's ends, table, length, crossings, terrain; closer; still engaged)
+    are remembered by its path, its end and the set of models that moved (the
+    rest stand where they started), the only things they depend on; the same
+    findings in the same order."""
     paths = dict(paths or {})
     bad = sorted(set(positions) - set(ctx.ids)) + sorted(set(paths) - set(ctx.ids))
     if bad:
         raise UnknownIdError([f"{m} is not a model of unit {ctx.spec.unit}" for m in bad])
-    return _Check(ctx, positions, paths, arena, cache).run(possible, order_out)
+    return _Check(ctx, positions, paths, arena, cache, memo).run(possible, order_out)
 
 
 def possible_findings(ctx: MoveContext, positions: Mapping[str, XY],
@@ -136,8 +141,9 @@ def possible_findings(ctx: MoveContext, positions: Mapping[str, XY],
 
 
 class _Check:
-    def __init__(self, ctx: MoveContext, positions, paths, arena, cache):
+    def __init__(self, ctx: MoveContext, positions, paths, arena, cache, memo=None):
         self.ctx = ctx
+        self.memo = memo
         self.cache = {} if cache is None else cache
         self.tol = ctx.tol
         self.sec = ctx.sec
@@ -178,21 +184,21 @@ class _Check:
             return self.found
         sweeps = {m: sweep_core(ctx.models[m].base, ctx.models[m].facing_deg, self.paths[m])
                   for m in self.moved}
+        moved = frozenset(self.moved)
         for m in self.moved:
-            self._path_ends(m)
-            self._path_on_table(m)
-            self._fixed(m)
-            self._length(m)
-            self._static_crossings(m, sweeps[m])
-            self._terrain(m, sweeps[m])
+            self._remembered(("own", m, tuple(self.paths[m]), self.end[m], moved),
+                             lambda m=m: self._own(m, sweeps[m]))
         order = self._order(sweeps)
         if order_out is not None:
             order_out[:] = order
         self._end_overlaps()
         for m in self.moved:
-            self._closer(m)
+            self._remembered(("closer", m, self.end[m]), lambda m=m: self._closer(m))
         for m in ctx.ids:
-            self._still_engaged(m)
+            if m in moved:
+                self._remembered(("engaged", m, self.end[m]), lambda m=m: self._still_engaged(m))
+            else:
+                self._still_engaged(m)
         self._unit_clauses()
         self._coherency()
         if possible:
@@ -200,7 +206,29 @@ class _Check:
                 self._possible(m)
         return self.found
 
+    def _remembered(self, key: tuple, work) -> None:
+        """Run ``work`` (checks that add findings) or add the findings it added
+        last time under ``key`` (``memo``)."""
+        if self.memo is None:
+            work()
+            return
+        hit = self.memo.get(key)
+        if hit is None:
+            n = len(self.found)
+            work()
+            hit = self.memo[key] = tuple(self.found[n:])
+        self.found.extend(hit)
+
     # ------------------------------------------------------------ per model
+    def _own(self, m: str, sweep) -> None:
+        """The moved model's own path clauses, in order."""
+        self._path_ends(m)
+        self._path_on_table(m)
+        self._fixed(m)
+        self._length(m)
+        self._static_crossings(m, sweep)
+        self._terrain(m, sweep)
+
     def _path_ends(self, m: str) -> None:
         p, s, e = self.paths[m], self.ctx.start[m], self.end[m]
         if math.dist(p[0], s) > self.tol:
