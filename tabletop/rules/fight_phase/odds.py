@@ -428,12 +428,13 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     # (an overrun's extra pile-in, 12.06, or an engaging consolidation's new foes, 12.08):
     # a unit and a target it attacked in some outcome
     known = {frozenset(p) for p in pairs}
-    later = []
+    later: list[list[str]] = []
     for r in rows:
-        for t in r["targets"]:
-            if t in by_unit and frozenset((r["unit"], t)) not in known:
-                known.add(frozenset((r["unit"], t)))
-                later.append([t, r["unit"]])
+        u = str(r["unit"])
+        for t in cast(list, r["targets"]):
+            if t in by_unit and frozenset((u, t)) not in known:
+                known.add(frozenset((u, t)))
+                later.append([t, u])
     for (a, b), formed in [(p, "pile-in") for p in pairs] + [(p, "during the phase") for p in later]:
         rec: dict[str, Any] = {"units": [a, b], "p_wiped_out": {a: by_unit[a]["p_destroyed"],
                                                                 b: by_unit[b]["p_destroyed"]},
