@@ -15,6 +15,7 @@ from typing import Any
 from tabletop.board.bases import Base
 from tabletop.board.config import RulesConfig
 from tabletop.board.frozen import evolve
+from tabletop.errors import MapValidationError
 
 DEFAULT_FACING = 90.0
 
@@ -213,9 +214,21 @@ class Battlefield:
 
     @property
     def active_player(self) -> str:
+        """The id of the player whose turn it is (``active = true``, else the first).
+
+        Raises
+        ------
+        MapValidationError
+            When the map has no players (a measured table: ``check``, ``measure``,
+            ``render`` and ``compare`` work on it, the rules do not).
+        """
         for p in self.players:
             if p.active:
                 return p.id
+        if not self.players:
+            raise MapValidationError([f"{self.path or '<map>'}: [[players]]: none: the rules "
+                                      f"need the two players (a measured table has none; "
+                                      f"check, measure, render and compare work without)"])
         return self.players[0].id
 
     def other_player(self, player_id: str) -> str:
