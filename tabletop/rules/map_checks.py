@@ -19,7 +19,8 @@ from tabletop.errors import MapValidationError, TabletopError
 if TYPE_CHECKING:
     from tabletop.board.state import Battlefield
 
-__all__ = ["MISSING_PROFILE", "load_checked", "ruleset_profile_faults", "state_faults"]
+__all__ = ["MISSING_PROFILE", "decision_name_faults", "load_checked", "ruleset_profile_faults",
+           "state_faults"]
 
 #: how the rulesets word a profile value that is absent: a map need not carry profiles (a
 #: layout, a measured table); a command that fights says so itself when it needs one
@@ -60,7 +61,37 @@ def state_faults(state: Battlefield, found: Sequence[str] = ()) -> list[str]:
     One located line per fault."""
     from tabletop.geometry.layout_checks import shape_problems
 
-    return ruleset_profile_faults(state, list(found)) + shape_problems(state)
+    return ruleset_profile_faults(state, list(found)) + decision_name_faults(state) \
+        + shape_problems(state)
+
+
+def decision_name_faults(state: Battlefield) -> list[str]:
+    """``[[decisions]]`` names that can never answer (the audit of issue 11: they passed
+    ``check`` and were overridden only when the phase ran): a ``gambit`` or ``feint`` value
+    that names none of the gambits (gambit-challenge.txt, Gambits), a ``weapon`` value that
+    is the name of no weapon of the player's models.  Names compare case-blind and trimmed,
+    as the scripted answers are matched.  One located line each
+    (``file: decisions[i].value: ...``)."""
+    from tabletop.rules.challenges.gambits import GAMBIT_NAMES
+
+    path = state.path or "<map>"
+    gambits = {n.strip().lower() for n in GAMBIT_NAMES}
+    out: list[str] = []
+    for i, d in enumerate(state.decisions):
+        if not isinstance(d.value, str):
+            continue        # not a name: ``board.decision_checks`` says so
+        name = d.value.strip().lower()
+        if d.choice in ("gambit", "feint") and name not in gambits:
+            out.append(f"{path}: decisions[{i}].value: {d.value!r} is not a gambit ({d.choice} "
+                       f"names one of: {', '.join(GAMBIT_NAMES)})")
+        elif d.choice == "weapon":
+            names = sorted({str(w.get("name", "")) for u in state.units if u.player == d.player
+                            for m in u.models for w in m.weapons if w.get("name")})
+            if name not in {n.strip().lower() for n in names}:
+                out.append(f"{path}: decisions[{i}].value: {d.value!r} is no weapon of "
+                           f"{d.player}'s models (weapon names one of: "
+                           f"{', '.join(names) or 'none'})")
+    return out
 
 
 def load_checked(path: str) -> Battlefield:
