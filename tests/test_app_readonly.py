@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
+import subprocess
+import sys
 import tempfile
 import time
 
@@ -23,7 +26,8 @@ import pygame
 import pytest
 from window_helpers import E, display_fixture, fixed_view_app, keydown, pixel_of, post_and_handle
 
-from tabletop.app.autosave_place import fallback_path
+from tabletop.app import autosave_place
+from tabletop.app.autosave_place import fallback_path, leftovers
 from tabletop.app.unsaved import autosave_path
 from tabletop.board import mapfile
 
@@ -208,3 +212,99 @@ def test_the_folder_writable_again_puts_the_autosave_back_beside_the_map(folders
     post_and_handle(app, key(pygame.K_q, "q"))
     assert "(the moves stay in pile-in.autosave.toml)" in app.message_lines()[0]
     app.close()
+
+
+LEFT = ".pile-in.autosave.toml-k3x_9q2a.tmp.toml"     # mkstemp's 8 random characters
+
+
+def test_only_this_maps_own_old_leftovers_are_removed_on_opening(folders, monkeypatch):
+    path, state = folders
+    maps = os.path.dirname(path)
+    fb_folder = os.path.dirname(fallback_path(autosave_path(path)))
+    os.makedirs(fb_folder)
+    fb_left = "." + os.path.basename(fallback_path(autosave_path(path))) + "-abcdefgh.tmp.toml"
+    others = [".pile-in.autosave.toml-k3x_9q2.tmp.toml",       # 7 random characters
+              ".pile-in.autosave.toml-k3x_9q2ab.tmp.toml",     # 9
+              ".pile-in.autosave.toml-K3X_9Q2A.tmp.toml",      # capitals: not mkstemp's
+              ".other.autosave.toml-k3x_9q2a.tmp.toml",        # another map's
+              ".pile-in.toml-k3x_9q2a.tmp.toml",               # the map's own save (s)
+              ".pile-in.autosave.toml-k3x_9q2a.tmp.toml.bak",
+              "pile-in.autosave.toml-k3x_9q2a.tmp.toml"]       # no leading dot
+    hour_ago = time.time() - 3600
+    for name in [LEFT, *others]:
+        p = os.path.join(maps, name)
+        with open(p, "w") as fh:
+            fh.write("x")
+        os.utime(p, (hour_ago, hour_ago))
+    p = os.path.join(fb_folder, fb_left)
+    with open(p, "w") as fh:
+        fh.write("x")
+    os.utime(p, (hour_ago, hour_ago))
+    # a name that fits but was written after this process started (a window open on the
+    # same map meanwhile is writing it), and a link that fits: both kept
+    young = ".pile-in.autosave.toml-young123.tmp.toml"
+    with open(os.path.join(maps, young), "w") as fh:
+        fh.write("x")
+    later = autosave_place.PROCESS_STARTED + 60
+    os.utime(os.path.join(maps, young), (later, later))
+    link = ".pile-in.autosave.toml-linkabcd.tmp.toml"
+    os.symlink(path, os.path.join(maps, link))
+    app = fixed_view_app(path, (1400, 900))
+    app.close()
+    assert sorted(os.listdir(maps)) == sorted(["pile-in.toml", young, link, *others])
+    assert os.listdir(fb_folder) == []
+    assert open(path, encoding="utf-8").read() == MAP       # the link's target untouched
+
+
+WINDOW = """\
+import os, signal, sys
+from tabletop.app.unsaved import Unsaved
+from tabletop.board import mapfile
+path = sys.argv[1]
+state = mapfile.load(path)
+u = Unsaved(path, state)
+u.changed(state.with_positions({"int/1": (13.0, 14.0)}))    # a drop: the fast autosave
+u.kept.start(u.where, path)      # idle: the rewrite's worker starts on its temporary file
+print(u.kept.proc.pid, u.kept.tmp, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _ended(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="waits for the worker via /proc")
+def test_a_window_killed_while_its_autosave_is_rewritten_leaves_nothing_after_reopening(folders):
+    path, _ = folders
+    maps = os.path.dirname(path)
+    # a window (another process): a drop, the idle rewrite's worker started, then kill -9
+    window = subprocess.run([sys.executable, "-c", WINDOW, path], capture_output=True,
+                            text=True, timeout=120)
+    assert window.returncode == -signal.SIGKILL, window.stderr
+    pid, tmp = window.stdout.split()
+    for _ in range(1200):               # the orphaned worker ends on its own (~1 s)
+        if _ended(int(pid)):
+            break
+        time.sleep(0.05)
+    assert sorted(os.listdir(maps)) == sorted(["pile-in.autosave.toml", "pile-in.toml",
+                                               os.path.basename(tmp)])
+    assert os.path.dirname(tmp) == maps and leftovers(autosave_path(path), time.time() + 1) \
+        == [tmp]
+    # a new window (a process started after the kill: PROCESS_STARTED is later) opens it
+    later = os.stat(tmp).st_mtime + 1
+    before = autosave_place.PROCESS_STARTED
+    autosave_place.PROCESS_STARTED = later
+    try:
+        again = fixed_view_app(path, (1400, 900))
+    finally:
+        autosave_place.PROCESS_STARTED = before
+    assert sorted(os.listdir(maps)) == ["pile-in.autosave.toml", "pile-in.toml"]
+    # the autosave holds the drop, and the next opening offers it
+    assert mapfile.load(autosave_path(path)).model("int/1").at == (13, 14)
+    assert any("pile-in.autosave.toml (a: load it" in m for m in again.messages)
+    again.close()

@@ -17,7 +17,8 @@ folder instead (``app.autosave_place.fallback_path``) and the panel says where; 
 is always the file that holds the board's moves, or None when none could be written, and
 the quit question says so ("they will be lost") rather than promise an autosave.
 
-On opening, ``offer()`` says when an autosave newer than the
+On opening, leftover temporary files of a killed window's autosave writes are removed
+(``autosave_place.remove_leftovers``), and ``offer()`` says when an autosave newer than the
 map is there (a crash, or a quit that left moves unsaved; beside the map or in the
 fallback folder, the newer) and ``a`` loads it.
 """
@@ -35,6 +36,7 @@ from tabletop.app.autosave_place import (
     autosave_path,
     fallback_path,
     make_fallback_folder,
+    remove_leftovers,
 )
 from tabletop.board import mapfile
 from tabletop.board.state import Battlefield
@@ -71,6 +73,9 @@ class Unsaved:
         self.save_error: str | None = None          # why the last s failed (the hint says it)
         self.save_hint: Callable[[], str] | None = None     # the editor: where its s writes
         self.kept = KeptAutosave()      # the autosave rewritten in the map's words, when idle
+        if self.autosave:               # a killed window's temporary files (autosave_place)
+            remove_leftovers(self.autosave)
+            remove_leftovers(fallback_path(self.autosave))
 
     def dirty(self, state: Battlefield) -> bool:
         """Whether ``state`` differs from the state last loaded or saved."""
