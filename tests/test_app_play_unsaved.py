@@ -53,3 +53,26 @@ def test_a_saved_run_quits_at_once_and_drops_the_autosave(play_app, tmp_path):  
     assert not auto.exists()
     key(app, pygame.K_q)
     assert not app.running
+
+
+def test_an_autosave_that_cannot_be_written_is_never_promised(play_app, tmp_path, monkeypatch):  # noqa: F811 (the fixture)
+    # issue 11 item 7 (read-only folder): the play autosave's write fails (EROFS, as in a
+    # read-only folder; monkeypatched since the tests may run as root); q must not say
+    # the answers stay in it
+    import errno
+
+    from tabletop.app import play as play_mod
+
+    def refuse(path, *args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system", path)
+    monkeypatch.setattr(play_mod, "write_atomic", refuse)
+    path = copy_map(tmp_path, "lessons/character-challenge.toml")
+    app = play_app(path, seed=2)
+    _first_answer(app)
+    assert not (tmp_path / "map.play-autosave.toml").exists()
+    key(app, pygame.K_q)
+    said = app.messages[-1]
+    assert app.running and "stay in" not in said
+    assert said.startswith("quit with 1 answer not saved? y: quit; no file holds them (the "
+                           "autosave cannot be written): they will be lost")
+    key(app, pygame.K_n)

@@ -552,6 +552,7 @@ class App:
         if self.step_mode:
             self.message("the autosave holds moves of the map, not of a step-through")
             return
+        found = self.unsaved.found() or self.unsaved.autosave or ""
         try:
             state = self.unsaved.load_autosave()
         except TabletopError as exc:
@@ -560,7 +561,8 @@ class App:
         self.undo_stack.append(self.state)
         self.set_state(state)
         self.changed()
-        self.message(f"loaded the autosave {os.path.basename(self.unsaved.autosave or '')}")
+        self.message(f"loaded the autosave "
+                     f"{os.path.basename(found) if found == self.unsaved.autosave else found}")
 
     def escape(self) -> None:
         """``Esc``: close the help, else cancel a drag, else quit."""
@@ -765,7 +767,9 @@ class App:
                 # through; the next free name
                 target = mapfile.next_free_path(target)
             except (OSError, TabletopError) as exc:
-                self.message(f"{target}: cannot write: {exc}")
+                said = f"{target}: cannot write: {exc}"
+                self.unsaved.save_failed(said)      # the quit question no longer offers s
+                self.message(said)
                 return None
         else:
             self.message(f"{target}: no free name to save to")

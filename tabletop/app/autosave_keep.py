@@ -22,7 +22,8 @@ is done by another process, the window only starting it and renaming its result:
 Nothing is lost at any moment: the autosave is only ever replaced whole by a rename (the
 fast copy by ``write_atomic``, the kept one by step 3), and the worker never writes the
 autosave, only its own temporary file, which is removed when it is not used (a stray one
-left by a killed window is marked ``.tmp`` as ``board.writes``' are).  The window's frames
+left by a killed window is marked ``.tmp`` as ``board.writes``' are, and the next window
+opening the map removes it: ``app.autosave_place.remove_leftovers``).  The window's frames
 pay only for starting the worker and the rename (``tabletop bench --only window``: the
 *autosave* row).  A map whose document cannot be edited to the state (or a worker that
 fails) leaves the fast copy, as before.

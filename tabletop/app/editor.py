@@ -857,7 +857,9 @@ class Editor:
         try:
             write_atomic(target, text, force=force)
         except (OSError, TabletopError) as exc:
-            return f"{target}: cannot write: {exc}"
+            said = f"{target}: cannot write: {exc}"
+            self.app.unsaved.save_failed(said)      # the quit question no longer offers s
+            return said
         self.app.saved.append(target)
         self.app.unsaved.saved(st)
         return f"saved the table to {target}"

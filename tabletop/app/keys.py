@@ -98,8 +98,9 @@ BINDINGS: tuple[Binding, ...] = (
             "(`tabletop check`'s lines: schema, profiles and weapons, the ruleset's own profile "
             "checks, shapes); a bad file shows its problems and keeps the board; asks first "
             "when moves are unsaved", (("r", "reload"),)),
-    Binding("`a`", "load the autosave beside the map (`<map>.autosave.toml`, offered on opening "
-            "when it is newer than the map; checked as `r` checks the map)",
+    Binding("`a`", "load the autosave beside the map (`<map>.autosave.toml`, or the per-user "
+            "folder's when the map's folder cannot be written; offered on opening when it is "
+            "newer than the map; checked as `r` checks the map)",
             (("a", "load_autosave"),)),
     Binding("`y` / `n`", "answer the panel's question: quit, reload or close with unsaved moves"),
     Binding("`n` / `p`", "next / previous step of a resolved phase (`--fight`)",
@@ -113,7 +114,8 @@ BINDINGS: tuple[Binding, ...] = (
             (("h", "help"),)),
     Binding("`Esc`", "close the help, cancel a typed ring distance, a drag in progress or the "
             "charge odds shading being worked out, leave charge mode, else quit (asking first when moves are unsaved)", (("escape", "escape"),)),
-    Binding("`q`", "quit (asks first when moves are unsaved; they stay in the autosave; with "
+    Binding("`q`", "quit (asks first when moves are unsaved, saying where they stay: the "
+            "autosave, or no file when none can be written; with "
             "`--play`, asks first while answers you gave are not saved with `s`: they stay in "
             "`<map>.play-autosave.toml`, written after each answer, which `tabletop fight` "
             "replays)",

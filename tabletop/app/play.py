@@ -122,6 +122,7 @@ class PlayController:
         self._saved_len = 0             # answers in the run when it was last saved with ``s``
         self._autosaved = 0             # the person's answers the autosave holds
         self._autosaved_len = 0         # ... and all the answers it holds
+        self._autosave_failed = False   # the last write of the play autosave failed
         path = getattr(app, "path", None)
         self.autosave = play_autosave_path(path) if path else None
         describers()    # the event wording (and the rulesets it imports) read now, not mid-frame
@@ -385,8 +386,12 @@ class PlayController:
         n = self.unsaved_answers()
         if not n:
             return None
-        kept = (f"; they stay in {os.path.basename(self.autosave)}"
-                if self.autosave and self._autosaved else "")
+        if not self.autosave:       # never promise a file not written
+            kept = "; no file holds them: they will be lost"
+        elif self._autosave_failed:
+            kept = "; no file holds them (the autosave cannot be written): they will be lost"
+        else:
+            kept = f"; they stay in {os.path.basename(self.autosave)}" if self._autosaved else ""
         return (f"quit with {n} answer{'s' if n != 1 else ''} not saved? y: quit{kept}, "
                 f"n: keep playing (s saves the run)")
 
@@ -403,7 +408,9 @@ class PlayController:
                            for line in s.replay_header(self.autosave).splitlines())
             write_atomic(self.autosave, head + "\n" + text, force=True,
                          keep=(self.app.path,) if self.app.path else ())
+            self._autosave_failed = False
         except (OSError, TabletopError) as exc:
+            self._autosave_failed = True
             self.app.message(f"autosave {self.autosave}: cannot write: {exc}")
 
     # ------------------------------------------------------------ the window
