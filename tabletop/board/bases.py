@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 MM_PER_INCH = 25.4
@@ -36,6 +37,9 @@ class Base:
         Extent across the model's facing (diameter, short axis, or frontage), mm.
     text : str
         The size as written in the map file, kept for saving.
+
+    ``along``, ``across`` and ``radius`` (inches) are worked out once per base (frozen: they
+    never change); the solvers read them many thousand times a move.
     """
 
     shape: BaseShape
@@ -43,17 +47,17 @@ class Base:
     across_mm: float
     text: str
 
-    @property
+    @cached_property
     def along(self) -> float:
         """Extent along the facing, inches."""
         return self.along_mm / MM_PER_INCH
 
-    @property
+    @cached_property
     def across(self) -> float:
         """Extent across the facing (frontage), inches."""
         return self.across_mm / MM_PER_INCH
 
-    @property
+    @cached_property
     def radius(self) -> float:
         """Radius in inches of a round base (half the longer extent otherwise)."""
         return max(self.along_mm, self.across_mm) / MM_PER_INCH / 2.0
