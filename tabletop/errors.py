@@ -90,3 +90,24 @@ def shorten_echoes(line: str) -> str:
         return f"{q}{body[:ECHO_KEEP]}…{q} ({len(body):,} characters)"
 
     return _QUOTED.sub(cut, line)
+
+
+#: named default: the most problem lines a command prints for one error.  A file of a
+#: million bad entries would otherwise print a million lines; the first ``MAX_ERROR_LINES``
+#: are printed and one more line says how many were left out.  50 fills a screen or two, and
+#: fixing the first ones usually fixes the rest.
+MAX_ERROR_LINES = 50
+
+
+def capped(lines: list[str], limit: int | None = None) -> list[str]:
+    """The first ``limit`` (default ``MAX_ERROR_LINES``) of ``lines``, and when there were
+    more, a last line that names the file of the first one left out, as every error line
+    does: ``file: ... and N more problems (only the first 50 are shown: MAX_ERROR_LINES)``."""
+    limit = MAX_ERROR_LINES if limit is None else limit
+    if len(lines) <= limit:
+        return list(lines)
+    left = len(lines) - limit
+    first_left = lines[limit]
+    head = first_left.split(": ", 1)[0] + ": " if ": " in first_left else ""
+    return list(lines[:limit]) + [f"{head}... and {left:,} more problem{'s' if left != 1 else ''} "
+                                  f"(only the first {limit} are shown: MAX_ERROR_LINES)"]

@@ -16,9 +16,14 @@ import pytest
 from tabletop.board import mapfile
 from tabletop.board.limits import MAX_NESTING, MAX_UNIT_MODELS
 from tabletop.cli import main
-from tabletop.errors import MapSyntaxError, MapValidationError, printable
+from tabletop.errors import MAX_ERROR_LINES, MapSyntaxError, MapValidationError, printable
+from tabletop.layout_io import read as layout_read
+from tabletop.roster import read as roster_read
 
-LESSON = str(Path(__file__).resolve().parent.parent / "maps" / "lessons" / "pile-in.toml")
+ROOT = Path(__file__).resolve().parent.parent
+LESSON = str(ROOT / "maps" / "lessons" / "pile-in.toml")
+TABLE = str(ROOT / "maps" / "ca-layout-1-table.toml")          # players attacker, defender
+LAYOUT = str(ROOT / "tests" / "scenarios" / "layout" / "two-pieces.json")
 
 # two 32mm units of one model each, 1.0" apart centre to centre along x ... no: red/1 at
 # (10, 9) and blue/1 at (11.26, 9): 32 mm = 1.259843" so the gap is 0.000157", in base
@@ -389,3 +394,171 @@ def test_wounds_lost_must_leave_the_model_a_wound(write_map, capsys, lost, ok):
         assert code == 2 and err == [
             f"{path}: units[0].models[0].wounds_lost: a model of 2 wounds can have lost at most "
             f"1 (one that lost them all is removed), got {lost}"], err
+
+
+# ------------------------------------------------------------------ every file a command reads
+def _fifo(tmp_path, name):
+    fifo = tmp_path / name
+    os.mkfifo(fifo)            # opening it to read would wait for a writer forever
+    return str(fifo)
+
+
+def _reads(kind, path, tmp_path):
+    """The command line that reads ``path`` as a file of ``kind``."""
+    out = str(tmp_path / "out.toml")
+    return {
+        "roster": ["roster", path, "--map", TABLE, "--player", "attacker", "-o", out],
+        "edit --roster": ["edit", TABLE, "--roster", path, "--player", "attacker"],
+        "layout import": ["layout", "import", path, "-o", out],
+        "--check": ["pile-in", LESSON, "intercessors", "--check", path],
+        "compare": ["compare", LESSON, path],
+    }[kind]
+
+
+_WHAT = {"roster": "roster file", "edit --roster": "roster file",
+         "layout import": "layout .json file", "--check": "map file", "compare": "map file"}
+
+
+@pytest.mark.parametrize("kind", list(_WHAT))
+def test_dev_zero_is_refused_by_every_reader(capsys, tmp_path, kind):
+    # /dev/zero has size 0 to stat: roster, edit --roster and layout import read it until
+    # memory ran out (MemoryError at 2.7 GB); now refused from its stat, before any read
+    line = one_error(capsys, "/dev/zero", *_reads(kind, "/dev/zero", tmp_path))
+    assert line == f"/dev/zero: is not a regular file (a pipe or a device); give a {_WHAT[kind]}"
+
+
+@pytest.mark.parametrize("kind, name", [("roster", "army.json"), ("roster", "army.rosz"),
+                                        ("layout import", "layout.json"),
+                                        ("--check", "moved.json"), ("--check", "moved.toml"),
+                                        ("compare", "measured.toml")])
+def test_a_fifo_is_refused_by_every_reader(capsys, tmp_path, kind, name):
+    # layout import and roster waited forever for a writer to the FIFO
+    fifo = _fifo(tmp_path, name)
+    line = one_error(capsys, fifo, *_reads(kind, fifo, tmp_path))
+    what = "JSON file" if name == "moved.json" else _WHAT[kind]
+    assert line == f"{fifo}: is not a regular file (a pipe or a device); give a {what}"
+
+
+def test_a_roster_over_the_size_limit_is_refused_before_it_is_read(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(roster_read, "MAX_ROSTER_BYTES", 100)
+    path = tmp_path / "army.json"
+    path.write_bytes(b" " * 101)     # one byte over a limit of 100
+    line = one_error(capsys, str(path), *_reads("roster", str(path), tmp_path))
+    assert line == f"{path}: is 101 bytes; a roster file is at most 100 bytes (MAX_ROSTER_BYTES)"
+    # a .rosz is bounded as a file before it is opened as a zip
+    path = tmp_path / "army.rosz"
+    path.write_bytes(b"P" * 101)
+    line = one_error(capsys, str(path), *_reads("roster", str(path), tmp_path))
+    assert line == f"{path}: is 101 bytes; a roster file is at most 100 bytes (MAX_ROSTER_BYTES)"
+
+
+def test_a_layout_over_the_size_limit_is_refused_before_it_is_read(capsys, tmp_path, monkeypatch):
+    # a regular 33 MB layout JSON was parsed and checked entity by entity for minutes
+    monkeypatch.setattr(layout_read, "MAX_LAYOUT_BYTES", 100)
+    path = tmp_path / "big.json"
+    path.write_bytes(b" " * 101)
+    line = one_error(capsys, str(path), *_reads("layout import", str(path), tmp_path))
+    assert line == f"{path}: is 101 bytes; a layout .json file is at most 100 bytes (MAX_LAYOUT_BYTES)"
+
+
+def test_a_layout_of_too_many_entities_is_one_line(capsys, tmp_path, monkeypatch):
+    # 4 entities against a limit of 3: counted before any is checked, one line
+    monkeypatch.setattr(layout_read, "MAX_LAYOUT_ENTITIES", 3)
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps([{"id": "x"}] * 4))
+    line = one_error(capsys, str(path), *_reads("layout import", str(path), tmp_path))
+    assert line == (f"{path}: 4 entities (layouts, deployment patterns, terrain templates); a "
+                    f"layout file holds at most 3 (MAX_LAYOUT_ENTITIES)")
+
+
+def test_a_layout_of_more_pieces_than_a_map_holds_is_one_line(capsys, tmp_path):
+    # the shipped test layout's second piece copied 501 times: over MAX_TERRAIN = 500, each
+    # piece left unchecked (they were checked one by one, then refused by the map)
+    doc = json.loads(Path(LAYOUT).read_text())
+    piece = doc[0]["pieces"][1]
+    doc[0]["pieces"] = [dict(piece, id=f"p{i}") for i in range(501)]
+    path = tmp_path / "pieces.json"
+    path.write_text(json.dumps(doc))
+    line = one_error(capsys, str(path), *_reads("layout import", str(path), tmp_path))
+    assert line == f"{path}: [0].pieces: at most 500 entries (a limit of the map format), got 501"
+
+
+def test_error_lines_are_capped(capsys, tmp_path):
+    # 60 entries that are no entity: one problem each, [0] .. [59]; the first
+    # MAX_ERROR_LINES (50) are printed, then one line for the other 60 - 50 = 10
+    path = tmp_path / "numbers.json"
+    path.write_text(json.dumps(list(range(60))))
+    rc, out, err = run(capsys, *_reads("layout import", str(path), tmp_path))
+    lines = err.splitlines()
+    assert rc == 2 and out == "" and MAX_ERROR_LINES == 50 and len(lines) == 51
+    assert lines[0].startswith(f"{path}: [0]: not a terrain layout")
+    assert lines[49].startswith(f"{path}: [49]: not a terrain layout")
+    assert lines[50] == f"{path}: ... and 10 more problems (only the first 50 are shown: MAX_ERROR_LINES)"
+    # 50 problems exactly: all printed, no extra line
+    path.write_text(json.dumps(list(range(50))))
+    rc, out, err = run(capsys, *_reads("layout import", str(path), tmp_path))
+    assert rc == 2 and len(err.splitlines()) == 50
+
+
+# ------------------------------------------------------------------ bench arguments
+@pytest.mark.parametrize("argv, msg", [
+    (["--sizes", "100000000", "--only", "snapshot"],
+     "tabletop bench: --sizes 100000000: a benchmark table holds at most 10,000 models "
+     "(MAX_BENCH_MODELS)"),
+    (["--sizes", ",".join(["2"] * 11)],
+     "tabletop bench: --sizes: give at most 10 model counts (MAX_BENCH_SIZES), got 11"),
+    (["--only", "odds", "--repeat", "1000000"],
+     "tabletop bench: --repeat: give 1 to 100 timed runs (MAX_BENCH_REPEAT), got 1000000"),
+    (["--only", "snapshot", "--seed", "-1"],
+     "tabletop bench: --seed -1: the dice seed is a whole number from 0"),
+])
+def test_bench_arguments_that_scale_work_are_bounded(capsys, argv, msg):
+    # --sizes 100000000 ran for over a minute before anything said it was too many
+    rc, out, err = run(capsys, "bench", *argv)
+    assert rc == 2 and out == "" and err.splitlines() == [msg]
+
+
+# ------------------------------------------------------------------ misleading messages
+def test_a_rect_written_as_a_list_says_what_a_rect_is(write_map, capsys):
+    # "valid dictionary or instance of RectIn" named a class of the code, not the format
+    path = fight_map(write_map, extra='\n[[terrain]]\nid = "t"\nkind = "ruin"\nrect = [1, 1, 0, 0]\n')
+    line = one_error(capsys, path, "check", path)
+    assert line == (f"{path}: terrain[0].rect: expected a rectangle table: rect = {{ centre = "
+                    f"[x, y], width = W, depth = D, angle = A }} (inches, degrees; angle "
+                    f"optional), got [1, 1, 0, 0]")
+    assert "RectIn" not in line
+
+
+def test_a_table_written_as_a_number_never_names_a_class(write_map, capsys):
+    path = write_map('map = 3\n')
+    rc, out, err = run(capsys, "check", path)
+    assert rc == 2 and "In," not in err and "instance of" not in err
+    assert f"{path}: map: expected the [map] table (name, ruleset, width, depth), got 3" in err.splitlines()
+
+
+def test_a_map_starting_with_a_byte_order_mark_loads(tmp_path, capsys):
+    # Notepad's UTF-8 BOM gave "invalid statement" at line 1; it is dropped on reading
+    text = Path(LESSON).read_text(encoding="utf-8")
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert mapfile.load(str(path)).units == mapfile.load(LESSON).units
+    rc, out, _ = run(capsys, "check", str(path), "--json")
+    rc0, out0, _ = run(capsys, "check", LESSON, "--json")
+    assert rc == rc0 == 0 and json.loads(out)["engaged"] == json.loads(out0)["engaged"]
+
+
+def test_layout_json_starting_with_a_byte_order_mark_is_read(tmp_path):
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + Path(LAYOUT).read_bytes())
+    found = layout_read.read_files([str(path)])
+    assert [m.id for _, m in found.layouts] == ["two-pieces"]
+
+
+@pytest.mark.parametrize("name, as_name", [("space-marines.ros", "army.xml"), ("orks.json", "army.json")])
+def test_a_roster_starting_with_a_byte_order_mark_is_read(tmp_path, name, as_name):
+    # BattleScribe XML saved under another name with a BOM was not told apart as XML
+    src = ROOT / "examples" / "rosters" / name
+    path = tmp_path / as_name
+    path.write_bytes(b"\xef\xbb\xbf" + src.read_bytes())
+    got, want = roster_read.read_roster(str(path)), roster_read.read_roster(str(src))
+    assert [u.label for u in got.units] == [u.label for u in want.units] and got.units

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import stat
 import tomllib
 from dataclasses import replace
 from typing import Any
@@ -25,6 +24,7 @@ from tabletop.board.bases import parse_base
 from tabletop.board.config import DECISION_CHOICES, make_config
 from tabletop.board.decision_checks import decision_problems
 from tabletop.board.formation import formation_slots
+from tabletop.board.input_files import read_bounded, strip_bom
 from tabletop.board.lesson import lesson_table
 from tabletop.board.limits import MAX_MAP_BYTES, MAX_NESTING
 from tabletop.board.measured import resolve_measured
@@ -79,6 +79,32 @@ def _tag_words(tag: str) -> str:
     return _TAG_WORDS.get(tag, tag)
 
 
+#: what each table of the map format is, in docs/map-format.md's words, for a value given
+#: where a table belongs (``rect = [1, 1, 0, 0]``): the schema's class names stay inside
+_TABLE_WORDS = {
+    "MapMeta": "the [map] table (name, ruleset, width, depth)",
+    "RulesIn": "the [rules] table of options",
+    "PlayerIn": "a player table ({ id = \"...\", ... } or [[players]])",
+    "RectIn": "a rectangle table: rect = { centre = [x, y], width = W, depth = D, angle = A } "
+              "(inches, degrees; angle optional)",
+    "TerrainIn": "a terrain table ([[terrain]])",
+    "ObjectiveIn": "an objective table ([[objectives]])",
+    "DeploymentIn": "a deployment zone table ([[deployment]])",
+    "ModelIn": "a model: [x, y] in inches or a table { at = [x, y], ... }",
+    "FormationIn": "a formation table: formation = { front_centre = [x, y], facing = F, "
+                   "files = N, ranks = N }",
+    "UnitIn": "a unit table ([[units]])",
+    "DecisionIn": "a decision table ([[decisions]])",
+    "LessonIn": "a lesson step table ([[lesson]])",
+}
+
+
+def _table_words(err: Any) -> str:
+    """What the map format expects where a ``model_type`` error found some other value."""
+    name = str((err.get("ctx") or {}).get("class_name", ""))
+    return _TABLE_WORDS.get(name, "a table ({ key = value, ... } or a [section])")
+
+
 def _format_errors(path: str, err: ValidationError) -> list[str]:
     """One line per problem: ``file: place: what is wrong``; the alternatives of a
     field that takes one of several types are merged into one line."""
@@ -96,6 +122,9 @@ def _format_errors(path: str, err: ValidationError) -> list[str]:
             unions[place][0].append(_tag_words(tags[-1]))
             continue
         msg = _MESSAGES.get(e["type"], _clean(e["msg"]))
+        if e["type"] == "model_type":   # a value where a table belongs: say which table
+            lines.append(f"{path}: {place}: expected {_table_words(e)}, got {e.get('input')!r}")
+            continue
         if e["type"] == "too_long":     # a count over a limit (board/limits.py)
             ctx = e.get("ctx") or {}
             msg = (f"at most {ctx.get('max_length')} entries (a limit of the map format), "
@@ -125,42 +154,34 @@ def _format_errors(path: str, err: ValidationError) -> list[str]:
 
 
 def read_file(path: str, what: str = "map file") -> bytes:
-    """The bytes of ``path``, a regular file of at most ``limits.MAX_MAP_BYTES``.
-
-    Only a regular file is opened: a FIFO, a device (``/dev/zero``) or a socket would
-    hang or never end, so each is refused from its ``stat`` before any read, and the
-    read itself stops one byte past the limit.
+    """The bytes of ``path``, a regular file of at most ``limits.MAX_MAP_BYTES``
+    (``board.input_files.read_bounded``: a FIFO, a device or a socket is refused from its
+    ``stat`` before any read, and the read stops one byte past the limit).
 
     Raises
     ------
     MapSyntaxError
         Missing, a folder, not a regular file, too large, or unreadable (one line).
     """
+    return read_bounded(path, what, MAX_MAP_BYTES, "MAX_MAP_BYTES", MapSyntaxError)
+
+
+def map_text(path: str) -> str:
+    """The text of the map file ``path`` (``read_file``), a leading UTF-8 byte-order mark
+    dropped (``input_files.strip_bom``: Windows editors write one; it is no part of the TOML).
+
+    Raises
+    ------
+    MapSyntaxError
+        What ``read_file`` raises, or bytes that are not UTF-8 (naming their line).
+    """
+    raw = read_file(path)
     try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise MapSyntaxError(f"{path}: no such file") from None
-    except (OSError, ValueError) as exc:
-        raise MapSyntaxError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise MapSyntaxError(f"{path}: is a folder, not a {what}")
-    if not stat.S_ISREG(st.st_mode):
-        raise MapSyntaxError(f"{path}: is not a regular file (a pipe or a device); give a {what}")
-    if st.st_size > MAX_MAP_BYTES:
-        raise MapSyntaxError(f"{path}: is {st.st_size:,} bytes; a {what} is at most "
-                             f"{MAX_MAP_BYTES:,} bytes (MAX_MAP_BYTES)")
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):   # swapped since the stat
-                raise MapSyntaxError(f"{path}: is not a regular file (a pipe or a device); "
-                                     f"give a {what}")
-            data = fh.read(MAX_MAP_BYTES + 1)
-    except OSError as exc:
-        raise MapSyntaxError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if len(data) > MAX_MAP_BYTES:
-        raise MapSyntaxError(f"{path}: a {what} is at most {MAX_MAP_BYTES:,} bytes (MAX_MAP_BYTES)")
-    return data
+        return strip_bom(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise MapSyntaxError(f"{path}: line {line}: cannot read: not UTF-8 text "
+                             f"(byte 0x{raw[exc.start]:02x})") from None
 
 
 def _nesting(data: Any) -> int:
@@ -187,13 +208,7 @@ def read_toml(path: str) -> dict[str, Any]:
         When the file is missing, not a regular file, too large, unreadable, not UTF-8,
         not valid TOML (with line and column), or nested deeper than ``MAX_NESTING``.
     """
-    raw = read_file(path)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise MapSyntaxError(f"{path}: line {line}: cannot read: not UTF-8 text "
-                             f"(byte 0x{raw[exc.start]:02x})") from None
+    text = map_text(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -815,8 +830,7 @@ def edited_text(state: Battlefield, source: str | None) -> str | None:
         return None
     from tabletop.board import toml_edit  # tomlkit only when a map is saved
     try:
-        with open(source, encoding="utf-8") as fh:
-            text = fh.read()
+        text = map_text(source)
         base = to_dict(from_dict(tomllib.loads(text), path=source))
         new = to_dict(state)
         out = toml_edit.edit(text, base, new)

@@ -13,7 +13,7 @@ import os
 import sys
 
 from tabletop import __version__
-from tabletop.errors import TabletopError, printable, shorten_echoes
+from tabletop.errors import TabletopError, capped, printable, shorten_echoes
 
 #: every command and its one-line help, in the order ``tabletop --help`` lists them.  Only
 #: the command being run is imported (``build_parser``): ``tabletop --help`` imports none
@@ -107,7 +107,8 @@ BROKEN_PIPE_STATUS = 141
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status.  Every line printed has its control
     characters escaped (``errors.printable``); each problem of a ``TabletopError`` is one
-    line, a newline inside it escaped too."""
+    line, a newline inside it escaped too, and at most ``errors.MAX_ERROR_LINES`` of them
+    are printed (``errors.capped``: then one line says how many more there were)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _Escaped(out), _Escaped(err)
@@ -121,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         check_args(parser, args)
         return int(args.run(args) or 0)
     except TabletopError as exc:
-        for line in exc.problems:
+        for line in capped(exc.problems):
             print(printable(shorten_echoes(line)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:

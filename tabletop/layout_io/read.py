@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from tabletop.board.input_files import read_bounded, strip_bom
 from tabletop.board.json_text import JsonTextError, parse_json
 from tabletop.board.limits import MAX_COORD_INCHES, MAX_TABLE_INCHES
 from tabletop.errors import TabletopError
@@ -26,7 +27,7 @@ from tabletop.layout_io.carry import entity_id, objective_entity_id, tag_of, unt
 from tabletop.layout_io.place import convex_hull, footprint_vertices, orient, place, to_map
 from tabletop.layout_io.schema import DeploymentPattern, Piece, TerrainLayout, TerrainTemplate
 
-__all__ = ["LayoutError", "read_files", "to_map_dict", "Sources", "relocate", "DEFAULT_BOARD_IN",
+__all__ = ["LayoutError", "MAX_LAYOUT_BYTES", "MAX_LAYOUT_ENTITIES", "read_files", "to_map_dict", "Sources", "relocate", "DEFAULT_BOARD_IN",
            "RUIN_MIN_HEIGHT_IN", "TALL_MIN_HEIGHT_IN", "UNKNOWN_HEIGHT_KIND", "SIDE_NAMES"]
 
 #: the table when a layout gives no ``board``: 60" x 44", the schema's own stated default
@@ -51,6 +52,16 @@ SIDE_COLOURS = {"attacker": "#b03a2e", "defender": "#2f5fa8"}
 _KINDS = {"terrain-layouts": TerrainLayout, "deployment-patterns": DeploymentPattern,
           "terrain-templates": TerrainTemplate}
 _TAGS = {"rectangle", "right-triangle", "polygon"}
+
+
+#: named default: the largest layout JSON file read, in bytes.  A 40kdc-data ``data/core``
+#: file of every layout of a season is under 1 MB; a FIFO or a device is refused before this
+#: applies (``board.input_files.read_bounded``)
+MAX_LAYOUT_BYTES = 10 * 1024 * 1024
+#: named default: the most entities (layouts, deployment patterns, terrain templates) one
+#: layout file holds, counted before any is checked: a season's ``data/core`` files hold a
+#: few dozen each; a file of a million entries is refused at once, not checked one by one
+MAX_LAYOUT_ENTITIES = 1000
 
 
 class LayoutError(TabletopError):
@@ -100,7 +111,11 @@ def _errors(path: str, prefix: str, err: ValidationError) -> list[str]:
     for e in err.errors():
         msg = e["msg"].removeprefix("Value error, ")
         got = e.get("input")
-        if not isinstance(got, (dict, list)) and e["type"] != "missing":
+        if e["type"] == "too_long":     # pieces: the map format's MAX_TERRAIN
+            ctx = e.get("ctx") or {}
+            msg = (f"at most {ctx.get('max_length')} entries (a limit of the map format), "
+                   f"got {ctx.get('actual_length')}")
+        elif not isinstance(got, (dict, list)) and e["type"] != "missing":
             msg += f", got {shown(got)}"
         lines.append(f"{path}: {_path(tuple(e['loc']), prefix)}: {msg}")
     return lines
@@ -146,24 +161,25 @@ def read_files(paths: list[str]) -> Entities:
     problems: list[str] = []
     for path in paths:
         try:
-            with open(path, encoding="utf-8") as fh:
-                doc = parse_json(fh.read(), path)
+            raw = read_bounded(path, "layout .json file", MAX_LAYOUT_BYTES, "MAX_LAYOUT_BYTES",
+                               LayoutError)
+            doc = parse_json(strip_bom(raw.decode("utf-8")), path)
+        except LayoutError as exc:
+            problems += exc.problems
+            continue
         except JsonTextError as exc:
             problems.append(str(exc))
-            continue
-        except FileNotFoundError:
-            problems.append(f"{path}: no such file")
-            continue
-        except IsADirectoryError:
-            problems.append(f"{path}: is a folder; give a layout .json file")
             continue
         except UnicodeDecodeError:
             problems.append(f"{path}: not a text file (layout JSON is UTF-8 text)")
             continue
-        except OSError as exc:
-            problems.append(f"{path}: cannot read: {exc.strerror or exc}")
+        entries = _entries(doc)
+        if len(entries) > MAX_LAYOUT_ENTITIES:
+            problems.append(f"{path}: {len(entries):,} entities (layouts, deployment patterns, "
+                            f"terrain templates); a layout file holds at most "
+                            f"{MAX_LAYOUT_ENTITIES:,} (MAX_LAYOUT_ENTITIES)")
             continue
-        for place_, obj, kind in _entries(doc):
+        for place_, obj, kind in entries:
             if kind is None:
                 problems.append(f"{path}: {place_ or '(top)'}: not a terrain layout (pieces), "
                                 "deployment pattern (zones) or terrain template (kind, footprint)")

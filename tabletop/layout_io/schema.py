@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tabletop.board.limits import MAX_TERRAIN
+
 __all__ = ["Vec2", "Footprint", "Piece", "TerrainLayout", "Zone", "DeploymentPattern",
            "TerrainTemplate", "ComposedFeature", "GameVersion"]
 
@@ -102,7 +104,7 @@ class TerrainLayout(_Strict):
     variant: int | None = Field(default=None, ge=1)
     deployment_pattern_id: EntityId | None = None
     board: Board | None = None
-    pieces: list[Piece] = []
+    pieces: list[Piece] = Field(default=[], max_length=MAX_TERRAIN)   # the map's own limit
     game_version: GameVersion
 
 

@@ -13,12 +13,14 @@ small enough that a wrong file is refused at once).  Errors are one line naming 
 
 from __future__ import annotations
 
-import os
+import io
 import xml.etree.ElementTree as ET
 import zipfile
+import zlib
 
 from pydantic import ValidationError
 
+from tabletop.board.input_files import read_bounded
 from tabletop.board.json_text import JsonTextError, parse_json
 from tabletop.board.limits import MAX_MODELS, MAX_UNIT_MODELS
 from tabletop.errors import TabletopError
@@ -35,35 +37,31 @@ class RosterError(TabletopError):
 
 
 def _read_bytes(path: str) -> bytes:
-    try:
-        size = os.path.getsize(path)
-        if size > MAX_ROSTER_BYTES:
-            raise RosterError(f"{path}: {size} bytes is more than a roster holds "
-                              f"({MAX_ROSTER_BYTES} at most)")
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError as exc:
-        raise RosterError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    """``path``'s bytes: a regular file of at most ``MAX_ROSTER_BYTES`` (a FIFO or a device
+    refused before any read, ``board.input_files.read_bounded``)."""
+    return read_bounded(path, "roster file", MAX_ROSTER_BYTES, "MAX_ROSTER_BYTES", RosterError)
 
 
 def _unzip(path: str) -> bytes:
+    data = _read_bytes(path)         # the zip itself is bounded before it is opened
     try:
-        with zipfile.ZipFile(path) as zf:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
             members = [i for i in zf.infolist() if i.filename.lower().endswith(".ros")]
             if len(members) != 1:
                 raise RosterError(f"{path}: a .rosz holds one .ros file, this one holds "
                                   f"{len(members)}")
             info = members[0]
             if info.file_size > MAX_ROSTER_BYTES:
-                raise RosterError(f"{path}: {info.filename} unpacks to {info.file_size} bytes, "
-                                  f"more than a roster holds ({MAX_ROSTER_BYTES} at most)")
+                raise RosterError(f"{path}: {info.filename} unpacks to {info.file_size:,} bytes, "
+                                  f"more than a roster holds ({MAX_ROSTER_BYTES:,} at most, "
+                                  f"MAX_ROSTER_BYTES)")
             with zf.open(info) as fh:
                 data = fh.read(MAX_ROSTER_BYTES + 1)
             if len(data) > MAX_ROSTER_BYTES:
                 raise RosterError(f"{path}: {info.filename} unpacks to more than "
-                                  f"{MAX_ROSTER_BYTES} bytes")
+                                  f"{MAX_ROSTER_BYTES:,} bytes (MAX_ROSTER_BYTES)")
             return data
-    except (zipfile.BadZipFile, OSError) as exc:
+    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, zlib.error) as exc:
         raise RosterError(f"{path}: not a .rosz (zip) file: {exc}") from None
 
 
@@ -140,7 +138,7 @@ def _read_roster(path: str) -> Roster:
     if low.endswith(".rosz"):
         return parse_xml(_unzip(path), path)
     data = _read_bytes(path)
-    if low.endswith(".ros") or data.lstrip().startswith(b"<"):
+    if low.endswith(".ros") or data.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"<"):
         return parse_xml(data, path)
     try:
         text = data.decode("utf-8-sig")

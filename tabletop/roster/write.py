@@ -73,8 +73,7 @@ def roster_map_text(state: Battlefield, tables: list[dict[str, Any]], source: st
         before = replace(state, units=tuple(u for u in state.units if u.id not in ids))
         edited = mapfile.edited_text(before, source)
         if edited is None:
-            with open(source, encoding="utf-8") as fh:
-                edited = fh.read()
+            edited = mapfile.map_text(source)
         body = _body(edited)
         text = body.rstrip("\n") + "\n\n" + _units_text(tables)
         if mapfile.to_dict(mapfile.from_dict(tomllib.loads(text), path=source)) == want:
@@ -96,9 +95,8 @@ def units_appended_text(state: Battlefield, source: str | None) -> str | None:
     if not source or not state.units:
         return None
     try:
-        with open(source, encoding="utf-8") as fh:
-            if "units" in tomllib.loads(fh.read()):
-                return None
+        if "units" in tomllib.loads(mapfile.map_text(source)):
+            return None
         want = mapfile.to_dict(state)
         body = mapfile.edited_text(replace(state, units=()), source)
         if body is None:
