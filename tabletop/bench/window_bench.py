@@ -64,6 +64,7 @@ def measure(state) -> dict[str, float]:
     """Median CPU ms per frame of the naive full redraw, a moving frame while panning
     and zooming, and the redraw once each settles; ``state`` is any Battlefield."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # no banner inside the table
     import pygame
 
     from tabletop.app.app import App
@@ -136,6 +137,7 @@ def measure_play(state, seed: int = PLAY_SEED) -> dict[str, Any]:
     frame (poll + draw), beside the whole phase resolved in one go and the longest
     piece of work with solves not cut (see the module docstring)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # no banner inside the table
     import pygame
 
     from tabletop.app import interactive
