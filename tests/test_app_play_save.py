@@ -352,3 +352,16 @@ def test_saved_answers_are_decisions_tables_and_the_comments_stay(tmp_path):
     assert "decisions = [" not in text and text.count("[[decisions]]") == 2
     assert text.startswith("# Hand-built lesson")                      # the comments kept
     assert mapfile.load(str(out)).decisions == state.decisions
+
+
+
+def test_a_saved_run_leaves_the_lesson_steps_out(tmp_path):
+    # re-audit 9: a run saved from a lesson map kept its [[lesson]] steps, which name the
+    # steps of the map's own run; another run's answers made the saved map fail `check`
+    from tabletop.app.interactive import PlaySession
+    state = mapfile.load(str(ROOT / "maps" / "lessons" / "overrun.toml"))
+    assert state.lesson
+    run = PlaySession(state, seed=9)
+    saved = run.replay_state()
+    assert saved.lesson == () and saved.seed == 9
+    assert "[[lesson]] steps left out" in run.replay_header("x.toml")

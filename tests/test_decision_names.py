@@ -38,3 +38,22 @@ def test_names_compare_case_blind(capsys, tmp_path):
                           '\n[[decisions]]\nplayer = "red"\nchoice = "weapon"\nvalue = " paragon BLADE "\n'
                           '\n[[decisions]]\nplayer = "red"\nchoice = "gambit"\nvalue = "flurry of blows"\n')
     assert code == 0, err
+
+
+def test_a_gambit_choice_on_a_map_without_gambit_challenges_is_refused(capsys, tmp_path):
+    # re-audit 9: a `gambit` decision on a map with no challenges passed check, never to be used
+    src = Path(__file__).resolve().parents[1] / "maps" / "lessons" / "overrun.toml"
+    path = tmp_path / "o.toml"
+    path.write_text(src.read_text(encoding="utf-8")
+                    + '\n[[decisions]]\nplayer = "red"\nchoice = "gambit"\nvalue = "Guard Up"\n',
+                    encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"{path}: decisions[0].choice: 'gambit' is asked only with [rules] challenges = "
+        f"\"gambit\" (this map has no challenges)")
+
+
+def test_seed_on_exact_odds_is_said_to_be_unused(capsys):
+    src = str(Path(__file__).resolve().parents[1] / "maps" / "lessons" / "overrun.toml")
+    assert main(["fight", src, "--odds", "--seed", "5"]) == 0
+    assert "tabletop fight: --seed 5: not used: the odds are exact" in capsys.readouterr().err

@@ -420,8 +420,11 @@ class PlaySession:
         """The run as a map: the map as it was read (the state before the phase, not
         the resolved one) with ``[map] seed`` and, as ``[[decisions]]``, every answer
         so far in order followed by the map's unused scripted ones
-        (``Decisions.replay``).  ``tabletop fight`` on it runs the same phase."""
-        return replace(self.state, decisions=tuple(self.decisions.replay()), seed=self.seed)
+        (``Decisions.replay``).  ``tabletop fight`` on it runs the same phase.  A lesson
+        map's ``[[lesson]]`` steps are left out: they name the steps of the map's own run,
+        which another run's answers change (a saved run failed its own ``check``)."""
+        return replace(self.state, decisions=tuple(self.decisions.replay()), seed=self.seed,
+                       lesson=())
 
     def replay_header(self, target: str) -> str:
         """The comment lines a saved run starts with: where it came from and how to replay it."""
@@ -429,7 +432,9 @@ class PlaySession:
         n = len(self.decisions.history)
         lines = [f"Saved by `tabletop view --play` from {name}: the map as it was read, the dice "
                  f"seed ([map] seed = {self.seed}) and the {n} answer{'s' if n != 1 else ''} of the "
-                 f"run in order as [[decisions]].",
+                 f"run in order as its decisions"
+                 + (" (the map's [[lesson]] steps left out: they follow its own run)."
+                    if self.state.lesson else "."),
                  f"Replay: tabletop fight {os.path.basename(target)} (or --seed {self.seed})."]
         if self.resolution is None:
             lines.append("Saved before the phase ended: later questions take the map's other "

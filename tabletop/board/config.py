@@ -19,11 +19,11 @@ EDITIONS = ("11th", "10th")
 CHALLENGE_OPTIONS = {"fight-phase": ("gambit",), "rank-and-flank": ("character",)}
 
 # the scripted [[decisions]] choice names each ruleset asks for (a typo is a map error)
-_GAMBIT_CHOICES = ("issue_challenge", "accept_challenge", "disgrace", "gambit", "feint", "weapon",
+GAMBIT_CHOICES = ("issue_challenge", "accept_challenge", "disgrace", "gambit", "feint", "weapon",
                    "prolong", "withdraw")
 DECISION_CHOICES: dict[str, tuple[str, ...]] = {
     "fight-phase": ("pile_in", "consolidate", "fight", "fight_type", "attack_target",
-                    "pile_in_targets", "consolidation_targets") + _GAMBIT_CHOICES,
+                    "pile_in_targets", "consolidation_targets") + GAMBIT_CHOICES,
     "rank-and-flank": ("commander_target", "issue_challenge", "accept_challenge", "disgrace"),
 }
 

@@ -21,7 +21,7 @@ import tomli_w
 from pydantic import ValidationError
 
 from tabletop.board.bases import parse_base
-from tabletop.board.config import DECISION_CHOICES, make_config
+from tabletop.board.config import DECISION_CHOICES, GAMBIT_CHOICES, make_config
 from tabletop.board.decision_checks import decision_problems
 from tabletop.board.formation import formation_slots
 from tabletop.board.input_files import read_bounded, strip_bom
@@ -315,12 +315,18 @@ def _cross_checks(path: str, data: dict[str, Any]) -> list[str]:
                             f"the options of choice {item.get('choice')!r}")
     ruleset = data.get("map", {}).get("ruleset") if isinstance(data.get("map"), dict) else None
     known_choices = DECISION_CHOICES.get(ruleset) if isinstance(ruleset, str) else None
+    rules: dict[str, Any] = data["rules"] if isinstance(data.get("rules"), dict) else {}
     if known_choices:
         for i, item in enumerate(lst("decisions")):
             choice = item.get("choice") if isinstance(item, dict) else None
             if isinstance(choice, str) and choice not in known_choices:
                 problems.append(f"{path}: decisions[{i}].choice: unknown choice {choice!r} for "
                                 f"{ruleset} (choices are {', '.join(known_choices)})")
+            elif ruleset == "fight-phase" and choice in GAMBIT_CHOICES \
+                    and rules.get("challenges") != "gambit":
+                # asked only in the gambit Challenge Sub-phase: never on this map
+                problems.append(f"{path}: decisions[{i}].choice: {choice!r} is asked only with "
+                                f"[rules] challenges = \"gambit\" (this map has no challenges)")
     return problems
 
 

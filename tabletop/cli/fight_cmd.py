@@ -157,6 +157,9 @@ def run(args) -> int:
             raise TabletopError(f"tabletop fight: {flag}: not with --odds (the odds resolve no "
                                 f"single fight to write or draw)")
     check_seed(args.seed, command="tabletop fight")
+    if args.force and not args.out:
+        print("tabletop fight: --force: not used: it lets -o OUT.toml overwrite, and no -o was "
+              "given", file=sys.stderr)
     state = load_map(args.map)
     if args.out:
         check_out(args.out, state.path, args.force)
@@ -196,9 +199,11 @@ def run(args) -> int:
                       "points or the cap of runs; a big table can take minutes (--runs N sets "
                       "the number of runs)", file=sys.stderr)
         odds = ruleset.odds(state, **opts)
-        if args.runs is not None and not args.sample and _exact(odds):
-            print(f"tabletop fight: --runs {args.runs}: not used: the odds are exact (every "
-                  f"chance outcome weighed); --sample samples that many runs", file=sys.stderr)
+        if not args.sample and _exact(odds):
+            for flag, value in (("--runs", args.runs), ("--seed", args.seed)):
+                if value is not None:
+                    print(f"tabletop fight: {flag} {value}: not used: the odds are exact "
+                          f"(every chance outcome weighed); --sample samples runs", file=sys.stderr)
         if args.json:
             # the challenge report's own keys stay at the top level too (extend, never break)
             print_json({**report, **odds, "challenge_odds": report}
