@@ -143,3 +143,23 @@ def test_the_lesson_table_every_pair():
     assert "glory points this round under the default policy" in text
     for p in rec["players"]:
         assert f"    {p:<4}  {points_line(rec['policy'], p)}" in text
+
+
+def test_the_odds_table_uses_the_maps_scripted_weapon(capsys):
+    # re-audit 9: with blue's weapon scripted as the Power sword, the challenge odds still
+    # showed (and worked out) the default Power fist; the fight itself used the sword
+    import tomllib
+    from pathlib import Path
+
+    from tabletop.board.mapfile import from_dict
+    from tabletop.rules.challenges.report import challenge_odds
+    src = Path(__file__).resolve().parents[1] / "maps" / "lessons" / "gambit-challenge.toml"
+    data = tomllib.loads(src.read_text(encoding="utf-8"))
+    plain = challenge_odds(from_dict(dict(data)))
+    data["decisions"] = list(data.get("decisions", [])) + [
+        {"player": "blue", "choice": "weapon", "value": "power SWORD"}]
+    sword = challenge_odds(from_dict(data))
+    assert plain["combats"][0]["weapons"]["blue"] == "Power fist"
+    assert sword["combats"][0]["weapons"]["blue"] == "Power sword"
+    # the sword (S5, A3) and the fist differ, so the same gambit pair's odds do too
+    assert sword["combats"][0]["pairs"][0]["win"] != plain["combats"][0]["pairs"][0]["win"]

@@ -1650,7 +1650,8 @@ def round_reads(ch: GambitChallenge, active: str) -> GambitChallenge:
 def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
     """Exact odds of one round from ``start`` (a state at ``gambit_face_off``) with these
     gambits, walking these rows (``walk.exact``): the gambits scripted, no prolonging
-    (``ODDS_ROUNDS``), every other question by the default policy (weapons, Withdraw).
+    (``ODDS_ROUNDS``), the map's scripted ``weapon`` answers, every other question by the
+    default policy (weapons, Withdraw).
     The walk starts from ``round_reads`` of the duel and is kept by what it reads
     (``situation`` of that start and the gambits), so the Face-Offs of a prolonged duel that
     play alike (round 1, and a later round where the same player chooses first and takes
@@ -1660,7 +1661,11 @@ def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
     single = ChallengeMemo(combats=(ch.combat,), issuer=ch.players[0], challenger=ch.challenger,
                            fought=frozenset(ch.by_player.values()), challenges=(ch,))
     begin = PhaseState(start.battlefield, _with(start, single), "gambit_face_off")
-    k = (situation(begin), tuple(sorted(gambits.items())))
+    # the map's own weapon choices answer the Focus Step's weapon question as in the fight
+    # (re-audit 9: the odds table used the default weapon where the map scripted another)
+    weapons = [d for d in start.battlefield.decisions if d.choice == "weapon"]
+    k = (situation(begin), tuple(sorted(gambits.items())),
+         tuple((d.player, str(d.value)) for d in weapons))
     hit = _PAIRS.get(k)
     if hit is not None:
         return hit
@@ -1671,6 +1676,7 @@ def pair_odds(start: PhaseState, gambits: dict[str, str]) -> PairOdds:
         ban = next(n for n in GAMBIT_NAMES if n not in (gambits[first], gambits[second]))
         script.append(Decision(first, "feint", ban))
     script.append(Decision(second, "gambit", gambits[second]))
+    script += weapons
     head = walk.exact(_head_machine(), begin, outcome=_cut, key=round_key, scripted=script)
     dist: dict[tuple[str | None, int], Fraction] = {}
     states = head.states or 0

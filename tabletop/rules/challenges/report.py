@@ -54,7 +54,6 @@ def challenge_odds(state: Battlefield) -> dict[str, Any]:
 
 def _gambit_combat(state: Battlefield, combat: tuple[str, ...]) -> dict[str, Any] | None:
     from tabletop.rules.challenges.gambit_rows import (
-        best_weapon,
         duel_start,
         duel_value,
         duellists_of,
@@ -79,9 +78,20 @@ def _gambit_combat(state: Battlefield, combat: tuple[str, ...]) -> dict[str, Any
         summary = odds_summary(start)
         return {"combat": list(combat), "kind": "gambit", "challenger": c, "challenged": a,
                 "players": [issuer, other],
-                "weapons": {p: best_weapon(ds[p], ds[q]) for p, q in ((issuer, other), (other, issuer))},
+                "weapons": {p: _weapon(state, p, ds[p], ds[q]) for p, q in ((issuer, other), (other, issuer))},
                 "outside_support": dict(ch.support), **summary}
     return None
+
+
+def _weapon(state: Battlefield, player: str, mine: Any, theirs: Any) -> str:
+    """The weapon ``player``'s duellist fights with: the map's scripted ``weapon`` when it
+    names one of its weapons (case-blind), else the default (``gambit_rows.best_weapon``)."""
+    from tabletop.rules.challenges.gambit_rows import best_weapon
+    said = _scripted(state, player, "weapon")
+    for wp in mine.weapons:
+        if isinstance(said, str) and wp.name.strip().lower() == said.strip().lower():
+            return str(wp.name)
+    return best_weapon(mine, theirs)
 
 
 def _character_combat(state: Battlefield, combat: tuple[str, ...]) -> dict[str, Any] | None:
