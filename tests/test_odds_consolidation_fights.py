@@ -140,7 +140,7 @@ def test_engagements_list_the_pairs_joined_during_the_phase():
     o = odds_mod.odds(loads(MAP))
     got = {tuple(e["units"]): e for e in o["engagements"]}
     assert got[("B", "R")]["formed"] == "pile-in"
-    joined = got[("R", "C")]
+    joined = got[("C", "R")]
     assert joined["formed"] == "during the phase"
     assert abs(joined["p_wiped_out"]["R"] - 25 / 324) < 1e-12 and joined["p_wiped_out"]["C"] == 0
-    assert "R v C: R 7.7%, C 0.0% (joined during the phase)" in o["text"]
+    assert "C v R: C 0.0%, R 7.7% (joined during the phase)" in o["text"]

@@ -37,6 +37,12 @@ _BOOLS = ("prolong", "withdraw")
 _NAMES = ("gambit", "feint", "weapon")
 
 
+def _shown(v: Any) -> str:
+    """A value as the map file writes it: ``true`` / ``false`` for a boolean (re-audit 9:
+    "not True" was Python's spelling), else its repr."""
+    return ("true" if v else "false") if isinstance(v, bool) else repr(v)
+
+
 def _key(v: str) -> str:
     return v.strip().lower()
 
@@ -66,13 +72,13 @@ def _problem(player: str, choice: str, value: Any, units: dict[str, Any], models
              objectives: set[str]) -> str | None:
     if choice == "fight_type":
         if not isinstance(value, str) or _key(value) not in FIGHT_TYPE_VALUES:
-            return (f"{value!r} is not a fight type (fight_type is one of "
+            return (f"{_shown(value)} is not a fight type (fight_type is one of "
                     f"{', '.join(FIGHT_TYPE_VALUES)}: fight-phase.txt 12.05, 12.06)")
         return None
     if choice in _BOOLS:
-        return None if isinstance(value, bool) else f"{choice} takes true or false, not {value!r}"
+        return None if isinstance(value, bool) else f"{choice} takes true or false, not {_shown(value)}"
     if choice in _NAMES:
-        return None if isinstance(value, str) else f"{choice} takes a name (a string), not {value!r}"
+        return None if isinstance(value, str) else f"{choice} takes a name (a string), not {_shown(value)}"
     for table, kind, own in ((_OWN_UNIT, "unit", True), (_ENEMY_UNIT, "unit", False),
                              (_OWN_MODEL, "model", True), (_ENEMY_MODEL, "model", False)):
         if choice in table:
@@ -97,7 +103,7 @@ def _id_problem(player: str, choice: str, value: Any, word: str | None, kind: st
     of the enemy, nor the one allowed ``word``; None when it is."""
     takes = f"a {kind} id" + (f" or {word!r}" if word else "")
     if not isinstance(value, str):
-        return f"{choice} takes {takes}, not {value!r}"
+        return f"{choice} takes {takes}, not {_shown(value)}"
     if word and _key(value) == word:
         return None
     unit = found.get(_key(value))

@@ -434,7 +434,7 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
         for t in cast(list, r["targets"]):
             if t in by_unit and frozenset((u, t)) not in known:
                 known.add(frozenset((u, t)))
-                later.append([t, u])
+                later.append(sorted([t, u]))
     for (a, b), formed in [(p, "pile-in") for p in pairs] + [(p, "during the phase") for p in later]:
         rec: dict[str, Any] = {"units": [a, b], "p_wiped_out": {a: by_unit[a]["p_destroyed"],
                                                                 b: by_unit[b]["p_destroyed"]},
