@@ -29,10 +29,17 @@ def _entry(player: str, choice: str, value: str) -> str:
     return f'\n[[decisions]]\nplayer = "{player}"\nchoice = "{choice}"\nvalue = {value}\n'
 
 
-def _write(tmp_path, *entries: str) -> str:
+def _write(tmp_path, *entries: str, rules: str = "") -> str:
     p = tmp_path / "map.toml"
-    p.write_text(HEADER.format(rules="") + UNITS + "".join(entries), encoding="utf-8")
+    p.write_text(HEADER.format(rules=rules) + UNITS + "".join(entries), encoding="utf-8")
     return str(p)
+
+
+# a gambit-challenge choice is asked only on a map with gambit challenges (else that alone is
+# the map's error: test_decision_names)
+GAMBIT_RULES = '[rules]\nchallenges = "gambit"\n'
+GAMBIT_CHOICES = ("issue_challenge", "accept_challenge", "disgrace", "gambit", "feint", "weapon",
+                  "prolong", "withdraw")
 
 
 def _one_line(capsys, *argv) -> str:
@@ -67,7 +74,8 @@ def _one_line(capsys, *argv) -> str:
 def test_a_decision_that_can_never_answer_is_one_located_line_exit_2(tmp_path, capsys, entry,
                                                                      why, command):
     # entry 0 is a good one, so the bad one is decisions[1]
-    path = _write(tmp_path, _entry("red", "fight", '"R1"'), _entry(*entry))
+    path = _write(tmp_path, _entry("red", "fight", '"R1"'), _entry(*entry),
+                  rules=GAMBIT_RULES if entry[1] in GAMBIT_CHOICES else "")
     line = _one_line(capsys, command[0], path, *command[1:])
     assert line == f"{path}: decisions[1].value: {why}"
 
