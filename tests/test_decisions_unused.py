@@ -1,6 +1,7 @@
 """A ``[[decisions]]`` entry the phase never asks for is ignored, and ``fight`` says so
 (audit 9 finding 5: ``gambit = "Guard Up"`` on a map without challenges passed without a
-word); ``--json`` lists the entries' indices under ``decisions_unused``."""
+word; that one is now a map error, test_decision_names); ``--json`` lists the entries'
+indices under ``decisions_unused``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,11 @@ ROOT = Path(__file__).resolve().parent.parent
 OVERRUN = (ROOT / "maps" / "lessons" / "overrun.toml").read_text(encoding="utf-8")
 CHAMPION = str(ROOT / "tests" / "scenarios" / "gambit-lone-champion.toml")
 
+# gambit challenges on, but no unit has a character: no challenge, so no gambit is asked
 NEVER = """
+
+[rules]
+challenges = "gambit"
 
 [[decisions]]
 player = "red"
@@ -23,7 +28,7 @@ value = "Guard Up"
 
 
 def test_a_decision_no_question_asks_for_is_named(write_map, capsys):
-    # the overrun lesson has no challenges: no gambit question is ever asked
+    # the overrun lesson with gambit challenges on has no character: no gambit is ever asked
     path = write_map(OVERRUN + NEVER)
     assert main(["fight", path, "--seed", "3"]) == 0
     err = capsys.readouterr().err.strip().splitlines()
