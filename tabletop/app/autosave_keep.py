@@ -37,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 
-from tabletop.board.writes import TEMP_SUFFIX
+from tabletop.board.writes import TEMP_SUFFIX, sync_folder
 
 __all__ = ["IDLE_FRAMES", "KeptAutosave"]
 
@@ -46,15 +46,6 @@ IDLE_FRAMES = 30
 before it is rewritten in the map's own words (another process: the frame pays ~ms)."""
 
 KEPT, CANNOT = 0, 3     # the worker's exit status: written / the document cannot be edited
-
-
-def _sync_folder(folder: str) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def _package_root() -> str:
@@ -167,7 +158,7 @@ class KeptAutosave:
             self._remove(tmp)
             self.state = "cannot"
             return
-        _sync_folder(os.path.dirname(os.path.abspath(autosave)))
+        sync_folder(os.path.dirname(os.path.abspath(autosave)))
         self.state = "kept"
 
     def stop(self) -> None:

@@ -74,7 +74,9 @@ def _mode(path: str) -> int:
     return NEW_FILE_MODE & ~umask
 
 
-def _sync_folder(folder: str) -> None:
+def sync_folder(folder: str) -> None:
+    """Flush ``folder``'s entries to disk (``fsync`` of the folder), so a rename into it
+    survives a crash; a folder that cannot be opened is left as it is."""
     with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY)
         try:
@@ -146,7 +148,7 @@ def atomic_target(path: str, *, force: bool, keep: Iterable[str] = ()) -> Iterat
             os.fsync(fh.fileno())
         _check(path, force, keep)
         _publish(tmp, path, force)
-        _sync_folder(folder)
+        sync_folder(folder)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
