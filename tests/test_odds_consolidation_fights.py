@@ -11,7 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from tabletop.board.mapfile import from_dict
-from tabletop.rules.fight_phase.odds_consolidation import _can_reach
+from tabletop.geometry.consolidation_reach import can_end_engaged as _can_reach
 
 odds_mod = importlib.import_module("tabletop.rules.fight_phase.odds")
 

@@ -25,7 +25,7 @@ and ``E`` such that (``ConsolidationCheck.possible``):
   ``X`` than it starts (12.08 WHILE MOVING) and within the engagement range of ``E``, and
   the unit can end engaged with that ``X`` (AFTER MOVING: an engaging consolidation must end
   engaged with every unit it selected, else it is not made); for a unit of one model, at
-  that same point (``_can_reach``).
+  that same point (``geometry.consolidation_reach.can_end_engaged``).
 
 ``U`` moves only in its own consolidation; ``X`` and ``E`` can have moved before it by at
 most the consolidation distance each, and only if they may consolidate and are the active
@@ -38,12 +38,10 @@ of another engagement is never engaged with it: ``odds_split``'s ``check``).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from shapely import Point, unary_union
-
+from tabletop.geometry.consolidation_reach import Models, can_end_engaged, models_of, unit_gap
 from tabletop.geometry.movespec import CONSOLIDATION_MODE_RANGE
 from tabletop.rules.engine.machine import PhaseState
 from tabletop.rules.fight_phase.context import geometry
@@ -53,87 +51,6 @@ __all__ = ["ConsolidationCheck"]
 _SELECTED, _EVER = 0, 1     # places of the flags in ``odds_split``'s inner data (``_SETS``)
 GAPS_KEPT = 200_000         # pairs of units whose gap ``ConsolidationCheck`` keeps
 NODES_KEPT = 256            # nodes whose stands ``ConsolidationCheck`` keeps
-_SPARE = 0.005              # inches added to every radius ``_can_reach`` draws: its discs are
-#                            polygons of ``_SEGMENTS`` a quarter, inside the circle by at most
-#                            r (1 - cos(pi / (4 _SEGMENTS))), under 0.0003 r
-_SEGMENTS = 64
-
-
-def _bound(m: Any) -> float:
-    """A model's bounding radius, inches: half the diagonal of a rectangle, else half the
-    longer extent."""
-    b = m.base
-    if b.shape == "rect":
-        return math.hypot(b.along_mm, b.across_mm) / 25.4 / 2.0
-    return b.radius
-
-
-def _inner(m: Any) -> float:
-    """The radius of the largest circle inside a model's base, inches."""
-    b = m.base
-    return min(b.along_mm, b.across_mm) / 25.4 / 2.0
-
-
-Models = Sequence[tuple[float, float, float, float]]   # (x, y, bounding radius, inner radius)
-
-
-def _gap(a: Models, b: Models) -> float:
-    """The least centre distance less both bounding radii between models ``a`` and ``b``,
-    inches (never more than the true distance); ``inf`` when either is empty."""
-    best = math.inf
-    for x, y, r, _ in a:
-        for u, v, s, _ in b:
-            d = math.hypot(x - u, y - v) - r - s
-            if d < best:
-                best = d
-    return best
-
-
-def _discs(models: Models, grow: float) -> Any:
-    """The union of discs round ``models``, each its bounding radius plus ``grow`` plus
-    ``_SPARE``."""
-    return unary_union([Point(x, y).buffer(r + grow + _SPARE, _SEGMENTS)
-                        for x, y, r, _ in models])
-
-
-def _can_reach(models: Models, xs: list, es: list, move: float, engage: float) -> bool:
-    """Whether the unit of ``models`` could end an engaging
-    consolidation of at most ``move`` inches engaged with a unit of ``es`` (12.08), ``xs``
-    the enemy units it could select (both lists of (models, how far they may have moved)).
-    Each model moved ends closer to the closest selected unit, so some model must be able
-    to end within ``engage`` inches of an ``es`` unit at a point closer to a selected unit
-    than it starts; and the unit must end engaged with every unit it selected (AFTER
-    MOVING: else the move is not made and starts nothing), so some model must be able to
-    end within ``engage`` of the selected unit: for a unit of one model, at that same
-    point.  Radii are taken generously (``_SPARE``): "could" is never missed."""
-    near = unary_union([_discs(others, engage + mr_max(models) + slack) for others, slack in es])
-    for others, slack in xs:
-        engaged = _discs(others, engage + mr_max(models) + slack)
-        if len(models) > 1 and not any(
-                not Point(mx, my).buffer(move + _SPARE, _SEGMENTS).intersection(engaged).is_empty
-                for mx, my, _, _ in models):
-            continue
-        for mx, my, _, _ in models:
-            here = Point(mx, my).buffer(move + _SPARE, _SEGMENTS)
-            # the unit's distance from this model, at most (edge to edge, the bases taken
-            # as small as they can be); a point closer to it lies within that distance of
-            # some model's edge, its base taken as large as it can be
-            now = min(math.hypot(mx - x, my - y) - rin for x, y, _, rin in others)
-            closer = unary_union([Point(x, y).buffer(now + r + slack + _SPARE, _SEGMENTS)
-                                  for x, y, r, _ in others])
-            region = here.intersection(closer).intersection(near)
-            if len(models) == 1:
-                region = region.intersection(engaged)
-            if not region.is_empty:
-                return True
-    return False
-
-
-def mr_max(models: Models) -> float:
-    """The largest bounding radius of ``models``."""
-    return max(m[2] for m in models)
-
-
 class ConsolidationCheck:
     """The module docstring's test for the nodes of one odds walk: the engagements
     ``groups`` (unit ids), ``split`` the walk's ``factored.Split`` (its ``splice``),
@@ -208,7 +125,7 @@ class ConsolidationCheck:
         stands: list[tuple] = []
         for u in bf.units:
             if u.id not in self.in_parts:
-                stands.append((None, None, u.id, self._models(u),
+                stands.append((None, None, u.id, models_of(u),
                                u.id in memo.selected,
                                u.id in memo.selected or u.id in memo.ever_eligible))
         for i, g in enumerate(self.groups):
@@ -218,18 +135,9 @@ class ConsolidationCheck:
                 units, sets, _ = data
                 for uid, obj, flags in zip(g, units, sets):
                     if obj is not None:
-                        stands.append((i, k, uid, self._models(obj), flags[_SELECTED],
+                        stands.append((i, k, uid, models_of(obj), flags[_SELECTED],
                                        flags[_SELECTED] or flags[_EVER]))
         return stands
-
-    def _models(self, unit: Any) -> tuple:
-        """A unit's models as (x, y, bounding radius, inner radius), kept with the (frozen)
-        unit."""
-        got = unit.__dict__.get("_odds_bounds")
-        if got is None:
-            got = tuple((m.x, m.y, _bound(m), _inner(m)) for m in unit.models)
-            object.__setattr__(unit, "_odds_bounds", got)
-        return got
 
     def _starts(self, template: PhaseState, dists: Sequence[dict], stands: list[tuple],
                 s: tuple) -> bool:
@@ -263,19 +171,19 @@ class ConsolidationCheck:
                 or any(a[0] is not b[0] for a, b in zip(got[2], es)):
             if len(self._reach) >= GAPS_KEPT:
                 self._reach.clear()
-            got = self._reach[key] = (models, xs, es, _can_reach(
+            got = self._reach[key] = (models, xs, es, can_end_engaged(
                 models, xs, es, move + r.tol, max(r.engagement_range, 0.0) + r.tol))
         return got[3]
 
     def _gap(self, a: Models, b: Models) -> float:
-        """``_gap(a, b)``, worked out once per pair of (kept, frozen) model tuples: most
+        """``unit_gap(a, b)``, worked out once per pair of (kept, frozen) model tuples: most
         inner states share their units with others."""
         k = (id(a), id(b))
         got = self._gaps.get(k)
         if got is None or got[0] is not a or got[1] is not b:
             if len(self._gaps) >= GAPS_KEPT:
                 self._gaps.clear()
-            got = self._gaps[k] = (a, b, _gap(a, b))
+            got = self._gaps[k] = (a, b, unit_gap(a, b))
         return got[2]
 
     def _engaged_flags(self, template: PhaseState, dists: Sequence[dict], i: int,
