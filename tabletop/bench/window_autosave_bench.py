@@ -38,7 +38,7 @@ from typing import Any
 from tabletop.bench import Benchmark
 from tabletop.bench.layout import random_battlefield
 from tabletop.bench.window_bench import WINDOW_SIZE
-from tabletop.bench.window_edit_bench import TARGET_MS, _cpu, _display, _free_spot
+from tabletop.bench.window_edit_bench import TARGET_MS, _cpu, _display, _free_spot, frame_timer
 
 FRAME_WAIT_S = 1 / 60         # between frames, untimed: the window's own frame clock
 MAX_WORKING_FRAMES = 6000     # frames at most while the worker runs (100 s at 60 FPS)
@@ -76,13 +76,7 @@ def measure(state, rewrite: bool = True) -> dict[str, Any]:
         settle_heap()
         kept = app.unsaved.kept
 
-        def frame(*events) -> float:
-            def go():
-                for e in events:
-                    app.handle(e)
-                app.update(1 / 60)
-                app.draw(surface)
-            return _cpu(go)
+        frame = frame_timer(app, surface)
 
         unit = next(u for u in state.units if len(u.models) > 1)
         mid = unit.models[0].id

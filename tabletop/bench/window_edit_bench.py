@@ -57,6 +57,19 @@ def _cpu(fn: Callable[[], Any]) -> float:
     return time.process_time() - t0
 
 
+def frame_timer(app: Any, surface: Any) -> Callable[..., float]:
+    """``frame(*events)``: CPU seconds of one window frame - ``events`` handled, one update
+    at 60 fps, one draw onto ``surface``."""
+    def frame(*events: Any) -> float:
+        def go() -> None:
+            for e in events:
+                app.handle(e)
+            app.update(1 / 60)
+            app.draw(surface)
+        return _cpu(go)
+    return frame
+
+
 def _display():
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -145,13 +158,7 @@ def measure_edit(state, repeats: int = REPEATS) -> dict[str, list[float]]:
     stride = max(1, len(units) // max(1, repeats))
     picked = [units[(k * stride) % len(units)].models[0].id for k in range(repeats)]
 
-    def frame(*events):
-        def go():
-            for e in events:
-                app.handle(e)
-            app.update(1 / 60)
-            app.draw(surface)
-        return _cpu(go)
+    frame = frame_timer(app, surface)
 
     def whole(kind):
         rect = app.board_rect

@@ -81,7 +81,9 @@ def unit_at_least(dist: Mapping[Any, Any],
     return out
 
 
-def _pct(p: float) -> str:
+def short_pct(p: float) -> str:
+    """A chance as a whole percent; one that rounds to 0% or 100% but is not says so
+    (``<0.5%``, ``>99.5%``)."""
     if 0 < p < 0.005:
         return "<0.5%"
     if 0.995 <= p < 1:
@@ -111,7 +113,7 @@ def at_least_line(tail: Mapping[str, float], models: int, what: str = "lost") ->
         label = f"all {k}" if k == models and k > 1 else \
             f"half ({k})" if k == half and i > 0 else str(k)
         bits.append((f"at least {label} {what} " if i == 0 else f"{label} ")
-                    + _pct(tail[str(k)]))
+                    + short_pct(tail[str(k)]))
     return ", ".join(bits)
 
 

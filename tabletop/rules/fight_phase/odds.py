@@ -104,7 +104,7 @@ from tabletop.rules.fight_phase.odds_key import memo_key as _memo_key
 from tabletop.rules.fight_phase.odds_split import fight_split
 from tabletop.rules.fight_phase.profiles import check_profiles
 from tabletop.rules.fight_phase.sequence import phase
-from tabletop.rules.odds_summary import at_least_lines, unit_at_least
+from tabletop.rules.odds_summary import at_least_lines, short_pct, unit_at_least
 
 ODDS_STEPS = ("challenge", "fight", "challenge_resolution", "consolidate")
 STEP_NAMES = {"challenge": "challenge", "fight": "fight", "challenge_resolution": "resolution",
@@ -521,17 +521,10 @@ def _num_se(x: float, se: float | None) -> str:
 def _dist_text(d: dict[str, float], se: dict[str, float | None] | None = None) -> str:
     """``count:percent`` pairs; a chance that rounds to 0% or 100% but is not says so
     (``<0.5%``, ``>99.5%``); sampled (``se``), each with its standard error."""
-    def pct(p: float) -> str:
-        if 0 < p < 0.005:
-            return "<0.5%"
-        if 0.995 <= p < 1:
-            return ">99.5%"
-        return f"{100 * p:.0f}%"
-
     def err(k: str) -> str:
         e = (se or {}).get(k)
         return (f"+/-{100 * e:.1f}" if e >= 0.0005 else f"+/-{100 * e:.2f}") if e else ""
-    return " ".join(f"{k}:{pct(p)}{err(k)}" for k, p in d.items())
+    return " ".join(f"{k}:{short_pct(p)}{err(k)}" for k, p in d.items())
 
 
 def format_odds(odds_: dict[str, Any]) -> str:
