@@ -165,6 +165,13 @@ def test_the_character_challenge_row_reads_one_snapshot_per_table(monkeypatch):
         built.append(state)
         real(self, state, *a, **k)
     monkeypatch.setattr(Geometry, "__init__", init)
+    # a snapshot derived from the one built last (``kept_geometry``) counts as built too
+    real_derive = Geometry._derive
+
+    def derive(self, state, *a, **k):
+        built.append(state)
+        return real_derive(self, state, *a, **k)
+    monkeypatch.setattr(Geometry, "_derive", derive)
     # the row runs again from the start for each answer (rank_and_flank.phase._asking): twice on
     # the same table, one snapshot of it
     for _ in range(2):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-MODULES = ["snapshot", "pile-in", "window", "window-edit", "window-autosave", "odds", "startup", "charge-shade"]
+MODULES = ["snapshot", "pile-in", "fight-scale", "window", "window-edit", "window-autosave", "odds", "startup", "charge-shade"]
 
 
 @dataclass(frozen=True)

@@ -29,12 +29,12 @@ Events: ``closed_up`` {unit, target, side, shift, square, slide, flush, text},
 from __future__ import annotations
 
 from tabletop.board.state import Battlefield
-from tabletop.geometry import snapshot
 from tabletop.geometry.close_up import CLOSE_UP, close_up
 from tabletop.geometry.ranks import FLANKS, UnitSides
 from tabletop.rules.events import EventLog
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank.flee import place
+from tabletop.rules.rank_and_flank.tables import geometry
 
 __all__ = ["CLOSE_UP", "CLOSE_UP_MOVER", "close_up_all", "mover_of"]
 
@@ -80,7 +80,7 @@ def close_up_all(state: Battlefield, units: list[str], sides: dict[str, UnitSide
             if key in done or e not in units:
                 continue
             done.add(key)
-            geo = snapshot(state)
+            geo = geometry(state)
             if not geo.unit_models(u) or not geo.unit_models(e):
                 continue
             if e in geo.sides(u).enemy_sides:
@@ -95,7 +95,7 @@ def close_up_all(state: Battlefield, units: list[str], sides: dict[str, UnitSide
                 if facing is None:      # a unit given model by model: the facing its models show
                     facing = geo.formation(mover).facing_deg
                 after = place(state, mover, move.positions, facing)
-                now = snapshot(after).sides(mover).enemy_sides
+                now = geometry(after).sides(mover).enemy_sides
                 lost = [x for x in others if x not in now]
                 if target not in now:
                     reason = f"it would not reach {target}'s {side}"

@@ -35,7 +35,6 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from tabletop.board.state import Battlefield
-from tabletop.geometry import snapshot
 from tabletop.geometry.ranks import (
     FLANKS,
     FLEE_AWAY,
@@ -50,6 +49,7 @@ from tabletop.geometry.turns import face_turn, slide_point
 from tabletop.rules.events import EventLog
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
+from tabletop.rules.rank_and_flank.tables import geometry
 
 AWAY = FLEE_AWAY
 FLEE_MOVE = "slowest model's Move"
@@ -98,7 +98,7 @@ def flee(state: Battlefield, unit_id: str, away_from: list[str], surrounded: boo
     ``{unit, from, to, direction, away_sides, distance, outcome, reason}``; the events
     (``fled``, or ``destroyed`` with its ``flight``) carry the same facts."""
     move = unit_move(state, unit_id)
-    geo = snapshot(state)
+    geo = geometry(state)
     enemies = [e for e in away_from if state.has_unit(e)]
     now = [c for c in geo.sides(unit_id).contacts if c.enemy_unit in away_from]
     used = now or [c for c in contacts if c.enemy_unit in away_from]
@@ -144,7 +144,7 @@ def turn_to_face_all(state: Battlefield, units: list[str], log: EventLog) -> tup
     for u in units:
         if not state.has_unit(u) or FLEEING in state.unit(u).status:
             continue
-        geo = snapshot(state)
+        geo = geometry(state)
         sides = geo.sides(u)
         if len(sides.enemy_units) != 1:
             continue
@@ -165,7 +165,7 @@ def turn_to_face_all(state: Battlefield, units: list[str], log: EventLog) -> tup
             records.append(dict(rec, turned=False, reason=why, end=list(form.origin)))
             continue
         state = after_state
-        end = snapshot(state).formation(u).origin
+        end = geometry(state).formation(u).origin
         lo, hi = turn.stretch
         log.emit("turned_to_face", C.TURN_TO_FACE, unit=u, enemy=enemy, side=side,
                  facing_before=form.facing_deg, facing_after=turn.facing_deg,
@@ -186,7 +186,7 @@ def _first_keeping_contact(state: Battlefield, geo, turn) -> tuple[Battlefield |
             first_why = first_why or "; ".join(problems) + " wherever its new front meets " + turn.enemy
             continue
         after = place(state, turn.unit, pos, turn.facing_deg)
-        if snapshot(after).sides(turn.unit).enemy_sides.get(turn.enemy) == "front":
+        if geometry(after).sides(turn.unit).enemy_sides.get(turn.enemy) == "front":
             return after, "", slide
         first_why = first_why or f"it would lose base contact with {turn.enemy}"
         checked += 1

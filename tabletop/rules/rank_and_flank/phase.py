@@ -74,7 +74,6 @@ from tabletop.rules.engine.machine import (
 )
 from tabletop.rules.engine.pending import Chance, Drawn, Question, detail_of, outcome_of, uniform
 from tabletop.rules.events import Event, EventLog
-from tabletop.rules.kept_geometry import KeptSnapshots
 from tabletop.rules.rank_and_flank import clauses as C
 from tabletop.rules.rank_and_flank import profiles as P
 from tabletop.rules.rank_and_flank import wording
@@ -94,6 +93,7 @@ from tabletop.rules.rank_and_flank.round import (
 )
 from tabletop.rules.rank_and_flank.score import result_of, standing_items, total_score
 from tabletop.rules.rank_and_flank.steps import CLOSE, OPEN, in_stage
+from tabletop.rules.rank_and_flank.tables import forget_geometry, geometry
 from tabletop.rules.rank_and_flank.wounds import allocate
 from tabletop.rules.registry import Resolution
 
@@ -216,23 +216,6 @@ def key(state: PhaseState) -> Any:
                    for u in bf.units for x in u.models) if not m.odds else ()
     return (state.cursor, m.index, m.k, len(m.answers), m.pools, m.duel, m.caused, m.inflicted,
             m.verdict, m.broken, state.used, models, m.lost)
-
-
-_GEO = KeptSnapshots(4)
-
-
-def geometry(battlefield: Battlefield):
-    """``snapshot(battlefield)``, kept for the last few tables seen (by identity:
-    ``rules.kept_geometry``).  The rows of one round read the same table several times
-    (the engagements, the ``OPEN`` rows, the plan) when nothing moved in between.
-    ``phase`` and ``round_machine`` start afresh (``forget_geometry``), so no answer is
-    carried from one call to the next."""
-    return _GEO.get(battlefield)
-
-
-def forget_geometry() -> None:
-    """Drop the tables ``geometry`` keeps."""
-    _GEO.clear()
 
 
 # ------------------------------------------------------------------ asking through old helpers
