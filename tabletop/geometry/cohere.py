@@ -158,9 +158,11 @@ class UnitCoherency:
         if got is None:
             fin_all = np.where(np.isinf(g), 0.0, g)
             over = fin_all > thr
+            # each pair's spread shortfall, and each row's sum of them
+            excess = np.maximum(0.0, fin_all - r.coherency_spread)
             got = rests[-1] = (np.asarray(self._score(g)[0], dtype=bool), over,
-                               over.sum(axis=-1))
-        now, over, n_over = got
+                               over.sum(axis=-1), excess, excess.sum(axis=-1))
+        now, over, n_over, excess, row_excess = got
         if now[i] or int(now.sum()) != bad:
             return False
         keep = np.ones(self.n, dtype=bool)
@@ -169,9 +171,10 @@ class UnitCoherency:
         far = (n_over - over[:, i])[keep] > 0
         if int(far[now[keep]].sum()) < bad:
             return False
-        sub = g[np.ix_(keep, keep)]
-        fin = np.where(np.isinf(sub), 0.0, sub)
-        floor = float(np.maximum(0.0, fin - r.coherency_spread).sum(axis=-1)[now[keep]].sum())
+        # the shortfall of the rows out now, less their pairs with i (O(n), not a
+        # submatrix per model; the same sum to the rounding ``tie`` compares at)
+        rows = now & keep
+        floor = float((row_excess[rows] - excess[rows, i]).sum())
         return tie(floor) >= tie(short)
 
     def _gaps_of(self, at: list[XY]) -> tuple[np.ndarray, dict[int, tuple]]:
