@@ -442,6 +442,19 @@ class App:
             self.close()
         return self.running
 
+    def terminate(self) -> None:
+        """End the window now, asking nothing (SIGTERM: ``window.sigterm_caught``).  The
+        work is kept as on the way out by ``q`` and ``y``: the board's moves in its autosave
+        (written after every change, ``app.unsaved``), a ``--play`` run's answers in the play
+        autosave (written now when the last answer is not in it yet,
+        ``PlayController.flush_autosave``); the map itself is never written.  A question
+        open (quit, reload, overwrite) is dropped with what it held."""
+        self.unsaved.pending = None
+        self.unsaved.prompt = None
+        if self.play is not None:
+            self.play.flush_autosave()
+        self.running = False
+
     def close(self) -> None:
         """The window is closing: stop a play session and the autosave's rewrite (the
         autosave written last stays whole)."""

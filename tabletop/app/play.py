@@ -395,6 +395,13 @@ class PlayController:
         return (f"quit with {n} answer{'s' if n != 1 else ''} not saved? y: quit{kept}, "
                 f"n: keep playing (s saves the run)")
 
+    def flush_autosave(self) -> None:
+        """The window ends without a question (``App.terminate``): write the play autosave
+        now when it lacks answers the run holds and some of them are the person's (what
+        ``poll`` writes at the next frame otherwise)."""
+        if self.unsaved_answers() and self._autosaved_len < len(self.session.decisions.history):
+            self._write_autosave()
+
     def _write_autosave(self) -> None:
         """Write the run so far over the play autosave (``PLAY_AUTOSAVE_SUFFIX``)."""
         self._autosaved = self.unsaved_answers()
