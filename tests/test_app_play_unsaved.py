@@ -76,3 +76,35 @@ def test_an_autosave_that_cannot_be_written_is_never_promised(play_app, tmp_path
     assert said.startswith("quit with 1 answer not saved? y: quit; no file holds them (the "
                            "autosave cannot be written): they will be lost")
     key(app, pygame.K_n)
+
+
+def test_the_play_autosave_is_rewritten_as_s_writes_the_run(play_app, tmp_path):  # noqa: F811 (the fixture)
+    # issue 11 leftover: the play autosave was tomli-w's (one inline decisions = [...] array,
+    # no comments) while s writes the map's own text with [[decisions]] tables.  It is still
+    # written so at once (a few ms in the frame), then, once the window has been idle
+    # IDLE_FRAMES frames, rewritten by another process (app.autosave_keep) as s writes it
+    from tabletop.app.autosave_keep import IDLE_FRAMES
+
+    path = copy_map(tmp_path, "lessons/character-challenge.toml")
+    app = play_app(path, seed=2)
+    auto = tmp_path / "map.play-autosave.toml"
+    _first_answer(app)                              # red's challenge: spears/2, at the window
+    assert "decisions = [" in auto.read_text(encoding="utf-8")     # the fast copy
+    kept = app.play.kept
+    assert kept.state == "fast"
+    for _ in range(IDLE_FRAMES):                    # the next question waits: idle frames
+        app.update(0.016)
+    assert kept.state == "working" and kept.proc is not None
+    kept.proc.wait(timeout=120)
+    app.update(0.016)                               # the frame that takes its result
+    assert kept.state == "kept"
+    text = auto.read_text(encoding="utf-8")
+    key(app, pygame.K_s)                            # s: the run to a new file beside the map
+    assert not auto.exists()
+    saved = [p for p in tmp_path.iterdir() if p.name not in ("map.toml",)]
+    assert len(saved) == 1, saved
+    # the same text but for the file the header's replay line names
+    assert text == saved[0].read_text(encoding="utf-8").replace(saved[0].name, auto.name)
+    assert "# Lesson: a character challenge inside a rank-and-flank combat" in text
+    assert "\n[[decisions]]\n" in text and "decisions = [" not in text
+    assert text.startswith("# Saved by `tabletop view --play` from map.toml")

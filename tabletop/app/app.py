@@ -416,6 +416,8 @@ class App:
         t = event.type
         if t in INPUT_EVENTS:
             self.unsaved.input()        # not idle: the autosave's rewrite waits (app.autosave_keep)
+            if self.play is not None:
+                self.play.input()       # ... and the play autosave's
         if t == pygame.QUIT:
             self.quit()         # the close button: asks first when moves are unsaved
         elif t == pygame.VIDEORESIZE:

@@ -55,6 +55,7 @@ import pygame
 
 from tabletop.app import question_text
 from tabletop.app.ask_panel import AskPanel
+from tabletop.app.autosave_keep import KeptAutosave
 from tabletop.app.board_theme import board_theme
 from tabletop.app.interactive import SOLVER_STEP_WORK, PlaySession, Question
 from tabletop.app.plates import PlateCache
@@ -123,6 +124,7 @@ class PlayController:
         self._autosaved = 0             # the person's answers the autosave holds
         self._autosaved_len = 0         # ... and all the answers it holds
         self._autosave_failed = False   # the last write of the play autosave failed
+        self.kept = KeptAutosave()      # the autosave rewritten in the map's words, when idle
         path = getattr(app, "path", None)
         self.autosave = play_autosave_path(path) if path else None
         describers()    # the event wording (and the rulesets it imports) read now, not mid-frame
@@ -153,6 +155,7 @@ class PlayController:
                     and any(kind != "event" for kind, _ in news):
                 self._held, news = news, []
         self._take(news)
+        self.kept.tick(self.autosave, getattr(self.app, "path", None))
         if self.unsaved_answers() > self._autosaved or (
                 self.finished and self._autosaved and self._autosaved_len < len(
                     self.session.decisions.history)):
@@ -368,6 +371,7 @@ class PlayController:
             return None
         n = len(s.decisions.history)
         self._saved_len, self._autosaved = n, 0
+        self.kept.discarded()
         if self.autosave and os.path.isfile(self.autosave) and not os.path.islink(self.autosave):
             os.remove(self.autosave)        # saved: the autosave holds nothing more
         what = "the run" if s.resolution is not None else "the run so far"
@@ -402,8 +406,18 @@ class PlayController:
         if self.unsaved_answers() and self._autosaved_len < len(self.session.decisions.history):
             self._write_autosave()
 
+    def input(self) -> None:
+        """The person pressed, moved or wheeled: the window is not idle (the autosave's
+        rewrite in the map's words waits, ``app.autosave_keep``)."""
+        self.kept.input()
+
     def _write_autosave(self) -> None:
-        """Write the run so far over the play autosave (``PLAY_AUTOSAVE_SUFFIX``)."""
+        """Write the run so far over the play autosave (``PLAY_AUTOSAVE_SUFFIX``): at once
+        afresh (``mapfile.dumps``: a few ms, inside a frame), under the header ``s`` writes
+        (``replay_header``); once the window is idle another process rewrites it as ``s``
+        writes a run, the map's own document with its comments kept and the answers as
+        ``[[decisions]]`` tables (``app.autosave_keep``: that edit is ~90 ms of CPU on the
+        112-model 60x44 layout, too long for a frame)."""
         self._autosaved = self.unsaved_answers()
         self._autosaved_len = len(self.session.decisions.history)
         if self.autosave is None:
@@ -416,8 +430,10 @@ class PlayController:
             write_atomic(self.autosave, head + "\n" + text, force=True,
                          keep=(self.app.path,) if self.app.path else ())
             self._autosave_failed = False
+            self.kept.written()
         except (OSError, TabletopError) as exc:
             self._autosave_failed = True
+            self.kept.discarded()           # no rewrite of an autosave that is behind
             self.app.message(f"autosave {self.autosave}: cannot write: {exc}")
 
     # ------------------------------------------------------------ the window
@@ -531,8 +547,10 @@ class PlayController:
             self.ask.layout(self.app.board_rect, avoid=self.named_rings(self.question))
 
     def close(self) -> bool:
-        """Stop the session; True when it has ended."""
+        """Stop the session and the autosave's rewrite (the copy written last stays whole);
+        True when the session has ended."""
         self._close_panel()
+        self.kept.close()
         return self.session.stop()
 
 
