@@ -547,6 +547,7 @@ class App:
         said = self.play.quit_question() if self.play is not None else None
         if said:                # --play: the person's answers not saved (app.play)
             self.message(self.unsaved.confirm("quit", said, go))
+            self.play.ask_quit(said)    # over the board, in the question panel's place
             return
         self.ask("quit", go)
 

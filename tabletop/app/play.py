@@ -113,6 +113,9 @@ class PlayController:
         self._badge_model: dict[int, str] = {}      # option -> the model its badge numbers
         self.question: Question | None = None
         self.ask: AskPanel | None = None
+        #: the quit question asked over the board (``ask_quit``) while ``app.unsaved`` holds
+        #: it; the question panel (``ask``) is hidden meanwhile, its buttons out of reach
+        self.quit_panel: AskPanel | None = None
         self.finished = False
         self.outcome = "resolving"
         self._held: list[tuple[str, Any]] | None = None   # news taken at the next frame
@@ -139,6 +142,9 @@ class PlayController:
         Takes the news held from the last frame instead, when there is some
         (``HOLD_AFTER_SOLVE``), or rests while the window has heavy work of its own
         (``REST_FRAMES``); see the module docstring."""
+        if self.quit_panel is not None and getattr(self.app, "unsaved", None) is not None \
+                and self.app.unsaved.pending is None:
+            self._end_quit()            # answered (y, n, Esc or a button): the question is back
         if self._refresh_due:
             self._refresh_due = False
             self._refresh()
@@ -243,6 +249,8 @@ class PlayController:
                             avoid=self.named_rings(q))
         if self.ask.covers and self._pan_clear(q):
             self.ask.layout(self.app.board_rect, avoid=self.named_rings(q))
+        if self.quit_panel is not None:     # the quit question stays the one on screen
+            self.ask.kill()
 
     def named_rings(self, q: Question) -> list[pygame.Rect]:
         """The rings (window pixels, halo included) round the models ``q``'s options and
@@ -296,6 +304,39 @@ class PlayController:
         self.ask = None
         self.question = None
 
+    # ------------------------------------------------------------ the quit question
+    def ask_quit(self, question: str) -> None:
+        """``q`` / ``Esc`` / the close button with answers unsaved (``App.quit``: ``app.unsaved``
+        holds ``question`` and its y/n keys): show it over the board in the question
+        panel's place, with a ``y`` and an ``n`` button, the question panel hidden (its
+        option buttons out of reach) until it is answered (``poll`` brings it back)."""
+        if self.quit_panel is not None:
+            self.quit_panel.kill()
+        if self.ask is not None:
+            self.ask.kill()
+        head, _, rest = question.partition("? ")
+        lines = [head + "?", *([rest] if rest else [])]     # its y / n keys said in it
+        self.quit_panel = AskPanel(self.app.manager, self.app.board_rect, lines,
+                                   ["quit", "keep playing"], -1, self._quit_button,
+                                   lambda: None, at_top=self.ask is not None and self.ask.at_top,
+                                   keys=["y", "n"], rest=False)
+
+    def _quit_button(self, index: int) -> None:
+        """A button of the quit question: as its key (``y`` quits, ``n`` keeps playing)."""
+        _taken, said = self.app.unsaved.answer("y" if index == 0 else "n")
+        if said:
+            self.app.message(said)
+        if self.app.unsaved.pending is None:
+            self._end_quit()
+
+    def _end_quit(self) -> None:
+        """The quit question is answered: its panel goes, the question panel comes back."""
+        if self.quit_panel is not None:
+            self.quit_panel.kill()
+        self.quit_panel = None
+        if self.ask is not None and self.question is not None:
+            self.ask.layout(self.app.board_rect, avoid=self.named_rings(self.question))
+
     # ------------------------------------------------------------ answering
     def answer(self, index: int) -> None:
         """Answer the open question with option ``index`` (ignored when out of range)."""
@@ -338,7 +379,7 @@ class PlayController:
         """A click (window pixels) on an option's number drawn on the board answers with that
         option, before the model under it is looked at: the number may sit over a model that
         is no option (issue 9 audit: a badge over another unit's model). True when it did."""
-        if self.question is None:
+        if self.question is None or self.quit_panel is not None:
             return False
         bx, by = self.app.board_rect.topleft
         for rect, k in self.badges:
@@ -350,7 +391,7 @@ class PlayController:
     def click(self, model_id: str) -> bool:
         """A click on a model: answers with the option that rings it; True when it did."""
         q = self.question
-        if q is None:
+        if q is None or self.quit_panel is not None:   # the quit question is answered first
             return False
         for k, ids in question_text.option_models(q, self.app.shown_geo).items():
             if model_id in ids:
@@ -488,7 +529,8 @@ class PlayController:
         q = self.question
         view = self.app.view
         board = self.app.board_rect
-        panel = self.ask.rect.move(-board.x, -board.y) if self.ask is not None else pygame.Rect(0, 0, 0, 0)
+        shown = self.quit_panel or self.ask
+        panel = shown.rect.move(-board.x, -board.y) if shown is not None else pygame.Rect(0, 0, 0, 0)
         key = (id(q), view.scale, view.origin_x, view.origin_y, tuple(area), tuple(panel), id(geo),
                self.app.overlays, self.app.selected)
         if key == self._badge_key:
@@ -543,13 +585,18 @@ class PlayController:
     def layout(self) -> None:
         """The window was resized: rebuild the question panel over the new board, clear of
         the named models where they now stand."""
-        if self.ask is not None and self.question is not None:
+        if self.quit_panel is not None:
+            self.quit_panel.layout(self.app.board_rect)
+        elif self.ask is not None and self.question is not None:
             self.ask.layout(self.app.board_rect, avoid=self.named_rings(self.question))
 
     def close(self) -> bool:
         """Stop the session and the autosave's rewrite (the copy written last stays whole);
         True when the session has ended."""
         self._close_panel()
+        if self.quit_panel is not None:
+            self.quit_panel.kill()
+            self.quit_panel = None
         self.kept.close()
         return self.session.stop()
 
