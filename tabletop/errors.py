@@ -99,15 +99,16 @@ def shorten_echoes(line: str) -> str:
 MAX_ERROR_LINES = 50
 
 
-def capped(lines: list[str], limit: int | None = None) -> list[str]:
+def capped(lines: list[str], limit: int | None = None, what: str = "problem") -> list[str]:
     """The first ``limit`` (default ``MAX_ERROR_LINES``) of ``lines``, and when there were
     more, a last line that names the file of the first one left out, as every error line
-    does: ``file: ... and N more problems (only the first 50 are shown: MAX_ERROR_LINES)``."""
+    does: ``file: ... and N more problems (only the first 50 are shown: MAX_ERROR_LINES)``.
+    ``what`` names the lines in that last one (``"warning"``: ``... and N more warnings``)."""
     limit = MAX_ERROR_LINES if limit is None else limit
     if len(lines) <= limit:
         return list(lines)
     left = len(lines) - limit
     first_left = lines[limit]
     head = first_left.split(": ", 1)[0] + ": " if ": " in first_left else ""
-    return list(lines[:limit]) + [f"{head}... and {left:,} more problem{'s' if left != 1 else ''} "
+    return list(lines[:limit]) + [f"{head}... and {left:,} more {what}{'s' if left != 1 else ''} "
                                   f"(only the first {limit} are shown: MAX_ERROR_LINES)"]

@@ -163,6 +163,25 @@ def test_a_piece_off_the_table_is_warned(capsys, tmp_path):
         "on the map)"]
 
 
+
+def test_warnings_are_capped_as_errors_are(capsys, tmp_path):
+    f = tmp_path / "t.json"
+    # 60 squares 4 x 4 centred at x = 65 + i/10 (i 0..59): x 63..67 and up, all past the
+    # 60" edge, y -202..-198 down = map y 242..246: each one warning.  Warnings print as
+    # errors do (errors.capped): the first 50, then one line for the other 10
+    f.write_text(json.dumps(_layout([{"id": f"p{i}", "footprint": SQUARE,
+                                      "position": {"x": 65 + i / 10, "y": -200}}
+                                     for i in range(60)])))
+    got = cli_expect(capsys, "layout", "import", f, "-o", tmp_path / "o.toml")
+    lines = got.err.splitlines()
+    assert len(lines) == 51
+    assert lines[49].startswith(f'warning: {f}: [0].pieces[49] (id "p49"): reaches off')
+    assert lines[50] == (f"warning: {f}: ... and 10 more warnings (only the first 50 are "
+                         "shown: MAX_ERROR_LINES)")
+    # --json keeps every warning in "warnings"
+    got = cli_expect(capsys, "layout", "import", f, "-o", tmp_path / "o2.toml", "--json")
+    assert len(json.loads(got.out)["warnings"]) == 60
+
 # ------------------------------------------------------------------ 14: objectives round trip
 
 RT_MAP = """

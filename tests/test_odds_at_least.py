@@ -41,7 +41,7 @@ def test_text_line_reads_one_half_and_all():
     assert text_thresholds(5) == [1, 3, 5]       # half of 5 rounded up: 3
     assert text_thresholds(1) == [1]
     tail = {"1": 0.78, "2": 0.5, "3": 0.22, "4": 0.1, "5": 0.04}
-    assert at_least_line(tail, 5) == "at least 1 lost 78%, half (3) 22%, all 5 4%"
+    assert at_least_line(tail, 5) == "at least 1 lost 78.0%, half (3) 22.0%, all 5 4.0%"
     assert at_least_line({"1": 0.0}, 1) == "no model lost"
 
 
@@ -56,7 +56,7 @@ def test_fight_phase_duel_at_least_one_is_destroyed():
     assert rows["R"]["models_lost_at_least"] == {"1": 2 / 9}
     # R wounds B (1 wound) with 1/3: at least 1 wound caused 1/3
     assert rows["R"]["wounds_caused_at_least_exact"] == {"1": "1/3"}
-    assert "R  at least 1 lost 22%" in r["text"]           # 2/9 = 22.2%
+    assert "R  at least 1 lost 22.2%" in r["text"]         # 2/9 = 22.2%
 
 
 def rnf_duel():
@@ -77,7 +77,7 @@ def test_rank_and_flank_models_lost_worked_by_hand():
     assert r["p_destroyed"] == {"a": 0.25, "b": 1 / 3}
     assert r["models"] == {"a": 1, "b": 1}
     text = O.format_odds([r])
-    assert "  a: at least 1 lost 25%" in text and "  b: at least 1 lost 33%" in text
+    assert "  a: at least 1 lost 25.0%" in text and "  b: at least 1 lost 33.3%" in text
 
 
 def test_rank_and_flank_monte_carlo_losses_within_their_error():
@@ -99,3 +99,24 @@ def test_rank_and_flank_json_has_per_unit_losses(capsys):
         assert e["p_destroyed"][u] == e["models_lost_at_least"][u][str(e["models"][u])]
         assert Fraction(e["exact"]["p_destroyed"][u]) == Fraction(
             e["exact"]["models_lost_at_least"][u][str(e["models"][u])])
+
+
+def test_one_chance_reads_the_same_on_every_line_of_the_report():
+    # issue 11 leftover: a small chance printed 0.5% in a table and 1% in an "at least" line
+    # (0.0054: one decimal there, whole percents here).  Every line now prints one decimal
+    # (odds_summary.short_pct), and says "<0.05%" / ">99.95%" for a chance that rounds to
+    # 0.0 or 100.0 without being it
+    from tabletop.rules.challenges.report import _pct as challenge_pct
+    from tabletop.rules.fight_phase.odds import _dist_text
+    from tabletop.rules.fight_phase.odds import _pct as fight_pct
+    from tabletop.rules.odds_summary import short_pct
+    from tabletop.rules.rank_and_flank.odds import _pct as rnf_pct
+
+    p = 0.0054                                          # 0.54% -> 0.5% everywhere
+    assert short_pct(p) == "0.5%"
+    assert at_least_line({"1": 0.5, "2": p}, 2) == "at least 1 lost 50.0%, all 2 0.5%"
+    assert _dist_text({"0": 1 - p, "1": p}) == "0:99.5% 1:0.5%"     # 1 - 0.0054 = 0.9946
+    assert fight_pct(p, None).strip() == rnf_pct(p).strip() == challenge_pct(p).strip() == "0.5%"
+    assert short_pct(0.0004) == "<0.05%" and short_pct(0.9996) == ">99.95%"
+    assert short_pct(0.0) == "0.0%" and short_pct(1.0) == "100.0%"
+    assert short_pct(0.25, 6) == " 25.0%"               # the tables' column width

@@ -166,6 +166,8 @@ def test_sample_skips_the_exact_walk(write_map, capsys):
 
 def test_tiny_chances_are_not_printed_as_nothing():
     from tabletop.rules.fight_phase.odds import _dist_text
-    # 1/1000 rounds to 0%, 0.998 to 100%: said as what they are
-    assert _dist_text({"0": 0.998, "1": 0.001, "2": 0.001, "3": 0.0}) == "0:>99.5% 1:<0.5% 2:<0.5% 3:0%"
-    assert _dist_text({"0": 0.25, "1": 0.75}) == "0:25% 1:75%"
+    # one decimal, as every line of the report (odds_summary.short_pct): 1/1000 is 0.1%;
+    # 1/10,000 rounds to 0.0% and 0.9998 to 100.0%: said as what they are
+    assert _dist_text({"0": 0.998, "1": 0.001, "2": 0.001, "3": 0.0}) == "0:99.8% 1:0.1% 2:0.1% 3:0.0%"
+    assert _dist_text({"0": 0.9998, "1": 0.0001, "2": 0.0001}) == "0:>99.95% 1:<0.05% 2:<0.05%"
+    assert _dist_text({"0": 0.25, "1": 0.75}) == "0:25.0% 1:75.0%"

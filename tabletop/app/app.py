@@ -416,6 +416,8 @@ class App:
         t = event.type
         if t in INPUT_EVENTS:
             self.unsaved.input()        # not idle: the autosave's rewrite waits (app.autosave_keep)
+            if self.play is not None:
+                self.play.input()       # ... and the play autosave's
         if t == pygame.QUIT:
             self.quit()         # the close button: asks first when moves are unsaved
         elif t == pygame.VIDEORESIZE:
@@ -441,6 +443,19 @@ class App:
         if not self.running:
             self.close()
         return self.running
+
+    def terminate(self) -> None:
+        """End the window now, asking nothing (SIGTERM: ``window.sigterm_caught``).  The
+        work is kept as on the way out by ``q`` and ``y``: the board's moves in its autosave
+        (written after every change, ``app.unsaved``), a ``--play`` run's answers in the play
+        autosave (written now when the last answer is not in it yet,
+        ``PlayController.flush_autosave``); the map itself is never written.  A question
+        open (quit, reload, overwrite) is dropped with what it held."""
+        self.unsaved.pending = None
+        self.unsaved.prompt = None
+        if self.play is not None:
+            self.play.flush_autosave()
+        self.running = False
 
     def close(self) -> None:
         """The window is closing: stop a play session and the autosave's rewrite (the
@@ -532,6 +547,7 @@ class App:
         said = self.play.quit_question() if self.play is not None else None
         if said:                # --play: the person's answers not saved (app.play)
             self.message(self.unsaved.confirm("quit", said, go))
+            self.play.ask_quit(said)    # over the board, in the question panel's place
             return
         self.ask("quit", go)
 

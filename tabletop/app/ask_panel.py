@@ -66,12 +66,19 @@ class AskPanel:
         question is about in sight).
     avoid : list of pygame.Rect
         Window pixels the panel should not cover (the named models' rings).
+    keys : list of str, optional
+        The key named on each option's button (``"y"``: ``y: quit``); default the numbers
+        1-9 (none past 9).
+    rest : bool
+        Whether the panel has the "use the default for the rest" button (a y/n question
+        asked over the board, ``PlayController.ask_quit``, has not).
     """
 
     def __init__(self, manager: pygame_gui.UIManager, board: pygame.Rect, lines: Sequence[str],
                  labels: Sequence[str], default_index: int, on_option: Callable[[int], None],
                  on_rest: Callable[[], None], at_top: bool = False,
-                 avoid: Sequence[pygame.Rect] = ()):
+                 avoid: Sequence[pygame.Rect] = (), keys: Sequence[str] | None = None,
+                 rest: bool = True):
         self.manager = manager
         self.lines = list(lines)
         self.labels = list(labels)
@@ -79,6 +86,8 @@ class AskPanel:
         self.on_option = on_option
         self.on_rest = on_rest
         self.at_top = at_top
+        self.keys = list(keys) if keys is not None else [str(k + 1) for k in range(min(9, len(labels)))]
+        self.rest = rest
         self.avoid = [pygame.Rect(r) for r in avoid]
         self.covers = False
         """Whether the docked panel covers some of ``avoid`` (no clear place was found)."""
@@ -88,13 +97,13 @@ class AskPanel:
         self.layout(board)
 
     def button_text(self, k: int) -> str:
-        key = f"{k + 1}: " if k < 9 else ""
+        key = f"{self.keys[k]}: " if k < len(self.keys) else ""
         return key + self.labels[k] + (DEFAULT_MARK if k == self.default_index else "")
 
     def _height(self, w: int, board: pygame.Rect) -> int:
         """The panel's pixel height at width ``w``."""
         per_row = self._per_row(w)
-        rows = -(-len(self.labels) // per_row) + 1          # + the "for the rest" row
+        rows = -(-len(self.labels) // per_row) + self.rest     # + the "for the rest" row
         text_h = LINE_PX * len(self.lines) + 14
         h = PAD + text_h + PAD + rows * (ROW + 4) + PAD
         return min(h, board.height - 2 * PAD)
@@ -139,7 +148,7 @@ class AskPanel:
         w, h = rect.size
         inner = w - 2 * PAD
         per_row = self._per_row(w)
-        rows = -(-len(self.labels) // per_row) + 1          # + the "for the rest" row
+        rows = -(-len(self.labels) // per_row) + self.rest     # + the "for the rest" row
         text_h = LINE_PX * len(self.lines) + 14
         self.panel = UIPanel(rect, starting_height=6, manager=self.manager)
         UITextBox(as_html(self.lines, bold_first=True), pygame.Rect(PAD, PAD, inner, text_h),
@@ -155,6 +164,8 @@ class AskPanel:
             if k == self.default_index:
                 b.select()
             self.buttons.append(b)
+        if not self.rest:
+            return
         y += (rows - 1) * (ROW + 4)
         self.rest_button = UIButton(pygame.Rect(PAD, y, min(inner, 2 * MIN_BUTTON_PX + 60), ROW),
                                     FOR_REST_TEXT, self.manager, container=self.panel,

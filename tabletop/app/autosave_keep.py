@@ -1,6 +1,7 @@
 """The autosave in the map's own words: rewritten off the frame, once the window is idle.
 
-After every change the window writes the autosave ``<map>.autosave.toml`` at once, afresh
+After every change the window writes the autosave ``<map>.autosave.toml`` (and ``--play``,
+after each answer, ``<map>.play-autosave.toml``: ``app.play``) at once, afresh
 (``mapfile.dumps``, tomli-w: a few ms at 1,000 models), so a crash loses nothing; that copy
 has none of the map's comments or layout.  Editing the map's own document instead
 (``mapfile.edited_text``, tomlkit) keeps them but takes ~180 ms of CPU at 1,000 models,
@@ -190,10 +191,23 @@ class KeptAutosave:
                 os.unlink(tmp)
 
 
+def _header(text: str) -> str:
+    """The ``#`` comment lines ``text`` starts with (each ending in a newline), or "": the
+    header ``mapfile.save`` puts over a file (a ``--play`` run's autosave has one;
+    ``mapfile.dumps`` writes none)."""
+    lines = text.splitlines(keepends=True)
+    n = 0
+    while n < len(lines) and lines[n].startswith("#"):
+        n += 1
+    return "".join(lines[:n])
+
+
 def rewrite(autosave: str, source: str, tmp: str) -> int:
     """The worker: write into ``tmp`` (made by the window; never created here, so a file
     the window removed meanwhile is not made again) the map ``source``'s document edited
-    to the state the fast copy ``autosave`` loads to, and ``fsync`` it.
+    to the state the fast copy ``autosave`` loads to, under the fast copy's own ``#``
+    header lines when it has some (``app.play``'s autosave: the text ``mapfile.save``
+    writes for ``s``), and ``fsync`` it.
 
     Returns
     -------
@@ -209,6 +223,9 @@ def rewrite(autosave: str, source: str, tmp: str) -> int:
         text = mapfile.edited_text(state, source)
         if text is None:
             return CANNOT
+        head = _header(mapfile.map_text(autosave))
+        if head:                    # the fast copy's own header (a --play run's) on top
+            text = head + "\n" + text
         fd = os.open(tmp, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0))
         with os.fdopen(fd, "wb") as fh:
             fh.write(text.encode("utf-8"))

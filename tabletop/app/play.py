@@ -55,6 +55,7 @@ import pygame
 
 from tabletop.app import question_text
 from tabletop.app.ask_panel import AskPanel
+from tabletop.app.autosave_keep import KeptAutosave
 from tabletop.app.board_theme import board_theme
 from tabletop.app.interactive import SOLVER_STEP_WORK, PlaySession, Question
 from tabletop.app.plates import PlateCache
@@ -112,6 +113,9 @@ class PlayController:
         self._badge_model: dict[int, str] = {}      # option -> the model its badge numbers
         self.question: Question | None = None
         self.ask: AskPanel | None = None
+        #: the quit question asked over the board (``ask_quit``) while ``app.unsaved`` holds
+        #: it; the question panel (``ask``) is hidden meanwhile, its buttons out of reach
+        self.quit_panel: AskPanel | None = None
         self.finished = False
         self.outcome = "resolving"
         self._held: list[tuple[str, Any]] | None = None   # news taken at the next frame
@@ -123,6 +127,7 @@ class PlayController:
         self._autosaved = 0             # the person's answers the autosave holds
         self._autosaved_len = 0         # ... and all the answers it holds
         self._autosave_failed = False   # the last write of the play autosave failed
+        self.kept = KeptAutosave()      # the autosave rewritten in the map's words, when idle
         path = getattr(app, "path", None)
         self.autosave = play_autosave_path(path) if path else None
         describers()    # the event wording (and the rulesets it imports) read now, not mid-frame
@@ -137,6 +142,9 @@ class PlayController:
         Takes the news held from the last frame instead, when there is some
         (``HOLD_AFTER_SOLVE``), or rests while the window has heavy work of its own
         (``REST_FRAMES``); see the module docstring."""
+        if self.quit_panel is not None and getattr(self.app, "unsaved", None) is not None \
+                and self.app.unsaved.pending is None:
+            self._end_quit()            # answered (y, n, Esc or a button): the question is back
         if self._refresh_due:
             self._refresh_due = False
             self._refresh()
@@ -153,6 +161,7 @@ class PlayController:
                     and any(kind != "event" for kind, _ in news):
                 self._held, news = news, []
         self._take(news)
+        self.kept.tick(self.autosave, getattr(self.app, "path", None))
         if self.unsaved_answers() > self._autosaved or (
                 self.finished and self._autosaved and self._autosaved_len < len(
                     self.session.decisions.history)):
@@ -240,6 +249,8 @@ class PlayController:
                             avoid=self.named_rings(q))
         if self.ask.covers and self._pan_clear(q):
             self.ask.layout(self.app.board_rect, avoid=self.named_rings(q))
+        if self.quit_panel is not None:     # the quit question stays the one on screen
+            self.ask.kill()
 
     def named_rings(self, q: Question) -> list[pygame.Rect]:
         """The rings (window pixels, halo included) round the models ``q``'s options and
@@ -293,6 +304,39 @@ class PlayController:
         self.ask = None
         self.question = None
 
+    # ------------------------------------------------------------ the quit question
+    def ask_quit(self, question: str) -> None:
+        """``q`` / ``Esc`` / the close button with answers unsaved (``App.quit``: ``app.unsaved``
+        holds ``question`` and its y/n keys): show it over the board in the question
+        panel's place, with a ``y`` and an ``n`` button, the question panel hidden (its
+        option buttons out of reach) until it is answered (``poll`` brings it back)."""
+        if self.quit_panel is not None:
+            self.quit_panel.kill()
+        if self.ask is not None:
+            self.ask.kill()
+        head, _, rest = question.partition("? ")
+        lines = [head + "?", *([rest] if rest else [])]     # its y / n keys said in it
+        self.quit_panel = AskPanel(self.app.manager, self.app.board_rect, lines,
+                                   ["quit", "keep playing"], -1, self._quit_button,
+                                   lambda: None, at_top=self.ask is not None and self.ask.at_top,
+                                   keys=["y", "n"], rest=False)
+
+    def _quit_button(self, index: int) -> None:
+        """A button of the quit question: as its key (``y`` quits, ``n`` keeps playing)."""
+        _taken, said = self.app.unsaved.answer("y" if index == 0 else "n")
+        if said:
+            self.app.message(said)
+        if self.app.unsaved.pending is None:
+            self._end_quit()
+
+    def _end_quit(self) -> None:
+        """The quit question is answered: its panel goes, the question panel comes back."""
+        if self.quit_panel is not None:
+            self.quit_panel.kill()
+        self.quit_panel = None
+        if self.ask is not None and self.question is not None:
+            self.ask.layout(self.app.board_rect, avoid=self.named_rings(self.question))
+
     # ------------------------------------------------------------ answering
     def answer(self, index: int) -> None:
         """Answer the open question with option ``index`` (ignored when out of range)."""
@@ -335,7 +379,7 @@ class PlayController:
         """A click (window pixels) on an option's number drawn on the board answers with that
         option, before the model under it is looked at: the number may sit over a model that
         is no option (issue 9 audit: a badge over another unit's model). True when it did."""
-        if self.question is None:
+        if self.question is None or self.quit_panel is not None:
             return False
         bx, by = self.app.board_rect.topleft
         for rect, k in self.badges:
@@ -347,7 +391,7 @@ class PlayController:
     def click(self, model_id: str) -> bool:
         """A click on a model: answers with the option that rings it; True when it did."""
         q = self.question
-        if q is None:
+        if q is None or self.quit_panel is not None:   # the quit question is answered first
             return False
         for k, ids in question_text.option_models(q, self.app.shown_geo).items():
             if model_id in ids:
@@ -368,6 +412,7 @@ class PlayController:
             return None
         n = len(s.decisions.history)
         self._saved_len, self._autosaved = n, 0
+        self.kept.discarded()
         if self.autosave and os.path.isfile(self.autosave) and not os.path.islink(self.autosave):
             os.remove(self.autosave)        # saved: the autosave holds nothing more
         what = "the run" if s.resolution is not None else "the run so far"
@@ -395,8 +440,25 @@ class PlayController:
         return (f"quit with {n} answer{'s' if n != 1 else ''} not saved? y: quit{kept}, "
                 f"n: keep playing (s saves the run)")
 
+    def flush_autosave(self) -> None:
+        """The window ends without a question (``App.terminate``): write the play autosave
+        now when it lacks answers the run holds and some of them are the person's (what
+        ``poll`` writes at the next frame otherwise)."""
+        if self.unsaved_answers() and self._autosaved_len < len(self.session.decisions.history):
+            self._write_autosave()
+
+    def input(self) -> None:
+        """The person pressed, moved or wheeled: the window is not idle (the autosave's
+        rewrite in the map's words waits, ``app.autosave_keep``)."""
+        self.kept.input()
+
     def _write_autosave(self) -> None:
-        """Write the run so far over the play autosave (``PLAY_AUTOSAVE_SUFFIX``)."""
+        """Write the run so far over the play autosave (``PLAY_AUTOSAVE_SUFFIX``): at once
+        afresh (``mapfile.dumps``: a few ms, inside a frame), under the header ``s`` writes
+        (``replay_header``); once the window is idle another process rewrites it as ``s``
+        writes a run, the map's own document with its comments kept and the answers as
+        ``[[decisions]]`` tables (``app.autosave_keep``: that edit is ~90 ms of CPU on the
+        112-model 60x44 layout, too long for a frame)."""
         self._autosaved = self.unsaved_answers()
         self._autosaved_len = len(self.session.decisions.history)
         if self.autosave is None:
@@ -409,8 +471,10 @@ class PlayController:
             write_atomic(self.autosave, head + "\n" + text, force=True,
                          keep=(self.app.path,) if self.app.path else ())
             self._autosave_failed = False
+            self.kept.written()
         except (OSError, TabletopError) as exc:
             self._autosave_failed = True
+            self.kept.discarded()           # no rewrite of an autosave that is behind
             self.app.message(f"autosave {self.autosave}: cannot write: {exc}")
 
     # ------------------------------------------------------------ the window
@@ -465,7 +529,8 @@ class PlayController:
         q = self.question
         view = self.app.view
         board = self.app.board_rect
-        panel = self.ask.rect.move(-board.x, -board.y) if self.ask is not None else pygame.Rect(0, 0, 0, 0)
+        shown = self.quit_panel or self.ask
+        panel = shown.rect.move(-board.x, -board.y) if shown is not None else pygame.Rect(0, 0, 0, 0)
         key = (id(q), view.scale, view.origin_x, view.origin_y, tuple(area), tuple(panel), id(geo),
                self.app.overlays, self.app.selected)
         if key == self._badge_key:
@@ -520,12 +585,19 @@ class PlayController:
     def layout(self) -> None:
         """The window was resized: rebuild the question panel over the new board, clear of
         the named models where they now stand."""
-        if self.ask is not None and self.question is not None:
+        if self.quit_panel is not None:
+            self.quit_panel.layout(self.app.board_rect)
+        elif self.ask is not None and self.question is not None:
             self.ask.layout(self.app.board_rect, avoid=self.named_rings(self.question))
 
     def close(self) -> bool:
-        """Stop the session; True when it has ended."""
+        """Stop the session and the autosave's rewrite (the copy written last stays whole);
+        True when the session has ended."""
         self._close_panel()
+        if self.quit_panel is not None:
+            self.quit_panel.kill()
+            self.quit_panel = None
+        self.kept.close()
         return self.session.stop()
 
 

@@ -2,18 +2,23 @@
 
 ``run(state, path, steps=None, events=None, play=None)`` opens the window, feeds every
 pygame event to ``App.handle``, draws with ``App.draw`` and returns when the
-window is closed (``Esc``, ``q`` or the close button).  The rules commands
+window is closed (``Esc``, ``q`` or the close button), or ends it at once, with no
+question, on SIGTERM (``kill PID``: ``App.terminate``, the autosaves kept, exit status
+``TERMINATED_STATUS``).  The rules commands
 pass ``steps`` (``EventLog.steps``) and ``events`` for the step-through;
 ``view --fight --play`` passes a ``PlaySession`` instead (the person answers).
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import re
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pygame
@@ -24,6 +29,8 @@ from tabletop.errors import TabletopError
 from tabletop.rules.events import Event, Step
 
 FPS = 60        # named default: frames per second of the window
+TERMINATED_STATUS = 128 + signal.SIGTERM    # exit status after SIGTERM, as a shell reports a
+                                            # process the signal ended (130 is Ctrl-C's)
 
 
 # SDL video drivers that show nothing; used only when asked for (tests set SDL_VIDEODRIVER=dummy)
@@ -75,6 +82,25 @@ def settle_heap() -> None:
     gc.freeze()
 
 
+@contextlib.contextmanager
+def sigterm_caught() -> Iterator[list[int]]:
+    """While open, SIGTERM is noted in the list yielded instead of ending the process or
+    reaching SDL (whose own handler posts ``QUIT``, which asks the quit question when work
+    is unsaved: a ``kill PID`` would leave the window waiting for a y).  The window's loop
+    reads the list each frame.  The handler before is put back on the way out.  Outside
+    the main thread (where Python cannot take signals) the list stays empty."""
+    noted: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+    before = signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, lambda signum, frame: noted.append(signum))
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
+
+
 def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | None = None,
         events: Sequence[Event] | Any = None, size: tuple[int, int] | None = None,
         play: Any = None, edit: dict[str, Any] | None = None) -> int:
@@ -102,7 +128,9 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
     Returns
     -------
     int
-        0 (exit status).
+        The exit status: 0, or ``TERMINATED_STATUS`` (143) when SIGTERM ended the window
+        (``sigterm_caught``): no question asked, the autosaves as on the way out
+        (``App.terminate``), the map not written.
 
     Raises
     ------
@@ -114,6 +142,15 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
     if no_screen:
         raise TabletopError("cannot open a window: no display (set DISPLAY, or use "
                             "`tabletop render MAP -o OUT.png`, which draws without one)")
+    with sigterm_caught() as terminated:    # before SDL starts: it leaves a set handler be
+        _run(state, path, steps, events, size, play, edit, terminated)
+    return TERMINATED_STATUS if terminated else 0
+
+
+def _run(state: Battlefield, path: str | None, steps: Sequence[Step] | None,
+         events: Sequence[Event] | Any, size: tuple[int, int] | None, play: Any,
+         edit: dict[str, Any] | None, terminated: list[int]) -> None:
+    """``run``'s window: open it, loop until it closes or ``terminated`` holds a signal."""
     pygame.display.init()
     pygame.font.init()
     driver = pygame.display.get_driver()
@@ -138,6 +175,9 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
         try:
             clock = pygame.time.Clock()
             while app.running:
+                if terminated:
+                    app.terminate()     # SIGTERM: no question; the autosaves kept
+                    break
                 dt = clock.tick(FPS) / 1000.0
                 for event in pygame.event.get():
                     app.handle(event)
@@ -149,4 +189,3 @@ def run(state: Battlefield, path: str | None = None, steps: Sequence[Step] | Non
             app.close()
     finally:
         pygame.display.quit()   # fonts stay valid: render caches them across calls
-    return 0

@@ -15,7 +15,7 @@ import sys
 
 from tabletop.cli.common import check_out, load_map, print_json
 from tabletop.cli.output import add_force, check_new_output, check_output_folder
-from tabletop.errors import TabletopError
+from tabletop.errors import TabletopError, capped
 
 HELP = "terrain-layout JSON (40kdc-data schema) into a map, or a map out to it"
 
@@ -44,7 +44,7 @@ def _import(args) -> int:
                      header=f"Imported by tabletop layout import from {files}")
     except OSError as exc:
         raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
-    for w in sources.warnings:
+    for w in capped(sources.warnings, what="warning"):   # as many lines as an error at most
         print(f"warning: {w}", file=sys.stderr)
     if args.json:
         print_json({"files": list(args.files), "out": args.out, "name": state.name,

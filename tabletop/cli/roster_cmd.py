@@ -16,7 +16,7 @@ import os
 
 from tabletop.cli.common import check_out, load_map, print_json
 from tabletop.cli.output import add_force
-from tabletop.errors import TabletopError
+from tabletop.errors import TabletopError, capped
 
 HELP = "place an exported army list (BattleScribe, New Recruit, 40K app) in a deployment zone"
 
@@ -65,7 +65,7 @@ def run(args) -> int:
             name = u["name"] if u["datasheet"] == u["name"] else f"{u['name']} ({u['datasheet']})"
             print(f"  {u['id']}: {name}, {plural(u['models'], 'model')} on "
                   f"{'/'.join(u['bases'])}{given}, {shape}")
-        for line in roster.warnings:
+        for line in capped(roster.warnings, what="warning"):   # as many lines as an error at most
             print(f"warning: {line}")
         print(f"wrote {args.out}")
     return 0

@@ -81,14 +81,24 @@ def unit_at_least(dist: Mapping[Any, Any],
     return out
 
 
-def short_pct(p: float) -> str:
-    """A chance as a whole percent; one that rounds to 0% or 100% but is not says so
-    (``<0.5%``, ``>99.5%``)."""
-    if 0 < p < 0.005:
-        return "<0.5%"
-    if 0.995 <= p < 1:
-        return ">99.5%"
-    return f"{100 * p:.0f}%"
+def short_pct(p: float, width: int = 0) -> str:
+    """A chance (0..1) as a percent with one decimal, the one way every line of an odds
+    report prints a chance (``fight --odds``: the tables, the models-removed counts, the
+    "at least" lines, the challenge rows), so one chance reads the same on each (0.0054:
+    ``0.5%``, never ``1%`` on another line).  One that rounds to 0.0% or 100.0% but is not
+    says so (``<0.05%``, ``>99.95%``).  Right-aligned in ``width`` characters (0: none)."""
+    text = f"{100 * p:.1f}"
+    if p > 0 and float(text) == 0:
+        out = "<0.05%"
+    elif p < 1 and float(text) == 100:
+        out = ">99.95%"
+    else:
+        out = text + "%"
+    return out.rjust(width)
+
+
+#: the width the report tables give a percent (``  5.7%`` .. ``100.0%``; ``>99.95%`` is one more)
+PCT_WIDTH = 6
 
 
 def text_thresholds(models: int) -> list[int]:

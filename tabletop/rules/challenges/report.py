@@ -27,6 +27,7 @@ from typing import Any
 
 from tabletop.board.state import Battlefield
 from tabletop.rules.challenges.tables import geometry
+from tabletop.rules.odds_summary import PCT_WIDTH, short_pct
 
 
 def _scripted(state: Battlefield, player: str, choice: str) -> Any:
@@ -114,7 +115,7 @@ def _character_combat(state: Battlefield, combat: tuple[str, ...]) -> dict[str, 
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:5.1f}%"
+    return short_pct(x, PCT_WIDTH)
 
 
 def _pts(k: str) -> str:

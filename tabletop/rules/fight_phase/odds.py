@@ -104,7 +104,7 @@ from tabletop.rules.fight_phase.odds_key import memo_key as _memo_key
 from tabletop.rules.fight_phase.odds_split import fight_split
 from tabletop.rules.fight_phase.profiles import check_profiles
 from tabletop.rules.fight_phase.sequence import phase
-from tabletop.rules.odds_summary import at_least_lines, short_pct, unit_at_least
+from tabletop.rules.odds_summary import PCT_WIDTH, at_least_lines, short_pct, unit_at_least
 
 ODDS_STEPS = ("challenge", "fight", "challenge_resolution", "consolidate")
 STEP_NAMES = {"challenge": "challenge", "fight": "fight", "challenge_resolution": "resolution",
@@ -510,8 +510,8 @@ def _pct(p: float, se: float | None, runs: int | None = None) -> str:
     none or all of the ``runs`` rather than a false "+/- 0.0"."""
     if se == 0 and p in (0, 1):
         n = f" {runs:,}" if runs else ""
-        return f"{100 * p:5.1f}% ({'seen in every one of' if p else 'not seen in'}{n} runs)"
-    return f"{100 * p:5.1f}%" + (f" +/- {100 * se:4.1f}" if se is not None else "")
+        return f"{short_pct(p, PCT_WIDTH)} ({'seen in every one of' if p else 'not seen in'}{n} runs)"
+    return short_pct(p, PCT_WIDTH) + (f" +/- {100 * se:4.1f}" if se is not None else "")
 
 
 def _num_se(x: float, se: float | None) -> str:
@@ -519,8 +519,8 @@ def _num_se(x: float, se: float | None) -> str:
 
 
 def _dist_text(d: dict[str, float], se: dict[str, float | None] | None = None) -> str:
-    """``count:percent`` pairs; a chance that rounds to 0% or 100% but is not says so
-    (``<0.5%``, ``>99.5%``); sampled (``se``), each with its standard error."""
+    """``count:percent`` pairs (``odds_summary.short_pct``: one decimal, as every line of the
+    report; ``<0.05%``, ``>99.95%`` for a chance that rounds to 0 or 100 but is not); sampled (``se``), each with its standard error."""
     def err(k: str) -> str:
         e = (se or {}).get(k)
         return (f"+/-{100 * e:.1f}" if e >= 0.0005 else f"+/-{100 * e:.2f}") if e else ""

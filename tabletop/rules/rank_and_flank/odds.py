@@ -32,7 +32,7 @@ from tabletop.rules.engine import walk
 from tabletop.rules.engine.driver import default_policy, scripted_answer
 from tabletop.rules.engine.machine import PhaseState
 from tabletop.rules.engine.pending import Question
-from tabletop.rules.odds_summary import at_least, at_least_line, counts
+from tabletop.rules.odds_summary import PCT_WIDTH, at_least, at_least_line, counts, short_pct
 from tabletop.rules.rank_and_flank.phase import forget_geometry, geometry, key, round_machine
 
 MAX_PATHS = walk.MAX_STATES
@@ -197,7 +197,7 @@ def odds(state: Battlefield, **opts: Any) -> dict[str, Any]:
 
 
 def _pct(p: float, se: float | None = None) -> str:
-    return f"{100 * p:5.1f}%" + (f" +/- {100 * se:.1f}" if se is not None else "")
+    return short_pct(p, PCT_WIDTH) + (f" +/- {100 * se:.1f}" if se is not None else "")
 
 
 def format_odds(engagements: list[dict[str, Any]]) -> str:
