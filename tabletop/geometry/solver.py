@@ -53,6 +53,7 @@ anywhere on the table gives the same moves.  Inches, origin bottom-left, y up.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Generator
 
@@ -508,23 +509,25 @@ class _Solver:
                 ok &= engaged(mid, pts)
         return ok
 
-    def repairs(self, mid: str, coh: UnitCoherency, bad: int, short: float,
-                allowed: set | None = None) -> list[Reach]:
-        """Moves of ``mid`` to spots nearer its friends that leave the unit nearer
-        coherency (``cohere.repair_spots``), keeping its own clauses and the
-        unit's: up to ``REPAIR_TRIES`` of them, best first.  With ``allowed`` (the
-        findings a change may leave), no spot lands on a friend in an overlap not
-        allowed (``_lands_on_friend``): no route is made to a spot the change
-        would be refused for."""
+    def repair_spots_scored(self, mid: str, coh: UnitCoherency, bad: int, short: float,
+                            allowed: set | None = None) -> _RepairQueue | None:
+        """The spots nearer its friends ``mid`` could move to that leave the unit nearer
+        coherency (``cohere.repair_spots``), keeping its own clauses and the unit's, in
+        the order they are tried (fewest models out of coherency, least shortfall, then
+        engaged, in base contact, nearest its target, shortest as the crow flies), as a
+        ``_RepairQueue`` that routes them one at a time (``reach_spot``), or None when
+        there are none.  With ``allowed`` (the findings a change may leave), no spot
+        lands on a friend in an overlap not allowed (``_lands_on_friend``): no route is
+        made to a spot the change would be refused for."""
         ctx = self.ctx
         m = ctx.models[mid]
         if coh.cannot_help(ctx.ids.index(mid), self.at_list(), bad, short):
-            return []
+            return None
         at = dict(zip(ctx.ids, self.at_list()))
         goals = ctx.spec.targets if ctx.spec.kind == "engaging" else ()
         pts = repair_spots(ctx, mid, at, goals, self.arena.margin)
         if not len(pts):
-            return []
+            return None
         # the masks are independent (the same spots whatever their order): the ones
         # that keep fewest first, the coherency score (a sort per spot) last, on the
         # spots left.  Room (a quarter to a third of the spots in a packed unit) is
@@ -550,29 +553,30 @@ class _Solver:
         if len(pts):
             pts = pts[self.keep_mask(mid, pts)]
         if not len(pts):
-            return []
+            return None
         i = ctx.ids.index(mid)
         nbad, nshort = coh.score_moving(i, pts, self.at_list())
         nshort = ties(nshort)
         better = (nbad < bad) | ((nbad == bad) & (nshort < tie(short)))
         pts, nbad, nshort = pts[better], nbad[better], nshort[better]
         if not len(pts):
-            return []
+            return None
         dist, achieved, contact = ctx.measure_at(mid, pts)
         # nearer the target by less than the tolerance is not nearer (tolerance.closer)
         dist = np.floor(ties(dist) / ctx.tol)
         crow = ties(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1]))
         order = np.lexsort((np.arange(len(pts)), crow, dist, ~contact, ~achieved, nshort, nbad))
+        return _RepairQueue(self, mid, pts[order], nbad[order].tolist(), nshort[order].tolist())
+
+    def repairs(self, mid: str, coh: UnitCoherency, bad: int, short: float,
+                allowed: set | None = None) -> list[Reach]:
+        """Moves of ``mid`` to spots nearer its friends that leave the unit nearer
+        coherency (``repair_spots_scored``): the first ``REPAIR_TRIES`` of them that
+        can be reached, best first."""
+        queue = self.repair_spots_scored(mid, coh, bad, short, allowed)
         out: list[Reach] = []
-        tried: list[XY] = []
-        for k in order.tolist():
-            if len(tried) >= 2 * REPAIR_TRIES or len(out) >= REPAIR_TRIES:
-                break
-            p = (float(pts[k, 0]), float(pts[k, 1]))
-            if any(math.dist(p, q) < 2 * ctx.tol for q in tried):
-                continue
-            tried.append(p)
-            r = reach_spot(ctx, self.arena, mid, self.where(but=mid), p)
+        while queue is not None and queue.head() is not None:
+            r = queue.advance()
             if r is not None:
                 out.append(r)
         return out
@@ -617,26 +621,57 @@ class _Solver:
                         if not (next(on) if alt is not None else
                                 self._lands_on_friend(mid, None, allowed, at_now))]))
                     yield
+                queues = []
                 for mid in who:
-                    # a repair spot is free of where its friends stand deeper than
-                    # its start is (``free_at``): a friend that ended on its start
-                    # leaves spots the validator refuses; they are not scored
-                    options.extend(self._options(coh, mid, [
-                        alt for alt in self.repairs(mid, coh, *current, allowed)
-                        if not self._lands_on_friend(mid, alt, allowed, at_now)]))
+                    q = self.repair_spots_scored(mid, coh, *current, allowed)
+                    if q is not None:
+                        queues.append(q)
                     yield
-                options.sort(key=lambda o: o[0])
-                for key, _, mid, alt in options:
-                    if key[:2] >= current:
-                        break
-                    yield
-                    if self.try_change(mid, alt, allowed) is not None:
-                        applied = True
-                        break
+                applied = yield from self._apply_best(coh, options, queues, current, allowed,
+                                                      at_now)
                 if applied:
                     break
             if not applied:
                 return
+
+    def _apply_best(self, coh: UnitCoherency, options: list[tuple], queues: list[_RepairQueue],
+                    current: tuple, allowed: set, at_now: np.ndarray
+                    ) -> Generator[None, None, bool]:
+        """Try the changes best first (``_option``'s key, then the order they were
+        listed: ``options`` first, then each queue's spots in turn) until one is
+        accepted (``try_change``) or none left would leave the unit nearer coherency
+        than ``current``.  A repair spot is routed only when it could come next: a
+        spot's route ends at the spot (within half the tolerance), so its option's
+        first two keys (models out of coherency, shortfall) are the spot's, known
+        before routing; an option is tried once no spot still to route has smaller
+        first keys (the same choice as routing every queue's ``REPAIR_TRIES`` first,
+        without routing the spots it never reaches).  True when a change was made."""
+        heap: list[tuple[tuple, tuple, str, Reach | None]] = [
+            (key, (0, k), mid, alt) for k, (key, _, mid, alt) in enumerate(options)]
+        heapq.heapify(heap)
+        while True:
+            heads = [(h, n) for n, h in enumerate(q.head() for q in queues) if h is not None]
+            head = min(heads) if heads else None
+            if heap and (head is None or heap[0][0][:2] < head[0]):
+                key, _, mid, alt = heapq.heappop(heap)
+                if key[:2] >= current:
+                    return False
+                yield
+                if self.try_change(mid, alt, allowed) is not None:
+                    return True
+                continue
+            if head is None or head[0] >= current:
+                return False
+            q = queues[head[1]]
+            rank = q.tried
+            alt = q.advance()
+            yield
+            # a repair spot is free of where its friends stand deeper than its start
+            # is (``free_at``): a friend that ended on its start leaves spots the
+            # validator refuses; they are not scored
+            if alt is not None and not self._lands_on_friend(q.mid, alt, allowed, at_now):
+                key, _, mid, _ = self._options(coh, q.mid, [alt])[0]
+                heapq.heappush(heap, (key, (1, head[1], rank), mid, alt))
 
     def _lands_on_friend(self, mid: str, alt: Reach | None, allowed: set,
                          at: np.ndarray | None = None) -> bool:
@@ -723,3 +758,45 @@ class _Solver:
         key = (score[0], tie(score[1]), -engaged, int(tie(near) / self.ctx.tol),
                tie(sum(x.length for x in trial.values())), self.ctx.ids.index(mid))
         return key, 0, mid, alt
+
+
+class _RepairQueue:
+    """One model's repair spots in the order they are tried (``repair_spots_scored``),
+    routed one at a time (``reach_spot``): at most ``2 * REPAIR_TRIES`` spots tried
+    (a spot within twice the tolerance of one tried already is skipped) and at most
+    ``REPAIR_TRIES`` reached."""
+
+    def __init__(self, solver: _Solver, mid: str, pts: np.ndarray, nbad: list[int],
+                 nshort: list[float]):
+        self.solver, self.mid = solver, mid
+        self.pts, self.nbad, self.nshort = pts, nbad, nshort
+        self.k = 0                  # the next spot to look at
+        self.tried: int = 0
+        self.reached = 0
+        self._tried_at: list[XY] = []
+
+    def head(self) -> tuple[int, float] | None:
+        """(models out of coherency, shortfall) of the next spot to be routed, or None
+        when no more are tried."""
+        if self.tried >= 2 * REPAIR_TRIES or self.reached >= REPAIR_TRIES:
+            return None
+        tol = self.solver.ctx.tol
+        while self.k < len(self.pts):
+            p = (float(self.pts[self.k, 0]), float(self.pts[self.k, 1]))
+            if not any(math.dist(p, q) < 2 * tol for q in self._tried_at):
+                return (int(self.nbad[self.k]), float(self.nshort[self.k]))
+            self.k += 1
+        return None
+
+    def advance(self) -> Reach | None:
+        """Route the spot ``head`` names; its ``Reach`` or None (not reached)."""
+        assert self.head() is not None
+        s = self.solver
+        p = (float(self.pts[self.k, 0]), float(self.pts[self.k, 1]))
+        self.k += 1
+        self.tried += 1
+        self._tried_at.append(p)
+        r = reach_spot(s.ctx, s.arena, self.mid, s.where(but=self.mid), p)
+        if r is not None:
+            self.reached += 1
+        return r
