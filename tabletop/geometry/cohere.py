@@ -285,10 +285,7 @@ def _repair_spots(ctx: MoveContext, mid: str, m, start: np.ndarray, friends: lis
     span = reach + 2.0 * m.base.radius
     coh = r.coherency_range if r.coherency_range is not None else 0.0
     friend_gaps = sorted({max(margin, coh - ctx.tol / 2), max(margin, coh / 2), margin})
-    for ob in friends:
-        for gap in friend_gaps:
-            out.append(ring_offsets(m.base, m.facing_deg, ob.base, ob.facing_deg, gap,
-                                    REPAIR_RING) + (ob.x, ob.y))
+    out.extend(_rings(m.base, m.facing_deg, friends, friend_gaps))
     targets = []
     if ctx.objective is None:
         seen = set()
@@ -296,17 +293,15 @@ def _repair_spots(ctx: MoveContext, mid: str, m, start: np.ndarray, friends: lis
             if u in seen:
                 continue
             seen.add(u)
+            by_id = {tm.id: tm for tm in ctx.state.unit(u).models}
             for t in ctx.target_models(u):
-                tm = ctx.state.model(t)
+                tm = by_id[t]
                 if math.hypot(tm.x - start[0], tm.y - start[1]) \
                         <= span + tm.base.radius + r.engagement_range:
                     targets.append(Obstacle(t, tm.base, tm.x, tm.y, tm.facing_deg))
     eng = max(0.0, r.engagement_range)
     target_gaps = sorted({max(margin, eng - ctx.tol / 2), margin})
-    for ob in targets:
-        for gap in target_gaps:
-            out.append(ring_offsets(m.base, m.facing_deg, ob.base, ob.facing_deg, gap,
-                                    REPAIR_RING) + (ob.x, ob.y))
+    out.extend(_rings(m.base, m.facing_deg, targets, target_gaps))
     cross = _crossings(m.base, m.facing_deg, friends, friend_gaps[-1], targets, target_gaps)
     if len(cross):
         out.append(cross)
@@ -315,6 +310,28 @@ def _repair_spots(ctx: MoveContext, mid: str, m, start: np.ndarray, friends: lis
     pts = pts[(crow <= reach) & (crow > ctx.tol)]
     pts.setflags(write=False)
     return pts
+
+
+def _rings(base: Base, facing_deg: float, others: list[Obstacle],
+           gaps: list[float]) -> list[np.ndarray]:
+    """The ``ring_offsets`` spots of ``base`` round each of ``others`` at each of
+    ``gaps``, other by other, gap by gap, as (k, 2) arrays: a run of others with
+    one base and facing gets its rings in one array (each ring read once and
+    added to every centre: the same sums as one by one)."""
+    out: list[np.ndarray] = []
+    k = 0
+    while k < len(others):
+        ob = others[k]
+        j = k + 1
+        while j < len(others) and others[j].base is ob.base \
+                and others[j].facing_deg == ob.facing_deg:
+            j += 1
+        offs = np.stack([ring_offsets(base, facing_deg, ob.base, ob.facing_deg, gap, REPAIR_RING)
+                         for gap in gaps])                                 # (G, C, 2)
+        centres = np.array([(o.x, o.y) for o in others[k:j]], dtype=float)  # (F, 2)
+        out.append((offs[None, :, :, :] + centres[:, None, None, :]).reshape(-1, 2))
+        k = j
+    return out
 
 
 def _crossings(base: Base, facing_deg: float, friends: list[Obstacle], gap_f: float,
