@@ -169,8 +169,20 @@ class _Check:
 
     @cached_property
     def ga(self) -> Geometry:
-        """The snapshot after the move (built when a check reads it)."""
-        return snapshot(self.after)
+        """The snapshot after the move (built when a check reads it).  With a ``memo``
+        (the solver's checks of one move), derived from the last check's snapshot
+        (``Geometry.moved``: only the models whose end changed are measured again;
+        every answer is ``snapshot``'s)."""
+        last = self.memo.get(("ga",)) if self.memo is not None else None
+        if last is not None:
+            ends, before = last
+            changed = [m for m in self.ctx.ids if ends[m] != self.end[m]]
+            ga = before.moved(self.after, changed)
+        else:
+            ga = snapshot(self.after)
+        if self.memo is not None:
+            self.memo[("ga",)] = (dict(self.end), ga)
+        return ga
 
     def add(self, code: str, model: str | None, text: str) -> None:
         self.found.append(Found(code, model, Violation(model, self.rule, f"{text} ({self.sec})")))
@@ -182,8 +194,8 @@ class _Check:
             self.found.append(Found("spec", None, v))
         if ctx.problems:
             return self.found
-        sweeps = {m: sweep_core(ctx.models[m].base, ctx.models[m].facing_deg, self.paths[m])
-                  for m in self.moved}
+        sweeps = {m: self._kept(("sweep", m, tuple(self.paths[m])), lambda m=m: sweep_core(
+            ctx.models[m].base, ctx.models[m].facing_deg, self.paths[m])) for m in self.moved}
         moved = frozenset(self.moved)
         for m in self.moved:
             self._remembered(("own", m, tuple(self.paths[m]), self.end[m], moved),
@@ -205,6 +217,16 @@ class _Check:
             for m in self.moved:
                 self._possible(m)
         return self.found
+
+    def _kept(self, key: tuple, make):
+        """``make()``, remembered in the ``memo`` under ``key`` (a shape of one model at
+        one place or along one path: it depends on nothing else)."""
+        if self.memo is None:
+            return make()
+        hit = self.memo.get(key)
+        if hit is None:
+            hit = self.memo[key] = make()
+        return hit
 
     def _remembered(self, key: tuple, work) -> None:
         """Run ``work`` (checks that add findings) or add the findings it added
@@ -310,10 +332,10 @@ class _Check:
         if len(moved) > 1:
             cores = [sweeps[m][0] for m in moved]
             pads = [sweeps[m][1] for m in moved]
-            starts = [core_of(ctx.models[m].base, ctx.models[m].facing_deg, ctx.start[m])
-                      for m in moved]
-            ends = [core_of(ctx.models[m].base, ctx.models[m].facing_deg, self.end[m])
-                    for m in moved]
+            starts = [self._kept(("core", m, ctx.start[m]), lambda m=m: core_of(
+                ctx.models[m].base, ctx.models[m].facing_deg, ctx.start[m])) for m in moved]
+            ends = [self._kept(("core", m, self.end[m]), lambda m=m: core_of(
+                ctx.models[m].base, ctx.models[m].facing_deg, self.end[m])) for m in moved]
             end_cores, end_pads = [c for c, _ in ends], [p for _, p in ends]
             at_start = tolmod.overlapping(gap_matrix(
                 cores, pads, [c for c, _ in starts], [p for _, p in starts], self.tol), self.tol)
