@@ -61,6 +61,7 @@ import numpy as np
 
 from tabletop.board.state import Battlefield
 from tabletop.geometry import pieces
+from tabletop.geometry import tolerance as tolmod
 from tabletop.geometry.assign import assign_slots
 from tabletop.geometry.cohere import UnitCoherency, repair_spots
 from tabletop.geometry.movespec import MoveContext, MovePlan, MoveSpec
@@ -311,20 +312,32 @@ class _Solver:
         range of the objective): a model that has moved ends engaged only if its
         move does or it started so (``sanitise`` may put it back), one still to
         move only if it is not out of reach (``out_of_reach``) or started so; it
-        could not be kept.  True: every model had its turn."""
+        could not be kept.  As many engaged, it is cut short too once it cannot
+        leave as many in base contact (a model ends in contact only if it started
+        so, or its move does, or, still to move, its closest target is at most
+        the maximum distance away).  True: every model had its turn."""
         ctx = self.ctx
         movers = ctx.movable()
         can: dict[str, bool] | None = None
+        can_touch: dict[str, bool] = {}
         beat = self.beat
-        bar = 0
+        bar = bar_touch = 0
         prefers = getattr(ctx.rules, "pile_in_prefers_engaged", PASS_PREFERS_ENGAGED)
         if beat is not None and prefers and beat[0] == 0:
             bar = int(beat[1])          # models engaged by the pass made already
+            bar_touch = int(beat[2])    # and in base contact
             mover = set(movers)
             at_start = {m: bool(ctx.achieved_at(m, [ctx.start[m]])[0])
                         for m in ctx.ids if ctx.target.get(m)}
             can = {m: a or (m in mover and not ctx.out_of_reach(m))
                    for m, a in at_start.items()}
+            # base contact: only a model that starts in it, or moves at most the
+            # maximum distance from its closest target (a gap shrinks by no more
+            # than the distance moved); none toward an objective (``contact_at``)
+            touch_start = {m: bool(ctx.contact_at(m, [ctx.start[m]])[0]) for m in at_start}
+            can_touch = {m: t or (m in mover and ctx.objective is None and bool(
+                tolmod.in_contact(ctx.start_dist[m] - ctx.spec.max_distance, ctx.tol)))
+                for m, t in touch_start.items()}
         slots = {}
         if use_slots:
             static = [ob for ob in obstacles_for(ctx, None, {}) if ob.id not in set(movers)]
@@ -348,7 +361,11 @@ class _Solver:
             yield
             if can is not None and mid in can:
                 can[mid] = at_start[mid] or (mid in self.moves and self.moves[mid].achieved)
-                if sum(can.values()) < bar:
+                can_touch[mid] = touch_start[mid] or (mid in self.moves and
+                                                      self.moves[mid].contact)
+                # kept only if better (``quality``): it cannot leave more models
+                # engaged, or as many and more in base contact
+                if (sum(can.values()), sum(can_touch.values())) < (bar, bar_touch):
                     return False
         return True
 
