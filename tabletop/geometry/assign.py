@@ -24,7 +24,6 @@ round's slots standing in the way of the next.  Inches, origin bottom-left, y up
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 
@@ -182,32 +181,45 @@ def _pack(ctx: MoveContext, arena: Arena, base, facing: float, group: list[str],
     by_id = {ob.id: ob for ob in standing}
     targets = [by_id[t] for u in units for t in ctx.target_models(u) if t in by_id]
     gap = arena.margin
-    spots: list[XY] = []
-    touches: list[tuple[str, ...]] = []
-    for t in targets:
-        ring = ring_offsets(base, facing, t.base, t.facing_deg, gap, SLOT_RING) + (t.x, t.y)
-        spots.extend(map(tuple, ring.tolist()))
-        touches.extend([(t.id,)] * len(ring))
+    # the spots: a ring round each target model (in order), then where two rings
+    # cross (pair by pair, ``itertools.combinations`` order); who each touches
+    rings = [ring_offsets(base, facing, t.base, t.facing_deg, gap, SLOT_RING) + (t.x, t.y)
+             for t in targets]
+    touches: list[tuple[str, ...]] = [(t.id,) for t, ring in zip(targets, rings)
+                                      for _ in range(len(ring))]
+    crossings: list[XY] = []
     reach = 2.0 * base.radius + 2.0 * gap
-    for a, b in itertools.combinations(targets, 2):
-        if math.hypot(a.x - b.x, a.y - b.y) > a.base.radius + b.base.radius + reach + 1e-9:
-            continue
-        for p in ring_crossings(base, facing, a, gap, b, gap):
-            spots.append(p)
-            touches.append((a.id, b.id))
-    if not spots:
+    if len(targets) > 1:
+        # pairs far apart by a clear margin are left out at once (numpy); the rest
+        # are measured as before (``math.hypot``), so the same pairs cross
+        txy = np.array([(t.x, t.y) for t in targets], dtype=float)
+        tr = np.array([t.base.radius for t in targets], dtype=float)
+        ia, ib = np.triu_indices(len(targets), 1)          # combinations order
+        d = np.hypot(txy[ia, 0] - txy[ib, 0], txy[ia, 1] - txy[ib, 1])
+        maybe = d <= tr[ia] + tr[ib] + reach + 1e-6
+        for i, j in zip(ia[maybe].tolist(), ib[maybe].tolist()):
+            a, b = targets[i], targets[j]
+            if math.hypot(a.x - b.x, a.y - b.y) > a.base.radius + b.base.radius + reach + 1e-9:
+                continue
+            for p in ring_crossings(base, facing, a, gap, b, gap):
+                crossings.append(p)
+                touches.append((a.id, b.id))
+    parts = [*rings, *([np.array(crossings, dtype=float)] if crossings else [])]
+    if not parts:
+        return []
+    xy = np.vstack(parts).reshape(-1, 2)
+    if not len(xy):
         return []
     starts = np.array([ctx.start[m] for m in group], dtype=float)
-    xy = np.array(spots, dtype=float)
     crow = np.hypot(xy[:, None, 0] - starts[None, :, 0], xy[:, None, 1] - starts[None, :, 1])
     near = crow.min(axis=1) <= ctx.spec.max_distance
     keep = np.nonzero(near)[0]
     if not len(keep):
         return []
-    free = free_at(arena, base, facing, tuple(xy[keep[0]]), standing,
-                   [tuple(p) for p in xy[keep]], strict=True)
+    free = free_at(arena, base, facing, tuple(xy[keep[0]].tolist()), standing, xy[keep],
+                   strict=True)
     keep = keep[free]
-    cands = [Slot((float(xy[k, 0]), float(xy[k, 1])), touches[k]) for k in keep.tolist()]
+    cands = [Slot((x, y), touches[k]) for k, (x, y) in zip(keep.tolist(), xy[keep].tolist())]
     if not cands:
         return []
     anyone = np.zeros(len(cands), dtype=bool)
