@@ -292,28 +292,43 @@ class _Check:
         if not tolmod.within(length, limit, self.tol):
             self.add("distance", m, f"{m} moved {length:.2f}\" > {limit:g}\"")
 
+    @property
+    def _unmoved(self) -> Geometry:
+        """A snapshot in which every model the path can meet unmoved stands where it
+        stands after the move: with a ``memo``, the neighbourhood before the move
+        (built once a solve: its index serves every check), else ``ga``.  Either
+        has the neighbourhood's models in the same order."""
+        if self.memo is None:
+            return self.ga
+        g0 = self.memo.get(("before",))
+        if g0 is None:
+            g0 = self.memo[("before",)] = snapshot(self.ctx.local)
+        return g0
+
     def _static_crossings(self, m: str, sweep) -> None:
-        ga, geo = self.ga, self.ctx.geo
+        geo = self.ctx.geo
+        before = self._unmoved
         core, pad = sweep
         moved = set(self.moved)
-        hits = [j for j in sorted(ga.tree.query(core, predicate="dwithin",
-                                                 distance=pad + self.tol).tolist())
-                if ga.ids[j] != m and ga.ids[j] not in moved]
+        hits = [j for j in sorted(before.tree.query(core, predicate="dwithin",
+                                                     distance=pad + self.tol).tolist())
+                if before.ids[j] != m and before.ids[j] not in moved]
         if not hits:
             return
+        ga = self.ga
         # every gap in one Shapely call; ``overlap_gap`` only where both pads are 0
-        gaps = shapely.distance(core, ga.cores[hits]) - pad - ga.pads[hits]
+        gaps = shapely.distance(core, before.cores[hits]) - pad - before.pads[hits]
         for j, g in zip(hits, gaps.tolist()):
-            other = ga.ids[j]
-            if pad == 0.0 and ga.pads[j] == 0.0:
-                g = overlap_gap(core, pad, ga.cores[j], ga.pads[j], self.tol)
+            other = before.ids[j]
+            if pad == 0.0 and before.pads[j] == 0.0:
+                g = overlap_gap(core, pad, before.cores[j], before.pads[j], self.tol)
             if not tolmod.overlapping(g, self.tol) or ga.overlapping(m, other):
                 continue                      # clear, or ending on it (reported as an overlap)
             g0 = geo.gap(m, other)
             if tolmod.overlapping(g0, self.tol) and g >= g0 - self.tol:
                 continue                      # it started overlapping and did not go deeper
             self.add("through_base", m, f"{m} path passes through {other}"
-                     + (f" ({-g:.2f}\" into its base)" if ga.pads[j] or pad else ""))
+                     + (f" ({-g:.2f}\" into its base)" if before.pads[j] or pad else ""))
 
     def _terrain(self, m: str, sweep) -> None:
         core, pad = sweep
