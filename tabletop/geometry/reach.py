@@ -186,15 +186,52 @@ def best_on_routes(ctx: MoveContext, mid: str, routes: Sequence[Route], aim: str
 
 def _samples_of(paths: Sequence[Sequence[XY]], step: float
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``_samples`` of several paths at once, one after another: arc lengths (n,),
-    points (n, 2), segment of each within its path (n,), and which path (n,)."""
+    """``_samples`` of several paths (each of two points or more) at once, one
+    after another: arc lengths (n,), points (n, 2), segment of each within its
+    path (n,), and which path (n,).
+
+    Every path's segments are measured in one set of numpy calls: each number
+    is the same operation on the same operands as ``_samples`` path by path
+    (element by element; the running arc length summed segment by segment from
+    0 within each path, as ``np.cumsum`` sums), so the same samples."""
     if len(paths) == 1:
         s, xy, seg = _samples(list(paths[0]), step)
         return s, xy, seg, np.zeros(len(s), dtype=int)
-    parts = [_samples(list(p), step) for p in paths]
-    return (np.concatenate([q[0] for q in parts]), np.vstack([q[1] for q in parts]),
-            np.concatenate([q[2] for q in parts]),
-            np.repeat(np.arange(len(parts)), [len(q[0]) for q in parts]))
+    lens = [len(p) for p in paths]
+    p = np.array([q for path in paths for q in path], dtype=float).reshape(-1, 2)
+    ends = np.cumsum(lens)
+    keep = np.ones(len(p) - 1, dtype=bool)
+    keep[ends[:-1] - 1] = False                 # no segment from one path to the next
+    a = p[:-1][keep]
+    d = p[1:][keep] - a
+    seg = np.hypot(d[:, 0], d[:, 1])
+    n = np.maximum(1, np.ceil(ties(seg / step))).astype(int)
+    which = np.repeat(np.arange(len(seg)), n)
+    first = np.cumsum(n) - n
+    i = np.arange(len(which)) - np.repeat(first, n) + 1
+    t = i / n[which]
+    xy = a[which] + d[which] * t[:, None]
+    # each path's arc length at the start of each of its segments, summed in order
+    s0_list: list[float] = []
+    local_list: list[int] = []
+    k = 0
+    for m in lens:
+        run = 0.0
+        for j, g in enumerate(seg[k:k + m - 1].tolist()):
+            s0_list.append(run)
+            local_list.append(j)
+            run += g
+        k += m - 1
+    s0 = np.array(s0_list, dtype=float)
+    s = s0[which] + seg[which] * t
+    # each path's first point ahead of its samples
+    per_path = np.add.reduceat(n, np.cumsum([0] + [m - 1 for m in lens[:-1]]))
+    at = np.cumsum(per_path) - per_path
+    starts = p[ends - np.asarray(lens)]
+    local = np.asarray(local_list, dtype=int)[which]
+    return (np.insert(s, at, 0.0), np.insert(xy, at, starts, axis=0),
+            np.insert(local, at, 0),
+            np.repeat(np.arange(len(paths)), per_path + 1))
 
 
 def _samples(path: list[XY], step: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
