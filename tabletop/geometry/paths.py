@@ -135,9 +135,20 @@ class Obstacle:
     #: whether the base is round, read once
     is_round: bool = field(init=False, repr=False, compare=False)
 
+    #: ``hash`` of the fields compared, worked out the first time it is asked for
+    #: (routes and spaces are remembered by the obstacles near: a key hashes each)
+    _hash: int | None = field(init=False, repr=False, compare=False, default=None)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "r", self.base.radius)
         object.__setattr__(self, "is_round", self.base.is_round)
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = hash((self.id, self.base, self.x, self.y, self.facing_deg))
+            object.__setattr__(self, "_hash", h)
+        return h
 
 
 @dataclass
@@ -179,6 +190,9 @@ class Arena:
         self.routes: dict[tuple, tuple[Route, ...]] = {}
         # circles of the analytic slides by mover's start (``slides.slide``'s memo)
         self.slides: dict[tuple, tuple] = {}
+        # the slide circles and the clearance of a mover at its start among the
+        # obstacles near (``_steered_routes``), whatever it aims at
+        self.movers: dict[tuple, tuple] = {}
 
     def sim_for(self, base: Base, facing_deg: float, start: XY,
                 obstacles: Sequence[Obstacle], reach: float) -> _Sim:
@@ -186,7 +200,7 @@ class Arena:
         built once per mover, start and obstacle positions on this arena (at most
         ``SIMS_KEPT`` kept, the oldest dropped first), then reused."""
         key = (base, facing_deg, float(start[0]), float(start[1]), reach,
-               tuple((ob.id, ob.base, ob.x, ob.y, ob.facing_deg) for ob in obstacles))
+               tuple(obstacles))
         sim = self._sims.get(key)
         if sim is not None:
             sim.reset()
@@ -663,10 +677,13 @@ def _pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
     not clear (``clear_prefix`` of it), when the greedy pass measured every leg it
     kept (a round clearance: each leg kept is the farthest clear one, or, none
     being clear, the next raw leg, measured not clear); else None."""
-    pts = [xy_of(route[0])]
-    for p in route[1:-1]:
-        if math.dist(p, pts[-1]) >= spacing:
-            pts.append(xy_of(p))
+    last = xy_of(route[0])
+    pts = [last]
+    keep, dist = pts.append, math.dist
+    for p in itertools.islice(route, 1, len(route) - 1):
+        if dist(p, last) >= spacing:
+            last = (p[0], p[1])
+            keep(last)
     if len(route) > 1:
         pts.append(xy_of(route[-1]))
     if len(pts) <= 2:
@@ -977,7 +994,7 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
     if stop is None or stop_key is not None:
         key = (base, facing_deg, float(start[0]), float(start[1]), float(aim[0]),
                float(aim[1]), frozenset(goal_ids), max_distance, stop_key,
-               tuple((ob.id, ob.base, ob.x, ob.y, ob.facing_deg) for ob in near))
+               tuple(near))
         hit = arena.routes.get(key)
         if hit is not None:
             return list(hit)
@@ -1001,20 +1018,31 @@ def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
     bases, with no impassable terrain near, slides round them analytically
     (``slides.slide``); any other case is steered with pymunk (``_Sim.steer``)."""
     circles = None
-    if base.is_round and all(ob.is_round for ob in near) \
-            and not arena.terrain_near(start, reach):
-        circles, goal = _slide_circles(arena, base, start, near, goal_ids, reach)
-    else:
+    # the circles and the clearance depend on the mover, its start and the obstacles
+    # near, not on the aim: made once per mover and start (``Arena.movers``)
+    mover_key = (base, facing_deg, float(start[0]), float(start[1]), frozenset(goal_ids),
+                 reach, tuple(near))
+    made = arena.movers.get(mover_key)
+    if made is None:
+        if base.is_round and all(ob.is_round for ob in near) \
+                and not arena.terrain_near(start, reach):
+            made = (*_slide_circles(arena, base, start, near, goal_ids, reach),
+                    clearance(arena, base, facing_deg, start, near, reach))
+        else:
+            made = (None, None, clearance(arena, base, facing_deg, start, near, reach))
+        arena.movers[mover_key] = made
+    circles, goal, clear = made
+    if circles is None:
         sim = arena.sim_for(base, facing_deg, start, near, reach)
     out: list[Route] = []
-    clear = clearance(arena, base, facing_deg, start, near, reach)
+    handoff: dict = {}
     for side in (1, -1):
         wedge = None
         if circles is not None:
             raw, reached, turned, wedge = slide(start, aim, circles, goal, stop,
                                                 SIM_REACH * max_distance, side, HEAD_ON,
                                                 SIM_DECIMALS, ARC_SAG_FRACTION * arena.margin,
-                                                arena.slides)
+                                                arena.slides, handoff)
         else:
             raw, reached, turned = sim.steer(start, aim, goal_ids, stop,
                                              SIM_REACH * max_distance, side)
