@@ -56,7 +56,7 @@ from shapely.geometry import Point, Polygon
 from tabletop.board.bases import Base
 from tabletop.board.state import Battlefield
 from tabletop.geometry.footprints import base_polygon
-from tabletop.geometry.legs import leg_clear
+from tabletop.geometry.legs import leg_clear, obstacle_info
 from tabletop.geometry.slides import WALL_RADIUS, slide
 from tabletop.geometry.sweeps import (
     XY,
@@ -193,6 +193,8 @@ class Arena:
         # the slide circles and the clearance of a mover at its start among the
         # obstacles near (``_steered_routes``), whatever it aims at
         self.movers: dict[tuple, tuple] = {}
+        # ``legs.obstacle_info`` of the obstacles near a mover, by those obstacles
+        self.leg_info: dict[_NearKey, np.ndarray] = {}
 
     def sim_for(self, base: Base, facing_deg: float, start: XY,
                 obstacles: Sequence[Obstacle], reach: float) -> _Sim:
@@ -990,21 +992,27 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
     """
     reach = sim_reach(base, max_distance)
     near = near_obstacles(base, start, obstacles, max_distance)
+    near_key = _NearKey(near)
     key = None
     if stop is None or stop_key is not None:
         key = (base, facing_deg, float(start[0]), float(start[1]), float(aim[0]),
-               float(aim[1]), frozenset(goal_ids), max_distance, stop_key,
-               tuple(near))
+               float(aim[1]), frozenset(goal_ids), max_distance, stop_key, near_key)
         hit = arena.routes.get(key)
         if hit is not None:
             return list(hit)
     terrain = [poly for _, poly in arena.terrain_near(start, reach)]
-    if on_table(arena, base, aim) and leg_clear(base, facing_deg, start, aim, near, terrain,
-                                                arena.tol):
+    if on_table(arena, base, aim):
+        info = arena.leg_info.get(near_key)
+        if info is None:
+            info = arena.leg_info[near_key] = obstacle_info(near)
+        straight = leg_clear(base, facing_deg, start, aim, near, terrain, arena.tol, info)
+    else:
+        straight = False
+    if straight:
         out = [straight_route(start, aim, max_distance, SIM_REACH * max_distance, stop)]
     else:
         out = _steered_routes(arena, base, facing_deg, start, near, aim, goal_ids,
-                              max_distance, stop, reach)
+                              max_distance, stop, reach, near_key)
     if key is not None:
         arena.routes[key] = tuple(out)
     return out
@@ -1013,7 +1021,7 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
 def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
                     near: Sequence[Obstacle], aim: XY, goal_ids: set[str],
                     max_distance: float, stop: Callable[[XY], bool] | None,
-                    reach: float) -> list[Route]:
+                    reach: float, near_key: _NearKey | None = None) -> list[Route]:
     """``find_routes`` when the straight leg is blocked: a round base among round
     bases, with no impassable terrain near, slides round them analytically
     (``slides.slide``); any other case is steered with pymunk (``_Sim.steer``)."""
@@ -1021,7 +1029,7 @@ def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
     # the circles and the clearance depend on the mover, its start and the obstacles
     # near, not on the aim: made once per mover and start (``Arena.movers``)
     mover_key = (base, facing_deg, float(start[0]), float(start[1]), frozenset(goal_ids),
-                 reach, tuple(near))
+                 reach, near_key if near_key is not None else _NearKey(near))
     made = arena.movers.get(mover_key)
     if made is None:
         if base.is_round and all(ob.is_round for ob in near) \
@@ -1053,6 +1061,25 @@ def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
         if out[-1].reached or not turned:
             break
     return out
+
+
+class _NearKey:
+    """The obstacles near a mover as a dictionary key: equal when the obstacles
+    are (``Obstacle`` equality, in order), hashed once (a route's keys read it
+    several times)."""
+
+    __slots__ = ("obstacles", "_hash")
+
+    def __init__(self, obstacles: Sequence[Obstacle]):
+        self.obstacles = tuple(obstacles)
+        self._hash = hash(self.obstacles)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _NearKey) and (
+            self is other or (self._hash == other._hash and self.obstacles == other.obstacles))
 
 
 def _tight_route(raw: list[XY], reached: bool, aim: XY, side: int,

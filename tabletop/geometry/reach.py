@@ -172,8 +172,10 @@ def best_on_routes(ctx: MoveContext, mid: str, routes: Sequence[Route], aim: str
         contact = np.asarray(tolmod.in_contact(dists.min(axis=0), ctx.tol), dtype=bool)
     # best: engaged, then in contact, then nearest, then shortest; ties the first;
     # route by route (the route is the last key: the first sort key)
-    order = np.lexsort((idx, ties(s_at[idx]), ties(dist), ~contact, ~achieved, of[idx]))
-    firsts = order[np.r_[True, of[idx][order][1:] != of[idx][order][:-1]]]
+    of_ok = of[idx]
+    order = np.lexsort((idx, ties(s_at[idx]), ties(dist), ~contact, ~achieved, of_ok))
+    sorted_of = of_ok[order]
+    firsts = order[np.concatenate(([True], sorted_of[1:] != sorted_of[:-1]))]
     for b in firsts.tolist():
         k = int(idx[b])
         route = routes[use[int(of[k])]]
@@ -226,12 +228,17 @@ def _samples_of(paths: Sequence[Sequence[XY]], step: float
     s = s0[which] + seg[which] * t
     # each path's first point ahead of its samples
     per_path = np.add.reduceat(n, np.cumsum([0] + [m - 1 for m in lens[:-1]]))
-    at = np.cumsum(per_path) - per_path
-    starts = p[ends - np.asarray(lens)]
-    local = np.asarray(local_list, dtype=int)[which]
-    return (np.insert(s, at, 0.0), np.insert(xy, at, starts, axis=0),
-            np.insert(local, at, 0),
-            np.repeat(np.arange(len(paths)), per_path + 1))
+    first_row = np.cumsum(per_path + 1) - (per_path + 1)
+    rows = np.ones(len(which) + len(paths), dtype=bool)
+    rows[first_row] = False                     # the samples' rows
+    s_out = np.zeros(len(rows))
+    s_out[rows] = s
+    xy_out = np.empty((len(rows), 2))
+    xy_out[first_row] = p[ends - np.asarray(lens)]
+    xy_out[rows] = xy
+    seg_out = np.zeros(len(rows), dtype=int)
+    seg_out[rows] = np.asarray(local_list, dtype=int)[which]
+    return s_out, xy_out, seg_out, np.repeat(np.arange(len(paths)), per_path + 1)
 
 
 def _samples(path: list[XY], step: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
