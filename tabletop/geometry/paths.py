@@ -117,6 +117,8 @@ ARC_SAG_FRACTION = 0.5
 SPOT_COUNT = 72
 
 TABLE_EDGE = "(table edge)"
+#: ``a.all(axis=...)`` of a bool array, without the method's Python wrapper (the same ufunc)
+_ALL_ROWS = np.logical_and.reduce
 _MOVER = 0b10
 _ALL = 0xFFFFFFFF
 
@@ -478,7 +480,7 @@ class _Clearance:
             return np.ones(len(points), dtype=bool)
         cores, pad = cores_at(self.base, self.facing, points)
         g = shapely.distance(cores[:, None], self.cores[None, :]) - pad - self.pads[None, :]
-        return (g >= self.limit[None, :]).all(axis=1)
+        return _ALL_ROWS(g >= self.limit[None, :], axis=1)
 
     def clear_from(self, a: XY, points: Points) -> np.ndarray:
         """For each point b: the straight move a -> b stays clear."""
@@ -494,7 +496,7 @@ class _Clearance:
                 core, pad = sweep_core(self.base, self.facing, [a, b])
                 rows.append(self._gaps_of(core, pad))
             g = np.array(rows).reshape(len(points), len(self.cores))
-        return (g >= self.limit[None, :]).all(axis=1)
+        return _ALL_ROWS(g >= self.limit[None, :], axis=1)
 
 
 #: a round clearance with more obstacles than this cuts them down to those near
@@ -528,7 +530,7 @@ class _RoundClearance:
             return self._clear_at_sparse(xy, c, limit)
         g = np.hypot(xy[:, None, 0] - c[None, :, 0], xy[:, None, 1] - c[None, :, 1]) \
             - self.r - c[None, :, 2]
-        return (g >= limit[None, :]).all(axis=1)
+        return _ALL_ROWS(g >= limit[None, :], axis=1)
 
     def _clear_at_sparse(self, xy: np.ndarray, c: np.ndarray, limit: np.ndarray) -> np.ndarray:
         """``clear_at`` for many points (a coherency repair's few thousand spots
@@ -573,11 +575,11 @@ class _RoundClearance:
         c = self.c
         if len(c) <= NEAR_FROM or not len(xy):
             return c, self.limit
-        lo, hi = xy.min(axis=0), xy.max(axis=0)
+        lo, hi = np.minimum.reduce(xy, axis=0), np.maximum.reduce(xy, axis=0)
         ex = np.maximum(0.0, np.maximum(lo[0] - c[:, 0], c[:, 0] - hi[0]))
         ey = np.maximum(0.0, np.maximum(lo[1] - c[:, 1], c[:, 1] - hi[1]))
         keep = np.hypot(ex, ey) < self.r + c[:, 2]
-        if keep.all():
+        if _ALL_ROWS(keep):
             return c, self.limit
         return c[keep], self.limit[keep]
 
@@ -601,7 +603,7 @@ class _RoundClearance:
         t = np.minimum(np.maximum(
             (px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None], 0.0), 1.0)
         g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
-        return (g >= limit[None, :]).all(axis=1)
+        return _ALL_ROWS(g >= limit[None, :], axis=1)
 
     def clear_one(self, a: XY, b: XY) -> bool:
         """``clear_from(a, [b])[0]``, over plain floats obstacle by obstacle: the same
@@ -647,7 +649,7 @@ class _RoundClearance:
         t = np.minimum(np.maximum(
             (px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None], 0.0), 1.0)
         g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
-        return (g >= limit[None, :]).all(axis=1)
+        return _ALL_ROWS(g >= limit[None, :], axis=1)
 
 
 def _legs_of(path: Sequence[XY]) -> tuple[np.ndarray, np.ndarray]:
@@ -879,13 +881,13 @@ def clear_of(base: Base, facing_deg: float, points: Points,
         c = np.array([(ob.x, ob.y, ob.r) for ob in obstacles], dtype=float)
         g = np.hypot(xy[:, None, 0] - c[None, :, 0], xy[:, None, 1] - c[None, :, 1]) \
             - base.radius - c[None, :, 2]
-        return (g >= -tol / 4.0).all(axis=1)
+        return _ALL_ROWS(g >= -tol / 4.0, axis=1)
     parts = [core_of(ob.base, ob.facing_deg, (ob.x, ob.y)) for ob in obstacles]
     oc = np.array([c for c, _ in parts], dtype=object)
     op = np.array([p for _, p in parts], dtype=float)
     cores, pad = cores_at(base, facing_deg, points)
     g = shapely.distance(cores[:, None], oc[None, :]) - pad - op[None, :]
-    return (g >= -tol / 4.0).all(axis=1)
+    return _ALL_ROWS(g >= -tol / 4.0, axis=1)
 
 
 def straight_clear(arena: Arena, base: Base, facing_deg: float, start: XY,

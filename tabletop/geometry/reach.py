@@ -52,6 +52,8 @@ SPOT_GRID = 0.1
 #: ``AIMS_PER_MODEL`` (its other aims are over an inch beyond its move); a model
 #: that can get within a few hundredths of an inch of contact still does.
 AIM_SLACK = 2.0
+#: ``a.any()`` of a bool array, without the method's Python wrapper (the same ufunc)
+_ANY = np.logical_or.reduce
 
 
 @dataclass
@@ -155,10 +157,10 @@ def best_on_routes(ctx: MoveContext, mid: str, routes: Sequence[Route], aim: str
             rows = np.isin(of, ks)
             if rows.any():
                 ok[rows] &= route.clear_at(xy[rows])
-    if avoid and ok.any():
+    if avoid and _ANY(ok):
         m = ctx.models[mid]
         ok &= clear_of(m.base, m.facing_deg, xy, avoid, ctx.tol)
-    if not ok.any():
+    if not _ANY(ok):
         return out
     idx = np.nonzero(ok)[0]
     xy_ok = xy[idx]

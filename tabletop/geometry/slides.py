@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 
@@ -212,8 +213,9 @@ class _Walk:
             idx = np.nonzero(cross)[0]
             dd, rr = d[idx], rj[idx]
             cos_a = (r * r + dd * dd - rr * rr) / (2.0 * r * dd)
+            # clipped to [-1, 1] (maximum then minimum: np.clip's numbers, bounds not zero)
             row = self._rows[k] = (idx, np.arctan2(dy[idx], dx[idx]),
-                                   np.arccos(np.clip(cos_a, -1.0, 1.0)))
+                                   np.arccos(np.minimum(np.maximum(cos_a, -1.0), 1.0)))
         idx, phi, alpha = row
         return idx, phi - sense * alpha
 
@@ -279,7 +281,7 @@ class _Walk:
         if s <= 0:
             return
         n = max(1, math.ceil(s / min(ARC_SAMPLE, self._arc_step(r))))
-        a = theta + sense * (s / r) * np.arange(1, n + 1) / n
+        a = theta + sense * (s / r) * _counts(n) / n
         xs = c[0] + r * np.cos(a)
         ys = c[1] + r * np.sin(a)
         self.route.extend(zip(xs.tolist(), ys.tolist()))
@@ -414,6 +416,15 @@ class _Walk:
     def _presses(self, k: int, p: XY, u: XY) -> bool:
         cx, cy, r = self.cl[k]
         return (u[0] * (cx - p[0]) + u[1] * (cy - p[1])) / r > _EPS
+
+
+@lru_cache(maxsize=256)
+def _counts(n: int) -> np.ndarray:
+    """1.0, 2.0, ..., n as a read-only array (``np.arange(1, n + 1)``'s values, as
+    floats: a float times it gives the same numbers)."""
+    out = np.arange(1, n + 1, dtype=float)
+    out.setflags(write=False)
+    return out
 
 
 def slide(start: XY, aim: XY, circles: np.ndarray, goal: np.ndarray,
