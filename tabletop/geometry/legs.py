@@ -102,7 +102,7 @@ def leg_clear(base: Base, facing_deg: float, start: XY, end: XY,
         mine = bound_radius(base)
         near = segment_distances(start, end, info[:, :2]) - mine - info[:, 2] < 0.0
         if near.any():
-            idx = np.nonzero(near)[0]
+            idx = near.nonzero()[0]
             round_ = info[idx, 3] > 0.5 if base.is_round else np.zeros(len(idx), dtype=bool)
             if round_.any():
                 c = info[idx[round_], :3]

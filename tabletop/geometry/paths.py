@@ -549,8 +549,8 @@ class _RoundClearance:
         if not cnt.any():
             return ok
         # every (obstacle, point) pair within an obstacle's window, at once
-        jj = np.repeat(np.arange(len(c)), cnt)
-        pos = np.arange(len(jj)) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
+        jj = np.arange(len(c)).repeat(cnt)
+        pos = np.arange(len(jj)) - (cnt.cumsum() - cnt).repeat(cnt) + lo.repeat(cnt)
         idx = order[pos]
         g = np.hypot(xy[idx, 0] - c[jj, 0], xy[idx, 1] - c[jj, 1]) - self.r - c[jj, 2]
         ok[idx[g < limit[jj]]] = False
@@ -591,7 +591,7 @@ class _RoundClearance:
         if len(self.c) <= NEAR_FROM:
             c, limit = self.c, self.limit     # ``_near`` would keep them all
         else:
-            c, limit = self._near(np.vstack([b, [[ax, ay]]]))
+            c, limit = self._near(np.concatenate([b, [[ax, ay]]]))
         if not len(c) or not len(b):
             return np.ones(len(b), dtype=bool)
         dx, dy = b[:, 0] - ax, b[:, 1] - ay
@@ -709,7 +709,7 @@ def _pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
             out.append(pts[-1])             # the last point in sight: the farthest clear one
             break
         ok = clear.clear_from(pts[i], arr[i + 1:] if batch else pts[i + 1:])
-        hits = np.nonzero(ok)[0]
+        hits = ok.nonzero()[0]
         if not len(hits) and clean is None:
             clean = len(out)                # the raw leg kept is not clear: the route stops
         j = i + 1 + (int(hits[-1]) if len(hits) else 0)
@@ -842,7 +842,7 @@ def contact_spot(arena: Arena, base: Base, facing_deg: float, start: XY, target:
     pts = pts[free_at(arena, base, facing_deg, start, obstacles, pts)] if len(pts) else pts
     if not len(pts):
         return None
-    k = int(np.argmin(ties(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1]))))
+    k = int(ties(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1])).argmin())
     return (float(pts[k, 0]), float(pts[k, 1]))
 
 
@@ -895,6 +895,12 @@ def straight_clear(arena: Arena, base: Base, facing_deg: float, start: XY,
     """Whether the straight move ``start`` -> ``end`` stays on the table and clear of
     every obstacle and impassable terrain (the table is convex: both ends on it
     keep the whole sweep on it)."""
+    if base.is_round and not arena.terrain and all(ob.is_round for ob in obstacles):
+        # ``free_at`` and ``clearance`` would both build this round clearance: built once
+        # (``clear_one``: ``clear_from``'s answer for one leg)
+        rc = _RoundClearance(arena, base, start, obstacles)
+        return (on_table(arena, base, (float(end[0]), float(end[1])))
+                and bool(rc.clear_at([end])[0]) and rc.clear_one(start, end))
     if not free_at(arena, base, facing_deg, start, obstacles, [end])[0]:
         return False
     reach = math.dist(start, end) + 2.0 * base.radius + 1.0

@@ -151,7 +151,9 @@ def best_on_routes(ctx: MoveContext, mid: str, routes: Sequence[Route], aim: str
     for k, i in enumerate(use):
         tests.setdefault(id(routes[i].clearance), (routes[i], []))[1].append(k)
     if len(tests) == 1:                 # one clearance: every row is its routes'
-        ok &= next(iter(tests.values()))[0].clear_at(xy)
+        first = next(iter(tests.values()))[0]
+        if not (first.clearance is None or first.legs_clear):   # else clear_at is all true
+            ok &= first.clear_at(xy)
     else:
         for route, ks in tests.values():
             rows = np.isin(of, ks)
@@ -162,7 +164,7 @@ def best_on_routes(ctx: MoveContext, mid: str, routes: Sequence[Route], aim: str
         ok &= clear_of(m.base, m.facing_deg, xy, avoid, ctx.tol)
     if not _ANY(ok):
         return out
-    idx = np.nonzero(ok)[0]
+    idx = ok.nonzero()[0]
     xy_ok = xy[idx]
     if goal is None or ctx.objective is not None:
         dist, achieved, contact = (a[idx] for a in own)
@@ -203,16 +205,16 @@ def _samples_of(paths: Sequence[Sequence[XY]], step: float
         return s, xy, seg, np.zeros(len(s), dtype=int)
     lens = [len(p) for p in paths]
     p = np.array([q for path in paths for q in path], dtype=float).reshape(-1, 2)
-    ends = np.cumsum(lens)
+    ends = np.array(lens).cumsum()
     keep = np.ones(len(p) - 1, dtype=bool)
     keep[ends[:-1] - 1] = False                 # no segment from one path to the next
     a = p[:-1][keep]
     d = p[1:][keep] - a
     seg = np.hypot(d[:, 0], d[:, 1])
     n = np.maximum(1, np.ceil(ties(seg / step))).astype(int)
-    which = np.repeat(np.arange(len(seg)), n)
-    first = np.cumsum(n) - n
-    i = np.arange(len(which)) - np.repeat(first, n) + 1
+    which = np.arange(len(seg)).repeat(n)
+    first = n.cumsum() - n
+    i = np.arange(len(which)) - first.repeat(n) + 1
     t = i / n[which]
     xy = a[which] + d[which] * t[:, None]
     # each path's arc length at the start of each of its segments, summed in order
@@ -229,8 +231,8 @@ def _samples_of(paths: Sequence[Sequence[XY]], step: float
     s0 = np.array(s0_list, dtype=float)
     s = s0[which] + seg[which] * t
     # each path's first point ahead of its samples
-    per_path = np.add.reduceat(n, np.cumsum([0] + [m - 1 for m in lens[:-1]]))
-    first_row = np.cumsum(per_path + 1) - (per_path + 1)
+    per_path = np.add.reduceat(n, np.array([0] + [m - 1 for m in lens[:-1]]).cumsum())
+    first_row = (per_path + 1).cumsum() - (per_path + 1)
     rows = np.ones(len(which) + len(paths), dtype=bool)
     rows[first_row] = False                     # the samples' rows
     s_out = np.zeros(len(rows))
@@ -240,7 +242,7 @@ def _samples_of(paths: Sequence[Sequence[XY]], step: float
     xy_out[rows] = xy
     seg_out = np.zeros(len(rows), dtype=int)
     seg_out[rows] = np.asarray(local_list, dtype=int)[which]
-    return s_out, xy_out, seg_out, np.repeat(np.arange(len(paths)), per_path + 1)
+    return s_out, xy_out, seg_out, np.arange(len(paths)).repeat(per_path + 1)
 
 
 def _samples(path: list[XY], step: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -250,14 +252,14 @@ def _samples(path: list[XY], step: float) -> tuple[np.ndarray, np.ndarray, np.nd
     d = p[1:] - p[:-1]
     seg = np.hypot(d[:, 0], d[:, 1])
     n = np.maximum(1, np.ceil(ties(seg / step))).astype(int)
-    which = np.repeat(np.arange(len(seg)), n)
-    first = np.cumsum(n) - n
-    i = np.arange(len(which)) - np.repeat(first, n) + 1
+    which = np.arange(len(seg)).repeat(n)
+    first = n.cumsum() - n
+    i = np.arange(len(which)) - first.repeat(n) + 1
     t = i / n[which]
     xy = p[which] + d[which] * t[:, None]
-    s0 = np.concatenate([[0.0], np.cumsum(seg)[:-1]])
+    s0 = np.concatenate([[0.0], seg.cumsum()[:-1]])
     s = s0[which] + seg[which] * t
-    return (np.concatenate([[0.0], s]), np.vstack([p[:1], xy]),
+    return (np.concatenate([[0.0], s]), np.concatenate([p[:1], xy]),
             np.concatenate([[0], which]))
 
 

@@ -210,7 +210,7 @@ class _Walk:
             r, rj = c[k, 2], c[:, 2]
             cross = (d < r + rj) & (d > np.abs(r - rj)) & (d > 0)
             cross[k] = False
-            idx = np.nonzero(cross)[0]
+            idx = cross.nonzero()[0]
             dd, rr = d[idx], rj[idx]
             cos_a = (r * r + dd * dd - rr * rr) / (2.0 * r * dd)
             # clipped to [-1, 1] (maximum then minimum: np.clip's numbers, bounds not zero)
