@@ -196,7 +196,7 @@ class Arena:
         # obstacles near (``_steered_routes``), whatever it aims at
         self.movers: dict[tuple, tuple] = {}
         # ``legs.obstacle_info`` of the obstacles near a mover, by those obstacles
-        self.leg_info: dict[_NearKey, np.ndarray] = {}
+        self.leg_info: dict[NearObstacles, np.ndarray] = {}
 
     def sim_for(self, base: Base, facing_deg: float, start: XY,
                 obstacles: Sequence[Obstacle], reach: float) -> _Sim:
@@ -552,7 +552,12 @@ class _RoundClearance:
         jj = np.arange(len(c)).repeat(cnt)
         pos = np.arange(len(jj)) - (cnt.cumsum() - cnt).repeat(cnt) + lo.repeat(cnt)
         idx = order[pos]
-        g = np.hypot(xy[idx, 0] - c[jj, 0], xy[idx, 1] - c[jj, 1]) - self.r - c[jj, 2]
+        # ... and, of those, the points whose y lies within the same reach (a hair
+        # more): any other is as far in y alone, so its gap is positive, clear
+        dy = xy[idx, 1] - c[jj, 1]
+        near = np.abs(dy) <= span[jj] + 1e-6
+        idx, jj, dy = idx[near], jj[near], dy[near]
+        g = np.hypot(xy[idx, 0] - c[jj, 0], dy) - self.r - c[jj, 2]
         ok[idx[g < limit[jj]]] = False
         return ok
 
@@ -752,6 +757,12 @@ def near_obstacles(base: Base, start: XY, obstacles: Sequence[Obstacle],
     sx, sy = float(start[0]), float(start[1])
     return [ob for ob in obstacles
             if math.hypot(ob.x - sx, ob.y - sy) <= reach + ob.r]
+
+
+def near_of(base: Base, start: XY, obstacles: Sequence[Obstacle],
+            max_distance: float) -> NearObstacles:
+    """``near_obstacles`` as a ``NearObstacles`` (for ``find_routes``' ``near``)."""
+    return NearObstacles(near_obstacles(base, start, obstacles, max_distance))
 
 
 def ring_offsets(base: Base, facing_deg: float, other: Base, other_facing_deg: float,
@@ -975,7 +986,8 @@ def straight_route(start: XY, aim: XY, max_distance: float, limit: float,
 def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
                 obstacles: Sequence[Obstacle], aim: XY, goal_ids: set[str],
                 max_distance: float, stop: Callable[[XY], bool] | None = None,
-                stop_key: Hashable | None = None) -> list[Route]:
+                stop_key: Hashable | None = None,
+                near: NearObstacles | None = None) -> list[Route]:
     """Routes for one model from ``start`` toward ``aim``, at most ``max_distance`` long.
 
     Parameters
@@ -989,6 +1001,8 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
         mover, start, aim and the obstacles near (``Arena.routes``), so a solve
         asking again (the two first passes, the improve rounds, coherency
         repairs) gets it without routing again.
+    near : ``near_of(base, start, obstacles, max_distance)`` when the caller has
+        it already (``obstacles`` are then not looked through again).
 
     Returns
     -------
@@ -999,8 +1013,8 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
         along an obstacle and did not reach the goal), each pulled tight and cut.
     """
     reach = sim_reach(base, max_distance)
-    near = near_obstacles(base, start, obstacles, max_distance)
-    near_key = _NearKey(near)
+    near_key = near if near is not None else near_of(base, start, obstacles, max_distance)
+    near_obs = near_key.obstacles
     key = None
     if stop is None or stop_key is not None:
         key = (base, facing_deg, float(start[0]), float(start[1]), float(aim[0]),
@@ -1012,14 +1026,14 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
     if on_table(arena, base, aim):
         info = arena.leg_info.get(near_key)
         if info is None:
-            info = arena.leg_info[near_key] = obstacle_info(near)
-        straight = leg_clear(base, facing_deg, start, aim, near, terrain, arena.tol, info)
+            info = arena.leg_info[near_key] = obstacle_info(near_obs)
+        straight = leg_clear(base, facing_deg, start, aim, near_obs, terrain, arena.tol, info)
     else:
         straight = False
     if straight:
         out = [straight_route(start, aim, max_distance, SIM_REACH * max_distance, stop)]
     else:
-        out = _steered_routes(arena, base, facing_deg, start, near, aim, goal_ids,
+        out = _steered_routes(arena, base, facing_deg, start, near_obs, aim, goal_ids,
                               max_distance, stop, reach, near_key)
     if key is not None:
         arena.routes[key] = tuple(out)
@@ -1029,7 +1043,7 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
 def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
                     near: Sequence[Obstacle], aim: XY, goal_ids: set[str],
                     max_distance: float, stop: Callable[[XY], bool] | None,
-                    reach: float, near_key: _NearKey | None = None) -> list[Route]:
+                    reach: float, near_key: NearObstacles | None = None) -> list[Route]:
     """``find_routes`` when the straight leg is blocked: a round base among round
     bases, with no impassable terrain near, slides round them analytically
     (``slides.slide``); any other case is steered with pymunk (``_Sim.steer``)."""
@@ -1037,7 +1051,7 @@ def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
     # the circles and the clearance depend on the mover, its start and the obstacles
     # near, not on the aim: made once per mover and start (``Arena.movers``)
     mover_key = (base, facing_deg, float(start[0]), float(start[1]), frozenset(goal_ids),
-                 reach, near_key if near_key is not None else _NearKey(near))
+                 reach, near_key if near_key is not None else NearObstacles(near))
     made = arena.movers.get(mover_key)
     if made is None:
         if base.is_round and all(ob.is_round for ob in near) \
@@ -1071,10 +1085,10 @@ def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
     return out
 
 
-class _NearKey:
-    """The obstacles near a mover as a dictionary key: equal when the obstacles
-    are (``Obstacle`` equality, in order), hashed once (a route's keys read it
-    several times)."""
+class NearObstacles:
+    """The obstacles near a mover (``obstacles``, a tuple, in order), also a
+    dictionary key: equal when the obstacles are (``Obstacle`` equality, in
+    order), hashed once (a route's keys read it several times)."""
 
     __slots__ = ("obstacles", "_hash")
 
@@ -1086,7 +1100,7 @@ class _NearKey:
         return self._hash
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _NearKey) and (
+        return isinstance(other, NearObstacles) and (
             self is other or (self._hash == other._hash and self.obstacles == other.obstacles))
 
 

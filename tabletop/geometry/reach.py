@@ -31,6 +31,7 @@ from tabletop.geometry.paths import (
     find_routes,
     free_at,
     near_obstacles,
+    near_of,
     straight_clear,
 )
 from tabletop.geometry.sweeps import XY, path_length, prefix_to, tie, ties
@@ -291,7 +292,8 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     start = ctx.start[mid]
     spec = ctx.spec
     everyone = obstacles_for(ctx, mid, where)
-    obstacles = near_obstacles(m.base, start, everyone, spec.max_distance)
+    near = near_of(m.base, start, everyone, spec.max_distance)
+    obstacles = near.obstacles
     avoid = near_obstacles(m.base, start, avoid, spec.max_distance)
     key = None
     if cache is not None:
@@ -334,7 +336,7 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     for k, (aim_id, aim_xy) in enumerate(targets):
         routes = find_routes(arena, m.base, m.facing_deg, start, obstacles, aim_xy,
                              goal_ids, spec.max_distance, stop,
-                             None if stop is None else ("in_range", mid))
+                             None if stop is None else ("in_range", mid), near)
         for r in best_on_routes(ctx, mid, routes, aim_id, goal, avoid):
             if r is not None and (best is None or r.score > best.score):
                 best = r
@@ -388,17 +390,18 @@ def reach_spot(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     spot = (float(spot[0]), float(spot[1]))
     if not ctx.ok_at(mid, [spot])[0]:
         return None
-    obstacles = near_obstacles(m.base, start, obstacles_for(ctx, mid, where), spec.max_distance)
+    near = near_of(m.base, start, obstacles_for(ctx, mid, where), spec.max_distance)
+    obstacles = near.obstacles
     path = None
     if math.dist(start, spot) <= spec.max_distance and \
             straight_clear(arena, m.base, m.facing_deg, start, obstacles, spot):
         path = [start, spot]
     else:
-        near = ctx.tol / 2.0
+        within = ctx.tol / 2.0
         for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, spot, set(),
-                                 spec.max_distance, lambda p: math.dist(p, spot) <= near,
-                                 ("near", spot, near)):
-            if route.reached and math.dist(route.path[-1], spot) <= near \
+                                 spec.max_distance, lambda p: math.dist(p, spot) <= within,
+                                 ("near", spot, within), near):
+            if route.reached and math.dist(route.path[-1], spot) <= within \
                     and route.clear_at([route.path[-1]])[0]:
                 path = route.path
                 break
