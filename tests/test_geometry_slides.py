@@ -183,3 +183,38 @@ def test_a_rear_model_slides_round_its_friend_without_pymunk(monkeypatch):
     assert math.isclose(_length(plan.paths["r/2"]), 3.0, abs_tol=1e-6)
     assert tol < after.gap("r/2", "e/1") <= 0.0403
     assert after.gap("r/1", "r/2") >= -tol                    # no overlap
+
+
+def test_the_other_hand_goes_on_from_where_the_first_asked_which_hand():
+    # circle (2, 0) R 1 dead ahead (as above): both hands walk the same leg to (1, 0), where the
+    # walk first asks which hand to keep; the first walk leaves that point in ``handoff`` and
+    # the second goes on from it, round the bottom to (2.5, -0.866) and on to the aim: the
+    # route a walk from the start draws, to the last bit
+    c = np.array([(2.0, 0.0, 1.0)])
+    g = np.zeros(1, dtype=bool)
+    handoff: dict = {}
+    first = slide((0.0, 0.0), (4.0, 0.0), c, g, None, 10.0, 1, HEAD_ON, 9, 0.005, {}, handoff)
+    fork = handoff["fork"][2]
+    assert fork[5] == (1.0, 0.0)                    # the route so far ends where it met the circle
+    second = slide((0.0, 0.0), (4.0, 0.0), c, g, None, 10.0, -1, HEAD_ON, 9, 0.005, {}, handoff)
+    fresh = slide((0.0, 0.0), (4.0, 0.0), c, g, None, 10.0, -1, HEAD_ON, 9, 0.005)
+    assert second == fresh and second != first
+    assert math.isclose(second[0][-2][1], -math.sqrt(3) / 2, abs_tol=1e-6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(-3, 3), st.floats(-3, 3), st.floats(0.3, 1.5)),
+                min_size=1, max_size=10),
+       st.tuples(st.floats(-4, 4), st.floats(-4, 4)), st.booleans())
+def test_the_handed_over_walk_is_the_walk_from_the_start(circles, aim, stops):
+    c = np.array(circles, dtype=float)
+    g = np.zeros(len(c), dtype=bool)
+
+    def stop(p):
+        return math.dist(p, aim) < 0.5
+    handoff: dict = {}
+    for side in (1, -1):
+        got = slide((0.0, 0.0), aim, c, g, stop if stops else None, 6.0, side, HEAD_ON, 9, 0.005,
+                    {}, handoff)
+        fresh = slide((0.0, 0.0), aim, c, g, stop if stops else None, 6.0, side, HEAD_ON, 9, 0.005)
+        assert got == fresh

@@ -79,3 +79,23 @@ def test_possible_findings_are_what_the_full_check_adds():
     assert snapshot(state.with_positions(near)).distance("r/2", "e") == \
         pytest.approx(0.32130, abs=1e-5)
     assert possible_findings(ctx, near, None, check(ctx, near, possible=False)) == []
+
+
+def test_samples_of_several_paths_are_each_paths_samples():
+    # ``reach._samples_of`` measures every path's segments at once: the same arc lengths,
+    # points and segments as ``_samples`` path by path, to the last bit.  A 0.12" leg is
+    # ceil(0.12 / 0.05) = 3 steps of 0.04" (s = 0.04, 0.08, 0.12); a zero leg is one step
+    import numpy as np
+
+    from tabletop.geometry.reach import _samples, _samples_of
+    paths = [[(10.0, 10.0), (10.12, 10.0)],
+             [(10.0, 10.0), (10.0, 10.0), (11.3, 12.7), (9.1, 13.33)],
+             [(3.3, 4.4), (5.55, 1.01)]]
+    s, xy, seg, of = _samples_of(paths, 0.05)
+    for k, path in enumerate(paths):
+        s1, xy1, seg1 = _samples(path, 0.05)
+        rows = of == k
+        assert s[rows].tobytes() == s1.tobytes() and xy[rows].tobytes() == xy1.tobytes()
+        assert np.array_equal(seg[rows], seg1)
+    first = of == 0
+    assert np.allclose(s[first], [0.0, 0.04, 0.08, 0.12])

@@ -63,8 +63,18 @@ def round_leg_gaps(a: XY, b: XY, radius: float, circles: np.ndarray) -> np.ndarr
     return segment_distances(a, b, c[:, :2]) - radius - c[:, 2]
 
 
+def obstacle_info(obstacles: Sequence) -> np.ndarray:
+    """Rows (k, 4) of ``leg_clear``'s obstacles: centre x, y (inches), bounding
+    radius (inches), 1.0 for a round base else 0.0."""
+    # a round obstacle's bounding radius is its radius (``Obstacle.r``, read once)
+    return np.array([(ob.x, ob.y, ob.r, True) if ob.is_round else
+                     (ob.x, ob.y, bound_radius(ob.base), False)
+                     for ob in obstacles], dtype=float).reshape(-1, 4)
+
+
 def leg_clear(base: Base, facing_deg: float, start: XY, end: XY,
-              obstacles: Sequence, terrain: Sequence, tol: float) -> bool:
+              obstacles: Sequence, terrain: Sequence, tol: float,
+              info: np.ndarray | None = None) -> bool:
     """Whether the base slides straight from ``start`` to ``end`` clear of every
     obstacle and terrain polygon.
 
@@ -79,19 +89,20 @@ def leg_clear(base: Base, facing_deg: float, start: XY, end: XY,
         ``GRAZE_FRACTION`` of it, and by as much as the base already overlaps
         that obstacle at ``start``.
 
+    info : ``obstacle_info(obstacles)`` when the caller has it already (a
+        mover asks about several legs among the same obstacles).
+
     The table edge is not looked at (the caller checks the end lies on the
     table, which is convex).
     """
     graze = GRAZE_FRACTION * tol
     if obstacles:
-        # a round obstacle's bounding radius is its radius (``Obstacle.r``, read once)
-        info = np.array([(ob.x, ob.y, ob.r, True) if ob.is_round else
-                         (ob.x, ob.y, bound_radius(ob.base), False)
-                         for ob in obstacles], dtype=float)
+        if info is None:
+            info = obstacle_info(obstacles)
         mine = bound_radius(base)
         near = segment_distances(start, end, info[:, :2]) - mine - info[:, 2] < 0.0
         if near.any():
-            idx = np.nonzero(near)[0]
+            idx = near.nonzero()[0]
             round_ = info[idx, 3] > 0.5 if base.is_round else np.zeros(len(idx), dtype=bool)
             if round_.any():
                 c = info[idx[round_], :3]

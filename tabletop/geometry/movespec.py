@@ -378,7 +378,7 @@ class MoveContext:
     def dist_at(self, mid: str, points, target: str | None = None) -> np.ndarray:
         """Distance (inches, >= 0) from ``mid`` at each point to a target (default its closest)."""
         g = self.gaps_at(mid, points, target or self.target[mid])
-        return np.maximum(0.0, g.min(axis=1))
+        return np.maximum(0.0, np.minimum.reduce(g, axis=1))
 
     def engaged_at(self, mid: str, points, unit_id: str) -> np.ndarray:
         """Whether ``mid`` at each point is engaged with enemy unit ``unit_id`` (rules range)."""

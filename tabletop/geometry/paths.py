@@ -56,7 +56,7 @@ from shapely.geometry import Point, Polygon
 from tabletop.board.bases import Base
 from tabletop.board.state import Battlefield
 from tabletop.geometry.footprints import base_polygon
-from tabletop.geometry.legs import leg_clear
+from tabletop.geometry.legs import leg_clear, obstacle_info
 from tabletop.geometry.slides import WALL_RADIUS, slide
 from tabletop.geometry.sweeps import (
     XY,
@@ -117,6 +117,8 @@ ARC_SAG_FRACTION = 0.5
 SPOT_COUNT = 72
 
 TABLE_EDGE = "(table edge)"
+#: ``a.all(axis=...)`` of a bool array, without the method's Python wrapper (the same ufunc)
+_ALL_ROWS = np.logical_and.reduce
 _MOVER = 0b10
 _ALL = 0xFFFFFFFF
 
@@ -135,9 +137,20 @@ class Obstacle:
     #: whether the base is round, read once
     is_round: bool = field(init=False, repr=False, compare=False)
 
+    #: ``hash`` of the fields compared, worked out the first time it is asked for
+    #: (routes and spaces are remembered by the obstacles near: a key hashes each)
+    _hash: int | None = field(init=False, repr=False, compare=False, default=None)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "r", self.base.radius)
         object.__setattr__(self, "is_round", self.base.is_round)
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = hash((self.id, self.base, self.x, self.y, self.facing_deg))
+            object.__setattr__(self, "_hash", h)
+        return h
 
 
 @dataclass
@@ -179,6 +192,11 @@ class Arena:
         self.routes: dict[tuple, tuple[Route, ...]] = {}
         # circles of the analytic slides by mover's start (``slides.slide``'s memo)
         self.slides: dict[tuple, tuple] = {}
+        # the slide circles and the clearance of a mover at its start among the
+        # obstacles near (``_steered_routes``), whatever it aims at
+        self.movers: dict[tuple, tuple] = {}
+        # ``legs.obstacle_info`` of the obstacles near a mover, by those obstacles
+        self.leg_info: dict[NearObstacles, np.ndarray] = {}
 
     def sim_for(self, base: Base, facing_deg: float, start: XY,
                 obstacles: Sequence[Obstacle], reach: float) -> _Sim:
@@ -186,7 +204,7 @@ class Arena:
         built once per mover, start and obstacle positions on this arena (at most
         ``SIMS_KEPT`` kept, the oldest dropped first), then reused."""
         key = (base, facing_deg, float(start[0]), float(start[1]), reach,
-               tuple((ob.id, ob.base, ob.x, ob.y, ob.facing_deg) for ob in obstacles))
+               tuple(obstacles))
         sim = self._sims.get(key)
         if sim is not None:
             sim.reset()
@@ -462,7 +480,7 @@ class _Clearance:
             return np.ones(len(points), dtype=bool)
         cores, pad = cores_at(self.base, self.facing, points)
         g = shapely.distance(cores[:, None], self.cores[None, :]) - pad - self.pads[None, :]
-        return (g >= self.limit[None, :]).all(axis=1)
+        return _ALL_ROWS(g >= self.limit[None, :], axis=1)
 
     def clear_from(self, a: XY, points: Points) -> np.ndarray:
         """For each point b: the straight move a -> b stays clear."""
@@ -478,7 +496,7 @@ class _Clearance:
                 core, pad = sweep_core(self.base, self.facing, [a, b])
                 rows.append(self._gaps_of(core, pad))
             g = np.array(rows).reshape(len(points), len(self.cores))
-        return (g >= self.limit[None, :]).all(axis=1)
+        return _ALL_ROWS(g >= self.limit[None, :], axis=1)
 
 
 #: a round clearance with more obstacles than this cuts them down to those near
@@ -512,7 +530,7 @@ class _RoundClearance:
             return self._clear_at_sparse(xy, c, limit)
         g = np.hypot(xy[:, None, 0] - c[None, :, 0], xy[:, None, 1] - c[None, :, 1]) \
             - self.r - c[None, :, 2]
-        return (g >= limit[None, :]).all(axis=1)
+        return _ALL_ROWS(g >= limit[None, :], axis=1)
 
     def _clear_at_sparse(self, xy: np.ndarray, c: np.ndarray, limit: np.ndarray) -> np.ndarray:
         """``clear_at`` for many points (a coherency repair's few thousand spots
@@ -531,10 +549,15 @@ class _RoundClearance:
         if not cnt.any():
             return ok
         # every (obstacle, point) pair within an obstacle's window, at once
-        jj = np.repeat(np.arange(len(c)), cnt)
-        pos = np.arange(len(jj)) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
+        jj = np.arange(len(c)).repeat(cnt)
+        pos = np.arange(len(jj)) - (cnt.cumsum() - cnt).repeat(cnt) + lo.repeat(cnt)
         idx = order[pos]
-        g = np.hypot(xy[idx, 0] - c[jj, 0], xy[idx, 1] - c[jj, 1]) - self.r - c[jj, 2]
+        # ... and, of those, the points whose y lies within the same reach (a hair
+        # more): any other is as far in y alone, so its gap is positive, clear
+        dy = xy[idx, 1] - c[jj, 1]
+        near = np.abs(dy) <= span[jj] + 1e-6
+        idx, jj, dy = idx[near], jj[near], dy[near]
+        g = np.hypot(xy[idx, 0] - c[jj, 0], dy) - self.r - c[jj, 2]
         ok[idx[g < limit[jj]]] = False
         return ok
 
@@ -557,11 +580,11 @@ class _RoundClearance:
         c = self.c
         if len(c) <= NEAR_FROM or not len(xy):
             return c, self.limit
-        lo, hi = xy.min(axis=0), xy.max(axis=0)
+        lo, hi = np.minimum.reduce(xy, axis=0), np.maximum.reduce(xy, axis=0)
         ex = np.maximum(0.0, np.maximum(lo[0] - c[:, 0], c[:, 0] - hi[0]))
         ey = np.maximum(0.0, np.maximum(lo[1] - c[:, 1], c[:, 1] - hi[1]))
         keep = np.hypot(ex, ey) < self.r + c[:, 2]
-        if keep.all():
+        if _ALL_ROWS(keep):
             return c, self.limit
         return c[keep], self.limit[keep]
 
@@ -573,7 +596,7 @@ class _RoundClearance:
         if len(self.c) <= NEAR_FROM:
             c, limit = self.c, self.limit     # ``_near`` would keep them all
         else:
-            c, limit = self._near(np.vstack([b, [[ax, ay]]]))
+            c, limit = self._near(np.concatenate([b, [[ax, ay]]]))
         if not len(c) or not len(b):
             return np.ones(len(b), dtype=bool)
         dx, dy = b[:, 0] - ax, b[:, 1] - ay
@@ -585,7 +608,7 @@ class _RoundClearance:
         t = np.minimum(np.maximum(
             (px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None], 0.0), 1.0)
         g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
-        return (g >= limit[None, :]).all(axis=1)
+        return _ALL_ROWS(g >= limit[None, :], axis=1)
 
     def clear_one(self, a: XY, b: XY) -> bool:
         """``clear_from(a, [b])[0]``, over plain floats obstacle by obstacle: the same
@@ -631,7 +654,7 @@ class _RoundClearance:
         t = np.minimum(np.maximum(
             (px * dx[:, None] + py * dy[:, None]) / np.where(ll > 0, ll, 1.0)[:, None], 0.0), 1.0)
         g = np.hypot(px - t * dx[:, None], py - t * dy[:, None]) - self.r - c[None, :, 2]
-        return (g >= limit[None, :]).all(axis=1)
+        return _ALL_ROWS(g >= limit[None, :], axis=1)
 
 
 def _legs_of(path: Sequence[XY]) -> tuple[np.ndarray, np.ndarray]:
@@ -663,10 +686,13 @@ def _pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
     not clear (``clear_prefix`` of it), when the greedy pass measured every leg it
     kept (a round clearance: each leg kept is the farthest clear one, or, none
     being clear, the next raw leg, measured not clear); else None."""
-    pts = [xy_of(route[0])]
-    for p in route[1:-1]:
-        if math.dist(p, pts[-1]) >= spacing:
-            pts.append(xy_of(p))
+    last = xy_of(route[0])
+    pts = [last]
+    keep, dist = pts.append, math.dist
+    for p in itertools.islice(route, 1, len(route) - 1):
+        if dist(p, last) >= spacing:
+            last = (p[0], p[1])
+            keep(last)
     if len(route) > 1:
         pts.append(xy_of(route[-1]))
     if len(pts) <= 2:
@@ -688,7 +714,7 @@ def _pull_tight(route: Sequence[XY], clear: _Clearance | _RoundClearance,
             out.append(pts[-1])             # the last point in sight: the farthest clear one
             break
         ok = clear.clear_from(pts[i], arr[i + 1:] if batch else pts[i + 1:])
-        hits = np.nonzero(ok)[0]
+        hits = ok.nonzero()[0]
         if not len(hits) and clean is None:
             clean = len(out)                # the raw leg kept is not clear: the route stops
         j = i + 1 + (int(hits[-1]) if len(hits) else 0)
@@ -731,6 +757,12 @@ def near_obstacles(base: Base, start: XY, obstacles: Sequence[Obstacle],
     sx, sy = float(start[0]), float(start[1])
     return [ob for ob in obstacles
             if math.hypot(ob.x - sx, ob.y - sy) <= reach + ob.r]
+
+
+def near_of(base: Base, start: XY, obstacles: Sequence[Obstacle],
+            max_distance: float) -> NearObstacles:
+    """``near_obstacles`` as a ``NearObstacles`` (for ``find_routes``' ``near``)."""
+    return NearObstacles(near_obstacles(base, start, obstacles, max_distance))
 
 
 def ring_offsets(base: Base, facing_deg: float, other: Base, other_facing_deg: float,
@@ -821,7 +853,7 @@ def contact_spot(arena: Arena, base: Base, facing_deg: float, start: XY, target:
     pts = pts[free_at(arena, base, facing_deg, start, obstacles, pts)] if len(pts) else pts
     if not len(pts):
         return None
-    k = int(np.argmin(ties(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1]))))
+    k = int(ties(np.hypot(pts[:, 0] - start[0], pts[:, 1] - start[1])).argmin())
     return (float(pts[k, 0]), float(pts[k, 1]))
 
 
@@ -860,13 +892,13 @@ def clear_of(base: Base, facing_deg: float, points: Points,
         c = np.array([(ob.x, ob.y, ob.r) for ob in obstacles], dtype=float)
         g = np.hypot(xy[:, None, 0] - c[None, :, 0], xy[:, None, 1] - c[None, :, 1]) \
             - base.radius - c[None, :, 2]
-        return (g >= -tol / 4.0).all(axis=1)
+        return _ALL_ROWS(g >= -tol / 4.0, axis=1)
     parts = [core_of(ob.base, ob.facing_deg, (ob.x, ob.y)) for ob in obstacles]
     oc = np.array([c for c, _ in parts], dtype=object)
     op = np.array([p for _, p in parts], dtype=float)
     cores, pad = cores_at(base, facing_deg, points)
     g = shapely.distance(cores[:, None], oc[None, :]) - pad - op[None, :]
-    return (g >= -tol / 4.0).all(axis=1)
+    return _ALL_ROWS(g >= -tol / 4.0, axis=1)
 
 
 def straight_clear(arena: Arena, base: Base, facing_deg: float, start: XY,
@@ -874,6 +906,12 @@ def straight_clear(arena: Arena, base: Base, facing_deg: float, start: XY,
     """Whether the straight move ``start`` -> ``end`` stays on the table and clear of
     every obstacle and impassable terrain (the table is convex: both ends on it
     keep the whole sweep on it)."""
+    if base.is_round and not arena.terrain and all(ob.is_round for ob in obstacles):
+        # ``free_at`` and ``clearance`` would both build this round clearance: built once
+        # (``clear_one``: ``clear_from``'s answer for one leg)
+        rc = _RoundClearance(arena, base, start, obstacles)
+        return (on_table(arena, base, (float(end[0]), float(end[1])))
+                and bool(rc.clear_at([end])[0]) and rc.clear_one(start, end))
     if not free_at(arena, base, facing_deg, start, obstacles, [end])[0]:
         return False
     reach = math.dist(start, end) + 2.0 * base.radius + 1.0
@@ -948,7 +986,8 @@ def straight_route(start: XY, aim: XY, max_distance: float, limit: float,
 def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
                 obstacles: Sequence[Obstacle], aim: XY, goal_ids: set[str],
                 max_distance: float, stop: Callable[[XY], bool] | None = None,
-                stop_key: Hashable | None = None) -> list[Route]:
+                stop_key: Hashable | None = None,
+                near: NearObstacles | None = None) -> list[Route]:
     """Routes for one model from ``start`` toward ``aim``, at most ``max_distance`` long.
 
     Parameters
@@ -962,6 +1001,8 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
         mover, start, aim and the obstacles near (``Arena.routes``), so a solve
         asking again (the two first passes, the improve rounds, coherency
         repairs) gets it without routing again.
+    near : ``near_of(base, start, obstacles, max_distance)`` when the caller has
+        it already (``obstacles`` are then not looked through again).
 
     Returns
     -------
@@ -972,22 +1013,28 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
         along an obstacle and did not reach the goal), each pulled tight and cut.
     """
     reach = sim_reach(base, max_distance)
-    near = near_obstacles(base, start, obstacles, max_distance)
+    near_key = near if near is not None else near_of(base, start, obstacles, max_distance)
+    near_obs = near_key.obstacles
     key = None
     if stop is None or stop_key is not None:
         key = (base, facing_deg, float(start[0]), float(start[1]), float(aim[0]),
-               float(aim[1]), frozenset(goal_ids), max_distance, stop_key,
-               tuple((ob.id, ob.base, ob.x, ob.y, ob.facing_deg) for ob in near))
+               float(aim[1]), frozenset(goal_ids), max_distance, stop_key, near_key)
         hit = arena.routes.get(key)
         if hit is not None:
             return list(hit)
     terrain = [poly for _, poly in arena.terrain_near(start, reach)]
-    if on_table(arena, base, aim) and leg_clear(base, facing_deg, start, aim, near, terrain,
-                                                arena.tol):
+    if on_table(arena, base, aim):
+        info = arena.leg_info.get(near_key)
+        if info is None:
+            info = arena.leg_info[near_key] = obstacle_info(near_obs)
+        straight = leg_clear(base, facing_deg, start, aim, near_obs, terrain, arena.tol, info)
+    else:
+        straight = False
+    if straight:
         out = [straight_route(start, aim, max_distance, SIM_REACH * max_distance, stop)]
     else:
-        out = _steered_routes(arena, base, facing_deg, start, near, aim, goal_ids,
-                              max_distance, stop, reach)
+        out = _steered_routes(arena, base, facing_deg, start, near_obs, aim, goal_ids,
+                              max_distance, stop, reach, near_key)
     if key is not None:
         arena.routes[key] = tuple(out)
     return out
@@ -996,25 +1043,36 @@ def find_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
 def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
                     near: Sequence[Obstacle], aim: XY, goal_ids: set[str],
                     max_distance: float, stop: Callable[[XY], bool] | None,
-                    reach: float) -> list[Route]:
+                    reach: float, near_key: NearObstacles | None = None) -> list[Route]:
     """``find_routes`` when the straight leg is blocked: a round base among round
     bases, with no impassable terrain near, slides round them analytically
     (``slides.slide``); any other case is steered with pymunk (``_Sim.steer``)."""
     circles = None
-    if base.is_round and all(ob.is_round for ob in near) \
-            and not arena.terrain_near(start, reach):
-        circles, goal = _slide_circles(arena, base, start, near, goal_ids, reach)
-    else:
+    # the circles and the clearance depend on the mover, its start and the obstacles
+    # near, not on the aim: made once per mover and start (``Arena.movers``)
+    mover_key = (base, facing_deg, float(start[0]), float(start[1]), frozenset(goal_ids),
+                 reach, near_key if near_key is not None else NearObstacles(near))
+    made = arena.movers.get(mover_key)
+    if made is None:
+        if base.is_round and all(ob.is_round for ob in near) \
+                and not arena.terrain_near(start, reach):
+            made = (*_slide_circles(arena, base, start, near, goal_ids, reach),
+                    clearance(arena, base, facing_deg, start, near, reach))
+        else:
+            made = (None, None, clearance(arena, base, facing_deg, start, near, reach))
+        arena.movers[mover_key] = made
+    circles, goal, clear = made
+    if circles is None:
         sim = arena.sim_for(base, facing_deg, start, near, reach)
     out: list[Route] = []
-    clear = clearance(arena, base, facing_deg, start, near, reach)
+    handoff: dict = {}
     for side in (1, -1):
         wedge = None
         if circles is not None:
             raw, reached, turned, wedge = slide(start, aim, circles, goal, stop,
                                                 SIM_REACH * max_distance, side, HEAD_ON,
                                                 SIM_DECIMALS, ARC_SAG_FRACTION * arena.margin,
-                                                arena.slides)
+                                                arena.slides, handoff)
         else:
             raw, reached, turned = sim.steer(start, aim, goal_ids, stop,
                                              SIM_REACH * max_distance, side)
@@ -1025,6 +1083,25 @@ def _steered_routes(arena: Arena, base: Base, facing_deg: float, start: XY,
         if out[-1].reached or not turned:
             break
     return out
+
+
+class NearObstacles:
+    """The obstacles near a mover (``obstacles``, a tuple, in order), also a
+    dictionary key: equal when the obstacles are (``Obstacle`` equality, in
+    order), hashed once (a route's keys read it several times)."""
+
+    __slots__ = ("obstacles", "_hash")
+
+    def __init__(self, obstacles: Sequence[Obstacle]):
+        self.obstacles = tuple(obstacles)
+        self._hash = hash(self.obstacles)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NearObstacles) and (
+            self is other or (self._hash == other._hash and self.obstacles == other.obstacles))
 
 
 def _tight_route(raw: list[XY], reached: bool, aim: XY, side: int,

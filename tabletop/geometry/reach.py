@@ -31,6 +31,7 @@ from tabletop.geometry.paths import (
     find_routes,
     free_at,
     near_obstacles,
+    near_of,
     straight_clear,
 )
 from tabletop.geometry.sweeps import XY, path_length, prefix_to, tie, ties
@@ -52,6 +53,8 @@ SPOT_GRID = 0.1
 #: ``AIMS_PER_MODEL`` (its other aims are over an inch beyond its move); a model
 #: that can get within a few hundredths of an inch of contact still does.
 AIM_SLACK = 2.0
+#: ``a.any()`` of a bool array, without the method's Python wrapper (the same ufunc)
+_ANY = np.logical_or.reduce
 
 
 @dataclass
@@ -149,18 +152,20 @@ def best_on_routes(ctx: MoveContext, mid: str, routes: Sequence[Route], aim: str
     for k, i in enumerate(use):
         tests.setdefault(id(routes[i].clearance), (routes[i], []))[1].append(k)
     if len(tests) == 1:                 # one clearance: every row is its routes'
-        ok &= next(iter(tests.values()))[0].clear_at(xy)
+        first = next(iter(tests.values()))[0]
+        if not (first.clearance is None or first.legs_clear):   # else clear_at is all true
+            ok &= first.clear_at(xy)
     else:
         for route, ks in tests.values():
             rows = np.isin(of, ks)
             if rows.any():
                 ok[rows] &= route.clear_at(xy[rows])
-    if avoid and ok.any():
+    if avoid and _ANY(ok):
         m = ctx.models[mid]
         ok &= clear_of(m.base, m.facing_deg, xy, avoid, ctx.tol)
-    if not ok.any():
+    if not _ANY(ok):
         return out
-    idx = np.nonzero(ok)[0]
+    idx = ok.nonzero()[0]
     xy_ok = xy[idx]
     if goal is None or ctx.objective is not None:
         dist, achieved, contact = (a[idx] for a in own)
@@ -172,8 +177,10 @@ def best_on_routes(ctx: MoveContext, mid: str, routes: Sequence[Route], aim: str
         contact = np.asarray(tolmod.in_contact(dists.min(axis=0), ctx.tol), dtype=bool)
     # best: engaged, then in contact, then nearest, then shortest; ties the first;
     # route by route (the route is the last key: the first sort key)
-    order = np.lexsort((idx, ties(s_at[idx]), ties(dist), ~contact, ~achieved, of[idx]))
-    firsts = order[np.r_[True, of[idx][order][1:] != of[idx][order][:-1]]]
+    of_ok = of[idx]
+    order = np.lexsort((idx, ties(s_at[idx]), ties(dist), ~contact, ~achieved, of_ok))
+    sorted_of = of_ok[order]
+    firsts = order[np.concatenate(([True], sorted_of[1:] != sorted_of[:-1]))]
     for b in firsts.tolist():
         k = int(idx[b])
         route = routes[use[int(of[k])]]
@@ -186,15 +193,57 @@ def best_on_routes(ctx: MoveContext, mid: str, routes: Sequence[Route], aim: str
 
 def _samples_of(paths: Sequence[Sequence[XY]], step: float
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``_samples`` of several paths at once, one after another: arc lengths (n,),
-    points (n, 2), segment of each within its path (n,), and which path (n,)."""
+    """``_samples`` of several paths (each of two points or more) at once, one
+    after another: arc lengths (n,), points (n, 2), segment of each within its
+    path (n,), and which path (n,).
+
+    Every path's segments are measured in one set of numpy calls: each number
+    is the same operation on the same operands as ``_samples`` path by path
+    (element by element; the running arc length summed segment by segment from
+    0 within each path, as ``np.cumsum`` sums), so the same samples."""
     if len(paths) == 1:
         s, xy, seg = _samples(list(paths[0]), step)
         return s, xy, seg, np.zeros(len(s), dtype=int)
-    parts = [_samples(list(p), step) for p in paths]
-    return (np.concatenate([q[0] for q in parts]), np.vstack([q[1] for q in parts]),
-            np.concatenate([q[2] for q in parts]),
-            np.repeat(np.arange(len(parts)), [len(q[0]) for q in parts]))
+    lens = [len(p) for p in paths]
+    p = np.array([q for path in paths for q in path], dtype=float).reshape(-1, 2)
+    ends = np.array(lens).cumsum()
+    keep = np.ones(len(p) - 1, dtype=bool)
+    keep[ends[:-1] - 1] = False                 # no segment from one path to the next
+    a = p[:-1][keep]
+    d = p[1:][keep] - a
+    seg = np.hypot(d[:, 0], d[:, 1])
+    n = np.maximum(1, np.ceil(ties(seg / step))).astype(int)
+    which = np.arange(len(seg)).repeat(n)
+    first = n.cumsum() - n
+    i = np.arange(len(which)) - first.repeat(n) + 1
+    t = i / n[which]
+    xy = a[which] + d[which] * t[:, None]
+    # each path's arc length at the start of each of its segments, summed in order
+    s0_list: list[float] = []
+    local_list: list[int] = []
+    k = 0
+    for m in lens:
+        run = 0.0
+        for j, g in enumerate(seg[k:k + m - 1].tolist()):
+            s0_list.append(run)
+            local_list.append(j)
+            run += g
+        k += m - 1
+    s0 = np.array(s0_list, dtype=float)
+    s = s0[which] + seg[which] * t
+    # each path's first point ahead of its samples
+    per_path = np.add.reduceat(n, np.array([0] + [m - 1 for m in lens[:-1]]).cumsum())
+    first_row = (per_path + 1).cumsum() - (per_path + 1)
+    rows = np.ones(len(which) + len(paths), dtype=bool)
+    rows[first_row] = False                     # the samples' rows
+    s_out = np.zeros(len(rows))
+    s_out[rows] = s
+    xy_out = np.empty((len(rows), 2))
+    xy_out[first_row] = p[ends - np.asarray(lens)]
+    xy_out[rows] = xy
+    seg_out = np.zeros(len(rows), dtype=int)
+    seg_out[rows] = np.asarray(local_list, dtype=int)[which]
+    return s_out, xy_out, seg_out, np.arange(len(paths)).repeat(per_path + 1)
 
 
 def _samples(path: list[XY], step: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -204,14 +253,14 @@ def _samples(path: list[XY], step: float) -> tuple[np.ndarray, np.ndarray, np.nd
     d = p[1:] - p[:-1]
     seg = np.hypot(d[:, 0], d[:, 1])
     n = np.maximum(1, np.ceil(ties(seg / step))).astype(int)
-    which = np.repeat(np.arange(len(seg)), n)
-    first = np.cumsum(n) - n
-    i = np.arange(len(which)) - np.repeat(first, n) + 1
+    which = np.arange(len(seg)).repeat(n)
+    first = n.cumsum() - n
+    i = np.arange(len(which)) - first.repeat(n) + 1
     t = i / n[which]
     xy = p[which] + d[which] * t[:, None]
-    s0 = np.concatenate([[0.0], np.cumsum(seg)[:-1]])
+    s0 = np.concatenate([[0.0], seg.cumsum()[:-1]])
     s = s0[which] + seg[which] * t
-    return (np.concatenate([[0.0], s]), np.vstack([p[:1], xy]),
+    return (np.concatenate([[0.0], s]), np.concatenate([p[:1], xy]),
             np.concatenate([[0], which]))
 
 
@@ -243,7 +292,8 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     start = ctx.start[mid]
     spec = ctx.spec
     everyone = obstacles_for(ctx, mid, where)
-    obstacles = near_obstacles(m.base, start, everyone, spec.max_distance)
+    near = near_of(m.base, start, everyone, spec.max_distance)
+    obstacles = near.obstacles
     avoid = near_obstacles(m.base, start, avoid, spec.max_distance)
     key = None
     if cache is not None:
@@ -286,7 +336,7 @@ def reach_model(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     for k, (aim_id, aim_xy) in enumerate(targets):
         routes = find_routes(arena, m.base, m.facing_deg, start, obstacles, aim_xy,
                              goal_ids, spec.max_distance, stop,
-                             None if stop is None else ("in_range", mid))
+                             None if stop is None else ("in_range", mid), near)
         for r in best_on_routes(ctx, mid, routes, aim_id, goal, avoid):
             if r is not None and (best is None or r.score > best.score):
                 best = r
@@ -340,17 +390,18 @@ def reach_spot(ctx: MoveContext, arena: Arena, mid: str, where: dict[str, XY],
     spot = (float(spot[0]), float(spot[1]))
     if not ctx.ok_at(mid, [spot])[0]:
         return None
-    obstacles = near_obstacles(m.base, start, obstacles_for(ctx, mid, where), spec.max_distance)
+    near = near_of(m.base, start, obstacles_for(ctx, mid, where), spec.max_distance)
+    obstacles = near.obstacles
     path = None
     if math.dist(start, spot) <= spec.max_distance and \
             straight_clear(arena, m.base, m.facing_deg, start, obstacles, spot):
         path = [start, spot]
     else:
-        near = ctx.tol / 2.0
+        within = ctx.tol / 2.0
         for route in find_routes(arena, m.base, m.facing_deg, start, obstacles, spot, set(),
-                                 spec.max_distance, lambda p: math.dist(p, spot) <= near,
-                                 ("near", spot, near)):
-            if route.reached and math.dist(route.path[-1], spot) <= near \
+                                 spec.max_distance, lambda p: math.dist(p, spot) <= within,
+                                 ("near", spot, within), near):
+            if route.reached and math.dist(route.path[-1], spot) <= within \
                     and route.clear_at([route.path[-1]])[0]:
                 path = route.path
                 break

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 
@@ -90,6 +91,11 @@ class _Walk:
         self.length = 0.0
         self.turned = False
         self.wedge: int | None = None         # points up to the first wedge
+        # the walk's state as it asks which hand to keep (``_side``): the event,
+        # the call, the route and its length so far, ``turned``, ``wedge``, the
+        # points of the stuck test; ``fork`` is the one of the first such call
+        self._pending: tuple | None = None
+        self.fork: tuple | None = None
         self._crossings: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
         self._rows: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         # the circles as plain floats (x, y, r), for the per-event tests (``_ray``,
@@ -204,11 +210,12 @@ class _Walk:
             r, rj = c[k, 2], c[:, 2]
             cross = (d < r + rj) & (d > np.abs(r - rj)) & (d > 0)
             cross[k] = False
-            idx = np.nonzero(cross)[0]
+            idx = cross.nonzero()[0]
             dd, rr = d[idx], rj[idx]
             cos_a = (r * r + dd * dd - rr * rr) / (2.0 * r * dd)
+            # clipped to [-1, 1] (maximum then minimum: np.clip's numbers, bounds not zero)
             row = self._rows[k] = (idx, np.arctan2(dy[idx], dx[idx]),
-                                   np.arccos(np.clip(cos_a, -1.0, 1.0)))
+                                   np.arccos(np.minimum(np.maximum(cos_a, -1.0), 1.0)))
         idx, phi, alpha = row
         return idx, phi - sense * alpha
 
@@ -274,21 +281,39 @@ class _Walk:
         if s <= 0:
             return
         n = max(1, math.ceil(s / min(ARC_SAMPLE, self._arc_step(r))))
-        a = theta + sense * (s / r) * np.arange(1, n + 1) / n
+        a = theta + sense * (s / r) * _counts(n) / n
         xs = c[0] + r * np.cos(a)
         ys = c[1] + r * np.sin(a)
         self.route.extend(zip(xs.tolist(), ys.tolist()))
         self.length += s
 
     # ---------------------------------------------------------------- walk
-    def run(self) -> tuple[list[XY], bool, bool]:
+    def run(self, fork: tuple | None = None) -> tuple[list[XY], bool, bool]:
+        """Walk from the start; with ``fork`` (another walk's ``fork``: the same
+        circles, aim, stop test and limit, the other hand), from where that walk
+        first asked which hand to keep, with its route so far: every event before
+        that is the same on either hand, so the route is the one walked from the start."""
+        if fork is not None:
+            it, kind, args, route, n_route, last, length, turned, wedge, seen, n_seen = fork
+            self.route = route[:n_route]
+            self.route[-1] = last
+            self.length, self.turned, self.wedge = length, turned, wedge
+            return self._events(it, -1, 1, False, seen[:n_seen], (kind, args))
         if self.stop is not None and self.stop((0.0, 0.0)):
             return self.route, True, False
-        on = -1
-        sense = 1
-        head_on = False
-        seen: list[XY] = []
-        for _ in range(MAX_EVENTS):
+        return self._events(0, -1, 1, False, [], None)
+
+    def _events(self, first: int, on: int, sense: int, head_on: bool, seen: list[XY],
+                resume: tuple | None) -> tuple[list[XY], bool, bool]:
+        for it in range(first, MAX_EVENTS):
+            if resume is not None:            # the hand asked for where the fork was taken
+                kind, args = resume
+                resume = None
+                if kind == "start":
+                    on, sense, head_on = self._start_round(*args)
+                else:
+                    on, sense, head_on = self._corner(*args)
+                continue
             p = self.route[-1]
             seen.append(p)
             if len(seen) > STUCK_EVENTS and math.dist(seen[-1 - STUCK_EVENTS], p) < STUCK_PROGRESS:
@@ -303,6 +328,8 @@ class _Walk:
                 if k >= 0:
                     if self.goal[k]:
                         return self.route, True, self.turned
+                    self._pending = (it, "start", (k, p, u), self.route, len(self.route), p,
+                                     self.length, self.turned, self.wedge, seen, len(seen))
                     on, sense, head_on = self._start_round(k, p, u)
                     continue
                 room = self.limit - self.length
@@ -335,8 +362,18 @@ class _Walk:
                 on = -1
                 continue
             # met circle j going round ``on``: follow the outline of the two
+            self._pending = (it, "corner", (on, j, sense, head_on), self.route,
+                             len(self.route), self.route[-1], self.length, self.turned,
+                             self.wedge, seen, len(seen))
             on, sense, head_on = self._corner(on, j, sense, head_on)
         return self.route, False, self.turned
+
+    def _side(self) -> int:
+        """The hand ``side`` gives; the first time it is asked for, the walk so far
+        is kept as ``fork`` (the other hand's walk goes on from there)."""
+        if self.fork is None:
+            self.fork = self._pending
+        return self.side_sense
 
     def _start_round(self, k: int, p: XY, u: XY) -> tuple[int, int, bool]:
         """Pressing into circle ``k`` at ``p`` with pull ``u``: which way round."""
@@ -347,8 +384,9 @@ class _Walk:
         push = u[0] * nx + u[1] * ny
         rest = math.hypot(u[0] - nx * push, u[1] - ny * push)
         if rest < self.head_on:
+            side = self._side()
             self.turned = True
-            return k, self.side_sense, True
+            return k, side, True
         return k, (1 if along > 0 else -1), False
 
     def _corner(self, k: int, j: int, sense: int, head_on: bool) -> tuple[int, int, bool]:
@@ -369,8 +407,9 @@ class _Walk:
         if u[0] * t[0] + u[1] * t[1] >= self.head_on:
             return j, sense, False            # the pull still leads on round j
         # the pull points into the pocket the two make: head-on, the hand ``side`` gives
+        side = self._side()
         self.turned = True
-        if self.side_sense == sense:
+        if side == sense:
             return j, sense, True
         return k, -sense, True
 
@@ -379,10 +418,20 @@ class _Walk:
         return (u[0] * (cx - p[0]) + u[1] * (cy - p[1])) / r > _EPS
 
 
+@lru_cache(maxsize=256)
+def _counts(n: int) -> np.ndarray:
+    """1.0, 2.0, ..., n as a read-only array (``np.arange(1, n + 1)``'s values, as
+    floats: a float times it gives the same numbers)."""
+    out = np.arange(1, n + 1, dtype=float)
+    out.setflags(write=False)
+    return out
+
+
 def slide(start: XY, aim: XY, circles: np.ndarray, goal: np.ndarray,
           stop: Callable[[XY], bool] | None, limit: float, side: int,
           head_on: float, decimals: int, sag: float,
-          memo: dict | None = None) -> tuple[list[XY], bool, bool, int | None]:
+          memo: dict | None = None,
+          handoff: dict | None = None) -> tuple[list[XY], bool, bool, int | None]:
     """Steer a round base's centre from ``start`` toward ``aim`` round grown circles.
 
     Parameters
@@ -434,7 +483,15 @@ def slide(start: XY, aim: XY, circles: np.ndarray, goal: np.ndarray,
     rel_stop = None if stop is None else (lambda p: stop((ox + p[0], oy + p[1])))
     walk = _Walk(c, goal, rel_aim, rel_stop, limit, side, head_on, sag)
     walk._rows, walk._crossings = rows, crossings
-    route, reached, turned = walk.run()
+    fork = None
+    same = (start, aim, stop, limit, head_on, decimals, sag, id(c))
+    if handoff is not None:
+        left = handoff.get("fork")
+        if left is not None and left[0] == same and left[1] != side:
+            fork = left[2]
+    route, reached, turned = walk.run(fork)
+    if handoff is not None and fork is None and walk.fork is not None:
+        handoff["fork"] = (same, side, walk.fork, c)
     out = [(ox + x, oy + y) for x, y in route]
     out[0] = (ox, oy)
     return out, reached, turned, walk.wedge

@@ -47,7 +47,7 @@ def tie(v) -> float:
 
 def ties(a) -> np.ndarray:
     """An array of inches rounded for comparing (``TIE_DECIMALS``)."""
-    return np.round(np.asarray(a, dtype=float), TIE_DECIMALS)
+    return np.asarray(a, dtype=float).round(TIE_DECIMALS)   # np.round's call, without its wrapper
 
 
 def path_length(path: Sequence[XY]) -> float:
