@@ -22,42 +22,13 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from test_app_unsaved import MAP  # the unsaved-work tests' table, a comment on top
 
 from tabletop.board import mapfile
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "tests" / "window_signal_driver.py"
 HUNG_S = 60      # a window that has not said ready / ended by then is hung (not a timing)
-
-MAP = """\
-# a club table: this comment must survive
-[map]
-name = "Sigterm test"
-ruleset = "fight-phase"
-width = 60
-depth = 44
-
-[[players]]
-id = "red"
-active = true
-
-[[players]]
-id = "blue"
-
-[[units]]
-id = "int"
-player = "red"
-base = "32mm"
-profile = { M = 6, T = 4, Sv = 3, W = 2, Ld = 6, OC = 2 }
-weapons = [{ name = "Knife", A = 3, WS = 3, S = 4, AP = 0, D = 1 }]
-models = [[10, 10], [10, 12]]
-
-[[units]]
-id = "orks"
-player = "blue"
-base = "32mm"
-models = [[20, 10], [22, 10]]
-"""
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is a POSIX signal")
 
