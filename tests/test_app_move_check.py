@@ -104,7 +104,7 @@ def key(app, k, shift=False):
                  unicode=("V" if shift else "v") if k == pygame.K_v else "", scancode=0))
 
 
-def test_a_model_dragged_3_50_is_listed_and_ringed(app, display):
+def test_a_model_dragged_3_50_is_listed_and_ringed(app, display, tmp_path):
     # int/1 (10, 10) -> (13.5, 10): 35 px = 3.5" > 3"; the drag reads it live, in red
     drag_model(app, px(10, 10), px(13.5, 10), release=False)
     assert app.drag_readout() == ('3.50" / 3"', True)
@@ -126,7 +126,7 @@ def test_a_model_dragged_3_50_is_listed_and_ringed(app, display):
     # the ring: 6.3 px base radius -> 7 + 8 = 15 px, 3 px wide, round int/1's centre (185, 750)
     app.draw(display)
     assert tuple(display.get_at((185, 750 - 14)))[:3] == BAD_COLOUR
-    pygame.image.save(display, "/tmp/move_check_window.png")
+    pygame.image.save(display, str(tmp_path / "move_check_window.png"))  # to look at
     # a new drag makes the verdict stale: it is cleared
     drag_model(app, px(10, 11.5), px(10, 12))
     assert app.checker.result is None

@@ -1,4 +1,4 @@
-"""``tabletop layout import|export`` after the r12 audit (/work/notes/audit-r12.md findings
+"""``tabletop layout import|export`` after the r12 new-user audit (its findings
 2, 5, 8, 11, 12, 14): a template's composed features, bounded JSON, errors located in the
 input file, values the schema refuses, duplicates, and an objective's name and range kept
 on export.  Positions are our own; every expected value is worked by hand beside it.  The

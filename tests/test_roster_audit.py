@@ -1,4 +1,4 @@
-"""``tabletop roster`` after the r12 audit (/work/notes/audit-r12.md findings 1-14): the app
+"""``tabletop roster`` after the r12 new-user audit (its findings 1-14): the app
 text format's model lines, large units in coherency, bounded input, ``--force``, the
 written map, ``--base`` per model, wording.  Expected values are worked out by hand beside
 each assert; 32mm = 1.2598", 25mm = 0.9843", 60mm = 2.3622".
