@@ -20,7 +20,9 @@ tight and checked).  Then, keeping every hard clause:
    — shortened along its path, dropped, or sent to a spot near its friends
    (``cohere.repair_spots``: within coherency range of a friend, and where it
    can, still engaged with its target) — the change that leaves fewest
-   models out of coherency, then least shortfall, then most models engaged;
+   models out of coherency, then least shortfall, then most models engaged
+   (the spots are routed best first, only as far as that choice needs:
+   ``_apply_best``);
 4. the validator (``validator.py``) judges the result; a model whose move
    still breaks one of its own clauses stays where it started.
 
@@ -157,7 +159,7 @@ class _Solver:
         # each moved model's own findings, kept between checks (``validator.check``'s memo)
         self.check_memo: dict[tuple, tuple[Found, ...]] = {}
         self._radii_of: tuple[np.ndarray, np.ndarray] | None = None
-        # ``repairs``: which spots have room and keep the model's own clauses, by
+        # ``repair_spots_scored``: which spots have room and keep the model's own clauses, by
         # model, spots and the bases near
         self._kept_spots: dict[tuple, np.ndarray] = {}
         # ``shorter`` by model: the move it was asked about and the answer
@@ -585,19 +587,6 @@ class _Solver:
         order = np.lexsort((np.arange(len(pts)), crow, dist, ~contact, ~achieved, nshort, nbad))
         return _RepairQueue(self, mid, pts[order], nbad[order].tolist(), nshort[order].tolist())
 
-    def repairs(self, mid: str, coh: UnitCoherency, bad: int, short: float,
-                allowed: set | None = None) -> list[Reach]:
-        """Moves of ``mid`` to spots nearer its friends that leave the unit nearer
-        coherency (``repair_spots_scored``): the first ``REPAIR_TRIES`` of them that
-        can be reached, best first."""
-        queue = self.repair_spots_scored(mid, coh, bad, short, allowed)
-        out: list[Reach] = []
-        while queue is not None and queue.head() is not None:
-            r = queue.advance()
-            if r is not None:
-                out.append(r)
-        return out
-
     def cohere(self) -> Generator[None, None, None]:
         """Change one model's move at a time until the unit is in coherency: shorten
         or drop a move, or send a model out of coherency (failing that, any other)
@@ -627,7 +616,7 @@ class _Solver:
                         break                 # shortening was tried with the first group
                     if coh.cannot_help(ctx.ids.index(mid), at_listed, *current):
                         yield                 # no end of its leaves the unit nearer
-                        continue              # coherency (``repairs`` reads the same bound)
+                        continue              # coherency (``repair_spots_scored`` reads the same bound)
                     alts = self.shorter(mid)
                     ends = np.array([a.end for a in alts if a is not None],
                                     dtype=float).reshape(-1, 2)
@@ -658,11 +647,13 @@ class _Solver:
         listed: ``options`` first, then each queue's spots in turn) until one is
         accepted (``try_change``) or none left would leave the unit nearer coherency
         than ``current``.  A repair spot is routed only when it could come next: a
-        spot's route ends at the spot (within half the tolerance), so its option's
-        first two keys (models out of coherency, shortfall) are the spot's, known
-        before routing; an option is tried once no spot still to route has smaller
-        first keys (the same choice as routing every queue's ``REPAIR_TRIES`` first,
-        without routing the spots it never reaches).  True when a change was made."""
+        spot's route ends at the spot (or within half the tolerance of it), so its
+        option's first two keys (models out of coherency, shortfall) are the spot's,
+        known before routing, but for what half the tolerance can change; an option
+        is tried once no spot still to route has smaller first keys.  On every bench
+        case and shipped map this chooses as routing each queue's first
+        ``REPAIR_TRIES`` spots did (every end position the same), without routing the
+        spots it never reaches.  True when a change was made."""
         heap: list[tuple[tuple, tuple, str, Reach | None]] = [
             (key, (0, k), mid, alt) for k, (key, _, mid, alt) in enumerate(options)]
         heapq.heapify(heap)
