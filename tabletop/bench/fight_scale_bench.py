@@ -52,10 +52,10 @@ def _shift(pt, dx: float):
 
 def tiled(state, copies: int, gap: float = GAP):
     """``copies`` copies of ``state`` side by side on one table (``copies`` x width +
-    gaps wide): copy k's unit, terrain and objective ids end in ``~k`` (k >= 2; the first keeps
-    its own; a model ``unit/3`` becomes ``unit~k/3``),
-    everything in it shifted ``k - 1`` table widths and gaps right.  The scripted
-    decisions are dropped (they name one copy's ids)."""
+    gaps wide, inches).  Copy k's unit, terrain and objective ids end in ``~k`` (k >= 2;
+    the first keeps its own; a model ``unit/3`` becomes ``unit~k/3``), everything in it
+    shifted ``k - 1`` table widths and gaps right.  The scripted decisions are dropped
+    (they name one copy's ids)."""
     from tabletop.board.state import Battlefield, Table
 
     w = state.table.width
