@@ -3,8 +3,8 @@
 Runs the benchmarks in ``tabletop.bench`` (each prints its time beside a naive
 baseline measured in the same run, and the ratio; ``odds`` prints today's odds
 engine beside issue 9's targets).  ``--repeat N`` and ``--skip-slow`` are read by the
-benchmarks that take them (``odds``: timed runs per case; leave out the cases that
-take seconds); ``--play`` by ``window`` (also play the 60x44 layout's phase in the window).  Exit 0; 2 for a bad argument (an unknown benchmark, a size that is
+benchmarks that take them (``odds``, ``pile-in``, ``fight-scale``: timed runs per case;
+``odds``: leave out the cases that take seconds); ``--play`` by ``window`` (also play the 60x44 layout's phase in the window).  Exit 0; 2 for a bad argument (an unknown benchmark, a size that is
 not a whole number from 2 to ``MAX_BENCH_MODELS``, more than ``MAX_BENCH_SIZES`` sizes, a
 repeat outside 1..``MAX_BENCH_REPEAT``, a seed outside 0..``MAX_SEED``).
 """
@@ -97,8 +97,8 @@ def add_parser(sub) -> None:
                    help="run only this benchmark (repeatable), e.g. snapshot")
     p.add_argument("--seed", type=int, default=0, help="layout and sampling seed (default 0)")
     p.add_argument("--repeat", type=int, default=None, metavar="N",
-                   help="odds: timed runs per case, the median printed (default 5, "
-                        "3 for the slow cases)")
+                   help="odds, pile-in, fight-scale: timed runs per case, the median "
+                        "printed (default 5; odds: 3 for the slow cases)")
     p.add_argument("--skip-slow", action="store_true",
                    help="odds: leave out the cases that take seconds (the lessons, the 60x44 layout)")
     p.add_argument("--play", action="store_true",
