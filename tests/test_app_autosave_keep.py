@@ -135,6 +135,29 @@ def test_after_idle_frames_the_autosave_keeps_the_maps_comments(app, map_path):
     assert open(map_path, encoding="utf-8").read() == MAP           # the map untouched
 
 
+def test_closing_right_after_a_move_leaves_the_autosave_in_the_maps_words(app, map_path):
+    # q then y at once after a drag: no idle spell, so the rewrite is done on the way out
+    move_int1(app)
+    auto = autosave_path(map_path)
+    assert "#" not in open(auto, encoding="utf-8").read()       # the fast copy so far
+    app.close()
+    expected = MAP.replace("models = [[10, 10], [10, 12]]", "models = [[13, 14], [10, 12]]")
+    assert open(auto, encoding="utf-8").read() == expected
+    assert app.unsaved.kept.state == "kept"
+    assert files(map_path) == ["map.autosave.toml", "map.toml"]     # no temporary file left
+    assert open(map_path, encoding="utf-8").read() == MAP
+
+
+def test_closing_while_the_worker_runs_waits_for_it(app, map_path):
+    move_int1(app)
+    frames(app, IDLE_FRAMES)                         # the worker starts
+    assert app.unsaved.kept.state == "working"
+    app.close()
+    expected = MAP.replace("models = [[10, 10], [10, 12]]", "models = [[13, 14], [10, 12]]")
+    assert open(autosave_path(map_path), encoding="utf-8").read() == expected
+    assert files(map_path) == ["map.autosave.toml", "map.toml"]
+
+
 def test_input_keeps_the_window_from_being_idle(app, map_path):
     move_int1(app)
     frames(app, IDLE_FRAMES - 1)

@@ -597,7 +597,7 @@ class PlayController:
         if self.quit_panel is not None:
             self.quit_panel.kill()
             self.quit_panel = None
-        self.kept.close()
+        self.kept.close(self.autosave, getattr(self.app, "path", None))
         return self.session.stop()
 
 

@@ -167,8 +167,9 @@ class Unsaved:
         self.kept.input()
 
     def close(self) -> None:
-        """The window closes: a rewrite still working is stopped (the fast copy stays)."""
-        self.kept.close()
+        """The window closes: the autosave, when there is one, is left in the map's words
+        (``KeptAutosave.close``: the rewrite finished now, else the fast copy stays)."""
+        self.kept.close(self.where, self.path)
 
     def discard_autosave(self) -> None:
         """Remove the autosave, beside the map and in the fallback folder (the board is
