@@ -637,6 +637,9 @@ def test_dice_over_max_dice_are_refused_and_ten_d6_checks(write_map, capsys):
     line = one_error(capsys, path, "check", path)
     assert line == (f"{path}: units[0].weapons[0].A: rolls at most 10 dice (MAX_DICE) plus at "
                     f"most 100, got '11D6'")
+    path = weapon_rules_map(write_map, "[]", wa='"1' + "0" * 5000 + 'D6"')   # never an int()
+    assert one_error(capsys, path, "check", path).startswith(
+        f"{path}: units[0].weapons[0].A: rolls at most 10 dice (MAX_DICE)")
     path = weapon_rules_map(write_map, "[]", wa='"10D6"')
     assert run(capsys, "fight", path, "--seed", "1")[0] == 0
 

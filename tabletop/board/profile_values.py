@@ -137,10 +137,10 @@ def _amount(value: Any) -> str | None:
             return f"must be at most {MAX_ATTACKS} (MAX_ATTACKS), got {value!r}"
     elif isinstance(value, str):
         text = value.strip()
-        if text.isdigit() and int(text) > MAX_ATTACKS:
+        if text.isdigit() and _digits(text) > MAX_ATTACKS:
             return f"must be at most {MAX_ATTACKS} (MAX_ATTACKS), got {value!r}"
         m = _DICE.match(text)
-        if m and (int(m.group(1) or 1) > MAX_DICE or int(m.group(3) or 0) > MAX_ATTACKS):
+        if m and (_digits(m.group(1) or "1") > MAX_DICE or _digits(m.group(3) or "0") > MAX_ATTACKS):
             return (f"rolls at most {MAX_DICE} dice (MAX_DICE) plus at most {MAX_ATTACKS}, "
                     f"got {value!r}")
     return None
