@@ -133,7 +133,7 @@ def test_a_weapon_of_a_trillion_attacks_is_refused(write_map, capsys):
     assert line == f"{path}: units[0].weapons[0].A: must be at most 100 (MAX_ATTACKS), got 1000000000000"
     path = fight_map(write_map, wa='"1000000D6"')
     line = one_error(capsys, path, "check", path)
-    assert "units[0].weapons[0].A: rolls at most 100 dice (MAX_DICE)" in line
+    assert "units[0].weapons[0].A: rolls at most 10 dice (MAX_DICE)" in line
 
 
 # ------------------------------------------------------------------ numbers and sizes
@@ -562,3 +562,117 @@ def test_a_roster_starting_with_a_byte_order_mark_is_read(tmp_path, name, as_nam
     path.write_bytes(b"\xef\xbb\xbf" + src.read_bytes())
     got, want = roster_read.read_roster(str(path)), roster_read.read_roster(str(src))
     assert [u.label for u in got.units] == [u.label for u in want.units] and got.units
+
+
+# ------------------------------------------------------------------ weapon rules and dice
+# (issue 11 item 6, the second audit: a rule's number, dice, AP, a rules text, a polygon)
+def weapon_rules_map(write_map, rules, ap="0", wa="3"):
+    """The duel map with the red weapon's ``rules`` written as ``rules`` (TOML text)."""
+    return write_map(
+        FIGHT.replace("RED_T", "4").replace("RED_SV", "3").replace("RED_A", "2")
+        .replace("RED_WA", wa).replace("RED_NAME", "r")
+        .replace('A = ' + wa + ', WS = 3, S = 4, AP = 0, D = 1 }',
+                 f'A = {wa}, WS = 3, S = 4, AP = {ap}, D = 1, rules = {rules} }}'))
+
+
+@pytest.mark.parametrize("word", ["Sustained Hits 1000", "Sustained Hits 7", "Sustained Hits 2D6",
+                                  "sustained-hits-(1000000000)", "Sustained Hits 1" + "0" * 5000])
+def test_a_sustained_hits_number_over_its_bound_is_refused(write_map, capsys, word):
+    # "Sustained Hits 1000": every Critical Hit made 1000 more wound rolls; check, fight and
+    # view --fight ran for minutes.  X is at most MAX_SUSTAINED_HITS = 6, a dice X by its
+    # largest roll (2D6: 12 > 6); a 5,001-digit X is read without converting it
+    path = weapon_rules_map(write_map, f'["{word}"]')
+    for cmd in (["check", path], ["fight", path, "--seed", "1"]):
+        line = one_error(capsys, path, *cmd)
+        head = (f"{path}: units[0].weapons[0].rules[0]: Sustained Hits X must be at most "
+                f"6 (MAX_SUSTAINED_HITS; dice by their largest roll), got ")
+        # a value of over 40 characters is printed shortened (its length after it)
+        assert line == head + repr(word) if len(word) < 40 else line.startswith(head + "'Sus")
+
+
+@pytest.mark.parametrize("word", ["Sustained Hits 6", "Sustained Hits D6", "Sustained Hits D3+1",
+                                  "+7 to hit", "-99 to wound", "Duellist's Edge (2)"])
+def test_rule_numbers_within_their_bounds_load(write_map, capsys, word):
+    # D6 rolls at most 6 and D3+1 at most 4 (<= 6); +7 to hit is the README's cap example
+    # (held to +1 when rolled); N up to MAX_CHARACTERISTIC = 99
+    path = weapon_rules_map(write_map, f'["{word}"]')
+    rc, out, err = run(capsys, "check", path)
+    assert rc == 0, err
+
+
+@pytest.mark.parametrize("word", ["+100 to hit", "-1000000 to wound", "Duellist's Edge (100)"])
+def test_a_roll_modifier_over_its_bound_is_refused(write_map, capsys, word):
+    path = weapon_rules_map(write_map, f'["{word}"]')
+    line = one_error(capsys, path, "check", path)
+    assert line == (f"{path}: units[0].weapons[0].rules[0]: its number must be at most 99 "
+                    f"(MAX_CHARACTERISTIC), got {word!r}")
+
+
+def test_rules_written_as_one_text_is_refused(write_map, capsys):
+    # docs/map-format.md: "an optional rules list"; a single text was read silently
+    path = weapon_rules_map(write_map, '"Lethal Hits"')
+    line = one_error(capsys, path, "check", path)
+    assert line == (f"{path}: units[0].weapons[0].rules: must be a list of names "
+                    f"(rules = [\"Lethal Hits\"]), got 'Lethal Hits'")
+
+
+@pytest.mark.parametrize(("ap", "shown"), [("-1000000", "-1000000"), ("1000000", "1000000"),
+                                           ('"-100"', "'-100'")])
+def test_an_ap_over_its_bound_is_refused(write_map, capsys, ap, shown):
+    # AP within MAX_CHARACTERISTIC = 99 either sign (the fight phase's weapons run 0 to -6)
+    path = weapon_rules_map(write_map, "[]", ap=ap)
+    line = one_error(capsys, path, "check", path)
+    assert line == (f"{path}: units[0].weapons[0].AP: must be from -99 to 99 "
+                    f"(MAX_CHARACTERISTIC), got {shown}")
+
+
+def test_an_ap_of_six_loads(write_map, capsys):
+    path = weapon_rules_map(write_map, "[]", ap="-6")
+    assert run(capsys, "check", path)[0] == 0
+
+
+def test_dice_over_max_dice_are_refused_and_ten_d6_checks(write_map, capsys):
+    # MAX_DICE = 10: "11D6" is refused; "10D6" loads and check runs its fight
+    path = weapon_rules_map(write_map, "[]", wa='"11D6"')
+    line = one_error(capsys, path, "check", path)
+    assert line == (f"{path}: units[0].weapons[0].A: rolls at most 10 dice (MAX_DICE) plus at "
+                    f"most 100, got '11D6'")
+    path = weapon_rules_map(write_map, "[]", wa='"1' + "0" * 5000 + 'D6"')   # never an int()
+    assert one_error(capsys, path, "check", path).startswith(
+        f"{path}: units[0].weapons[0].A: rolls at most 10 dice (MAX_DICE)")
+    path = weapon_rules_map(write_map, "[]", wa='"10D6"')
+    assert run(capsys, "fight", path, "--seed", "1")[0] == 0
+
+
+def test_a_polygon_of_one_repeated_point_says_so_in_the_map_format_s_words(write_map, capsys):
+    # it printed the geometry library's "too few points in geometry component[1 1]"
+    path = write_map(FIGHT.replace("RED_T", "4").replace("RED_SV", "3").replace("RED_A", "2")
+                     .replace("RED_WA", "3").replace("RED_NAME", "r")
+                     + '[[terrain]]\nid = "t"\nkind = "ruin"\n'
+                       'polygon = [[1, 1], [1, 1], [1, 1], [1, 1]]\n')
+    line = one_error(capsys, path, "check", path)
+    assert line == (f"{path}: terrain[0].polygon: a polygon needs at least 3 distinct points "
+                    f"[[x, y], ...], got 1 distinct of 4: [[1, 1], [1, 1], [1, 1], [1, 1]]")
+
+
+def test_a_bad_unit_value_is_one_line_not_one_per_model(write_map, capsys):
+    # Attacks = "four" on a unit of 5 x 2 = 10 models: the unit's line, and no
+    # "model spears/N: Attacks is not a number" for each model that only inherits it
+    path = write_map("""
+    [map]
+    name = "rnf"
+    ruleset = "rank-and-flank"
+    width = 48
+    depth = 48
+    [[players]]
+    id = "a"
+    active = true
+    [[units]]
+    id = "spears"
+    player = "a"
+    base = "25x25mm"
+    profile = { Move = 4, Skill = 3, Power = 3, Defense = 3, Attacks = "four", Wounds = 1, Discipline = 7 }
+    formation = { front_centre = [24, 24], facing = 90, files = 5, ranks = 2 }
+    """)
+    line = one_error(capsys, path, "check", path)
+    assert line == f"{path}: units[0].profile.Attacks: must be a number from 0 to 100, got 'four'"

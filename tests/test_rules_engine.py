@@ -16,7 +16,7 @@ import pytest
 
 from tabletop.board.state import Decision
 from tabletop.rules.dice import Dice
-from tabletop.rules.engine.counts import at_most, dice_sum, successes
+from tabletop.rules.engine.counts import at_most, convolve, dice_sum, faces_sum, successes
 from tabletop.rules.engine.driver import run, step_to_question
 from tabletop.rules.engine.machine import END, Machine, Row, StepMark, goto, wait
 from tabletop.rules.engine.pending import Chance, Question
@@ -178,3 +178,34 @@ def test_a_draw_may_hand_its_row_what_the_dice_showed():
     o = walk.exact(m, start, outcome=lambda s: s.memo, key=lambda s: (s.cursor, s.memo))
     assert o.dist == {True: Fraction(1, 2), False: Fraction(1, 2)}
     assert sorted(seen) == [(False, None), (True, None)]
+
+
+def test_faces_sum_counts_in_whole_numbers():
+    # 2D6: 6 of the 36 rolls make 7, 1 makes 2, 1 makes 12; a D3 read from a D6 (1,1,2,2,3,3)
+    # shows each of 1, 2, 3 on 2 of 6 faces
+    two = dict(dice_sum(2))
+    assert two[7] == Fraction(6, 36) and two[2] == two[12] == Fraction(1, 36)
+    assert faces_sum(1, (1, 1, 2, 2, 3, 3)) == ((1, Fraction(1, 3)), (2, Fraction(1, 3)),
+                                                (3, Fraction(1, 3)))
+    # the same as adding the dice one by one with Fractions (the old way)
+    one = tuple((f, Fraction(1, 6)) for f in range(1, 7))
+    assert faces_sum(3, tuple(range(1, 7))) == convolve(convolve(one, one), one)
+    # 100D6 (issue 11: 18 s with Fractions die by die): 501 totals, 100 and 600 each one roll
+    # of 6^100, weights adding to 1
+    big = dict(faces_sum(100, tuple(range(1, 7))))
+    assert len(big) == 501 and big[100] == big[600] == Fraction(1, 6 ** 100)
+    assert sum(big.values()) == 1
+    with pytest.raises(ValueError):
+        faces_sum(-1, (1,))
+
+
+def test_amounts_of_several_models_pool_their_dice():
+    # two models of D6+1 attacks each are 2D6+2: 2 + 2 = 4 (1/36) up to 14 (1/36), 9 on 6/36
+    from tabletop.rules.fight_phase.amounts import DiceExpr
+    from tabletop.rules.fight_phase.attacks import amount_dist, amounts_dist
+    d6p1 = DiceExpr(1, 6, 1)
+    pooled = dict(amounts_dist((d6p1, d6p1, 3)))       # and a model of 3 attacks: 7 .. 17
+    assert pooled[7] == pooled[17] == Fraction(1, 36) and pooled[12] == Fraction(6, 36)
+    assert dict(amount_dist(DiceExpr(2, 3))) == {2: Fraction(1, 9), 3: Fraction(2, 9),
+                                                 4: Fraction(3, 9), 5: Fraction(2, 9),
+                                                 6: Fraction(1, 9)}

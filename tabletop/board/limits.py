@@ -13,7 +13,7 @@ from __future__ import annotations
 
 __all__ = ["MAX_ABS_NUMBER", "MAX_ANGLE_DEG", "MAX_ATTACKS", "MAX_BASE_MM", "MAX_CHARACTERISTIC",
            "MAX_COORD_INCHES", "MAX_DECISIONS", "MAX_DICE", "MAX_MAP_BYTES", "MAX_MODELS",
-           "MAX_NESTING", "MAX_POLYGON_POINTS", "MAX_RULE_COUNT", "MAX_SEED", "MAX_TABLE_INCHES", "MAX_TERRAIN",
+           "MAX_NESTING", "MAX_POLYGON_POINTS", "MAX_RULE_COUNT", "MAX_SEED", "MAX_SUSTAINED_HITS", "MAX_TABLE_INCHES", "MAX_TERRAIN",
            "MAX_TEXT_CHARS", "MAX_UNIT_MODELS", "MAX_WOUNDS"]
 
 #: the largest map file read, in bytes: the biggest shipped map is 13 KB, a table of 1,000
@@ -60,11 +60,24 @@ MAX_BASE_MM = 2000.0
 #: written as a number; the largest real profiles have a few dozen
 MAX_ATTACKS = 100
 
-#: dice in one dice expression (``"100D6"``): more is a typing slip
-MAX_DICE = 100
+#: dice in one dice expression (``"10D6"``): the largest real attack profiles roll about
+#: 10D6 (or 6D6 plus a few); ``check`` counts any number of dice in a blink (whole-number
+#: counts, ``rules/engine/counts.faces_sum``), but ``fight --odds`` weighs every total of
+#: them against every hit and wound roll: one model's 10D6 takes about 4 s of CPU, 20D6 20 s,
+#: 100D6 over a minute and gigabytes, so more than this is refused as a typing slip
+MAX_DICE = 10
 
-#: a whole-number characteristic (``T``, ``S``, ``Ld``, ``M``, ``Skill``, ``Power``, ...)
+#: a whole-number characteristic (``T``, ``S``, ``Ld``, ``M``, ``Skill``, ``Power``, ...); also
+#: a weapon's ``AP`` either sign, and the N of a weapon rule ``"+N to hit"`` / ``"-N to wound"``
+#: and ``"Duellist's Edge (N)"``: each only moves a D6 roll's target, so past 6 it changes
+#: nothing, yet a few more (``"+7 to hit"`` shows the modifier cap) do no harm
 MAX_CHARACTERISTIC = 99
+
+#: the X of a weapon rule ``"Sustained Hits X"``, as a number or the largest a dice X rolls
+#: (``"D3"`` 3, ``"D6"`` 6, ``"D3+1"`` 4): published weapons give 1, 2, 3 or D3, and every
+#: Critical Hit makes X more hits that roll to wound, so ``"Sustained Hits 1000"`` turns 3
+#: attacks into thousands of wound rolls (a ``check`` or ``fight`` of minutes)
+MAX_SUSTAINED_HITS = 6
 
 #: a profile's wounds (``W``, ``Wounds``) and a model's ``wounds_lost``
 MAX_WOUNDS = 1000

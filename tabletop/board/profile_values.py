@@ -19,6 +19,14 @@ expression's form) are left to them; here only bounds they do not know.
   0..MAX_CHARACTERISTIC.
 - a weapon's ``A`` and ``D`` (either ruleset): at most MAX_ATTACKS as a number, at
   most MAX_DICE dice (and a bonus of at most MAX_ATTACKS) as a dice expression.
+- a weapon's ``AP``: within MAX_CHARACTERISTIC either sign (the fight phase's weapons
+  run from 0 to -6; its sign is the ruleset's to read).
+- a weapon's ``rules``: a list of names (``rules = ["Lethal Hits"]``, docs/map-format.md);
+  a single text is refused, not read as one rule.  The numbers of the rules the attacks
+  read are bounded, whatever else the word says (the ruleset warns about a word it does
+  not know or a value it does not allow): ``"Sustained Hits X"`` at most
+  MAX_SUSTAINED_HITS (a dice X by its largest roll), the N of ``"+N to hit"`` /
+  ``"-N to wound"`` and ``"Duellist's Edge (N)"`` at most MAX_CHARACTERISTIC.
 - any other number in a profile or a weapon: finite, within MAX_ABS_NUMBER.
 """
 
@@ -32,6 +40,7 @@ from tabletop.board.limits import (
     MAX_ATTACKS,
     MAX_CHARACTERISTIC,
     MAX_DICE,
+    MAX_SUSTAINED_HITS,
     MAX_WOUNDS,
 )
 
@@ -128,22 +137,108 @@ def _amount(value: Any) -> str | None:
             return f"must be at most {MAX_ATTACKS} (MAX_ATTACKS), got {value!r}"
     elif isinstance(value, str):
         text = value.strip()
-        if text.isdigit() and int(text) > MAX_ATTACKS:
+        if text.isdigit() and _digits(text) > MAX_ATTACKS:
             return f"must be at most {MAX_ATTACKS} (MAX_ATTACKS), got {value!r}"
         m = _DICE.match(text)
-        if m and (int(m.group(1) or 1) > MAX_DICE or int(m.group(3) or 0) > MAX_ATTACKS):
+        if m and (_digits(m.group(1) or "1") > MAX_DICE or _digits(m.group(3) or "0") > MAX_ATTACKS):
             return (f"rolls at most {MAX_DICE} dice (MAX_DICE) plus at most {MAX_ATTACKS}, "
                     f"got {value!r}")
     return None
 
 
+# a rule word as compared: lowercase, hyphens, underscores and brackets as spaces (a
+# leading sign kept), as ``rules/fight_phase/abilities.keyword_key`` reads it
+_SEPARATORS = str.maketrans({"-": " ", "_": " ", "(": " ", ")": " "})
+_SUSTAINED = re.compile(r"^sustained hits? (.*)$")
+_SUSTAINED_DICE = re.compile(r"^(\d*)d(\d+)(?:\+(\d+))?$")
+_MODIFIER = re.compile(r"^[+-]?\s*(\d+) to (?:hit|wound)s?$")
+_EDGE = re.compile(r"duell?ist'?s? ?edge (\d+)")
+_SIGNED_WHOLE = re.compile(r"^\s*[+-]?\s*(\d+)\s*$")
+_BIG = 10 ** 9                  # any number of more digits reads as this (no 5,000-digit int)
+
+
+def _digits(text: str) -> int:
+    """A run of digits as a number, capped at ``_BIG`` (so no huge text is converted)."""
+    text = text.lstrip("0") or "0"
+    return int(text) if len(text) <= 9 else _BIG
+
+
+def _rule_word_problem(word: str) -> str | None:
+    """What is wrong with one ``rules`` word's number, or None (module docstring)."""
+    text = word.strip().lower()
+    sign = text[:1] if text[:1] in ("+", "-") else ""
+    key = sign + " ".join(text[len(sign):].translate(_SEPARATORS).split())
+    m = _SUSTAINED.match(key)
+    if m:
+        x = m.group(1).replace(" ", "")
+        dice = _SUSTAINED_DICE.match(x)
+        if x.isdigit():
+            largest = _digits(x)
+        elif dice:
+            sides = _digits(dice.group(2))
+            largest = _digits(dice.group(1) or "1") * sides + _digits(dice.group(3) or "0")
+        else:
+            return None                 # the ruleset says what X must be
+        if largest > MAX_SUSTAINED_HITS:
+            return (f"Sustained Hits X must be at most {MAX_SUSTAINED_HITS} (MAX_SUSTAINED_HITS; "
+                    f"dice by their largest roll), got {word!r}")
+        return None
+    m = _MODIFIER.match(key) or _EDGE.search(key)
+    if m and _digits(m.group(1)) > MAX_CHARACTERISTIC:
+        return f"its number must be at most {MAX_CHARACTERISTIC} (MAX_CHARACTERISTIC), got {word!r}"
+    return None
+
+
+def _rules_problems(rules: Any, place: str) -> list[str]:
+    """A weapon's ``rules``: a list, each word's number within its bound."""
+    if not isinstance(rules, list):
+        shown = repr(rules) if isinstance(rules, str) else type(rules).__name__
+        return [f"{place}.rules: must be a list of names (rules = [\"Lethal Hits\"]), got {shown}"]
+    out = []
+    for n, word in enumerate(rules):
+        why = _rule_word_problem(word) if isinstance(word, str) else None
+        if why:
+            out.append(f"{place}.rules[{n}]: {why}")
+    return out
+
+
+def _ap(value: Any) -> str | None:
+    """A bound on a weapon's ``AP`` (either sign); its form is the ruleset's to check."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        big = not abs(value) <= MAX_CHARACTERISTIC         # also NaN
+    elif isinstance(value, str) and _SIGNED_WHOLE.match(value):
+        big = _digits(_SIGNED_WHOLE.match(value).group(1)) > MAX_CHARACTERISTIC  # type: ignore[union-attr]
+    else:
+        return None
+    if big:
+        return (f"must be from -{MAX_CHARACTERISTIC} to {MAX_CHARACTERISTIC} (MAX_CHARACTERISTIC), "
+                f"got {value!r}")
+    return None
+
+
 def weapon_problems(weapon: dict[str, Any], place: str) -> list[str]:
-    """Bounds on one weapon table's numbers (see the module docstring): ``place.key: ...``."""
+    """Bounds on one weapon table's values (see the module docstring).
+
+    Parameters
+    ----------
+    weapon : dict
+        One ``weapons`` table as the file wrote it (not changed).
+    place : str
+        Where it is in the file (``units[0].weapons[1]``), for the messages.
+
+    Returns
+    -------
+    list of str
+        One ``place.key: what is wrong`` line per bad value (``place.rules[n]`` for a
+        rule word), no file name.
+    """
     out: list[str] = []
     for key, value in weapon.items():
-        why = _amount(value) if key in ("A", "D") else None
+        if key == "rules":
+            out += _rules_problems(value, place)
+            continue
+        why = _amount(value) if key in ("A", "D") else _ap(value) if key == "AP" else None
         why = why or _finite(value)
         if why:
             out.append(f"{place}.{key}: {why}")
     return out
-

@@ -94,7 +94,12 @@ def _polygon(value: Any) -> Any:
     if len(value) > MAX_POLYGON_POINTS:
         raise ValueError(f"a polygon has at most {MAX_POLYGON_POINTS} points "
                          f"(MAX_POLYGON_POINTS), got {len(value)}")
-    return [_point(p, "each polygon point") for p in value]
+    points = [_point(p, "each polygon point") for p in value]
+    distinct = len({(x, y) for x, y in points})
+    if distinct < 3:
+        raise ValueError(f"a polygon needs at least 3 distinct points [[x, y], ...], got "
+                         f"{distinct} distinct of {len(points)}: {_short(value)}")
+    return points
 
 
 def _angle(value: Any) -> Any:

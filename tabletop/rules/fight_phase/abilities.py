@@ -124,6 +124,10 @@ _BAD_VALUES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 #: a minus sign before a number (start, space or bracket before it): ``keyword_key`` reads
 #: the hyphen as a space, so ``"Sustained Hits -1"`` is checked on the word as written
 _NEGATIVE = re.compile(r"(?:^|[\s(])-\s*\d")
+#: a run of digits longer than this is never a real value (the map's own bounds are a few
+#: digits, ``board/limits.py``) and Python refuses to read one of over 4,300 digits as an int
+_MAX_DIGITS = 100
+_DIGITS = re.compile(r"\d+")
 
 
 def keyword_key(word: str) -> str:
@@ -204,6 +208,9 @@ def _read(words: object) -> tuple[dict[str, object], list[tuple[str, str | None]
             if m:
                 break
         else:
+            problems.append((str(word), _bad_value(str(word), key)))
+            continue
+        if any(len(d) > _MAX_DIGITS for d in _DIGITS.findall(key)):   # int() would refuse it
             problems.append((str(word), _bad_value(str(word), key)))
             continue
         if name == "lethal":

@@ -205,24 +205,35 @@ def roll_amount(dice: Any, amount: Amount, purpose: str, player: str,
     return value
 
 
+#: the faces of one die as ``roll_amount`` reads it: a D6, or a D3 as a D6 halved rounding up
+_FACES = {6: (1, 2, 3, 4, 5, 6), 3: (1, 1, 2, 2, 3, 3)}
+
+
 @lru_cache(maxsize=256)
 def amount_dist(amount: Amount) -> counts.Dist:
     """The exact distribution of an amount (a number, or dice as ``roll_amount`` reads them)."""
     if isinstance(amount, int):
         return ((amount, Fraction(1)),)
-    one = counts.dice_sum(1) if amount.sides == 6 else counts.mapped(counts.dice_sum(1),
-                                                                       lambda f: (f + 1) // 2)
-    dist: counts.Dist = ((amount.plus, Fraction(1)),)
-    for _ in range(amount.n):
-        dist = counts.convolve(dist, one)
-    return dist
+    return tuple((v + amount.plus, w) for v, w in counts.faces_sum(amount.n, _FACES[amount.sides]))
 
 
 def amounts_dist(amounts: tuple[Amount, ...]) -> counts.Dist:
-    """The distribution of the sum of independent ``amounts``."""
-    dist: counts.Dist = ((0, Fraction(1)),)
+    """The distribution of the sum of independent ``amounts``.
+
+    Numbers add up and dice of one kind are pooled (two ``D6+1`` are ``2D6+2``), so the
+    sum is counted once in whole numbers (``counts.faces_sum``), never convolved per model.
+    """
+    fixed = 0
+    dice: dict[int, int] = {}
     for a in amounts:
-        dist = counts.convolve(dist, amount_dist(a))
+        if isinstance(a, int):
+            fixed += a
+        else:
+            fixed += a.plus
+            dice[a.sides] = dice.get(a.sides, 0) + a.n
+    dist: counts.Dist = ((fixed, Fraction(1)),)
+    for sides in sorted(dice):
+        dist = counts.convolve(dist, amount_dist(DiceExpr(dice[sides], sides)))
     return dist
 
 

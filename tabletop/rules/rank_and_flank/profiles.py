@@ -207,20 +207,40 @@ def rank_models(state: Battlefield, unit_id: str) -> int:
     return state.rules.rank_min_models
 
 
+def _key(profile: dict[str, Any], name: str) -> str | None:
+    """The key of ``profile`` that holds the stat ``name`` (any case), or None."""
+    return next((k for k in profile if k.lower() == name.lower()), None)
+
+
+def _not_a_number(where: str, i: int, unit: Unit, j: int, model: Model, name: str) -> str:
+    """The line for a stat that is not a number, at the place the file wrote it: the unit's
+    ``profile`` when the model only inherits the unit's value (one line for the unit, not
+    one per model), else the model's own."""
+    key = _key(model.profile, name) or name
+    ukey = _key(unit.profile, name)
+    if ukey is not None and unit.profile[ukey] is model.profile[key]:
+        return f"{where}: units[{i}].profile.{ukey}: unit {unit.id!r}: {name} is not a number"
+    return (f"{where}: units[{i}].models[{j}].profile.{key}: model {model.id}: "
+            f"{name} is not a number")
+
+
 def check_profiles(state: Battlefield, unit_ids: Iterable[str]) -> None:
     """Every model of these units has every stat the rules read.
 
     Raises
     ------
     MapValidationError
-        One line per unit and missing stat, naming the unit.
+        One line per unit and missing stat, naming the unit; one line per stat that is not
+        a number, at the place the file wrote it (``units[0].profile.Attacks`` once for a
+        value every model inherits, ``units[0].models[2].profile.Attacks`` for a model's own).
     """
     problems = []
     where = state.path or "<map>"
+    index = {u.id: i for i, u in enumerate(state.units)}
     for uid in unit_ids:
         unit = state.unit(uid)
         missing: list[str] = []
-        for m in unit.models:
+        for j, m in enumerate(unit.models):
             for name in STATS:
                 try:
                     stat(m.profile, name)
@@ -228,7 +248,9 @@ def check_profiles(state: Battlefield, unit_ids: Iterable[str]) -> None:
                     if name not in missing:
                         missing.append(name)
                 except (TypeError, ValueError):
-                    problems.append(f"{where}: unit {uid!r}: model {m.id}: {name} is not a number")
+                    line = _not_a_number(where, index[uid], unit, j, m, name)
+                    if line not in problems:
+                        problems.append(line)
         if missing:
             problems.append(
                 f"{where}: unit {uid!r}: profile has no {', '.join(missing)} "
