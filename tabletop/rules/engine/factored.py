@@ -69,7 +69,7 @@ from typing import Any
 from tabletop.board.state import Decision
 from tabletop.rules.engine.driver import Policy, default_policy
 from tabletop.rules.engine.machine import Machine, PhaseState
-from tabletop.rules.engine.pending import Question
+from tabletop.rules.engine.pending import Chance, Question
 from tabletop.rules.engine.walk import cycles_paused
 
 __all__ = ["Split", "exact_split"]
@@ -132,7 +132,8 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                 max_states: int = 200_000,
                 hold: Callable[[PhaseState, tuple[Dist, ...]], PhaseState | None] | None = None,
                 held: list[tuple[PhaseState, Fraction, tuple[Dist, ...]]] | None = None,
-                resume: Sequence[tuple[PhaseState, Fraction, tuple[Dist, ...]]] | None = None
+                resume: Sequence[tuple[PhaseState, Fraction, tuple[Dist, ...]]] | None = None,
+                max_made: int | None = None
                 ) -> tuple[dict[int, dict[Any, Fraction]], int]:
     """Each part's exact distribution of outcomes (module docstring), and the states weighed.
 
@@ -145,22 +146,34 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
     the tables on which Consolidation can start a fight and walk Consolidation from those
     alone (``odds_consolidation``).
 
+    ``max_made``: at most this many states made by the segments' steps (each chance
+    outcome of each state weighed, before equal ones merge: a unit rolling 10D6 attacks
+    makes some 28,000 from one state); None: no bound.
+
     Raises
     ------
     walk.TooManyStates
-        When the segments would weigh more than ``max_states`` states.
+        When the segments would weigh more than ``max_states`` states, or make more than
+        ``max_made``.
     walk.NotApart
         When a segment changes another part, or ``split.check`` finds the parts joined.
     """
     from tabletop.rules.engine.walk import ASKED, NotApart, TooManyStates, _answer, _steps
 
     weighed = 0
+    made = 0
 
     def count() -> None:
         nonlocal weighed
         weighed += 1
         if weighed > max_states:
             raise TooManyStates(f"more than {max_states} states to weigh")
+
+    def make(n: int) -> None:
+        nonlocal made
+        made += n
+        if max_made is not None and made > max_made:
+            raise TooManyStates(f"more than {max_made} states to make")
 
     def walk_segment(starts: list[tuple[PhaseState, Fraction]], i: int | None, *,
                      stop: str | None = None, first: bool = True,
@@ -186,6 +199,8 @@ def exact_split(machine: Machine, start: PhaseState, split: Split, *,
                         or (not first and split.boundary(st)):
                     out.append((st, p))
                     continue
+                pend = st.pending       # a chance's outcomes counted before they are made
+                make(len(pend.outcomes) if isinstance(pend, Chance) else 1)
                 for child, q, value in _steps(machine, st, scripted, policy, stop):
                     if i is not None and not moved and split.moved(st, child, i):
                         moved = True

@@ -65,6 +65,13 @@ Named defaults:
     The whole-table walk (``exact_parts``) makes at most this many states (each chance
     outcome of each state weighed, before equal ones merge); past it, as past
     ``MAX_STATES``, the odds are sampled.
+``SPLIT_MADE``
+    60,000: the walk engagement by engagement (``factored.exact_split``) makes at most
+    this many states (the 60x44 layout makes 2,569, every lesson under 400; one model
+    rolling 10D6 attacks makes about 28,000, and stays exact); past it the odds are
+    sampled, saying so.  A unit's attacks are bounded too (``profiles.MAX_UNIT_ATTACKS``:
+    twenty models at 10D6 took 94 s and 700 MB before).  ``--exact``:
+    ``EXACT_MADE`` (1,000,000), so an exact walk asked for still ends.
 ``MAX_RUNS``
     100: the Monte Carlo cap when the standard errors are not yet under ``TARGET_SE``
     (the 60x44 layout's 100 runs cost about what main's did); ``--runs N`` sets more.
@@ -113,6 +120,8 @@ STEP_NAMES = {"challenge": "challenge", "fight": "fight", "challenge_resolution"
 UNTIL = "phase_end"
 MAX_STATES = 6_000
 MAX_MADE = 1_500
+SPLIT_MADE = 60_000
+EXACT_MADE = 1_000_000
 EXACT_STATES = 200_000
 TARGET_SE = walk.TARGET_SE
 MAX_RUNS = 100    # the 60x44 layout: ~8.5 s CPU (main: 100 runs, ~11 s); --runs N raises it
@@ -334,20 +343,28 @@ def odds(state: Battlefield, runs: int | None = None, seed: int | None = None,
     if why is None:
         try:
             held: list[Any] = []
+            made = SPLIT_MADE if max_states is None else EXACT_MADE
             marg, states = factored.exact_split(fight_step, start, split, scripted=state.decisions,
-                                                max_states=bound, hold=hold, held=held)
+                                                max_states=bound, hold=hold, held=held,
+                                                max_made=made)
             if held:
                 split = fight_split(wide, order, before, quiet=check.quiet)
                 more, n_more = factored.exact_split(machine, start, split,
                                                     scripted=state.decisions,
-                                                    max_states=bound - states, resume=held)
+                                                    max_states=bound - states, resume=held,
+                                                    max_made=made)
                 states += n_more
                 for part, dist in more.items():
                     for o, p in dist.items():
                         marg[part][o] = marg[part].get(o, Fraction(0)) + p
             per_unit = _per_unit(units, wide, marg)
-        except walk.TooManyStates:
-            why = (f"an exact walk would weigh more than {bound:,} states (the bound with "
+        except walk.TooManyStates as too_many:
+            made_bound = SPLIT_MADE if max_states is None else EXACT_MADE
+            why = (f"an exact walk would make more than {made_bound:,} states (every chance "
+                   f"outcome before equal ones merge: the bound, fight_phase.odds.SPLIT_MADE, "
+                   f"{EXACT_MADE:,} with --exact, EXACT_MADE; --sample skips the walk)"
+                   if "to make" in str(too_many) else
+                   f"an exact walk would weigh more than {bound:,} states (the bound with "
                    f"--exact, fight_phase.odds.EXACT_STATES)" if bound >= EXACT_STATES else
                    f"an exact walk would weigh more than {bound:,} states (the bound, "
                    f"fight_phase.odds.MAX_STATES: {MAX_STATES:,} per engagement, "

@@ -39,6 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop.board.limits import MAX_ATTACKS, MAX_DICE
 from tabletop.board.state import Battlefield, Model
 from tabletop.rules.challenges.characters import as_read, is_disgraced
 from tabletop.rules.challenges.duellist import WS_FROM_ROLL_TARGET
@@ -60,6 +61,12 @@ __all__ = ["AP_SIGN", "INV_KEYS", "MELEE_WEAPON", "Amount", "DiceExpr", "Weapon"
            "positive_ap_note", "unknown_words"]
 
 MELEE_WEAPON = "first weapon with a WS"
+#: the most attacks a unit's models can make together (each model's melee weapon's ``A``
+#: at its highest: ``10D6`` counts 60).  The exact odds and every roll of the attack
+#: sequence weigh a count of this many dice; past a few hundred that takes minutes (20
+#: models at ``10D6``, 1,200 dice: 94 s and 700 MB for ``fight --odds``), and no army
+#: fields such a unit (30 models at 6 attacks is 180).  A map error past it.
+MAX_UNIT_ATTACKS = 400
 DISGRACED_HIT_ROLL = "halved-ws"
 AP_SIGN = "a positive AP is read as its negative: AP 1 is AP -1"
 
@@ -248,6 +255,7 @@ def check_profiles(state: Battlefield) -> list[str]:
             problems.append(line)
 
     for i, u in enumerate(state.units):
+        most, over_one = 0, False
         for m in u.models:
             own = "profile" in m.written
             pplace = f"{model_place(state, m)}.profile" if own else f"units[{i}].profile"
@@ -267,11 +275,29 @@ def check_profiles(state: Battlefield) -> list[str]:
                     else f"{model_place(state, m)}.keywords"
                 add(f"{path}: {kplace}: {line}")
             try:
-                melee_weapon(state, m)
+                weapon = melee_weapon(state, m)
             except ValueError as exc:
                 for line in str(exc).splitlines():
                     add(f"{path}: {line}")
+                continue
+            if weapon is not None:
+                a = weapon.A
+                if (a.n if isinstance(a, DiceExpr) else a) > (
+                        MAX_DICE if isinstance(a, DiceExpr) else MAX_ATTACKS):
+                    over_one = True         # the map's own line says so (board.limits)
+                most += most_of(a)
+        if most > MAX_UNIT_ATTACKS and not over_one:
+            add(f"{path}: units[{i}]: its models' attacks could total {most} (each model's "
+                f"melee weapon's A at its highest), more than {MAX_UNIT_ATTACKS} "
+                f"(MAX_UNIT_ATTACKS): a count of that many dice takes too long to weigh")
     return problems
+
+
+def most_of(amount: Amount) -> int:
+    """The highest ``amount`` can be: the number, or every die showing its top face."""
+    if isinstance(amount, DiceExpr):
+        return amount.n * amount.sides + amount.plus
+    return int(amount)
 
 
 def positive_ap_note(weapon: dict) -> str | None:
