@@ -174,8 +174,9 @@ def write_map(state: Battlefield, out: str, source: str | None, force: bool = Fa
 
 
 def print_json(obj: Any) -> None:
-    json.dump(obj, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    """``obj`` as indented JSON on standard output, written in one piece: ``json.dump`` would
+    hand the (escaping) stream millions of small pieces for a large report."""
+    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
 
 
 def fmt_in(d: float) -> str:

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+import shapely
 from shapely.geometry import LineString, Polygon
-from shapely.ops import nearest_points
 
 from tabletop.board.config import LAYOUT_TOLERANCE
 from tabletop.board.state import Battlefield
@@ -107,25 +108,42 @@ def terrain_gaps(state: Battlefield, within: float = GAP_REPORT_RANGE) -> list[G
     pass (``bases``) and the bases on the table (``table_bases``).  Pieces that overlap or
     touch, nearer than the contact tolerance (``[rules] contact_tolerance``, the one
     tolerance of docs/design.md: 0.02"), are not gaps and are left out."""
-    pieces = [(t.id, Polygon(t.polygon)) for t in state.terrain if Polygon(t.polygon).is_valid]
+    pieces = [(t.id, Polygon(t.polygon)) for t in state.terrain]
+    pieces = [(tid, p) for tid, p in pieces if p.is_valid]
     touch = state.rules.tol
     on_table = table_bases(state)
-    out: list[Gap] = []
-    for i, (a, pa) in enumerate(pieces):
-        for b, pb in pieces[i + 1:]:
-            g = pa.distance(pb)
-            if touch < g <= within:
-                out.append(Gap(a, b, g, _ends(pa, pb), on_table))
-        for name, edge in _edges(state):
-            g = pa.distance(edge)
-            if touch < g <= within:
-                out.append(Gap(a, name, g, _ends(pa, edge), on_table))
+    if not pieces:
+        return []
+    ids = [tid for tid, _ in pieces]
+    shapes = np.array([p for _, p in pieces], dtype=object)
+    # candidate pairs from one STRtree query (a little wider than ``within``, so no pair the
+    # exact test below keeps is missed); the exact width and ends are GEOS's distance and
+    # nearest points for each candidate pair, as before, but no longer for every pair
+    i, j = shapely.STRtree(shapes).query(shapes, predicate="dwithin",
+                                          distance=within + _QUERY_MARGIN)
+    keep = i < j
+    i, j = i[keep], j[keep]
+    edges = _edges(state)
+    ei = np.repeat(np.arange(len(pieces)), len(edges))
+    ej = np.tile(np.arange(len(edges)), len(pieces))
+    edge_shapes = np.array([e for _, e in edges], dtype=object)
+    firsts = np.concatenate([shapes[i], shapes[ei]])
+    seconds = np.concatenate([shapes[j], edge_shapes[ej]])
+    names = [(ids[a], ids[b]) for a, b in zip(i.tolist(), j.tolist())]
+    names += [(ids[a], edges[b][0]) for a, b in zip(ei.tolist(), ej.tolist())]
+    widths = shapely.distance(firsts, seconds)
+    near = (widths > touch) & (widths <= within)
+    lines = shapely.shortest_line(firsts[near], seconds[near])
+    ends = shapely.get_coordinates(lines).reshape(-1, 2, 2).tolist()
+    out = [Gap(a, b, g, ((p[0], p[1]), (q[0], q[1])), on_table)
+           for (a, b), g, (p, q) in zip((n for n, k in zip(names, near.tolist()) if k),
+                                        widths[near].tolist(), ends)]
     return sorted(out, key=lambda g: (g.width, g.a, g.b))
 
 
-def _ends(a, b) -> tuple[tuple[float, float], tuple[float, float]]:
-    pa, pb = nearest_points(a, b)
-    return (pa.x, pa.y), (pb.x, pb.y)
+_QUERY_MARGIN = 1e-6
+"""Inches added to the gap range for the STRtree's candidate query only, so a pair exactly at
+the range (or a rounding apart from it) is still measured; the range test itself is exact."""
 
 
 def widest_base(state: Battlefield) -> tuple[str | None, float]:
