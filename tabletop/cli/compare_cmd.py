@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from tabletop.board.limits import MAX_TABLE_INCHES
 from tabletop.cli.common import load_map, print_json
 from tabletop.cli.output import add_force, folder_problem
 from tabletop.errors import TabletopError
@@ -168,12 +169,13 @@ def tolerance_problems(tolerance: float | None, turn_tolerance: float | None,
                        names: tuple[str, str] = ("--tolerance", "--turn-tolerance")
                        ) -> list[str]:
     """One line per bad tolerance given on the command line: inches must be a finite
-    number above 0 (``inf`` would pass any table, 0 none), degrees above 0 and at most 180.
-    ``None`` (not given: the published map's value) is fine."""
+    number above 0 and at most ``MAX_TABLE_INCHES`` (``inf`` or 1e308 would pass any table,
+    0 none), degrees above 0 and at most 180.  ``None`` (not given: the published map's
+    value) is fine."""
     problems = []
-    if tolerance is not None and not (math.isfinite(tolerance) and tolerance > 0):
-        problems.append(f"{names[0]}: must be a finite number of inches above 0, "
-                        f"got {tolerance:g}")
+    if tolerance is not None and not (math.isfinite(tolerance) and 0 < tolerance <= MAX_TABLE_INCHES):
+        problems.append(f"{names[0]}: must be a finite number of inches above 0 and at most "
+                        f"{MAX_TABLE_INCHES:g} (MAX_TABLE_INCHES), got {tolerance:g}")
     if turn_tolerance is not None and not 0 < turn_tolerance <= 180:
         problems.append(f"{names[1]}: must be degrees above 0 and at most 180, "
                         f"got {turn_tolerance:g}")

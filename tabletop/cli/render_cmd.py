@@ -8,6 +8,7 @@ line per problem and exits 2.  Never writes over the input map.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 
@@ -48,7 +49,7 @@ def _check_out(out: str, map_path: str, force: bool = False) -> list[str]:
 
 def run(args) -> int:
     headless()
-    from tabletop.render.image import render_image, save_png
+    from tabletop.render.image import MAX_SIDE_PX, render_image, save_png
     from tabletop.render.options import resolve_overlays
 
     problems = []
@@ -57,8 +58,11 @@ def run(args) -> int:
     except ValueError as exc:
         problems.append(f"--overlay: {exc}")
         overlays = frozenset()
-    if args.scale is not None and not (args.scale > 0):
-        problems.append(f"--scale: must be a positive number of pixels per inch, got {args.scale:g}")
+    # finite and at most MAX_SIDE_PX: a scale of more pixels per inch than an image may have
+    # a side can draw no table (an inf or 1e308 scale overflowed the pixel sizes: issue 11)
+    if args.scale is not None and not (math.isfinite(args.scale) and 0 < args.scale <= MAX_SIDE_PX):
+        problems.append(f"--scale: must be a positive number of pixels per inch, at most "
+                        f"{MAX_SIDE_PX} (MAX_SIDE_PX), got {args.scale:g}")
     problems += _check_out(args.output, args.map, args.force)
     if problems:
         raise TabletopError(problems)
