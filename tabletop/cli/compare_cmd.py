@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop.board.limits import MAX_TABLE_INCHES
 from tabletop.cli.common import load_map, print_json
-from tabletop.cli.output import add_force, folder_problem
+from tabletop.cli.output import add_force, folder_problem, write_problem
 from tabletop.errors import TabletopError
 
 if TYPE_CHECKING:   # the geometry is imported where it is used (--help imports none of it)
@@ -156,12 +156,11 @@ def picture_out(out: str, inputs: list[str], force: bool = False) -> list[str]:
         problems.append(f"{out}: -o must name a .png file")
     if not force and os.path.lexists(out):
         problems.append(f"{out}: -o: already exists; give --force to replace it, or a new name")
-    folder = os.path.dirname(os.path.abspath(out))
     missing = folder_problem(out)
     if missing:
         problems.append(missing)
-    elif not os.access(folder, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
-        problems.append(f"{out}: cannot write there (permission denied)")
+    else:
+        problems += [p for p in [write_problem(out)] if p]
     return problems
 
 

@@ -13,7 +13,7 @@ import os
 import sys
 
 from tabletop.cli.common import load_map
-from tabletop.cli.output import add_force, folder_problem
+from tabletop.cli.output import add_force, cannot_write, folder_problem, write_problem
 from tabletop.errors import TabletopError
 
 
@@ -38,12 +38,11 @@ def _check_out(out: str, map_path: str, force: bool = False) -> list[str]:
         problems.append(f"{out}: -o is the input map; write the picture to a new file")
     elif not force and os.path.lexists(out):
         problems.append(f"{out}: -o: already exists; give --force to replace it, or a new name")
-    folder = os.path.dirname(os.path.abspath(out))
     missing = folder_problem(out)                # no command makes folders for its output
     if missing:
         problems.append(missing)
-    elif not os.access(folder, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
-        problems.append(f"{out}: cannot write there (permission denied)")
+    else:
+        problems += [p for p in [write_problem(out)] if p]
     return problems
 
 
@@ -77,7 +76,7 @@ def run(args) -> int:
     except TabletopError:
         raise
     except OSError as exc:
-        raise TabletopError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+        raise TabletopError(cannot_write(args.output, exc)) from None
     w, h = surface.get_size()
     on = ", ".join(sorted(overlays)) or "none"
     print(f"wrote {args.output} ({w} x {h} px; overlays: {on})")

@@ -16,7 +16,7 @@ import os
 
 from tabletop.board.limits import MAX_UNIT_MODELS
 from tabletop.cli.common import check_out, load_map, print_json
-from tabletop.cli.output import add_force
+from tabletop.cli.output import add_force, cannot_write
 from tabletop.errors import TabletopError, capped
 
 HELP = "place an exported army list (BattleScribe, New Recruit, 40K app) in a deployment zone"
@@ -88,7 +88,7 @@ def _write(placed, args) -> None:
     except TabletopError:
         raise
     except OSError as exc:
-        raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
+        raise TabletopError(cannot_write(args.out, exc)) from None
 
 
 def add_parser(sub) -> None:
