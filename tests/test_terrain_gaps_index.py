@@ -77,3 +77,53 @@ def test_printable_escapes_control_codes_but_keeps_what_it_is_told():
     assert printable("line\nnext\ttab", keep="\n\t") == "line\nnext\ttab"
     assert printable("line\nnext") == "line\\u000anext"
     assert printable("plain é text") == "plain é text"
+
+
+def _square(x0: float, y0: float, side: float, per_side: int) -> list[list[float]]:
+    """A square outline with ``per_side`` points along each side (4 * per_side points)."""
+    pts = []
+    for e in range(4):
+        for k in range(per_side):
+            f = k / per_side
+            pts.append([[x0 + side * f, y0], [x0 + side, y0 + side * f],
+                        [x0 + side - side * f, y0 + side], [x0, y0 + side - side * f]][e])
+    return pts
+
+
+def test_parallel_sides_many_equal_nearest_pairs_same_ends():
+    # squares of 40 and 48 points: facing sides parallel, so many segment pairs are equally
+    # near (ties); the ends chosen are still the every-pair loop's.  Hand-worked: the 2"
+    # squares at x 2..4 and 5..7 (y 2..4) are 5 - 4 = 1" apart.
+    rng = random.Random(5)
+    pieces = [_square(rng.uniform(0, 22), rng.uniform(0, 16), rng.uniform(0.5, 2), 12)
+              for _ in range(30)]
+    pieces += [_square(2, 2, 2, 10), _square(5, 2, 2, 10)]
+    state = _table(pieces)
+    got = terrain_gaps(state)
+    assert [(g.width, g.a, g.b, g.ends) for g in got] == _every_pair(state)
+    pair = next(g for g in got if (g.a, g.b) == ("t30", "t31"))
+    assert pair.width == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_terrain_overlaps_from_the_index_equal_the_every_pair_loop(seed):
+    # 40 scattered blobs, many overlapping: the same pairs, in map order, with the same areas
+    from tabletop.geometry.layout_checks import terrain_overlaps
+
+    rng = random.Random(seed)
+    state = _table([_blob(rng.uniform(0, 24), rng.uniform(0, 18), rng.uniform(0.5, 2.5), 24, rng)
+                    for _ in range(40)])
+    polys = [(t.id, Polygon(t.polygon)) for t in state.terrain]
+    want = [(a, b, pa.intersection(pb).area)
+            for k, (a, pa) in enumerate(polys) for b, pb in polys[k + 1:]
+            if pa.intersects(pb) and pa.intersection(pb).area > state.rules.terrain_overlap_area]
+    got = terrain_overlaps(state)
+    assert len(got) > 5 and got == want
+
+
+def test_two_squares_overlapping_by_one_square_inch():
+    # x 0..2 and x 1..3 (y 0..1): they share x 1..2, y 0..1 = 1 sq in
+    from tabletop.geometry.layout_checks import terrain_overlaps
+
+    state = _table([[[0, 0], [2, 0], [2, 1], [0, 1]], [[1, 0], [3, 0], [3, 1], [1, 1]]])
+    assert terrain_overlaps(state) == [("t0", "t1", pytest.approx(1.0))]
