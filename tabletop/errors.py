@@ -7,6 +7,7 @@ command line can print all of them at once and exit with status 2.
 
 from __future__ import annotations
 
+import functools
 import re
 
 
@@ -41,9 +42,13 @@ class UnknownIdError(TabletopError):
 _ALSO_ESCAPED = frozenset("\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def _unsafe(ch: str) -> bool:
-    o = ord(ch)
-    return o < 0x20 or 0x7f <= o < 0xa0 or ch in _ALSO_ESCAPED
+@functools.lru_cache(maxsize=16)
+def _unsafe_pattern(keep: str) -> re.Pattern[str]:
+    """One character class of what ``printable`` escapes (the C0 and C1 control codes, DEL,
+    ``_ALSO_ESCAPED``), less the characters of ``keep``: a regular-expression scan of a 20 MB JSON report takes milliseconds where a
+    character-by-character Python loop took seconds."""
+    chars = [chr(o) for o in (*range(0x20), *range(0x7f, 0xa0))] + sorted(_ALSO_ESCAPED)
+    return re.compile("[" + "".join(re.escape(c) for c in chars if c not in keep) + "]")
 
 
 def printable(text: object, keep: str = "") -> str:
@@ -56,9 +61,10 @@ def printable(text: object, keep: str = "") -> str:
     the command line prints goes through this one helper (``cli.main``).
     """
     s = str(text)
-    if not any(_unsafe(ch) for ch in s):
+    pattern = _unsafe_pattern(keep)
+    if pattern.search(s) is None:
         return s
-    return "".join(f"\\u{ord(ch):04x}" if _unsafe(ch) and ch not in keep else ch for ch in s)
+    return pattern.sub(lambda m: f"\\u{ord(m.group()):04x}", s)
 
 
 #: named default: the longest quoted map string (a name, an id, a value) an error line echoes

@@ -177,15 +177,43 @@ def test_no_file_at_all_the_quit_question_says_the_moves_will_be_lost(folders, m
     post_and_handle(app, key(pygame.K_q, "q"))
     question = app.message_lines()[0]
     assert "stay in" not in question
-    assert question.startswith("quit with unsaved moves? y: quit (the autosave cannot be "
-                               "written: the moves are in no file and will be lost), n: keep "
-                               "the board (s saves them to a new file)")
+    # s writes beside the map, where the autosave could not: it is not offered
+    assert question == ("quit with unsaved moves? y: quit (the autosave cannot be "
+                        "written: the moves are in no file and will be lost), n: keep "
+                        f"the board (s cannot save: {maps} cannot be written)")
     post_and_handle(app, key(pygame.K_n, "n"))      # keep the board: the moves are shown
     assert app.running and app.state.model("int/2").at == pytest.approx((10, 15))
     # the reload question says where the moves go too: u's history, no file
     post_and_handle(app, key(pygame.K_r, "r"))
     assert app.message_lines()[0].startswith(
         "reload with unsaved moves? y: reload (u brings the moves back; no file keeps them)")
+    post_and_handle(app, key(pygame.K_n, "n"))
+    app.close()
+    assert os.listdir(maps) == ["pile-in.toml"]
+    writable(maps, monkeypatch)
+
+
+def test_a_read_only_folder_the_questions_say_where_the_autosave_is_not_offer_s(folders,
+                                                                              monkeypatch):
+    # issue 11 item 7: before any s, the questions offered "s saves them to a new file",
+    # which writes beside the map, in the folder the autosave could not be written to
+    path, state = folders
+    maps = os.path.dirname(path)
+    read_only(maps, monkeypatch)
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    app = fixed_view_app(path, (1400, 900))
+    move_int1(app)
+    fb = fallback_path(autosave_path(path))
+    post_and_handle(app, key(pygame.K_q, "q"))
+    assert app.message_lines()[0] == (
+        f"quit with unsaved moves? y: quit (the moves stay in {fb}: the map's folder cannot "
+        f"be written), n: keep the board (s cannot save: {maps} cannot be written)")
+    post_and_handle(app, key(pygame.K_n, "n"))
+    post_and_handle(app, key(pygame.K_r, "r"))
+    assert app.message_lines()[0] == (
+        "reload with unsaved moves? y: reload (u brings the moves back; no file keeps them), "
+        f"n: keep the board (s cannot save: {maps} cannot be written; the moves are kept in "
+        f"{fb})")
     post_and_handle(app, key(pygame.K_n, "n"))
     app.close()
     assert os.listdir(maps) == ["pile-in.toml"]

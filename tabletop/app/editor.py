@@ -814,6 +814,7 @@ class Editor:
         file), where its autosave goes: ``autosave_target()``."""
         un = self.app.unsaved
         un.save_hint = lambda: f"s saves them to {self.save_target()}" if self.active else None
+        un.save_target = lambda: self.save_target() if self.active else None
         if editing and un.autosave is None and not self.app.path:
             un.autosave = self.autosave_target()
 

@@ -72,6 +72,10 @@ class Unsaved:
         self.autosave_error: str | None = None      # the last autosave problem said
         self.save_error: str | None = None          # why the last s failed (the hint says it)
         self.save_hint: Callable[[], str] | None = None     # the editor: where its s writes
+        self.save_target: Callable[[], str | None] | None = None    # ... its file, to test
+        # the map's folder (real path) when the autosave could not be written there: s,
+        # which writes beside the map, would fail there too (the questions do not offer it)
+        self.unwritable: str | None = None
         self.kept = KeptAutosave()      # the autosave rewritten in the map's words, when idle
         if self.autosave:               # a killed window's temporary files (autosave_place)
             remove_leftovers(self.autosave)
@@ -108,10 +112,12 @@ class Unsaved:
             return self._no_file(f"autosave {self.autosave}: cannot write: {exc}")
         except OSError as exc:
             beside = f"autosave {self.autosave}: cannot write: {exc}"
+            self.unwritable = os.path.realpath(os.path.dirname(os.path.abspath(self.autosave)))
         else:
             if self.where and self.where != self.autosave:     # the folder is writable again
                 self._remove(self.where)
             self.where, self.autosave_error = self.autosave, None
+            self.unwritable = None
             self.kept.written()
             return None
         fallback = fallback_path(self.autosave)
@@ -196,9 +202,32 @@ class Unsaved:
         self.pending = (what, action)
         kept = f" ({self.kept_text()})" if what == "quit" else \
             " (u brings the moves back; no file keeps them)" if what == "reload" else ""
-        hint = (f"s failed: {self.save_error}" if self.save_error else
-                (self.save_hint() if self.save_hint else None) or "s saves them to a new file")
+        blocked = self.save_blocked()
+        if self.save_error:
+            hint = f"s failed: {self.save_error}"
+        elif blocked:
+            # s would write where the autosave could not: not offered; where the moves are
+            # instead (the quit question has said it already)
+            hint = f"s cannot save: {blocked} cannot be written"
+            if what != "quit":
+                hint += (f"; the moves are kept in {self.where}" if self.where else
+                         "; no file holds the moves")
+        else:
+            hint = (self.save_hint() if self.save_hint else None) or "s saves them to a new file"
         return f"{what} with unsaved moves? y: {what}{kept}, n: keep the board ({hint})"
+
+    def save_blocked(self) -> str | None:
+        """The folder ``s`` would write in (the editor's ``save_target``, else beside the
+        map), when it is the map's folder and the autosave could not be written there (a
+        read-only folder or file system, a full disk): ``s`` would fail the same way, so
+        the questions do not offer it.  None when ``s`` may work."""
+        if self.unwritable is None:
+            return None
+        target = (self.save_target() if self.save_target else None) or self.path
+        if not target:
+            return None
+        folder = os.path.dirname(os.path.abspath(target))
+        return folder if os.path.realpath(folder) == self.unwritable else None
 
     def kept_text(self) -> str:
         """Where the board's moves are once the window closes: the autosave beside the map

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 
 from tabletop.cli.common import check_seed, load_map, need_unit, print_json
-from tabletop.cli.output import add_force, check_new_output, check_output_folder
+from tabletop.cli.output import add_force, cannot_write, check_new_output, check_output_folder
 from tabletop.errors import TabletopError
 
 # the geometry and the rules are imported inside the functions that use them, so that
@@ -259,7 +259,7 @@ def run(args) -> int:
         except OSError as exc:
             if isinstance(exc, TabletopError):
                 raise
-            raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
+            raise TabletopError(cannot_write(args.out, exc)) from None
         p["picture"] = args.out
     if args.json:
         print_json(p)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from tabletop.cli.common import need_unit, print_json
+from tabletop.cli.output import cannot_write
 from tabletop.errors import TabletopError
 from tabletop.geometry import snapshot
 from tabletop.rules import charge as CH
@@ -41,7 +42,7 @@ def shade_run(state, args) -> int:
     except OSError as exc:
         if isinstance(exc, TabletopError):
             raise
-        raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
+        raise TabletopError(cannot_write(args.out, exc)) from None
     if args.json:
         print_json({"unit": args.unit, "ruleset": state.ruleset, "eligible": True,
                     "step": SHADE_STEP, "in_reach": rows, "picture": args.out})

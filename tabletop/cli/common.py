@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from tabletop.board.limits import MAX_SEED
+from tabletop.cli.output import cannot_write
 from tabletop.errors import TabletopError, UnknownIdError
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ def check_frames_dir(folder: str) -> None:
     try:
         os.mkdir(folder)
     except OSError as exc:
-        raise TabletopError(f"{folder}: cannot make the frames folder: {exc.strerror or exc}") from None
+        raise TabletopError(cannot_write(folder, exc, "cannot make the frames folder")) from None
 
 
 def write_map(state: Battlefield, out: str, source: str | None, force: bool = False) -> str:
@@ -169,13 +170,14 @@ def write_map(state: Battlefield, out: str, source: str | None, force: bool = Fa
     except TabletopError:
         raise
     except OSError as exc:
-        raise TabletopError(f"{out}: cannot write: {exc.strerror or exc}") from None
+        raise TabletopError(cannot_write(out, exc)) from None
     return out
 
 
 def print_json(obj: Any) -> None:
-    json.dump(obj, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    """``obj`` as indented JSON on standard output, written in one piece: ``json.dump`` would
+    hand the (escaping) stream millions of small pieces for a large report."""
+    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
 
 
 def fmt_in(d: float) -> str:

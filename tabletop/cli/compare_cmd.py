@@ -13,8 +13,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from tabletop.board.limits import MAX_TABLE_INCHES
 from tabletop.cli.common import load_map, print_json
-from tabletop.cli.output import add_force, folder_problem
+from tabletop.cli.output import add_force, folder_problem, write_problem
 from tabletop.errors import TabletopError
 
 if TYPE_CHECKING:   # the geometry is imported where it is used (--help imports none of it)
@@ -155,12 +156,11 @@ def picture_out(out: str, inputs: list[str], force: bool = False) -> list[str]:
         problems.append(f"{out}: -o must name a .png file")
     if not force and os.path.lexists(out):
         problems.append(f"{out}: -o: already exists; give --force to replace it, or a new name")
-    folder = os.path.dirname(os.path.abspath(out))
     missing = folder_problem(out)
     if missing:
         problems.append(missing)
-    elif not os.access(folder, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
-        problems.append(f"{out}: cannot write there (permission denied)")
+    else:
+        problems += [p for p in [write_problem(out)] if p]
     return problems
 
 
@@ -168,12 +168,13 @@ def tolerance_problems(tolerance: float | None, turn_tolerance: float | None,
                        names: tuple[str, str] = ("--tolerance", "--turn-tolerance")
                        ) -> list[str]:
     """One line per bad tolerance given on the command line: inches must be a finite
-    number above 0 (``inf`` would pass any table, 0 none), degrees above 0 and at most 180.
-    ``None`` (not given: the published map's value) is fine."""
+    number above 0 and at most ``MAX_TABLE_INCHES`` (``inf`` or 1e308 would pass any table,
+    0 none), degrees above 0 and at most 180.  ``None`` (not given: the published map's
+    value) is fine."""
     problems = []
-    if tolerance is not None and not (math.isfinite(tolerance) and tolerance > 0):
-        problems.append(f"{names[0]}: must be a finite number of inches above 0, "
-                        f"got {tolerance:g}")
+    if tolerance is not None and not (math.isfinite(tolerance) and 0 < tolerance <= MAX_TABLE_INCHES):
+        problems.append(f"{names[0]}: must be a finite number of inches above 0 and at most "
+                        f"{MAX_TABLE_INCHES:g} (MAX_TABLE_INCHES), got {tolerance:g}")
     if turn_tolerance is not None and not 0 < turn_tolerance <= 180:
         problems.append(f"{names[1]}: must be degrees above 0 and at most 180, "
                         f"got {turn_tolerance:g}")

@@ -35,7 +35,7 @@ from tabletop.cli.common import (
     print_json,
     write_map,
 )
-from tabletop.cli.output import add_force
+from tabletop.cli.output import add_force, cannot_write
 from tabletop.errors import TabletopError, printable
 
 if TYPE_CHECKING:   # the rules are imported where they are used: --help imports none of them
@@ -121,7 +121,7 @@ def write_frames(log: EventLog, folder: str, framing: str = "step") -> list[str]
     try:
         return save_frames(log.steps, folder, log.events, framing=framing)
     except OSError as exc:
-        raise TabletopError(f"{folder}: cannot write frames: {exc.strerror or exc}") from None
+        raise TabletopError(cannot_write(folder, exc, "cannot write frames")) from None
 
 
 def _warn_if_broken(state) -> None:

@@ -14,7 +14,7 @@ import json
 import sys
 
 from tabletop.cli.common import check_out, load_map, print_json
-from tabletop.cli.output import add_force, check_new_output, check_output_folder
+from tabletop.cli.output import add_force, cannot_write, check_new_output, check_output_folder
 from tabletop.errors import TabletopError, capped
 
 HELP = "terrain-layout JSON (40kdc-data schema) into a map, or a map out to it"
@@ -43,7 +43,7 @@ def _import(args) -> int:
         mapfile.save(state, args.out, force=args.force, source="",
                      header=f"Imported by tabletop layout import from {files}")
     except OSError as exc:
-        raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
+        raise TabletopError(cannot_write(args.out, exc)) from None
     for w in capped(sources.warnings, what="warning"):   # as many lines as an error at most
         print(f"warning: {w}", file=sys.stderr)
     if args.json:
@@ -84,7 +84,7 @@ def _export(args) -> int:
     except TabletopError:
         raise
     except OSError as exc:
-        raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
+        raise TabletopError(cannot_write(args.out, exc)) from None
     layout = entities[0]
     if args.json:
         print_json({"map": src, "out": args.out, "layout_id": layout["id"],

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from tabletop.cli.common import check_seed, load_map, print_json, state_faults
-from tabletop.cli.output import add_force, check_new_output, check_output_folder
+from tabletop.cli.output import add_force, cannot_write, check_new_output, check_output_folder
 from tabletop.errors import MapValidationError, TabletopError
 
 __all__ = ["add_parser", "run"]
@@ -134,7 +134,7 @@ def run(args) -> int:
         except TabletopError:
             raise
         except OSError as exc:
-            raise TabletopError(f"{out}: cannot write: {exc.strerror or exc}") from None
+            raise TabletopError(cannot_write(out, exc)) from None
     elif not args.json:
         # ``--json`` alone prints the lesson's steps and frames and opens no window
         from tabletop.app.lesson_window import LESSON_WINDOW_SIZE, run_lesson_window

@@ -5,11 +5,13 @@ of its own, renamed into place)."""
 
 from __future__ import annotations
 
+import errno
 import os
 
 from tabletop.errors import TabletopError
 
-__all__ = ["FORCE_HELP", "add_force", "check_new_output", "folder_problem", "check_output_folder"]
+__all__ = ["FORCE_HELP", "add_force", "cannot_write", "check_new_output", "check_output_folder",
+           "folder_problem", "write_problem"]
 
 FORCE_HELP = "replace the output file if it exists (never the map read)"
 
@@ -52,3 +54,29 @@ def check_output_folder(out: str, flag: str = "-o") -> None:
     problem = folder_problem(out, flag)
     if problem:
         raise TabletopError(problem)
+
+
+def cannot_write(path: str, exc: OSError, doing: str = "cannot write") -> str:
+    """The one wording of every write that failed: ``out.toml: cannot write: Read-only file
+    system`` (``doing`` may say more: ``cannot make the frames folder``), the reason in the
+    system's own words (``strerror``), whichever command wrote."""
+    return f"{path}: {doing}: {exc.strerror or exc}"
+
+
+def _read_only(folder: str) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):     # no statvfs (Windows): say permission denied
+        return False
+
+
+def write_problem(out: str) -> str | None:
+    """Before any work is done: ``cannot_write``'s line when ``out`` (or, when it does not
+    exist yet, its folder) cannot be written, with the reason the write itself would give
+    (``Read-only file system`` on a read-only mount, else ``Permission denied``); None when
+    it can.  A missing folder is ``folder_problem``'s."""
+    folder = os.path.dirname(os.path.abspath(out))
+    if os.access(folder, os.W_OK) and not (os.path.exists(out) and not os.access(out, os.W_OK)):
+        return None
+    code = errno.EROFS if _read_only(folder) else errno.EACCES
+    return cannot_write(out, OSError(code, os.strerror(code)))

@@ -8,11 +8,12 @@ line per problem and exits 2.  Never writes over the input map.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 
 from tabletop.cli.common import load_map
-from tabletop.cli.output import add_force, folder_problem
+from tabletop.cli.output import add_force, cannot_write, folder_problem, write_problem
 from tabletop.errors import TabletopError
 
 
@@ -37,18 +38,17 @@ def _check_out(out: str, map_path: str, force: bool = False) -> list[str]:
         problems.append(f"{out}: -o is the input map; write the picture to a new file")
     elif not force and os.path.lexists(out):
         problems.append(f"{out}: -o: already exists; give --force to replace it, or a new name")
-    folder = os.path.dirname(os.path.abspath(out))
     missing = folder_problem(out)                # no command makes folders for its output
     if missing:
         problems.append(missing)
-    elif not os.access(folder, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
-        problems.append(f"{out}: cannot write there (permission denied)")
+    else:
+        problems += [p for p in [write_problem(out)] if p]
     return problems
 
 
 def run(args) -> int:
     headless()
-    from tabletop.render.image import render_image, save_png
+    from tabletop.render.image import MAX_SIDE_PX, render_image, save_png
     from tabletop.render.options import resolve_overlays
 
     problems = []
@@ -57,8 +57,11 @@ def run(args) -> int:
     except ValueError as exc:
         problems.append(f"--overlay: {exc}")
         overlays = frozenset()
-    if args.scale is not None and not (args.scale > 0):
-        problems.append(f"--scale: must be a positive number of pixels per inch, got {args.scale:g}")
+    # finite and at most MAX_SIDE_PX: a scale of more pixels per inch than an image may have
+    # a side can draw no table (an inf or 1e308 scale overflowed the pixel sizes: issue 11)
+    if args.scale is not None and not (math.isfinite(args.scale) and 0 < args.scale <= MAX_SIDE_PX):
+        problems.append(f"--scale: must be a positive number of pixels per inch, at most "
+                        f"{MAX_SIDE_PX} (MAX_SIDE_PX), got {args.scale:g}")
     problems += _check_out(args.output, args.map, args.force)
     if problems:
         raise TabletopError(problems)
@@ -73,7 +76,7 @@ def run(args) -> int:
     except TabletopError:
         raise
     except OSError as exc:
-        raise TabletopError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+        raise TabletopError(cannot_write(args.output, exc)) from None
     w, h = surface.get_size()
     on = ", ".join(sorted(overlays)) or "none"
     print(f"wrote {args.output} ({w} x {h} px; overlays: {on})")

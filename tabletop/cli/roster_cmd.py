@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 
+from tabletop.board.limits import MAX_UNIT_MODELS
 from tabletop.cli.common import check_out, load_map, print_json
-from tabletop.cli.output import add_force
+from tabletop.cli.output import add_force, cannot_write
 from tabletop.errors import TabletopError, capped
 
 HELP = "place an exported army list (BattleScribe, New Recruit, 40K app) in a deployment zone"
@@ -32,8 +33,10 @@ def run(args) -> int:
     from tabletop.roster.read import read_roster
     from tabletop.rules.describe import plural
 
-    if args.frontage is not None and args.frontage < 1:
-        raise TabletopError(f"--frontage {args.frontage}: a block is at least 1 file wide")
+    if args.frontage is not None and not 1 <= args.frontage <= MAX_UNIT_MODELS:
+        # a block wider than the largest unit a map may hold has no second rank to form
+        raise TabletopError(f"--frontage {args.frontage}: a block is 1 to {MAX_UNIT_MODELS} "
+                            f"files wide (MAX_UNIT_MODELS)")
     check_out(args.out, args.map, args.force)      # its folder too: roster never makes one
     overrides = parse_overrides(args.base or [])
     state = load_map(args.map)
@@ -85,7 +88,7 @@ def _write(placed, args) -> None:
     except TabletopError:
         raise
     except OSError as exc:
-        raise TabletopError(f"{args.out}: cannot write: {exc.strerror or exc}") from None
+        raise TabletopError(cannot_write(args.out, exc)) from None
 
 
 def add_parser(sub) -> None:

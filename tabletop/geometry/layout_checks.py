@@ -9,6 +9,8 @@ measures (terrain or objectives off the table).  Inches, bottom-left origin.
 
 from __future__ import annotations
 
+import numpy as np
+import shapely
 from shapely.geometry import Point, Polygon, box
 from shapely.validation import explain_validity
 
@@ -102,13 +104,17 @@ def terrain_overlaps(state: Battlefield) -> list[tuple[str, str, float]]:
     limit = state.rules.terrain_overlap_area
     polys = [(t.id, Polygon(t.polygon)) for t in state.terrain]
     polys = [(i, p) for i, p in polys if p.is_valid and p.area > 0]
+    if not polys:
+        return []
+    shapes = np.array([p for _, p in polys], dtype=object)
+    # the pairs that meet, from one STRtree query, in map order (as the every-pair loop had them)
+    a, b = shapely.STRtree(shapes).query(shapes, predicate="intersects")
+    pairs = sorted((k, m) for k, m in zip(a.tolist(), b.tolist()) if k < m)
     out: list[tuple[str, str, float]] = []
-    for k, (ia, pa) in enumerate(polys):
-        for ib, pb in polys[k + 1:]:
-            if pa.intersects(pb):
-                area = pa.intersection(pb).area
-                if area > limit:
-                    out.append((ia, ib, area))
+    for k, m in pairs:
+        area = shapes[k].intersection(shapes[m]).area
+        if area > limit:
+            out.append((polys[k][0], polys[m][0], area))
     return out
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+import shapely
 from shapely.geometry import LineString, Polygon
-from shapely.ops import nearest_points
 
 from tabletop.board.config import LAYOUT_TOLERANCE
 from tabletop.board.state import Battlefield
@@ -67,9 +68,12 @@ class Gap:
     def digits(self) -> int:
         """Decimals to show the width with: 3 when a base's narrow side (common or on the
         table) is within ``BOUNDARY_NEAR`` of it, else 2."""
-        sides = [narrow / MM_PER_INCH for _, _, narrow in COMMON_BASES]
-        sides += [w for _, w in self.on_table]
+        sides = [*_COMMON_NARROW, *(w for _, w in self.on_table)]
         return 3 if any(abs(self.width - w) < BOUNDARY_NEAR for w in sides) else 2
+
+
+_COMMON_NARROW = tuple(narrow / MM_PER_INCH for _, _, narrow in COMMON_BASES)
+"""The ``COMMON_BASES``' narrow sides in inches (worked out once, not per gap)."""
 
 
 def bases_through(width: float) -> tuple[str, ...]:
@@ -107,25 +111,133 @@ def terrain_gaps(state: Battlefield, within: float = GAP_REPORT_RANGE) -> list[G
     pass (``bases``) and the bases on the table (``table_bases``).  Pieces that overlap or
     touch, nearer than the contact tolerance (``[rules] contact_tolerance``, the one
     tolerance of docs/design.md: 0.02"), are not gaps and are left out."""
-    pieces = [(t.id, Polygon(t.polygon)) for t in state.terrain if Polygon(t.polygon).is_valid]
+    pieces = [(t.id, Polygon(t.polygon)) for t in state.terrain]
+    pieces = [(tid, p) for tid, p in pieces if p.is_valid]
     touch = state.rules.tol
     on_table = table_bases(state)
-    out: list[Gap] = []
-    for i, (a, pa) in enumerate(pieces):
-        for b, pb in pieces[i + 1:]:
-            g = pa.distance(pb)
-            if touch < g <= within:
-                out.append(Gap(a, b, g, _ends(pa, pb), on_table))
-        for name, edge in _edges(state):
-            g = pa.distance(edge)
-            if touch < g <= within:
-                out.append(Gap(a, name, g, _ends(pa, edge), on_table))
+    if not pieces:
+        return []
+    ids = [tid for tid, _ in pieces]
+    shapes = np.array([p for _, p in pieces], dtype=object)
+    # candidate pairs from one STRtree query (a little wider than ``within``, so no pair the
+    # exact test below keeps is missed); the exact width and ends are GEOS's distance and
+    # nearest points for each candidate pair, as before, but no longer for every pair
+    i, j = shapely.STRtree(shapes).query(shapes, predicate="dwithin",
+                                          distance=within + _QUERY_MARGIN)
+    keep = i < j
+    i, j = i[keep], j[keep]
+    edges = _edges(state)
+    ei = np.repeat(np.arange(len(pieces)), len(edges))
+    ej = np.tile(np.arange(len(edges)), len(pieces))
+    edge_shapes = np.array([e for _, e in edges], dtype=object)
+    names = [(ids[a], ids[b]) for a, b in zip(i.tolist(), j.tolist())]
+    names += [(ids[a], edges[b][0]) for a, b in zip(ei.tolist(), ej.tolist())]
+    firsts = np.concatenate([shapes[i], shapes[ei]])
+    seconds = np.concatenate([shapes[j], edge_shapes[ej]])
+    # two large outlines that do not meet: their width and ends are GEOS's on only the runs
+    # of segments that can hold the nearest pair (``_facing_runs``), the same segment pairs
+    # measured the same way, in the same order: the same numbers
+    shapely.prepare(shapes)
+    rings = [shapely.get_coordinates(p.exterior) for p in shapes]
+    sizes = np.array([len(r) - 1 for r in rings])
+    big = np.zeros(len(firsts), bool)
+    big[:len(i)] = (np.minimum(sizes[i], sizes[j]) >= PRUNE_MIN_SEGMENTS) & \
+        ~shapely.intersects(shapes[i], shapes[j])
+    if big.any():
+        firsts[big], seconds[big] = _facing_runs(rings, i[big[:len(i)]], j[big[:len(i)]])
+    widths = shapely.distance(firsts, seconds)
+    near = (widths > touch) & (widths <= within)
+    lines = shapely.shortest_line(firsts[near], seconds[near])
+    ends = shapely.get_coordinates(lines).reshape(-1, 2, 2).tolist()
+    out = [Gap(a, b, g, ((p[0], p[1]), (q[0], q[1])), on_table)
+           for (a, b), g, (p, q) in zip((n for n, k in zip(names, near.tolist()) if k),
+                                        widths[near].tolist(), ends)]
     return sorted(out, key=lambda g: (g.width, g.a, g.b))
 
 
-def _ends(a, b) -> tuple[tuple[float, float], tuple[float, float]]:
-    pa, pb = nearest_points(a, b)
-    return (pa.x, pa.y), (pb.x, pb.y)
+PRUNE_MIN_SEGMENTS = 32
+"""Named default: two outlines of at least this many segments each, apart, are measured on
+their facing runs only (``_facing_runs``); smaller ones (rectangles, the shipped tables'
+pieces) whole, where the saving is nothing.  Only how fast, never what is found."""
+
+
+def _expand(starts: np.ndarray, counts: np.ndarray):
+    """For each item p the flat indices ``starts[p] + 0 .. counts[p] - 1``: (item of each,
+    index within its item, flat index, where each item's run starts)."""
+    rep = np.repeat(np.arange(len(counts)), counts)
+    first = np.cumsum(counts) - counts
+    local = np.arange(int(counts.sum())) - first[rep]
+    return rep, local, starts[rep] + local, first
+
+
+def _first_min(d: np.ndarray, rep: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Positions of the first smallest ``d`` of each item (items contiguous, starting at
+    ``first``)."""
+    pos = np.flatnonzero(d == np.minimum.reduceat(d, first)[rep])
+    group = rep[pos]
+    head = np.ones(len(pos), bool)
+    head[1:] = group[1:] != group[:-1]
+    return pos[head]
+
+
+def _facing_runs(rings: list[np.ndarray], i: np.ndarray, j: np.ndarray, block: int = 4000):
+    """For outline pairs (``rings[i[p]]``, ``rings[j[p]]``, closed coordinate arrays, the
+    polygons apart): two arrays of MultiLineStrings, the runs of consecutive segments of
+    each outline (in ring order) that may hold the nearest pair.
+
+    Bound: two vertices, one on each outline (A's vertex nearest B's bounding-box centre
+    c, then B's vertex nearest it), are ``U`` apart, so the gap is at most ``U``; a segment
+    of A at distance ``D`` from c is at least ``D - R`` from B (``R``: B's furthest vertex
+    from c), so a segment with ``D - R > U`` cannot hold the nearest pair and is left out
+    (and the same for B's segments against A).  Inches; ``block`` pairs at a time."""
+    n = np.array([len(r) - 1 for r in rings])
+    off = np.concatenate([[0], np.cumsum(n + 1)[:-1]])
+    pts = np.concatenate(rings)
+    x, y = pts[:, 0].copy(), pts[:, 1].copy()
+    centre = np.array([(r.min(axis=0) + r.max(axis=0)) / 2 for r in rings])
+    reach = np.array([np.hypot(*(r - c).T).max() for r, c in zip(rings, centre)])
+    firsts: list[np.ndarray] = []
+    seconds: list[np.ndarray] = []
+    for b0 in range(0, len(i), block):
+        bi, bj = i[b0:b0 + block], j[b0:b0 + block]
+        rep, _, s, first = _expand(off[bi], n[bi])
+        d = np.hypot(x[s] - centre[bj, 0][rep], y[s] - centre[bj, 1][rep])
+        a = s[_first_min(d, rep, first)]
+        rep, _, s, first = _expand(off[bj], n[bj])
+        d = np.hypot(x[s] - x[a][rep], y[s] - y[a][rep])
+        bound = d[_first_min(d, rep, first)] + _PRUNE_SLACK
+        for side, other, acc in ((bi, bj, firsts), (bj, bi, seconds)):
+            rep, local, s, _ = _expand(off[side], n[side])
+            x0, y0, vx, vy = x[s], y[s], x[s + 1] - x[s], y[s + 1] - y[s]
+            cx, cy = centre[other, 0][rep], centre[other, 1][rep]
+            vv = vx * vx + vy * vy
+            t = ((cx - x0) * vx + (cy - y0) * vy) / np.where(vv > 0, vv, 1.0)
+            np.clip(t, 0.0, 1.0, out=t)
+            keep = np.hypot(cx - x0 - t * vx, cy - y0 - t * vy) - reach[other][rep] <= bound[rep]
+            rep, local, s = rep[keep], local[keep], s[keep]
+            new = np.ones(len(s), bool)         # a kept segment that starts a run
+            new[1:] = ~((rep[1:] == rep[:-1]) & (local[1:] == local[:-1] + 1))
+            run = np.cumsum(new) - 1
+            last = np.ones(len(s), bool)        # ... that ends one
+            last[:-1] = new[1:]
+            pos = np.arange(len(s)) + np.cumsum(last) - last
+            coords = np.empty((len(s) + int(last.sum()), 2))
+            run_of = np.empty(len(coords), np.int64)
+            coords[pos], run_of[pos] = pts[s], run
+            coords[pos[last] + 1], run_of[pos[last] + 1] = pts[s[last] + 1], run[last]
+            lines = shapely.linestrings(coords, indices=run_of)
+            acc.append(shapely.multilinestrings(lines, indices=rep[new]))
+    return np.concatenate(firsts), np.concatenate(seconds)
+
+
+_PRUNE_SLACK = 1e-7
+"""Inches added to ``_facing_runs``' bound so a rounding in its arithmetic never leaves out a
+segment at the bound; only how many segments are measured, never the result."""
+
+
+_QUERY_MARGIN = 1e-6
+"""Inches added to the gap range for the STRtree's candidate query only, so a pair exactly at
+the range (or a rounding apart from it) is still measured; the range test itself is exact."""
 
 
 def widest_base(state: Battlefield) -> tuple[str | None, float]:
