@@ -89,8 +89,10 @@ def test_profile_attacks_half_is_refused_when_the_map_loads(write_map, capsys):
         assert line.endswith("units[0].profile.A: must be a whole number from 0 to 100, got 0.5")
 
 
-def test_rank_and_flank_attacks_one_and_a_half_is_refused(write_map, capsys):
-    path = write_map("""
+def spears_map(write_map, attacks: str):
+    """A rank-and-flank table of one unit of spears (5 files x 2 ranks) whose profile has
+    ``Attacks = <attacks>`` (written as TOML)."""
+    return write_map(f"""
     [map]
     name = "rnf"
     ruleset = "rank-and-flank"
@@ -103,9 +105,13 @@ def test_rank_and_flank_attacks_one_and_a_half_is_refused(write_map, capsys):
     id = "spears"
     player = "a"
     base = "25x25mm"
-    profile = { Move = 4, Skill = 3, Power = 3, Defense = 3, Attacks = 1.5, Wounds = 1, Discipline = 7 }
-    formation = { front_centre = [24, 24], facing = 90, files = 5, ranks = 2 }
+    profile = {{ Move = 4, Skill = 3, Power = 3, Defense = 3, Attacks = {attacks}, Wounds = 1, Discipline = 7 }}
+    formation = {{ front_centre = [24, 24], facing = 90, files = 5, ranks = 2 }}
     """)
+
+
+def test_rank_and_flank_attacks_one_and_a_half_is_refused(write_map, capsys):
+    path = spears_map(write_map, "1.5")
     line = one_error(capsys, path, "check", path)
     assert line == f"{path}: units[0].profile.Attacks: must be a whole number from 0 to 100, got 1.5"
 
@@ -658,21 +664,6 @@ def test_a_polygon_of_one_repeated_point_says_so_in_the_map_format_s_words(write
 def test_a_bad_unit_value_is_one_line_not_one_per_model(write_map, capsys):
     # Attacks = "four" on a unit of 5 x 2 = 10 models: the unit's line, and no
     # "model spears/N: Attacks is not a number" for each model that only inherits it
-    path = write_map("""
-    [map]
-    name = "rnf"
-    ruleset = "rank-and-flank"
-    width = 48
-    depth = 48
-    [[players]]
-    id = "a"
-    active = true
-    [[units]]
-    id = "spears"
-    player = "a"
-    base = "25x25mm"
-    profile = { Move = 4, Skill = 3, Power = 3, Defense = 3, Attacks = "four", Wounds = 1, Discipline = 7 }
-    formation = { front_centre = [24, 24], facing = 90, files = 5, ranks = 2 }
-    """)
+    path = spears_map(write_map, '"four"')
     line = one_error(capsys, path, "check", path)
     assert line == f"{path}: units[0].profile.Attacks: must be a number from 0 to 100, got 'four'"
