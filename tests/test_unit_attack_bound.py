@@ -75,3 +75,13 @@ def test_a_walk_that_would_make_too_many_states_is_sampled_saying_so(capsys, mon
     monkeypatch.setattr(odds, "SPLIT_MADE", 1_000)
     code, out, err = cli(capsys, "fight", ROOT / "maps" / "lessons" / "pile-in.toml", "--odds")
     assert "exact" in out and "Monte Carlo" not in out
+
+
+def test_a_standard_error_of_a_probability_summed_past_one_is_zero():
+    # a rank-and-flank fight's odds summed run counts to 1 + 2e-16 and math.sqrt of a
+    # negative ended them in a traceback (audit 11c); sqrt(p (1 - p) / n) is read as 0 there
+    from tabletop.rules.engine.walk import binomial_se
+
+    assert binomial_se(1.0 + 2e-16, 100) == 0.0
+    assert binomial_se(-1e-17, 100) == 0.0
+    assert binomial_se(0.5, 100) == 0.05            # sqrt(0.25 / 100)

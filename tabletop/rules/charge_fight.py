@@ -19,12 +19,12 @@ each player wins the round's combat score, of a tie, of each unit breaking
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from tabletop.board.frozen import evolve
 from tabletop.board.state import Battlefield
 from tabletop.errors import TabletopError
+from tabletop.rules.engine.walk import binomial_se
 
 __all__ = ["FightSampler"]
 
@@ -128,6 +128,6 @@ class FightSampler:
             shown += [*out["win"].values(), out["tie"], *out["breaks"].values()]
             for u in self.models:
                 out["units"][u] = {"models": self.models[u]}
-        out["se"] = (max(math.sqrt(p * (1 - p) / n) for p in shown) if n >= 2 and shown
+        out["se"] = (max(binomial_se(p, n) for p in shown) if n >= 2 and shown
                      else None)
         return out

@@ -73,6 +73,13 @@ def cycles_paused() -> Iterator[None]:
             gc.enable()
 
 
+def binomial_se(p: float, n: int) -> float:
+    """The standard error of a probability ``p`` estimated from ``n`` runs, sqrt(p(1-p)/n).
+    A probability summed from run counts may stray past 0 or 1 by a rounding (1 +
+    2e-16): read as 0 there, not a math domain error."""
+    return math.sqrt(max(0.0, p * (1 - p)) / n)
+
+
 class TooManyStates(Exception):
     """The exact walk would weigh more than its bound of states."""
 
@@ -412,7 +419,7 @@ def monte_carlo(machine: Machine, start: PhaseState, *, outcome: Outcome,
             runs += 1
         dist = {o: c / runs for o, c in counts.items()}
         max_se = measure(dist, runs) if measure else max(
-            math.sqrt(p * (1 - p) / runs) for p in dist.values())
+            binomial_se(p, runs) for p in dist.values())
         if runs >= min_runs and max_se < target_se:
             break
     return Odds("monte carlo", {o: c / runs for o, c in counts.items()}, runs=runs, max_se=max_se)

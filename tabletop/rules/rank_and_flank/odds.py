@@ -24,7 +24,6 @@ characters fight, ``challenge_slain`` {model: p} and ``challenge_overkill``
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from tabletop.board.state import Battlefield
@@ -107,7 +106,7 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int | No
             vals += list(v.values()) if isinstance(v, dict) else [v]
         for d in unit_counts(dist).values():
             vals += list(d.values())
-        return max((math.sqrt(p * (1 - p) / n) for p in vals), default=0.0)
+        return max((walk.binomial_se(p, n) for p in vals), default=0.0)
 
     models = {u: len(state.unit(u).models) for u in units}
 
@@ -168,7 +167,7 @@ def engagement_odds(state: Battlefield, units: list[str], *, max_paths: int | No
         assert mc_runs is not None   # a Monte Carlo estimate counts its runs
 
         def se(p: float) -> float:
-            return math.sqrt(p * (1 - p) / mc_runs)
+            return walk.binomial_se(p, mc_runs)
         result["se"] = {name: ({k: se(x) for k, x in result[name].items()}
                                if isinstance(result[name], dict) else se(result[name]))
                         for name in figures}
