@@ -35,8 +35,9 @@ def test_fight_phase_unit_over_the_bound_is_one_located_line(tmp_path, capsys):
         assert code == 2
         lines = [ln for ln in err.splitlines() if "MAX_UNIT_ATTACKS" in ln]
         assert lines == [f"{path}: units[0]: its models' attacks could total 500 (each model's "
-                         f"melee weapon's A at its highest), more than 400 (MAX_UNIT_ATTACKS): "
-                         f"a count of that many dice takes too long to weigh"]
+                         f"melee weapon's A at its highest, times 1 + its Sustained Hits X), "
+                         f"more than 400 (MAX_UNIT_ATTACKS): a count of that many dice takes "
+                         f"too long to weigh"]
         assert "Traceback" not in err
 
 
@@ -85,3 +86,17 @@ def test_a_standard_error_of_a_probability_summed_past_one_is_zero():
     assert binomial_se(1.0 + 2e-16, 100) == 0.0
     assert binomial_se(-1e-17, 100) == 0.0
     assert binomial_se(0.5, 100) == 0.05            # sqrt(0.25 / 100)
+
+
+def test_sustained_hits_count_the_hits_they_may_bring(tmp_path, capsys):
+    # 5 models at A = 12 with Sustained Hits 6: 5 * 12 * (1 + 6) = 420 > 400; at A = 11:
+    # 5 * 11 * 7 = 385, within the bound
+    for a, code in ((12, 2), (11, 0)):
+        path = tmp_path / f"sh{a}.toml"
+        path.write_text(PILE_IN.replace(
+            CCW, f'{{ name = "Close combat weapon", rules = ["Sustained Hits 6"], A = {a},'),
+            encoding="utf-8")
+        got, out, err = cli(capsys, "check", path)
+        assert got == code, err
+        if code == 2:
+            assert "could total 420" in err and "MAX_UNIT_ATTACKS" in err

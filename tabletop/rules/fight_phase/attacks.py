@@ -88,7 +88,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import comb
+from math import comb, lcm
 from typing import Any
 
 from tabletop.board.frozen import evolve
@@ -275,12 +275,26 @@ def roll_dist(n: int, need: int, mod: int, critical_at: int, reroll: str | None)
                 else "f"
             final[cat] += Fraction(1, 6)
     pc, ph, pf = final["c"], final["h"], final["f"]
+    # in whole numbers over one denominator (a die's chances are sixths or thirty-sixths):
+    # C(n, c) C(n - c, h) A^c B^h F^(n-c-h) / D^n, the powers built up once, each weight
+    # made a Fraction once (the same Fractions as multiplying Fractions term by term)
+    d = lcm(pc.denominator, ph.denominator, pf.denominator)
+    a, b, f = (int(x * d) for x in (pc, ph, pf))
+    pa, pb, pf_ = [1], [1], [1]
+    for _ in range(n):
+        pa.append(pa[-1] * a)
+        pb.append(pb[-1] * b)
+        pf_.append(pf_[-1] * f)
+    total = d ** n
     out: dict[tuple[int, int], Fraction] = {}
     for c in range(n + 1):
+        nc = comb(n, c) * pa[c]
+        if not nc:
+            continue
         for h in range(n - c + 1):
-            w = Fraction(comb(n, c) * comb(n - c, h)) * pc ** c * ph ** h * pf ** (n - c - h)
-            if w:
-                out[(c + h, c)] = out.get((c + h, c), Fraction(0)) + w
+            num = nc * comb(n - c, h) * pb[h] * pf_[n - c - h]
+            if num:
+                out[(c + h, c)] = Fraction(num, total)
     return tuple(sorted(out.items()))
 
 

@@ -62,7 +62,8 @@ __all__ = ["AP_SIGN", "INV_KEYS", "MELEE_WEAPON", "Amount", "DiceExpr", "Weapon"
 
 MELEE_WEAPON = "first weapon with a WS"
 #: the most attacks a unit's models can make together (each model's melee weapon's ``A``
-#: at its highest: ``10D6`` counts 60).  The exact odds and every roll of the attack
+#: at its highest: ``10D6`` counts 60; times 1 + X for ``Sustained Hits X``, as each hit
+#: may bring X more to the wound roll: 60 attacks with Sustained Hits 6 count 420).  The exact odds and every roll of the attack
 #: sequence weigh a count of this many dice; past a few hundred that takes minutes (20
 #: models at ``10D6``, 1,200 dice: 94 s and 700 MB for ``fight --odds``), and no army
 #: fields such a unit (30 models at 6 attacks is 180).  A map error past it.
@@ -285,11 +286,13 @@ def check_profiles(state: Battlefield) -> list[str]:
                 if (a.n if isinstance(a, DiceExpr) else a) > (
                         MAX_DICE if isinstance(a, DiceExpr) else MAX_ATTACKS):
                     over_one = True         # the map's own line says so (board.limits)
-                most += most_of(a)
+                # each hit may bring Sustained Hits X more: the wound roll's dice
+                most += most_of(a) * (1 + most_of(weapon.abilities.sustained_hits))
         if most > MAX_UNIT_ATTACKS and not over_one:
             add(f"{path}: units[{i}]: its models' attacks could total {most} (each model's "
-                f"melee weapon's A at its highest), more than {MAX_UNIT_ATTACKS} "
-                f"(MAX_UNIT_ATTACKS): a count of that many dice takes too long to weigh")
+                f"melee weapon's A at its highest, times 1 + its Sustained Hits X), more than "
+                f"{MAX_UNIT_ATTACKS} (MAX_UNIT_ATTACKS): a count of that many dice takes too "
+                f"long to weigh")
     return problems
 
 
