@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.board.limits import MAX_ATTACKS, MAX_DICE
+from tabletop.board.limits import MAX_ATTACKS, MAX_DICE, MAX_SUSTAINED_HITS
 from tabletop.board.state import Battlefield, Model
 from tabletop.rules.challenges.characters import as_read, is_disgraced
 from tabletop.rules.challenges.duellist import WS_FROM_ROLL_TARGET
@@ -287,7 +287,10 @@ def check_profiles(state: Battlefield) -> list[str]:
                         MAX_DICE if isinstance(a, DiceExpr) else MAX_ATTACKS):
                     over_one = True         # the map's own line says so (board.limits)
                 # each hit may bring Sustained Hits X more: the wound roll's dice
-                most += most_of(a) * (1 + most_of(weapon.abilities.sustained_hits))
+                sustained = most_of(weapon.abilities.sustained_hits)
+                if sustained > MAX_SUSTAINED_HITS:
+                    over_one = True         # the map's own line says so (board.limits)
+                most += most_of(a) * (1 + sustained)
         if most > MAX_UNIT_ATTACKS and not over_one:
             add(f"{path}: units[{i}]: its models' attacks could total {most} (each model's "
                 f"melee weapon's A at its highest, times 1 + its Sustained Hits X), more than "
