@@ -119,16 +119,8 @@ class KeptAutosave:
                 or os.path.samefile(autosave, source)):     # never the map itself
             self.state = "cannot"
             return
-        folder = os.path.dirname(os.path.abspath(autosave))
-        base = os.path.basename(autosave)
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{base}-", suffix=TEMP_SUFFIX + ".toml",
-                                       dir=folder)
-            try:
-                os.fchmod(fd, os.stat(autosave).st_mode & 0o777)
-            finally:
-                os.close(fd)
-        except OSError:
+        tmp = self._temp_beside(autosave)
+        if tmp is None:
             self.state = "cannot"
             return
         env = dict(os.environ)
@@ -156,14 +148,7 @@ class KeptAutosave:
             self._remove(tmp)
             self.state = "cannot" if generation == self.generation else self.state
             return
-        try:
-            os.replace(tmp, autosave)
-        except OSError:
-            self._remove(tmp)
-            self.state = "cannot"
-            return
-        sync_folder(os.path.dirname(os.path.abspath(autosave)))
-        self.state = "kept"
+        self._install(tmp, autosave)
 
     def stop(self) -> None:
         """Stop a running worker and remove its temporary file (the autosave is untouched:
@@ -205,26 +190,42 @@ class KeptAutosave:
         if self.state != "fast" or not os.path.isfile(autosave) or not os.path.isfile(source) \
                 or os.path.samefile(autosave, source):
             return
-        folder = os.path.dirname(os.path.abspath(autosave))
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(autosave)}-",
-                                       suffix=TEMP_SUFFIX + ".toml", dir=folder)
-            try:
-                os.fchmod(fd, os.stat(autosave).st_mode & 0o777)
-            finally:
-                os.close(fd)
-        except OSError:
+        tmp = self._temp_beside(autosave)
+        if tmp is None:
             return
         if rewrite(autosave, source, tmp) != KEPT:
             self._remove(tmp)
             self.state = "cannot"
             return
+        self._install(tmp, autosave)
+
+    @staticmethod
+    def _temp_beside(autosave: str) -> str | None:
+        """A temporary file of its own beside ``autosave`` (created exclusively, named as
+        ``board.writes`` names its own: ``.<name>-<random>.tmp.toml``, with the autosave's
+        mode), or None when the folder cannot take one."""
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(autosave)}-",
+                                       suffix=TEMP_SUFFIX + ".toml",
+                                       dir=os.path.dirname(os.path.abspath(autosave)))
+            try:
+                os.fchmod(fd, os.stat(autosave).st_mode & 0o777)
+            finally:
+                os.close(fd)
+        except OSError:
+            return None
+        return tmp
+
+    def _install(self, tmp: str, autosave: str) -> None:
+        """Rename the rewritten ``tmp`` over ``autosave`` (atomic) and sync the folder: the
+        autosave now keeps the map's words; when the rename fails the fast copy stays."""
         try:
             os.replace(tmp, autosave)
         except OSError:
             self._remove(tmp)
+            self.state = "cannot"
             return
-        sync_folder(folder)
+        sync_folder(os.path.dirname(os.path.abspath(autosave)))
         self.state = "kept"
 
     def _reap(self) -> None:

@@ -69,7 +69,7 @@ Named defaults:
     60,000: the walk engagement by engagement (``factored.exact_split``) makes at most
     this many states (the 60x44 layout makes 2,569, every lesson under 400; one model
     rolling 10D6 attacks makes about 28,000, and stays exact); past it the odds are
-    sampled, saying so.  A unit's attacks are bounded too (``profiles.MAX_UNIT_ATTACKS``:
+    sampled, saying so.  A unit's attacks are bounded too (``board.limits.MAX_UNIT_ATTACKS``:
     twenty models at 10D6 took 94 s and 700 MB before).  ``--exact``:
     ``EXACT_MADE`` (1,000,000), so an exact walk asked for still ends.
 ``MAX_RUNS``

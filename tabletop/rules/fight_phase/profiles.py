@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop.board.limits import MAX_ATTACKS, MAX_DICE, MAX_SUSTAINED_HITS
+from tabletop.board.limits import MAX_ATTACKS, MAX_DICE, MAX_SUSTAINED_HITS, MAX_UNIT_ATTACKS
 from tabletop.board.state import Battlefield, Model
 from tabletop.rules.challenges.characters import as_read, is_disgraced
 from tabletop.rules.challenges.duellist import WS_FROM_ROLL_TARGET
@@ -61,13 +61,6 @@ __all__ = ["AP_SIGN", "INV_KEYS", "MELEE_WEAPON", "Amount", "DiceExpr", "Weapon"
            "positive_ap_note", "unknown_words"]
 
 MELEE_WEAPON = "first weapon with a WS"
-#: the most attacks a unit's models can make together (each model's melee weapon's ``A``
-#: at its highest: ``10D6`` counts 60; times 1 + X for ``Sustained Hits X``, as each hit
-#: may bring X more to the wound roll: 60 attacks with Sustained Hits 6 count 420).  The exact odds and every roll of the attack
-#: sequence weigh a count of this many dice; past a few hundred that takes minutes (20
-#: models at ``10D6``, 1,200 dice: 94 s and 700 MB for ``fight --odds``), and no army
-#: fields such a unit (30 models at 6 attacks is 180).  A map error past it.
-MAX_UNIT_ATTACKS = 400
 DISGRACED_HIT_ROLL = "halved-ws"
 AP_SIGN = "a positive AP is read as its negative: AP 1 is AP -1"
 

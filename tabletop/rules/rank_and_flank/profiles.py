@@ -56,6 +56,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, cast
 
+from tabletop.board.limits import MAX_UNIT_ATTACKS
 from tabletop.board.state import Battlefield, Model, Unit
 from tabletop.errors import MapValidationError
 
@@ -224,10 +225,6 @@ def _not_a_number(where: str, i: int, unit: Unit, j: int, model: Model, name: st
             f"{name} is not a number")
 
 
-#: the most Attacks a unit's models may have together: the exact odds weigh a count of that
-#: many dice (a unit of 20 at Attacks 100 took 24 s and 1.5 GB for ``fight --odds``); a horde
-#: of 40 at 3 is 120.  A map error past it (as ``fight_phase.profiles.MAX_UNIT_ATTACKS``).
-MAX_UNIT_ATTACKS = 400
 
 
 def check_profiles(state: Battlefield, unit_ids: Iterable[str]) -> None:
